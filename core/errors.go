@@ -1,0 +1,59 @@
+// Package core holds Arena's domain: arenas, tournaments, matches and the
+// rules that govern them. It declares the ports it needs (stores, clock,
+// randomness) and never imports an adapter, SQL or HTTP.
+package core
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is a domain error carrying one of the service's wire codes
+// (spec section 7). The HTTP layer maps Code to a status in one table.
+type Error struct {
+	Code    string // wire code, e.g. "arena_not_found"
+	Message string // human detail; never shown for internal errors
+	Field   string // the offending request field, when there is one
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return e.Code
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errorf returns an *Error with code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// FieldError returns an *Error for one invalid request field.
+func FieldError(code, field string) *Error {
+	return &Error{Code: code, Field: field, Message: field}
+}
+
+// ErrorCode returns the code of err when it is (or wraps) an *Error,
+// and CodeInternal otherwise.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// Wire codes shared across the service. Codes that belong to one rule live
+// beside that rule.
+const (
+	CodeInternal         = "internal"
+	CodeNotFound         = "not_found"
+	CodeArenaNotFound    = "arena_not_found"
+	CodeUnauthorized     = "unauthorized"
+	CodeInvalidJSON      = "invalid_json"
+	CodeInvalidField     = "invalid_field"
+	CodeSlugTaken        = "slug_taken"
+	CodeHostTaken        = "host_taken"
+	CodeBodyTooLarge     = "body_too_large"
+	CodeMethodNotAllowed = "method_not_allowed"
+)
