@@ -1,6 +1,6 @@
 module arena
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/a-h/templ v0.3.977 // indirect
