@@ -1,0 +1,70 @@
+package core
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"regexp"
+)
+
+// Bearer token kinds. A token is "<kind>_<8 hex id>_<secret>": the id
+// finds the stored row, the SHA-256 of the whole token proves it. Only
+// the hash is ever stored.
+const (
+	TokenAdmin  = "admkey"
+	TokenAPIKey = "apikey"
+)
+
+var tokenPattern = regexp.MustCompile(`^(admkey|apikey)_([0-9a-f]{8})_([A-Za-z0-9_-]+)$`)
+
+// MintedToken is a freshly minted bearer token. Token is shown once;
+// ID and Hash are what the store keeps.
+type MintedToken struct {
+	Token string
+	ID    string
+	Hash  string
+}
+
+// MintToken creates a token of the given kind from the random source.
+func MintToken(kind string, random io.Reader) (MintedToken, error) {
+	var b [4 + 32]byte
+	if _, err := io.ReadFull(random, b[:]); err != nil {
+		return MintedToken{}, fmt.Errorf("core: unable to read randomness: %w", err)
+	}
+	id := hex.EncodeToString(b[:4])
+	token := kind + "_" + id + "_" + base64.RawURLEncoding.EncodeToString(b[4:])
+	return MintedToken{Token: token, ID: id, Hash: HashToken(token)}, nil
+}
+
+// ParseToken returns the id of a token of the given kind, or ok false
+// when s does not have the token's shape.
+func ParseToken(kind, s string) (id string, ok bool) {
+	m := tokenPattern.FindStringSubmatch(s)
+	if m == nil || m[1] != kind || len(s) > 200 {
+		return "", false
+	}
+	return m[2], true
+}
+
+// HashToken returns the lowercase hex SHA-256 of a token.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// TokenMatches reports, in constant time, whether token hashes to hash.
+func TokenMatches(token, hash string) bool {
+	return subtle.ConstantTimeCompare([]byte(HashToken(token)), []byte(hash)) == 1
+}
+
+// RandomHex returns n random bytes from random as lowercase hex.
+func RandomHex(random io.Reader, n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(random, b); err != nil {
+		return "", fmt.Errorf("core: unable to read randomness: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}

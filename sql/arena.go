@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"arena/core"
+)
+
+// Arena is one arena's own database.
+type Arena struct {
+	db *DB
+}
+
+var _ core.ArenaStore = (*Arena)(nil)
+
+// NewArena returns the arena store kept in db. Call Migrate on db with
+// ArenaMigrations first.
+func NewArena(db *DB) *Arena { return &Arena{db: db} }
+
+// DB returns the underlying database.
+func (s *Arena) DB() *DB { return s.db }
+
+// AddAdminToken implements core.ArenaStore.
+func (s *Arena) AddAdminToken(ctx context.Context, t core.AdminTokenRecord) error {
+	_, err := s.db.ExecContext(ctx, q("insert_admin_token"), t.ID, t.Hash, t.Label, formatTime(t.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("store: unable to add admin token: %w", err)
+	}
+	return nil
+}
+
+// AdminToken implements core.ArenaStore.
+func (s *Arena) AdminToken(ctx context.Context, id string) (*core.AdminTokenRecord, error) {
+	var t core.AdminTokenRecord
+	var created string
+	err := s.db.QueryRowContext(ctx, q("admin_token"), id).Scan(&t.ID, &t.Hash, &t.Label, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeUnauthorized, "no admin token %s", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read admin token: %w", err)
+	}
+	if t.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// AddArenaAdmins implements core.ArenaStore.
+func (s *Arena) AddArenaAdmins(ctx context.Context, platformIDs []string, at time.Time) error {
+	stmts := make([]Stmt, 0, len(platformIDs))
+	for _, id := range platformIDs {
+		stmts = append(stmts, Stmt{SQL: q("insert_arena_admin"), Args: []any{id, formatTime(at)}})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to add arena admins: %w", err)
+	}
+	return nil
+}
+
+// ArenaAdmins implements core.ArenaStore.
+func (s *Arena) ArenaAdmins(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, q("arena_admins"))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list arena admins: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// UpsertPlayers implements core.ArenaStore.
+func (s *Arena) UpsertPlayers(ctx context.Context, players []core.PlayerProfile, at time.Time) error {
+	stmts := make([]Stmt, 0, len(players))
+	for _, p := range players {
+		stmts = append(stmts, Stmt{SQL: q("upsert_player"), Args: []any{
+			p.PlatformID, p.PersonaName, p.AvatarURL, formatTime(at), formatTime(at),
+		}})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to store players: %w", err)
+	}
+	return nil
+}
+
+// PlayerCount implements core.ArenaStore.
+func (s *Arena) PlayerCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, q("player_count")).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: unable to count players: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"arena/core"
+)
+
+// Directory is the directory database: the list of arenas.
+type Directory struct {
+	db *DB
+}
+
+var _ core.Directory = (*Directory)(nil)
+
+// NewDirectory returns the directory kept in db. Call Migrate on db with
+// DirectoryMigrations first.
+func NewDirectory(db *DB) *Directory { return &Directory{db: db} }
+
+// DB returns the underlying database.
+func (d *Directory) DB() *DB { return d.db }
+
+// CreateArena implements core.Directory.
+func (d *Directory) CreateArena(ctx context.Context, a *core.Arena) error {
+	appIDs, err := json.Marshal(a.AppIDs)
+	if err != nil {
+		return err
+	}
+	stmts := []Stmt{{SQL: q("insert_arena"), Args: []any{
+		a.Slug, a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
+		a.GracePeriodSeconds, a.DatabaseURL, a.DatabaseToken, a.SchemaVersion,
+		formatTime(a.CreatedAt), formatTime(a.UpdatedAt),
+	}}}
+	for i, h := range a.Hosts {
+		stmts = append(stmts, Stmt{SQL: q("insert_arena_host"), Args: []any{h, a.Slug, i}})
+	}
+	if err := d.db.Batch(ctx, stmts...); err != nil {
+		switch {
+		case isUniqueViolation(err, "arenas.slug"):
+			return core.Errorf(core.CodeSlugTaken, "slug %q is taken", a.Slug)
+		case isUniqueViolation(err, "arena_hosts.host"):
+			return core.Errorf(core.CodeHostTaken, "a host is taken")
+		}
+		return fmt.Errorf("store: unable to create arena %q: %w", a.Slug, err)
+	}
+	created, err := d.arenaWhere(ctx, "WHERE a.slug = ?", a.Slug)
+	if err != nil {
+		return err
+	}
+	a.ID = created.ID
+	return nil
+}
+
+// Arenas implements core.Directory.
+func (d *Directory) Arenas(ctx context.Context) ([]core.Arena, error) {
+	rows, err := d.db.QueryContext(ctx, q("arena_columns")+" ORDER BY a.slug")
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list arenas: %w", err)
+	}
+	defer rows.Close()
+	var out []core.Arena
+	for rows.Next() {
+		a, err := scanArena(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *a)
+	}
+	return out, rows.Err()
+}
+
+// ArenaByHost implements core.Directory.
+func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, error) {
+	return d.arenaWhere(ctx, "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?)", host)
+}
+
+func (d *Directory) arenaWhere(ctx context.Context, where string, arg any) (*core.Arena, error) {
+	a, err := scanArena(d.db.QueryRowContext(ctx, q("arena_columns")+" "+where, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeArenaNotFound, "no arena for %v", arg)
+	}
+	return a, err
+}
+
+// HostsTaken implements core.Directory.
+func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, error) {
+	list, err := json.Marshal(hosts)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := d.db.QueryContext(ctx, q("hosts_taken"), string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to check hosts: %w", err)
+	}
+	defer rows.Close()
+	var taken []string
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		taken = append(taken, h)
+	}
+	return taken, rows.Err()
+}
+
+// SlugTaken implements core.Directory.
+func (d *Directory) SlugTaken(ctx context.Context, slug string) (bool, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, q("slug_taken"), slug).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: unable to check slug: %w", err)
+	}
+	return n > 0, nil
+}
+
+// UpdateArenaSettings implements core.Directory.
+func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) error {
+	appIDs, err := json.Marshal(a.AppIDs)
+	if err != nil {
+		return err
+	}
+	var id int64
+	err = d.db.QueryRowContext(ctx, q("update_arena_settings"),
+		a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
+		a.GracePeriodSeconds, formatTime(a.UpdatedAt), a.ID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodeArenaNotFound, "arena %q is gone", a.Slug)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to update arena %q: %w", a.Slug, err)
+	}
+	return nil
+}
+
+// SetSchemaVersion implements core.Directory. It never lowers a version.
+func (d *Directory) SetSchemaVersion(ctx context.Context, arenaID int64, version int) error {
+	if _, err := d.db.ExecContext(ctx, q("set_schema_version"), version, arenaID, version); err != nil {
+		return fmt.Errorf("store: unable to record schema version: %w", err)
+	}
+	return nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanArena(row scanner) (*core.Arena, error) {
+	var (
+		a                   core.Arena
+		plan, appIDs, hosts string
+		created, updated    string
+		referee             bool
+	)
+	err := row.Scan(&a.ID, &a.Slug, &a.Name, &plan, &appIDs, &a.PublisherKey, &a.Identity, &referee,
+		&a.GracePeriodSeconds, &a.DatabaseURL, &a.DatabaseToken, &a.SchemaVersion, &created, &updated, &hosts)
+	if err != nil {
+		return nil, err
+	}
+	a.Plan = core.Plan(plan)
+	a.RefereeEnabled = referee
+	if err := json.Unmarshal([]byte(appIDs), &a.AppIDs); err != nil {
+		return nil, fmt.Errorf("store: arena %q has malformed app_ids: %w", a.Slug, err)
+	}
+	if err := json.Unmarshal([]byte(hosts), &a.Hosts); err != nil {
+		return nil, fmt.Errorf("store: arena %q has malformed hosts: %w", a.Slug, err)
+	}
+	if a.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	if a.UpdatedAt, err = parseTime(updated); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}

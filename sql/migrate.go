@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed migrations/*/*.sql
+var migrationFiles embed.FS
+
+// A MigrationSet names the migrations of one kind of database.
+type MigrationSet string
+
+// The two kinds of database.
+const (
+	DirectoryMigrations MigrationSet = "directory"
+	ArenaMigrations     MigrationSet = "arena"
+)
+
+// Migration is one numbered, embedded schema change.
+type Migration struct {
+	Version int
+	Name    string
+	SQL     string
+}
+
+// Migrations returns the set's migrations in version order. Files are
+// named NNNN_name.sql; a gap or duplicate number panics at start.
+func (set MigrationSet) Migrations() []Migration {
+	files, err := fs.Glob(migrationFiles, "migrations/"+string(set)+"/*.sql")
+	if err != nil {
+		panic(err)
+	}
+	var out []Migration
+	for _, f := range files {
+		base := path.Base(f)
+		num, name, ok := strings.Cut(strings.TrimSuffix(base, ".sql"), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			panic("store: migration file name must be NNNN_name.sql: " + f)
+		}
+		b, err := fs.ReadFile(migrationFiles, f)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, Migration{Version: v, Name: name, SQL: string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i, m := range out {
+		if m.Version != i+1 {
+			panic(fmt.Sprintf("store: %s migrations must be numbered 1..n without gaps (found %d at position %d)", set, m.Version, i+1))
+		}
+	}
+	return out
+}
+
+// Latest returns the highest migration version of the set.
+func (set MigrationSet) Latest() int { return len(set.Migrations()) }
+
+const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version INTEGER PRIMARY KEY,
+	name TEXT NOT NULL,
+	applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)`
+
+// Migrate applies the set's pending migrations to db in order, each in one
+// atomic batch together with its schema_migrations row, and returns the
+// database's version afterwards. Two processes migrating at once are
+// safe: the loser's batch fails on the version row and rolls back, and
+// Migrate then sees the version applied.
+func Migrate(ctx context.Context, db *DB, set MigrationSet) (int, error) {
+	if _, err := db.ExecContext(ctx, createMigrationsTable); err != nil {
+		return 0, fmt.Errorf("store: unable to create schema_migrations: %w", err)
+	}
+	applied, err := appliedVersions(ctx, db)
+	if err != nil {
+		return 0, err
+	}
+	version := 0
+	for _, m := range set.Migrations() {
+		if applied[m.Version] {
+			version = m.Version
+			continue
+		}
+		err := db.Batch(ctx,
+			Stmt{SQL: m.SQL},
+			Stmt{SQL: "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", Args: []any{m.Version, m.Name}},
+		)
+		if err != nil {
+			again, rerr := appliedVersions(ctx, db)
+			if rerr != nil || !again[m.Version] {
+				return version, fmt.Errorf("store: %s migration %04d_%s failed: %w", set, m.Version, m.Name, err)
+			}
+		}
+		version = m.Version
+	}
+	return version, nil
+}
+
+func appliedVersions(ctx context.Context, db *DB) (map[int]bool, error) {
+	rows, err := db.QueryContext(ctx, "SELECT version FROM schema_migrations")
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read schema_migrations: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,22 @@
+-- Arena database queries. Every statement uses positional ? placeholders.
+
+-- name: insert_admin_token
+INSERT INTO admin_tokens (id, hash, label, created_at) VALUES (?, ?, ?, ?)
+
+-- name: admin_token
+SELECT id, hash, label, created_at FROM admin_tokens WHERE id = ? AND revoked_at IS NULL
+
+-- name: insert_arena_admin
+INSERT INTO arena_admins (platform_id, added_at) VALUES (?, ?) ON CONFLICT (platform_id) DO NOTHING
+
+-- name: arena_admins
+SELECT platform_id FROM arena_admins ORDER BY platform_id
+
+-- name: upsert_player
+INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (platform_id) DO UPDATE SET persona_name = excluded.persona_name,
+	avatar_url = excluded.avatar_url, updated_at = excluded.updated_at
+
+-- name: player_count
+SELECT count(*) FROM players

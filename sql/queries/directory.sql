@@ -1,0 +1,33 @@
+-- Directory queries. Every statement uses positional ? placeholders.
+-- Writes that must know whether they matched use RETURNING, never the
+-- affected-row count, which some libSQL servers report as 0.
+
+-- name: insert_arena
+INSERT INTO arenas (slug, name, plan, app_ids, publisher_key, identity, referee_enabled,
+	grace_period_seconds, database_url, database_token, schema_version, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+
+-- name: insert_arena_host
+INSERT INTO arena_hosts (host, arena_id, position)
+VALUES (?, (SELECT id FROM arenas WHERE slug = ?), ?)
+
+-- name: arena_columns
+SELECT a.id, a.slug, a.name, a.plan, a.app_ids, a.publisher_key, a.identity, a.referee_enabled,
+	a.grace_period_seconds, a.database_url, a.database_token, a.schema_version, a.created_at, a.updated_at,
+	(SELECT json_group_array(host) FROM (SELECT host FROM arena_hosts h WHERE h.arena_id = a.id ORDER BY position))
+FROM arenas a
+
+-- name: hosts_taken
+SELECT host FROM arena_hosts WHERE host IN (SELECT value FROM json_each(?)) ORDER BY host
+
+-- name: slug_taken
+SELECT count(*) FROM arenas WHERE slug = ?
+
+-- name: update_arena_settings
+UPDATE arenas SET name = ?, plan = ?, app_ids = ?, publisher_key = ?, identity = ?,
+	referee_enabled = ?, grace_period_seconds = ?, updated_at = ?
+WHERE id = ?
+RETURNING id
+
+-- name: set_schema_version
+UPDATE arenas SET schema_version = ? WHERE id = ? AND schema_version < ?

@@ -1,0 +1,5 @@
+//go:build !js
+
+package sqlitedriver
+
+import _ "modernc.org/sqlite" // registers "sqlite"

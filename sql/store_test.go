@@ -1,0 +1,247 @@
+package store_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/core"
+	store "arena/sql"
+	"arena/sql/libsqltest"
+	_ "arena/sql/sqlitedriver"
+)
+
+// backends runs test against a local file and against a libSQL server
+// over HTTP: the same test, the same assertions.
+func backends(t *testing.T, test func(t *testing.T, open func() *store.DB)) {
+	t.Run("file", func(t *testing.T) {
+		t.Parallel()
+		test(t, func() *store.DB {
+			return MustOpenDB(t, "file:"+filepath.Join(t.TempDir(), "test.db"))
+		})
+	})
+	t.Run("libsql", func(t *testing.T) {
+		t.Parallel()
+		test(t, func() *store.DB {
+			return MustOpenDB(t, libsqltest.Start(t))
+		})
+	})
+}
+
+// MustOpenDB opens a database and closes it when the test ends.
+func MustOpenDB(tb testing.TB, url string) *store.DB {
+	tb.Helper()
+	db, err := store.Open(url, "")
+	require.NoError(tb, err)
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func mustMigrate(t *testing.T, db *store.DB, set store.MigrationSet) {
+	t.Helper()
+	v, err := store.Migrate(context.Background(), db, set)
+	require.NoError(t, err)
+	require.Equal(t, set.Latest(), v)
+}
+
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+func testArena(slug string, hosts ...string) *core.Arena {
+	return &core.Arena{
+		Slug: slug, Name: "Arena " + slug, Hosts: hosts, Plan: core.PlanFree,
+		AppIDs: []string{"480", "481"}, PublisherKey: "secret-key", Identity: "arena",
+		GracePeriodSeconds: 3600, DatabaseURL: "file:" + slug + ".db", SchemaVersion: 1,
+		CreatedAt: t0, UpdatedAt: t0,
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		db := open()
+		t.Run("AppliesEverySetOnce", func(t *testing.T) {
+			mustMigrate(t, db, store.DirectoryMigrations)
+			mustMigrate(t, db, store.DirectoryMigrations)
+			var n int
+			require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n))
+			assert.Equal(t, store.DirectoryMigrations.Latest(), n)
+		})
+		t.Run("ConcurrentMigratorsAgree", func(t *testing.T) {
+			fresh := open()
+			var wg sync.WaitGroup
+			errs := make([]error, 4)
+			for i := range errs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[i] = store.Migrate(ctx, fresh, store.ArenaMigrations)
+				}()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				assert.NoError(t, err)
+			}
+			var n int
+			require.NoError(t, fresh.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n))
+			assert.Equal(t, store.ArenaMigrations.Latest(), n)
+		})
+	})
+}
+
+func TestBatch(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		db := open()
+		_, err := db.ExecContext(ctx, "CREATE TABLE t (v TEXT UNIQUE)")
+		require.NoError(t, err)
+
+		t.Run("AllStatementsApply", func(t *testing.T) {
+			require.NoError(t, db.Batch(ctx,
+				store.Stmt{SQL: "INSERT INTO t (v) VALUES (?)", Args: []any{"a"}},
+				store.Stmt{SQL: "INSERT INTO t (v) VALUES (?)", Args: []any{"b"}},
+			))
+			assert.Equal(t, 2, count(t, db, "t"))
+		})
+		t.Run("FailureRollsBackEarlierStatements", func(t *testing.T) {
+			err := db.Batch(ctx,
+				store.Stmt{SQL: "INSERT INTO t (v) VALUES (?)", Args: []any{"c"}},
+				store.Stmt{SQL: "INSERT INTO t (v) VALUES (?)", Args: []any{"a"}},
+			)
+			require.Error(t, err)
+			assert.Equal(t, 2, count(t, db, "t"))
+			// The connection is usable afterwards.
+			require.NoError(t, db.Batch(ctx, store.Stmt{SQL: "INSERT INTO t (v) VALUES (?)", Args: []any{"d"}}))
+			assert.Equal(t, 3, count(t, db, "t"))
+		})
+	})
+}
+
+func count(t *testing.T, db *store.DB, table string) int {
+	t.Helper()
+	var n int
+	require.NoError(t, db.QueryRowContext(context.Background(), "SELECT count(*) FROM "+table).Scan(&n))
+	return n
+}
+
+func TestDirectory(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		db := open()
+		mustMigrate(t, db, store.DirectoryMigrations)
+		dir := store.NewDirectory(db)
+
+		a := testArena("alpha", "alpha.test", "play.alpha.test")
+		require.NoError(t, dir.CreateArena(ctx, a))
+		require.NotZero(t, a.ID)
+
+		t.Run("ArenaByHost", func(t *testing.T) {
+			got, err := dir.ArenaByHost(ctx, "play.alpha.test")
+			require.NoError(t, err)
+			assert.Equal(t, a.ID, got.ID)
+			assert.Equal(t, []string{"alpha.test", "play.alpha.test"}, got.Hosts)
+			assert.Equal(t, []string{"480", "481"}, got.AppIDs)
+			assert.Equal(t, "secret-key", got.PublisherKey)
+			assert.Equal(t, core.PlanFree, got.Plan)
+			assert.Equal(t, 3600, got.GracePeriodSeconds)
+			assert.True(t, got.CreatedAt.Equal(t0))
+		})
+		t.Run("ErrArenaNotFound", func(t *testing.T) {
+			_, err := dir.ArenaByHost(ctx, "nosuch.test")
+			assert.Equal(t, core.CodeArenaNotFound, core.ErrorCode(err))
+		})
+		t.Run("ErrSlugTaken", func(t *testing.T) {
+			err := dir.CreateArena(ctx, testArena("alpha", "other.test"))
+			assert.Equal(t, core.CodeSlugTaken, core.ErrorCode(err))
+		})
+		t.Run("ErrHostTakenLeavesNothingBehind", func(t *testing.T) {
+			err := dir.CreateArena(ctx, testArena("beta", "beta.test", "alpha.test"))
+			assert.Equal(t, core.CodeHostTaken, core.ErrorCode(err))
+			taken, err := dir.SlugTaken(ctx, "beta")
+			require.NoError(t, err)
+			assert.False(t, taken, "the arena row must roll back with its hosts")
+			_, err = dir.ArenaByHost(ctx, "beta.test")
+			assert.Equal(t, core.CodeArenaNotFound, core.ErrorCode(err))
+		})
+		t.Run("HostsTaken", func(t *testing.T) {
+			taken, err := dir.HostsTaken(ctx, []string{"x.test", "alpha.test", "play.alpha.test"})
+			require.NoError(t, err)
+			assert.Equal(t, []string{"alpha.test", "play.alpha.test"}, taken)
+		})
+		t.Run("ArenasInSlugOrder", func(t *testing.T) {
+			require.NoError(t, dir.CreateArena(ctx, testArena("aardvark", "aardvark.test")))
+			all, err := dir.Arenas(ctx)
+			require.NoError(t, err)
+			require.Len(t, all, 2)
+			assert.Equal(t, "aardvark", all[0].Slug)
+			assert.Equal(t, "alpha", all[1].Slug)
+		})
+		t.Run("UpdateArenaSettings", func(t *testing.T) {
+			got, err := dir.ArenaByHost(ctx, "alpha.test")
+			require.NoError(t, err)
+			got.Name, got.Plan, got.AppIDs, got.RefereeEnabled = "Renamed", core.PlanStudio, []string{"730"}, true
+			got.UpdatedAt = t0.Add(time.Hour)
+			require.NoError(t, dir.UpdateArenaSettings(ctx, got))
+			again, err := dir.ArenaByHost(ctx, "alpha.test")
+			require.NoError(t, err)
+			assert.Equal(t, "Renamed", again.Name)
+			assert.Equal(t, core.PlanStudio, again.Plan)
+			assert.Equal(t, []string{"730"}, again.AppIDs)
+			assert.True(t, again.RefereeEnabled)
+			assert.True(t, again.UpdatedAt.Equal(t0.Add(time.Hour)))
+		})
+		t.Run("SetSchemaVersionNeverLowers", func(t *testing.T) {
+			require.NoError(t, dir.SetSchemaVersion(ctx, a.ID, 5))
+			require.NoError(t, dir.SetSchemaVersion(ctx, a.ID, 3))
+			got, err := dir.ArenaByHost(ctx, "alpha.test")
+			require.NoError(t, err)
+			assert.Equal(t, 5, got.SchemaVersion)
+		})
+	})
+}
+
+func TestArenaStore(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		db := open()
+		mustMigrate(t, db, store.ArenaMigrations)
+		s := store.NewArena(db)
+
+		t.Run("AdminTokens", func(t *testing.T) {
+			require.NoError(t, s.AddAdminToken(ctx, core.AdminTokenRecord{ID: "0a1b2c3d", Hash: "abc", Label: "first", CreatedAt: t0}))
+			got, err := s.AdminToken(ctx, "0a1b2c3d")
+			require.NoError(t, err)
+			assert.Equal(t, "abc", got.Hash)
+			assert.Equal(t, "first", got.Label)
+			_, err = s.AdminToken(ctx, "ffffffff")
+			assert.Equal(t, core.CodeUnauthorized, core.ErrorCode(err))
+			_, err = db.ExecContext(ctx, "UPDATE admin_tokens SET revoked_at = ? WHERE id = ?", "2026-11-02T00:00:00.000Z", "0a1b2c3d")
+			require.NoError(t, err)
+			_, err = s.AdminToken(ctx, "0a1b2c3d")
+			assert.Equal(t, core.CodeUnauthorized, core.ErrorCode(err), "a revoked token is unknown")
+		})
+		t.Run("ArenaAdmins", func(t *testing.T) {
+			require.NoError(t, s.AddArenaAdmins(ctx, []string{"76561198000000002", "76561198000000001"}, t0))
+			require.NoError(t, s.AddArenaAdmins(ctx, []string{"76561198000000001"}, t0))
+			got, err := s.ArenaAdmins(ctx)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"76561198000000001", "76561198000000002"}, got)
+		})
+		t.Run("UpsertPlayers", func(t *testing.T) {
+			p := core.PlayerProfile{PlatformID: "76561198000000001", PersonaName: "Ada"}
+			require.NoError(t, s.UpsertPlayers(ctx, []core.PlayerProfile{p}, t0))
+			p.PersonaName = "Ada L."
+			require.NoError(t, s.UpsertPlayers(ctx, []core.PlayerProfile{p, {PlatformID: "76561198000000002", PersonaName: "Bo"}}, t0))
+			n, err := s.PlayerCount(ctx)
+			require.NoError(t, err)
+			assert.Equal(t, 2, n)
+			var name string
+			require.NoError(t, db.QueryRowContext(ctx, "SELECT persona_name FROM players WHERE platform_id = ?", p.PlatformID).Scan(&name))
+			assert.Equal(t, "Ada L.", name)
+		})
+	})
+}

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+
+	"arena/core"
+)
+
+// maxBodyBytes caps every JSON request body the service reads.
+const maxBodyBytes = 1 << 20
+
+// decodeJSON reads the request body into dst and validates it with the
+// struct's validate tags. Errors are 4xx *core.Error values: invalid_json
+// (400), body_too_large (413), unknown_field or invalid_field with the
+// field's JSON name (422), invalid_steam_id for a malformed account id.
+func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return core.Errorf(core.CodeInvalidJSON, "trailing data after the JSON body")
+	}
+	if n, ok := dst.(normalizer); ok {
+		n.normalize()
+	}
+	return validateStruct(dst)
+}
+
+// normalizer is a request body that tidies its fields (case, spaces)
+// before validation.
+type normalizer interface{ normalize() }
+
+func jsonError(err error) error {
+	var tooLarge *http.MaxBytesError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return core.Errorf(core.CodeBodyTooLarge, "body over %d bytes", maxBodyBytes)
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		return core.FieldError(core.CodeInvalidField, typeErr.Field)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return core.FieldError(codeUnknownField, field)
+	}
+	return core.Errorf(core.CodeInvalidJSON, "%v", err)
+}
+
+// validate is built once per process: its struct cache makes later
+// validations cheap.
+var validate = newValidator()
+
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return ""
+		}
+		return name
+	})
+	mustRegister := func(tag string, ok func(string) bool) {
+		if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
+			return ok(fl.Field().String())
+		}); err != nil {
+			panic(err)
+		}
+	}
+	mustRegister("slug", core.ValidSlug)
+	mustRegister("arenahost", core.ValidHost)
+	mustRegister("appid", core.ValidAppID)
+	mustRegister("platformid", core.ValidPlatformID)
+	mustRegister("dburl", validDatabaseURL)
+	return v
+}
+
+// validateStruct turns the first validation failure into a 4xx error
+// naming the field (a malformed platform account id is the spec's 400
+// invalid_steam_id).
+func validateStruct(v any) error {
+	err := validate.Struct(v)
+	if err == nil {
+		return nil
+	}
+	var verrs validator.ValidationErrors
+	if !errors.As(err, &verrs) || len(verrs) == 0 {
+		return core.Errorf(core.CodeInvalidJSON, "%v", err)
+	}
+	fe := verrs[0]
+	field := fieldPath(fe.Namespace())
+	if fe.Tag() == "platformid" {
+		return core.FieldError(codeInvalidSteamID, field)
+	}
+	return core.FieldError(core.CodeInvalidField, field)
+}
+
+// fieldPath drops the struct name from a validator namespace and the
+// index of a list element: "createArenaRequest.hosts[1]" -> "hosts".
+func fieldPath(ns string) string {
+	if _, rest, ok := strings.Cut(ns, "."); ok {
+		ns = rest
+	}
+	if i := strings.IndexByte(ns, '['); i >= 0 {
+		ns = ns[:i]
+	}
+	return ns
+}
+
+func validDatabaseURL(s string) bool {
+	for _, p := range []string{"libsql://", "https://", "http://", "wss://", "ws://"} {
+		if strings.HasPrefix(s, p) && len(s) > len(p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,174 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"arena/core"
+	store "arena/sql"
+)
+
+type ctxKey int
+
+const (
+	loggerKey ctxKey = iota
+	tenantKey
+)
+
+// Tenant is the arena a request is for, with its database.
+type Tenant struct {
+	Arena *core.Arena
+	Store *store.Arena
+}
+
+// tenantHandler is a handler that runs for one arena.
+type tenantHandler func(w http.ResponseWriter, r *http.Request, t *Tenant)
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// observe gives the request an id (the client's X-Request-Id or CF-Ray
+// when well-formed, else a random one), logs one line when it ends
+// (method, path without query, status, duration, arena, request id) and
+// turns a panic into a logged 500. Nothing secret is logged: no headers,
+// no query strings, no bodies.
+func (s *Server) observe(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
+	start := time.Now() // wall time for the duration only; the service clock may be moved in dev mode
+	id := r.Header.Get("X-Request-Id")
+	if !requestIDPattern.MatchString(id) {
+		id = r.Header.Get("Cf-Ray")
+	}
+	if !requestIDPattern.MatchString(id) {
+		id, _ = core.RandomHex(s.rand, 8)
+	}
+	w.Header().Set("X-Request-Id", id)
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	arena := &requestArena{}
+	log := s.log.With(slog.String("request_id", id))
+	ctx := context.WithValue(r.Context(), loggerKey, log)
+	ctx = context.WithValue(ctx, tenantKey, arena)
+	r = r.WithContext(ctx)
+	defer func() {
+		if p := recover(); p != nil {
+			log.ErrorContext(ctx, "panic", slog.String("panic", fmt.Sprint(p)))
+			if !rec.wrote {
+				writeJSON(rec, http.StatusInternalServerError, errorBody{Error: core.CodeInternal})
+			}
+		}
+		log.InfoContext(ctx, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+			slog.String("arena", arena.slug),
+		)
+	}()
+	next(rec, r)
+}
+
+// requestArena carries the resolved arena's slug back to the log line.
+type requestArena struct{ slug string }
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if !r.wrote {
+		r.status, r.wrote = status, true
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logger returns the request's logger.
+func logger(r *http.Request) *slog.Logger {
+	if l, ok := r.Context().Value(loggerKey).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+// tenant resolves the arena from the Host header (port ignored,
+// case-insensitive); an unknown host is 404 arena_not_found.
+func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		host := core.NormalizeHost(r.Host)
+		var a *core.Arena
+		err := s.withDirectory(ctx, func() (err error) {
+			a, err = s.dir.ArenaByHost(ctx, host)
+			return err
+		})
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if ra, ok := ctx.Value(tenantKey).(*requestArena); ok {
+			ra.slug = a.Slug
+		}
+		st, err := s.arenaDB(ctx, a)
+		if err != nil {
+			writeError(w, r, fmt.Errorf("arena %s database: %w", a.Slug, err))
+			return
+		}
+		next(w, r, &Tenant{Arena: a, Store: st})
+	}
+}
+
+// bearer returns the token of an "Authorization: Bearer <token>" header.
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	token, ok := strings.CutPrefix(h, "Bearer ")
+	return token, ok && token != ""
+}
+
+// operator admits requests bearing the operator token, compared in
+// constant time; without a configured token the operator API is closed.
+func (s *Server) operator(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		token, ok := bearer(r)
+		if !ok || s.cfg.OperatorToken == "" ||
+			subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.OperatorToken)) != 1 {
+			writeCode(w, r, core.CodeUnauthorized)
+			return
+		}
+		next(w, r)
+	}
+}
+
+// admin admits requests bearing one of this arena's unrevoked admin
+// tokens. Another arena's token is unknown here and so refused.
+func (s *Server) admin(next tenantHandler) tenantHandler {
+	return func(w http.ResponseWriter, r *http.Request, t *Tenant) {
+		token, _ := bearer(r)
+		id, ok := core.ParseToken(core.TokenAdmin, token)
+		if !ok {
+			writeCode(w, r, core.CodeUnauthorized)
+			return
+		}
+		rec, err := t.Store.AdminToken(r.Context(), id)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if !core.TokenMatches(token, rec.Hash) {
+			writeCode(w, r, core.CodeUnauthorized)
+			return
+		}
+		next(w, r, t)
+	}
+}

@@ -1,0 +1,183 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"arena/core"
+	store "arena/sql"
+)
+
+// createArenaRequest is the operator's POST /api/v1/operator/arenas body.
+type createArenaRequest struct {
+	Slug               string   `json:"slug" validate:"required,slug"`
+	Name               string   `json:"name" validate:"required,max=100"`
+	Hosts              []string `json:"hosts" validate:"required,min=1,max=20,unique,dive,arenahost"`
+	Plan               string   `json:"plan" validate:"required,oneof=free indie studio"`
+	AppIDs             []string `json:"appIds" validate:"required,min=1,max=10,unique,dive,appid"`
+	PublisherKey       string   `json:"publisherKey" validate:"max=200"`
+	Identity           string   `json:"identity" validate:"max=64"`
+	RefereeEnabled     bool     `json:"refereeEnabled"`
+	GracePeriodSeconds *int     `json:"gracePeriodSeconds" validate:"omitnil,min=0,max=604800"`
+	AdminPlatformIDs   []string `json:"adminPlatformIds" validate:"max=50,dive,platformid"`
+	DatabaseURL        string   `json:"databaseUrl" validate:"omitempty,max=2000,dburl"`
+	DatabaseToken      string   `json:"databaseToken" validate:"max=8000"`
+}
+
+// normalize lowercases hosts and drops their trailing dots.
+func (req *createArenaRequest) normalize() {
+	for i, h := range req.Hosts {
+		req.Hosts[i] = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+	}
+	req.Name = strings.TrimSpace(req.Name)
+}
+
+// createArenaResponse shows the admin token once.
+type createArenaResponse struct {
+	Arena      core.ArenaView `json:"arena"`
+	AdminToken string         `json:"adminToken"`
+}
+
+// handleCreateArena creates an arena from the operator's request.
+func (s *Server) handleCreateArena(w http.ResponseWriter, r *http.Request) {
+	var req createArenaRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	a, adminToken, err := s.createArena(r.Context(), req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, createArenaResponse{Arena: a.View(), AdminToken: adminToken})
+}
+
+// createArena validates the request, checks slug and hosts, provisions
+// (or reaches) the arena's database, migrates it, mints the first admin
+// token, then lists the arena in the directory. The directory insert is
+// the commit point: until it succeeds no host routes to the arena.
+func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core.Arena, string, error) {
+	req.normalize()
+	if err := validateStruct(&req); err != nil {
+		return nil, "", err
+	}
+	if strings.TrimSpace(req.Name) == "" {
+		return nil, "", core.FieldError(core.CodeInvalidField, "name")
+	}
+	if err := s.withDirectory(ctx, func() error { return s.checkAvailable(ctx, req.Slug, req.Hosts) }); err != nil {
+		return nil, "", err
+	}
+
+	now := s.now()
+	a := &core.Arena{
+		Slug: req.Slug, Name: strings.TrimSpace(req.Name), Hosts: req.Hosts, Plan: core.Plan(req.Plan),
+		AppIDs: req.AppIDs, PublisherKey: req.PublisherKey, Identity: req.Identity,
+		RefereeEnabled:     req.RefereeEnabled,
+		GracePeriodSeconds: int(core.DefaultGracePeriod.Seconds()),
+		DatabaseURL:        req.DatabaseURL, DatabaseToken: req.DatabaseToken,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if a.Identity == "" {
+		a.Identity = core.DefaultIdentity
+	}
+	if req.GracePeriodSeconds != nil {
+		a.GracePeriodSeconds = *req.GracePeriodSeconds
+	}
+	if a.DatabaseURL == "" {
+		if s.cfg.Provisioner == nil {
+			return nil, "", core.FieldError(codeDatabaseURLRequired, "databaseUrl")
+		}
+		url, token, err := s.cfg.Provisioner.ProvisionDatabase(ctx, a.Slug)
+		if err != nil {
+			return nil, "", fmt.Errorf("provision database for %s: %w", a.Slug, err)
+		}
+		a.DatabaseURL, a.DatabaseToken = url, token
+	}
+	adminToken, err := s.prepareArenaDatabase(ctx, a, req.AdminPlatformIDs)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := s.dir.CreateArena(ctx, a); err != nil {
+		return nil, "", err
+	}
+	return a, adminToken, nil
+}
+
+// checkAvailable refuses a taken slug or host before any database is
+// provisioned; CreateArena guards the same again atomically.
+func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string) error {
+	taken, err := s.dir.SlugTaken(ctx, slug)
+	if err != nil {
+		return err
+	}
+	if taken {
+		return core.Errorf(core.CodeSlugTaken, "slug %q is taken", slug)
+	}
+	hostsTaken, err := s.dir.HostsTaken(ctx, hosts)
+	if err != nil {
+		return err
+	}
+	if len(hostsTaken) > 0 {
+		return &core.Error{Code: core.CodeHostTaken, Field: "hosts", Message: strings.Join(hostsTaken, ", ")}
+	}
+	return nil
+}
+
+// prepareArenaDatabase migrates the arena's new database, stores the
+// first admin players and mints the first admin token, returned in full.
+// A database that cannot be reached is the operator's input error.
+func (s *Server) prepareArenaDatabase(ctx context.Context, a *core.Arena, admins []string) (string, error) {
+	db, err := s.cfg.OpenDB(a.DatabaseURL, a.DatabaseToken)
+	if err != nil {
+		return "", core.Errorf(codeDatabaseUnreachable, "%v", err)
+	}
+	v, err := store.Migrate(ctx, db, store.ArenaMigrations)
+	if err != nil {
+		_ = db.Close()
+		return "", &core.Error{Code: codeDatabaseUnreachable, Field: "databaseUrl", Message: err.Error()}
+	}
+	a.SchemaVersion = v
+	s.mu.Lock()
+	if old, ok := s.arenaDBs[a.DatabaseURL]; ok {
+		_ = old.Close()
+	}
+	s.arenaDBs[a.DatabaseURL] = db
+	s.mu.Unlock()
+
+	st := store.NewArena(db)
+	if len(admins) > 0 {
+		if err := st.AddArenaAdmins(ctx, admins, a.CreatedAt); err != nil {
+			return "", err
+		}
+	}
+	minted, err := core.MintToken(core.TokenAdmin, s.rand)
+	if err != nil {
+		return "", err
+	}
+	err = st.AddAdminToken(ctx, core.AdminTokenRecord{ID: minted.ID, Hash: minted.Hash, Label: "operator", CreatedAt: a.CreatedAt})
+	if err != nil {
+		return "", err
+	}
+	return minted.Token, nil
+}
+
+// handleListArenas lists every arena without secrets.
+func (s *Server) handleListArenas(w http.ResponseWriter, r *http.Request) {
+	var arenas []core.Arena
+	err := s.withDirectory(r.Context(), func() (err error) {
+		arenas, err = s.dir.Arenas(r.Context())
+		return err
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	views := make([]core.ArenaView, 0, len(arenas))
+	for i := range arenas {
+		views = append(views, arenas[i].View())
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"arenas": views})
+}

@@ -1,0 +1,72 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"arena/core"
+	store "arena/sql"
+)
+
+// ScheduledReport summarizes one run of the scheduled jobs.
+type ScheduledReport struct {
+	RanAt  time.Time      `json:"ranAt"`
+	Arenas int            `json:"arenas"`
+	Failed []string       `json:"failed"` // slugs whose jobs failed
+	Jobs   map[string]int `json:"jobs"`   // job name -> arenas it changed something in
+}
+
+// scheduledJob is one timer-driven rule run for each arena. It must be
+// idempotent: running it twice, or concurrently, changes nothing more.
+type scheduledJob struct {
+	name string
+	run  func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (changed bool, err error)
+}
+
+// scheduledJobs are the jobs every run executes, in order.
+func (s *Server) scheduledJobs() []scheduledJob {
+	return nil
+}
+
+// RunScheduled runs every scheduled job once for every arena: the one
+// entry point behind the Workers cron trigger, the native ticker and
+// POST /__dev/tick. Arena databases behind the latest schema are
+// migrated first. One arena failing does not stop the others.
+func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
+	now := s.now()
+	report := ScheduledReport{RanAt: now.UTC(), Failed: []string{}, Jobs: map[string]int{}}
+	var arenas []core.Arena
+	err := s.withDirectory(ctx, func() (err error) {
+		arenas, err = s.dir.Arenas(ctx)
+		return err
+	})
+	if err != nil {
+		return report, fmt.Errorf("scheduled jobs: %w", err)
+	}
+	jobs := s.scheduledJobs()
+	for i := range arenas {
+		a := &arenas[i]
+		report.Arenas++
+		st, err := s.arenaDB(ctx, a)
+		if err != nil {
+			s.log.ErrorContext(ctx, "scheduled jobs: arena database", slog.String("arena", a.Slug), slog.String("error", err.Error()))
+			report.Failed = append(report.Failed, a.Slug)
+			continue
+		}
+		for _, job := range jobs {
+			changed, err := job.run(ctx, a, st, now)
+			if err != nil {
+				s.log.ErrorContext(ctx, "scheduled job failed", slog.String("job", job.name), slog.String("arena", a.Slug), slog.String("error", err.Error()))
+				report.Failed = append(report.Failed, a.Slug)
+				break
+			}
+			if changed {
+				report.Jobs[job.name]++
+			}
+		}
+	}
+	s.log.InfoContext(ctx, "scheduled jobs ran", slog.Int("arenas", report.Arenas), slog.Int("failed", len(report.Failed)))
+	return report, nil
+}

@@ -1,0 +1,190 @@
+// Package server is Arena's HTTP layer, shared by the native binary and
+// the Workers build: the route table, middleware, tenancy and handlers,
+// plus the scheduled-jobs entry both runtimes call.
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+
+	"arena/core"
+	store "arena/sql"
+)
+
+// Config is everything the server needs; the entry points build it once
+// from flags, environment or Workers bindings.
+type Config struct {
+	// Directory is the directory database (migrated, or migrated lazily
+	// on first use).
+	Directory *store.DB
+	// OperatorToken authorizes the operator API. Empty disables it.
+	OperatorToken string
+	// Provisioner creates arena databases when the operator gives no
+	// databaseUrl; nil makes databaseUrl required.
+	Provisioner core.DatabaseProvisioner
+	// OpenDB opens an arena database; store.Open by default.
+	OpenDB func(url, token string) (*store.DB, error)
+	// Clock is the service clock; Random the source of tokens and nonces.
+	Clock  core.Clock
+	Random io.Reader
+	Logger *slog.Logger
+	// Dev enables the /__dev routes (never on the edge).
+	Dev *DevControls
+}
+
+// Server serves every arena.
+type Server struct {
+	cfg  Config
+	dir  *store.Directory
+	mux  *http.ServeMux
+	log  *slog.Logger
+	now  core.Clock
+	rand io.Reader
+
+	// public lists the public API endpoints for the meta object.
+	public []string
+
+	mu       sync.Mutex
+	arenaDBs map[string]*store.DB // by database URL; lives as long as the process
+}
+
+// New returns a server for cfg.
+func New(cfg Config) *Server {
+	if cfg.OpenDB == nil {
+		cfg.OpenDB = store.Open
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		cfg:      cfg,
+		dir:      store.NewDirectory(cfg.Directory),
+		mux:      http.NewServeMux(),
+		log:      cfg.Logger,
+		now:      cfg.Clock,
+		rand:     cfg.Random,
+		arenaDBs: map[string]*store.DB{},
+	}
+	if cfg.Dev != nil {
+		s.now = cfg.Dev.Clock(cfg.Clock)
+	}
+	s.routes()
+	return s
+}
+
+// routes is the route table: one line per endpoint.
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /healthz", s.handleHealth)
+
+	s.mux.HandleFunc("POST /api/v1/operator/arenas", s.operator(s.handleCreateArena))
+	s.mux.HandleFunc("GET /api/v1/operator/arenas", s.operator(s.handleListArenas))
+
+	s.publicRoute("GET /api/v1", s.handleMeta)
+
+	s.mux.HandleFunc("PUT /api/v1/admin/settings", s.tenant(s.admin(s.handleUpdateSettings)))
+
+	s.mux.HandleFunc("POST /__dev/clock", s.dev(s.handleDevClock))
+	s.mux.HandleFunc("POST /__dev/tick", s.dev(s.handleDevTick))
+	s.mux.HandleFunc("POST /__dev/stream-live", s.dev(s.handleDevStreamLive))
+}
+
+// publicRoute registers a tenant's public read endpoint and lists it in
+// the meta object.
+func (s *Server) publicRoute(pattern string, h tenantHandler) {
+	s.public = append(s.public, pattern)
+	s.mux.HandleFunc(pattern, s.tenant(h))
+}
+
+// ServeHTTP implements http.Handler: request id, logging and panic
+// recovery around the route table; unknown routes and wrong methods get
+// JSON errors like everything else.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.observe(w, r, func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := s.mux.Handler(r)
+		if pattern == "" {
+			s.noRoute(w, r, h)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// noRoute answers a request that matches no pattern: 405 when the path
+// exists under another method (with its Allow header), else 404.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request, fallback http.Handler) {
+	probe := &statusProbe{header: http.Header{}}
+	fallback.ServeHTTP(probe, r)
+	if probe.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", probe.header.Get("Allow"))
+		writeCode(w, r, core.CodeMethodNotAllowed)
+		return
+	}
+	writeCode(w, r, core.CodeNotFound)
+}
+
+// statusProbe records the status a fallback handler would answer.
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header         { return p.header }
+func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *statusProbe) WriteHeader(status int)      { p.status = status }
+
+// arenaDB returns the arena's database, opened once per process and
+// migrated when the directory says it is behind.
+func (s *Server) arenaDB(ctx context.Context, a *core.Arena) (*store.Arena, error) {
+	s.mu.Lock()
+	db, ok := s.arenaDBs[a.DatabaseURL]
+	if !ok {
+		var err error
+		if db, err = s.cfg.OpenDB(a.DatabaseURL, a.DatabaseToken); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		s.arenaDBs[a.DatabaseURL] = db
+	}
+	s.mu.Unlock()
+	if a.SchemaVersion < store.ArenaMigrations.Latest() {
+		v, err := store.Migrate(ctx, db, store.ArenaMigrations)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.dir.SetSchemaVersion(ctx, a.ID, v); err != nil {
+			return nil, err
+		}
+		a.SchemaVersion = v
+	}
+	return store.NewArena(db), nil
+}
+
+// withDirectory runs fn against the directory, migrating the directory
+// once and retrying when it has no schema yet. A fresh edge deployment
+// thus needs no separate migration step, and a migrated one pays no
+// round trip for the check.
+func (s *Server) withDirectory(ctx context.Context, fn func() error) error {
+	err := fn()
+	if err == nil || !strings.Contains(err.Error(), "no such table") {
+		return err
+	}
+	if _, merr := store.Migrate(ctx, s.cfg.Directory, store.DirectoryMigrations); merr != nil {
+		return merr
+	}
+	return fn()
+}
+
+// Close closes every database the server opened.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for url, db := range s.arenaDBs {
+		_ = db.Close()
+		delete(s.arenaDBs, url)
+	}
+	return nil
+}
