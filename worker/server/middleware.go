@@ -94,9 +94,9 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// logger returns the request's logger.
-func logger(r *http.Request) *slog.Logger {
-	if l, ok := r.Context().Value(loggerKey).(*slog.Logger); ok {
+// logger returns the request's logger (with its request id).
+func logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
 		return l
 	}
 	return slog.Default()

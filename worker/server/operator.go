@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -92,7 +91,8 @@ func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core
 		}
 		url, token, err := s.cfg.Provisioner.ProvisionDatabase(ctx, a.Slug)
 		if err != nil {
-			return nil, "", fmt.Errorf("provision database for %s: %w", a.Slug, err)
+			logger(ctx).ErrorContext(ctx, "provisioning failed", "arena", a.Slug, "error", err.Error())
+			return nil, "", core.Errorf(codeProvisioningFailed, "provision database for %s", a.Slug)
 		}
 		a.DatabaseURL, a.DatabaseToken = url, token
 	}

@@ -25,6 +25,7 @@ var statusByCode = map[string]int{
 	codeInvalidSteamID:        http.StatusBadRequest,
 	codeDatabaseUnreachable:   http.StatusUnprocessableEntity,
 	codeDatabaseURLRequired:   http.StatusUnprocessableEntity,
+	codeProvisioningFailed:    http.StatusBadGateway,
 	core.CodeInternal:         http.StatusInternalServerError,
 }
 
@@ -34,6 +35,7 @@ const (
 	codeInvalidSteamID      = "invalid_steam_id"
 	codeDatabaseUnreachable = "database_unreachable"
 	codeDatabaseURLRequired = "database_url_required"
+	codeProvisioningFailed  = "provisioning_failed"
 )
 
 // errorBody is the spec's error shape, plus the offending field when the
@@ -68,7 +70,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, status, errorBody{Error: ce.Code, Field: ce.Field})
 		return
 	}
-	logger(r).ErrorContext(r.Context(), "request failed", slog.String("error", err.Error()))
+	logger(r.Context()).ErrorContext(r.Context(), "request failed", slog.String("error", err.Error()))
 	writeJSON(w, http.StatusInternalServerError, errorBody{Error: core.CodeInternal})
 }
 
