@@ -1,0 +1,481 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/core"
+	store "arena/sql"
+	"arena/sql/libsqltest"
+	_ "arena/sql/sqlitedriver"
+	"arena/worker/server"
+)
+
+const operatorToken = "operator-secret-0123456789"
+
+// syncBuffer is a log sink safe for concurrent handlers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type testEnv struct {
+	srv  *server.Server
+	logs *syncBuffer
+	now  time.Time
+}
+
+// newTestEnv serves from a fresh data directory with local files, like the
+// native binary, with a fixed clock.
+func newTestEnv(t *testing.T, dev bool) *testEnv {
+	t.Helper()
+	dir := t.TempDir()
+	open := store.OpenIn(dir)
+	dirDB, err := open("file:directory.db", "")
+	require.NoError(t, err)
+	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
+	require.NoError(t, err)
+	env := &testEnv{logs: &syncBuffer{}, now: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	cfg := server.Config{
+		Directory:     dirDB,
+		OperatorToken: operatorToken,
+		Provisioner:   store.LocalProvisioner{Dir: dir},
+		OpenDB:        open,
+		Clock:         func() time.Time { return env.now },
+		Random:        rand.Reader,
+		Logger:        slog.New(slog.NewTextHandler(env.logs, nil)),
+	}
+	if dev {
+		cfg.Dev = server.NewDevControls()
+	}
+	env.srv = server.New(cfg)
+	t.Cleanup(func() {
+		env.srv.Close()
+		dirDB.Close()
+	})
+	return env
+}
+
+// do sends a request to host and decodes the JSON answer into a map.
+func (e *testEnv) do(t *testing.T, method, host, path, token string, body any) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		require.NoError(t, err)
+		rd = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	req.Host = host
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	rec := httptest.NewRecorder()
+	e.srv.ServeHTTP(rec, req)
+	assert.Equal(t, "application/json", rec.Header().Get("Content-Type"), "%s %s", method, path)
+	var out map[string]any
+	if rec.Body.Len() > 0 {
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), rec.Body.String())
+	}
+	return rec.Code, out
+}
+
+func arenaRequest(slug string, hosts ...string) map[string]any {
+	return map[string]any{
+		"slug": slug, "name": "Arena " + slug, "hosts": hosts, "plan": "indie",
+		"appIds": []string{"480", "481"}, "publisherKey": "publisher-secret-key",
+	}
+}
+
+// createArena creates an arena through the operator API and returns its
+// admin token.
+func (e *testEnv) createArena(t *testing.T, slug string, hosts ...string) string {
+	t.Helper()
+	status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, arenaRequest(slug, hosts...))
+	require.Equal(t, http.StatusCreated, status, body)
+	return body["adminToken"].(string)
+}
+
+func TestHealth(t *testing.T) {
+	env := newTestEnv(t, false)
+	status, body := env.do(t, "GET", "anything.test", "/healthz", "", nil)
+	assert.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "ok", body["status"])
+}
+
+func TestTenancy(t *testing.T) {
+	env := newTestEnv(t, false)
+	env.createArena(t, "alpha", "alpha.test", "play.alpha.test")
+	env.createArena(t, "beta", "beta.test")
+
+	cases := []struct {
+		name, host, slug string
+	}{
+		{"PrimaryHost", "alpha.test", "alpha"},
+		{"SecondHost", "play.alpha.test", "alpha"},
+		{"PortIgnored", "alpha.test:8787", "alpha"},
+		{"CaseInsensitive", "ALPHA.Test", "alpha"},
+		{"TrailingDot", "beta.test.", "beta"},
+		{"OtherArena", "beta.test", "beta"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := env.do(t, "GET", tc.host, "/api/v1", "", nil)
+			require.Equal(t, http.StatusOK, status)
+			assert.Equal(t, tc.slug, body["tenant"].(map[string]any)["slug"])
+		})
+	}
+	t.Run("ErrArenaNotFound", func(t *testing.T) {
+		status, body := env.do(t, "GET", "nosuch.test", "/api/v1", "", nil)
+		assert.Equal(t, http.StatusNotFound, status)
+		assert.Equal(t, map[string]any{"error": "arena_not_found"}, body)
+	})
+}
+
+func TestMeta(t *testing.T) {
+	env := newTestEnv(t, false)
+	env.createArena(t, "alpha", "alpha.test")
+	status, body := env.do(t, "GET", "alpha.test", "/api/v1", "", nil)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "arena", body["api"])
+	assert.Equal(t, "1", body["version"])
+	assert.Equal(t, map[string]any{"slug": "alpha", "name": "Arena alpha"}, body["tenant"])
+	assert.Equal(t, false, body["authenticated"])
+	assert.Contains(t, body["endpoints"], "GET /api/v1")
+}
+
+func TestUnknownRoutes(t *testing.T) {
+	env := newTestEnv(t, false)
+	t.Run("NotFound", func(t *testing.T) {
+		status, body := env.do(t, "GET", "x.test", "/no/such/path", "", nil)
+		assert.Equal(t, http.StatusNotFound, status)
+		assert.Equal(t, "not_found", body["error"])
+	})
+	t.Run("MethodNotAllowed", func(t *testing.T) {
+		status, body := env.do(t, "DELETE", "x.test", "/healthz", "", nil)
+		assert.Equal(t, http.StatusMethodNotAllowed, status)
+		assert.Equal(t, "method_not_allowed", body["error"])
+	})
+	t.Run("DevRoutesClosedWithoutDevMode", func(t *testing.T) {
+		status, _ := env.do(t, "POST", "x.test", "/__dev/tick", "", nil)
+		assert.Equal(t, http.StatusNotFound, status)
+	})
+}
+
+func TestOperatorAuth(t *testing.T) {
+	env := newTestEnv(t, false)
+	for name, token := range map[string]string{"NoToken": "", "WrongToken": "nope", "PrefixOfToken": operatorToken[:10]} {
+		t.Run(name, func(t *testing.T) {
+			status, body := env.do(t, "GET", "ops.test", "/api/v1/operator/arenas", token, nil)
+			assert.Equal(t, http.StatusUnauthorized, status)
+			assert.Equal(t, "unauthorized", body["error"])
+			status, _ = env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", token, arenaRequest("x", "x.test"))
+			assert.Equal(t, http.StatusUnauthorized, status)
+		})
+	}
+}
+
+func TestCreateArena(t *testing.T) {
+	env := newTestEnv(t, false)
+	req := arenaRequest("alpha", "Alpha.Test", "play.alpha.test")
+	req["adminPlatformIds"] = []string{"76561198000000001"}
+	req["gracePeriodSeconds"] = 600
+	status, body := env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
+	require.Equal(t, http.StatusCreated, status, body)
+
+	token := body["adminToken"].(string)
+	_, ok := core.ParseToken(core.TokenAdmin, token)
+	assert.True(t, ok, "admin token %q has the admkey_<8 hex>_<secret> shape", token)
+	arena := body["arena"].(map[string]any)
+	assert.Equal(t, "alpha", arena["slug"])
+	assert.Equal(t, []any{"alpha.test", "play.alpha.test"}, arena["hosts"])
+	assert.Equal(t, "indie", arena["plan"])
+	assert.Equal(t, []any{"480", "481"}, arena["appIds"])
+	assert.Equal(t, true, arena["hasPublisherKey"])
+	assert.Equal(t, float64(600), arena["gracePeriodSeconds"])
+	assert.Equal(t, "arena", arena["identity"])
+
+	t.Run("ListShowsNoSecrets", func(t *testing.T) {
+		status, body := env.do(t, "GET", "ops.test", "/api/v1/operator/arenas", operatorToken, nil)
+		require.Equal(t, http.StatusOK, status)
+		raw, _ := json.Marshal(body)
+		assert.Contains(t, string(raw), `"slug":"alpha"`)
+		assert.NotContains(t, string(raw), "publisher-secret-key")
+		assert.NotContains(t, string(raw), token)
+		assert.NotContains(t, string(raw), "adminToken")
+	})
+	t.Run("LogsShowNoSecrets", func(t *testing.T) {
+		logs := env.logs.String()
+		assert.Contains(t, logs, "path=/api/v1/operator/arenas status=201")
+		assert.NotContains(t, logs, operatorToken)
+		assert.NotContains(t, logs, token)
+		assert.NotContains(t, logs, "publisher-secret-key")
+	})
+}
+
+func TestCreateArenaBadInput(t *testing.T) {
+	env := newTestEnv(t, false)
+	env.createArena(t, "taken", "taken.test")
+
+	with := func(key string, value any) map[string]any {
+		r := arenaRequest("fresh", "fresh.test")
+		if value == nil {
+			delete(r, key)
+		} else {
+			r[key] = value
+		}
+		return r
+	}
+	cases := []struct {
+		name   string
+		body   any
+		status int
+		code   string
+		field  string
+	}{
+		{"InvalidJSON", `{"slug":`, 400, "invalid_json", ""},
+		{"EmptyBody", ``, 400, "invalid_json", ""},
+		{"NotAnObject", `[1,2]`, 400, "invalid_json", ""},
+		{"TrailingData", `{"slug":"a"} {}`, 400, "invalid_json", ""},
+		{"MissingSlug", with("slug", nil), 422, "invalid_field", "slug"},
+		{"BadSlug", with("slug", "Not A Slug"), 422, "invalid_field", "slug"},
+		{"MissingName", with("name", nil), 422, "invalid_field", "name"},
+		{"BlankName", with("name", "   "), 422, "invalid_field", "name"},
+		{"MissingHosts", with("hosts", nil), 422, "invalid_field", "hosts"},
+		{"EmptyHosts", with("hosts", []string{}), 422, "invalid_field", "hosts"},
+		{"HostWithPort", with("hosts", []string{"fresh.test:80"}), 422, "invalid_field", "hosts"},
+		{"HostWithPath", with("hosts", []string{"fresh.test/x"}), 422, "invalid_field", "hosts"},
+		{"DuplicateHostInRequest", with("hosts", []string{"a.test", "A.test"}), 422, "invalid_field", "hosts"},
+		{"BadPlan", with("plan", "platinum"), 422, "invalid_field", "plan"},
+		{"PlanWrongType", with("plan", 3), 422, "invalid_field", "plan"},
+		{"MissingAppIDs", with("appIds", nil), 422, "invalid_field", "appIds"},
+		{"BadAppID", with("appIds", []string{"abc"}), 422, "invalid_field", "appIds"},
+		{"BadAdminPlatformID", with("adminPlatformIds", []string{"123"}), 400, "invalid_steam_id", "adminPlatformIds"},
+		{"NegativeGrace", with("gracePeriodSeconds", -1), 422, "invalid_field", "gracePeriodSeconds"},
+		{"UnknownField", with("colour", "red"), 422, "unknown_field", "colour"},
+		{"BadDatabaseURL", with("databaseUrl", "ftp://x"), 422, "invalid_field", "databaseUrl"},
+		{"UnreachableDatabase", with("databaseUrl", "http://127.0.0.1:1"), 422, "database_unreachable", "databaseUrl"},
+		{"DuplicateSlug", with("slug", "taken"), 409, "slug_taken", ""},
+		{"DuplicateHost", with("hosts", []string{"fresh.test", "TAKEN.test"}), 409, "host_taken", "hosts"},
+		{"BodyTooLarge", `{"name":"` + strings.Repeat("x", 2<<20) + `"}`, 413, "body_too_large", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, tc.body)
+			assert.Equal(t, tc.status, status, body)
+			assert.Equal(t, tc.code, body["error"])
+			if tc.field != "" {
+				assert.Equal(t, tc.field, body["field"])
+			}
+		})
+	}
+	t.Run("NothingChanged", func(t *testing.T) {
+		_, body := env.do(t, "GET", "ops.test", "/api/v1/operator/arenas", operatorToken, nil)
+		assert.Len(t, body["arenas"], 1)
+		status, _ := env.do(t, "GET", "fresh.test", "/api/v1", "", nil)
+		assert.Equal(t, http.StatusNotFound, status)
+	})
+}
+
+func TestCreateArenaConcurrentSameSlug(t *testing.T) {
+	env := newTestEnv(t, false)
+	const n = 8
+	statuses := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i], _ = env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, arenaRequest("race", "race.test"))
+		}()
+	}
+	wg.Wait()
+	created := 0
+	for _, s := range statuses {
+		if s == http.StatusCreated {
+			created++
+		} else {
+			assert.Equal(t, http.StatusConflict, s)
+		}
+	}
+	assert.Equal(t, 1, created)
+}
+
+func TestAdminSettings(t *testing.T) {
+	env := newTestEnv(t, false)
+	alphaToken := env.createArena(t, "alpha", "alpha.test")
+	betaToken := env.createArena(t, "beta", "beta.test")
+
+	t.Run("Updates", func(t *testing.T) {
+		status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{
+			"name": "Alpha Prime", "plan": "studio", "appIds": []string{"730"}, "refereeEnabled": true,
+			"gracePeriodSeconds": 120, "publisherKey": "new-secret", "identity": "alpha-id",
+		})
+		require.Equal(t, http.StatusOK, status, body)
+		arena := body["arena"].(map[string]any)
+		assert.Equal(t, "Alpha Prime", arena["name"])
+		assert.Equal(t, "studio", arena["plan"])
+		assert.Equal(t, []any{"730"}, arena["appIds"])
+		assert.Equal(t, true, arena["refereeEnabled"])
+		assert.Equal(t, float64(120), arena["gracePeriodSeconds"])
+		assert.Equal(t, "alpha-id", arena["identity"])
+		raw, _ := json.Marshal(body)
+		assert.NotContains(t, string(raw), "new-secret")
+
+		_, meta := env.do(t, "GET", "alpha.test", "/api/v1", "", nil)
+		assert.Equal(t, "Alpha Prime", meta["tenant"].(map[string]any)["name"])
+	})
+	t.Run("AbsentFieldsKeepTheirValue", func(t *testing.T) {
+		status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"name": "Alpha"})
+		require.Equal(t, http.StatusOK, status)
+		assert.Equal(t, "studio", body["arena"].(map[string]any)["plan"])
+	})
+	authCases := map[string]string{
+		"NoToken":           "",
+		"Malformed":         "admkey_nothex_x",
+		"UnknownID":         "admkey_00000000_abcdef",
+		"RightIDWrongSecret": alphaToken[:len("admkey_")+9] + "wrongsecret",
+		"OtherArenasToken":  betaToken,
+		"OperatorToken":     operatorToken,
+	}
+	for name, token := range authCases {
+		t.Run("Unauthorized"+name, func(t *testing.T) {
+			status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", token, map[string]any{"name": "Hacked"})
+			assert.Equal(t, http.StatusUnauthorized, status)
+			assert.Equal(t, "unauthorized", body["error"])
+		})
+	}
+	badInput := []struct {
+		name, field string
+		body        any
+	}{
+		{"BadPlan", "plan", map[string]any{"plan": "gold"}},
+		{"EmptyAppIDs", "appIds", map[string]any{"appIds": []string{}}},
+		{"EmptyName", "name", map[string]any{"name": ""}},
+		{"GraceTooLong", "gracePeriodSeconds", map[string]any{"gracePeriodSeconds": 10_000_000}},
+		{"RefereeWrongType", "refereeEnabled", map[string]any{"refereeEnabled": "yes"}},
+	}
+	for _, tc := range badInput {
+		t.Run("Err"+tc.name, func(t *testing.T) {
+			status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, tc.body)
+			assert.Equal(t, http.StatusUnprocessableEntity, status, body)
+			assert.Equal(t, tc.field, body["field"])
+		})
+	}
+	t.Run("BadInputChangedNothing", func(t *testing.T) {
+		_, meta := env.do(t, "GET", "alpha.test", "/api/v1", "", nil)
+		assert.Equal(t, "Alpha", meta["tenant"].(map[string]any)["name"])
+	})
+}
+
+func TestDevRoutes(t *testing.T) {
+	env := newTestEnv(t, true)
+	env.createArena(t, "alpha", "alpha.test")
+	t.Run("ClockAdvances", func(t *testing.T) {
+		status, body := env.do(t, "POST", "x.test", "/__dev/clock", "", map[string]any{"advanceSeconds": 3600})
+		require.Equal(t, http.StatusOK, status, body)
+		assert.Equal(t, "2026-11-01T13:00:00Z", body["now"])
+	})
+	t.Run("ErrNegativeAdvance", func(t *testing.T) {
+		status, _ := env.do(t, "POST", "x.test", "/__dev/clock", "", map[string]any{"advanceSeconds": -5})
+		assert.Equal(t, http.StatusUnprocessableEntity, status)
+	})
+	t.Run("TickRunsScheduledJobs", func(t *testing.T) {
+		status, body := env.do(t, "POST", "x.test", "/__dev/tick", "", nil)
+		require.Equal(t, http.StatusOK, status)
+		assert.Equal(t, float64(1), body["arenas"])
+		assert.Contains(t, env.logs.String(), "scheduled jobs ran")
+	})
+	t.Run("StreamLive", func(t *testing.T) {
+		status, body := env.do(t, "POST", "x.test", "/__dev/stream-live", "", map[string]any{"logins": []string{"Caster_One", "b"}})
+		require.Equal(t, http.StatusOK, status)
+		assert.Equal(t, []any{"b", "caster_one"}, body["live"])
+	})
+}
+
+func TestSeedDemo(t *testing.T) {
+	env := newTestEnv(t, false)
+	token, err := env.srv.SeedDemo(context.Background())
+	require.NoError(t, err)
+	for _, host := range server.DemoHosts {
+		status, body := env.do(t, "GET", host+":8787", "/api/v1", "", nil)
+		require.Equal(t, http.StatusOK, status)
+		assert.Equal(t, "demo", body["tenant"].(map[string]any)["slug"])
+	}
+	status, _ := env.do(t, "PUT", "localhost", "/api/v1/admin/settings", token, map[string]any{"name": "My Demo"})
+	assert.Equal(t, http.StatusOK, status)
+}
+
+// TestRemoteArenaDatabase creates an arena whose database is a real libSQL
+// server reached over HTTP, and uses it.
+func TestRemoteArenaDatabase(t *testing.T) {
+	env := newTestEnv(t, false)
+	url := libsqltest.Start(t)
+	req := arenaRequest("remote", "remote.test")
+	req["databaseUrl"] = url
+	status, body := env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
+	require.Equal(t, http.StatusCreated, status, body)
+	token := body["adminToken"].(string)
+	assert.Equal(t, url, body["arena"].(map[string]any)["database"])
+
+	status, _ = env.do(t, "PUT", "remote.test", "/api/v1/admin/settings", token, map[string]any{"name": "Remote!"})
+	assert.Equal(t, http.StatusOK, status)
+	_, meta := env.do(t, "GET", "remote.test", "/api/v1", "", nil)
+	assert.Equal(t, "Remote!", meta["tenant"].(map[string]any)["name"])
+
+	db, err := store.Open(url, "")
+	require.NoError(t, err)
+	defer db.Close()
+	var hash string
+	require.NoError(t, db.QueryRow("SELECT hash FROM admin_tokens").Scan(&hash))
+	assert.Equal(t, core.HashToken(token), hash, "only the SHA-256 of the admin token is stored")
+}
+
+// TestLazyDirectoryMigration starts from a directory database with no
+// schema, as a fresh edge deployment does.
+func TestLazyDirectoryMigration(t *testing.T) {
+	dir := t.TempDir()
+	dirDB, err := store.Open("file:"+filepath.Join(dir, "directory.db"), "")
+	require.NoError(t, err)
+	defer dirDB.Close()
+	srv := server.New(server.Config{
+		Directory: dirDB, OperatorToken: operatorToken, Provisioner: store.LocalProvisioner{Dir: dir},
+		OpenDB: store.OpenIn(dir), Clock: time.Now, Random: rand.Reader,
+	})
+	defer srv.Close()
+	env := &testEnv{srv: srv, logs: &syncBuffer{}}
+	status, body := env.do(t, "GET", "x.test", "/api/v1", "", nil)
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.Equal(t, "arena_not_found", body["error"])
+	env.createArena(t, "alpha", "alpha.test")
+}
