@@ -361,12 +361,12 @@ func TestAdminSettings(t *testing.T) {
 		assert.Equal(t, "studio", body["arena"].(map[string]any)["plan"])
 	})
 	authCases := map[string]string{
-		"NoToken":           "",
-		"Malformed":         "admkey_nothex_x",
-		"UnknownID":         "admkey_00000000_abcdef",
+		"NoToken":            "",
+		"Malformed":          "admkey_nothex_x",
+		"UnknownID":          "admkey_00000000_abcdef",
 		"RightIDWrongSecret": alphaToken[:len("admkey_")+9] + "wrongsecret",
-		"OtherArenasToken":  betaToken,
-		"OperatorToken":     operatorToken,
+		"OtherArenasToken":   betaToken,
+		"OperatorToken":      operatorToken,
 	}
 	for name, token := range authCases {
 		t.Run("Unauthorized"+name, func(t *testing.T) {
