@@ -2,31 +2,42 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test worker test-edge tools fmt-check vet wasm bench
+.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench
 
+## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
 	$(GO) run ./worker --dev
 
-test: fmt-check vet tools
-	$(GO) test ./...
-	$(MAKE) wasm
+## test: gofmt, go vet (native and wasm), go test (libSQL suite included), wasm build
+test: fmt-check vet tools test-go wasm
+
+test-go:
+	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 ./...
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '_templ.go$$')); \
+	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go' | grep -v '_templ.go$$')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
+## wasm: compile the Workers build (no bundle)
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./worker
 
+## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored)
 tools:
-	scripts/tools.sh
+	@scripts/tools.sh >/dev/null
 
+## migrate: migrate the directory and every arena database in ./data
+migrate:
+	$(GO) run ./worker migrate
+
+## worker: build the Workers bundle into build/
 worker:
 	scripts/build-worker.sh
 
+## test-edge: run the Workers build under wrangler dev against libSQL servers
 test-edge:
 	scripts/test-edge.sh

@@ -13,7 +13,6 @@ import (
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/cron"
-	"github.com/syumai/workers/cloudflare/fetch"
 
 	"arena/core"
 	store "arena/sql"
@@ -26,10 +25,9 @@ import (
 // nothing is kept in memory between requests. Settings come from
 // wrangler.toml vars and secrets through cloudflare.Getenv.
 func main() {
-	// Outgoing HTTP (libSQL, the Turso and platform APIs) goes through the
-	// Workers fetch API.
-	http.DefaultTransport = fetch.NewClient().HTTPClient(fetch.RedirectModeFollow).Transport
-
+	// Outgoing HTTP (libSQL, the Turso and platform APIs) uses Go's own js
+	// transport, which sends Content-Length. syumai's fetch transport
+	// streams every body chunked, which libSQL servers may not accept.
 	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	handler, scheduled := build(log)
 	cron.ScheduleTaskNonBlock(func(ctx context.Context) error {
