@@ -1,0 +1,40 @@
+package core
+
+import "sort"
+
+// CodeTooFewEntrants is returned when a draw or bracket cannot be built from
+// the entrants it was given (a bracket needs 2, each group needs 2).
+const CodeTooFewEntrants = "too_few_entrants"
+
+// Entrant is one player entered in a tournament's draw.
+type Entrant struct {
+	ID   string `json:"platformId"`     // platform account id (17 digits in production)
+	Seed int    `json:"seed,omitempty"` // 1 is the strongest; 0 or less means unseeded
+}
+
+// seedRank orders seeds for sorting: seeded entrants by seed, every
+// unseeded entrant after all seeded ones.
+func (e Entrant) seedRank() int {
+	if e.Seed <= 0 {
+		return int(^uint(0) >> 1)
+	}
+	return e.Seed
+}
+
+// SeedOrder returns a copy of entrants, given in registration order, sorted
+// strongest first: seeded entrants by ascending seed, then unseeded entrants.
+// Equal seeds and unseeded entrants keep their registration order.
+func SeedOrder(entrants []Entrant) []Entrant {
+	out := append([]Entrant(nil), entrants...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].seedRank() < out[j].seedRank() })
+	return out
+}
+
+// EntrantIDs returns the ids of entrants in the order given.
+func EntrantIDs(entrants []Entrant) []string {
+	ids := make([]string, len(entrants))
+	for i, e := range entrants {
+		ids[i] = e.ID
+	}
+	return ids
+}
