@@ -21,6 +21,8 @@ type Directory interface {
 	HostsTaken(ctx context.Context, hosts []string) ([]string, error)
 	// SlugTaken reports whether an arena already has the slug.
 	SlugTaken(ctx context.Context, slug string) (bool, error)
+	// DatabaseInUse reports whether an arena already uses the database URL.
+	DatabaseInUse(ctx context.Context, url string) (bool, error)
 	// UpdateArenaSettings stores the arena's mutable settings (name, plan,
 	// AppIDs, publisher key, identity, referee, grace period).
 	UpdateArenaSettings(ctx context.Context, a *Arena) error

@@ -117,6 +117,15 @@ func (d *Directory) SlugTaken(ctx context.Context, slug string) (bool, error) {
 	return n > 0, nil
 }
 
+// DatabaseInUse implements core.Directory.
+func (d *Directory) DatabaseInUse(ctx context.Context, url string) (bool, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, q("database_in_use"), url).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: unable to check database URL: %w", err)
+	}
+	return n > 0, nil
+}
+
 // UpdateArenaSettings implements core.Directory.
 func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) error {
 	appIDs, err := json.Marshal(a.AppIDs)

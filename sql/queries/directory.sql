@@ -31,3 +31,6 @@ RETURNING id
 
 -- name: set_schema_version
 UPDATE arenas SET schema_version = ? WHERE id = ? AND schema_version < ?
+
+-- name: database_in_use
+SELECT count(*) FROM arenas WHERE database_url = ?

@@ -66,7 +66,7 @@ func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core
 	if strings.TrimSpace(req.Name) == "" {
 		return nil, "", core.FieldError(core.CodeInvalidField, "name")
 	}
-	if err := s.withDirectory(ctx, func() error { return s.checkAvailable(ctx, req.Slug, req.Hosts) }); err != nil {
+	if err := s.withDirectory(ctx, func() error { return s.checkAvailable(ctx, req.Slug, req.Hosts, req.DatabaseURL) }); err != nil {
 		return nil, "", err
 	}
 
@@ -106,9 +106,9 @@ func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core
 	return a, adminToken, nil
 }
 
-// checkAvailable refuses a taken slug or host before any database is
+// checkAvailable refuses a taken slug, host or database before any database is
 // provisioned; CreateArena guards the same again atomically.
-func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string) error {
+func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string, databaseURL string) error {
 	taken, err := s.dir.SlugTaken(ctx, slug)
 	if err != nil {
 		return err
@@ -122,6 +122,16 @@ func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string
 	}
 	if len(hostsTaken) > 0 {
 		return &core.Error{Code: core.CodeHostTaken, Field: "hosts", Message: strings.Join(hostsTaken, ", ")}
+	}
+	if databaseURL != "" {
+		// Two arenas on one database would share admin tokens and data.
+		inUse, err := s.dir.DatabaseInUse(ctx, databaseURL)
+		if err != nil {
+			return err
+		}
+		if inUse {
+			return core.FieldError(codeDatabaseInUse, "databaseUrl")
+		}
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ var statusByCode = map[string]int{
 	codeDatabaseUnreachable:   http.StatusUnprocessableEntity,
 	codeDatabaseURLRequired:   http.StatusUnprocessableEntity,
 	codeProvisioningFailed:    http.StatusBadGateway,
+	codeDatabaseInUse:         http.StatusConflict,
 	core.CodeInternal:         http.StatusInternalServerError,
 }
 
@@ -36,6 +37,7 @@ const (
 	codeDatabaseUnreachable = "database_unreachable"
 	codeDatabaseURLRequired = "database_url_required"
 	codeProvisioningFailed  = "provisioning_failed"
+	codeDatabaseInUse       = "database_in_use"
 )
 
 // errorBody is the spec's error shape, plus the offending field when the

@@ -448,6 +448,12 @@ func TestRemoteArenaDatabase(t *testing.T) {
 	token := body["adminToken"].(string)
 	assert.Equal(t, url, body["arena"].(map[string]any)["database"])
 
+	req2 := arenaRequest("remote2", "remote2.test")
+	req2["databaseUrl"] = url
+	status, body = env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req2)
+	assert.Equal(t, http.StatusConflict, status)
+	assert.Equal(t, "database_in_use", body["error"], "two arenas never share a database")
+
 	status, _ = env.do(t, "PUT", "remote.test", "/api/v1/admin/settings", token, map[string]any{"name": "Remote!"})
 	assert.Equal(t, http.StatusOK, status)
 	_, meta := env.do(t, "GET", "remote.test", "/api/v1", "", nil)
