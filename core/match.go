@@ -1,0 +1,97 @@
+package core
+
+import "time"
+
+// MatchStatus is a match's state (spec section 3).
+type MatchStatus string
+
+// Match statuses.
+const (
+	MatchScheduled      MatchStatus = "scheduled"
+	MatchLive           MatchStatus = "live"
+	MatchAwaitingResult MatchStatus = "awaiting_result"
+	MatchConfirmed      MatchStatus = "confirmed"
+	MatchDisputed       MatchStatus = "disputed"
+	MatchForfeited      MatchStatus = "forfeited"
+)
+
+// Resolved reports whether the match has its final result.
+func (s MatchStatus) Resolved() bool { return s == MatchConfirmed || s == MatchForfeited }
+
+// Match stages.
+const (
+	StageGroup      = "group"
+	StagePlayoff    = "playoff"
+	StageSmallFinal = "small_final"
+	StageFinal      = "final"
+)
+
+// Result sources (spec 2.4).
+const (
+	SourcePlayerReport = "player_report"
+	SourceAdmin        = "admin"
+	SourceGameClient   = "game_client"
+	SourceAIVideo      = "ai_video"
+	SourceBye          = "bye"
+)
+
+// Match errors.
+const (
+	CodeMatchNotFound   = "match_not_found"
+	CodeAlreadyResolved = "already_resolved"
+	CodeInvalidWinner   = "invalid_winner"
+)
+
+// Match is one match of a tournament. P1 and P2 are the sides' captains'
+// account ids, "" while undecided.
+type Match struct {
+	ID           int64
+	TournamentID int64
+	Stage        string
+	Round        string // human label: "Round 1", "Quarterfinals", ...
+	RoundNumber  int
+	GroupName    string
+	BracketSlot  string
+	Status       MatchStatus
+	P1, P2       string
+	OpensAt      time.Time
+	ClosesAt     time.Time
+	Winner       string
+	Score        *OutcomeScore
+	ResultSource string
+	WinnerTo     SeatRef
+	LoserTo      SeatRef
+	SessionNonce string
+	GameSeed     int64
+	P1ReadyAt    *time.Time
+	P2ReadyAt    *time.Time
+	LiveAt       *time.Time
+	EndedAt      *time.Time
+	ResolvedAt   *time.Time
+}
+
+// Outcome returns the match as the standings see it.
+func (m *Match) Outcome() MatchOutcome {
+	o := MatchOutcome{P1: m.P1, P2: m.P2, Score: m.Score, Forfeit: m.Status == MatchForfeited}
+	if m.Status.Resolved() {
+		o.Winner = m.Winner
+	}
+	return o
+}
+
+// Loser returns the resolved match's losing side, or "".
+func (m *Match) Loser() string {
+	if !m.Status.Resolved() {
+		return ""
+	}
+	return m.Outcome().Loser()
+}
+
+// Resolution is a decided result for a match.
+type Resolution struct {
+	Winner  string
+	Score   *OutcomeScore
+	Forfeit bool   // the loser forfeited: status forfeited
+	Source  string // result source recorded
+	At      time.Time
+}

@@ -1,0 +1,211 @@
+package core
+
+import (
+	"time"
+)
+
+// TournamentStatus is a tournament's place in its lifecycle.
+type TournamentStatus string
+
+// Tournament statuses. Draft tournaments are never public.
+const (
+	StatusDraft              TournamentStatus = "draft"
+	StatusRegistrationOpen   TournamentStatus = "registration_open"
+	StatusRegistrationClosed TournamentStatus = "registration_closed"
+	StatusGroupStage         TournamentStatus = "group_stage"
+	StatusPlayoffs           TournamentStatus = "playoffs"
+	StatusCompleted          TournamentStatus = "completed"
+	StatusCancelled          TournamentStatus = "cancelled"
+)
+
+// Public reports whether tournaments in this status appear publicly.
+func (s TournamentStatus) Public() bool { return s != StatusDraft && s != "" }
+
+// Final reports whether nothing can follow this status.
+func (s TournamentStatus) Final() bool { return s == StatusCompleted || s == StatusCancelled }
+
+// TournamentFormat is how a tournament is played.
+type TournamentFormat string
+
+// Formats: round-robin groups then playoffs, or playoffs seeded from
+// registration.
+const (
+	FormatGroupsPlayoffs TournamentFormat = "groups_playoffs"
+	FormatPlayoffsOnly   TournamentFormat = "playoffs_only"
+)
+
+// Environment is the channel a tournament is surfaced to (spec 5.1.6).
+type Environment string
+
+// Environments: demo is public; rec and beta are internal test channels.
+const (
+	EnvironmentDemo Environment = "demo"
+	EnvironmentRec  Environment = "rec"
+	EnvironmentBeta Environment = "beta"
+)
+
+// Hand modes of the recording-release policy (spec 2.1 cast.handMode).
+const (
+	HandModeHidden  = "hidden"
+	HandModeDelayed = "delayed"
+	HandModeShown   = "shown"
+)
+
+// CastPolicy is a tournament's recording-release policy.
+type CastPolicy struct {
+	HandMode     string `json:"handMode"`
+	DelaySeconds int    `json:"delaySeconds"`
+}
+
+// Tournament is one tournament of an arena.
+type Tournament struct {
+	ID                   int64
+	Slug                 string
+	Name                 string
+	Description          string
+	Format               TournamentFormat
+	Status               TournamentStatus
+	MaxPlayers           int
+	RegistrationOpensAt  time.Time
+	RegistrationClosesAt time.Time
+	StartsAt             time.Time
+	Environment          Environment
+	SeasonID             int64 // 0: no season
+	SeasonSlug           string
+	TeamMinPlayers       int
+	TeamMaxPlayers       int
+	GroupCount           int
+	AdvancePerGroup      int
+	SmallFinal           bool
+	MatchWindowMinutes   int
+	Cast                 CastPolicy
+	AllowSpectators      bool
+	PlayerCount          int // registrations (sides)
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	CompletedAt          *time.Time
+}
+
+// IsTeam reports whether sides are teams (teamMaxPlayers > 1).
+func (t *Tournament) IsTeam() bool { return t.TeamMaxPlayers > 1 }
+
+// MatchWindow returns the length of one match window.
+func (t *Tournament) MatchWindow() time.Duration {
+	return time.Duration(t.MatchWindowMinutes) * time.Minute
+}
+
+// Lifecycle errors.
+const (
+	CodeInvalidTransition  = "invalid_transition"
+	CodeMatchesUnresolved  = "matches_unresolved"
+	CodeTournamentNotFound = "tournament_not_found"
+)
+
+// NextStatusAllowed returns nil when the tournament may move from its
+// status to `to` in one legal step, else an invalid_transition error:
+//
+//	draft -> registration_open -> registration_closed
+//	registration_closed -> group_stage (groups_playoffs) or playoffs (playoffs_only)
+//	group_stage -> playoffs -> completed
+//	any status but completed and cancelled -> cancelled
+func (t *Tournament) NextStatusAllowed(to TournamentStatus) error {
+	from := t.Status
+	ok := false
+	switch to {
+	case StatusRegistrationOpen:
+		ok = from == StatusDraft
+	case StatusRegistrationClosed:
+		ok = from == StatusRegistrationOpen
+	case StatusGroupStage:
+		ok = from == StatusRegistrationClosed && t.Format == FormatGroupsPlayoffs
+	case StatusPlayoffs:
+		ok = (from == StatusGroupStage && t.Format == FormatGroupsPlayoffs) ||
+			(from == StatusRegistrationClosed && t.Format == FormatPlayoffsOnly)
+	case StatusCompleted:
+		ok = from == StatusPlayoffs
+	case StatusCancelled:
+		ok = !from.Final()
+	}
+	if !ok {
+		return Errorf(CodeInvalidTransition, "%s cannot move from %s to %s", t.Slug, from, to)
+	}
+	return nil
+}
+
+// Season is a ladder season.
+type Season struct {
+	ID       int64
+	Slug     string
+	Name     string
+	StartsAt time.Time
+	EndsAt   time.Time
+}
+
+// Registration is one side of a tournament: the captain (the player in
+// 1v1) and the roster, captain included.
+type Registration struct {
+	TournamentID int64
+	PlatformID   string
+	PersonaName  string
+	Seed         int // 0: unseeded
+	GroupName    string
+	Roster       []string
+	RegisteredAt time.Time
+}
+
+// Registration errors (spec 4.2 and DESIGN's admin contract).
+const (
+	CodeInvalidSteamID      = "invalid_steam_id"
+	CodeTournamentFull      = "tournament_full"
+	CodeRegistrationClosed  = "registration_closed"
+	CodeAlreadyRegistered   = "already_registered"
+	CodeInvalidRoster       = "invalid_roster"
+	CodeSeasonNotFound      = "season_not_found"
+	CodeTournamentSlugTaken = "slug_taken"
+)
+
+// CheckRoster validates a side's roster for the tournament: 1v1 sides are
+// the captain alone; team rosters hold the captain, have between
+// TeamMinPlayers and TeamMaxPlayers distinct 17-digit ids.
+func (t *Tournament) CheckRoster(captain string, roster []string) ([]string, error) {
+	if !ValidPlatformID(captain) {
+		return nil, FieldError(CodeInvalidSteamID, "platformId")
+	}
+	out := []string{captain}
+	seen := map[string]bool{captain: true}
+	for _, id := range roster {
+		if !ValidPlatformID(id) {
+			return nil, FieldError(CodeInvalidSteamID, "roster")
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	min, max := t.TeamMinPlayers, t.TeamMaxPlayers
+	if min < 1 {
+		min = 1
+	}
+	if max < 1 {
+		max = 1
+	}
+	if len(out) < min || len(out) > max {
+		return nil, &Error{Code: CodeInvalidRoster, Field: "roster", Message: "roster size out of bounds"}
+	}
+	return out, nil
+}
+
+// RegistrationOpenAt reports whether the tournament takes registrations
+// at now: status registration_open and now inside the window.
+func (t *Tournament) RegistrationOpenAt(now time.Time) bool {
+	return t.Status == StatusRegistrationOpen && !now.Before(t.RegistrationOpensAt) && now.Before(t.RegistrationClosesAt)
+}
+
+// PlaceholderName is the display name of a player the arena knows only by
+// account id: "Player" and the id's last four digits.
+func PlaceholderName(platformID string) string {
+	if len(platformID) < 4 {
+		return "Player " + platformID
+	}
+	return "Player " + platformID[len(platformID)-4:]
+}

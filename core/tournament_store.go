@@ -1,0 +1,116 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// TournamentStore keeps an arena's seasons, tournaments, registrations and
+// matches. Every method that two requests can race on is one conditional
+// statement or one batch.
+type TournamentStore interface {
+	// CreateSeason stores s and sets its ID; CodeSlugTaken when the slug is used.
+	CreateSeason(ctx context.Context, s *Season) error
+	// Seasons returns every season, the latest start first.
+	Seasons(ctx context.Context) ([]Season, error)
+
+	// CreateTournament stores t (status draft) and sets its ID;
+	// CodeSlugTaken when the slug is used.
+	CreateTournament(ctx context.Context, t *Tournament) error
+	// Tournament returns the tournament with the slug, drafts included, or
+	// CodeTournamentNotFound.
+	Tournament(ctx context.Context, slug string) (*Tournament, error)
+	// TournamentByID returns the tournament with the id, or CodeTournamentNotFound.
+	TournamentByID(ctx context.Context, id int64) (*Tournament, error)
+	// Tournaments returns the tournaments (without drafts unless asked),
+	// newest start first.
+	Tournaments(ctx context.Context, withDrafts bool) ([]Tournament, error)
+	// SetTournamentStatus moves t from `from` to `to` if it still is in
+	// `from`; otherwise CodeInvalidTransition.
+	SetTournamentStatus(ctx context.Context, t *Tournament, from, to TournamentStatus, at time.Time) error
+
+	// Register adds a side if the tournament is open at reg.RegisteredAt
+	// and below its cap, all in one statement batch, storing the players'
+	// profiles too. Errors: CodeRegistrationClosed, CodeTournamentFull,
+	// CodeAlreadyRegistered (the captain or a roster member is on a side).
+	Register(ctx context.Context, t *Tournament, reg Registration, players []PlayerProfile) error
+	// Registrations returns the sides in registration order, with rosters.
+	Registrations(ctx context.Context, tournamentID int64) ([]Registration, error)
+
+	// StartStage moves t from `from` to `to` and, in the same batch, stores
+	// the step's group assignments (captain -> group) and matches. When
+	// another request moved t first it stores nothing and answers
+	// CodeInvalidTransition.
+	StartStage(ctx context.Context, t *Tournament, from, to TournamentStatus, groups map[string]string, matches []Match, at time.Time) error
+	// Matches returns the tournament's matches: group matches by group and
+	// round, then the bracket by round and slot.
+	Matches(ctx context.Context, tournamentID int64) ([]Match, error)
+	// Match returns the match with the id, or CodeMatchNotFound.
+	Match(ctx context.Context, id int64) (*Match, error)
+	// ResolveMatch records res if the match is not resolved yet and
+	// returns the resolved match; CodeAlreadyResolved otherwise.
+	ResolveMatch(ctx context.Context, id int64, res Resolution) (*Match, error)
+	// FillSeat sets one side of the bracket match in slot, unless the match
+	// already started; setting the same player again changes nothing.
+	FillSeats(ctx context.Context, tournamentID int64, seats []SeatFill, at time.Time) error
+	// RescheduleMatch changes a match's window.
+	RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt time.Time, at time.Time) (*Match, error)
+	// CompleteTournament moves t from playoffs to completed and stores its
+	// podium and placements in one batch; a second call changes nothing.
+	CompleteTournament(ctx context.Context, t *Tournament, podium []PodiumPlace, placements []ScoredPlacement, at time.Time) error
+	// Podium returns the completed tournament's podium by rank.
+	Podium(ctx context.Context, tournamentID int64) ([]PodiumPlace, error)
+
+	// Players returns the profiles of the ids the arena knows.
+	Players(ctx context.Context, ids []string) (map[string]PlayerProfile, error)
+	// Player returns one profile, or CodePlayerNotFound.
+	Player(ctx context.Context, id string) (*PlayerProfile, error)
+	// PlayerStats returns the player's resolved-match counts and trophies.
+	PlayerStats(ctx context.Context, id string) (PlayerStats, error)
+	// Ladder returns the ladder of a season (seasonID 0: every season).
+	Ladder(ctx context.Context, seasonID int64) ([]LadderRow, error)
+
+	// Setting reads an arena setting's JSON into v; ok false when unset.
+	Setting(ctx context.Context, key string, v any) (ok bool, err error)
+	// SetSetting stores an arena setting as JSON.
+	SetSetting(ctx context.Context, key string, v any) error
+}
+
+// SeatFill puts a player into one side of a bracket match.
+type SeatFill struct {
+	Seat     SeatRef
+	PlayerID string
+}
+
+// ScoredPlacement is a final placement with the ladder points it earned.
+type ScoredPlacement struct {
+	Placement
+	Points int
+}
+
+// CodePlayerNotFound is returned for an account id the arena does not know.
+const CodePlayerNotFound = "player_not_found"
+
+// PlayerStats are a player's numbers on the public profile (spec 2.4).
+type PlayerStats struct {
+	MatchesPlayed int      `json:"matchesPlayed"`
+	Wins          int      `json:"wins"`
+	Losses        int      `json:"losses"`
+	WinRate       int      `json:"winRate"`
+	Trophies      []Trophy `json:"trophies"`
+}
+
+// Trophy is a podium place won in a completed tournament.
+type Trophy struct {
+	Rank           int    `json:"rank"`
+	TournamentID   int64  `json:"tournamentId"`
+	TournamentSlug string `json:"-"`
+	TournamentName string `json:"-"`
+}
+
+// LadderRow is one side's season total.
+type LadderRow struct {
+	PlatformID  string
+	Points      int
+	Tournaments int
+}

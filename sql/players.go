@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"arena/core"
+)
+
+// Players implements core.TournamentStore.
+func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.PlayerProfile, error) {
+	out := map[string]core.PlayerProfile{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, q("players_in"), string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read players: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p core.PlayerProfile
+		if err := rows.Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL); err != nil {
+			return nil, err
+		}
+		out[p.PlatformID] = p
+	}
+	return out, rows.Err()
+}
+
+// Player implements core.TournamentStore.
+func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, error) {
+	var p core.PlayerProfile
+	err := s.db.QueryRowContext(ctx, q("player"), id).Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodePlayerNotFound, "no player %s", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read player: %w", err)
+	}
+	return &p, nil
+}
+
+// PlayerStats implements core.TournamentStore: resolved matches of any side
+// the player was on (byes are not matches played), wins, and podium places.
+func (s *Arena) PlayerStats(ctx context.Context, id string) (core.PlayerStats, error) {
+	st := core.PlayerStats{Trophies: []core.Trophy{}}
+	if err := s.db.QueryRowContext(ctx, q("player_match_counts"), id).Scan(&st.MatchesPlayed, &st.Wins); err != nil {
+		return st, fmt.Errorf("store: unable to count matches: %w", err)
+	}
+	st.Losses = st.MatchesPlayed - st.Wins
+	if st.MatchesPlayed > 0 {
+		st.WinRate = int(math.Round(float64(st.Wins) / float64(st.MatchesPlayed) * 100))
+	}
+	rows, err := s.db.QueryContext(ctx, q("player_trophies"), id)
+	if err != nil {
+		return st, fmt.Errorf("store: unable to read trophies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t core.Trophy
+		if err := rows.Scan(&t.Rank, &t.TournamentID, &t.TournamentSlug, &t.TournamentName); err != nil {
+			return st, err
+		}
+		st.Trophies = append(st.Trophies, t)
+	}
+	return st, rows.Err()
+}
+
+// Ladder implements core.TournamentStore.
+func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, error) {
+	rows, err := s.db.QueryContext(ctx, q("ladder"), seasonID, seasonID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read ladder: %w", err)
+	}
+	defer rows.Close()
+	var out []core.LadderRow
+	for rows.Next() {
+		var r core.LadderRow
+		if err := rows.Scan(&r.PlatformID, &r.Points, &r.Tournaments); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Setting implements core.TournamentStore.
+func (s *Arena) Setting(ctx context.Context, key string, v any) (bool, error) {
+	var raw string
+	err := s.db.QueryRowContext(ctx, q("setting"), key).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to read setting %s: %w", key, err)
+	}
+	if err := json.Unmarshal([]byte(raw), v); err != nil {
+		return false, fmt.Errorf("store: setting %s is malformed: %w", key, err)
+	}
+	return true, nil
+}
+
+// SetSetting implements core.TournamentStore.
+func (s *Arena) SetSetting(ctx context.Context, key string, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, q("set_setting"), key, string(raw)); err != nil {
+		return fmt.Errorf("store: unable to store setting %s: %w", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+-- Seasons, tournaments, registrations and matches. Positional ? only.
+
+-- name: insert_season
+INSERT INTO seasons (slug, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
+
+-- name: seasons
+SELECT id, slug, name, starts_at, ends_at FROM seasons ORDER BY starts_at DESC, id DESC
+
+-- name: insert_tournament
+INSERT INTO tournaments (slug, name, description, format, status, max_players, registration_opens_at,
+	registration_closes_at, starts_at, environment, season_id, team_min_players, team_max_players,
+	group_count, advance_per_group, small_final, match_window_minutes, cast_hand_mode,
+	cast_delay_seconds, allow_spectators, created_at, updated_at)
+VALUES (?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id
+
+-- name: tournament_columns
+SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
+	t.registration_opens_at, t.registration_closes_at, t.starts_at, t.environment,
+	coalesce(t.season_id, 0), coalesce(s.slug, ''), t.team_min_players, t.team_max_players,
+	t.group_count, t.advance_per_group, t.small_final, t.match_window_minutes, t.cast_hand_mode,
+	t.cast_delay_seconds, t.allow_spectators,
+	(SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
+	t.created_at, t.updated_at, t.completed_at
+FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
+
+-- name: set_tournament_status
+UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? AND status = ? RETURNING id
+
+-- name: start_stage
+UPDATE tournaments SET status = ?, transition_token = ?, updated_at = ? WHERE id = ? AND status = ?
+
+-- name: stage_token
+SELECT status, transition_token FROM tournaments WHERE id = ?
+
+-- name: insert_stage_match
+INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
+	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
+	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at, updated_at)
+SELECT ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''),
+	NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, 0), NULLIF(?, ''), NULLIF(?, 0), ?, ?, ?, ?
+WHERE (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+
+-- name: set_registration_group
+UPDATE registrations SET group_name = ?
+WHERE tournament_id = ? AND platform_id = ? AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+
+-- name: insert_registration
+INSERT INTO registrations (tournament_id, platform_id, seed, registered_at)
+SELECT t.id, ?, NULLIF(?, 0), ? FROM tournaments t
+WHERE t.id = ? AND t.status = 'registration_open'
+	AND t.registration_opens_at <= ? AND ? < t.registration_closes_at
+	AND (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id) < t.max_players
+
+-- name: insert_roster_member
+INSERT INTO roster_members (tournament_id, platform_id, captain_id)
+SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = ? AND platform_id = ?)
+
+-- name: upsert_registered_player
+INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at)
+SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = ? AND platform_id = ?)
+ON CONFLICT (platform_id) DO UPDATE SET
+	persona_name = CASE WHEN ? THEN excluded.persona_name ELSE players.persona_name END,
+	updated_at = excluded.updated_at
+
+-- name: registration_exists
+SELECT count(*) FROM registrations WHERE tournament_id = ? AND platform_id = ?
+
+-- name: registrations
+SELECT r.platform_id, coalesce(p.persona_name, ''), coalesce(r.seed, 0), coalesce(r.group_name, ''),
+	r.registered_at,
+	(SELECT json_group_array(m.platform_id) FROM roster_members m
+		WHERE m.tournament_id = r.tournament_id AND m.captain_id = r.platform_id)
+FROM registrations r LEFT JOIN players p ON p.platform_id = r.platform_id
+WHERE r.tournament_id = ?
+ORDER BY r.id
+
+-- name: match_columns
+SELECT id, tournament_id, stage, round_label, round_number, coalesce(group_name, ''),
+	coalesce(bracket_slot, ''), status, coalesce(p1_platform_id, ''), coalesce(p2_platform_id, ''),
+	opens_at, closes_at, coalesce(winner_platform_id, ''), score_p1, score_p2,
+	coalesce(result_source, ''), coalesce(winner_to_slot, ''), coalesce(winner_to_side, 0),
+	coalesce(loser_to_slot, ''), coalesce(loser_to_side, 0), coalesce(session_nonce, ''),
+	coalesce(game_seed, 0), p1_ready_at, p2_ready_at, live_at, ended_at, resolved_at
+FROM matches
+
+-- name: match_order
+ORDER BY CASE stage WHEN 'group' THEN 0 ELSE 1 END, length(coalesce(group_name, '')),
+	group_name, round_number, id
+
+-- name: resolve_match
+UPDATE matches SET status = ?, winner_platform_id = ?, score_p1 = ?, score_p2 = ?, result_source = ?,
+	resolved_at = ?, ended_at = coalesce(ended_at, ?), updated_at = ?
+WHERE id = ? AND status NOT IN ('confirmed', 'forfeited')
+RETURNING id
+
+-- name: fill_seat
+UPDATE matches SET
+	p1_platform_id = CASE WHEN ? = 1 THEN ? ELSE p1_platform_id END,
+	p2_platform_id = CASE WHEN ? = 2 THEN ? ELSE p2_platform_id END,
+	updated_at = ?
+WHERE tournament_id = ? AND bracket_slot = ? AND status = 'scheduled'
+
+-- name: reschedule_match
+UPDATE matches SET opens_at = ?, closes_at = ?, updated_at = ? WHERE id = ? RETURNING id
+
+-- name: complete_tournament
+UPDATE tournaments SET status = 'completed', completed_at = ?, updated_at = ?
+WHERE id = ? AND status = 'playoffs'
+
+-- name: insert_podium
+INSERT INTO podiums (tournament_id, rank, platform_id) VALUES (?, ?, ?)
+ON CONFLICT DO NOTHING
+
+-- name: insert_placement
+INSERT INTO placements (tournament_id, platform_id, place, points) VALUES (?, ?, ?, ?)
+ON CONFLICT DO NOTHING
+
+-- name: podium
+SELECT rank, platform_id FROM podiums WHERE tournament_id = ? ORDER BY rank, platform_id
+
+-- name: players_in
+SELECT platform_id, persona_name, avatar_url FROM players
+WHERE platform_id IN (SELECT value FROM json_each(?))
+
+-- name: player
+SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = ?
+
+-- name: player_match_counts
+SELECT count(*), coalesce(sum(CASE WHEN m.winner_platform_id = r.captain_id THEN 1 ELSE 0 END), 0)
+FROM roster_members r
+JOIN matches m ON m.tournament_id = r.tournament_id
+	AND (m.p1_platform_id = r.captain_id OR m.p2_platform_id = r.captain_id)
+WHERE r.platform_id = ? AND m.status IN ('confirmed', 'forfeited')
+	AND coalesce(m.result_source, '') <> 'bye'
+
+-- name: player_trophies
+SELECT p.rank, t.id, t.slug, t.name
+FROM roster_members r
+JOIN podiums p ON p.tournament_id = r.tournament_id AND p.platform_id = r.captain_id
+JOIN tournaments t ON t.id = p.tournament_id
+WHERE r.platform_id = ?
+ORDER BY t.completed_at DESC, p.rank
+
+-- name: ladder
+SELECT pl.platform_id, sum(pl.points), count(*)
+FROM placements pl JOIN tournaments t ON t.id = pl.tournament_id
+WHERE t.status = 'completed' AND t.season_id IS NOT NULL AND (? = 0 OR t.season_id = ?)
+GROUP BY pl.platform_id
+ORDER BY sum(pl.points) DESC, count(*) DESC, pl.platform_id
+
+-- name: setting
+SELECT value FROM arena_settings WHERE key = ?
+
+-- name: set_setting
+INSERT INTO arena_settings (key, value) VALUES (?, ?)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value

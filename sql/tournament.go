@@ -1,0 +1,445 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"arena/core"
+)
+
+var _ core.TournamentStore = (*Arena)(nil)
+
+// CreateSeason implements core.TournamentStore.
+func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
+	err := s.db.QueryRowContext(ctx, q("insert_season"), season.Slug, season.Name,
+		formatTime(season.StartsAt), formatTime(season.EndsAt), formatTime(time.Now())).Scan(&season.ID)
+	if isUniqueViolation(err, "seasons.slug") {
+		return core.FieldError(core.CodeSlugTaken, "slug")
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to create season: %w", err)
+	}
+	return nil
+}
+
+// Seasons implements core.TournamentStore.
+func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
+	rows, err := s.db.QueryContext(ctx, q("seasons"))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list seasons: %w", err)
+	}
+	defer rows.Close()
+	var out []core.Season
+	for rows.Next() {
+		var season core.Season
+		var starts, ends string
+		if err := rows.Scan(&season.ID, &season.Slug, &season.Name, &starts, &ends); err != nil {
+			return nil, err
+		}
+		if season.StartsAt, err = parseTime(starts); err != nil {
+			return nil, err
+		}
+		if season.EndsAt, err = parseTime(ends); err != nil {
+			return nil, err
+		}
+		out = append(out, season)
+	}
+	return out, rows.Err()
+}
+
+// CreateTournament implements core.TournamentStore.
+func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error {
+	err := s.db.QueryRowContext(ctx, q("insert_tournament"),
+		t.Slug, t.Name, t.Description, string(t.Format), t.MaxPlayers,
+		formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.StartsAt),
+		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
+		t.AdvancePerGroup, t.SmallFinal, t.MatchWindowMinutes, t.Cast.HandMode, t.Cast.DelaySeconds,
+		t.AllowSpectators, formatTime(t.CreatedAt), formatTime(t.UpdatedAt),
+	).Scan(&t.ID)
+	if isUniqueViolation(err, "tournaments.slug") {
+		return core.FieldError(core.CodeSlugTaken, "slug")
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to create tournament: %w", err)
+	}
+	t.Status = core.StatusDraft
+	return nil
+}
+
+// Tournament implements core.TournamentStore.
+func (s *Arena) Tournament(ctx context.Context, slug string) (*core.Tournament, error) {
+	return s.tournamentWhere(ctx, "WHERE t.slug = ?", slug)
+}
+
+// TournamentByID implements core.TournamentStore.
+func (s *Arena) TournamentByID(ctx context.Context, id int64) (*core.Tournament, error) {
+	return s.tournamentWhere(ctx, "WHERE t.id = ?", id)
+}
+
+func (s *Arena) tournamentWhere(ctx context.Context, where string, arg any) (*core.Tournament, error) {
+	t, err := scanTournament(s.db.QueryRowContext(ctx, q("tournament_columns")+" "+where, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeTournamentNotFound, "no tournament %v", arg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read tournament %v: %w", arg, err)
+	}
+	return t, nil
+}
+
+// Tournaments implements core.TournamentStore.
+func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error) {
+	query := q("tournament_columns")
+	if !withDrafts {
+		query += " WHERE t.status <> 'draft'"
+	}
+	rows, err := s.db.QueryContext(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC")
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list tournaments: %w", err)
+	}
+	defer rows.Close()
+	var out []core.Tournament
+	for rows.Next() {
+		t, err := scanTournament(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *t)
+	}
+	return out, rows.Err()
+}
+
+func scanTournament(row scanner) (*core.Tournament, error) {
+	var (
+		t                                  core.Tournament
+		format, status, env                string
+		opens, closes, starts, created, up string
+		completed                          sql.NullString
+	)
+	err := row.Scan(&t.ID, &t.Slug, &t.Name, &t.Description, &format, &status, &t.MaxPlayers,
+		&opens, &closes, &starts, &env, &t.SeasonID, &t.SeasonSlug, &t.TeamMinPlayers, &t.TeamMaxPlayers,
+		&t.GroupCount, &t.AdvancePerGroup, &t.SmallFinal, &t.MatchWindowMinutes, &t.Cast.HandMode,
+		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed)
+	if err != nil {
+		return nil, err
+	}
+	t.Format, t.Status, t.Environment = core.TournamentFormat(format), core.TournamentStatus(status), core.Environment(env)
+	for _, p := range []struct {
+		dst *time.Time
+		src string
+	}{{&t.RegistrationOpensAt, opens}, {&t.RegistrationClosesAt, closes}, {&t.StartsAt, starts}, {&t.CreatedAt, created}, {&t.UpdatedAt, up}} {
+		if *p.dst, err = parseTime(p.src); err != nil {
+			return nil, err
+		}
+	}
+	if t.CompletedAt, err = parseNullTime(completed); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+func parseNullTime(s sql.NullString) (*time.Time, error) {
+	if !s.Valid || s.String == "" {
+		return nil, nil
+	}
+	t, err := parseTime(s.String)
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// SetTournamentStatus implements core.TournamentStore.
+func (s *Arena) SetTournamentStatus(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, at time.Time) error {
+	var id int64
+	err := s.db.QueryRowContext(ctx, q("set_tournament_status"), string(to), formatTime(at), t.ID, string(from)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodeInvalidTransition, "%s is no longer %s", t.Slug, from)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to change tournament status: %w", err)
+	}
+	t.Status, t.UpdatedAt = to, at
+	return nil
+}
+
+// Register implements core.TournamentStore.
+func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Registration, players []core.PlayerProfile) error {
+	at := formatTime(reg.RegisteredAt)
+	stmts := []Stmt{{SQL: q("insert_registration"), Args: []any{reg.PlatformID, reg.Seed, at, t.ID, at, at}}}
+	for _, id := range reg.Roster {
+		stmts = append(stmts, Stmt{SQL: q("insert_roster_member"), Args: []any{t.ID, id, reg.PlatformID, t.ID, reg.PlatformID}})
+	}
+	for _, p := range players {
+		named := p.PersonaName != ""
+		name := p.PersonaName
+		if !named {
+			name = core.PlaceholderName(p.PlatformID)
+		}
+		stmts = append(stmts, Stmt{SQL: q("upsert_registered_player"), Args: []any{
+			p.PlatformID, name, p.AvatarURL, at, at, t.ID, reg.PlatformID, named,
+		}})
+	}
+	err := s.db.Batch(ctx, stmts...)
+	if isUniqueViolation(err, "registrations.") || isUniqueViolation(err, "roster_members.") {
+		return core.Errorf(core.CodeAlreadyRegistered, "a player of this side is registered")
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to register: %w", err)
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, q("registration_exists"), t.ID, reg.PlatformID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to check registration: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	// Nothing was inserted: the tournament closed or filled up.
+	now, err := s.TournamentByID(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	if !now.RegistrationOpenAt(reg.RegisteredAt) {
+		return core.Errorf(core.CodeRegistrationClosed, "%s takes no registrations", t.Slug)
+	}
+	return core.Errorf(core.CodeTournamentFull, "%s is full", t.Slug)
+}
+
+// Registrations implements core.TournamentStore.
+func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.Registration, error) {
+	rows, err := s.db.QueryContext(ctx, q("registrations"), tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list registrations: %w", err)
+	}
+	defer rows.Close()
+	var out []core.Registration
+	for rows.Next() {
+		r := core.Registration{TournamentID: tournamentID}
+		var at, roster string
+		if err := rows.Scan(&r.PlatformID, &r.PersonaName, &r.Seed, &r.GroupName, &at, &roster); err != nil {
+			return nil, err
+		}
+		if r.RegisteredAt, err = parseTime(at); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(roster), &r.Roster); err != nil {
+			return nil, err
+		}
+		captain := r.PlatformID
+		sort.Slice(r.Roster, func(i, j int) bool {
+			if (r.Roster[i] == captain) != (r.Roster[j] == captain) {
+				return r.Roster[i] == captain
+			}
+			return r.Roster[i] < r.Roster[j]
+		})
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// StartStage implements core.TournamentStore. The status change writes a
+// fresh token; every insert of the step is guarded by that token, so a
+// racing second step (whose UPDATE matched nothing) inserts nothing.
+func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, groups map[string]string, matches []core.Match, at time.Time) error {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return err
+	}
+	token := hex.EncodeToString(b[:])
+	now := formatTime(at)
+	stmts := []Stmt{{SQL: q("start_stage"), Args: []any{string(to), token, now, t.ID, string(from)}}}
+	captains := make([]string, 0, len(groups))
+	for c := range groups {
+		captains = append(captains, c)
+	}
+	sort.Strings(captains)
+	for _, c := range captains {
+		stmts = append(stmts, Stmt{SQL: q("set_registration_group"), Args: []any{groups[c], t.ID, c, t.ID, token}})
+	}
+	for _, m := range matches {
+		stmts = append(stmts, Stmt{SQL: q("insert_stage_match"), Args: []any{
+			t.ID, m.Stage, m.Round, m.RoundNumber, m.GroupName, m.BracketSlot, string(m.Status),
+			m.P1, m.P2, formatTime(m.OpensAt), formatTime(m.ClosesAt), m.Winner, m.ResultSource,
+			m.WinnerTo.BracketSlot, m.WinnerTo.Side, m.LoserTo.BracketSlot, m.LoserTo.Side,
+			nullTime(m.ResolvedAt), nullTime(m.ResolvedAt), now, now, t.ID, token,
+		}})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to start %s: %w", to, err)
+	}
+	var status, stored string
+	if err := s.db.QueryRowContext(ctx, q("stage_token"), t.ID).Scan(&status, &stored); err != nil {
+		return fmt.Errorf("store: unable to check stage: %w", err)
+	}
+	if stored != token {
+		return core.Errorf(core.CodeInvalidTransition, "%s moved on concurrently", t.Slug)
+	}
+	t.Status, t.UpdatedAt = to, at
+	return nil
+}
+
+func nullTime(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return formatTime(*t)
+}
+
+// Matches implements core.TournamentStore.
+func (s *Arena) Matches(ctx context.Context, tournamentID int64) ([]core.Match, error) {
+	rows, err := s.db.QueryContext(ctx, q("match_columns")+" WHERE tournament_id = ? "+q("match_order"), tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list matches: %w", err)
+	}
+	defer rows.Close()
+	var out []core.Match
+	for rows.Next() {
+		m, err := scanMatch(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *m)
+	}
+	return out, rows.Err()
+}
+
+// Match implements core.TournamentStore.
+func (s *Arena) Match(ctx context.Context, id int64) (*core.Match, error) {
+	m, err := scanMatch(s.db.QueryRowContext(ctx, q("match_columns")+" WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read match %d: %w", id, err)
+	}
+	return m, nil
+}
+
+func scanMatch(row scanner) (*core.Match, error) {
+	var (
+		m                               core.Match
+		status, opens, closes           string
+		s1, s2                          sql.NullInt64
+		p1r, p2r, live, ended, resolved sql.NullString
+	)
+	err := row.Scan(&m.ID, &m.TournamentID, &m.Stage, &m.Round, &m.RoundNumber, &m.GroupName, &m.BracketSlot,
+		&status, &m.P1, &m.P2, &opens, &closes, &m.Winner, &s1, &s2, &m.ResultSource,
+		&m.WinnerTo.BracketSlot, &m.WinnerTo.Side, &m.LoserTo.BracketSlot, &m.LoserTo.Side,
+		&m.SessionNonce, &m.GameSeed, &p1r, &p2r, &live, &ended, &resolved)
+	if err != nil {
+		return nil, err
+	}
+	m.Status = core.MatchStatus(status)
+	if s1.Valid && s2.Valid {
+		m.Score = &core.OutcomeScore{P1: int(s1.Int64), P2: int(s2.Int64)}
+	}
+	if m.OpensAt, err = parseTime(opens); err != nil {
+		return nil, err
+	}
+	if m.ClosesAt, err = parseTime(closes); err != nil {
+		return nil, err
+	}
+	for _, p := range []struct {
+		dst **time.Time
+		src sql.NullString
+	}{{&m.P1ReadyAt, p1r}, {&m.P2ReadyAt, p2r}, {&m.LiveAt, live}, {&m.EndedAt, ended}, {&m.ResolvedAt, resolved}} {
+		if *p.dst, err = parseNullTime(p.src); err != nil {
+			return nil, err
+		}
+	}
+	return &m, nil
+}
+
+// ResolveMatch implements core.TournamentStore.
+func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution) (*core.Match, error) {
+	status := core.MatchConfirmed
+	if res.Forfeit {
+		status = core.MatchForfeited
+	}
+	var p1, p2 any
+	if res.Score != nil {
+		p1, p2 = res.Score.P1, res.Score.P2
+	}
+	at := formatTime(res.At)
+	var got int64
+	err := s.db.QueryRowContext(ctx, q("resolve_match"), string(status), res.Winner, p1, p2, res.Source,
+		at, at, at, id).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := s.Match(ctx, id); err != nil {
+			return nil, err
+		}
+		return nil, core.Errorf(core.CodeAlreadyResolved, "match %d is resolved", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to resolve match %d: %w", id, err)
+	}
+	return s.Match(ctx, id)
+}
+
+// FillSeats implements core.TournamentStore.
+func (s *Arena) FillSeats(ctx context.Context, tournamentID int64, seats []core.SeatFill, at time.Time) error {
+	stmts := make([]Stmt, 0, len(seats))
+	for _, f := range seats {
+		stmts = append(stmts, Stmt{SQL: q("fill_seat"), Args: []any{
+			f.Seat.Side, f.PlayerID, f.Seat.Side, f.PlayerID, formatTime(at), tournamentID, f.Seat.BracketSlot,
+		}})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to seat players: %w", err)
+	}
+	return nil
+}
+
+// RescheduleMatch implements core.TournamentStore.
+func (s *Arena) RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt, at time.Time) (*core.Match, error) {
+	var got int64
+	err := s.db.QueryRowContext(ctx, q("reschedule_match"), formatTime(opensAt), formatTime(closesAt), formatTime(at), id).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to reschedule match %d: %w", id, err)
+	}
+	return s.Match(ctx, id)
+}
+
+// CompleteTournament implements core.TournamentStore.
+func (s *Arena) CompleteTournament(ctx context.Context, t *core.Tournament, podium []core.PodiumPlace, placements []core.ScoredPlacement, at time.Time) error {
+	stmts := []Stmt{{SQL: q("complete_tournament"), Args: []any{formatTime(at), formatTime(at), t.ID}}}
+	for _, p := range podium {
+		stmts = append(stmts, Stmt{SQL: q("insert_podium"), Args: []any{t.ID, p.Rank, p.PlayerID}})
+	}
+	for _, p := range placements {
+		stmts = append(stmts, Stmt{SQL: q("insert_placement"), Args: []any{t.ID, p.PlayerID, p.Place, p.Points}})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to complete %s: %w", t.Slug, err)
+	}
+	t.Status = core.StatusCompleted
+	return nil
+}
+
+// Podium implements core.TournamentStore.
+func (s *Arena) Podium(ctx context.Context, tournamentID int64) ([]core.PodiumPlace, error) {
+	rows, err := s.db.QueryContext(ctx, q("podium"), tournamentID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read podium: %w", err)
+	}
+	defer rows.Close()
+	var out []core.PodiumPlace
+	for rows.Next() {
+		var p core.PodiumPlace
+		if err := rows.Scan(&p.Rank, &p.PlayerID); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
