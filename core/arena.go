@@ -29,6 +29,17 @@ const DefaultGracePeriod = 24 * time.Hour
 // MaxGracePeriod bounds the grace period an arena may choose.
 const MaxGracePeriod = 7 * 24 * time.Hour
 
+// RateLimits are an arena's public read API limits in requests per minute
+// (spec section 8); 0 lifts a limit.
+type RateLimits struct {
+	AnonymousPerMinute int `json:"anonymousPerMinute"` // per client IP
+	KeyPerMinute       int `json:"keyPerMinute"`       // per valid API key
+}
+
+// DefaultRateLimits are the spec's limits: 60 per minute per IP, 600 per
+// minute per valid key.
+var DefaultRateLimits = RateLimits{AnonymousPerMinute: 60, KeyPerMinute: 600}
+
 // DefaultIdentity is the identity label sent with platform ticket checks
 // when the arena does not set its own.
 const DefaultIdentity = "arena"
@@ -50,6 +61,7 @@ type Arena struct {
 	DatabaseURL        string
 	DatabaseToken      string
 	SchemaVersion      int // the arena database's applied migration level
+	RateLimits         RateLimits
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 }
@@ -62,18 +74,19 @@ func (a *Arena) GracePeriod() time.Duration {
 // ArenaView is the operator-facing shape of an arena: every setting
 // except the secrets, whose presence alone is shown.
 type ArenaView struct {
-	Slug               string    `json:"slug"`
-	Name               string    `json:"name"`
-	Hosts              []string  `json:"hosts"`
-	Plan               Plan      `json:"plan"`
-	AppIDs             []string  `json:"appIds"`
-	Identity           string    `json:"identity"`
-	HasPublisherKey    bool      `json:"hasPublisherKey"`
-	RefereeEnabled     bool      `json:"refereeEnabled"`
-	GracePeriodSeconds int       `json:"gracePeriodSeconds"`
-	Database           string    `json:"database"` // database URL without credentials or query
-	CreatedAt          time.Time `json:"createdAt"`
-	UpdatedAt          time.Time `json:"updatedAt"`
+	Slug               string     `json:"slug"`
+	Name               string     `json:"name"`
+	Hosts              []string   `json:"hosts"`
+	Plan               Plan       `json:"plan"`
+	AppIDs             []string   `json:"appIds"`
+	Identity           string     `json:"identity"`
+	HasPublisherKey    bool       `json:"hasPublisherKey"`
+	RefereeEnabled     bool       `json:"refereeEnabled"`
+	GracePeriodSeconds int        `json:"gracePeriodSeconds"`
+	Database           string     `json:"database"` // database URL without credentials or query
+	RateLimits         RateLimits `json:"rateLimits"`
+	CreatedAt          time.Time  `json:"createdAt"`
+	UpdatedAt          time.Time  `json:"updatedAt"`
 }
 
 // View returns the arena without its secrets.
@@ -89,6 +102,7 @@ func (a *Arena) View() ArenaView {
 		RefereeEnabled:     a.RefereeEnabled,
 		GracePeriodSeconds: a.GracePeriodSeconds,
 		Database:           RedactDatabaseURL(a.DatabaseURL),
+		RateLimits:         a.RateLimits,
 		CreatedAt:          a.CreatedAt,
 		UpdatedAt:          a.UpdatedAt,
 	}

@@ -135,7 +135,8 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 	var id int64
 	err = d.db.QueryRowContext(ctx, q("update_arena_settings"),
 		a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
-		a.GracePeriodSeconds, formatTime(a.UpdatedAt), a.ID).Scan(&id)
+		a.GracePeriodSeconds, a.RateLimits.AnonymousPerMinute, a.RateLimits.KeyPerMinute,
+		formatTime(a.UpdatedAt), a.ID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeArenaNotFound, "arena %q is gone", a.Slug)
 	}
@@ -163,7 +164,8 @@ func scanArena(row scanner) (*core.Arena, error) {
 		referee             bool
 	)
 	err := row.Scan(&a.ID, &a.Slug, &a.Name, &plan, &appIDs, &a.PublisherKey, &a.Identity, &referee,
-		&a.GracePeriodSeconds, &a.DatabaseURL, &a.DatabaseToken, &a.SchemaVersion, &created, &updated, &hosts)
+		&a.GracePeriodSeconds, &a.DatabaseURL, &a.DatabaseToken, &a.SchemaVersion, &created, &updated,
+		&a.RateLimits.AnonymousPerMinute, &a.RateLimits.KeyPerMinute, &hosts)
 	if err != nil {
 		return nil, err
 	}

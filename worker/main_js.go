@@ -59,6 +59,9 @@ func build(log *slog.Logger) (http.Handler, func(context.Context) (server.Schedu
 		Clock:         core.Clock(time.Now),
 		Random:        rand.Reader,
 		Logger:        log,
+		// No memory survives a request here: count in the arena database.
+		RateLimiter:    server.DatabaseRateLimiter{},
+		ClientIPHeader: "Cf-Connecting-Ip",
 	}
 	if org, token := cloudflare.Getenv("TURSO_ORG"), cloudflare.Getenv("TURSO_API_TOKEN"); org != "" && token != "" {
 		cfg.Provisioner = &turso.Provisioner{

@@ -130,6 +130,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		Random:        rand.Reader,
 		Logger:        log,
 		Dev:           dev,
+		RateLimiter:   server.NewMemoryRateLimiter(),
 	})
 	return srv, dir, nil
 }

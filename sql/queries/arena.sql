@@ -20,3 +20,23 @@ ON CONFLICT (platform_id) DO UPDATE SET persona_name = excluded.persona_name,
 
 -- name: player_count
 SELECT count(*) FROM players
+
+-- name: insert_api_key
+INSERT INTO api_keys (id, hash, label, created_at) VALUES (?, ?, ?, ?)
+
+-- name: api_key_hash
+SELECT hash FROM api_keys WHERE id = ? AND revoked_at IS NULL
+
+-- name: revoke_api_key
+UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING id
+
+-- name: api_keys
+SELECT id, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id
+
+-- name: count_request
+INSERT INTO rate_counters (bucket, window_start, count) VALUES (?, ?, 1)
+ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1
+RETURNING count
+
+-- name: sweep_rate_counters
+DELETE FROM rate_counters WHERE window_start < ?

@@ -14,6 +14,7 @@ VALUES (?, (SELECT id FROM arenas WHERE slug = ?), ?)
 -- name: arena_columns
 SELECT a.id, a.slug, a.name, a.plan, a.app_ids, a.publisher_key, a.identity, a.referee_enabled,
 	a.grace_period_seconds, a.database_url, a.database_token, a.schema_version, a.created_at, a.updated_at,
+	a.rate_limit_anonymous, a.rate_limit_key,
 	(SELECT json_group_array(host) FROM (SELECT host FROM arena_hosts h WHERE h.arena_id = a.id ORDER BY position))
 FROM arenas a
 
@@ -25,7 +26,8 @@ SELECT count(*) FROM arenas WHERE slug = ?
 
 -- name: update_arena_settings
 UPDATE arenas SET name = ?, plan = ?, app_ids = ?, publisher_key = ?, identity = ?,
-	referee_enabled = ?, grace_period_seconds = ?, updated_at = ?
+	referee_enabled = ?, grace_period_seconds = ?, rate_limit_anonymous = ?, rate_limit_key = ?,
+	updated_at = ?
 WHERE id = ?
 RETURNING id
 

@@ -98,7 +98,7 @@ func validateStruct(v any) error {
 	fe := verrs[0]
 	field := fieldPath(fe.Namespace())
 	if fe.Tag() == "platformid" {
-		return core.FieldError(codeInvalidSteamID, field)
+		return core.FieldError(core.CodeInvalidSteamID, field)
 	}
 	return core.FieldError(core.CodeInvalidField, field)
 }

@@ -22,23 +22,15 @@ type metaTenant struct {
 }
 
 // handleMeta describes the API for this arena. authenticated tells
-// whether the request carried a valid key of this arena (spec 5.2);
-// keys never cause a rejection.
-func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	writeJSON(w, http.StatusOK, meta{
+// whether the request carried a valid key of this arena (spec 5.2).
+func (s *Server) handleMeta(r *http.Request, t *Tenant, authenticated bool) (any, error) {
+	return meta{
 		API:           metaAPI,
 		Version:       "1",
 		Tenant:        metaTenant{Slug: t.Arena.Slug, Name: t.Arena.Name},
-		Authenticated: s.apiKeyValid(r, t),
+		Authenticated: authenticated,
 		Endpoints:     s.public,
-	})
-}
-
-// apiKeyValid reports whether the request bears a valid public-API key of
-// the tenant. API keys arrive with the public API (they are minted by the
-// admin API); until an arena has minted one, no key is valid.
-func (s *Server) apiKeyValid(r *http.Request, t *Tenant) bool {
-	return false
+	}, nil
 }
 
 // handleHealth is the liveness probe: the process answers.

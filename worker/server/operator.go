@@ -77,7 +77,7 @@ func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core
 		RefereeEnabled:     req.RefereeEnabled,
 		GracePeriodSeconds: int(core.DefaultGracePeriod.Seconds()),
 		DatabaseURL:        req.DatabaseURL, DatabaseToken: req.DatabaseToken,
-		CreatedAt: now, UpdatedAt: now,
+		RateLimits: core.DefaultRateLimits, CreatedAt: now, UpdatedAt: now,
 	}
 	if a.Identity == "" {
 		a.Identity = core.DefaultIdentity

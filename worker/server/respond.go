@@ -12,32 +12,46 @@ import (
 // statusByCode maps every wire error code to its HTTP status: the one
 // place where domain errors meet HTTP.
 var statusByCode = map[string]int{
-	core.CodeArenaNotFound:    http.StatusNotFound,
-	core.CodeNotFound:         http.StatusNotFound,
-	core.CodeUnauthorized:     http.StatusUnauthorized,
-	core.CodeInvalidJSON:      http.StatusBadRequest,
-	core.CodeInvalidField:     http.StatusUnprocessableEntity,
-	codeUnknownField:          http.StatusUnprocessableEntity,
-	core.CodeSlugTaken:        http.StatusConflict,
-	core.CodeHostTaken:        http.StatusConflict,
-	core.CodeBodyTooLarge:     http.StatusRequestEntityTooLarge,
-	core.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
-	codeInvalidSteamID:        http.StatusBadRequest,
-	codeDatabaseUnreachable:   http.StatusUnprocessableEntity,
-	codeDatabaseURLRequired:   http.StatusUnprocessableEntity,
-	codeProvisioningFailed:    http.StatusBadGateway,
-	codeDatabaseInUse:         http.StatusConflict,
-	core.CodeInternal:         http.StatusInternalServerError,
+	core.CodeArenaNotFound:      http.StatusNotFound,
+	core.CodeNotFound:           http.StatusNotFound,
+	core.CodeUnauthorized:       http.StatusUnauthorized,
+	core.CodeInvalidJSON:        http.StatusBadRequest,
+	core.CodeInvalidField:       http.StatusUnprocessableEntity,
+	codeUnknownField:            http.StatusUnprocessableEntity,
+	core.CodeSlugTaken:          http.StatusConflict,
+	core.CodeHostTaken:          http.StatusConflict,
+	core.CodeBodyTooLarge:       http.StatusRequestEntityTooLarge,
+	core.CodeMethodNotAllowed:   http.StatusMethodNotAllowed,
+	core.CodeInvalidSteamID:     http.StatusBadRequest,
+	codeDatabaseUnreachable:     http.StatusUnprocessableEntity,
+	codeDatabaseURLRequired:     http.StatusUnprocessableEntity,
+	codeProvisioningFailed:      http.StatusBadGateway,
+	codeDatabaseInUse:           http.StatusConflict,
+	codeRateLimited:             http.StatusTooManyRequests,
+	core.CodeInvalidTransition:  http.StatusConflict,
+	core.CodeMatchesUnresolved:  http.StatusConflict,
+	core.CodeTooFewEntrants:     http.StatusConflict,
+	core.CodeTournamentNotFound: http.StatusNotFound,
+	core.CodeTournamentFull:     http.StatusConflict,
+	core.CodeRegistrationClosed: http.StatusConflict,
+	core.CodeAlreadyRegistered:  http.StatusConflict,
+	core.CodeInvalidRoster:      http.StatusUnprocessableEntity,
+	core.CodeSeasonNotFound:     http.StatusUnprocessableEntity,
+	core.CodeMatchNotFound:      http.StatusNotFound,
+	core.CodeAlreadyResolved:    http.StatusConflict,
+	core.CodeInvalidWinner:      http.StatusUnprocessableEntity,
+	core.CodePlayerNotFound:     http.StatusNotFound,
+	core.CodeInternal:           http.StatusInternalServerError,
 }
 
 // Wire codes of the HTTP layer.
 const (
 	codeUnknownField        = "unknown_field"
-	codeInvalidSteamID      = "invalid_steam_id"
 	codeDatabaseUnreachable = "database_unreachable"
 	codeDatabaseURLRequired = "database_url_required"
 	codeProvisioningFailed  = "provisioning_failed"
 	codeDatabaseInUse       = "database_in_use"
+	codeRateLimited         = "rate_limited"
 )
 
 // errorBody is the spec's error shape, plus the offending field when the

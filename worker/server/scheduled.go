@@ -27,7 +27,14 @@ type scheduledJob struct {
 
 // scheduledJobs are the jobs every run executes, in order.
 func (s *Server) scheduledJobs() []scheduledJob {
-	return nil
+	return []scheduledJob{
+		{name: "sweep_rate_counters", run: sweepRateCounters},
+	}
+}
+
+// sweepRateCounters drops rate-limit windows older than the current one.
+func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+	return false, st.SweepRateCounters(ctx, now.Truncate(rateWindow).Unix())
 }
 
 // RunScheduled runs every scheduled job once for every arena: the one

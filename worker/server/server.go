@@ -34,6 +34,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Dev enables the /__dev routes (never on the edge).
 	Dev *DevControls
+	// RateLimiter counts public read requests; nil disables the limits.
+	RateLimiter RateLimiter
+	// ClientIPHeader names the header holding the client's IP when a proxy
+	// sets it (CF-Connecting-IP on the edge); empty uses the remote address.
+	ClientIPHeader string
 }
 
 // Server serves every arena.
@@ -84,19 +89,32 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /api/v1/operator/arenas", s.operator(s.handleListArenas))
 
 	s.publicRoute("GET /api/v1", s.handleMeta)
+	s.publicRoute("GET /api/v1/tournaments", s.handleTournaments)
+	s.publicRoute("GET /api/v1/tournaments/{slug}", s.handleTournament)
+	s.publicRoute("GET /api/v1/ladder", s.handleLadder)
+	s.publicRoute("GET /api/v1/players/{platformId}", s.handlePlayer)
 
-	s.mux.HandleFunc("PUT /api/v1/admin/settings", s.tenant(s.admin(s.handleUpdateSettings)))
+	s.adminRoute("PUT /api/v1/admin/settings", s.handleUpdateSettings)
+	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)
+	s.adminRoute("POST /api/v1/admin/tournaments", s.handleCreateTournament)
+	s.adminRoute("GET /api/v1/admin/tournaments/{slug}", s.handleAdminTournament)
+	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/status", s.handleTournamentStatus)
+	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/registrations", s.handleRegister)
+	s.adminRoute("GET /api/v1/admin/tournaments/{slug}/matches", s.handleAdminMatches)
+	s.adminRoute("PATCH /api/v1/admin/matches/{id}", s.handlePatchMatch)
+	s.adminRoute("POST /api/v1/admin/matches/{id}/resolve", s.handleResolveMatch)
+	s.adminRoute("POST /api/v1/admin/api-keys", s.handleCreateAPIKey)
+	s.adminRoute("GET /api/v1/admin/api-keys", s.handleListAPIKeys)
+	s.adminRoute("DELETE /api/v1/admin/api-keys/{id}", s.handleRevokeAPIKey)
 
 	s.mux.HandleFunc("POST /__dev/clock", s.dev(s.handleDevClock))
 	s.mux.HandleFunc("POST /__dev/tick", s.dev(s.handleDevTick))
 	s.mux.HandleFunc("POST /__dev/stream-live", s.dev(s.handleDevStreamLive))
 }
 
-// publicRoute registers a tenant's public read endpoint and lists it in
-// the meta object.
-func (s *Server) publicRoute(pattern string, h tenantHandler) {
-	s.public = append(s.public, pattern)
-	s.mux.HandleFunc(pattern, s.tenant(h))
+// adminRoute registers an arena admin endpoint (admin token required).
+func (s *Server) adminRoute(pattern string, h tenantHandler) {
+	s.mux.HandleFunc(pattern, s.tenant(s.admin(h)))
 }
 
 // ServeHTTP implements http.Handler: request id, logging and panic

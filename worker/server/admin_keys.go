@@ -1,0 +1,50 @@
+package server
+
+import (
+	"net/http"
+
+	"arena/core"
+)
+
+type apiKeyRequest struct {
+	Label string `json:"label" validate:"max=100"`
+}
+
+// handleCreateAPIKey mints a public-API key; the key is shown once.
+func (s *Server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req apiKeyRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	minted, err := core.MintToken(core.TokenAPIKey, s.rand)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	now := s.now()
+	if err := t.Store.AddAPIKey(r.Context(), minted.ID, minted.Hash, req.Label, now); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"id": minted.ID, "key": minted.Token, "label": req.Label, "createdAt": isoTime(now)})
+}
+
+// handleRevokeAPIKey revokes a key at once; revoking twice is fine.
+func (s *Server) handleRevokeAPIKey(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	if err := t.Store.RevokeAPIKey(r.Context(), r.PathValue("id"), s.now()); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleListAPIKeys lists keys without secrets.
+func (s *Server) handleListAPIKeys(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	keys, err := t.Store.APIKeys(r.Context())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"apiKeys": keys})
+}

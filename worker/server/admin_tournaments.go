@@ -1,0 +1,429 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"arena/core"
+)
+
+type createSeasonRequest struct {
+	Slug     string `json:"slug" validate:"required,slug"`
+	Name     string `json:"name" validate:"required,max=100"`
+	StartsAt string `json:"startsAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
+	EndsAt   string `json:"endsAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
+}
+
+// handleCreateSeason adds a ladder season.
+func (s *Server) handleCreateSeason(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req createSeasonRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	season := core.Season{Slug: req.Slug, Name: strings.TrimSpace(req.Name), StartsAt: mustTime(req.StartsAt), EndsAt: mustTime(req.EndsAt)}
+	if !season.EndsAt.After(season.StartsAt) {
+		writeError(w, r, core.FieldError(core.CodeInvalidField, "endsAt"))
+		return
+	}
+	if err := t.Store.CreateSeason(r.Context(), &season); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, seasonOf(season))
+}
+
+// mustTime parses a timestamp the validator already accepted.
+func mustTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339, s)
+	return t.UTC()
+}
+
+type castRequest struct {
+	HandMode     string `json:"handMode" validate:"required,oneof=hidden delayed shown"`
+	DelaySeconds int    `json:"delaySeconds" validate:"min=0,max=86400"`
+}
+
+type createTournamentRequest struct {
+	Slug                 string       `json:"slug" validate:"required,slug"`
+	Name                 string       `json:"name" validate:"required,max=100"`
+	Description          string       `json:"description" validate:"max=4000"`
+	Format               string       `json:"format" validate:"required,oneof=groups_playoffs playoffs_only"`
+	MaxPlayers           int          `json:"maxPlayers" validate:"required,min=2,max=1024"`
+	RegistrationOpensAt  string       `json:"registrationOpensAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
+	RegistrationClosesAt string       `json:"registrationClosesAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
+	StartsAt             string       `json:"startsAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
+	Environment          string       `json:"environment" validate:"omitempty,oneof=demo rec beta"`
+	Season               string       `json:"season" validate:"omitempty,slug"`
+	TeamMinPlayers       *int         `json:"teamMinPlayers" validate:"omitnil,min=1,max=16"`
+	TeamMaxPlayers       *int         `json:"teamMaxPlayers" validate:"omitnil,min=1,max=16"`
+	GroupCount           *int         `json:"groupCount" validate:"omitnil,min=1,max=512"`
+	AdvancePerGroup      *int         `json:"advancePerGroup" validate:"omitnil,min=1,max=16"`
+	SmallFinal           bool         `json:"smallFinal"`
+	MatchWindowMinutes   *int         `json:"matchWindowMinutes" validate:"omitnil,min=5,max=20160"`
+	Cast                 *castRequest `json:"cast" validate:"omitnil"`
+	AllowSpectators      *bool        `json:"allowSpectators"`
+}
+
+func intOr(p *int, fallback int) int {
+	if p == nil {
+		return fallback
+	}
+	return *p
+}
+
+// tournament turns the request into a draft tournament, applying defaults
+// (environment demo, 1v1, 2 groups advancing 2, 60-minute windows, hidden
+// hands, spectators allowed) and the cross-field rules.
+func (req *createTournamentRequest) tournament(now time.Time) (*core.Tournament, error) {
+	t := &core.Tournament{
+		Slug: req.Slug, Name: strings.TrimSpace(req.Name), Description: req.Description,
+		Format: core.TournamentFormat(req.Format), MaxPlayers: req.MaxPlayers,
+		RegistrationOpensAt: mustTime(req.RegistrationOpensAt), RegistrationClosesAt: mustTime(req.RegistrationClosesAt),
+		StartsAt: mustTime(req.StartsAt), Environment: core.Environment(req.Environment), SeasonSlug: req.Season,
+		TeamMinPlayers: intOr(req.TeamMinPlayers, 1), TeamMaxPlayers: intOr(req.TeamMaxPlayers, 1),
+		SmallFinal: req.SmallFinal, MatchWindowMinutes: intOr(req.MatchWindowMinutes, 60),
+		Cast: core.CastPolicy{HandMode: core.HandModeHidden}, AllowSpectators: req.AllowSpectators == nil || *req.AllowSpectators,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if t.Name == "" {
+		return nil, core.FieldError(core.CodeInvalidField, "name")
+	}
+	if t.Environment == "" {
+		t.Environment = core.EnvironmentDemo
+	}
+	if req.Cast != nil {
+		t.Cast = core.CastPolicy{HandMode: req.Cast.HandMode, DelaySeconds: req.Cast.DelaySeconds}
+	}
+	if t.Cast.HandMode != core.HandModeDelayed {
+		t.Cast.DelaySeconds = 0
+	}
+	if !t.RegistrationClosesAt.After(t.RegistrationOpensAt) {
+		return nil, core.FieldError(core.CodeInvalidField, "registrationClosesAt")
+	}
+	if t.StartsAt.Before(t.RegistrationClosesAt) {
+		return nil, core.FieldError(core.CodeInvalidField, "startsAt")
+	}
+	if t.TeamMaxPlayers < t.TeamMinPlayers {
+		return nil, core.FieldError(core.CodeInvalidField, "teamMaxPlayers")
+	}
+	if t.Format == core.FormatGroupsPlayoffs {
+		t.GroupCount, t.AdvancePerGroup = intOr(req.GroupCount, 2), intOr(req.AdvancePerGroup, 2)
+		if t.GroupCount*2 > t.MaxPlayers {
+			return nil, core.FieldError(core.CodeInvalidField, "groupCount")
+		}
+		if t.AdvancePerGroup*t.GroupCount > t.MaxPlayers || t.AdvancePerGroup*t.GroupCount < 2 {
+			return nil, core.FieldError(core.CodeInvalidField, "advancePerGroup")
+		}
+	} else if req.GroupCount != nil || req.AdvancePerGroup != nil {
+		field := "groupCount"
+		if req.GroupCount == nil {
+			field = "advancePerGroup"
+		}
+		return nil, core.FieldError(core.CodeInvalidField, field)
+	}
+	return t, nil
+}
+
+// handleCreateTournament creates a draft tournament.
+func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req createTournamentRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	tour, err := req.tournament(s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	if tour.SeasonSlug != "" {
+		seasons, err := t.Store.Seasons(ctx)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		for _, se := range seasons {
+			if se.Slug == tour.SeasonSlug {
+				tour.SeasonID = se.ID
+			}
+		}
+		if tour.SeasonID == 0 {
+			writeError(w, r, core.FieldError(core.CodeSeasonNotFound, "season"))
+			return
+		}
+	}
+	if err := t.Store.CreateTournament(ctx, tour); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.writeAdminTournament(w, r, t, tour, http.StatusCreated)
+}
+
+// adminTournament is the full public tournament plus what only admins see.
+type adminTournament struct {
+	*tournamentFull
+	ID                 int64           `json:"id"`
+	Environment        string          `json:"environment"`
+	Season             *string         `json:"season"`
+	TeamMinPlayers     int             `json:"teamMinPlayers"`
+	TeamMaxPlayers     int             `json:"teamMaxPlayers"`
+	GroupCount         int             `json:"groupCount"`
+	AdvancePerGroup    int             `json:"advancePerGroup"`
+	SmallFinal         bool            `json:"smallFinal"`
+	MatchWindowMinutes int             `json:"matchWindowMinutes"`
+	Cast               core.CastPolicy `json:"cast"`
+	AllowSpectators    bool            `json:"allowSpectators"`
+}
+
+func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, t *Tenant, tour *core.Tournament, status int) {
+	full, err := fullTournament(r.Context(), t.Store, tour)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, status, adminTournament{
+		tournamentFull: full, ID: tour.ID, Environment: string(tour.Environment), Season: optional(tour.SeasonSlug),
+		TeamMinPlayers: tour.TeamMinPlayers, TeamMaxPlayers: tour.TeamMaxPlayers, GroupCount: tour.GroupCount,
+		AdvancePerGroup: tour.AdvancePerGroup, SmallFinal: tour.SmallFinal, MatchWindowMinutes: tour.MatchWindowMinutes,
+		Cast: tour.Cast, AllowSpectators: tour.AllowSpectators,
+	})
+}
+
+// handleAdminTournament shows any tournament, drafts included.
+func (s *Server) handleAdminTournament(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.writeAdminTournament(w, r, t, tour, http.StatusOK)
+}
+
+type statusRequest struct {
+	Status string `json:"status" validate:"required,oneof=registration_open registration_closed group_stage playoffs completed cancelled"`
+}
+
+// handleTournamentStatus moves the tournament one lifecycle step.
+func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req statusRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.now(), s.placementPoints(ctx, t))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if tour, err = t.Store.Tournament(ctx, tour.Slug); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.writeAdminTournament(w, r, t, tour, http.StatusOK)
+}
+
+// settingPlacementPoints is the arena setting holding the ladder's points
+// per final placement.
+const settingPlacementPoints = "placement_points"
+
+// placementPoints returns the arena's ladder points table, the default
+// when the arena has not set one.
+func (s *Server) placementPoints(ctx context.Context, t *Tenant) core.PlacementPoints {
+	points := core.DefaultPlacementPoints()
+	if _, err := t.Store.Setting(ctx, settingPlacementPoints, &points); err != nil {
+		logger(ctx).WarnContext(ctx, "placement points setting unreadable, using the default", "error", err.Error())
+		return core.DefaultPlacementPoints()
+	}
+	return points
+}
+
+type registrationRequest struct {
+	PlatformID  string   `json:"platformId" validate:"required,platformid"`
+	PersonaName string   `json:"personaName" validate:"max=64"`
+	Seed        *int     `json:"seed" validate:"omitnil,min=1,max=4096"`
+	Roster      []string `json:"roster" validate:"max=16,dive,platformid"`
+}
+
+type registrationView struct {
+	PlatformID   string   `json:"platformId"`
+	PersonaName  string   `json:"personaName"`
+	Seed         *int     `json:"seed"`
+	Roster       []string `json:"roster"`
+	RegisteredAt string   `json:"registeredAt"`
+}
+
+// handleRegister registers a side (the admin path; players use the site).
+func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req registrationRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	reg, err := core.Register(ctx, t.Store, tour, req.PlatformID, strings.TrimSpace(req.PersonaName), intOr(req.Seed, 0), req.Roster, s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"registration": registrationView{
+		PlatformID: reg.PlatformID, PersonaName: reg.PersonaName, Seed: req.Seed, Roster: reg.Roster, RegisteredAt: isoTime(reg.RegisteredAt),
+	}})
+}
+
+// adminMatch is a match as the admin API lists it.
+type adminMatch struct {
+	ID           int64              `json:"id"`
+	Stage        string             `json:"stage"`
+	Round        string             `json:"round"`
+	GroupName    *string            `json:"group"`
+	BracketSlot  *string            `json:"bracketSlot"`
+	Status       string             `json:"status"`
+	P1PlatformID *string            `json:"p1PlatformId"`
+	P2PlatformID *string            `json:"p2PlatformId"`
+	OpensAt      string             `json:"opensAt"`
+	ClosesAt     string             `json:"closesAt"`
+	SessionNonce string             `json:"sessionNonce,omitempty"`
+	Winner       *string            `json:"winner"`
+	Score        *core.OutcomeScore `json:"score"`
+	ResultSource *string            `json:"resultSource"`
+}
+
+func adminMatchOf(m *core.Match) adminMatch {
+	v := adminMatch{
+		ID: m.ID, Stage: m.Stage, Round: m.Round, GroupName: optional(m.GroupName), BracketSlot: optional(m.BracketSlot),
+		Status: string(m.Status), P1PlatformID: optional(m.P1), P2PlatformID: optional(m.P2),
+		OpensAt: isoTime(m.OpensAt), ClosesAt: isoTime(m.ClosesAt), SessionNonce: m.SessionNonce,
+		Score: m.Score, ResultSource: optional(m.ResultSource),
+	}
+	if m.Status.Resolved() {
+		v.Winner = optional(m.Winner)
+	}
+	return v
+}
+
+// handleAdminMatches lists a tournament's matches with their nonces.
+func (s *Server) handleAdminMatches(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	matches, err := t.Store.Matches(r.Context(), tour.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]adminMatch, 0, len(matches))
+	for i := range matches {
+		out = append(out, adminMatchOf(&matches[i]))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
+}
+
+// matchFromPath reads the {id} path value; a non-integer is match_not_found.
+func matchFromPath(ctx context.Context, r *http.Request, t *Tenant) (*core.Match, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return nil, core.Errorf(core.CodeMatchNotFound, "match id %q", r.PathValue("id"))
+	}
+	return t.Store.Match(ctx, id)
+}
+
+type patchMatchRequest struct {
+	OpensAt  *string `json:"opensAt" validate:"omitnil,datetime=2006-01-02T15:04:05Z07:00"`
+	ClosesAt *string `json:"closesAt" validate:"omitnil,datetime=2006-01-02T15:04:05Z07:00"`
+}
+
+// handlePatchMatch moves a match's window; closesAt must follow opensAt.
+func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req patchMatchRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	m, err := matchFromPath(ctx, r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	opens, closes := m.OpensAt, m.ClosesAt
+	if req.OpensAt != nil {
+		opens = mustTime(*req.OpensAt)
+	}
+	if req.ClosesAt != nil {
+		closes = mustTime(*req.ClosesAt)
+	}
+	if !closes.After(opens) {
+		writeError(w, r, core.FieldError(core.CodeInvalidField, "closesAt"))
+		return
+	}
+	if m.Status.Resolved() {
+		writeError(w, r, core.Errorf(core.CodeAlreadyResolved, "match %d is resolved", m.ID))
+		return
+	}
+	m, err = t.Store.RescheduleMatch(ctx, m.ID, opens, closes, s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, adminMatchOf(m))
+}
+
+type scoreRequest struct {
+	P1 *int `json:"p1" validate:"required,min=0,max=1000000"`
+	P2 *int `json:"p2" validate:"required,min=0,max=1000000"`
+}
+
+type resolveRequest struct {
+	Winner  string        `json:"winner" validate:"required,platformid"`
+	Score   *scoreRequest `json:"score" validate:"omitnil"`
+	Forfeit bool          `json:"forfeit"`
+}
+
+// handleResolveMatch records the admin's decision, final and with
+// resultSource admin (status forfeited when forfeit is set).
+func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req resolveRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	m, err := matchFromPath(ctx, r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res := core.Resolution{Winner: req.Winner, Forfeit: req.Forfeit, Source: core.SourceAdmin, At: s.now()}
+	if req.Score != nil {
+		res.Score = &core.OutcomeScore{P1: *req.Score.P1, P2: *req.Score.P2}
+	}
+	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, s.placementPoints(ctx, t))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, adminMatchOf(resolved))
+}

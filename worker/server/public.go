@@ -1,0 +1,97 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"arena/core"
+)
+
+// publicMaxAge is how long clients and the edge may reuse a public read:
+// the most a write to the arena can stay unseen.
+const publicMaxAge = "public, max-age=10"
+
+// publicHandler answers a public read with the value to send as JSON.
+type publicHandler func(r *http.Request, t *Tenant, authenticated bool) (any, error)
+
+// publicRoute registers a public read endpoint (listed in the meta
+// object): API key recognition, rate limits, then the handler; answers
+// carry a strong ETag and Cache-Control, and If-None-Match answers 304.
+func (s *Server) publicRoute(pattern string, h publicHandler) {
+	s.public = append(s.public, pattern)
+	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
+		keyID := s.apiKey(r, t)
+		if !s.rateLimit(w, r, t, keyID) {
+			return
+		}
+		v, err := h(r, t, keyID != "")
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		body, err := json.Marshal(v)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		body = append(body, '\n')
+		sum := sha256.Sum256(body)
+		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		hdr := w.Header()
+		hdr.Set("ETag", etag)
+		hdr.Set("Cache-Control", publicMaxAge)
+		hdr.Set("Vary", "Authorization")
+		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		hdr.Set("Content-Type", "application/json")
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+	}))
+}
+
+// etagMatches implements If-None-Match's comparison (weak, as RFC 9110
+// asks for GET): any listed tag or "*".
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, tag := range strings.Split(header, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == etag || tag == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+var apiKeyHeader = regexp.MustCompile(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$`)
+
+// apiKey returns the id of the request's public-API key when it is a valid,
+// unrevoked key of this arena (spec 5.2), else "". Malformed, unknown,
+// revoked and other arenas' keys are anonymous, never an error.
+func (s *Server) apiKey(r *http.Request, t *Tenant) string {
+	m := apiKeyHeader.FindStringSubmatch(r.Header.Get("Authorization"))
+	if m == nil {
+		return ""
+	}
+	id, ok := core.ParseToken(core.TokenAPIKey, m[1])
+	if !ok {
+		return ""
+	}
+	hash, found, err := t.Store.APIKeyHash(r.Context(), id)
+	if err != nil {
+		logger(r.Context()).WarnContext(r.Context(), "API key lookup failed", "error", err.Error())
+		return ""
+	}
+	if !found || !core.TokenMatches(m[1], hash) {
+		return ""
+	}
+	return id
+}

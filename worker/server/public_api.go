@@ -1,0 +1,143 @@
+package server
+
+import (
+	"net/http"
+
+	"arena/core"
+)
+
+// handleTournaments lists every public (non-draft) tournament.
+func (s *Server) handleTournaments(r *http.Request, t *Tenant, _ bool) (any, error) {
+	list, err := t.Store.Tournaments(r.Context(), false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tournamentSummary, 0, len(list))
+	for i := range list {
+		out = append(out, summaryOf(&list[i]))
+	}
+	return map[string]any{"tournaments": out}, nil
+}
+
+// handleTournament answers the full tournament; drafts are not found.
+func (s *Server) handleTournament(r *http.Request, t *Tenant, _ bool) (any, error) {
+	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		return nil, err
+	}
+	if !tour.Status.Public() {
+		return nil, core.Errorf(core.CodeTournamentNotFound, "draft")
+	}
+	return fullTournament(r.Context(), t.Store, tour)
+}
+
+// seasonView is a season in the ladder response. The "all" pseudo-season
+// has no dates.
+type seasonView struct {
+	Slug     string  `json:"slug"`
+	Name     string  `json:"name"`
+	StartsAt *string `json:"startsAt"`
+	EndsAt   *string `json:"endsAt"`
+}
+
+type ladderRowView struct {
+	Rank        int                 `json:"rank"`
+	Player      *core.PlayerProfile `json:"player"`
+	Points      int                 `json:"points"`
+	Tournaments int                 `json:"tournaments"`
+}
+
+func seasonOf(s core.Season) seasonView {
+	starts, ends := isoTime(s.StartsAt), isoTime(s.EndsAt)
+	return seasonView{Slug: s.Slug, Name: s.Name, StartsAt: &starts, EndsAt: &ends}
+}
+
+// handleLadder answers { season, seasons, ladder }: ?season= names a
+// season slug or "all" (every season summed); absent or unknown means the
+// latest season. season is null when the arena has no season yet.
+func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
+	ctx := r.Context()
+	seasons, err := t.Store.Seasons(ctx)
+	if err != nil {
+		return nil, err
+	}
+	views := make([]seasonView, 0, len(seasons))
+	for _, se := range seasons {
+		views = append(views, seasonOf(se))
+	}
+	want := r.URL.Query().Get("season")
+	var current *seasonView
+	var seasonID int64 = -1 // no season: an empty ladder
+	if want == "all" {
+		current, seasonID = &seasonView{Slug: "all", Name: "All seasons"}, 0
+	} else if len(seasons) > 0 {
+		pick := 0 // the latest
+		for i, se := range seasons {
+			if se.Slug == want {
+				pick = i
+			}
+		}
+		current, seasonID = &views[pick], seasons[pick].ID
+	}
+	rows := []ladderRowView{}
+	if seasonID >= 0 {
+		ladder, err := t.Store.Ladder(ctx, seasonID)
+		if err != nil {
+			return nil, err
+		}
+		ids := make([]string, len(ladder))
+		for i, row := range ladder {
+			ids[i] = row.PlatformID
+		}
+		profiles, err := t.Store.Players(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		book := playerBook(profiles)
+		for i, row := range ladder {
+			rows = append(rows, ladderRowView{Rank: i + 1, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
+		}
+	}
+	return map[string]any{"season": current, "seasons": views, "ladder": rows}, nil
+}
+
+type trophyView struct {
+	Rank         int           `json:"rank"`
+	TournamentID int64         `json:"tournamentId"`
+	Tournament   tournamentRef `json:"tournament"`
+}
+
+type tournamentRef struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+type playerStatsView struct {
+	MatchesPlayed int          `json:"matchesPlayed"`
+	Wins          int          `json:"wins"`
+	Losses        int          `json:"losses"`
+	WinRate       int          `json:"winRate"`
+	Trophies      []trophyView `json:"trophies"`
+}
+
+// handlePlayer answers { player, stats } for a 17-digit account id the
+// arena knows.
+func (s *Server) handlePlayer(r *http.Request, t *Tenant, _ bool) (any, error) {
+	id := r.PathValue("platformId")
+	if !core.ValidPlatformID(id) {
+		return nil, core.Errorf(core.CodeInvalidSteamID, "not 17 digits")
+	}
+	p, err := t.Store.Player(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := t.Store.PlayerStats(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	stats := playerStatsView{MatchesPlayed: st.MatchesPlayed, Wins: st.Wins, Losses: st.Losses, WinRate: st.WinRate, Trophies: []trophyView{}}
+	for _, tr := range st.Trophies {
+		stats.Trophies = append(stats.Trophies, trophyView{Rank: tr.Rank, TournamentID: tr.TournamentID, Tournament: tournamentRef{Slug: tr.TournamentSlug, Name: tr.TournamentName}})
+	}
+	return map[string]any{"player": p, "stats": stats}, nil
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"arena/core"
+)
+
+// The public API's JSON objects (spec 2.4). Clients must tolerate extra
+// fields, so objects may carry more than the spec lists.
+
+type tournamentSummary struct {
+	Slug                 string `json:"slug"`
+	Name                 string `json:"name"`
+	Description          string `json:"description"`
+	Status               string `json:"status"`
+	Format               string `json:"format"`
+	RegistrationOpensAt  string `json:"registrationOpensAt"`
+	RegistrationClosesAt string `json:"registrationClosesAt"`
+	StartsAt             string `json:"startsAt"`
+	MaxPlayers           int    `json:"maxPlayers"`
+}
+
+type tournamentFull struct {
+	tournamentSummary
+	PlayerCount int                   `json:"playerCount"`
+	Players     []*core.PlayerProfile `json:"players"`
+	Groups      []groupView           `json:"groups"`
+	Bracket     []bracketColumnView   `json:"bracket"`
+	Podium      []podiumView          `json:"podium"`
+}
+
+type groupView struct {
+	Name      string         `json:"name"`
+	Standings []standingView `json:"standings"`
+	Matches   []matchView    `json:"matches"`
+}
+
+type standingView struct {
+	Rank        int                 `json:"rank"`
+	Player      *core.PlayerProfile `json:"player"`
+	Played      int                 `json:"played"`
+	Wins        int                 `json:"wins"`
+	Losses      int                 `json:"losses"`
+	ScoreDiff   int                 `json:"scoreDiff"`
+	Points      int                 `json:"points"`
+	SeparatedBy string              `json:"separatedBy"`
+}
+
+type matchView struct {
+	ID           int64               `json:"id"`
+	Stage        string              `json:"stage"`
+	Round        string              `json:"round"`
+	BracketSlot  *string             `json:"bracketSlot"`
+	Status       string              `json:"status"`
+	OpensAt      string              `json:"opensAt"`
+	ClosesAt     string              `json:"closesAt"`
+	Player1      *core.PlayerProfile `json:"player1"`
+	Player2      *core.PlayerProfile `json:"player2"`
+	Winner       *core.PlayerProfile `json:"winner"`
+	Score        *core.OutcomeScore  `json:"score"`
+	ResultSource *string             `json:"resultSource"`
+}
+
+type bracketColumnView struct {
+	Label   string      `json:"label"`
+	Side    string      `json:"side"`
+	Matches []matchView `json:"matches"`
+}
+
+type podiumView struct {
+	Rank   int                 `json:"rank"`
+	Player *core.PlayerProfile `json:"player"`
+}
+
+// isoTime formats a timestamp as the API shows it: ISO-8601 UTC.
+func isoTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func summaryOf(t *core.Tournament) tournamentSummary {
+	return tournamentSummary{
+		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: string(t.Status), Format: string(t.Format),
+		RegistrationOpensAt: isoTime(t.RegistrationOpensAt), RegistrationClosesAt: isoTime(t.RegistrationClosesAt),
+		StartsAt: isoTime(t.StartsAt), MaxPlayers: t.MaxPlayers,
+	}
+}
+
+// playerBook resolves account ids to player objects; ids the arena does
+// not know get a placeholder, "" is null (an undecided side).
+type playerBook map[string]core.PlayerProfile
+
+func (b playerBook) player(id string) *core.PlayerProfile {
+	if id == "" {
+		return nil
+	}
+	if p, ok := b[id]; ok {
+		return &p
+	}
+	return &core.PlayerProfile{PlatformID: id, PersonaName: core.PlaceholderName(id)}
+}
+
+func (b playerBook) match(m *core.Match) matchView {
+	v := matchView{
+		ID: m.ID, Stage: m.Stage, Round: m.Round, BracketSlot: optional(m.BracketSlot), Status: string(m.Status),
+		OpensAt: isoTime(m.OpensAt), ClosesAt: isoTime(m.ClosesAt),
+		Player1: b.player(m.P1), Player2: b.player(m.P2), Score: m.Score, ResultSource: optional(m.ResultSource),
+	}
+	if m.Status.Resolved() {
+		v.Winner = b.player(m.Winner)
+	}
+	return v
+}
+
+// fullTournament builds the spec's full tournament object: players,
+// groups with standings, bracket columns and podium.
+func fullTournament(ctx context.Context, st core.TournamentStore, t *core.Tournament) (*tournamentFull, error) {
+	regs, err := st.Registrations(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	matches, err := st.Matches(ctx, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	var podium []core.PodiumPlace
+	if t.Status == core.StatusCompleted {
+		if podium, err = st.Podium(ctx, t.ID); err != nil {
+			return nil, err
+		}
+	}
+	ids := make([]string, 0, len(regs))
+	for _, r := range regs {
+		ids = append(ids, r.PlatformID)
+	}
+	profiles, err := st.Players(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	book := playerBook(profiles)
+	out := &tournamentFull{
+		tournamentSummary: summaryOf(t), PlayerCount: len(regs),
+		Players: make([]*core.PlayerProfile, 0, len(regs)), Groups: []groupView{},
+		Bracket: []bracketColumnView{}, Podium: []podiumView{},
+	}
+	for _, r := range regs {
+		out.Players = append(out.Players, book.player(r.PlatformID))
+	}
+
+	tables, names, err := core.GroupTables(t, regs, matches)
+	if err != nil {
+		return nil, err
+	}
+	byGroup := map[string][]matchView{}
+	bySlot := map[string]*core.Match{}
+	for i := range matches {
+		m := &matches[i]
+		if m.Stage == core.StageGroup {
+			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.match(m))
+		} else {
+			bySlot[m.BracketSlot] = m
+		}
+	}
+	for _, g := range names {
+		gv := groupView{Name: g, Standings: []standingView{}, Matches: byGroup[g]}
+		if gv.Matches == nil {
+			gv.Matches = []matchView{}
+		}
+		for _, row := range tables[g] {
+			gv.Standings = append(gv.Standings, standingView{
+				Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played, Wins: row.Wins,
+				Losses: row.Losses, ScoreDiff: row.ScoreDiff, Points: row.Points, SeparatedBy: string(row.SeparatedBy),
+			})
+		}
+		out.Groups = append(out.Groups, gv)
+	}
+	if len(bySlot) > 0 {
+		for _, col := range core.BracketColumns(core.StoredBracket(matches)) {
+			cv := bracketColumnView{Label: col.Label, Side: col.Side, Matches: make([]matchView, 0, len(col.Matches))}
+			for _, bm := range col.Matches {
+				cv.Matches = append(cv.Matches, book.match(bySlot[bm.BracketSlot]))
+			}
+			out.Bracket = append(out.Bracket, cv)
+		}
+	}
+	for _, p := range podium {
+		out.Podium = append(out.Podium, podiumView{Rank: p.Rank, Player: book.player(p.PlayerID)})
+	}
+	return out, nil
+}
