@@ -122,12 +122,14 @@ func (s *Server) adminRoute(pattern string, h tenantHandler) {
 // JSON errors like everything else.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.observe(w, r, func(w http.ResponseWriter, r *http.Request) {
+		// Handler finds the route without setting path values; ServeHTTP
+		// then routes for real.
 		h, pattern := s.mux.Handler(r)
 		if pattern == "" {
 			s.noRoute(w, r, h)
 			return
 		}
-		h.ServeHTTP(w, r)
+		s.mux.ServeHTTP(w, r)
 	})
 }
 
