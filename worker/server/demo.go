@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"time"
 
 	"arena/core"
 )
@@ -29,8 +31,9 @@ var demoPlayers = []struct{ id, name string }{
 const DemoAdminPlatformID = "76561198000000001"
 
 // SeedDemo creates the demo arena (slug demo, the DemoHosts, mock
-// platform tickets because it has no publisher key) with its sample
-// players, through the same path as the operator API. It returns the
+// platform tickets because it has no publisher key) through the same path
+// as the operator API, with its sample players, a season and three
+// tournaments (completed, group stage, registration). It returns the
 // demo arena's admin token.
 func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 	a, adminToken, err := s.createArena(ctx, createArenaRequest{
@@ -55,5 +58,138 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 	if err := st.UpsertPlayers(ctx, players, s.now()); err != nil {
 		return "", fmt.Errorf("demo players: %w", err)
 	}
+	if err := seedDemoTournaments(ctx, st, s.now()); err != nil {
+		return "", fmt.Errorf("demo tournaments: %w", err)
+	}
 	return adminToken, nil
+}
+
+// seedDemoTournaments gives the demo arena a season and three tournaments:
+// one completed (16 players, groups then playoffs, podium and ladder), one
+// in its group stage with some results in, one taking registrations.
+// Results are drawn from a fixed seed, so every demo looks the same.
+func seedDemoTournaments(ctx context.Context, st core.TournamentStore, now time.Time) error {
+	day := 24 * time.Hour
+	season := &core.Season{Slug: "season-1", Name: "Season 1", StartsAt: now.Add(-60 * day).Truncate(day), EndsAt: now.Add(60 * day).Truncate(day)}
+	if err := st.CreateSeason(ctx, season); err != nil {
+		return err
+	}
+	points := core.DefaultPlacementPoints()
+	dice := rand.New(rand.NewPCG(2026, 11))
+
+	// A completed cup, played three weeks ago.
+	past := now.Add(-30 * day).Truncate(time.Hour)
+	autumn := demoTournament("autumn-open", "Autumn Open", "Sixteen players, four groups, the top two of each into the playoffs.", past, 16, 4)
+	autumn.SeasonID = season.ID
+	if err := createAndRegister(ctx, st, autumn, 16, past.Add(time.Hour)); err != nil {
+		return err
+	}
+	if err := advance(ctx, st, autumn, past.Add(8*day), points, core.StatusRegistrationClosed, core.StatusGroupStage); err != nil {
+		return err
+	}
+	if err := playMatches(ctx, st, autumn, dice, points, -1); err != nil {
+		return err
+	}
+	if err := advance(ctx, st, autumn, past.Add(11*day), points, core.StatusPlayoffs); err != nil {
+		return err
+	}
+	for range 3 { // quarterfinals, semifinals, final and small final
+		if err := playMatches(ctx, st, autumn, dice, points, -1); err != nil {
+			return err
+		}
+	}
+
+	// A cup in its group stage: the first round is played, the second is open now.
+	started := now.Add(-14 * day).Truncate(time.Hour)
+	winter := demoTournament("winter-cup", "Winter Cup", "Eight players in two groups. Round two is open: ready up!", started, 8, 2)
+	winter.SeasonID = season.ID
+	winter.StartsAt = now.Add(-2 * time.Hour).Truncate(time.Hour)
+	winter.MatchWindowMinutes = 120
+	if err := createAndRegister(ctx, st, winter, 8, started.Add(time.Hour)); err != nil {
+		return err
+	}
+	if err := advance(ctx, st, winter, winter.StartsAt, points, core.StatusRegistrationClosed, core.StatusGroupStage); err != nil {
+		return err
+	}
+	if err := playMatches(ctx, st, winter, dice, points, 1); err != nil {
+		return err
+	}
+
+	// A cup taking registrations for another week.
+	spring := demoTournament("spring-invitational", "Spring Invitational", "Sign up: sixteen places, groups of four.", now.Add(-day).Truncate(time.Hour), 16, 4)
+	spring.SeasonID = season.ID
+	return createAndRegister(ctx, st, spring, 5, now)
+}
+
+func demoTournament(slug, name, description string, opens time.Time, players, groups int) *core.Tournament {
+	day := 24 * time.Hour
+	return &core.Tournament{
+		Slug: slug, Name: name, Description: description, Format: core.FormatGroupsPlayoffs, MaxPlayers: players,
+		RegistrationOpensAt: opens, RegistrationClosesAt: opens.Add(7 * day), StartsAt: opens.Add(8 * day),
+		Environment: core.EnvironmentDemo, TeamMinPlayers: 1, TeamMaxPlayers: 1, GroupCount: groups,
+		AdvancePerGroup: 2, SmallFinal: true, MatchWindowMinutes: 24 * 60,
+		Cast: core.CastPolicy{HandMode: core.HandModeDelayed, DelaySeconds: 120}, AllowSpectators: true,
+		CreatedAt: opens, UpdatedAt: opens,
+	}
+}
+
+// createAndRegister creates t, opens it and registers the first n demo
+// players, seeded in order.
+func createAndRegister(ctx context.Context, st core.TournamentStore, t *core.Tournament, n int, at time.Time) error {
+	if err := st.CreateTournament(ctx, t); err != nil {
+		return err
+	}
+	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, t.RegistrationOpensAt, core.PlacementPoints{}); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		p := demoPlayers[i]
+		if _, err := core.Register(ctx, st, t, p.id, p.name, i+1, nil, at); err != nil {
+			return fmt.Errorf("register %s in %s: %w", p.id, t.Slug, err)
+		}
+	}
+	return nil
+}
+
+func advance(ctx context.Context, st core.TournamentStore, t *core.Tournament, at time.Time, points core.PlacementPoints, steps ...core.TournamentStatus) error {
+	for _, to := range steps {
+		if err := core.ChangeTournamentStatus(ctx, st, t, to, at, points); err != nil {
+			return fmt.Errorf("%s to %s: %w", t.Slug, to, err)
+		}
+	}
+	return nil
+}
+
+// playMatches resolves every playable scheduled match (both sides known)
+// of rounds up to maxRound (-1: all). The better seed wins two times in
+// three; most results come from the game client, some from the admin.
+func playMatches(ctx context.Context, st core.TournamentStore, t *core.Tournament, dice *rand.Rand, points core.PlacementPoints, maxRound int) error {
+	matches, err := st.Matches(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	for i := range matches {
+		m := &matches[i]
+		if m.Status != core.MatchScheduled || m.P1 == "" || m.P2 == "" || (maxRound > 0 && m.RoundNumber > maxRound) {
+			continue
+		}
+		winner := m.P1
+		if (m.P2 < m.P1) == (dice.IntN(3) > 0) {
+			winner = m.P2
+		}
+		won, lost := 3, dice.IntN(3)
+		score := &core.OutcomeScore{P1: won, P2: lost}
+		if winner == m.P2 {
+			score = &core.OutcomeScore{P1: lost, P2: won}
+		}
+		source := core.SourceGameClient
+		if dice.IntN(8) == 0 {
+			source = core.SourceAdmin
+		}
+		res := core.Resolution{Winner: winner, Score: score, Source: source, At: m.OpensAt.Add(time.Hour)}
+		if _, err := core.ResolveMatch(ctx, st, t, m, res, points); err != nil {
+			return fmt.Errorf("resolve match %d of %s: %w", m.ID, t.Slug, err)
+		}
+	}
+	return nil
 }
