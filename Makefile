@@ -41,3 +41,7 @@ worker:
 ## test-edge: run the Workers build under wrangler dev against libSQL servers
 test-edge:
 	scripts/test-edge.sh
+
+## bench: benchmarks (public read vs nginx with wrk, Go benchmarks); not part of make test
+bench:
+	scripts/bench.sh

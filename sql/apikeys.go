@@ -21,7 +21,7 @@ type APIKey struct {
 
 // AddAPIKey stores a minted key's id and hash.
 func (s *Arena) AddAPIKey(ctx context.Context, id, hash, label string, at time.Time) error {
-	if _, err := s.db.ExecContext(ctx, q("insert_api_key"), id, hash, label, formatTime(at)); err != nil {
+	if _, err := s.db.write(ctx, q("insert_api_key"), id, hash, label, formatTime(at)); err != nil {
 		return fmt.Errorf("store: unable to add API key: %w", err)
 	}
 	return nil
@@ -45,7 +45,7 @@ func (s *Arena) APIKeyHash(ctx context.Context, id string) (string, bool, error)
 // there is no such key.
 func (s *Arena) RevokeAPIKey(ctx context.Context, id string, at time.Time) error {
 	var got string
-	err := s.db.QueryRowContext(ctx, q("revoke_api_key"), formatTime(at), id).Scan(&got)
+	err := s.db.writeRow(ctx, q("revoke_api_key"), formatTime(at), id).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeNotFound, "no API key %s", id)
 	}

@@ -26,7 +26,7 @@ func (s *Arena) DB() *DB { return s.db }
 
 // AddAdminToken implements core.ArenaStore.
 func (s *Arena) AddAdminToken(ctx context.Context, t core.AdminTokenRecord) error {
-	_, err := s.db.ExecContext(ctx, q("insert_admin_token"), t.ID, t.Hash, t.Label, formatTime(t.CreatedAt))
+	_, err := s.db.write(ctx, q("insert_admin_token"), t.ID, t.Hash, t.Label, formatTime(t.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("store: unable to add admin token: %w", err)
 	}

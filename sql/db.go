@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/tursodatabase/libsql-client-go/libsql" // registers "libsql"
@@ -23,6 +24,26 @@ type DB struct {
 	Local bool
 	// URL is the database URL without credentials.
 	URL string
+
+	version atomic.Uint64 // bumped after every write made through this DB
+}
+
+// Version counts the writes made through this DB value. A process that is
+// the only writer of a database (the native server) can key caches by it:
+// an unchanged version means unchanged data.
+func (db *DB) Version() uint64 { return db.version.Load() }
+
+// write executes a statement that changes data and bumps Version.
+func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	defer db.version.Add(1)
+	return db.ExecContext(ctx, query, args...)
+}
+
+// writeRow executes a data-changing statement with RETURNING and bumps
+// Version.
+func (db *DB) writeRow(ctx context.Context, query string, args ...any) *sql.Row {
+	defer db.version.Add(1)
+	return db.QueryRowContext(ctx, query, args...)
 }
 
 // Open opens the database at rawURL. Remote URLs (libsql://, http://,
@@ -90,6 +111,7 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 	if len(stmts) == 0 {
 		return nil
 	}
+	defer db.version.Add(1)
 	if db.Local {
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {

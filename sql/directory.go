@@ -6,14 +6,28 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"arena/core"
 )
 
 // Directory is the directory database: the list of arenas.
 type Directory struct {
-	db *DB
+	db    *DB
+	hosts *hostCache // nil unless CacheHosts was called
 }
+
+// hostCache remembers host lookups for one directory version.
+type hostCache struct {
+	mu      sync.Mutex
+	version uint64
+	arenas  map[string]core.Arena
+}
+
+// CacheHosts makes ArenaByHost answer from memory for as long as no write
+// goes through this directory's DB. Only a process that is the directory's
+// sole writer (the native server) may use it.
+func (d *Directory) CacheHosts() { d.hosts = &hostCache{arenas: map[string]core.Arena{}} }
 
 var _ core.Directory = (*Directory)(nil)
 
@@ -75,7 +89,30 @@ func (d *Directory) Arenas(ctx context.Context) ([]core.Arena, error) {
 
 // ArenaByHost implements core.Directory.
 func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, error) {
-	return d.arenaWhere(ctx, "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?)", host)
+	c := d.hosts
+	if c == nil {
+		return d.arenaWhere(ctx, "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?)", host)
+	}
+	version := d.db.Version()
+	c.mu.Lock()
+	if c.version != version {
+		c.version, c.arenas = version, map[string]core.Arena{}
+	}
+	a, ok := c.arenas[host]
+	c.mu.Unlock()
+	if ok {
+		return &a, nil
+	}
+	found, err := d.arenaWhere(ctx, "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?)", host)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.version == version && len(c.arenas) < 10000 {
+		c.arenas[host] = *found
+	}
+	c.mu.Unlock()
+	return found, nil
 }
 
 func (d *Directory) arenaWhere(ctx context.Context, where string, arg any) (*core.Arena, error) {
@@ -133,7 +170,7 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 		return err
 	}
 	var id int64
-	err = d.db.QueryRowContext(ctx, q("update_arena_settings"),
+	err = d.db.writeRow(ctx, q("update_arena_settings"),
 		a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
 		a.GracePeriodSeconds, a.RateLimits.AnonymousPerMinute, a.RateLimits.KeyPerMinute,
 		formatTime(a.UpdatedAt), a.ID).Scan(&id)
@@ -148,7 +185,7 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 
 // SetSchemaVersion implements core.Directory. It never lowers a version.
 func (d *Directory) SetSchemaVersion(ctx context.Context, arenaID int64, version int) error {
-	if _, err := d.db.ExecContext(ctx, q("set_schema_version"), version, arenaID, version); err != nil {
+	if _, err := d.db.write(ctx, q("set_schema_version"), version, arenaID, version); err != nil {
 		return fmt.Errorf("store: unable to record schema version: %w", err)
 	}
 	return nil

@@ -115,7 +115,7 @@ func (s *Arena) SetSetting(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.ExecContext(ctx, q("set_setting"), key, string(raw)); err != nil {
+	if _, err := s.db.write(ctx, q("set_setting"), key, string(raw)); err != nil {
 		return fmt.Errorf("store: unable to store setting %s: %w", key, err)
 	}
 	return nil

@@ -18,7 +18,7 @@ var _ core.TournamentStore = (*Arena)(nil)
 
 // CreateSeason implements core.TournamentStore.
 func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
-	err := s.db.QueryRowContext(ctx, q("insert_season"), season.Slug, season.Name,
+	err := s.db.writeRow(ctx, q("insert_season"), season.Slug, season.Name,
 		formatTime(season.StartsAt), formatTime(season.EndsAt), formatTime(time.Now())).Scan(&season.ID)
 	if isUniqueViolation(err, "seasons.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
@@ -56,7 +56,7 @@ func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
 
 // CreateTournament implements core.TournamentStore.
 func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error {
-	err := s.db.QueryRowContext(ctx, q("insert_tournament"),
+	err := s.db.writeRow(ctx, q("insert_tournament"),
 		t.Slug, t.Name, t.Description, string(t.Format), t.MaxPlayers,
 		formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.StartsAt),
 		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
@@ -159,7 +159,7 @@ func parseNullTime(s sql.NullString) (*time.Time, error) {
 // SetTournamentStatus implements core.TournamentStore.
 func (s *Arena) SetTournamentStatus(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, at time.Time) error {
 	var id int64
-	err := s.db.QueryRowContext(ctx, q("set_tournament_status"), string(to), formatTime(at), t.ID, string(from)).Scan(&id)
+	err := s.db.writeRow(ctx, q("set_tournament_status"), string(to), formatTime(at), t.ID, string(from)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeInvalidTransition, "%s is no longer %s", t.Slug, from)
 	}
@@ -369,7 +369,7 @@ func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution)
 	}
 	at := formatTime(res.At)
 	var got int64
-	err := s.db.QueryRowContext(ctx, q("resolve_match"), string(status), res.Winner, p1, p2, res.Source,
+	err := s.db.writeRow(ctx, q("resolve_match"), string(status), res.Winner, p1, p2, res.Source,
 		at, at, at, id).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		if _, err := s.Match(ctx, id); err != nil {
@@ -400,7 +400,7 @@ func (s *Arena) FillSeats(ctx context.Context, tournamentID int64, seats []core.
 // RescheduleMatch implements core.TournamentStore.
 func (s *Arena) RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt, at time.Time) (*core.Match, error) {
 	var got int64
-	err := s.db.QueryRowContext(ctx, q("reschedule_match"), formatTime(opensAt), formatTime(closesAt), formatTime(at), id).Scan(&got)
+	err := s.db.writeRow(ctx, q("reschedule_match"), formatTime(opensAt), formatTime(closesAt), formatTime(at), id).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
 	}

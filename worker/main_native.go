@@ -131,6 +131,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		Logger:        log,
 		Dev:           dev,
 		RateLimiter:   server.NewMemoryRateLimiter(),
+		SoleWriter:    true,
 	})
 	return srv, dir, nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"arena/core"
 )
@@ -28,19 +29,11 @@ func (s *Server) publicRoute(pattern string, h publicHandler) {
 		if !s.rateLimit(w, r, t, keyID) {
 			return
 		}
-		v, err := h(r, t, keyID != "")
+		body, etag, err := s.publicBody(r, t, keyID != "", h)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		body, err := json.Marshal(v)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		body = append(body, '\n')
-		sum := sha256.Sum256(body)
-		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 		hdr := w.Header()
 		hdr.Set("ETag", etag)
 		hdr.Set("Cache-Control", publicMaxAge)
@@ -54,6 +47,76 @@ func (s *Server) publicRoute(pattern string, h publicHandler) {
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(body)
 	}))
+}
+
+// publicBody renders the handler's answer, from the cache when the arena's
+// data has not changed since it was rendered.
+func (s *Server) publicBody(r *http.Request, t *Tenant, authenticated bool, h publicHandler) ([]byte, string, error) {
+	var key string
+	var version publicVersion
+	if s.cache != nil {
+		key = t.Arena.Slug + "\x00" + r.URL.RequestURI()
+		if authenticated {
+			key += "\x00key"
+		}
+		version = publicVersion{data: t.Store.DB().Version(), directory: s.cfg.Directory.Version()}
+		if e, ok := s.cache.get(key, version); ok {
+			return e.body, e.etag, nil
+		}
+	}
+	v, err := h(r, t, authenticated)
+	if err != nil {
+		return nil, "", err
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, "", err
+	}
+	body = append(body, '\n')
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	if s.cache != nil {
+		s.cache.put(key, publicEntry{version: version, body: body, etag: etag})
+	}
+	return body, etag, nil
+}
+
+// publicCache keeps rendered public reads of a process that is its arena
+// databases' only writer (the native server): an entry is good while the
+// arena database's write count and the arena's settings are unchanged.
+type publicCache struct {
+	mu      sync.Mutex
+	entries map[string]publicEntry
+}
+
+type publicVersion struct {
+	data      uint64 // writes to the arena database
+	directory uint64 // writes to the directory (arena settings)
+}
+
+type publicEntry struct {
+	version publicVersion
+	body    []byte
+	etag    string
+}
+
+// maxPublicEntries bounds the cache; when full it starts over.
+const maxPublicEntries = 4096
+
+func (c *publicCache) get(key string, v publicVersion) (publicEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	return e, ok && e.version == v
+}
+
+func (c *publicCache) put(key string, e publicEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) >= maxPublicEntries {
+		c.entries = map[string]publicEntry{}
+	}
+	c.entries[key] = e
 }
 
 // etagMatches implements If-None-Match's comparison (weak, as RFC 9110

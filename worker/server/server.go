@@ -36,6 +36,10 @@ type Config struct {
 	Dev *DevControls
 	// RateLimiter counts public read requests; nil disables the limits.
 	RateLimiter RateLimiter
+	// SoleWriter says this process is the only writer of the directory and
+	// the arena databases (the native server): host lookups and rendered
+	// public reads are then cached in memory until a write changes them.
+	SoleWriter bool
 	// ClientIPHeader names the header holding the client's IP when a proxy
 	// sets it (CF-Connecting-IP on the edge); empty uses the remote address.
 	ClientIPHeader string
@@ -52,6 +56,7 @@ type Server struct {
 
 	// public lists the public API endpoints for the meta object.
 	public []string
+	cache  *publicCache // nil unless cfg.SoleWriter
 
 	mu       sync.Mutex
 	arenaDBs map[string]*store.DB // by database URL; lives as long as the process
@@ -76,6 +81,10 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Dev != nil {
 		s.now = cfg.Dev.Clock(cfg.Clock)
+	}
+	if cfg.SoleWriter {
+		s.dir.CacheHosts()
+		s.cache = &publicCache{entries: map[string]publicEntry{}}
 	}
 	s.routes()
 	return s

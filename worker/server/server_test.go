@@ -71,6 +71,7 @@ func newTestEnv(t *testing.T, dev bool) *testEnv {
 		Random:        rand.Reader,
 		Logger:        slog.New(slog.NewTextHandler(env.logs, nil)),
 		RateLimiter:   server.NewMemoryRateLimiter(),
+		SoleWriter:    true, // as natively: exercises the caches' invalidation
 	}
 	if dev {
 		cfg.Dev = server.NewDevControls()
