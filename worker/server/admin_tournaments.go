@@ -370,12 +370,12 @@ func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Ten
 	if req.ClosesAt != nil {
 		closes = mustTime(*req.ClosesAt)
 	}
-	if !closes.After(opens) {
-		writeError(w, r, core.FieldError(core.CodeInvalidField, "closesAt"))
-		return
-	}
 	if m.Status.Resolved() {
 		writeError(w, r, core.Errorf(core.CodeAlreadyResolved, "match %d is resolved", m.ID))
+		return
+	}
+	if !closes.After(opens) {
+		writeError(w, r, core.FieldError(core.CodeInvalidField, "closesAt"))
 		return
 	}
 	m, err = t.Store.RescheduleMatch(ctx, m.ID, opens, closes, s.now())

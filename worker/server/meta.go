@@ -1,7 +1,11 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
+
+	"arena/openapi"
 )
 
 // metaAPI names the service in the meta object (spec 2.4).
@@ -36,4 +40,20 @@ func (s *Server) handleMeta(r *http.Request, t *Tenant, authenticated bool) (any
 // handleHealth is the liveness probe: the process answers.
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// handleOpenAPI serves the OpenAPI document of every API, on any host.
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+	doc := openapi.Document()
+	sum := sha256.Sum256(doc)
+	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "public, max-age=3600")
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "application/json")
+	_, _ = w.Write(doc)
 }

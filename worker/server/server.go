@@ -97,6 +97,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/v1/operator/arenas", s.operator(s.handleCreateArena))
 	s.mux.HandleFunc("GET /api/v1/operator/arenas", s.operator(s.handleListArenas))
 
+	s.mux.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
 	s.publicRoute("GET /api/v1", s.handleMeta)
 	s.publicRoute("GET /api/v1/tournaments", s.handleTournaments)
 	s.publicRoute("GET /api/v1/tournaments/{slug}", s.handleTournament)

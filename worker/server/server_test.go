@@ -46,9 +46,10 @@ func (b *syncBuffer) String() string {
 }
 
 type testEnv struct {
-	srv  *server.Server
-	logs *syncBuffer
-	now  time.Time
+	srv     *server.Server
+	handler http.Handler // srv, or srv wrapped by a test
+	logs    *syncBuffer
+	now     time.Time
 }
 
 // newTestEnv serves from a fresh data directory with local files, like the
@@ -103,7 +104,11 @@ func (e *testEnv) do(t *testing.T, method, host, path, token string, body any) (
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	h := e.handler
+	if h == nil {
+		h = e.srv
+	}
+	h.ServeHTTP(rec, req)
 	var out map[string]any
 	if rec.Body.Len() > 0 {
 		assert.Equal(t, "application/json", rec.Header().Get("Content-Type"), "%s %s", method, path)

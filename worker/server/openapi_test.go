@@ -1,0 +1,88 @@
+package server_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"arena/openapi/openapitest"
+)
+
+// TestOpenAPIConformance drives every implemented operation, successes and
+// errors, through the OpenAPI harness: each response must match the
+// document, so the document cannot drift from the server.
+func TestOpenAPIConformance(t *testing.T) {
+	e := newTestEnv(t, true)
+	rec := openapitest.NewRecorder(t)
+	e.handler = rec.Handler(e.srv)
+
+	e.do(t, "GET", "x.test", "/healthz", "", nil)
+	e.do(t, "GET", "x.test", "/api/v1/openapi.json", "", nil)
+	admin := e.createArena(t, "alpha", "alpha.test")
+	e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, arenaRequest("alpha", "alpha.test"))
+	e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", "", arenaRequest("beta", "beta.test"))
+	e.do(t, "GET", "ops.test", "/api/v1/operator/arenas", operatorToken, nil)
+	e.do(t, "GET", "nosuch.test", "/api/v1", "", nil)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"name": "Alpha", "placementPoints": map[string]any{"tiers": []any{map[string]any{"through": 1, "points": 10}}, "played": 1}}, 200)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"plan": "gold"}, 422)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", "", map[string]any{"name": "x"}, 401)
+	e.mustDo(t, "POST", "/api/v1/admin/seasons", admin, map[string]any{"slug": "s1", "name": "S1", "startsAt": "2026-10-01T00:00:00Z", "endsAt": "2027-01-01T00:00:00Z"}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/seasons", admin, map[string]any{"slug": "s1", "name": "S1", "startsAt": "2026-10-01T00:00:00Z", "endsAt": "2027-01-01T00:00:00Z"}, 409)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments", admin, map[string]any{"slug": "x"}, 422)
+	e.mustDo(t, "GET", "/api/v1/admin/tournaments/none", admin, nil, 404)
+	runCup(t, e, admin, "cup")
+	e.mustDo(t, "GET", "/api/v1/admin/tournaments/cup", admin, nil, 200)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/cup/status", admin, map[string]any{"status": "cancelled"}, 409)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/cup/registrations", admin, map[string]any{"platformId": playerID(50)}, 409)
+	matches := e.mustDo(t, "GET", "/api/v1/admin/tournaments/cup/matches", admin, nil, 200)["matches"].([]any)
+	first := fmt.Sprintf("%.0f", matches[0].(map[string]any)["id"])
+	e.mustDo(t, "PATCH", "/api/v1/admin/matches/"+first, admin, map[string]any{"opensAt": "2026-12-01T00:00:00Z"}, 409)
+	e.mustDo(t, "POST", "/api/v1/admin/matches/"+first+"/resolve", admin, map[string]any{"winner": playerID(1)}, 409)
+
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments", admin, e.tournamentBody("open", "playoffs_only", 4), 422)
+	body := e.tournamentBody("open", "playoffs_only", 4)
+	delete(body, "groupCount")
+	delete(body, "advancePerGroup")
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments", admin, body, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/status", admin, map[string]any{"status": "registration_open"}, 200)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"platformId": playerID(1)}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"platformId": "1"}, 400)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"platformId": playerID(2)}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/status", admin, map[string]any{"status": "registration_closed"}, 200)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/status", admin, map[string]any{"status": "playoffs"}, 200)
+	final := e.mustDo(t, "GET", "/api/v1/admin/tournaments/open/matches", admin, nil, 200)["matches"].([]any)[0].(map[string]any)
+	id := fmt.Sprintf("%.0f", final["id"])
+	e.mustDo(t, "PATCH", "/api/v1/admin/matches/"+id, admin, map[string]any{"closesAt": e.now.Add(72 * time.Hour).Format(time.RFC3339)}, 200)
+	e.mustDo(t, "PATCH", "/api/v1/admin/matches/"+id, admin, map[string]any{"closesAt": "2000-01-01T00:00:00Z"}, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/matches/"+id+"/resolve", admin, map[string]any{"winner": playerID(9)}, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/matches/0/resolve", admin, map[string]any{"winner": playerID(9)}, 404)
+
+	key := e.mustDo(t, "POST", "/api/v1/admin/api-keys", admin, map[string]any{"label": "k"}, 201)
+	e.mustDo(t, "GET", "/api/v1/admin/api-keys", admin, nil, 200)
+	e.mustDo(t, "GET", "/api/v1", key["key"].(string), nil, 200)
+	e.mustDo(t, "DELETE", "/api/v1/admin/api-keys/"+key["id"].(string), admin, nil, 204)
+	e.mustDo(t, "DELETE", "/api/v1/admin/api-keys/00000000", admin, nil, 404)
+
+	e.mustDo(t, "GET", "/api/v1/tournaments", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/tournaments/cup", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/tournaments/open", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/tournaments/none", "", nil, 404)
+	e.mustDo(t, "GET", "/api/v1/ladder?season=all", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/players/"+playerID(1), "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/players/"+playerID(60), "", nil, 404)
+	e.mustDo(t, "GET", "/api/v1/players/abc", "", nil, 400)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 1, "keyPerMinute": 1}}, 200)
+	e.now = e.now.Add(time.Minute) // a fresh rate window
+	e.mustDo(t, "GET", "/api/v1/ladder", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/ladder", "", nil, 429)
+
+	e.do(t, "POST", "x.test", "/__dev/clock", "", map[string]any{"advanceSeconds": 60})
+	e.do(t, "POST", "x.test", "/__dev/tick", "", nil)
+	e.do(t, "POST", "x.test", "/__dev/stream-live", "", map[string]any{"logins": []string{"a"}})
+
+	// Built by later work; everything else must have been exercised.
+	notYet := []string{"createTitle", "getLiveMatch", "getUpcomingMatch", "markReady", "setRefereeConsent", "submitResult"}
+	assert.ElementsMatch(t, notYet, rec.Uncovered())
+}
