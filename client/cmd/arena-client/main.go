@@ -1,0 +1,150 @@
+// Command arena-client drives the reference game client by hand against an
+// arena, with mock tickets (MOCK:<id>, accepted by arenas in mock mode):
+//
+//	arena-client -base http://localhost:8787 -as 76561198000000001 discover
+//	arena-client -as 76561198000000001 upcoming
+//	arena-client -as 76561198000000001 ready -match 12
+//	arena-client -as 76561198000000001 submit -opponent 76561198000000002 \
+//	    -winner 76561198000000001 -result '{"score":[3,1]}' -role host
+//
+// Answers go to stdout, errors to stderr with a non-zero exit status.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"arena/client"
+)
+
+const usage = `usage: arena-client [-base URL] -as ID [-appid N] <command> [flags]
+
+commands:
+  discover                      print the live match, or "no live match"
+  upcoming                      print the upcoming match, or "no upcoming match"
+  ready -match ID               mark yourself ready for a match
+  submit -opponent ID -winner ID [-result JSON] [-role host|guest] [-attempts N]
+                                submit a result (empty -winner: a draw, nothing sent)
+
+global flags:
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command and returns the exit status: 0 on success, 1
+// when the command failed, 2 for a usage error.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	global := flag.NewFlagSet("arena-client", flag.ContinueOnError)
+	global.SetOutput(stderr)
+	global.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		global.PrintDefaults()
+	}
+	base := global.String("base", "http://localhost:8787", "arena origin")
+	as := global.String("as", "", "platform account id to play as (17 digits; sent as mock ticket MOCK:<id>)")
+	appID := global.String("appid", "", "X-Platform-AppId ordering hint")
+	if err := global.Parse(args); err != nil {
+		return 2
+	}
+	if global.NArg() == 0 || *as == "" {
+		global.Usage()
+		return 2
+	}
+	settings := client.NewSettings(*base)
+	settings.MockSteamID = *as
+	settings.AppID = *appID
+
+	cmd, rest := global.Arg(0), global.Args()[1:]
+	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	sub.SetOutput(stderr)
+	matchID := sub.Int64("match", 0, "match id (ready)")
+	opponent := sub.String("opponent", "", "opponent actually played (submit, 1v1)")
+	winner := sub.String("winner", "", "winner's account id; empty is a draw (submit)")
+	result := sub.String("result", "{}", "the game's result object as JSON (submit)")
+	role := sub.String("role", "", "clientRole: host or guest (submit)")
+	attempts := sub.Int("attempts", client.DefaultMaxSubmitAttempts, "submit attempts, 1 to 5 (submit)")
+	if err := sub.Parse(rest); err != nil {
+		return 2
+	}
+	settings.ClientRole = *role
+	settings.MaxSubmitAttempts = *attempts
+
+	c, err := client.New(settings, client.Deps{Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+
+	switch cmd {
+	case "discover":
+		m, err := c.LiveMatch(ctx)
+		return answer(stdout, stderr, m, m == nil, "no live match", err)
+	case "upcoming":
+		m, err := c.UpcomingMatch(ctx)
+		return answer(stdout, stderr, m, m == nil, "no upcoming match", err)
+	case "ready":
+		if *matchID <= 0 {
+			fmt.Fprintln(stderr, "ready: -match is required")
+			return 2
+		}
+		st, err := c.Ready(ctx, *matchID)
+		return answer(stdout, stderr, st, false, "", err)
+	case "submit":
+		return submit(ctx, c, *as, *opponent, *winner, *result, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "unknown command %q\n", cmd)
+		global.Usage()
+		return 2
+	}
+}
+
+// answer prints v as indented JSON, or none when absent, or err.
+func answer(stdout, stderr io.Writer, v any, absent bool, none string, err error) int {
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if absent {
+		fmt.Fprintln(stdout, none)
+		return 0
+	}
+	out, _ := json.MarshalIndent(v, "", "  ")
+	fmt.Fprintln(stdout, string(out))
+	return 0
+}
+
+func submit(ctx context.Context, c *client.Client, local, opponent, winner, result string, stdout, stderr io.Writer) int {
+	var game map[string]any
+	dec := json.NewDecoder(bytes.NewReader([]byte(result)))
+	dec.UseNumber() // keep big integers exact
+	if err := dec.Decode(&game); err != nil || !json.Valid([]byte(result)) {
+		fmt.Fprintf(stderr, "submit: -result must be one JSON object: %q\n", result)
+		return 2
+	}
+	sub, err := c.Submit(ctx, local, opponent, game, winner)
+	if errors.Is(err, client.ErrDraw) {
+		fmt.Fprintln(stdout, "draw: nothing submitted")
+		return 0
+	}
+	if sub != nil {
+		fmt.Fprintf(stdout, "result:     %s\nresultHash: %s\nattempts:   %d\n", sub.Result, sub.ResultHash, sub.Attempts)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "status:     %s\nmatch:      %s\n", sub.Status, sub.MatchStatus)
+	return 0
+}

@@ -1,0 +1,140 @@
+package client
+
+import "slices"
+
+// Cast hand modes (spec 2.1): when full-scope material (both players'
+// hidden information) may be released.
+const (
+	HandHidden  = "hidden"
+	HandDelayed = "delayed"
+	HandShown   = "shown"
+)
+
+// Tournament names the tournament a match belongs to.
+type Tournament struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+// Cast is a match's recording-release policy.
+type Cast struct {
+	HandMode     string `json:"handMode"`     // hidden, delayed or shown; empty means hidden
+	DelaySeconds int    `json:"delaySeconds"` // for delayed: seconds after capture; 0 otherwise
+}
+
+// Caster is one active caster of a match.
+type Caster struct {
+	PlatformID string `json:"platformId"`
+	StreamURL  string `json:"streamUrl"`
+	Source     string `json:"source"` // community, invited or arena
+}
+
+// RefereeM0 is present on a live match only when the arena runs the AI
+// referee.
+type RefereeM0 struct {
+	Enabled         bool   `json:"enabled"`
+	ConsentComplete bool   `json:"consentComplete"` // both players granted training consent
+	TraceProtocol   string `json:"traceProtocol"`   // svc.gameplay.v1
+	CaptureProtocol string `json:"captureProtocol"` // svc.capture.v1
+}
+
+// LiveMatch is the caller's live match as returned by discovery (spec
+// 2.1). Unknown fields sent by newer servers are ignored.
+type LiveMatch struct {
+	MatchID int64 `json:"matchId"`
+	// GameSeed is the fairness seed of an organized match; 0 means absent
+	// (a casual session, the game uses its own seed).
+	GameSeed           int64      `json:"gameSeed,omitempty"`
+	Slot               int        `json:"slot"` // the caller's side: 1 or 2
+	SessionNonce       string     `json:"sessionNonce"`
+	P1PlatformID       string     `json:"p1PlatformId"` // slot-1 side (captain in team mode)
+	P2PlatformID       string     `json:"p2PlatformId"` // slot-2 side (captain in team mode)
+	OpponentPlatformID string     `json:"opponentPlatformId"`
+	Tournament         Tournament `json:"tournament"`
+	WindowClosesAt     string     `json:"windowClosesAt"` // ISO-8601 UTC
+	AllowSpectators    bool       `json:"allowSpectators"`
+	Cast               Cast       `json:"cast"`
+	Casters            []Caster   `json:"casters"`
+	CasterPlatformID   *string    `json:"casterPlatformId"` // mirrors casters[0]; nil when none
+	StreamURL          *string    `json:"streamUrl"`        // mirrors casters[0]; nil when none
+	P1Roster           []string   `json:"p1Roster"`
+	P2Roster           []string   `json:"p2Roster"`
+	TeamMinPlayers     int        `json:"teamMinPlayers"`
+	TeamMaxPlayers     int        `json:"teamMaxPlayers"`
+	ResultProtocol     string     `json:"resultProtocol"`
+	RefereeM0          *RefereeM0 `json:"refereeM0,omitempty"` // nil: do not trace or capture
+}
+
+// IsCasual reports whether the match has no fairness seed (gameSeed 0 or
+// absent): the game then seeds the session itself.
+func (m *LiveMatch) IsCasual() bool { return m.GameSeed == 0 }
+
+// CastPolicy returns the hand mode, treating an empty or absent one as
+// HandHidden.
+func (m *LiveMatch) CastPolicy() string {
+	if m.Cast.HandMode == "" {
+		return HandHidden
+	}
+	return m.Cast.HandMode
+}
+
+// IsTeam reports whether the match belongs to a team tournament
+// (teamMaxPlayers > 1).
+func (m *LiveMatch) IsTeam() bool { return m.TeamMaxPlayers > 1 }
+
+// Valid reports whether the client can report a result on m: it has a
+// positive matchId, a sessionNonce, slot 1 or 2, and resultProtocol
+// svc.result.v3. WaitForLiveMatch keeps polling past invalid matches.
+func (m *LiveMatch) Valid() bool {
+	return m != nil && m.MatchID > 0 && m.SessionNonce != "" &&
+		(m.Slot == 1 || m.Slot == 2) && m.ResultProtocol == ResultProtocol
+}
+
+// Side returns the side (1 or 2) accountID plays on, or 0 when on
+// neither. In 1v1 the sides are p1PlatformId and p2PlatformId; in team
+// mode they are the rosters. An empty id is on no side.
+func (m *LiveMatch) Side(accountID string) int {
+	if accountID == "" {
+		return 0
+	}
+	if m.IsTeam() {
+		switch {
+		case slices.Contains(m.P1Roster, accountID):
+			return 1
+		case slices.Contains(m.P2Roster, accountID):
+			return 2
+		}
+		return 0
+	}
+	switch accountID {
+	case m.P1PlatformID:
+		return 1
+	case m.P2PlatformID:
+		return 2
+	}
+	return 0
+}
+
+// UpcomingMatch is the caller's next match before it goes live (spec
+// 2.2). The spec names these fields without types; the types here are
+// the natural ones (ids as numbers, flags as booleans, times as strings).
+type UpcomingMatch struct {
+	MatchID            int64      `json:"matchId"`
+	Slot               int        `json:"slot"`
+	OpponentPlatformID string     `json:"opponentPlatformId"`
+	OpponentName       string     `json:"opponentName"`
+	Tournament         Tournament `json:"tournament"`
+	WindowOpensAt      string     `json:"windowOpensAt"`
+	WindowClosesAt     string     `json:"windowClosesAt"`
+	WindowOpen         bool       `json:"windowOpen"`
+	SelfReady          bool       `json:"selfReady"`
+	OpponentReady      bool       `json:"opponentReady"`
+}
+
+// ReadyState is the answer to a ready call: Live is true once both sides
+// are ready and the match went live.
+type ReadyState struct {
+	Status        string `json:"status"`
+	Live          bool   `json:"live"`
+	OpponentReady bool   `json:"opponentReady"`
+}

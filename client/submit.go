@@ -1,0 +1,183 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Submission is what Submit sent and what the arena answered.
+type Submission struct {
+	MatchID    int64
+	Result     string // the canonical result string: exactly the bytes hashed and posted
+	ResultHash string // lowercase hex SHA-256 of Result
+	// Status is the arena's verdict on this submission: pending,
+	// confirmed, disputed or duplicate. Empty when no 200 was received.
+	Status      string
+	MatchStatus string // the match's status after the call
+	Attempts    int    // POSTs made, 1..MaxSubmitAttempts
+}
+
+// resultSubmission is the request body of POST /api/v1/matches/{id}/result
+// (spec 2.3).
+type resultSubmission struct {
+	Protocol   string `json:"protocol"`
+	Result     string `json:"result"`
+	ResultHash string `json:"resultHash"`
+	ClientRole string `json:"clientRole,omitempty"`
+	EndedAt    string `json:"endedAt"`
+}
+
+// resultAnswer is the 200 body of a result submission.
+type resultAnswer struct {
+	Status      string `json:"status"`
+	MatchStatus string `json:"matchStatus"`
+}
+
+// SubmitBackoff is the wait before the next result POST after a
+// retryable failure: 2^(maxAttempts - attemptsLeft + 1) seconds (spec
+// 4.4), where attemptsLeft is the number of attempts still allowed after
+// the one that just failed, i.e. maxAttempts minus the attempts made. So
+// after the k-th failed attempt the wait is 2^(k+1) seconds: 4s, 8s, 16s,
+// 32s. Submit never waits after its last attempt (attemptsLeft 0).
+func SubmitBackoff(maxAttempts, attemptsLeft int) time.Duration {
+	return time.Second << max(maxAttempts-attemptsLeft+1, 0)
+}
+
+// Submit reports the outcome of the session the local player just played,
+// following spec 4.4 step by step:
+//
+//  1. Disabled client: ErrDisabled. Empty winner (a draw): ErrDraw; no
+//     request is made, the protocol has no draw.
+//  2. Fresh discovery. No live match: ErrNoLiveMatch; a match that is not
+//     Valid: ErrInvalidLiveMatch; a discovery failure is returned wrapped.
+//  3. localAccountID must be on a side (p1/p2 in 1v1, a roster in team
+//     mode), else ErrNotParticipant.
+//  4. 1v1 only: actualOpponentID, the opponent the game actually played,
+//     must equal opponentPlatformId, else ErrOpponentMismatch. Ignored in
+//     team mode.
+//  5. winner must be on a side (any roster member in team mode), else
+//     ErrWinnerNotOnSide.
+//  6. The result string is CanonicalResult(gameResult, matchId,
+//     sessionNonce, winner); gameResult is the game's own result object
+//     and is not modified. resultHash is ResultHash of its bytes.
+//  7. POST /api/v1/matches/{id}/result with protocol svc.result.v3,
+//     clientRole from Settings (omitted when empty) and endedAt, the
+//     injected clock's now in UTC, RFC 3339, read once so every attempt
+//     posts identical bytes.
+//
+// Each attempt gets a fresh ticket. A network failure (no status) or a
+// status >= 500 is retried after SubmitBackoff, up to MaxSubmitAttempts
+// attempts; when all fail the error wraps ErrRetriesExhausted and the last
+// failure. Any other answer is final: a 4xx is returned as *APIError with
+// its status and code (e.g. 409 already_submitted), a ticket failure as
+// is, a 200 that does not decode as ErrBadResponse. Cancelling ctx stops
+// at once with ctx.Err().
+//
+// Failures up to step 6 (refusals, discovery failures, a game result that
+// cannot be canonicalized) post nothing and return a nil Submission. Once
+// the result string exists the Submission is always returned, carrying
+// the canonical string and hash (for logs or a later resubmission), the
+// attempts made and, on success, the arena's status.
+func (c *Client) Submit(ctx context.Context, localAccountID, actualOpponentID string, gameResult map[string]any, winner string) (*Submission, error) {
+	if !c.settings.Enabled {
+		return nil, ErrDisabled
+	}
+	if winner == "" {
+		return nil, ErrDraw
+	}
+	m, err := c.LiveMatch(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("client: submit: discovery: %w", err)
+	}
+	if m == nil {
+		return nil, ErrNoLiveMatch
+	}
+	if !m.Valid() {
+		return nil, fmt.Errorf("%w: match %d, slot %d, protocol %q", ErrInvalidLiveMatch, m.MatchID, m.Slot, m.ResultProtocol)
+	}
+	if m.Side(localAccountID) == 0 {
+		return nil, fmt.Errorf("%w: %q in match %d", ErrNotParticipant, localAccountID, m.MatchID)
+	}
+	if !m.IsTeam() && actualOpponentID != m.OpponentPlatformID {
+		return nil, fmt.Errorf("%w: played %q, match %d expects %q", ErrOpponentMismatch, actualOpponentID, m.MatchID, m.OpponentPlatformID)
+	}
+	if m.Side(winner) == 0 {
+		return nil, fmt.Errorf("%w: %q in match %d", ErrWinnerNotOnSide, winner, m.MatchID)
+	}
+
+	canonical, err := CanonicalResult(gameResult, m.MatchID, m.SessionNonce, winner)
+	if err != nil {
+		return nil, err
+	}
+	sub := &Submission{MatchID: m.MatchID, Result: string(canonical), ResultHash: ResultHash(canonical)}
+	body, err := encodeSubmission(resultSubmission{
+		Protocol:   ResultProtocol,
+		Result:     sub.Result,
+		ResultHash: sub.ResultHash,
+		ClientRole: c.settings.ClientRole,
+		EndedAt:    c.now().UTC().Format(time.RFC3339),
+	})
+	if err != nil {
+		return sub, err
+	}
+	return sub, c.postResult(ctx, sub, body)
+}
+
+// postResult runs the attempts of step 7 and fills sub from the answer.
+func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte) error {
+	path := fmt.Sprintf("/api/v1/matches/%d/result", sub.MatchID)
+	maxAttempts := c.settings.MaxSubmitAttempts
+	attemptsLeft := maxAttempts
+	for {
+		sub.Attempts++
+		attemptsLeft--
+		var answer resultAnswer
+		found, err := c.call(ctx, http.MethodPost, path, body, &answer)
+		switch {
+		case err == nil && found:
+			sub.Status, sub.MatchStatus = answer.Status, answer.MatchStatus
+			return nil
+		case err == nil:
+			return fmt.Errorf("%w: POST %s: 204 without a status", ErrBadResponse, path)
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case !retryable(err):
+			return err
+		case attemptsLeft == 0:
+			return fmt.Errorf("%w after %d attempts: %w", ErrRetriesExhausted, sub.Attempts, err)
+		}
+		wait := SubmitBackoff(maxAttempts, attemptsLeft)
+		c.logf("client: submit match %d attempt %d failed, retrying in %s: %v", sub.MatchID, sub.Attempts, wait, err)
+		if err := c.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// retryable reports whether a failed attempt may be repeated: a network
+// failure (status 0) or a status >= 500.
+func retryable(err error) bool {
+	if isTransport(err) {
+		return true
+	}
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Retryable()
+}
+
+// encodeSubmission writes the request body without HTML escaping, so the
+// result string travels as readable as it was hashed (the escaping would
+// be undone by the server's JSON decoder either way).
+func encodeSubmission(s resultSubmission) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return nil, fmt.Errorf("client: submit: encoding body: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
