@@ -167,7 +167,18 @@ else
     "got HTTP $status; log since the trigger: $(tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | tail -n 10)"
 fi
 
-# 8. Latency of sequential requests through the local Workers runtime.
+# 8. Public reads: rate-limit headers counted in the arena database, and the
+# second read of the same URL comes from the edge cache.
+curl -s -o /dev/null -D "$tmp/h1" -H 'Host: edge.test' "$base/api/v1/tournaments" || true
+curl -s -o "$tmp/body" -D "$tmp/h2" -H 'Host: edge.test' "$base/api/v1/tournaments" || true
+if grep -qi '^ratelimit-limit: 60' "$tmp/h1" && grep -qi '^ratelimit-remaining: ' "$tmp/h2" &&
+  grep -qi '^x-arena-cache: shared' "$tmp/h2" && grep -q '"tournaments"' "$tmp/body"; then
+  pass "public read: rate-limit headers and a shared-cache hit on the second read"
+else
+  fail "public read (want RateLimit-Limit: 60, then X-Arena-Cache: shared)" "$(tr -d '\r' <"$tmp/h2" | head -n 20 | tr '\n' ' ')"
+fi
+
+# 9. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 for ((i = 0; i < 50; i++)); do

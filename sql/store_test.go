@@ -245,3 +245,32 @@ func TestArenaStore(t *testing.T) {
 		})
 	})
 }
+
+func TestCountRequest(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		db := open()
+		mustMigrate(t, db, store.ArenaMigrations)
+		s := store.NewArena(db)
+		var wg sync.WaitGroup
+		counts := make([]int, 10)
+		for i := range counts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n, err := s.CountRequest(ctx, "ip:127.0.0.1", 600)
+				assert.NoError(t, err)
+				counts[i] = n
+			}()
+		}
+		wg.Wait()
+		assert.ElementsMatch(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, counts, "every concurrent request gets its own count")
+		n, err := s.CountRequest(ctx, "ip:127.0.0.1", 660)
+		require.NoError(t, err)
+		assert.Equal(t, 1, n, "a new window starts at 1")
+		require.NoError(t, s.SweepRateCounters(ctx, 660))
+		n, err = s.CountRequest(ctx, "ip:127.0.0.1", 600)
+		require.NoError(t, err)
+		assert.Equal(t, 1, n, "the swept window is gone")
+	})
+}

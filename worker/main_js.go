@@ -61,6 +61,7 @@ func build(log *slog.Logger) (http.Handler, func(context.Context) (server.Schedu
 		Logger:        log,
 		// No memory survives a request here: count in the arena database.
 		RateLimiter:    server.DatabaseRateLimiter{},
+		SharedCache:    edgeCache{},
 		ClientIPHeader: "Cf-Connecting-Ip",
 	}
 	if org, token := cloudflare.Getenv("TURSO_ORG"), cloudflare.Getenv("TURSO_API_TOKEN"); org != "" && token != "" {

@@ -1,13 +1,16 @@
 package server
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"arena/core"
 )
@@ -29,12 +32,13 @@ func (s *Server) publicRoute(pattern string, h publicHandler) {
 		if !s.rateLimit(w, r, t, keyID) {
 			return
 		}
-		body, etag, err := s.publicBody(r, t, keyID != "", h)
+		body, etag, hit, err := s.publicBody(r, t, keyID != "", h)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		hdr := w.Header()
+		hdr.Set("X-Arena-Cache", hit)
 		hdr.Set("ETag", etag)
 		hdr.Set("Cache-Control", publicMaxAge)
 		hdr.Set("Vary", "Authorization")
@@ -49,36 +53,58 @@ func (s *Server) publicRoute(pattern string, h publicHandler) {
 	}))
 }
 
-// publicBody renders the handler's answer, from the cache when the arena's
-// data has not changed since it was rendered.
-func (s *Server) publicBody(r *http.Request, t *Tenant, authenticated bool, h publicHandler) ([]byte, string, error) {
-	var key string
+// SharedCache is a response cache shared by every instance of the
+// service: the Workers Cache API on the edge. Entries expire after ttl;
+// that is how long a write can stay unseen there.
+type SharedCache interface {
+	Get(ctx context.Context, key string) (body []byte, etag string, ok bool)
+	Put(ctx context.Context, key string, body []byte, etag string, ttl time.Duration)
+}
+
+// sharedCacheTTL matches publicMaxAge.
+const sharedCacheTTL = 10 * time.Second
+
+// publicBody renders the handler's answer, or takes it from a cache: the
+// in-process cache while the arena's data is unchanged (native), or the
+// shared cache for up to sharedCacheTTL (edge). hit says which ("memory",
+// "shared" or "miss").
+func (s *Server) publicBody(r *http.Request, t *Tenant, authenticated bool, h publicHandler) (body []byte, etag, hit string, err error) {
+	// The arena's settings version is in the key: a settings change (the
+	// meta object's name) is seen at once, other writes within the TTL.
+	key := t.Arena.Slug + "/" + strconv.FormatInt(t.Arena.UpdatedAt.UnixMilli(), 36) + "/" + strings.TrimPrefix(r.URL.RequestURI(), "/")
+	if authenticated {
+		key += "#key"
+	}
 	var version publicVersion
 	if s.cache != nil {
-		key = t.Arena.Slug + "\x00" + r.URL.RequestURI()
-		if authenticated {
-			key += "\x00key"
-		}
 		version = publicVersion{data: t.Store.DB().Version(), directory: s.cfg.Directory.Version()}
 		if e, ok := s.cache.get(key, version); ok {
-			return e.body, e.etag, nil
+			return e.body, e.etag, "memory", nil
+		}
+	}
+	ctx := r.Context()
+	if s.cfg.SharedCache != nil {
+		if body, etag, ok := s.cfg.SharedCache.Get(ctx, key); ok {
+			return body, etag, "shared", nil
 		}
 	}
 	v, err := h(r, t, authenticated)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	body, err := json.Marshal(v)
-	if err != nil {
-		return nil, "", err
+	if body, err = json.Marshal(v); err != nil {
+		return nil, "", "", err
 	}
 	body = append(body, '\n')
 	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	etag = `"` + hex.EncodeToString(sum[:16]) + `"`
 	if s.cache != nil {
 		s.cache.put(key, publicEntry{version: version, body: body, etag: etag})
 	}
-	return body, etag, nil
+	if s.cfg.SharedCache != nil {
+		s.cfg.SharedCache.Put(ctx, key, body, etag, sharedCacheTTL)
+	}
+	return body, etag, "miss", nil
 }
 
 // publicCache keeps rendered public reads of a process that is its arena

@@ -40,6 +40,9 @@ type Config struct {
 	// the arena databases (the native server): host lookups and rendered
 	// public reads are then cached in memory until a write changes them.
 	SoleWriter bool
+	// SharedCache caches public reads across instances (the edge); nil
+	// for none.
+	SharedCache SharedCache
 	// ClientIPHeader names the header holding the client's IP when a proxy
 	// sets it (CF-Connecting-IP on the edge); empty uses the remote address.
 	ClientIPHeader string
