@@ -251,14 +251,15 @@ func TestErrorCodes(t *testing.T) {
 		status string
 		codes  []string
 	}{
-		{"submitResult", "401", []string{"missing_ticket"}},
+		{"submitResult", "401", []string{"missing_ticket", "invalid_ticket"}},
+		{"submitResult", "503", []string{"platform_unavailable"}},
 		{"submitResult", "403", []string{"not_participant"}},
 		{"submitResult", "404", []string{"match_not_found", "arena_not_found"}},
 		{"submitResult", "409", []string{"already_resolved", "not_live", "already_submitted"}},
 		{"submitResult", "422", []string{"unsupported_protocol", "invalid_result", "invalid_resultHash", "hash_mismatch", "result_not_for_match", "invalid_winner", "invalid_field", "unknown_field"}},
 		{"markReady", "403", []string{"not_participant"}},
 		{"markReady", "409", []string{"opponent_undecided", "past_ready_phase", "window_not_open", "window_closed"}},
-		{"getLiveMatch", "401", []string{"missing_ticket"}},
+		{"getLiveMatch", "401", []string{"missing_ticket", "invalid_ticket"}},
 		{"getTournament", "404", []string{"tournament_not_found", "arena_not_found"}},
 		{"getPlayer", "400", []string{"invalid_steam_id"}},
 		{"getPlayer", "404", []string{"player_not_found", "arena_not_found"}},

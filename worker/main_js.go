@@ -16,6 +16,7 @@ import (
 
 	"arena/core"
 	store "arena/sql"
+	"arena/worker/platform"
 	"arena/worker/server"
 	"arena/worker/turso"
 )
@@ -60,6 +61,7 @@ func build(log *slog.Logger) (http.Handler, func(context.Context) (server.Schedu
 		Random:        rand.Reader,
 		Logger:        log,
 		// No memory survives a request here: count in the arena database.
+		Tickets:        &platform.Verifier{},
 		RateLimiter:    server.DatabaseRateLimiter{},
 		SharedCache:    edgeCache{},
 		ClientIPHeader: "Cf-Connecting-Ip",

@@ -26,6 +26,7 @@ import (
 	"arena/core"
 	store "arena/sql"
 	_ "arena/sql/sqlitedriver"
+	"arena/worker/platform"
 	"arena/worker/server"
 )
 
@@ -130,6 +131,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		Random:        rand.Reader,
 		Logger:        log,
 		Dev:           dev,
+		Tickets:       &platform.Verifier{},
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true,
 	})

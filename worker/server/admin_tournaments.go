@@ -240,8 +240,12 @@ const settingPlacementPoints = "placement_points"
 // placementPoints returns the arena's ladder points table, the default
 // when the arena has not set one.
 func (s *Server) placementPoints(ctx context.Context, t *Tenant) core.PlacementPoints {
+	return placementPointsOf(ctx, t.Store)
+}
+
+func placementPointsOf(ctx context.Context, st core.TournamentStore) core.PlacementPoints {
 	points := core.DefaultPlacementPoints()
-	if _, err := t.Store.Setting(ctx, settingPlacementPoints, &points); err != nil {
+	if _, err := st.Setting(ctx, settingPlacementPoints, &points); err != nil {
 		logger(ctx).WarnContext(ctx, "placement points setting unreadable, using the default", "error", err.Error())
 		return core.DefaultPlacementPoints()
 	}

@@ -28,6 +28,14 @@ type scheduledJob struct {
 // scheduledJobs are the jobs every run executes, in order.
 func (s *Server) scheduledJobs() []scheduledJob {
 	return []scheduledJob{
+		{name: "grace_period", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+			n, err := core.RunGracePeriod(ctx, st, st, a, now, placementPointsOf(ctx, st))
+			return n > 0, err
+		}},
+		{name: "window_close", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+			n, err := core.RunWindowClose(ctx, st, st, now, placementPointsOf(ctx, st))
+			return n > 0, err
+		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
 	}
 }

@@ -40,6 +40,8 @@ type Config struct {
 	// the arena databases (the native server): host lookups and rendered
 	// public reads are then cached in memory until a write changes them.
 	SoleWriter bool
+	// Tickets verifies game clients' platform tickets.
+	Tickets core.TicketVerifier
 	// SharedCache caches public reads across instances (the edge); nil
 	// for none.
 	SharedCache SharedCache
@@ -116,9 +118,17 @@ func (s *Server) routes() {
 	s.adminRoute("GET /api/v1/admin/tournaments/{slug}/matches", s.handleAdminMatches)
 	s.adminRoute("PATCH /api/v1/admin/matches/{id}", s.handlePatchMatch)
 	s.adminRoute("POST /api/v1/admin/matches/{id}/resolve", s.handleResolveMatch)
+	s.adminRoute("GET /api/v1/admin/matches/{id}", s.handleAdminMatch)
+	s.adminRoute("GET /api/v1/admin/queue", s.handleAdminQueue)
 	s.adminRoute("POST /api/v1/admin/api-keys", s.handleCreateAPIKey)
 	s.adminRoute("GET /api/v1/admin/api-keys", s.handleListAPIKeys)
 	s.adminRoute("DELETE /api/v1/admin/api-keys/{id}", s.handleRevokeAPIKey)
+
+	s.gameRoute("GET /api/v1/me/live-match", s.handleLiveMatch)
+	s.gameRoute("GET /api/v1/me/upcoming-match", s.handleUpcomingMatch)
+	s.gameRoute("POST /api/v1/matches/{id}/ready", s.handleReady)
+	s.gameRoute("POST /api/v1/matches/{id}/result", s.handleResult)
+	s.gameRoute("POST /api/v1/me/referee-consent", s.handleRefereeConsent)
 
 	s.mux.HandleFunc("POST /__dev/clock", s.dev(s.handleDevClock))
 	s.mux.HandleFunc("POST /__dev/tick", s.dev(s.handleDevTick))

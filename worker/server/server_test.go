@@ -22,6 +22,7 @@ import (
 	store "arena/sql"
 	"arena/sql/libsqltest"
 	_ "arena/sql/sqlitedriver"
+	"arena/worker/platform"
 	"arena/worker/server"
 )
 
@@ -73,6 +74,7 @@ func newTestEnv(t *testing.T, dev bool) *testEnv {
 		Logger:        slog.New(slog.NewTextHandler(env.logs, nil)),
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true, // as natively: exercises the caches' invalidation
+		Tickets:       &platform.Verifier{},
 	}
 	if dev {
 		cfg.Dev = server.NewDevControls()

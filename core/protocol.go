@@ -1,0 +1,256 @@
+package core
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"time"
+)
+
+// ProtocolStore keeps what the game-client protocol changes. Every state
+// change is one conditional statement or one batch.
+type ProtocolStore interface {
+	// MatchState returns the match with its tournament settings, rosters and
+	// submissions, or CodeMatchNotFound.
+	MatchState(ctx context.Context, id int64) (*MatchState, error)
+	// PlayerMatches returns the decided matches (both sides known) in the
+	// given statuses of every side the player is on, earliest window first.
+	PlayerMatches(ctx context.Context, platformID string, statuses ...MatchStatus) ([]MatchState, error)
+	// AttentionMatches returns the matches an admin must look at: disputed,
+	// or scheduled/live past their window.
+	AttentionMatches(ctx context.Context, now time.Time) ([]MatchState, error)
+	// MarkReady marks the side ready while the match is scheduled and its
+	// window open; when both sides are ready the match goes live with the
+	// nonce and seed. CodePastReadyPhase when the match left that state.
+	MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) error
+	// SubmitResult stores the side's submission and reconciles the match
+	// atomically (rules 11 and 12); loserSideID is the other side's captain
+	// for seating a semifinal loser.
+	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord, loserSideID string) (SubmitOutcome, error)
+	// Submissions returns a match's stored submissions.
+	Submissions(ctx context.Context, matchID int64) ([]SubmissionRecord, error)
+	// GraceExpired returns awaiting_result matches whose only submission
+	// arrived at or before cutoff.
+	GraceExpired(ctx context.Context, cutoff time.Time) ([]int64, error)
+	// ConfirmSingleSubmission confirms an awaiting_result match for its
+	// single submission's winner; false when it is no longer awaiting.
+	ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time) (bool, error)
+	// ReadySideAtClose returns the scheduled matches past their window with
+	// exactly one side ready, mapped to that side's captain.
+	ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error)
+	// ForfeitUnready forfeits such a match in the ready side's favour;
+	// false when it changed meanwhile.
+	ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time) (bool, error)
+	// SetRefereeConsent records a player's AI-referee training consent.
+	SetRefereeConsent(ctx context.Context, platformID string, granted bool, at time.Time) error
+}
+
+// ReadyOutcome is the answer to POST .../ready.
+type ReadyOutcome struct {
+	Status        MatchStatus `json:"status"`
+	Live          bool        `json:"live"`
+	OpponentReady bool        `json:"opponentReady"`
+}
+
+// Ready marks the caller's side ready (any roster member readies for the
+// side). Checks, in order: the match exists and the environment gate shows
+// it (else CodeMatchNotFound), the caller plays in it (CodeNotParticipant),
+// both sides are decided (CodeOpponentUndecided), the match is scheduled
+// (CodePastReadyPhase), its window is open (CodeWindowNotOpen,
+// CodeWindowClosed). When both sides are ready the match goes live with a
+// 128-bit URL-safe sessionNonce and a non-zero 32-bit gameSeed from random.
+func Ready(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller, matchID int64, now time.Time, random io.Reader) (ReadyOutcome, error) {
+	st, err := ps.MatchState(ctx, matchID)
+	if err != nil {
+		return ReadyOutcome{}, err
+	}
+	if !EnvironmentVisible(a, caller.AppID, st.Tournament.Environment) {
+		return ReadyOutcome{}, Errorf(CodeMatchNotFound, "no match %d for this build", matchID)
+	}
+	side := st.SideOf(caller.PlatformID)
+	switch {
+	case side == 0:
+		return ReadyOutcome{}, Errorf(CodeNotParticipant, "the caller plays on neither side")
+	case st.P1 == "" || st.P2 == "":
+		return ReadyOutcome{}, Errorf(CodeOpponentUndecided, "the opponent is not decided yet")
+	case st.Status != MatchScheduled:
+		return ReadyOutcome{}, Errorf(CodePastReadyPhase, "match %d is %s", matchID, st.Status)
+	case now.Before(st.OpensAt):
+		return ReadyOutcome{}, Errorf(CodeWindowNotOpen, "the window opens at %s", st.OpensAt.Format(time.RFC3339))
+	case !now.Before(st.ClosesAt):
+		return ReadyOutcome{}, Errorf(CodeWindowClosed, "the window closed at %s", st.ClosesAt.Format(time.RFC3339))
+	}
+	nonce, seed, err := liveSecrets(random)
+	if err != nil {
+		return ReadyOutcome{}, err
+	}
+	if err := ps.MarkReady(ctx, matchID, side, now, nonce, seed); err != nil {
+		return ReadyOutcome{}, err
+	}
+	after, err := ps.MatchState(ctx, matchID)
+	if err != nil {
+		return ReadyOutcome{}, err
+	}
+	opponentReady := after.P2ReadyAt != nil
+	if side == 2 {
+		opponentReady = after.P1ReadyAt != nil
+	}
+	return ReadyOutcome{Status: after.Status, Live: after.Status == MatchLive || after.Status == MatchAwaitingResult, OpponentReady: opponentReady}, nil
+}
+
+// liveSecrets draws a session nonce (128 random bits, base64url) and a
+// non-zero 32-bit game seed (0 means a casual session to clients).
+func liveSecrets(random io.Reader) (string, int64, error) {
+	var b [20]byte
+	if _, err := io.ReadFull(random, b[:]); err != nil {
+		return "", 0, fmt.Errorf("core: unable to read randomness: %w", err)
+	}
+	seed := int64(binary.BigEndian.Uint32(b[16:]))
+	if seed == 0 {
+		seed = 1
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:16]), seed, nil
+}
+
+// SubmitResult runs rules 4 to 12 of a result submission whose body passed
+// CheckBody, for the verified caller, on the match state read for rule 2.
+// A submission that confirms a final also completes the tournament, with
+// the ladder points table points returns (read only then).
+func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st *MatchState, caller Caller, sub *ResultSubmission, now time.Time, random io.Reader, points func() PlacementPoints) (SubmitOutcome, error) {
+	side, winnerSide, err := CheckSubmission(st, caller.PlatformID, sub)
+	if err != nil {
+		return SubmitOutcome{}, err
+	}
+	if prev := st.SubmittedHash[side]; prev != "" { // rule 11
+		if prev == sub.ResultHash {
+			return SubmitOutcome{Status: SubmitDuplicate, MatchStatus: st.Status}, nil
+		}
+		return SubmitOutcome{}, Errorf(CodeAlreadySubmitted, "side %d already submitted another hash", side)
+	}
+	token, err := RandomHex(random, 12)
+	if err != nil {
+		return SubmitOutcome{}, err
+	}
+	reserved, _ := parseReserved(sub.Result) // valid: CheckSubmission parsed it
+	rec := SubmissionRecord{
+		MatchID: st.ID, Side: side, SubmitterID: caller.PlatformID, AppID: caller.AppID,
+		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: reserved.winner, WinnerSideID: winnerSide,
+		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, ReceivedAt: now, Token: token,
+	}
+	loser := st.P1
+	if winnerSide == st.P1 {
+		loser = st.P2
+	}
+	out, err := ps.SubmitResult(ctx, st, rec, loser) // rule 12
+	if err != nil {
+		return SubmitOutcome{}, err
+	}
+	if out.Status == SubmitConfirmed && (st.Stage == StageFinal || st.Stage == StageSmallFinal) {
+		t, err := ts.TournamentByID(ctx, st.TournamentID)
+		if err != nil {
+			return out, err
+		}
+		if _, err := CompleteIfDecided(ctx, ts, t, now, points()); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// RunGracePeriod confirms awaiting_result matches whose second submission
+// did not come within the grace period, for the single submission's
+// winner, with resultSource player_report: one side's attestation weighs
+// what an uncontested player report does (spec 3), not what two agreeing
+// clients do. It returns how many matches it confirmed; running it again
+// changes nothing more.
+func RunGracePeriod(ctx context.Context, ps ProtocolStore, ts TournamentStore, a *Arena, now time.Time, points PlacementPoints) (int, error) {
+	ids, err := ps.GraceExpired(ctx, now.Add(-a.GracePeriod()))
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	for _, id := range ids {
+		ok, err := ps.ConfirmSingleSubmission(ctx, id, now)
+		if err != nil {
+			return done, err
+		}
+		if ok {
+			done++
+			if err := afterAutomaticResolution(ctx, ts, id, now, points); err != nil {
+				return done, err
+			}
+		}
+	}
+	return done, nil
+}
+
+// RunWindowClose settles scheduled matches whose window closed with one
+// side ready: forfeited in that side's favour (resultSource admin: the
+// arena's rules decided, not a player). A scheduled match nobody readied,
+// and a live match nobody reported, stay as they are for the admin's queue
+// (AttentionMatches); awaiting_result matches are the grace period's.
+func RunWindowClose(ctx context.Context, ps ProtocolStore, ts TournamentStore, now time.Time, points PlacementPoints) (int, error) {
+	ready, err := ps.ReadySideAtClose(ctx, now)
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	for id, winner := range ready {
+		ok, err := ps.ForfeitUnready(ctx, id, winner, now)
+		if err != nil {
+			return done, err
+		}
+		if ok {
+			done++
+			if err := afterAutomaticResolution(ctx, ts, id, now, points); err != nil {
+				return done, err
+			}
+		}
+	}
+	return done, nil
+}
+
+func afterAutomaticResolution(ctx context.Context, ts TournamentStore, matchID int64, now time.Time, points PlacementPoints) error {
+	m, err := ts.Match(ctx, matchID)
+	if err != nil {
+		return err
+	}
+	t, err := ts.TournamentByID(ctx, m.TournamentID)
+	if err != nil {
+		return err
+	}
+	return AfterResolution(ctx, ts, t, m, now, points)
+}
+
+// LiveMatchFor returns the caller's live (or awaiting_result) match that
+// the environment gate shows to the caller's AppID, or nil.
+func LiveMatchFor(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller) (*MatchState, error) {
+	matches, err := ps.PlayerMatches(ctx, caller.PlatformID, MatchLive, MatchAwaitingResult)
+	if err != nil {
+		return nil, err
+	}
+	for i := range matches {
+		if EnvironmentVisible(a, caller.AppID, matches[i].Tournament.Environment) {
+			return &matches[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// UpcomingMatchFor returns the caller's next scheduled match (both sides
+// decided, window not closed) shown by the environment gate, or nil.
+func UpcomingMatchFor(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller, now time.Time) (*MatchState, error) {
+	matches, err := ps.PlayerMatches(ctx, caller.PlatformID, MatchScheduled)
+	if err != nil {
+		return nil, err
+	}
+	for i := range matches {
+		m := &matches[i]
+		if now.Before(m.ClosesAt) && EnvironmentVisible(a, caller.AppID, m.Tournament.Environment) {
+			return m, nil
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,323 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"arena/core"
+)
+
+var _ core.ProtocolStore = (*Arena)(nil)
+
+// MatchState implements core.ProtocolStore: one query.
+func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
+	st, err := scanMatchState(s.db.QueryRowContext(ctx, q("match_state")+" WHERE m.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read match %d: %w", id, err)
+	}
+	return st, nil
+}
+
+// PlayerMatches implements core.ProtocolStore.
+func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses ...core.MatchStatus) ([]core.MatchState, error) {
+	list, err := json.Marshal(statuses)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, q("match_state")+" "+q("player_matches_where")+" ORDER BY m.opens_at, m.id", platformID, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find the player's matches: %w", err)
+	}
+	defer rows.Close()
+	var out []core.MatchState
+	for rows.Next() {
+		st, err := scanMatchState(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *st)
+	}
+	return out, rows.Err()
+}
+
+// AttentionMatches implements core.ProtocolStore.
+func (s *Arena) AttentionMatches(ctx context.Context, now time.Time) ([]core.MatchState, error) {
+	rows, err := s.db.QueryContext(ctx, q("match_state")+" "+q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list matches needing attention: %w", err)
+	}
+	defer rows.Close()
+	var out []core.MatchState
+	for rows.Next() {
+		st, err := scanMatchState(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *st)
+	}
+	return out, rows.Err()
+}
+
+func scanMatchState(row scanner) (*core.MatchState, error) {
+	var (
+		st                              core.MatchState
+		m                               = &st.Match
+		status, opens, closes, env      string
+		s1, s2                          sql.NullInt64
+		p1r, p2r, live, ended, resolved sql.NullString
+		roster1, roster2                string
+	)
+	t := &st.Tournament
+	err := row.Scan(&m.ID, &m.TournamentID, &m.Stage, &m.Round, &m.RoundNumber, &m.GroupName, &m.BracketSlot,
+		&status, &m.P1, &m.P2, &opens, &closes, &m.Winner, &s1, &s2, &m.ResultSource,
+		&m.WinnerTo.BracketSlot, &m.WinnerTo.Side, &m.LoserTo.BracketSlot, &m.LoserTo.Side,
+		&m.SessionNonce, &m.GameSeed, &p1r, &p2r, &live, &ended, &resolved,
+		&t.Slug, &t.Name, &env, &t.TeamMinPlayers, &t.TeamMaxPlayers, &t.Cast.HandMode, &t.Cast.DelaySeconds,
+		&t.AllowSpectators, &roster1, &roster2, &st.SubmittedHash[1], &st.SubmittedHash[2],
+		&st.ConsentsGranted, &st.P1Name, &st.P2Name)
+	if err != nil {
+		return nil, err
+	}
+	t.ID, t.Environment = m.TournamentID, core.Environment(env)
+	m.Status = core.MatchStatus(status)
+	if s1.Valid && s2.Valid {
+		m.Score = &core.OutcomeScore{P1: int(s1.Int64), P2: int(s2.Int64)}
+	}
+	if m.OpensAt, err = parseTime(opens); err != nil {
+		return nil, err
+	}
+	if m.ClosesAt, err = parseTime(closes); err != nil {
+		return nil, err
+	}
+	for _, p := range []struct {
+		dst **time.Time
+		src sql.NullString
+	}{{&m.P1ReadyAt, p1r}, {&m.P2ReadyAt, p2r}, {&m.LiveAt, live}, {&m.EndedAt, ended}, {&m.ResolvedAt, resolved}} {
+		if *p.dst, err = parseNullTime(p.src); err != nil {
+			return nil, err
+		}
+	}
+	if err := json.Unmarshal([]byte(roster1), &st.P1Roster); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(roster2), &st.P2Roster); err != nil {
+		return nil, err
+	}
+	st.P1Roster, st.P2Roster = captainFirst(m.P1, st.P1Roster), captainFirst(m.P2, st.P2Roster)
+	return &st, nil
+}
+
+// captainFirst orders a roster captain first, the rest as stored. A side
+// with no roster rows (a match seeded outside registration) is its captain.
+func captainFirst(captain string, roster []string) []string {
+	if captain == "" {
+		return []string{}
+	}
+	out := []string{captain}
+	for _, id := range roster {
+		if id != captain {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// MarkReady implements core.ProtocolStore: one conditional statement marks
+// the side ready and, when the other side already is, takes the match live
+// with the nonce and seed. It answers CodePastReadyPhase when the match
+// left the ready phase (or its window) meanwhile.
+func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) error {
+	at := formatTime(now)
+	var id int64
+	err := s.db.writeRow(ctx, q("mark_ready"),
+		side, at, side, at,
+		side, side,
+		side, side, nonce,
+		side, side, seed,
+		side, side, at,
+		at, matchID, at, at).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodePastReadyPhase, "match %d left the ready phase", matchID)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to mark ready: %w", err)
+	}
+	return nil
+}
+
+// SubmitResult implements core.ProtocolStore: one batch stores the side's
+// submission (only while the match is live, first submission per side
+// wins), reconciles the match (awaiting_result, confirmed or disputed) and,
+// when that confirmed it, seats the winner (and loser) in the bracket;
+// one query then reads what happened.
+func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord, loserSideID string) (core.SubmitOutcome, error) {
+	at := formatTime(rec.ReceivedAt)
+	stmts := []Stmt{
+		{SQL: q("insert_submission"), Args: []any{
+			rec.MatchID, rec.Side, rec.SubmitterID, rec.AppID, rec.Result, rec.ResultHash, rec.WinnerID,
+			rec.WinnerSideID, nullString(rec.ClientRole), nullTime(rec.StartedAt), nullTime(rec.EndedAt), at, rec.Token,
+			rec.MatchID, st.SessionNonce,
+		}},
+		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
+	}
+	for _, seat := range []struct {
+		ref    core.SeatRef
+		player string
+	}{{st.WinnerTo, rec.WinnerSideID}, {st.LoserTo, loserSideID}} {
+		if seat.ref.BracketSlot == "" {
+			continue
+		}
+		stmts = append(stmts, Stmt{SQL: q("seat_if_confirmed"), Args: []any{
+			seat.ref.Side, seat.player, seat.ref.Side, seat.player, at,
+			st.TournamentID, seat.ref.BracketSlot, rec.MatchID, rec.WinnerSideID,
+		}})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
+	}
+	var status, token, hash string
+	if err := s.db.QueryRowContext(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash); err != nil {
+		return core.SubmitOutcome{}, fmt.Errorf("store: unable to read the submission outcome: %w", err)
+	}
+	out := core.SubmitOutcome{MatchStatus: core.MatchStatus(status)}
+	switch {
+	case token == rec.Token:
+		out.Status = map[core.MatchStatus]string{
+			core.MatchAwaitingResult: core.SubmitPending,
+			core.MatchConfirmed:      core.SubmitConfirmed,
+			core.MatchDisputed:       core.SubmitDisputed,
+		}[out.MatchStatus]
+		if out.Status == "" {
+			return out, fmt.Errorf("store: submission stored but match %d is %s", rec.MatchID, status)
+		}
+	case hash == rec.ResultHash:
+		out.Status = core.SubmitDuplicate
+	case hash != "":
+		return out, core.Errorf(core.CodeAlreadySubmitted, "side %d already submitted another hash", rec.Side)
+	case out.MatchStatus.Resolved():
+		return out, core.Errorf(core.CodeAlreadyResolved, "match %d was resolved meanwhile", rec.MatchID)
+	default:
+		return out, core.Errorf(core.CodeNotLive, "match %d is %s", rec.MatchID, status)
+	}
+	return out, nil
+}
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// Submissions implements core.ProtocolStore.
+func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.SubmissionRecord, error) {
+	rows, err := s.db.QueryContext(ctx, q("submissions"), matchID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list submissions: %w", err)
+	}
+	defer rows.Close()
+	var out []core.SubmissionRecord
+	for rows.Next() {
+		var r core.SubmissionRecord
+		var started, ended sql.NullString
+		var received string
+		if err := rows.Scan(&r.MatchID, &r.Side, &r.SubmitterID, &r.AppID, &r.Result, &r.ResultHash, &r.WinnerID,
+			&r.WinnerSideID, &r.ClientRole, &started, &ended, &received); err != nil {
+			return nil, err
+		}
+		if r.StartedAt, err = parseNullTime(started); err != nil {
+			return nil, err
+		}
+		if r.EndedAt, err = parseNullTime(ended); err != nil {
+			return nil, err
+		}
+		if r.ReceivedAt, err = parseTime(received); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// GraceExpired implements core.ProtocolStore.
+func (s *Arena) GraceExpired(ctx context.Context, cutoff time.Time) ([]int64, error) {
+	return s.ids(ctx, q("grace_expired"), formatTime(cutoff))
+}
+
+func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list matches: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// ConfirmSingleSubmission implements core.ProtocolStore.
+func (s *Arena) ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time) (bool, error) {
+	var id int64
+	err := s.db.writeRow(ctx, q("confirm_single_submission"), formatTime(at), formatTime(at), matchID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to confirm match %d: %w", matchID, err)
+	}
+	return true, nil
+}
+
+// ReadySideAtClose implements core.ProtocolStore.
+func (s *Arena) ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error) {
+	rows, err := s.db.QueryContext(ctx, q("one_side_ready_closed"), formatTime(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list closed windows: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var ready string
+		if err := rows.Scan(&id, &ready); err != nil {
+			return nil, err
+		}
+		out[id] = ready
+	}
+	return out, rows.Err()
+}
+
+// ForfeitUnready implements core.ProtocolStore.
+func (s *Arena) ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time) (bool, error) {
+	var id int64
+	at := formatTime(now)
+	err := s.db.writeRow(ctx, q("forfeit_unready"), winner, at, at, matchID, at).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to forfeit match %d: %w", matchID, err)
+	}
+	return true, nil
+}
+
+// SetRefereeConsent implements core.ProtocolStore.
+func (s *Arena) SetRefereeConsent(ctx context.Context, platformID string, granted bool, at time.Time) error {
+	if _, err := s.db.write(ctx, q("set_consent"), platformID, granted, formatTime(at)); err != nil {
+		return fmt.Errorf("store: unable to store consent: %w", err)
+	}
+	return nil
+}

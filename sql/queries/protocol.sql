@@ -1,0 +1,133 @@
+-- The game-client protocol: discovery, ready, result submission, timers.
+
+-- name: match_state
+SELECT m.id, m.tournament_id, m.stage, m.round_label, m.round_number, coalesce(m.group_name, ''),
+	coalesce(m.bracket_slot, ''), m.status, coalesce(m.p1_platform_id, ''), coalesce(m.p2_platform_id, ''),
+	m.opens_at, m.closes_at, coalesce(m.winner_platform_id, ''), m.score_p1, m.score_p2,
+	coalesce(m.result_source, ''), coalesce(m.winner_to_slot, ''), coalesce(m.winner_to_side, 0),
+	coalesce(m.loser_to_slot, ''), coalesce(m.loser_to_side, 0), coalesce(m.session_nonce, ''),
+	coalesce(m.game_seed, 0), m.p1_ready_at, m.p2_ready_at, m.live_at, m.ended_at, m.resolved_at,
+	t.slug, t.name, t.environment, t.team_min_players, t.team_max_players, t.cast_hand_mode,
+	t.cast_delay_seconds, t.allow_spectators,
+	(SELECT json_group_array(platform_id) FROM roster_members r
+		WHERE r.tournament_id = m.tournament_id AND r.captain_id = m.p1_platform_id),
+	(SELECT json_group_array(platform_id) FROM roster_members r
+		WHERE r.tournament_id = m.tournament_id AND r.captain_id = m.p2_platform_id),
+	coalesce((SELECT result_hash FROM match_submissions s WHERE s.match_id = m.id AND s.side = 1), ''),
+	coalesce((SELECT result_hash FROM match_submissions s WHERE s.match_id = m.id AND s.side = 2), ''),
+	(SELECT count(*) FROM referee_consents c
+		WHERE c.granted = 1 AND c.platform_id IN (m.p1_platform_id, m.p2_platform_id)),
+	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p1_platform_id), ''),
+	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p2_platform_id), '')
+FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+
+-- name: player_matches_where
+WHERE m.id IN (SELECT m2.id FROM roster_members r
+	JOIN matches m2 ON m2.tournament_id = r.tournament_id
+		AND (m2.p1_platform_id = r.captain_id OR m2.p2_platform_id = r.captain_id)
+	WHERE r.platform_id = ? AND m2.status IN (SELECT value FROM json_each(?)))
+	AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
+
+-- name: mark_ready
+UPDATE matches SET
+	p1_ready_at = CASE WHEN ? = 1 THEN coalesce(p1_ready_at, ?) ELSE p1_ready_at END,
+	p2_ready_at = CASE WHEN ? = 2 THEN coalesce(p2_ready_at, ?) ELSE p2_ready_at END,
+	status = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
+		THEN 'live' ELSE status END,
+	session_nonce = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
+		THEN ? ELSE session_nonce END,
+	game_seed = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
+		THEN ? ELSE game_seed END,
+	live_at = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
+		THEN ? ELSE live_at END,
+	updated_at = ?
+WHERE id = ? AND status = 'scheduled' AND opens_at <= ? AND ? < closes_at
+	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
+RETURNING id
+
+-- name: insert_submission
+INSERT INTO match_submissions (match_id, side, submitter_id, app_id, result, result_hash, winner_id,
+	winner_side_id, client_role, started_at, ended_at, received_at, token)
+SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+WHERE EXISTS (SELECT 1 FROM matches WHERE id = ? AND status IN ('live', 'awaiting_result') AND session_nonce = ?)
+ON CONFLICT (match_id, side) DO NOTHING
+
+-- name: reconcile
+UPDATE matches SET
+	status = CASE
+		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) < 2 THEN 'awaiting_result'
+		WHEN (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1 THEN 'confirmed'
+		ELSE 'disputed' END,
+	winner_platform_id = CASE
+		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
+			AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
+		THEN (SELECT winner_side_id FROM match_submissions WHERE match_id = matches.id LIMIT 1)
+		ELSE winner_platform_id END,
+	result_source = CASE
+		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
+			AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
+		THEN 'game_client' ELSE result_source END,
+	resolved_at = CASE
+		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
+			AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
+		THEN ? ELSE resolved_at END,
+	ended_at = coalesce(ended_at, ?),
+	updated_at = ?
+WHERE id = ? AND status IN ('live', 'awaiting_result')
+
+-- name: seat_if_confirmed
+UPDATE matches SET
+	p1_platform_id = CASE WHEN ? = 1 THEN ? ELSE p1_platform_id END,
+	p2_platform_id = CASE WHEN ? = 2 THEN ? ELSE p2_platform_id END,
+	updated_at = ?
+WHERE tournament_id = ? AND bracket_slot = ? AND status = 'scheduled'
+	AND EXISTS (SELECT 1 FROM matches src WHERE src.id = ? AND src.status = 'confirmed' AND src.winner_platform_id = ?)
+
+-- name: submission_outcome
+SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, '')
+FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = ?
+WHERE m.id = ?
+
+-- name: submissions
+SELECT match_id, side, submitter_id, app_id, result, result_hash, winner_id, winner_side_id,
+	coalesce(client_role, ''), started_at, ended_at, received_at
+FROM match_submissions WHERE match_id = ? ORDER BY received_at, side
+
+-- name: grace_expired
+SELECT m.id FROM matches m
+WHERE m.status = 'awaiting_result'
+	AND (SELECT count(*) FROM match_submissions s WHERE s.match_id = m.id) = 1
+	AND (SELECT min(received_at) FROM match_submissions s WHERE s.match_id = m.id) <= ?
+ORDER BY m.id
+
+-- name: confirm_single_submission
+UPDATE matches SET status = 'confirmed',
+	winner_platform_id = (SELECT winner_side_id FROM match_submissions s WHERE s.match_id = matches.id),
+	result_source = 'player_report', resolved_at = ?, updated_at = ?
+WHERE id = ? AND status = 'awaiting_result'
+	AND (SELECT count(*) FROM match_submissions s WHERE s.match_id = matches.id) = 1
+RETURNING id
+
+-- name: one_side_ready_closed
+SELECT id, CASE WHEN p1_ready_at IS NOT NULL THEN p1_platform_id ELSE p2_platform_id END
+FROM matches
+WHERE status = 'scheduled' AND closes_at <= ?
+	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
+	AND (p1_ready_at IS NULL) <> (p2_ready_at IS NULL)
+ORDER BY id
+
+-- name: forfeit_unready
+UPDATE matches SET status = 'forfeited', winner_platform_id = ?, result_source = 'admin',
+	resolved_at = ?, updated_at = ?
+WHERE id = ? AND status = 'scheduled' AND closes_at <= ?
+	AND (p1_ready_at IS NULL) <> (p2_ready_at IS NULL)
+RETURNING id
+
+-- name: attention_where
+WHERE m.status = 'disputed'
+	OR (m.status IN ('scheduled', 'live') AND m.closes_at <= ? AND m.p1_platform_id IS NOT NULL
+		AND m.p2_platform_id IS NOT NULL)
+
+-- name: set_consent
+INSERT INTO referee_consents (platform_id, granted, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (platform_id) DO UPDATE SET granted = excluded.granted, updated_at = excluded.updated_at

@@ -1,0 +1,321 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"arena/core"
+)
+
+// gameHandler is a ticket-authenticated game-client endpoint.
+type gameHandler func(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller)
+
+// gameRoute registers a game-client endpoint: every call carries a fresh
+// platform ticket (spec 5.1), verified before the handler runs. Missing
+// or malformed: 401 missing_ticket; refused: 401 invalid_ticket; the
+// platform unreachable: 503 platform_unavailable.
+func (s *Server) gameRoute(pattern string, h gameHandler) {
+	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
+		ticket, err := core.ParsePlatformAuthorization(r.Header.Get("Authorization"))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if s.cfg.Tickets == nil {
+			writeError(w, r, errors.New("no ticket verifier configured"))
+			return
+		}
+		caller, err := s.cfg.Tickets.Verify(r.Context(), t.Arena, ticket, r.Header.Get("X-Platform-AppId"))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		h(w, r, t, caller)
+	}))
+}
+
+type casterView struct {
+	PlatformID string `json:"platformId"`
+	StreamURL  string `json:"streamUrl"`
+	Source     string `json:"source"`
+}
+
+type refereeView struct {
+	Enabled         bool   `json:"enabled"`
+	ConsentComplete bool   `json:"consentComplete"`
+	TraceProtocol   string `json:"traceProtocol"`
+	CaptureProtocol string `json:"captureProtocol"`
+}
+
+// liveMatchView is the live-match object of spec 2.1.
+type liveMatchView struct {
+	MatchID            int64           `json:"matchId"`
+	GameSeed           int64           `json:"gameSeed,omitempty"`
+	Slot               int             `json:"slot"`
+	SessionNonce       string          `json:"sessionNonce"`
+	P1PlatformID       string          `json:"p1PlatformId"`
+	P2PlatformID       string          `json:"p2PlatformId"`
+	OpponentPlatformID string          `json:"opponentPlatformId"`
+	Tournament         tournamentRef   `json:"tournament"`
+	WindowClosesAt     string          `json:"windowClosesAt"`
+	AllowSpectators    bool            `json:"allowSpectators"`
+	Cast               core.CastPolicy `json:"cast"`
+	Casters            []casterView    `json:"casters"`
+	CasterPlatformID   *string         `json:"casterPlatformId"`
+	StreamURL          *string         `json:"streamUrl"`
+	P1Roster           []string        `json:"p1Roster"`
+	P2Roster           []string        `json:"p2Roster"`
+	TeamMinPlayers     int             `json:"teamMinPlayers"`
+	TeamMaxPlayers     int             `json:"teamMaxPlayers"`
+	ResultProtocol     string          `json:"resultProtocol"`
+	RefereeM0          *refereeView    `json:"refereeM0,omitempty"`
+}
+
+// handleLiveMatch answers the caller's live match, or 204.
+func (s *Server) handleLiveMatch(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	st, err := core.LiveMatchFor(r.Context(), t.Store, t.Arena, caller)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if st == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	slot := st.SideOf(caller.PlatformID)
+	v := liveMatchView{
+		MatchID: st.ID, GameSeed: st.GameSeed, Slot: slot, SessionNonce: st.SessionNonce,
+		P1PlatformID: st.P1, P2PlatformID: st.P2, OpponentPlatformID: st.Captain(3 - slot),
+		Tournament:     tournamentRef{Slug: st.Tournament.Slug, Name: st.Tournament.Name},
+		WindowClosesAt: isoTime(st.ClosesAt), AllowSpectators: st.Tournament.AllowSpectators,
+		Cast: st.Tournament.Cast, Casters: []casterView{}, P1Roster: st.P1Roster, P2Roster: st.P2Roster,
+		TeamMinPlayers: st.Tournament.TeamMinPlayers, TeamMaxPlayers: st.Tournament.TeamMaxPlayers,
+		ResultProtocol: core.ResultProtocol,
+	}
+	if t.Arena.RefereeEnabled {
+		v.RefereeM0 = &refereeView{Enabled: true, ConsentComplete: st.ConsentsGranted == 2,
+			TraceProtocol: "svc.gameplay.v1", CaptureProtocol: "svc.capture.v1"}
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// upcomingMatchView is the upcoming-match object of spec 2.2.
+type upcomingMatchView struct {
+	MatchID            int64         `json:"matchId"`
+	Slot               int           `json:"slot"`
+	OpponentPlatformID string        `json:"opponentPlatformId"`
+	OpponentName       string        `json:"opponentName"`
+	Tournament         tournamentRef `json:"tournament"`
+	WindowOpensAt      string        `json:"windowOpensAt"`
+	WindowClosesAt     string        `json:"windowClosesAt"`
+	WindowOpen         bool          `json:"windowOpen"`
+	SelfReady          bool          `json:"selfReady"`
+	OpponentReady      bool          `json:"opponentReady"`
+}
+
+// handleUpcomingMatch answers the caller's next scheduled match, or 204.
+func (s *Server) handleUpcomingMatch(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	now := s.now()
+	st, err := core.UpcomingMatchFor(r.Context(), t.Store, t.Arena, caller, now)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if st == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	slot := st.SideOf(caller.PlatformID)
+	self, other := st.P1ReadyAt != nil, st.P2ReadyAt != nil
+	name := st.P2Name
+	if slot == 2 {
+		self, other, name = other, self, st.P1Name
+	}
+	opponent := st.Captain(3 - slot)
+	if name == "" {
+		name = core.PlaceholderName(opponent)
+	}
+	writeJSON(w, http.StatusOK, upcomingMatchView{
+		MatchID: st.ID, Slot: slot, OpponentPlatformID: opponent, OpponentName: name,
+		Tournament:    tournamentRef{Slug: st.Tournament.Slug, Name: st.Tournament.Name},
+		WindowOpensAt: isoTime(st.OpensAt), WindowClosesAt: isoTime(st.ClosesAt),
+		WindowOpen: !now.Before(st.OpensAt) && now.Before(st.ClosesAt), SelfReady: self, OpponentReady: other,
+	})
+}
+
+// handleReady marks the caller's side ready.
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	id, ok := parseMatchID(r)
+	if !ok {
+		writeError(w, r, core.Errorf(core.CodeMatchNotFound, "match id %q", r.PathValue("id")))
+		return
+	}
+	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, s.now(), s.rand)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// maxResultBodyBytes caps a result submission's body: the 64 KiB result
+// may grow sixfold with JSON escaping, plus the other fields.
+const maxResultBodyBytes = 512 << 10
+
+// resultBody is the wire shape of POST .../result; fields are decoded
+// loosely so that each rule can answer with its own code.
+type resultBody struct {
+	Protocol   json.RawMessage `json:"protocol"`
+	Result     json.RawMessage `json:"result"`
+	ResultHash json.RawMessage `json:"resultHash"`
+	ClientRole json.RawMessage `json:"clientRole"`
+	StartedAt  json.RawMessage `json:"startedAt"`
+	EndedAt    json.RawMessage `json:"endedAt"`
+}
+
+// parseResultBody reads a submission. Bodies that are not a JSON object
+// answer 400 invalid_json, oversized ones 413 body_too_large; everything
+// else is left to the rules, so their order holds. clientRole other than
+// host or guest, and startedAt/endedAt that are not ISO-8601, are dropped.
+func parseResultBody(raw []byte) (*core.ResultSubmission, bool, error) {
+	var b resultBody
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&b); err != nil {
+		return nil, false, core.Errorf(core.CodeInvalidJSON, "the body is not a JSON object")
+	}
+	if dec.More() {
+		return nil, false, core.Errorf(core.CodeInvalidJSON, "trailing data after the JSON body")
+	}
+	sub := &core.ResultSubmission{}
+	_ = json.Unmarshal(b.Protocol, &sub.Protocol)
+	hasResult := json.Unmarshal(b.Result, &sub.Result) == nil && len(b.Result) > 0 && b.Result[0] == '"'
+	_ = json.Unmarshal(b.ResultHash, &sub.ResultHash)
+	var role string
+	if json.Unmarshal(b.ClientRole, &role) == nil && (role == "host" || role == "guest") {
+		sub.ClientRole = role
+	}
+	sub.StartedAt, sub.EndedAt = optionalTime(b.StartedAt), optionalTime(b.EndedAt)
+	return sub, hasResult, nil
+}
+
+func optionalTime(raw json.RawMessage) *time.Time {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+// handleResult is a result submission, rules 1 to 12 of spec 4.1 in order
+// (rule 1, the ticket, ran in gameRoute).
+func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	ctx := r.Context()
+	raw, readErr := io.ReadAll(http.MaxBytesReader(w, r.Body, maxResultBodyBytes))
+	id, ok := parseMatchID(r) // rule 2
+	if !ok {
+		writeError(w, r, core.Errorf(core.CodeMatchNotFound, "match id %q", r.PathValue("id")))
+		return
+	}
+	st, err := t.Store.MatchState(ctx, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if readErr != nil {
+		writeError(w, r, jsonError(readErr))
+		return
+	}
+	sub, hasResult, err := parseResultBody(raw)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := core.CheckBody(sub, hasResult); err != nil { // rule 3
+		writeError(w, r, err)
+		return
+	}
+	points := func() core.PlacementPoints { return s.placementPoints(ctx, t) }
+	out, err := core.SubmitResult(ctx, t.Store, t.Store, st, caller, sub, s.now(), s.rand, points)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": out.Status, "matchStatus": out.MatchStatus})
+}
+
+type consentRequest struct {
+	Granted *bool `json:"granted" validate:"required"`
+}
+
+// handleRefereeConsent records the caller's AI-referee training consent.
+func (s *Server) handleRefereeConsent(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	var req consentRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := t.Store.SetRefereeConsent(r.Context(), caller.PlatformID, *req.Granted, s.now()); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"granted": *req.Granted})
+}
+
+// parseMatchID reads the {id} path value: a positive integer.
+func parseMatchID(r *http.Request) (int64, bool) {
+	var id int64
+	if err := json.Unmarshal([]byte(r.PathValue("id")), &id); err != nil || id <= 0 {
+		return 0, false
+	}
+	return id, true
+}
+
+// matchDetail is one match for the admin: the match, both sides' stored
+// submissions verbatim, for forensics.
+type matchDetail struct {
+	adminMatch
+	Submissions []core.SubmissionRecord `json:"submissions"`
+}
+
+// handleAdminMatch shows a match with its submissions.
+func (s *Server) handleAdminMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	ctx := r.Context()
+	m, err := matchFromPath(ctx, r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	subs, err := t.Store.Submissions(ctx, m.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if subs == nil {
+		subs = []core.SubmissionRecord{}
+	}
+	writeJSON(w, http.StatusOK, matchDetail{adminMatch: adminMatchOf(m), Submissions: subs})
+}
+
+// handleAdminQueue lists the matches waiting for the admin: disputed, or
+// past their window without a result.
+func (s *Server) handleAdminQueue(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	list, err := t.Store.AttentionMatches(r.Context(), s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]adminMatch, 0, len(list))
+	for i := range list {
+		out = append(out, adminMatchOf(&list[i].Match))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
+}
