@@ -13,6 +13,7 @@ test: fmt-check vet tools test-go wasm
 
 test-go:
 	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 ./...
+	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/platform/ ./client/
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go' | grep -v '_templ.go$$')); \
