@@ -24,7 +24,7 @@ type ProtocolStore interface {
 	// MarkReady marks the side ready while the match is scheduled and its
 	// window open; when both sides are ready the match goes live with the
 	// nonce and seed. CodePastReadyPhase when the match left that state.
-	MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) error
+	MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) (ReadyOutcome, error)
 	// SubmitResult stores the side's submission and reconciles the match
 	// atomically (rules 11 and 12); loserSideID is the other side's captain
 	// for seating a semifinal loser.
@@ -86,18 +86,7 @@ func Ready(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller, match
 	if err != nil {
 		return ReadyOutcome{}, err
 	}
-	if err := ps.MarkReady(ctx, matchID, side, now, nonce, seed); err != nil {
-		return ReadyOutcome{}, err
-	}
-	after, err := ps.MatchState(ctx, matchID)
-	if err != nil {
-		return ReadyOutcome{}, err
-	}
-	opponentReady := after.P2ReadyAt != nil
-	if side == 2 {
-		opponentReady = after.P1ReadyAt != nil
-	}
-	return ReadyOutcome{Status: after.Status, Live: after.Status == MatchLive || after.Status == MatchAwaitingResult, OpponentReady: opponentReady}, nil
+	return ps.MarkReady(ctx, matchID, side, now, nonce, seed)
 }
 
 // liveSecrets draws a session nonce (128 random bits, base64url) and a

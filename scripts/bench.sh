@@ -2,8 +2,10 @@
 # Benchmarks (not tests). Public read throughput: GET /api/v1/tournaments/{slug}
 # of a 64-player groups_playoffs tournament on the native server under
 # wrk -t2 -c64 -d10s, against nginx serving the identical bytes from a file,
-# in the same run. Then the Go benchmarks (standings and bracket of a
-# 1024-player tournament, ...). Usage: scripts/bench.sh  (make bench)
+# in the same run. Then the game-client protocol under load (scripts/loadgen:
+# full matches and submissions per second, p50/p99, GET /healthz alongside),
+# then the Go benchmarks (standings and bracket of a 1024-player tournament).
+# Usage: scripts/bench.sh  (make bench)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -93,6 +95,11 @@ printf '%-8s %12s %10s %10s %8s\n' server req/s p50 p99 non-2xx
 printf '%-8s %12s %10s %10s %8s\n' arena "$a_rps" "$a_p50" "$a_p99" "$a_bad"
 printf '%-8s %12s %10s %10s %8s\n' nginx "$n_rps" "$n_p50" "$n_p99" "$n_bad"
 python3 -c "print('ratio arena/nginx: %.2f (target >= 0.50)' % ($a_rps / $n_rps))"
+
+echo
+echo "bench: game-client protocol (full matches, then submissions), GET /healthz as the reference line"
+go build -o "$tmp/loadgen" ./scripts/loadgen
+"$tmp/loadgen" -base "$base" -admin "$admin" -matches "${BENCH_MATCHES:-2000}" -c "${BENCH_CLIENTS:-16}"
 
 echo
 echo "bench: Go benchmarks"

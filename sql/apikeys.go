@@ -31,7 +31,7 @@ func (s *Arena) AddAPIKey(ctx context.Context, id, hash, label string, at time.T
 // false when there is none.
 func (s *Arena) APIKeyHash(ctx context.Context, id string) (string, bool, error) {
 	var hash string
-	err := s.db.QueryRowContext(ctx, q("api_key_hash"), id).Scan(&hash)
+	err := s.db.queryRow(ctx, q("api_key_hash"), id).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -57,7 +57,7 @@ func (s *Arena) RevokeAPIKey(ctx context.Context, id string, at time.Time) error
 
 // APIKeys lists every key, oldest first.
 func (s *Arena) APIKeys(ctx context.Context) ([]APIKey, error) {
-	rows, err := s.db.QueryContext(ctx, q("api_keys"))
+	rows, err := s.db.query(ctx, q("api_keys"))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list API keys: %w", err)
 	}

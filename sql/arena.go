@@ -37,7 +37,7 @@ func (s *Arena) AddAdminToken(ctx context.Context, t core.AdminTokenRecord) erro
 func (s *Arena) AdminToken(ctx context.Context, id string) (*core.AdminTokenRecord, error) {
 	var t core.AdminTokenRecord
 	var created string
-	err := s.db.QueryRowContext(ctx, q("admin_token"), id).Scan(&t.ID, &t.Hash, &t.Label, &created)
+	err := s.db.queryRow(ctx, q("admin_token"), id).Scan(&t.ID, &t.Hash, &t.Label, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeUnauthorized, "no admin token %s", id)
 	}
@@ -64,7 +64,7 @@ func (s *Arena) AddArenaAdmins(ctx context.Context, platformIDs []string, at tim
 
 // ArenaAdmins implements core.ArenaStore.
 func (s *Arena) ArenaAdmins(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, q("arena_admins"))
+	rows, err := s.db.query(ctx, q("arena_admins"))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list arena admins: %w", err)
 	}
@@ -97,7 +97,7 @@ func (s *Arena) UpsertPlayers(ctx context.Context, players []core.PlayerProfile,
 // PlayerCount implements core.ArenaStore.
 func (s *Arena) PlayerCount(ctx context.Context) (int, error) {
 	var n int
-	if err := s.db.QueryRowContext(ctx, q("player_count")).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("player_count")).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: unable to count players: %w", err)
 	}
 	return n, nil

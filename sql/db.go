@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,7 +26,56 @@ type DB struct {
 	// URL is the database URL without credentials.
 	URL string
 
+	// writer runs every write. For a local file it is a one-connection
+	// pool beside the reading pool: writes queue in the process instead of
+	// contending for SQLite's lock (WAL lets reads go on meanwhile).
+	// Remotely it is the same pool as reads.
+	writer *sql.DB
+
 	version atomic.Uint64 // bumped after every write made through this DB
+
+	// Prepared statements of a local database, by query text, for the
+	// reading pool and the writer: SQLite then parses each query once per
+	// connection instead of on every call.
+	readStmts, writeStmts sync.Map
+}
+
+// prepared returns pool's prepared statement for query, preparing it once.
+func prepared(ctx context.Context, pool *sql.DB, cache *sync.Map, query string) (*sql.Stmt, error) {
+	if st, ok := cache.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := pool.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := cache.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+// query runs a reading query (prepared once on a local database).
+func (db *DB) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if !db.Local {
+		return db.QueryContext(ctx, query, args...)
+	}
+	st, err := prepared(ctx, db.DB, &db.readStmts, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// queryRow runs a reading query expected to return one row.
+func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if db.Local {
+		if st, err := prepared(ctx, db.DB, &db.readStmts, query); err == nil {
+			return st.QueryRowContext(ctx, args...)
+		}
+	}
+	return db.QueryRowContext(ctx, query, args...)
 }
 
 // Version counts the writes made through this DB value. A process that is
@@ -36,14 +86,37 @@ func (db *DB) Version() uint64 { return db.version.Load() }
 // write executes a statement that changes data and bumps Version.
 func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	defer db.version.Add(1)
-	return db.ExecContext(ctx, query, args...)
+	if db.Local {
+		st, err := prepared(ctx, db.writer, &db.writeStmts, query)
+		if err != nil {
+			return nil, err
+		}
+		return st.ExecContext(ctx, args...)
+	}
+	return db.writer.ExecContext(ctx, query, args...)
 }
 
 // writeRow executes a data-changing statement with RETURNING and bumps
 // Version.
 func (db *DB) writeRow(ctx context.Context, query string, args ...any) *sql.Row {
 	defer db.version.Add(1)
-	return db.QueryRowContext(ctx, query, args...)
+	if db.Local {
+		if st, err := prepared(ctx, db.writer, &db.writeStmts, query); err == nil {
+			return st.QueryRowContext(ctx, args...)
+		}
+	}
+	return db.writer.QueryRowContext(ctx, query, args...)
+}
+
+// Close closes the database's pools.
+func (db *DB) Close() error {
+	err := db.DB.Close()
+	if db.writer != db.DB {
+		if werr := db.writer.Close(); err == nil {
+			err = werr
+		}
+	}
+	return err
 }
 
 // Open opens the database at rawURL. Remote URLs (libsql://, http://,
@@ -87,12 +160,25 @@ func Open(rawURL, token string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open database: %w", err)
 	}
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	db.DB, db.writer = sqlDB, sqlDB
 	if !db.Local {
 		// Each remote connection is an HTTP stream; a few suffice.
 		sqlDB.SetMaxIdleConns(4)
+		return db, nil
 	}
-	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	db.DB = sqlDB
+	// SQLite prepares statements per connection: a few reading connections
+	// keep their prepared statements warm.
+	sqlDB.SetMaxOpenConns(8)
+	sqlDB.SetMaxIdleConns(8)
+	writer, err := sql.Open("libsql", rawURL)
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("store: unable to open database: %w", err)
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetConnMaxIdleTime(0)
+	db.writer = writer
 	return db, nil
 }
 
@@ -113,12 +199,30 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 	}
 	defer db.version.Add(1)
 	if db.Local {
-		tx, err := db.BeginTx(ctx, nil)
+		// Prepare before the transaction takes the writer's one connection.
+		sts := make([]*sql.Stmt, len(stmts))
+		for i, s := range stmts {
+			if len(s.Args) == 0 {
+				continue // a migration's multi-statement text runs as it is
+			}
+			st, err := prepared(ctx, db.writer, &db.writeStmts, s.SQL)
+			if err != nil {
+				return err
+			}
+			sts[i] = st
+		}
+		tx, err := db.writer.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
-		for _, s := range stmts {
-			if _, err := tx.ExecContext(ctx, s.SQL, s.Args...); err != nil {
+		for i, s := range stmts {
+			var err error
+			if sts[i] == nil {
+				_, err = tx.ExecContext(ctx, s.SQL)
+			} else {
+				_, err = tx.StmtContext(ctx, sts[i]).ExecContext(ctx, s.Args...)
+			}
+			if err != nil {
 				_ = tx.Rollback()
 				return err
 			}
@@ -134,7 +238,7 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 		args = append(args, s.Args...)
 	}
 	b.WriteString("COMMIT;")
-	_, err := db.ExecContext(ctx, b.String(), args...)
+	_, err := db.writer.ExecContext(ctx, b.String(), args...)
 	return err
 }
 

@@ -71,7 +71,7 @@ func (d *Directory) CreateArena(ctx context.Context, a *core.Arena) error {
 
 // Arenas implements core.Directory.
 func (d *Directory) Arenas(ctx context.Context) ([]core.Arena, error) {
-	rows, err := d.db.QueryContext(ctx, q("arena_columns")+" ORDER BY a.slug")
+	rows, err := d.db.query(ctx, q("arena_columns")+" ORDER BY a.slug")
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list arenas: %w", err)
 	}
@@ -116,7 +116,7 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 }
 
 func (d *Directory) arenaWhere(ctx context.Context, where string, arg any) (*core.Arena, error) {
-	a, err := scanArena(d.db.QueryRowContext(ctx, q("arena_columns")+" "+where, arg))
+	a, err := scanArena(d.db.queryRow(ctx, q("arena_columns")+" "+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeArenaNotFound, "no arena for %v", arg)
 	}
@@ -129,7 +129,7 @@ func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.db.QueryContext(ctx, q("hosts_taken"), string(list))
+	rows, err := d.db.query(ctx, q("hosts_taken"), string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to check hosts: %w", err)
 	}
@@ -148,7 +148,7 @@ func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, e
 // SlugTaken implements core.Directory.
 func (d *Directory) SlugTaken(ctx context.Context, slug string) (bool, error) {
 	var n int
-	if err := d.db.QueryRowContext(ctx, q("slug_taken"), slug).Scan(&n); err != nil {
+	if err := d.db.queryRow(ctx, q("slug_taken"), slug).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: unable to check slug: %w", err)
 	}
 	return n > 0, nil
@@ -157,7 +157,7 @@ func (d *Directory) SlugTaken(ctx context.Context, slug string) (bool, error) {
 // DatabaseInUse implements core.Directory.
 func (d *Directory) DatabaseInUse(ctx context.Context, url string) (bool, error) {
 	var n int
-	if err := d.db.QueryRowContext(ctx, q("database_in_use"), url).Scan(&n); err != nil {
+	if err := d.db.queryRow(ctx, q("database_in_use"), url).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: unable to check database URL: %w", err)
 	}
 	return n > 0, nil

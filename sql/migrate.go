@@ -75,7 +75,7 @@ const createMigrationsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
 // safe: the loser's batch fails on the version row and rolls back, and
 // Migrate then sees the version applied.
 func Migrate(ctx context.Context, db *DB, set MigrationSet) (int, error) {
-	if _, err := db.ExecContext(ctx, createMigrationsTable); err != nil {
+	if _, err := db.writer.ExecContext(ctx, createMigrationsTable); err != nil {
 		return 0, fmt.Errorf("store: unable to create schema_migrations: %w", err)
 	}
 	applied, err := appliedVersions(ctx, db)

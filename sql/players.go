@@ -21,7 +21,7 @@ func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.Play
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, q("players_in"), string(list))
+	rows, err := s.db.query(ctx, q("players_in"), string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read players: %w", err)
 	}
@@ -39,7 +39,7 @@ func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.Play
 // Player implements core.TournamentStore.
 func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, error) {
 	var p core.PlayerProfile
-	err := s.db.QueryRowContext(ctx, q("player"), id).Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL)
+	err := s.db.queryRow(ctx, q("player"), id).Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodePlayerNotFound, "no player %s", id)
 	}
@@ -53,14 +53,14 @@ func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, err
 // the player was on (byes are not matches played), wins, and podium places.
 func (s *Arena) PlayerStats(ctx context.Context, id string) (core.PlayerStats, error) {
 	st := core.PlayerStats{Trophies: []core.Trophy{}}
-	if err := s.db.QueryRowContext(ctx, q("player_match_counts"), id).Scan(&st.MatchesPlayed, &st.Wins); err != nil {
+	if err := s.db.queryRow(ctx, q("player_match_counts"), id).Scan(&st.MatchesPlayed, &st.Wins); err != nil {
 		return st, fmt.Errorf("store: unable to count matches: %w", err)
 	}
 	st.Losses = st.MatchesPlayed - st.Wins
 	if st.MatchesPlayed > 0 {
 		st.WinRate = int(math.Round(float64(st.Wins) / float64(st.MatchesPlayed) * 100))
 	}
-	rows, err := s.db.QueryContext(ctx, q("player_trophies"), id)
+	rows, err := s.db.query(ctx, q("player_trophies"), id)
 	if err != nil {
 		return st, fmt.Errorf("store: unable to read trophies: %w", err)
 	}
@@ -77,7 +77,7 @@ func (s *Arena) PlayerStats(ctx context.Context, id string) (core.PlayerStats, e
 
 // Ladder implements core.TournamentStore.
 func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, error) {
-	rows, err := s.db.QueryContext(ctx, q("ladder"), seasonID, seasonID)
+	rows, err := s.db.query(ctx, q("ladder"), seasonID, seasonID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read ladder: %w", err)
 	}
@@ -96,7 +96,7 @@ func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, e
 // Setting implements core.TournamentStore.
 func (s *Arena) Setting(ctx context.Context, key string, v any) (bool, error) {
 	var raw string
-	err := s.db.QueryRowContext(ctx, q("setting"), key).Scan(&raw)
+	err := s.db.queryRow(ctx, q("setting"), key).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -15,7 +15,7 @@ var _ core.ProtocolStore = (*Arena)(nil)
 
 // MatchState implements core.ProtocolStore: one query.
 func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
-	st, err := scanMatchState(s.db.QueryRowContext(ctx, q("match_state")+" WHERE m.id = ?", id))
+	st, err := scanMatchState(s.db.queryRow(ctx, q("match_state")+" WHERE m.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
 	}
@@ -31,7 +31,7 @@ func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses .
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, q("match_state")+" "+q("player_matches_where")+" ORDER BY m.opens_at, m.id", platformID, string(list))
+	rows, err := s.db.query(ctx, q("match_state")+" "+q("player_matches_where")+" ORDER BY m.opens_at, m.id", platformID, string(list), platformID, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find the player's matches: %w", err)
 	}
@@ -49,7 +49,7 @@ func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses .
 
 // AttentionMatches implements core.ProtocolStore.
 func (s *Arena) AttentionMatches(ctx context.Context, now time.Time) ([]core.MatchState, error) {
-	rows, err := s.db.QueryContext(ctx, q("match_state")+" "+q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(now))
+	rows, err := s.db.query(ctx, q("match_state")+" "+q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(now))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list matches needing attention: %w", err)
 	}
@@ -133,23 +133,29 @@ func captainFirst(captain string, roster []string) []string {
 // the side ready and, when the other side already is, takes the match live
 // with the nonce and seed. It answers CodePastReadyPhase when the match
 // left the ready phase (or its window) meanwhile.
-func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) error {
+func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) (core.ReadyOutcome, error) {
 	at := formatTime(now)
-	var id int64
+	var status string
+	var p1, p2 bool
 	err := s.db.writeRow(ctx, q("mark_ready"),
 		side, at, side, at,
 		side, side,
 		side, side, nonce,
 		side, side, seed,
 		side, side, at,
-		at, matchID, at, at).Scan(&id)
+		at, matchID, at, at).Scan(&status, &p1, &p2)
 	if errors.Is(err, sql.ErrNoRows) {
-		return core.Errorf(core.CodePastReadyPhase, "match %d left the ready phase", matchID)
+		return core.ReadyOutcome{}, core.Errorf(core.CodePastReadyPhase, "match %d left the ready phase", matchID)
 	}
 	if err != nil {
-		return fmt.Errorf("store: unable to mark ready: %w", err)
+		return core.ReadyOutcome{}, fmt.Errorf("store: unable to mark ready: %w", err)
 	}
-	return nil
+	out := core.ReadyOutcome{Status: core.MatchStatus(status), OpponentReady: p2}
+	if side == 2 {
+		out.OpponentReady = p1
+	}
+	out.Live = out.Status == core.MatchLive
+	return out, nil
 }
 
 // SubmitResult implements core.ProtocolStore: one batch stores the side's
@@ -183,7 +189,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
 	var status, token, hash string
-	if err := s.db.QueryRowContext(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash); err != nil {
+	if err := s.db.queryRow(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash); err != nil {
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to read the submission outcome: %w", err)
 	}
 	out := core.SubmitOutcome{MatchStatus: core.MatchStatus(status)}
@@ -218,7 +224,7 @@ func nullString(s string) any {
 
 // Submissions implements core.ProtocolStore.
 func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.SubmissionRecord, error) {
-	rows, err := s.db.QueryContext(ctx, q("submissions"), matchID)
+	rows, err := s.db.query(ctx, q("submissions"), matchID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list submissions: %w", err)
 	}
@@ -252,7 +258,7 @@ func (s *Arena) GraceExpired(ctx context.Context, cutoff time.Time) ([]int64, er
 }
 
 func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.db.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list matches: %w", err)
 	}
@@ -283,7 +289,7 @@ func (s *Arena) ConfirmSingleSubmission(ctx context.Context, matchID int64, at t
 
 // ReadySideAtClose implements core.ProtocolStore.
 func (s *Arena) ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error) {
-	rows, err := s.db.QueryContext(ctx, q("one_side_ready_closed"), formatTime(now))
+	rows, err := s.db.query(ctx, q("one_side_ready_closed"), formatTime(now))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list closed windows: %w", err)
 	}

@@ -31,7 +31,7 @@ func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
 
 // Seasons implements core.TournamentStore.
 func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
-	rows, err := s.db.QueryContext(ctx, q("seasons"))
+	rows, err := s.db.query(ctx, q("seasons"))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list seasons: %w", err)
 	}
@@ -84,7 +84,7 @@ func (s *Arena) TournamentByID(ctx context.Context, id int64) (*core.Tournament,
 }
 
 func (s *Arena) tournamentWhere(ctx context.Context, where string, arg any) (*core.Tournament, error) {
-	t, err := scanTournament(s.db.QueryRowContext(ctx, q("tournament_columns")+" "+where, arg))
+	t, err := scanTournament(s.db.queryRow(ctx, q("tournament_columns")+" "+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeTournamentNotFound, "no tournament %v", arg)
 	}
@@ -100,7 +100,7 @@ func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tourna
 	if !withDrafts {
 		query += " WHERE t.status <> 'draft'"
 	}
-	rows, err := s.db.QueryContext(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC")
+	rows, err := s.db.query(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC")
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list tournaments: %w", err)
 	}
@@ -195,7 +195,7 @@ func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Regis
 		return fmt.Errorf("store: unable to register: %w", err)
 	}
 	var n int
-	if err := s.db.QueryRowContext(ctx, q("registration_exists"), t.ID, reg.PlatformID).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("registration_exists"), t.ID, reg.PlatformID).Scan(&n); err != nil {
 		return fmt.Errorf("store: unable to check registration: %w", err)
 	}
 	if n > 0 {
@@ -214,7 +214,7 @@ func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Regis
 
 // Registrations implements core.TournamentStore.
 func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.Registration, error) {
-	rows, err := s.db.QueryContext(ctx, q("registrations"), tournamentID)
+	rows, err := s.db.query(ctx, q("registrations"), tournamentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list registrations: %w", err)
 	}
@@ -275,7 +275,7 @@ func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to cor
 		return fmt.Errorf("store: unable to start %s: %w", to, err)
 	}
 	var status, stored string
-	if err := s.db.QueryRowContext(ctx, q("stage_token"), t.ID).Scan(&status, &stored); err != nil {
+	if err := s.db.queryRow(ctx, q("stage_token"), t.ID).Scan(&status, &stored); err != nil {
 		return fmt.Errorf("store: unable to check stage: %w", err)
 	}
 	if stored != token {
@@ -294,7 +294,7 @@ func nullTime(t *time.Time) any {
 
 // Matches implements core.TournamentStore.
 func (s *Arena) Matches(ctx context.Context, tournamentID int64) ([]core.Match, error) {
-	rows, err := s.db.QueryContext(ctx, q("match_columns")+" WHERE tournament_id = ? "+q("match_order"), tournamentID)
+	rows, err := s.db.query(ctx, q("match_columns")+" WHERE tournament_id = ? "+q("match_order"), tournamentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list matches: %w", err)
 	}
@@ -312,7 +312,7 @@ func (s *Arena) Matches(ctx context.Context, tournamentID int64) ([]core.Match, 
 
 // Match implements core.TournamentStore.
 func (s *Arena) Match(ctx context.Context, id int64) (*core.Match, error) {
-	m, err := scanMatch(s.db.QueryRowContext(ctx, q("match_columns")+" WHERE id = ?", id))
+	m, err := scanMatch(s.db.queryRow(ctx, q("match_columns")+" WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
 	}
@@ -428,7 +428,7 @@ func (s *Arena) CompleteTournament(ctx context.Context, t *core.Tournament, podi
 
 // Podium implements core.TournamentStore.
 func (s *Arena) Podium(ctx context.Context, tournamentID int64) ([]core.PodiumPlace, error) {
-	rows, err := s.db.QueryContext(ctx, q("podium"), tournamentID)
+	rows, err := s.db.query(ctx, q("podium"), tournamentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read podium: %w", err)
 	}

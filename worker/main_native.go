@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -49,6 +50,7 @@ type options struct {
 	operatorToken  string
 	logFormat      string
 	tick           time.Duration
+	pprof          string
 }
 
 func parseOptions(args []string) (options, []string, error) {
@@ -59,6 +61,7 @@ func parseOptions(args []string) (options, []string, error) {
 	fs.BoolVar(&o.dev, "dev", os.Getenv("ARENA_DEV") == "1", "enable the /__dev routes (ARENA_DEV=1)")
 	fs.StringVar(&o.directoryURL, "directory-url", os.Getenv("ARENA_DIRECTORY_URL"), "directory database URL; default a file in the data directory (ARENA_DIRECTORY_URL)")
 	fs.StringVar(&o.logFormat, "log", env("ARENA_LOG_FORMAT", "text"), "log format: text or json (ARENA_LOG_FORMAT)")
+	fs.StringVar(&o.pprof, "pprof", os.Getenv("ARENA_PPROF"), "serve net/http/pprof on this address, e.g. 127.0.0.1:6060; empty disables (ARENA_PPROF)")
 	fs.DurationVar(&o.tick, "tick", envDuration("ARENA_TICK_INTERVAL", time.Minute), "scheduled jobs interval; 0 disables (ARENA_TICK_INTERVAL)")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
@@ -190,6 +193,15 @@ func serve(ctx context.Context, o options, log *slog.Logger) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.ListenAndServe() }()
+	if o.pprof != "" {
+		go func() {
+			mux := http.NewServeMux()
+			mux.HandleFunc("/debug/pprof/", pprof.Index)
+			mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+			mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+			log.Info("pprof", slog.String("addr", o.pprof), slog.Any("error", http.ListenAndServe(o.pprof, mux)))
+		}()
+	}
 	if o.tick > 0 {
 		go tickScheduled(ctx, srv, o.tick, log)
 	}

@@ -22,9 +22,13 @@ SELECT m.id, m.tournament_id, m.stage, m.round_label, m.round_number, coalesce(m
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 
 -- name: player_matches_where
-WHERE m.id IN (SELECT m2.id FROM roster_members r
-	JOIN matches m2 ON m2.tournament_id = r.tournament_id
-		AND (m2.p1_platform_id = r.captain_id OR m2.p2_platform_id = r.captain_id)
+WHERE m.id IN (
+	SELECT m2.id FROM roster_members r
+	JOIN matches m2 ON m2.p1_platform_id = r.captain_id AND m2.tournament_id = r.tournament_id
+	WHERE r.platform_id = ? AND m2.status IN (SELECT value FROM json_each(?))
+	UNION
+	SELECT m2.id FROM roster_members r
+	JOIN matches m2 ON m2.p2_platform_id = r.captain_id AND m2.tournament_id = r.tournament_id
 	WHERE r.platform_id = ? AND m2.status IN (SELECT value FROM json_each(?)))
 	AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
 
@@ -43,7 +47,7 @@ UPDATE matches SET
 	updated_at = ?
 WHERE id = ? AND status = 'scheduled' AND opens_at <= ? AND ? < closes_at
 	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
-RETURNING id
+RETURNING status, p1_ready_at IS NOT NULL, p2_ready_at IS NOT NULL
 
 -- name: insert_submission
 INSERT INTO match_submissions (match_id, side, submitter_id, app_id, result, result_hash, winner_id,

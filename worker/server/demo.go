@@ -41,7 +41,7 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		Name:             "Demo Arena",
 		Hosts:            append([]string(nil), DemoHosts...),
 		Plan:             string(core.PlanStudio),
-		AppIDs:           []string{"480", "481"},
+		AppIDs:           []string{"480"}, // one AppID: the environment gate stays out of the way
 		AdminPlatformIDs: []string{DemoAdminPlatformID},
 	})
 	if err != nil {
