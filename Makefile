@@ -2,18 +2,25 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench
+.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
 	$(GO) run ./worker --dev
 
 ## test: gofmt, go vet (native and wasm), go test (libSQL suite included), wasm build
-test: fmt-check vet tools test-go wasm
+test: generate-check fmt-check vet tools test-go wasm
 
 test-go:
 	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 ./...
 	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/platform/ ./client/
+
+## generate: regenerate the templ components (views/*_templ.go, committed)
+generate:
+	$(GO) tool templ generate -path views
+
+generate-check: generate
+	@if [ -n "$$(git status --porcelain -- views)" ]; then echo "views: generated code is stale or untracked; commit the output of make generate:"; git status --porcelain -- views; exit 1; fi
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go' | grep -v '_templ.go$$')); \

@@ -19,6 +19,7 @@ import (
 	"arena/worker/platform"
 	"arena/worker/server"
 	"arena/worker/turso"
+	"arena/worker/web"
 )
 
 // main is the Workers entry. Each request and each cron run starts a
@@ -76,6 +77,7 @@ func build(log *slog.Logger) (http.Handler, func(context.Context) (server.Schedu
 		}
 	}
 	srv := server.New(cfg)
+	web.Register(srv, web.Config{SessionKey: []byte(cloudflare.Getenv("ARENA_SESSION_KEY")), Logger: log})
 	return srv, srv.RunScheduled
 }
 

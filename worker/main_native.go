@@ -29,6 +29,7 @@ import (
 	_ "arena/sql/sqlitedriver"
 	"arena/worker/platform"
 	"arena/worker/server"
+	"arena/worker/web"
 )
 
 func main() {
@@ -125,6 +126,10 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 	if err != nil {
 		return nil, nil, err
 	}
+	sessionKey, err := secretFile(o.dataDir, "session-key", "ARENA_SESSION_KEY")
+	if err != nil {
+		return nil, nil, err
+	}
 	srv := server.New(server.Config{
 		Directory:     dir,
 		OperatorToken: o.operatorToken,
@@ -138,6 +143,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true,
 	})
+	web.Register(srv, web.Config{SessionKey: []byte(sessionKey), Logger: log})
 	return srv, dir, nil
 }
 
@@ -242,7 +248,17 @@ func tickScheduled(ctx context.Context, srv *server.Server, every time.Duration,
 // operatorToken reads data/operator-token, creating it with a random
 // token on first start.
 func operatorToken(dataDir string) (string, error) {
-	path := filepath.Join(dataDir, "operator-token")
+	return secretFile(dataDir, "operator-token", "")
+}
+
+// secretFile returns the environment variable env when set, else the
+// secret in dataDir/name, creating it with 32 random bytes (hex) on first
+// use.
+func secretFile(dataDir, name, env string) (string, error) {
+	if env != "" && os.Getenv(env) != "" {
+		return os.Getenv(env), nil
+	}
+	path := filepath.Join(dataDir, name)
 	if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) != "" {
 		return strings.TrimSpace(string(b)), nil
 	}

@@ -243,6 +243,12 @@ func (s *Server) placementPoints(ctx context.Context, t *Tenant) core.PlacementP
 	return placementPointsOf(ctx, t.Store)
 }
 
+// PlacementPoints returns an arena's ladder points table (the default when
+// unset); the site resolves matches with it too.
+func PlacementPoints(ctx context.Context, st core.TournamentStore) core.PlacementPoints {
+	return placementPointsOf(ctx, st)
+}
+
 func placementPointsOf(ctx context.Context, st core.TournamentStore) core.PlacementPoints {
 	points := core.DefaultPlacementPoints()
 	if _, err := st.Setting(ctx, settingPlacementPoints, &points); err != nil {

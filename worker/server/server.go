@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"arena/core"
 	store "arena/sql"
@@ -62,6 +63,8 @@ type Server struct {
 	// public lists the public API endpoints for the meta object.
 	public []string
 	cache  *publicCache // nil unless cfg.SoleWriter
+
+	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
 
 	mu       sync.Mutex
 	arenaDBs map[string]*store.DB // by database URL; lives as long as the process
@@ -135,6 +138,28 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /__dev/stream-live", s.dev(s.handleDevStreamLive))
 }
 
+// HandleTenant registers a handler for one arena's requests (the host
+// picks the arena): how the web pages plug into the server.
+func (s *Server) HandleTenant(pattern string, h func(w http.ResponseWriter, r *http.Request, t *Tenant)) {
+	s.mux.HandleFunc(pattern, s.tenant(h))
+}
+
+// Handle registers a handler that serves every host.
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
+// SetPageNotFound sets the answer to unknown paths outside /api/ and
+// /__dev/ (the site's 404 page); JSON otherwise.
+func (s *Server) SetPageNotFound(h http.HandlerFunc) { s.pageNotFound = h }
+
+// Now reads the service clock (moved by /__dev/clock in dev mode).
+func (s *Server) Now() time.Time { return s.now() }
+
+// Random is the service's source of randomness.
+func (s *Server) Random() io.Reader { return s.rand }
+
+// Directory is the directory of arenas.
+func (s *Server) Directory() *store.Directory { return s.dir }
+
 // adminRoute registers an arena admin endpoint (admin token required).
 func (s *Server) adminRoute(pattern string, h tenantHandler) {
 	s.mux.HandleFunc(pattern, s.tenant(s.admin(h)))
@@ -164,6 +189,10 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request, fallback http.H
 	if probe.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", probe.header.Get("Allow"))
 		writeCode(w, r, core.CodeMethodNotAllowed)
+		return
+	}
+	if s.pageNotFound != nil && !strings.HasPrefix(r.URL.Path, "/api/") && !strings.HasPrefix(r.URL.Path, "/__dev/") {
+		s.pageNotFound(w, r)
 		return
 	}
 	writeCode(w, r, core.CodeNotFound)

@@ -1,0 +1,13 @@
+package web
+
+import (
+	"net/http"
+
+	"arena/views"
+	"arena/worker/server"
+)
+
+// home is the arena's front page.
+func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.render(w, r, t, http.StatusOK, views.ErrorPage(s.layout(r, t, t.Arena.Name), http.StatusOK, "Welcome."))
+}
