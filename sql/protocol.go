@@ -160,9 +160,10 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 
 // SubmitResult implements core.ProtocolStore: one batch stores the side's
 // submission (only while the match is live, first submission per side
-// wins), reconciles the match (awaiting_result, confirmed or disputed) and,
-// when that confirmed it, seats the winner (and loser) in the bracket;
-// one query then reads what happened.
+// wins), reconciles the match (awaiting_result, confirmed or disputed),
+// records on the submission the status it produced and, when that
+// confirmed the match, seats the winner (and loser) in the bracket; one
+// query then reads what happened.
 func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord, loserSideID string) (core.SubmitOutcome, error) {
 	at := formatTime(rec.ReceivedAt)
 	stmts := []Stmt{
@@ -172,6 +173,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 			rec.MatchID, st.SessionNonce,
 		}},
 		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
+		{SQL: q("record_outcome"), Args: []any{rec.MatchID, rec.MatchID, rec.Side, rec.Token}},
 	}
 	for _, seat := range []struct {
 		ref    core.SeatRef
@@ -188,8 +190,8 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
-	var status, token, hash string
-	if err := s.db.queryRow(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash); err != nil {
+	var status, token, hash, produced string
+	if err := s.db.queryRow(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash, &produced); err != nil {
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to read the submission outcome: %w", err)
 	}
 	out := core.SubmitOutcome{MatchStatus: core.MatchStatus(status)}
@@ -199,7 +201,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 			core.MatchAwaitingResult: core.SubmitPending,
 			core.MatchConfirmed:      core.SubmitConfirmed,
 			core.MatchDisputed:       core.SubmitDisputed,
-		}[out.MatchStatus]
+		}[core.MatchStatus(produced)]
 		if out.Status == "" {
 			return out, fmt.Errorf("store: submission stored but match %d is %s", rec.MatchID, status)
 		}

@@ -79,6 +79,10 @@ UPDATE matches SET
 	updated_at = ?
 WHERE id = ? AND status IN ('live', 'awaiting_result')
 
+-- name: record_outcome
+UPDATE match_submissions SET outcome = (SELECT status FROM matches WHERE id = ?)
+WHERE match_id = ? AND side = ? AND token = ?
+
 -- name: seat_if_confirmed
 UPDATE matches SET
 	p1_platform_id = CASE WHEN ? = 1 THEN ? ELSE p1_platform_id END,
@@ -88,7 +92,7 @@ WHERE tournament_id = ? AND bracket_slot = ? AND status = 'scheduled'
 	AND EXISTS (SELECT 1 FROM matches src WHERE src.id = ? AND src.status = 'confirmed' AND src.winner_platform_id = ?)
 
 -- name: submission_outcome
-SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, '')
+SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, ''), coalesce(s.outcome, '')
 FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = ?
 WHERE m.id = ?
 
