@@ -1,7 +1,10 @@
 package web
 
-// routes is the site's route table. Pages are GET; every state-changing
-// form goes through action (cross-site requests refused).
+// routes is the site's route table, one group per area. Pages are GET;
+// every state-changing form goes through action (cross-site requests
+// refused).
 func (s *Site) routes() {
-	s.page("GET /{$}", s.home)
+	s.publicRoutes()  // public.go: home, tournaments, matches, players, ladder
+	s.accountRoutes() // account.go: sign-in, sign-out, the players' actions
+	s.adminRoutes()   // admin.go: the arena admin's pages
 }
