@@ -242,6 +242,10 @@ func TestArenaStore(t *testing.T) {
 			var name string
 			require.NoError(t, db.QueryRowContext(ctx, "SELECT persona_name FROM players WHERE platform_id = ?", p.PlatformID).Scan(&name))
 			assert.Equal(t, "Ada L.", name)
+			got, err := s.Players(ctx, []string{"76561198000000002", "76561198000000009", p.PlatformID})
+			require.NoError(t, err)
+			assert.Len(t, got, 2, "known players only")
+			assert.Equal(t, "Bo", got["76561198000000002"].PersonaName)
 		})
 	})
 }

@@ -19,7 +19,7 @@ SELECT a.id, a.slug, a.name, a.plan, a.app_ids, a.publisher_key, a.identity, a.r
 FROM arenas a
 
 -- name: hosts_taken
-SELECT host FROM arena_hosts WHERE host IN (SELECT value FROM json_each(?)) ORDER BY host
+SELECT h.host FROM arena_hosts h JOIN json_each(?) j ON h.host = j.value ORDER BY h.host
 
 -- name: slug_taken
 SELECT count(*) FROM arenas WHERE slug = ?

@@ -120,8 +120,8 @@ ON CONFLICT DO NOTHING
 SELECT rank, platform_id FROM podiums WHERE tournament_id = ? ORDER BY rank, platform_id
 
 -- name: players_in
-SELECT platform_id, persona_name, avatar_url FROM players
-WHERE platform_id IN (SELECT value FROM json_each(?))
+SELECT p.platform_id, p.persona_name, p.avatar_url
+FROM players p JOIN json_each(?) j ON p.platform_id = j.value
 
 -- name: player
 SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = ?

@@ -27,7 +27,13 @@ type scheduledJob struct {
 
 // scheduledJobs are the jobs every run executes, in order.
 func (s *Server) scheduledJobs() []scheduledJob {
+	// Reports first: a report whose grace ran out before a contradicting
+	// client submission's goes to the admin instead of being overridden.
 	return []scheduledJob{
+		{name: "report_grace", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+			n, err := core.RunReportGrace(ctx, st, st, a, now, placementPointsOf(ctx, st))
+			return n > 0, err
+		}},
 		{name: "grace_period", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
 			n, err := core.RunGracePeriod(ctx, st, st, a, now, placementPointsOf(ctx, st))
 			return n > 0, err

@@ -1,3 +1,178 @@
 package web
 
-func (s *Site) accountRoutes() {}
+import (
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// accountRoutes are sign-in, sign-out, the mock-mode avatars and the
+// players' actions. Every POST goes through action (cross-site refused).
+func (s *Site) accountRoutes() {
+	s.page("GET /signin", s.signInPage)
+	s.action("POST /auth/mock", s.mockSignIn)
+	s.page("GET /auth/openid", s.openIDStart)
+	s.page("GET "+openIDCallbackPath, s.openIDCallback)
+	s.action("POST /signout", s.signOut)
+	s.page("GET /avatars/{file}", s.placeholderAvatar)
+
+	s.action("POST /tournaments/{slug}/register", s.registerAction)
+	s.action("POST /tournaments/{slug}/withdraw", s.withdrawAction)
+	s.action("POST /matches/{id}/ready", s.readyAction)
+	s.action("POST /matches/{id}/report", s.reportAction)
+	s.action("POST /matches/{id}/report/confirm", s.confirmReportAction)
+	s.action("POST /matches/{id}/report/dispute", s.disputeReportAction)
+}
+
+// mockSignIn reports whether the arena signs players in with the mock
+// form: it has no platform publisher key (DESIGN "Modes").
+func mockSignIn(t *server.Tenant) bool { return t.Arena.PublisherKey == "" }
+
+// maxFormBytes caps an account form's body.
+const maxFormBytes = 64 << 10
+
+// parseForm reads a POSTed form of at most maxFormBytes; a malformed or
+// oversized one is answered with the 400 page.
+func (s *Site) parseForm(w http.ResponseWriter, r *http.Request, t *server.Tenant) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		s.render(w, r, t, http.StatusBadRequest, views.ErrorPage(s.layout(r, t, "Bad request"), http.StatusBadRequest, "This form could not be read."))
+		return false
+	}
+	return true
+}
+
+// safeNext returns raw when it is a path on this site ("/..." but not
+// "//..." or "/\..."), else "": redirects never leave the arena.
+func safeNext(raw string) string {
+	if raw == "" || len(raw) > 2048 || raw[0] != '/' || strings.HasPrefix(raw, "//") || strings.HasPrefix(raw, "/\\") {
+		return ""
+	}
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; c < 0x20 || c == 0x7f || c == '\\' {
+			return ""
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
+		return ""
+	}
+	return raw
+}
+
+// withNotice returns the local path next with ?notice=code: the flash
+// message the next page's action box shows (see noticeMessages).
+func withNotice(next, code string) string {
+	u, err := url.Parse(next)
+	if err != nil {
+		return "/"
+	}
+	q := u.Query()
+	q.Set("notice", code)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// signInURL is the sign-in page coming back to next.
+func signInURL(next string) string {
+	if next == "" {
+		return "/signin"
+	}
+	return "/signin?next=" + url.QueryEscape(next)
+}
+
+// signInPage shows the mock form or the platform button; a signed-in
+// player sees who they are and can sign out.
+func (s *Site) signInPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, t, http.StatusOK, views.SignInView(s.signInProps(r, t, safeNext(r.URL.Query().Get("next")))))
+}
+
+func (s *Site) signInProps(r *http.Request, t *server.Tenant, next string) views.SignInPage {
+	l := s.layout(r, t, "Sign in")
+	l.SignInMock = mockSignIn(t)
+	return views.SignInPage{Layout: l, Mock: l.SignInMock, Next: next}
+}
+
+// mockSignIn signs in any 17-digit account id (mock mode only): the player
+// is stored with a placeholder name (unless known) and avatar, the session
+// cookie set, and the browser sent to next (or home). An invalid id shows
+// the form again with its message (422); a real-mode arena refuses (403).
+func (s *Site) mockSignIn(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	if !s.parseForm(w, r, t) {
+		return
+	}
+	if !mockSignIn(t) {
+		s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.layout(r, t, "Sign in"), http.StatusForbidden,
+			"This arena signs players in through the platform."))
+		return
+	}
+	next := safeNext(r.PostFormValue("next"))
+	id := strings.TrimSpace(r.PostFormValue("platformId"))
+	if !core.ValidPlatformID(id) {
+		p := s.signInProps(r, t, next)
+		p.PlatformID = id
+		p.FieldError = "Enter a platform account id: exactly 17 digits."
+		s.render(w, r, t, http.StatusUnprocessableEntity, views.SignInView(p))
+		return
+	}
+	player := core.PlayerProfile{PlatformID: id, PersonaName: core.PlaceholderName(id), AvatarURL: placeholderAvatarURL(id)}
+	if err := t.Store.SignInMockPlayer(r.Context(), player, s.srv.Now()); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	s.startSession(w, r, t, id)
+	http.Redirect(w, r, orHome(next), http.StatusSeeOther)
+}
+
+func orHome(next string) string {
+	if next == "" {
+		return "/"
+	}
+	return next
+}
+
+// signOut ends the session and goes home.
+func (s *Site) signOut(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.endSession(w, r)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// placeholderAvatarURL is the mock-mode avatar of an account: a path on
+// the arena's own host, so it works on every host of the arena.
+func placeholderAvatarURL(platformID string) string { return "/avatars/" + platformID + ".svg" }
+
+// placeholderAvatar serves GET /avatars/{platformId}.svg: a round badge
+// with the id's last two digits on a colour drawn from the id. The same
+// id always gets the same picture, so browsers may keep it for a year.
+func (s *Site) placeholderAvatar(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	id, ok := strings.CutSuffix(r.PathValue("file"), ".svg")
+	if !ok || !core.ValidPlatformID(id) {
+		s.notFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "image/svg+xml")
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	_, _ = w.Write([]byte(avatarSVG(id)))
+}
+
+// avatarSVG draws the placeholder avatar of a valid account id (digits
+// only, so nothing needs escaping).
+func avatarSVG(id string) string {
+	f := fnv.New32a()
+	f.Write([]byte(id))
+	hue := f.Sum32() % 360
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="Player %s">`+
+		`<circle cx="32" cy="32" r="32" fill="hsl(%d,55%%,42%%)"/>`+
+		`<text x="32" y="41" font-family="system-ui,sans-serif" font-size="26" font-weight="700" text-anchor="middle" fill="#fff">%s</text></svg>`,
+		id[len(id)-4:], hue, id[len(id)-2:])
+}

@@ -1,17 +1,141 @@
 package web
 
 import (
+	"cmp"
 	"net/http"
+	"slices"
 
+	"arena/core"
 	"arena/views"
 	"arena/worker/server"
 )
 
+// The public pages: everything a visitor can read. Handlers read the
+// store the way the public API does (worker/server/views.go) and hand
+// props to the views.
 func (s *Site) publicRoutes() {
 	s.page("GET /{$}", s.home)
+	s.page("GET /tournaments", s.tournamentList)
+	s.page("GET /tournaments/{slug}", s.tournamentPage)
+	s.page("GET /matches/{id}", s.matchPage)
+	s.page("GET /players/{platformId}", s.playerPage)
+	s.page("GET /ladder", s.ladderPage)
 }
 
-// home is the arena's front page.
+// Home page limits: enough to fill a screen, not a whole tournament.
+const (
+	homeLiveLimit     = 12
+	homeUpcomingLimit = 8
+)
+
+// publicNotFound answers the arena's 404 page with a message saying what
+// was not found.
+func (s *Site) publicNotFound(w http.ResponseWriter, r *http.Request, t *server.Tenant, message string) {
+	s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, message))
+}
+
+// home is the arena's front page: live and upcoming matches across the
+// running tournaments, and the tournaments by status.
 func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	s.render(w, r, t, http.StatusOK, views.ErrorPage(s.layout(r, t, t.Arena.Name), http.StatusOK, "Welcome."))
+	ctx := r.Context()
+	list, err := t.Store.Tournaments(ctx, false)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	now := s.srv.Now()
+	type found struct {
+		m    core.Match
+		tour views.TournamentRef
+	}
+	var live, upcoming []found
+	for i := range list {
+		tour := &list[i]
+		if tour.Status != core.StatusGroupStage && tour.Status != core.StatusPlayoffs {
+			continue
+		}
+		matches, err := t.Store.Matches(ctx, tour.ID)
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
+		for _, m := range matches {
+			switch {
+			case m.Status == core.MatchLive || m.Status == core.MatchAwaitingResult:
+				live = append(live, found{m, ref})
+			case m.Status == core.MatchScheduled && m.P1 != "" && m.P2 != "" && m.ClosesAt.After(now):
+				upcoming = append(upcoming, found{m, ref})
+			}
+		}
+	}
+	slices.SortFunc(live, func(a, b found) int {
+		return cmp.Or(a.m.ClosesAt.Compare(b.m.ClosesAt), cmp.Compare(a.m.ID, b.m.ID))
+	})
+	slices.SortFunc(upcoming, func(a, b found) int {
+		return cmp.Or(a.m.ClosesAt.Compare(b.m.ClosesAt), cmp.Compare(a.m.ID, b.m.ID))
+	})
+	live, upcoming = live[:min(len(live), homeLiveLimit)], upcoming[:min(len(upcoming), homeUpcomingLimit)]
+	var ids []string
+	for _, f := range slices.Concat(live, upcoming) {
+		ids = append(ids, f.m.P1, f.m.P2)
+	}
+	book, err := publicPlayers(ctx, t, ids)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p := views.HomePage{Layout: s.layout(r, t, "Home")}
+	for _, f := range live {
+		p.Live = append(p.Live, book.summary(&f.m, f.tour))
+	}
+	for _, f := range upcoming {
+		p.Upcoming = append(p.Upcoming, book.summary(&f.m, f.tour))
+	}
+	p.Sections = publicSections(list)
+	s.render(w, r, t, http.StatusOK, views.HomeView(p))
+}
+
+// publicSectionOrder is how the home page groups tournaments.
+var publicSectionOrder = []struct {
+	title    string
+	statuses []core.TournamentStatus
+}{
+	{"Running now", []core.TournamentStatus{core.StatusGroupStage, core.StatusPlayoffs}},
+	{"Registration open", []core.TournamentStatus{core.StatusRegistrationOpen}},
+	{"Starting soon", []core.TournamentStatus{core.StatusRegistrationClosed}},
+	{"Completed", []core.TournamentStatus{core.StatusCompleted}},
+	{"Cancelled", []core.TournamentStatus{core.StatusCancelled}},
+}
+
+// publicSections groups the tournaments by status, keeping their order
+// within a group and leaving out empty groups.
+func publicSections(list []core.Tournament) []views.TournamentSection {
+	var out []views.TournamentSection
+	for _, sec := range publicSectionOrder {
+		var cards []views.TournamentCard
+		for i := range list {
+			if slices.Contains(sec.statuses, list[i].Status) {
+				cards = append(cards, publicCard(&list[i]))
+			}
+		}
+		if len(cards) > 0 {
+			out = append(out, views.TournamentSection{Title: sec.title, Tournaments: cards})
+		}
+	}
+	return out
+}
+
+// tournamentList lists every public tournament, newest start first.
+func (s *Site) tournamentList(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	list, err := t.Store.Tournaments(r.Context(), false)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p := views.TournamentsPage{Layout: s.layout(r, t, "Tournaments"), Tournaments: make([]views.TournamentCard, 0, len(list))}
+	for i := range list {
+		p.Tournaments = append(p.Tournaments, publicCard(&list[i]))
+	}
+	s.render(w, r, t, http.StatusOK, views.TournamentsView(p))
 }

@@ -1,0 +1,240 @@
+package core
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// The manual result path (spec 3): a player of a live or awaiting_result
+// match reports the result on the website, the other side confirms or
+// disputes it, and the grace period confirms a report nobody contested.
+//
+// Reports and game-client submissions coexist by one rule: a report is
+// accepted only while the match has no game-client submission. Once a
+// client submitted, the submission path (second submission, or its own
+// grace period) decides. A client submission that arrives after a report
+// and names another winner turns the report's confirmation (by the
+// opponent or by the grace period) into a dispute: contested results go
+// to the admin.
+
+// Report errors.
+const (
+	CodeReportPending   = "report_pending"    // 409: the match already has a report
+	CodeClientResult    = "client_result"     // 409: a game client submitted; its path decides
+	CodeNoPendingReport = "no_pending_report" // 409: nothing to confirm or dispute
+	CodeOwnReport       = "own_report"        // 403: a side cannot confirm or dispute its own report
+	CodeInvalidScore    = "invalid_score"     // 422: scores not both 0..MaxReportedScore, winner higher
+)
+
+// MaxReportedScore bounds a reported score.
+const MaxReportedScore = 999
+
+// ReportStatus is where a report stands.
+type ReportStatus string
+
+// Report statuses.
+const (
+	ReportPending   ReportStatus = "pending"
+	ReportConfirmed ReportStatus = "confirmed"
+	ReportDisputed  ReportStatus = "disputed"
+)
+
+// MatchReport is a player's report of a match's result: at most one per
+// match.
+type MatchReport struct {
+	MatchID    int64
+	Side       int    // the reporting side, 1 or 2
+	ReporterID string // the account that reported
+	Winner     string // the winning side's captain
+	Score      *OutcomeScore
+	Status     ReportStatus
+	ReportedAt time.Time
+	DecidedAt  *time.Time
+	DecidedBy  string // the account that confirmed or disputed; "" for the grace period
+	Token      string // tells the request that stored the report
+}
+
+// ReportDecision confirms or disputes a pending report.
+type ReportDecision struct {
+	Confirm bool
+	BySide  int    // the deciding side; 0 for the grace period
+	By      string // the deciding account; "" for the grace period
+	// ReportedBy limits the decision to a report made at or before it
+	// (the grace period's cutoff; the decision time otherwise).
+	ReportedBy time.Time
+	At         time.Time
+	Token      string // tells the request that decided
+}
+
+// ReportStore keeps reports. Every change is one conditional batch.
+type ReportStore interface {
+	// MatchState returns the match with its tournament settings, rosters
+	// and submissions, or CodeMatchNotFound.
+	MatchState(ctx context.Context, id int64) (*MatchState, error)
+	// StoreReport stores rep if the match is live or awaiting_result, has
+	// no game-client submission and no report yet; a live match moves to
+	// awaiting_result in the same batch. Otherwise it stores nothing and
+	// answers CodeReportPending, CodeClientResult, CodeAlreadyResolved or
+	// CodeNotLive.
+	StoreReport(ctx context.Context, rep MatchReport) error
+	// MatchReport returns the match's report, or nil when it has none.
+	MatchReport(ctx context.Context, matchID int64) (*MatchReport, error)
+	// DecideReport applies d to the match's pending report while the
+	// match is awaiting_result, in one batch: the report and the match
+	// become confirmed (winner, score, resultSource player_report, the
+	// bracket seats of st's winner and loser) or disputed (a dispute, or a
+	// confirmation contradicted by a game-client submission). It returns
+	// the match status the decision produced; CodeNoPendingReport when
+	// nothing was decided by this call.
+	DecideReport(ctx context.Context, st *MatchState, rep *MatchReport, d ReportDecision) (MatchStatus, error)
+	// PendingReports returns the matches awaiting_result with a pending
+	// report made at or before cutoff.
+	PendingReports(ctx context.Context, cutoff time.Time) ([]int64, error)
+}
+
+// ReportResult stores the reporter's report of st: the winner is one of
+// the two sides' captains, the score optional. Checks, in order: the
+// reporter plays in the match (CodeNotParticipant), the match is not
+// resolved (CodeAlreadyResolved), it is live or awaiting_result
+// (CodeNotLive), no game client submitted (CodeClientResult), the winner
+// (CodeInvalidWinner) and score (CodeInvalidScore); the store then refuses
+// a second report (CodeReportPending).
+func ReportResult(ctx context.Context, rs ReportStore, st *MatchState, reporter, winner string, score *OutcomeScore, now time.Time, random io.Reader) (*MatchReport, error) {
+	side := st.SideOf(reporter)
+	switch {
+	case side == 0:
+		return nil, Errorf(CodeNotParticipant, "the reporter plays on neither side")
+	case st.Status.Resolved():
+		return nil, Errorf(CodeAlreadyResolved, "match %d is resolved", st.ID)
+	case st.Status != MatchLive && st.Status != MatchAwaitingResult:
+		return nil, Errorf(CodeNotLive, "match %d is %s", st.ID, st.Status)
+	case st.SubmittedHash[1] != "" || st.SubmittedHash[2] != "":
+		return nil, Errorf(CodeClientResult, "a game client submitted match %d's result", st.ID)
+	case winner == "" || (winner != st.P1 && winner != st.P2):
+		return nil, FieldError(CodeInvalidWinner, "winner")
+	}
+	if err := CheckReportedScore(st.P1, winner, score); err != nil {
+		return nil, err
+	}
+	token, err := RandomHex(random, 12)
+	if err != nil {
+		return nil, err
+	}
+	rep := MatchReport{
+		MatchID: st.ID, Side: side, ReporterID: reporter, Winner: winner, Score: score,
+		Status: ReportPending, ReportedAt: now, Token: token,
+	}
+	if err := rs.StoreReport(ctx, rep); err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+// CheckReportedScore accepts no score, or both scores between 0 and
+// MaxReportedScore with the winner's higher (p1 is the slot-1 captain).
+func CheckReportedScore(p1, winner string, score *OutcomeScore) error {
+	if score == nil {
+		return nil
+	}
+	if score.P1 < 0 || score.P2 < 0 || score.P1 > MaxReportedScore || score.P2 > MaxReportedScore {
+		return FieldError(CodeInvalidScore, "score")
+	}
+	if (winner == p1 && score.P1 <= score.P2) || (winner != p1 && score.P2 <= score.P1) {
+		return FieldError(CodeInvalidScore, "score")
+	}
+	return nil
+}
+
+// ConfirmReport confirms the pending report of st by a player of the other
+// side. The match is confirmed (resultSource player_report) and its
+// consequences follow (bracket seats, completion with the points table
+// points returns, read only then); or, when a game client submitted
+// another winner meanwhile, disputed. It returns the match's new status.
+func ConfirmReport(ctx context.Context, rs ReportStore, ts TournamentStore, st *MatchState, caller string, now time.Time, random io.Reader, points func() PlacementPoints) (MatchStatus, error) {
+	status, err := decideByPlayer(ctx, rs, st, caller, true, now, random)
+	if err != nil || status != MatchConfirmed {
+		return status, err
+	}
+	return status, afterAutomaticResolution(ctx, ts, st.ID, now, points())
+}
+
+// DisputeReport disputes the pending report of st by a player of the other
+// side: the match becomes disputed and waits in the admin's queue.
+func DisputeReport(ctx context.Context, rs ReportStore, st *MatchState, caller string, now time.Time, random io.Reader) (MatchStatus, error) {
+	return decideByPlayer(ctx, rs, st, caller, false, now, random)
+}
+
+// decideByPlayer checks, in order: the caller plays in the match
+// (CodeNotParticipant), the match is not resolved (CodeAlreadyResolved),
+// it has a pending report (CodeNoPendingReport) made by the other side
+// (CodeOwnReport); then decides.
+func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller string, confirm bool, now time.Time, random io.Reader) (MatchStatus, error) {
+	side := st.SideOf(caller)
+	if side == 0 {
+		return "", Errorf(CodeNotParticipant, "the caller plays on neither side")
+	}
+	if st.Status.Resolved() {
+		return "", Errorf(CodeAlreadyResolved, "match %d is resolved", st.ID)
+	}
+	rep, err := rs.MatchReport(ctx, st.ID)
+	if err != nil {
+		return "", err
+	}
+	if rep == nil || rep.Status != ReportPending || st.Status != MatchAwaitingResult {
+		return "", Errorf(CodeNoPendingReport, "match %d has no pending report", st.ID)
+	}
+	if rep.Side == side {
+		return "", Errorf(CodeOwnReport, "side %d made the report", side)
+	}
+	token, err := RandomHex(random, 12)
+	if err != nil {
+		return "", err
+	}
+	return rs.DecideReport(ctx, st, rep, ReportDecision{
+		Confirm: confirm, BySide: side, By: caller, ReportedBy: now, At: now, Token: token,
+	})
+}
+
+// RunReportGrace confirms the pending reports nobody contested within the
+// arena's grace period (resultSource player_report), with their
+// consequences (bracket seats, completion with points). A report that a
+// game-client submission contradicts is disputed instead. It returns how
+// many matches it decided; running it again changes nothing more.
+func RunReportGrace(ctx context.Context, rs ReportStore, ts TournamentStore, a *Arena, now time.Time, points PlacementPoints) (int, error) {
+	cutoff := now.Add(-a.GracePeriod())
+	ids, err := rs.PendingReports(ctx, cutoff)
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	for _, id := range ids {
+		st, err := rs.MatchState(ctx, id)
+		if err != nil {
+			return done, err
+		}
+		rep, err := rs.MatchReport(ctx, id)
+		if err != nil {
+			return done, err
+		}
+		if rep == nil {
+			continue
+		}
+		// Concurrent runs decide alike, so they may share the token: each
+		// then carries the consequences, which are idempotent.
+		status, err := rs.DecideReport(ctx, st, rep, ReportDecision{Confirm: true, ReportedBy: cutoff, At: now, Token: "grace"})
+		if ErrorCode(err) == CodeNoPendingReport {
+			continue // decided meanwhile
+		}
+		if err != nil {
+			return done, err
+		}
+		done++
+		if status == MatchConfirmed {
+			if err := afterAutomaticResolution(ctx, ts, id, now, points); err != nil {
+				return done, err
+			}
+		}
+	}
+	return done, nil
+}

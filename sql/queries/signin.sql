@@ -1,0 +1,30 @@
+-- Website sign-in: OpenID response nonces and the player-summary cache.
+-- Positional ? only.
+
+-- name: claim_openid_nonce
+INSERT INTO openid_nonces (nonce, seen_at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING RETURNING nonce
+
+-- name: sweep_openid_nonces
+DELETE FROM openid_nonces WHERE seen_at < ?
+
+-- name: mock_signin_player
+INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (platform_id) DO UPDATE SET
+	avatar_url = CASE WHEN players.avatar_url = '' THEN excluded.avatar_url ELSE players.avatar_url END,
+	updated_at = excluded.updated_at
+
+-- name: cache_summary
+INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at, summary_fetched_at)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (platform_id) DO UPDATE SET persona_name = excluded.persona_name,
+	avatar_url = excluded.avatar_url, updated_at = excluded.updated_at,
+	summary_fetched_at = excluded.summary_fetched_at
+
+-- name: summary_missing
+UPDATE players SET summary_fetched_at = ? WHERE platform_id = ?
+
+-- name: fresh_summaries
+-- A join rather than "platform_id IN (SELECT value FROM json_each(?))":
+-- tursodb answers that form with no rows for an indexed column.
+SELECT p.platform_id FROM players p JOIN json_each(?) j ON p.platform_id = j.value
+WHERE p.summary_fetched_at >= ?

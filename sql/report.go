@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"arena/core"
+)
+
+var _ core.ReportStore = (*Arena)(nil)
+
+// StoreReport implements core.ReportStore: one batch inserts the report
+// (only while the match is live or awaiting_result without game-client
+// submissions; the first report of a match wins) and moves a live match
+// to awaiting_result; one query then reads what happened.
+func (s *Arena) StoreReport(ctx context.Context, rep core.MatchReport) error {
+	at := formatTime(rep.ReportedAt)
+	var p1, p2 any
+	if rep.Score != nil {
+		p1, p2 = rep.Score.P1, rep.Score.P2
+	}
+	err := s.db.Batch(ctx,
+		Stmt{SQL: q("insert_report"), Args: []any{
+			rep.MatchID, rep.Side, rep.ReporterID, rep.Winner, p1, p2, at, rep.Token, rep.MatchID, rep.MatchID,
+		}},
+		Stmt{SQL: q("report_awaits_confirmation"), Args: []any{at, at, rep.MatchID, rep.MatchID, rep.Token}},
+	)
+	if err != nil {
+		return fmt.Errorf("store: unable to store the report of match %d: %w", rep.MatchID, err)
+	}
+	var status, token string
+	var submissions int
+	err = s.db.queryRow(ctx, q("report_attempt"), rep.MatchID).Scan(&status, &submissions, &token)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodeMatchNotFound, "no match %d", rep.MatchID)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to read the report of match %d: %w", rep.MatchID, err)
+	}
+	switch {
+	case token == rep.Token:
+		return nil
+	case core.MatchStatus(status).Resolved():
+		return core.Errorf(core.CodeAlreadyResolved, "match %d is resolved", rep.MatchID)
+	case token != "":
+		return core.Errorf(core.CodeReportPending, "match %d already has a report", rep.MatchID)
+	case submissions > 0:
+		return core.Errorf(core.CodeClientResult, "a game client submitted match %d's result", rep.MatchID)
+	default:
+		return core.Errorf(core.CodeNotLive, "match %d is %s", rep.MatchID, status)
+	}
+}
+
+// MatchReport implements core.ReportStore.
+func (s *Arena) MatchReport(ctx context.Context, matchID int64) (*core.MatchReport, error) {
+	var (
+		rep              core.MatchReport
+		s1, s2           sql.NullInt64
+		status, reported string
+		decided          sql.NullString
+	)
+	err := s.db.queryRow(ctx, q("match_report"), matchID).Scan(&rep.MatchID, &rep.Side, &rep.ReporterID,
+		&rep.Winner, &s1, &s2, &status, &reported, &decided, &rep.DecidedBy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the report of match %d: %w", matchID, err)
+	}
+	rep.Status = core.ReportStatus(status)
+	if s1.Valid && s2.Valid {
+		rep.Score = &core.OutcomeScore{P1: int(s1.Int64), P2: int(s2.Int64)}
+	}
+	if rep.ReportedAt, err = parseTime(reported); err != nil {
+		return nil, err
+	}
+	if rep.DecidedAt, err = parseNullTime(decided); err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+// DecideReport implements core.ReportStore: one batch decides the report,
+// carries the decision to the match and, when that confirmed it, seats the
+// winner (and loser) in the bracket; one query then reads the outcome.
+func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core.MatchReport, d core.ReportDecision) (core.MatchStatus, error) {
+	at := formatTime(d.At)
+	stmts := []Stmt{
+		{SQL: q("decide_report"), Args: []any{d.Confirm, at, d.By, d.Token, st.ID, d.BySide, formatTime(d.ReportedBy)}},
+		{SQL: q("apply_report"), Args: []any{at, at, st.ID, d.Token}},
+	}
+	loser := st.P1
+	if rep.Winner == st.P1 {
+		loser = st.P2
+	}
+	for _, seat := range []struct {
+		ref    core.SeatRef
+		player string
+	}{{st.WinnerTo, rep.Winner}, {st.LoserTo, loser}} {
+		if seat.ref.BracketSlot == "" {
+			continue
+		}
+		stmts = append(stmts, Stmt{SQL: q("seat_if_confirmed"), Args: []any{
+			seat.ref.Side, seat.player, seat.ref.Side, seat.player, at,
+			st.TournamentID, seat.ref.BracketSlot, st.ID, rep.Winner,
+		}})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return "", fmt.Errorf("store: unable to decide the report of match %d: %w", st.ID, err)
+	}
+	var token, status string
+	err := s.db.queryRow(ctx, q("report_decision"), st.ID).Scan(&token, &status)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && token != d.Token) {
+		return "", core.Errorf(core.CodeNoPendingReport, "match %d has no pending report", st.ID)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to read the decision of match %d: %w", st.ID, err)
+	}
+	return core.MatchStatus(status), nil
+}
+
+// PendingReports implements core.ReportStore.
+func (s *Arena) PendingReports(ctx context.Context, cutoff time.Time) ([]int64, error) {
+	return s.ids(ctx, q("pending_reports"), formatTime(cutoff))
+}

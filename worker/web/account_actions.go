@@ -1,0 +1,280 @@
+package web
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// The players' actions. Each one: read the form, require a signed-in
+// player (a visitor is sent to sign in, coming back to the page), call the
+// same core rule as the API, then redirect back to the page with a notice
+// (303, see noticeMessages), or answer a page showing the action's box
+// again with the refusal's message (4xx).
+
+// maxRosterEntries bounds the roster field: far above any team size, so
+// only abuse is cut short.
+const maxRosterEntries = 64
+
+// actionStart reads the form and the viewer. next is the form's return
+// page when it is local, else fallback. ok is false when the request was
+// answered (bad form, or a visitor redirected to sign in).
+func (s *Site) actionStart(w http.ResponseWriter, r *http.Request, t *server.Tenant, fallback string) (viewer, next string, ok bool) {
+	if !s.parseForm(w, r, t) {
+		return "", "", false
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	next = safeNext(r.PostFormValue("next"))
+	if next == "" {
+		next = fallback
+	}
+	viewer = s.sessionPlayer(r, t)
+	if viewer == "" {
+		http.Redirect(w, r, signInURL(next), http.StatusSeeOther)
+		return "", "", false
+	}
+	return viewer, next, true
+}
+
+// actionTournament returns the tournament of the {slug} path value, or
+// answers the 404 page (unknown slug, or a draft).
+func (s *Site) actionTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, bool) {
+	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
+		s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no tournament here."))
+		return nil, false
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return nil, false
+	}
+	return tour, true
+}
+
+// registerAction registers the viewer's side: the viewer as captain, plus
+// the roster field's ids in team tournaments. Same rules and errors as the
+// admin API (core.Register).
+func (s *Site) registerAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tour, ok := s.actionTournament(w, r, t)
+	if !ok {
+		return
+	}
+	viewer, next, ok := s.actionStart(w, r, t, "/tournaments/"+tour.Slug)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	rosterText := r.PostFormValue("roster")
+	var roster []string
+	if tour.IsTeam() {
+		roster = parseRoster(rosterText)
+	}
+	var err error
+	if len(roster) > maxRosterEntries {
+		err = core.FieldError(core.CodeInvalidRoster, "roster")
+	} else {
+		_, err = core.Register(ctx, t.Store, tour, viewer, "", 0, roster, s.srv.Now())
+	}
+	if err != nil {
+		s.tournamentActionRefused(w, r, t, tour, viewer, next, rosterText, err)
+		return
+	}
+	if err := s.refreshSummaries(ctx, t, append([]string{viewer}, roster...), false); err != nil {
+		s.cfg.Logger.WarnContext(ctx, "player summaries unavailable", slog.String("arena", t.Arena.Slug), slog.String("error", err.Error()))
+	}
+	http.Redirect(w, r, withNotice(next, "registered"), http.StatusSeeOther)
+}
+
+// withdrawAction takes the viewer's side out while registration is open
+// (captains only).
+func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tour, ok := s.actionTournament(w, r, t)
+	if !ok {
+		return
+	}
+	viewer, next, ok := s.actionStart(w, r, t, "/tournaments/"+tour.Slug)
+	if !ok {
+		return
+	}
+	if err := core.Withdraw(r.Context(), t.Store, t.Store, tour, viewer, s.srv.Now()); err != nil {
+		s.tournamentActionRefused(w, r, t, tour, viewer, next, "", err)
+		return
+	}
+	http.Redirect(w, r, withNotice(next, "withdrawn"), http.StatusSeeOther)
+}
+
+// parseRoster reads the roster field: ids one per line, or separated by
+// commas, semicolons or spaces.
+func parseRoster(text string) []string {
+	return strings.FieldsFunc(text, func(c rune) bool { return c == ',' || c == ';' || unicode.IsSpace(c) })
+}
+
+// tournamentActionRefused answers a refused registration action: the
+// registration box again with the message (the roster as typed).
+func (s *Site) tournamentActionRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, tour *core.Tournament, viewer, next, roster string, err error) {
+	message := actionMessage(err, tour)
+	if message == "" {
+		s.fail(w, r, t, err)
+		return
+	}
+	regs, rerr := t.Store.Registrations(r.Context(), tour.ID)
+	if rerr != nil {
+		s.fail(w, r, t, rerr)
+		return
+	}
+	p := s.tournamentActionsProps(t, tour, regs, viewer, next)
+	if p == nil {
+		p = &views.TournamentActionsProps{Slug: tour.Slug, Next: next, State: views.TournamentNotOpen}
+	}
+	p.Error, p.Roster = message, roster
+	s.render(w, r, t, actionStatus(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, tour.Name), next, views.TournamentActions(*p)))
+}
+
+// matchAction is one action on the {id} match by the signed-in viewer;
+// it returns the notice code to redirect with, or the refusal.
+type matchAction func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error)
+
+// matchActionRoute reads the match and the viewer, runs act, and answers.
+func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	return func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		if err != nil || id <= 0 {
+			s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no match here."))
+			return
+		}
+		page := "/matches/" + strconv.FormatInt(id, 10)
+		viewer, next, ok := s.actionStart(w, r, t, page)
+		if !ok {
+			return
+		}
+		ctx := r.Context()
+		st, err := t.Store.MatchState(ctx, id)
+		if core.ErrorCode(err) == core.CodeMatchNotFound {
+			s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no match here."))
+			return
+		}
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		code, err := act(r, t, st, viewer)
+		if err != nil {
+			s.matchActionRefused(w, r, t, id, viewer, next, err)
+			return
+		}
+		http.Redirect(w, r, withNotice(next, code), http.StatusSeeOther)
+	}
+}
+
+// matchActionRefused answers a refused match action: the match box as the
+// match now stands, with the message.
+func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, id int64, viewer, next string, err error) {
+	message := actionMessage(err, nil)
+	if message == "" {
+		s.fail(w, r, t, err)
+		return
+	}
+	ctx := r.Context()
+	p := &views.MatchActionsProps{MatchID: id, Next: next, State: views.MatchNothing}
+	if st, serr := t.Store.MatchState(ctx, id); serr == nil {
+		if q, perr := s.matchActionsProps(ctx, t, st, viewer, next); perr == nil && q != nil {
+			p = q
+		}
+	}
+	p.Error = message
+	s.render(w, r, t, actionStatus(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, "Your match"), next, views.MatchActions(*p)))
+}
+
+// readyAction is the website's ready button: core.Ready, the very rule
+// the game client's POST .../ready runs, for the viewer.
+func (s *Site) readyAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
+		caller := core.Caller{PlatformID: viewer, AppID: siteAppID(t.Arena, st.Tournament.Environment)}
+		out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, st.ID, s.srv.Now(), s.srv.Random())
+		if err != nil {
+			return "", err
+		}
+		if out.Live {
+			return "live", nil
+		}
+		return "ready", nil
+	})(w, r, t)
+}
+
+// siteAppID is the AppID the website readies with. The site is not a
+// game build, so it takes the AppID of the build the environment gate
+// shows the tournament to (spec 5.1.6): the primary AppID, except for
+// demo tournaments of an arena with several AppIDs, which the gate shows
+// to the other accepted AppIDs (the second is taken). With the primary
+// alone, the ready button would find no demo match on such an arena.
+func siteAppID(a *core.Arena, env core.Environment) string {
+	if len(a.AppIDs) == 0 {
+		return ""
+	}
+	if len(a.AppIDs) > 1 && env == core.EnvironmentDemo {
+		return a.AppIDs[1]
+	}
+	return a.AppIDs[0]
+}
+
+// reportAction reports the result of the viewer's live match: the
+// winner (a side's captain) and optional scores.
+func (s *Site) reportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
+		score, err := parseReportedScore(r.PostFormValue("score_p1"), r.PostFormValue("score_p2"))
+		if err != nil {
+			return "", err
+		}
+		if _, err := core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, s.srv.Now(), s.srv.Random()); err != nil {
+			return "", err
+		}
+		return "reported", nil
+	})(w, r, t)
+}
+
+// parseReportedScore reads the optional score fields: both empty is no
+// score; otherwise both must be whole numbers (the range is core's).
+func parseReportedScore(p1, p2 string) (*core.OutcomeScore, error) {
+	p1, p2 = strings.TrimSpace(p1), strings.TrimSpace(p2)
+	if p1 == "" && p2 == "" {
+		return nil, nil
+	}
+	a, err1 := strconv.Atoi(p1)
+	b, err2 := strconv.Atoi(p2)
+	if err1 != nil || err2 != nil {
+		return nil, core.FieldError(core.CodeInvalidScore, "score")
+	}
+	return &core.OutcomeScore{P1: a, P2: b}, nil
+}
+
+// confirmReportAction confirms the opponent's report.
+func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
+		ctx := r.Context()
+		points := func() core.PlacementPoints { return server.PlacementPoints(ctx, t.Store) }
+		status, err := core.ConfirmReport(ctx, t.Store, t.Store, st, viewer, s.srv.Now(), s.srv.Random(), points)
+		if err != nil {
+			return "", err
+		}
+		if status == core.MatchDisputed {
+			return "confirm_disputed", nil
+		}
+		return "confirmed", nil
+	})(w, r, t)
+}
+
+// disputeReportAction disputes the opponent's report: the admin decides.
+func (s *Site) disputeReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
+		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, s.srv.Now(), s.srv.Random()); err != nil {
+			return "", err
+		}
+		return "disputed", nil
+	})(w, r, t)
+}

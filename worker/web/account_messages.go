@@ -1,0 +1,81 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+
+	"arena/core"
+)
+
+// Notices are the flash messages of the players' actions: a successful
+// action redirects (303) back to its page with ?notice=<code>, and the
+// page's action box shows the code's message. Only these codes show
+// anything, so a crafted link cannot put words on the page.
+var noticeMessages = map[string]string{
+	"registered":       "You are registered.",
+	"withdrawn":        "You withdrew from the tournament.",
+	"ready":            "You are ready. The match goes live when your opponent is ready too.",
+	"live":             "Both sides are ready: the match is live. Good luck!",
+	"reported":         "Result reported. Your opponent can confirm or dispute it.",
+	"confirmed":        "You confirmed the result.",
+	"disputed":         "You disputed the result: the arena's admin decides.",
+	"confirm_disputed": "A game client reported another winner, so the match went to the arena's admin.",
+}
+
+// notice returns the message of the request's ?notice=, or "".
+func notice(r *http.Request) string { return noticeMessages[r.URL.Query().Get("notice")] }
+
+// actionMessages are the readable messages of the errors an action can
+// meet (the same codes as the API's).
+var actionMessages = map[string]string{
+	core.CodeTournamentFull:      "The tournament is full.",
+	core.CodeRegistrationClosed:  "Registration is closed.",
+	core.CodeAlreadyRegistered:   "You, or a player on your roster, are already registered in this tournament.",
+	core.CodeInvalidSteamID:      "Every player must be a 17-digit platform account id.",
+	core.CodeNotRegistered:       "You are not registered in this tournament.",
+	core.CodeNotCaptain:          "Only your team's captain can withdraw the team.",
+	core.CodeTournamentNotFound:  "There is no such tournament.",
+	core.CodeMatchNotFound:       "There is no such match.",
+	core.CodeNotParticipant:      "You do not play in this match.",
+	core.CodeOpponentUndecided:   "Your opponent is not decided yet.",
+	core.CodePastReadyPhase:      "This match is past the ready phase.",
+	core.CodeWindowNotOpen:       "The match window is not open yet.",
+	core.CodeWindowClosed:        "The match window has closed.",
+	core.CodeAlreadyResolved:     "This match already has its result.",
+	core.CodeNotLive:             "The match is not live: a result can be reported once both sides are ready.",
+	core.CodeReportPending:       "A result was already reported for this match.",
+	core.CodeClientResult:        "A game client already sent this match's result; the result comes from the game clients.",
+	core.CodeNoPendingReport:     "There is no reported result waiting for your answer.",
+	core.CodeOwnReport:           "Your side reported this result; your opponent confirms or disputes it.",
+	core.CodeInvalidWinner:       "Choose the winner: one of the match's two sides.",
+	core.CodeInvalidScore:        fmt.Sprintf("Scores are optional; give both, whole numbers from 0 to %d, the winner's higher.", core.MaxReportedScore),
+	core.CodeInvalidTransition:   "The tournament moved on meanwhile.",
+	core.CodeMatchesUnresolved:   "The tournament moved on meanwhile.",
+	core.CodeInvalidRoster:       "The roster's size is outside this tournament's limits.",
+	core.CodeMissingTicket:       "Please sign in again.",
+	core.CodePlatformUnavailable: "The platform could not be reached. Please try again in a moment.",
+}
+
+// actionStatus is the HTTP status of a refused action's page.
+func actionStatus(code string) int {
+	switch code {
+	case core.CodeNotParticipant, core.CodeOwnReport, core.CodeNotCaptain:
+		return http.StatusForbidden
+	case core.CodeMatchNotFound, core.CodeTournamentNotFound:
+		return http.StatusNotFound
+	case core.CodeInvalidSteamID, core.CodeInvalidRoster, core.CodeInvalidWinner, core.CodeInvalidScore:
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusConflict
+}
+
+// actionMessage is the readable message of a domain error, or "" for an
+// internal one (which the error page answers instead).
+func actionMessage(err error, tour *core.Tournament) string {
+	code := core.ErrorCode(err)
+	if code == core.CodeInvalidRoster && tour != nil {
+		min, max := max(tour.TeamMinPlayers, 1), max(tour.TeamMaxPlayers, 1)
+		return fmt.Sprintf("A team has %d to %d players, you included.", min, max)
+	}
+	return actionMessages[code]
+}

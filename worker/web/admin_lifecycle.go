@@ -1,0 +1,167 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// adminStatuses are the statuses a lifecycle step can lead to.
+var adminStatuses = map[core.TournamentStatus]bool{
+	core.StatusRegistrationOpen: true, core.StatusRegistrationClosed: true, core.StatusGroupStage: true,
+	core.StatusPlayoffs: true, core.StatusCompleted: true, core.StatusCancelled: true,
+}
+
+// adminConfirmStatus is GET /admin/tournaments/{slug}/status?to=: what the
+// step would do, and the button doing it. A step that is not legal from
+// the tournament's status is explained instead (409).
+func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	to := core.TournamentStatus(r.URL.Query().Get("to"))
+	if !adminStatuses[to] {
+		s.adminNotFound(w, r, t, v, "There is no such lifecycle step.")
+		return
+	}
+	status, p := http.StatusOK, s.adminStatusProps(tour, to)
+	if !p.Allowed {
+		status = http.StatusConflict
+	}
+	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.AdminStatusLabel(string(to))), p))
+}
+
+// adminStatusProps describes the step from the tournament's status to
+// `to`.
+func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus) views.AdminStatusConfirm {
+	p := views.AdminStatusConfirm{Slug: tour.Slug, Name: tour.Name, From: string(tour.Status), To: string(to),
+		Allowed: tour.NextStatusAllowed(to) == nil}
+	if !p.Allowed {
+		p.Notice = views.AdminNotice{Error: true, Text: adminTransitionText(tour, to)}
+		return p
+	}
+	p.Effects = adminStepEffects(tour, to, tour.PlayerCount, s.srv.Now())
+	return p
+}
+
+// adminTransitionText explains why a step is not possible.
+func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string {
+	from := strings.ToLower(views.AdminStatusLabel(string(tour.Status)))
+	switch {
+	case tour.Status.Final():
+		return "This tournament is " + from + ": nothing can follow."
+	case to == core.StatusGroupStage && tour.Format == core.FormatPlayoffsOnly:
+		return "This tournament has no group stage (playoffs only)."
+	}
+	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.AdminStatusLabel(string(to))) + " in one step."
+}
+
+// adminStepEffects says what a lifecycle step does, in the admin's words.
+func adminStepEffects(tour *core.Tournament, to core.TournamentStatus, sides int, now time.Time) []string {
+	window := fmt.Sprintf("%d minutes", tour.MatchWindowMinutes)
+	utc := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+	switch to {
+	case core.StatusRegistrationOpen:
+		return []string{
+			"The tournament becomes public.",
+			"Players can register from " + utc(tour.RegistrationOpensAt) + " until " + utc(tour.RegistrationClosesAt) + ", up to " + fmt.Sprint(tour.MaxPlayers) + " sides.",
+			"Its settings can no longer be edited.",
+		}
+	case core.StatusRegistrationClosed:
+		return []string{
+			fmt.Sprintf("No more registrations: %d of %d places are taken.", sides, tour.MaxPlayers),
+			"Seeds can still be changed until the draw.",
+		}
+	case core.StatusGroupStage:
+		start := tour.StartsAt
+		if start.Before(now) {
+			start = now
+		}
+		return []string{
+			fmt.Sprintf("Draws the %d sides into %d groups by seed (snake draw; unseeded sides last, in registration order). Each group needs at least two.", sides, tour.GroupCount),
+			"Schedules every group's round robin: round 1 opens at " + utc(start) + ", each round lasting " + window + ".",
+			"Seeds can no longer be changed.",
+		}
+	case core.StatusPlayoffs:
+		if tour.Format == core.FormatPlayoffsOnly {
+			return []string{
+				fmt.Sprintf("Seeds the bracket from the %d sides' registration seeds (unseeded sides last, in registration order); the top seeds get the byes, resolved at once.", sides),
+				"Round 1 opens now; each round lasts " + window + ".",
+				"Seeds can no longer be changed.",
+			}
+		}
+		return []string{
+			"Needs every group match resolved.",
+			fmt.Sprintf("Seeds the bracket from the group standings: the top %d of each group, cross-seeded so that group mates meet as late as possible.", tour.AdvancePerGroup),
+			"Round 1 opens now; each round lasts " + window + ".",
+		}
+	case core.StatusCompleted:
+		return []string{
+			"Needs the final (and the third place match) resolved; resolving the final completes the tournament by itself.",
+			"Records the podium and gives every side its ladder points by final placement.",
+		}
+	case core.StatusCancelled:
+		return []string{
+			"Stops the tournament for good: no more matches are played or decided.",
+			"It stays listed, as cancelled. This cannot be undone.",
+		}
+	}
+	return nil
+}
+
+// adminChangeStatus is POST /admin/tournaments/{slug}/status (field to):
+// the step through core.ChangeTournamentStatus. A refused step shows the
+// confirmation page again with the reason (409).
+func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	to := core.TournamentStatus(r.PostFormValue("to"))
+	if !adminStatuses[to] {
+		s.adminNotFound(w, r, t, v, "There is no such lifecycle step.")
+		return
+	}
+	ctx := r.Context()
+	p := s.adminStatusProps(tour, to)
+	err := core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Now(), server.PlacementPoints(ctx, t.Store))
+	if err == nil {
+		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "status", "")
+		return
+	}
+	var text string
+	switch adminErrorCode(err) {
+	case core.CodeInvalidTransition:
+		// Another admin may have moved it meanwhile: explain from its status now.
+		if now, rerr := t.Store.TournamentByID(ctx, tour.ID); rerr == nil {
+			tour = now
+		}
+		p = s.adminStatusProps(tour, to)
+		text = adminTransitionText(tour, to)
+		if p.Allowed {
+			text = "The tournament changed meanwhile; check the step again."
+		}
+	case core.CodeMatchesUnresolved:
+		text = "Not yet: some matches are not resolved. Resolve them first (the dashboard's queue lists the disputed and overdue ones)."
+	case core.CodeTooFewEntrants:
+		text = fmt.Sprintf("Too few sides to draw: %d registered. A bracket needs at least 2, and every group at least 2.", tour.PlayerCount)
+	case core.CodeInvalidField:
+		text = "The tournament's settings do not allow this draw (" + adminErrorField(err) + ")."
+	case "":
+		s.fail(w, r, t, err)
+		return
+	default:
+		text = "The step was refused: " + adminErrorCode(err) + "."
+	}
+	p.Notice = views.AdminNotice{Error: true, Text: text}
+	s.render(w, r, t, http.StatusConflict, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.AdminStatusLabel(string(to))), p))
+}

@@ -1,0 +1,171 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// adminMatchID reads the {id} path value: a positive integer, else 0.
+func adminMatchID(r *http.Request) int64 {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0
+	}
+	return id
+}
+
+// adminMatch is GET /admin/matches/{id}.
+func (s *Site) adminMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	s.adminRenderMatch(w, r, t, v, http.StatusOK, func(p *views.AdminMatch) { p.Notice = adminNotice(r) })
+}
+
+// adminRenderMatch renders the match page with status; adjust sets what
+// the request adds.
+func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, adjust func(p *views.AdminMatch)) {
+	ctx := r.Context()
+	id := adminMatchID(r)
+	if id == 0 {
+		s.adminNotFound(w, r, t, v, "There is no such match.")
+		return
+	}
+	st, err := t.Store.MatchState(ctx, id)
+	if adminErrorCode(err) == core.CodeMatchNotFound {
+		s.adminNotFound(w, r, t, v, "There is no match "+r.PathValue("id")+".")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	subs, err := t.Store.Submissions(ctx, id)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	m := &st.Match
+	p := views.AdminMatch{
+		ID: m.ID, TournamentSlug: st.Tournament.Slug, TournamentName: st.Tournament.Name, Round: adminRoundLabel(m),
+		Status: string(m.Status), P1: m.P1, P2: m.P2, P1Name: st.P1Name, P2Name: st.P2Name,
+		P1Roster: st.P1Roster, P2Roster: st.P2Roster, OpensAt: m.OpensAt, ClosesAt: m.ClosesAt,
+		P1ReadyAt: m.P1ReadyAt, P2ReadyAt: m.P2ReadyAt, LiveAt: m.LiveAt, EndedAt: m.EndedAt, ResolvedAt: m.ResolvedAt,
+		SessionNonce: m.SessionNonce,
+		CanResolve:   !m.Status.Resolved() && m.P1 != "" && m.P2 != "",
+	}
+	if m.Status.Resolved() {
+		p.Winner, p.ResultSource = m.Winner, m.ResultSource
+		if m.Score != nil {
+			p.HasScore, p.ScoreP1, p.ScoreP2 = true, m.Score.P1, m.Score.P2
+		}
+	}
+	nameOf := func(id string) string {
+		switch {
+		case id == "":
+			return ""
+		case id == m.P1:
+			return st.P1Name
+		case id == m.P2:
+			return st.P2Name
+		}
+		return ""
+	}
+	for i := range subs {
+		sub := &subs[i]
+		if sub.Side != 1 && sub.Side != 2 {
+			continue
+		}
+		p.Submissions[sub.Side-1] = &views.AdminSubmission{
+			SubmitterID: sub.SubmitterID, SubmitterName: nameOf(sub.SubmitterID), AppID: sub.AppID,
+			ClientRole: sub.ClientRole, Result: sub.Result, ResultHash: sub.ResultHash,
+			Winner: sub.WinnerID, WinnerName: nameOf(sub.WinnerSideID),
+			StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, ReceivedAt: sub.ReceivedAt,
+		}
+	}
+	if adjust != nil {
+		adjust(&p)
+	}
+	s.render(w, r, t, status, views.AdminMatchPage(s.adminLayout(t, v, "Match #"+strconv.FormatInt(id, 10)), p))
+}
+
+// adminResolveMatch is POST /admin/matches/{id}/resolve: the admin's
+// decision through core.ResolveMatch (result source admin; status
+// forfeited when the forfeit box is ticked). The decision is final: a
+// resolved match answers 409 already_resolved.
+func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	form := views.AdminResolveForm{
+		Winner: strings.TrimSpace(r.PostFormValue("winner")), ScoreP1: strings.TrimSpace(r.PostFormValue("scoreP1")),
+		ScoreP2: strings.TrimSpace(r.PostFormValue("scoreP2")), Forfeit: r.PostFormValue("forfeit") != "",
+		Errors: views.AdminFieldErrors{},
+	}
+	again := func(status int, notice string) {
+		s.adminRenderMatch(w, r, t, v, status, func(p *views.AdminMatch) {
+			p.Resolve = form
+			p.Notice = views.AdminNotice{Error: true, Text: notice}
+		})
+	}
+	ctx := r.Context()
+	id := adminMatchID(r)
+	m, err := t.Store.Match(ctx, id)
+	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
+		s.adminNotFound(w, r, t, v, "There is no such match.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if form.Winner == "" {
+		form.Errors["winner"] = "Choose the winner."
+	} else if form.Winner != m.P1 && form.Winner != m.P2 {
+		form.Errors["winner"] = "The winner must be one of the two sides."
+	}
+	p1, hasP1, ok1 := adminFormInt(form.Errors, "scoreP1", form.ScoreP1, 0, 1000000)
+	p2, hasP2, ok2 := adminFormInt(form.Errors, "scoreP2", form.ScoreP2, 0, 1000000)
+	if ok1 && ok2 && hasP1 != hasP2 {
+		missing := "scoreP2"
+		if !hasP1 {
+			missing = "scoreP1"
+		}
+		form.Errors[missing] = "Give both scores, or neither."
+	}
+	if len(form.Errors) > 0 && !m.Status.Resolved() {
+		again(http.StatusUnprocessableEntity, "The match was not resolved: see the marked fields.")
+		return
+	}
+	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	res := core.Resolution{Winner: form.Winner, Forfeit: form.Forfeit, Source: core.SourceAdmin, At: s.srv.Now()}
+	if hasP1 && hasP2 {
+		res.Score = &core.OutcomeScore{P1: p1, P2: p2}
+	}
+	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, server.PlacementPoints(ctx, t.Store))
+	switch adminErrorCode(err) {
+	case "":
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	case core.CodeAlreadyResolved:
+		form.Errors = nil
+		again(http.StatusConflict, "This match is already resolved: the decision is final. Nothing was changed.")
+		return
+	case core.CodeInvalidWinner:
+		form.Errors["winner"] = "The winner must be one of the two sides, and both sides must be known."
+		again(http.StatusUnprocessableEntity, "The match was not resolved: see the marked fields.")
+		return
+	default:
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "resolved", "")
+}

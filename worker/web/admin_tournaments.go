@@ -1,0 +1,383 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"arena/core"
+	store "arena/sql"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// adminMaxForm caps an admin form's body.
+const adminMaxForm = 64 << 10
+
+// adminParseForm reads a form's body (at most adminMaxForm bytes); on
+// failure it answers 400 and returns false.
+func (s *Site) adminParseForm(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, adminMaxForm)
+	if err := r.ParseForm(); err != nil {
+		s.render(w, r, t, http.StatusBadRequest, views.ErrorPage(s.adminLayout(t, v, "Bad request"), http.StatusBadRequest,
+			"The form could not be read (too large or malformed)."))
+		return false
+	}
+	return true
+}
+
+// adminNewTournament is GET /admin/tournaments/new.
+func (s *Site) adminNewTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	seasons, err := t.Store.Seasons(r.Context())
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	form := views.AdminTournamentForm{
+		Action: "/admin/tournaments", Submit: "Create the draft",
+		Values: adminNewTournamentValues(s.srv.Now()), Seasons: adminSeasonOptions(seasons),
+	}
+	s.render(w, r, t, http.StatusOK, views.AdminTournamentNewPage(s.adminLayout(t, v, "New tournament"), views.AdminTournamentNew{Form: form}))
+}
+
+// adminCreateTournament is POST /admin/tournaments: a draft from the form,
+// or the form again with its messages (422; 409 for a taken slug).
+func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	ctx := r.Context()
+	seasons, err := t.Store.Seasons(ctx)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	values := adminTournamentValues(r)
+	again := func(status int, errs views.AdminFieldErrors) {
+		form := views.AdminTournamentForm{Action: "/admin/tournaments", Submit: "Create the draft",
+			Values: values, Errors: errs, Seasons: adminSeasonOptions(seasons)}
+		s.render(w, r, t, status, views.AdminTournamentNewPage(s.adminLayout(t, v, "New tournament"), views.AdminTournamentNew{Form: form}))
+	}
+	tour, errs := adminTournamentFrom(values, seasons, s.srv.Now())
+	if len(errs) > 0 {
+		again(http.StatusUnprocessableEntity, errs)
+		return
+	}
+	if err := t.Store.CreateTournament(ctx, tour); err != nil {
+		if adminErrorCode(err) == core.CodeSlugTaken {
+			again(http.StatusConflict, views.AdminFieldErrors{"slug": "Another tournament has this slug."})
+			return
+		}
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "created", "")
+}
+
+// adminTournamentFor reads the {slug} tournament; when there is none it
+// answers 404 and returns nil.
+func (s *Site) adminTournamentFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) *core.Tournament {
+	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	if adminErrorCode(err) == core.CodeTournamentNotFound {
+		s.adminNotFound(w, r, t, v, "There is no tournament "+r.PathValue("slug")+".")
+		return nil
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return nil
+	}
+	return tour
+}
+
+// adminTournament is GET /admin/tournaments/{slug}.
+func (s *Site) adminTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	s.adminRenderTournament(w, r, t, v, tour, http.StatusOK, func(p *views.AdminTournament) { p.Notice = adminNotice(r) })
+}
+
+// adminStepLabels are the lifecycle steps in order, with their buttons'
+// labels.
+var adminStepLabels = []views.AdminStep{
+	{To: string(core.StatusRegistrationOpen), Label: "Open registration"},
+	{To: string(core.StatusRegistrationClosed), Label: "Close registration"},
+	{To: string(core.StatusGroupStage), Label: "Start the group stage"},
+	{To: string(core.StatusPlayoffs), Label: "Start the playoffs"},
+	{To: string(core.StatusCompleted), Label: "Complete"},
+	{To: string(core.StatusCancelled), Label: "Cancel"},
+}
+
+// adminRenderTournament renders the tournament page with status; adjust
+// sets what the request adds (notice, a refused form as typed).
+func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, tour *core.Tournament, status int, adjust func(p *views.AdminTournament)) {
+	ctx := r.Context()
+	regs, err := t.Store.Registrations(ctx, tour.ID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	matches, err := t.Store.Matches(ctx, tour.ID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p := views.AdminTournament{
+		Slug: tour.Slug, Name: tour.Name, Description: tour.Description, Status: string(tour.Status),
+		Format: string(tour.Format), Environment: string(tour.Environment), Season: tour.SeasonSlug,
+		MaxPlayers: tour.MaxPlayers, PlayerCount: len(regs), RegistrationOpensAt: tour.RegistrationOpensAt,
+		RegistrationClosesAt: tour.RegistrationClosesAt, StartsAt: tour.StartsAt,
+		TeamMinPlayers: tour.TeamMinPlayers, TeamMaxPlayers: tour.TeamMaxPlayers, GroupCount: tour.GroupCount,
+		AdvancePerGroup: tour.AdvancePerGroup, SmallFinal: tour.SmallFinal, MatchWindowMinutes: tour.MatchWindowMinutes,
+		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,
+		Public:        tour.Status.Public(),
+		CanRegister:   tour.RegistrationOpenAt(s.srv.Now()),
+		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
+	}
+	if tour.Status == core.StatusDraft {
+		seasons, err := t.Store.Seasons(ctx)
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		p.Edit = &views.AdminTournamentForm{Action: "/admin/tournaments/" + tour.Slug, Submit: "Save the draft",
+			Values: adminValuesOf(tour), Seasons: adminSeasonOptions(seasons)}
+	}
+	for _, st := range adminStepLabels {
+		if tour.NextStatusAllowed(core.TournamentStatus(st.To)) == nil {
+			p.Steps = append(p.Steps, st)
+		}
+	}
+	names := map[string]string{}
+	for _, reg := range regs {
+		names[reg.PlatformID] = reg.PersonaName
+		p.Registrations = append(p.Registrations, views.AdminRegistration{
+			PlatformID: reg.PlatformID, Name: reg.PersonaName, Seed: reg.Seed, Group: reg.GroupName,
+			Roster: reg.Roster, RegisteredAt: reg.RegisteredAt,
+		})
+	}
+	for i := range matches {
+		m := &matches[i]
+		row := views.AdminMatchRow{
+			ID: m.ID, Round: adminRoundLabel(m), Status: string(m.Status), P1: m.P1, P2: m.P2,
+			P1Name: names[m.P1], P2Name: names[m.P2], OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, ResultSource: m.ResultSource,
+		}
+		if m.Status.Resolved() {
+			row.Winner = m.Winner
+		}
+		p.Matches = append(p.Matches, row)
+	}
+	if adjust != nil {
+		adjust(&p)
+	}
+	s.render(w, r, t, status, views.AdminTournamentPage(s.adminLayout(t, v, tour.Name), p))
+}
+
+// adminUpdateTournament is POST /admin/tournaments/{slug}: saves a draft's
+// settings. A tournament past draft is refused (409): players signed up
+// under its settings.
+func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	notDraft := func() {
+		s.adminRenderTournament(w, r, t, v, tour, http.StatusConflict, func(p *views.AdminTournament) {
+			p.Notice = views.AdminNotice{Error: true, Text: "Only drafts can be edited: this tournament is " +
+				strings.ToLower(views.AdminStatusLabel(string(tour.Status))) + ". Nothing was changed."}
+		})
+	}
+	if tour.Status != core.StatusDraft {
+		notDraft()
+		return
+	}
+	ctx := r.Context()
+	seasons, err := t.Store.Seasons(ctx)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	values := adminTournamentValues(r)
+	again := func(status int, errs views.AdminFieldErrors) {
+		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
+			p.Edit.Values, p.Edit.Errors = values, errs
+			p.Notice = views.AdminNotice{Error: true, Text: "The changes were not saved: see the marked fields."}
+		})
+	}
+	now := s.srv.Now()
+	edited, errs := adminTournamentFrom(values, seasons, now)
+	if len(errs) > 0 {
+		again(http.StatusUnprocessableEntity, errs)
+		return
+	}
+	edited.ID, edited.Status, edited.CreatedAt = tour.ID, tour.Status, tour.CreatedAt
+	switch err := t.Store.UpdateTournament(ctx, edited); adminErrorCode(err) {
+	case "":
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	case core.CodeSlugTaken:
+		again(http.StatusConflict, views.AdminFieldErrors{"slug": "Another tournament has this slug."})
+		return
+	case store.CodeTournamentNotDraft:
+		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		notDraft()
+		return
+	default:
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+edited.Slug, "saved", "")
+}
+
+// adminRegister is POST /admin/tournaments/{slug}/registrations: registers
+// a side through core.Register, the admin API's rules.
+func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	form := views.AdminRegisterForm{
+		PlatformID: strings.TrimSpace(r.PostFormValue("platformId")), PersonaName: strings.TrimSpace(r.PostFormValue("personaName")),
+		Seed: strings.TrimSpace(r.PostFormValue("seed")), Roster: r.PostFormValue("roster"), Errors: views.AdminFieldErrors{},
+	}
+	again := func(status int, notice string) {
+		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
+			p.RegisterForm = form
+			p.Notice = views.AdminNotice{Error: true, Text: notice}
+		})
+	}
+	if utf8.RuneCountInString(form.PersonaName) > 64 {
+		form.Errors["personaName"] = "At most 64 characters."
+	}
+	seed, _, _ := adminFormInt(form.Errors, "seed", form.Seed, 1, 4096)
+	roster := adminIDList(form.Roster)
+	if len(roster) > 16 {
+		form.Errors["roster"] = "At most 16 players."
+	}
+	if !core.ValidPlatformID(form.PlatformID) {
+		form.Errors["platformId"] = "Enter a 17-digit account id."
+	}
+	if len(form.Errors) > 0 {
+		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+		return
+	}
+	_, err := core.Register(r.Context(), t.Store, tour, form.PlatformID, form.PersonaName, seed, roster, s.srv.Now())
+	switch code := adminErrorCode(err); code {
+	case "":
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	case core.CodeInvalidSteamID, core.CodeInvalidRoster:
+		if code == core.CodeInvalidRoster {
+			form.Errors["roster"] = "A side has " + strconv.Itoa(tour.TeamMinPlayers) + " to " + strconv.Itoa(tour.TeamMaxPlayers) + " players, the captain included."
+		} else if field := adminErrorField(err); field == "roster" {
+			form.Errors["roster"] = "Every roster entry must be a 17-digit account id."
+		} else {
+			form.Errors["platformId"] = "Enter a 17-digit account id."
+		}
+		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+		return
+	case core.CodeAlreadyRegistered:
+		form.Errors["platformId"] = "This player (or one of the roster) is already on a side."
+		again(http.StatusConflict, "The side was not registered: a player is already registered.")
+		return
+	case core.CodeTournamentFull:
+		again(http.StatusConflict, "The side was not registered: the tournament is full.")
+		return
+	case core.CodeRegistrationClosed:
+		again(http.StatusConflict, "The side was not registered: registration is not open now.")
+		return
+	default:
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "registered", "registrations")
+}
+
+// adminSetSeeds is POST /admin/tournaments/{slug}/seeds: the seed editor,
+// one field seed-<captain> per side (empty: unseeded), before the draw.
+// Two sides cannot share a seed.
+func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	ctx := r.Context()
+	regs, err := t.Store.Registrations(ctx, tour.ID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	errs := views.AdminFieldErrors{}
+	typed := map[string]string{}
+	seeds := map[string]int{}
+	taken := map[int]string{}
+	for _, reg := range regs {
+		field := "seed-" + reg.PlatformID
+		if _, sent := r.PostForm[field]; !sent {
+			continue
+		}
+		raw := strings.TrimSpace(r.PostFormValue(field))
+		typed[reg.PlatformID] = raw
+		seed, _, ok := adminFormInt(errs, field, raw, 1, 4096)
+		if !ok {
+			continue
+		}
+		if other, dup := taken[seed]; seed > 0 && dup {
+			errs[field] = "Seed " + strconv.Itoa(seed) + " is already given to " + other + "."
+			continue
+		}
+		if seed > 0 {
+			taken[seed] = reg.PersonaName
+			if reg.PersonaName == "" {
+				taken[seed] = reg.PlatformID
+			}
+		}
+		seeds[reg.PlatformID] = seed
+	}
+	again := func(status int, notice string) {
+		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
+			p.SeedValues, p.SeedErrors = typed, errs
+			p.Notice = views.AdminNotice{Error: true, Text: notice}
+		})
+	}
+	if len(errs) > 0 {
+		again(http.StatusUnprocessableEntity, "The seeds were not saved: see the marked fields.")
+		return
+	}
+	switch err := t.Store.SetSeeds(ctx, tour.ID, seeds); adminErrorCode(err) {
+	case "":
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	case store.CodeSeedsLocked:
+		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		again(http.StatusConflict, "The seeds were not saved: they are fixed once the groups or the bracket are drawn.")
+		return
+	default:
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "seeds", "registrations")
+}

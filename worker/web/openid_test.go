@@ -1,0 +1,391 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/worker/web"
+)
+
+const openIDNS = "http://specs.openid.net/auth/2.0"
+
+// fakeOP answers like the platform's OpenID endpoint: check_authentication
+// is valid exactly for the assertions it issued, unchanged, in OpenID's
+// key-value form.
+type fakeOP struct {
+	*httptest.Server
+	mu     sync.Mutex
+	issued map[string]url.Values // by response_nonce
+	checks atomic.Int32
+	down   atomic.Bool
+	serial atomic.Int32
+}
+
+func newFakeOP(t *testing.T) *fakeOP {
+	op := &fakeOP{issued: map[string]url.Values{}}
+	op.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.ParseForm() != nil || r.PostForm.Get("openid.mode") != "check_authentication" {
+			http.Error(w, "not a check_authentication", http.StatusBadRequest)
+			return
+		}
+		op.checks.Add(1)
+		if op.down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		op.mu.Lock()
+		issued, ok := op.issued[r.PostForm.Get("openid.response_nonce")]
+		op.mu.Unlock()
+		valid := ok && len(issued) == len(r.PostForm)
+		for k, v := range issued {
+			if k != "openid.mode" && r.PostForm.Get(k) != v[0] {
+				valid = false
+			}
+		}
+		fmt.Fprintf(w, "ns:%s\nis_valid:%t\n", openIDNS, valid)
+	}))
+	t.Cleanup(op.Close)
+	return op
+}
+
+// assertion issues a positive assertion for the account, answering
+// returnTo at now; change alters what the platform issues (and signs).
+func (op *fakeOP) assertion(returnTo, account string, now time.Time, change func(url.Values)) url.Values {
+	identity := "https://steamcommunity.com/openid/id/" + account
+	v := url.Values{
+		"openid.ns":             {openIDNS},
+		"openid.mode":           {"id_res"},
+		"openid.op_endpoint":    {op.URL},
+		"openid.claimed_id":     {identity},
+		"openid.identity":       {identity},
+		"openid.return_to":      {returnTo},
+		"openid.response_nonce": {now.UTC().Format("2006-01-02T15:04:05Z") + fmt.Sprintf("n%d", op.serial.Add(1))},
+		"openid.assoc_handle":   {"1234567890"},
+		"openid.signed":         {"signed,op_endpoint,claimed_id,identity,return_to,response_nonce,assoc_handle"},
+		"openid.sig":            {"c2lnbmF0dXJl"},
+	}
+	if change != nil {
+		change(v)
+	}
+	signed := url.Values{}
+	for k, vs := range v {
+		signed[k] = append([]string(nil), vs...)
+	}
+	op.mu.Lock()
+	op.issued[v.Get("openid.response_nonce")] = signed
+	op.mu.Unlock()
+	return v
+}
+
+// fakeSummaries answers GetPlayerSummaries like the platform, for every
+// asked id except those in unknown, and records the calls.
+type fakeSummaries struct {
+	*httptest.Server
+	mu      sync.Mutex
+	calls   [][]string // steamids per call
+	keys    []string
+	unknown map[string]bool
+}
+
+func newFakeSummaries(t *testing.T) *fakeSummaries {
+	fs := &fakeSummaries{unknown: map[string]bool{}}
+	fs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/ISteamUser/GetPlayerSummaries/v0002/" {
+			http.NotFound(w, r)
+			return
+		}
+		ids := strings.Split(r.URL.Query().Get("steamids"), ",")
+		fs.mu.Lock()
+		fs.calls = append(fs.calls, ids)
+		fs.keys = append(fs.keys, r.URL.Query().Get("key"))
+		fs.mu.Unlock()
+		type player struct {
+			SteamID      string `json:"steamid"`
+			PersonaName  string `json:"personaname"`
+			AvatarFull   string `json:"avatarfull,omitempty"`
+			AvatarMedium string `json:"avatarmedium,omitempty"`
+		}
+		var players []player
+		for _, id := range ids {
+			if fs.unknown[id] {
+				continue
+			}
+			players = append(players, player{SteamID: id, PersonaName: "Gamer " + id[len(id)-4:],
+				AvatarFull: "https://avatars.test/" + id + "_full.jpg", AvatarMedium: "https://avatars.test/" + id + "_medium.jpg"})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"response": map[string]any{"players": players}})
+	}))
+	t.Cleanup(fs.Close)
+	return fs
+}
+
+func (fs *fakeSummaries) callCount() int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return len(fs.calls)
+}
+
+// openIDEnv is a site whose platform is the fakes, with a real-mode arena
+// at http://real.test (publisher key "pubkey") and an endpoint that must
+// never be asked.
+type openIDEnv struct {
+	*siteEnv
+	site      *web.Site
+	op        *fakeOP
+	summaries *fakeSummaries
+	evil      *httptest.Server
+	evilCalls *atomic.Int32
+}
+
+const realBase = "http://real.test"
+
+func newOpenIDEnv(t *testing.T) *openIDEnv {
+	op, sums := newFakeOP(t), newFakeSummaries(t)
+	var evilCalls atomic.Int32
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		evilCalls.Add(1)
+		fmt.Fprintf(w, "ns:%s\nis_valid:true\n", openIDNS)
+	}))
+	t.Cleanup(evil.Close)
+	e, site := acctSiteEnv(t, web.Config{OpenIDEndpoint: op.URL, PlayerAPI: sums.URL})
+	e.acctCreateArena(t, "real", "real.test", "pubkey")
+	env := &openIDEnv{siteEnv: e, site: site, op: op, summaries: sums, evil: evil, evilCalls: &evilCalls}
+	t.Cleanup(func() { assert.Zero(t, evilCalls.Load(), "an endpoint named in a request was asked") })
+	return env
+}
+
+// start begins a platform sign-in in browser c and returns the return_to
+// the site asked the platform to answer.
+func (e *openIDEnv) start(t *testing.T, c *http.Client, next string) string {
+	t.Helper()
+	resp := acctSend(t, c, http.MethodGet, realBase+"/auth/openid?next="+url.QueryEscape(next), nil)
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, resp.body)
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	require.NoError(t, err)
+	require.Equal(t, e.op.URL, loc.Scheme+"://"+loc.Host+loc.Path, "the configured endpoint")
+	q := loc.Query()
+	assert.Equal(t, openIDNS, q.Get("openid.ns"))
+	assert.Equal(t, "checkid_setup", q.Get("openid.mode"))
+	assert.Equal(t, realBase, q.Get("openid.realm"))
+	assert.Equal(t, "http://specs.openid.net/auth/2.0/identifier_select", q.Get("openid.identity"))
+	assert.Equal(t, "http://specs.openid.net/auth/2.0/identifier_select", q.Get("openid.claimed_id"))
+	returnTo := q.Get("openid.return_to")
+	require.True(t, strings.HasPrefix(returnTo, realBase+"/auth/openid/callback?"), returnTo)
+	return returnTo
+}
+
+// callback brings the browser back from the platform with params.
+func callback(t *testing.T, c *http.Client, returnTo string, params url.Values) acctResponse {
+	t.Helper()
+	u, err := url.Parse(returnTo)
+	require.NoError(t, err)
+	u.Scheme, u.Host = "http", "real.test"
+	q := u.Query()
+	for k, v := range params {
+		q[k] = v
+	}
+	u.RawQuery = q.Encode()
+	return acctSend(t, c, http.MethodGet, u.String(), nil)
+}
+
+func TestOpenIDSignIn(t *testing.T) {
+	e := newOpenIDEnv(t)
+	const account = "76561198012345678"
+
+	t.Run("SignsInAndCachesTheSummary", func(t *testing.T) {
+		c := e.acctAnyHost(t)
+		returnTo := e.start(t, c, "/ladder")
+		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.now, nil))
+		require.Equal(t, http.StatusSeeOther, resp.StatusCode, resp.body)
+		assert.Equal(t, "/ladder", resp.Header.Get("Location"))
+		cookie := acctSessionCookie(resp)
+		require.NotNil(t, cookie)
+		assert.True(t, cookie.HttpOnly)
+		assert.Equal(t, http.SameSiteLaxMode, cookie.SameSite)
+		assert.Empty(t, cookie.Domain)
+		assert.Equal(t, "Gamer 5678", acctSignedInAs(t, c, realBase))
+		assert.Equal(t, int32(1), e.op.checks.Load())
+		require.Equal(t, 1, e.summaries.callCount())
+		assert.Equal(t, []string{account}, e.summaries.calls[0])
+		assert.Equal(t, "pubkey", e.summaries.keys[0], "the arena's publisher key")
+		var p struct {
+			Player acctPublicPlayer `json:"player"`
+		}
+		req, _ := http.NewRequest(http.MethodGet, realBase+"/api/v1/players/"+account, nil)
+		r2, err := c.Do(req)
+		require.NoError(t, err)
+		defer r2.Body.Close()
+		b, _ := io.ReadAll(r2.Body)
+		require.NoError(t, json.Unmarshal(b, &p), string(b))
+		assert.Equal(t, "Gamer 5678", p.Player.PersonaName)
+		assert.Equal(t, "https://avatars.test/"+account+"_full.jpg", p.Player.AvatarURL)
+	})
+
+	refusals := []struct {
+		name   string
+		change func(v url.Values) // what the platform issued
+		tamper func(v url.Values) // what reached the site instead
+		status int
+		asked  bool // whether the platform is asked at all
+	}{
+		{name: "ErrIsValidFalse", tamper: func(v url.Values) {
+			id := "https://steamcommunity.com/openid/id/76561198099999999"
+			v.Set("openid.claimed_id", id)
+			v.Set("openid.identity", id)
+		}, status: http.StatusUnauthorized, asked: true},
+		{name: "ErrClaimedIDIsNotIdentity", change: func(v url.Values) {
+			v.Set("openid.identity", "https://steamcommunity.com/openid/id/76561198099999999")
+		}, status: http.StatusUnauthorized},
+		{name: "ErrBadClaimedID", change: func(v url.Values) {
+			for _, id := range []string{"openid.claimed_id", "openid.identity"} {
+				v.Set(id, "https://steamcommunity.com.evil.example/openid/id/76561198012345678")
+			}
+		}, status: http.StatusUnauthorized},
+		{name: "ErrClaimedIDNotAnAccount", change: func(v url.Values) {
+			for _, id := range []string{"openid.claimed_id", "openid.identity"} {
+				v.Set(id, "https://steamcommunity.com/openid/id/12345")
+			}
+		}, status: http.StatusUnauthorized},
+		{name: "ErrForeignReturnTo", change: func(v url.Values) {
+			v.Set("openid.return_to", strings.Replace(v.Get("openid.return_to"), "real.test", "evil.example", 1))
+		}, status: http.StatusUnauthorized},
+		{name: "ErrLookalikeReturnTo", change: func(v url.Values) {
+			v.Set("openid.return_to", strings.Replace(v.Get("openid.return_to"), "/callback?", "/callback-x?", 1))
+		}, status: http.StatusUnauthorized},
+		{name: "ErrDifferentOPEndpoint", change: func(v url.Values) {
+			v.Set("openid.op_endpoint", "EVIL")
+		}, status: http.StatusUnauthorized},
+		{name: "ErrUnsignedClaimedID", change: func(v url.Values) {
+			v.Set("openid.signed", "signed,op_endpoint,identity,return_to,response_nonce,assoc_handle")
+		}, status: http.StatusUnauthorized},
+		{name: "ErrStaleNonce", change: func(v url.Values) {
+			v.Set("openid.response_nonce", "2026-11-20T10:00:00Zold")
+		}, status: http.StatusUnauthorized},
+		{name: "ErrCancelled", change: func(v url.Values) {
+			v.Set("openid.mode", "cancel")
+		}, status: http.StatusUnauthorized},
+	}
+	for _, tc := range refusals {
+		t.Run(tc.name, func(t *testing.T) {
+			c := e.acctAnyHost(t)
+			returnTo := e.start(t, c, "/ladder")
+			change := tc.change
+			if tc.name == "ErrDifferentOPEndpoint" {
+				change = func(v url.Values) { v.Set("openid.op_endpoint", e.evil.URL) }
+			}
+			params := e.op.assertion(returnTo, account, e.now, change)
+			if tc.tamper != nil {
+				tc.tamper(params)
+			}
+			before := e.op.checks.Load()
+			resp := callback(t, c, returnTo, params)
+			assert.Equal(t, tc.status, resp.StatusCode, resp.body)
+			assert.Contains(t, resp.body, `class="notice error"`)
+			assert.Nil(t, acctSessionCookie(resp), "never a session")
+			assert.Empty(t, acctSignedInAs(t, c, realBase))
+			assert.Equal(t, tc.asked, e.op.checks.Load() > before, "asked the platform")
+		})
+	}
+
+	t.Run("ErrNotStartedInThisBrowser", func(t *testing.T) {
+		returnTo := e.start(t, e.acctAnyHost(t), "/")
+		other := e.acctAnyHost(t) // the victim's browser, fed the attacker's assertion
+		resp := callback(t, other, returnTo, e.op.assertion(returnTo, account, e.now, nil))
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		assert.Nil(t, acctSessionCookie(resp))
+	})
+	t.Run("ErrReplayedAssertion", func(t *testing.T) {
+		c := e.acctAnyHost(t)
+		returnTo := e.start(t, c, "/")
+		params := e.op.assertion(returnTo, account, e.now, nil)
+		require.Equal(t, http.StatusSeeOther, callback(t, c, returnTo, params).StatusCode)
+		// The same browser brings the same answer again, its state cookie restored.
+		u, _ := url.Parse(returnTo)
+		state := u.Query().Get("state")
+		c2 := e.acctAnyHost(t)
+		cb, _ := url.Parse(realBase + "/auth/openid/callback")
+		c2.Jar.SetCookies(cb, []*http.Cookie{{Name: "arena_openid_state", Value: state, Path: "/auth/openid/callback"}})
+		before := e.op.checks.Load()
+		resp := callback(t, c2, returnTo, params)
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+		assert.Nil(t, acctSessionCookie(resp))
+		assert.Greater(t, e.op.checks.Load(), before, "refused for the used nonce, after every other check passed")
+	})
+	t.Run("ErrPlatformUnreachable", func(t *testing.T) {
+		e.op.down.Store(true)
+		defer e.op.down.Store(false)
+		c := e.acctAnyHost(t)
+		returnTo := e.start(t, c, "/")
+		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.now, nil))
+		assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
+		assert.Nil(t, acctSessionCookie(resp))
+	})
+	t.Run("MockArenaHasNoPlatformSignIn", func(t *testing.T) {
+		resp := acctSend(t, e.acctAnyHost(t), http.MethodGet, e.http.URL+"/auth/openid?next=/ladder", nil)
+		assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
+		assert.Equal(t, "/signin?next=%2Fladder", resp.Header.Get("Location"))
+	})
+}
+
+func TestPlayerSummaries(t *testing.T) {
+	e := newOpenIDEnv(t)
+	e.site.AddTestSummariesRoute()
+	ids := make([]string, 150)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("765611980%08d", 1000+i)
+	}
+	e.summaries.unknown[ids[149]] = true
+	refresh := func(t *testing.T, base string, ids []string) {
+		t.Helper()
+		resp := acctSend(t, e.acctAnyHost(t), http.MethodPost, base+"/__test/summaries", url.Values{"ids": {strings.Join(ids, ",")}})
+		require.Equal(t, http.StatusNoContent, resp.StatusCode, resp.body)
+	}
+
+	t.Run("BatchedByAHundred", func(t *testing.T) {
+		refresh(t, realBase, ids)
+		require.Equal(t, 2, e.summaries.callCount())
+		assert.Len(t, e.summaries.calls[0], 100)
+		assert.Len(t, e.summaries.calls[1], 50)
+		for _, k := range e.summaries.keys {
+			assert.Equal(t, "pubkey", k)
+		}
+	})
+	t.Run("Cached", func(t *testing.T) {
+		refresh(t, realBase, ids[:120])
+		assert.Equal(t, 2, e.summaries.callCount(), "fresh summaries are not asked again")
+		var p struct {
+			Player acctPublicPlayer `json:"player"`
+		}
+		req, _ := http.NewRequest(http.MethodGet, realBase+"/api/v1/players/"+ids[7], nil)
+		resp, err := e.acctAnyHost(t).Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&p))
+		assert.Equal(t, "Gamer "+ids[7][13:], p.Player.PersonaName)
+		assert.Equal(t, "https://avatars.test/"+ids[7]+"_full.jpg", p.Player.AvatarURL)
+	})
+	t.Run("StaleAfterADay", func(t *testing.T) {
+		e.acctAdvance(t, 25*time.Hour)
+		refresh(t, realBase, ids[:120])
+		require.Equal(t, 4, e.summaries.callCount())
+		assert.Len(t, e.summaries.calls[2], 100)
+		assert.Len(t, e.summaries.calls[3], 20)
+	})
+	t.Run("MockModeNeverCallsOut", func(t *testing.T) {
+		refresh(t, e.http.URL, ids[:10])
+		assert.Equal(t, 4, e.summaries.callCount())
+	})
+}

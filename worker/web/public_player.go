@@ -1,0 +1,169 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// Player page limits.
+const (
+	playerRecentLimit   = 20
+	playerUpcomingLimit = 10
+)
+
+// publicAllStatuses are every match status, for a player's whole history.
+var publicAllStatuses = []core.MatchStatus{
+	core.MatchScheduled, core.MatchLive, core.MatchAwaitingResult,
+	core.MatchConfirmed, core.MatchDisputed, core.MatchForfeited,
+}
+
+// playerPage is a player's profile: stats, trophies, upcoming and recent
+// matches. A malformed or unknown account id is the 404 page.
+func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	ctx := r.Context()
+	id := r.PathValue("platformId")
+	if !core.ValidPlatformID(id) {
+		s.publicNotFound(w, r, t, "There is no player here: a player's id is 17 digits.")
+		return
+	}
+	profile, err := t.Store.Player(ctx, id)
+	if core.ErrorCode(err) == core.CodePlayerNotFound {
+		s.publicNotFound(w, r, t, "This arena has no such player.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	stats, err := t.Store.PlayerStats(ctx, id)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	matches, err := t.Store.PlayerMatches(ctx, id, publicAllStatuses...)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	var upcoming, recent []*core.MatchState
+	for i := range matches {
+		if matches[i].Status.Resolved() {
+			recent = append(recent, &matches[i])
+		} else {
+			upcoming = append(upcoming, &matches[i])
+		}
+	}
+	slices.Reverse(recent) // newest first
+	recent, upcoming = recent[:min(len(recent), playerRecentLimit)], upcoming[:min(len(upcoming), playerUpcomingLimit)]
+	var ids []string
+	for _, st := range slices.Concat(recent, upcoming) {
+		ids = append(ids, st.P1, st.P2)
+	}
+	book, err := publicPlayers(ctx, t, ids)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	book[id] = *profile
+	me := book.player(id)
+	p := views.PlayerPage{
+		Layout: s.layout(r, t, me.Name),
+		Player: me,
+		Stats:  views.PlayerStats{MatchesPlayed: stats.MatchesPlayed, Wins: stats.Wins, Losses: stats.Losses, WinRate: stats.WinRate},
+	}
+	for _, tr := range stats.Trophies {
+		p.Trophies = append(p.Trophies, views.Trophy{Rank: tr.Rank, Tournament: views.TournamentRef{Slug: tr.TournamentSlug, Name: tr.TournamentName}})
+	}
+	for _, st := range upcoming {
+		p.Upcoming = append(p.Upcoming, book.summary(&st.Match, publicTournamentRef(st)))
+	}
+	for _, st := range recent {
+		p.Recent = append(p.Recent, publicResult(book, st, id))
+	}
+	s.render(w, r, t, http.StatusOK, views.PlayerView(p))
+}
+
+func publicTournamentRef(st *core.MatchState) views.TournamentRef {
+	return views.TournamentRef{Slug: st.Tournament.Slug, Name: st.Tournament.Name}
+}
+
+// publicResult is a decided match seen from the side the player is on.
+func publicResult(book publicBook, st *core.MatchState, id string) views.PlayerResult {
+	side := st.SideOf(id)
+	if side == 0 { // a captain whose roster was not stored
+		side = 1
+		if st.P2 == id {
+			side = 2
+		}
+	}
+	mine, theirs := st.P1, st.P2
+	if side == 2 {
+		mine, theirs = st.P2, st.P1
+	}
+	res := views.PlayerResult{
+		Match:    book.summary(&st.Match, publicTournamentRef(st)),
+		Opponent: book.side(theirs),
+		Won:      st.Winner == mine,
+		Forfeit:  st.Status == core.MatchForfeited,
+	}
+	if sc := st.Score; sc != nil {
+		res.Score = &views.Score{P1: sc.P1, P2: sc.P2}
+		if side == 2 {
+			res.Score = &views.Score{P1: sc.P2, P2: sc.P1}
+		}
+	}
+	return res
+}
+
+// ladderPage is the ladder of ?season= (a season's slug or "all"; absent
+// or unknown means the latest season), like the API's.
+func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	ctx := r.Context()
+	seasons, err := t.Store.Seasons(ctx)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p := views.LadderPage{Layout: s.layout(r, t, "Ladder"), Seasons: make([]views.SeasonOption, 0, len(seasons))}
+	for _, se := range seasons {
+		p.Seasons = append(p.Seasons, views.SeasonOption{Slug: se.Slug, Name: se.Name})
+	}
+	var seasonID int64 = -1 // no season yet: an empty ladder
+	if want := r.URL.Query().Get("season"); want == "all" {
+		p.Season, p.SeasonName, seasonID = "all", "All seasons", 0
+	} else if len(seasons) > 0 {
+		pick := 0 // the latest
+		for i, se := range seasons {
+			if se.Slug == want {
+				pick = i
+			}
+		}
+		se := seasons[pick]
+		p.Season, p.SeasonName, seasonID = se.Slug, se.Name, se.ID
+		p.SeasonStarts, p.SeasonEnds = &se.StartsAt, &se.EndsAt
+	}
+	if seasonID >= 0 {
+		ladder, err := t.Store.Ladder(ctx, seasonID)
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		ids := make([]string, len(ladder))
+		for i, row := range ladder {
+			ids[i] = row.PlatformID
+		}
+		book, err := publicPlayers(ctx, t, ids)
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		for i, row := range ladder {
+			p.Rows = append(p.Rows, views.LadderRow{Rank: i + 1, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
+		}
+	}
+	s.render(w, r, t, http.StatusOK, views.LadderView(p))
+}

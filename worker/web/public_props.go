@@ -1,0 +1,92 @@
+package web
+
+import (
+	"context"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// publicBook resolves account ids to players as the pages show them; ids
+// the arena does not know get a placeholder name, "" is an undecided side.
+type publicBook map[string]core.PlayerProfile
+
+// publicPlayers looks up the profiles of ids ("" and repeats are skipped)
+// in one query.
+func publicPlayers(ctx context.Context, t *server.Tenant, ids []string) (publicBook, error) {
+	seen := make(map[string]bool, len(ids))
+	unique := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			unique = append(unique, id)
+		}
+	}
+	if len(unique) == 0 {
+		return publicBook{}, nil
+	}
+	profiles, err := t.Store.Players(ctx, unique)
+	if err != nil {
+		return nil, err
+	}
+	return publicBook(profiles), nil
+}
+
+// player returns the player with the id; the id must not be "".
+func (b publicBook) player(id string) views.PlayerRef {
+	if p, ok := b[id]; ok && p.PersonaName != "" {
+		return views.PlayerRef{PlatformID: id, Name: p.PersonaName, AvatarURL: p.AvatarURL}
+	}
+	return views.PlayerRef{PlatformID: id, Name: core.PlaceholderName(id)}
+}
+
+// side returns the player with the id, or nil for an undecided side.
+func (b publicBook) side(id string) *views.PlayerRef {
+	if id == "" {
+		return nil
+	}
+	p := b.player(id)
+	return &p
+}
+
+// summary is a match as lists show it.
+func (b publicBook) summary(m *core.Match, tour views.TournamentRef) views.MatchSummary {
+	return views.MatchSummary{
+		ID: m.ID, Tournament: tour, Stage: m.Stage, Round: m.Round, GroupName: m.GroupName,
+		Status: string(m.Status), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt,
+		P1: b.side(m.P1), P2: b.side(m.P2), Winner: publicWinnerSlot(m), Score: publicScore(m.Score),
+		ResultSource: m.ResultSource,
+	}
+}
+
+// publicWinnerSlot is the slot (1 or 2) of a resolved match's winner, 0
+// while unresolved.
+func publicWinnerSlot(m *core.Match) int {
+	if !m.Status.Resolved() || m.Winner == "" {
+		return 0
+	}
+	switch m.Winner {
+	case m.P1:
+		return 1
+	case m.P2:
+		return 2
+	}
+	return 0
+}
+
+func publicScore(s *core.OutcomeScore) *views.Score {
+	if s == nil {
+		return nil
+	}
+	return &views.Score{P1: s.P1, P2: s.P2}
+}
+
+// publicCard is a tournament in a list.
+func publicCard(t *core.Tournament) views.TournamentCard {
+	return views.TournamentCard{
+		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: string(t.Status), Format: string(t.Format),
+		RegistrationOpensAt: t.RegistrationOpensAt, RegistrationClosesAt: t.RegistrationClosesAt,
+		StartsAt: t.StartsAt, PlayerCount: t.PlayerCount, MaxPlayers: t.MaxPlayers,
+	}
+}

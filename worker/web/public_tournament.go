@@ -1,0 +1,220 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// publicTournamentActions is the account pages' hook for a tournament's
+// page: when *Site has this method (defined in account*.go), its component
+// fills the page's Actions slot (register, withdraw). l carries the viewer.
+type publicTournamentActions interface {
+	tournamentActions(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, regs []core.Registration) templ.Component
+}
+
+// tournamentPage shows a public tournament; drafts and unknown slugs are
+// the 404 page.
+func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	ctx := r.Context()
+	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
+		s.publicNotFound(w, r, t, "There is no tournament here.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	regs, err := t.Store.Registrations(ctx, tour.ID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	l := s.layout(r, t, tour.Name)
+	p, err := publicTournament(ctx, t, tour, regs, s.srv.Now())
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p.Layout = l
+	if a, ok := any(s).(publicTournamentActions); ok {
+		p.Actions = a.tournamentActions(r, t, l, tour, regs)
+	}
+	s.render(w, r, t, http.StatusOK, views.TournamentView(p))
+}
+
+// publicTournament builds a tournament page's props (all but the layout
+// and the actions): the same data as the API's full tournament.
+func publicTournament(ctx context.Context, t *server.Tenant, tour *core.Tournament, regs []core.Registration, now time.Time) (views.TournamentPage, error) {
+	matches, err := t.Store.Matches(ctx, tour.ID)
+	if err != nil {
+		return views.TournamentPage{}, err
+	}
+	var podium []core.PodiumPlace
+	if tour.Status == core.StatusCompleted {
+		if podium, err = t.Store.Podium(ctx, tour.ID); err != nil {
+			return views.TournamentPage{}, err
+		}
+	}
+	ids := make([]string, 0, len(regs))
+	for _, reg := range regs {
+		ids = append(ids, reg.PlatformID)
+	}
+	book, err := publicPlayers(ctx, t, ids)
+	if err != nil {
+		return views.TournamentPage{}, err
+	}
+	p := views.TournamentPage{
+		Tournament:   publicCard(tour),
+		Registration: publicRegistration(tour, len(regs), now),
+		Players:      make([]views.PlayerRef, 0, len(regs)),
+	}
+	for _, reg := range regs {
+		p.Players = append(p.Players, book.player(reg.PlatformID))
+	}
+	if p.Groups, err = publicGroups(tour, regs, matches, book); err != nil {
+		return views.TournamentPage{}, err
+	}
+	p.Bracket = publicBracket(matches, book)
+	for _, pl := range podium {
+		p.Podium = append(p.Podium, views.PodiumPlace{Rank: pl.Rank, Player: book.player(pl.PlayerID)})
+	}
+	return p, nil
+}
+
+// publicRegistration says where registration stands at now.
+func publicRegistration(t *core.Tournament, count int, now time.Time) views.RegistrationState {
+	r := views.RegistrationState{State: views.RegistrationClosed, Count: count, Max: t.MaxPlayers}
+	switch {
+	case t.Status == core.StatusRegistrationOpen && now.Before(t.RegistrationOpensAt):
+		r.State = views.RegistrationUpcoming
+	case t.RegistrationOpenAt(now) && count >= t.MaxPlayers:
+		r.State = views.RegistrationFull
+	case t.RegistrationOpenAt(now):
+		r.State = views.RegistrationOpen
+	}
+	return r
+}
+
+// publicGroups builds the group tables with their matches; the places
+// that advance are marked in groups_playoffs tournaments.
+func publicGroups(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook) ([]views.GroupTable, error) {
+	tables, names, err := core.GroupTables(tour, regs, matches)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
+	byGroup := make(map[string][]views.MatchSummary, len(names))
+	for i := range matches {
+		if m := &matches[i]; m.Stage == core.StageGroup {
+			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.summary(m, ref))
+		}
+	}
+	out := make([]views.GroupTable, 0, len(names))
+	for _, g := range names {
+		gt := views.GroupTable{Name: g, Rows: make([]views.StandingRow, 0, len(tables[g])), Matches: byGroup[g]}
+		for _, row := range tables[g] {
+			gt.Rows = append(gt.Rows, views.StandingRow{
+				Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played, Wins: row.Wins,
+				Losses: row.Losses, ScoreDiff: row.ScoreDiff, Points: row.Points,
+				Advances: tour.Format == core.FormatGroupsPlayoffs && row.Rank <= tour.AdvancePerGroup,
+			})
+		}
+		out = append(out, gt)
+	}
+	return out, nil
+}
+
+// publicBracket draws the stored playoff matches as core.BracketColumns
+// lays them out; nil before the playoffs.
+func publicBracket(matches []core.Match, book publicBook) *views.Bracket {
+	bySlot := map[string]*core.Match{}
+	for i := range matches {
+		if m := &matches[i]; m.Stage != core.StageGroup {
+			bySlot[m.BracketSlot] = m
+		}
+	}
+	if len(bySlot) == 0 {
+		return nil
+	}
+	plan := core.StoredBracket(matches)
+	seeds := publicSeeds(plan)
+	// An undecided seat names the match that fills it.
+	from := map[core.SeatRef]string{}
+	for _, m := range plan.Matches {
+		if m.WinnerTo.BracketSlot != "" {
+			from[m.WinnerTo] = "Winner of " + m.BracketSlot
+		}
+		if m.LoserTo.BracketSlot != "" {
+			from[m.LoserTo] = "Loser of " + m.BracketSlot
+		}
+	}
+	cols := core.BracketColumns(plan)
+	out := &views.Bracket{Columns: make([]views.BracketColumn, 0, len(cols))}
+	for _, col := range cols {
+		vc := views.BracketColumn{Label: col.Label, Side: col.Side, Matches: make([]views.BracketBox, 0, len(col.Matches))}
+		for _, bm := range col.Matches {
+			m := bySlot[bm.BracketSlot]
+			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score)}
+			winner := publicWinnerSlot(m)
+			for i, seat := range [2]core.BracketSeat{bm.P1, bm.P2} {
+				vs := views.BracketSeat{Bye: seat.Bye, Winner: winner == i+1}
+				switch {
+				case seat.PlayerID != "":
+					vs.Player, vs.Seed = book.side(seat.PlayerID), seeds[seat.PlayerID]
+				case !seat.Bye:
+					vs.From = from[core.SeatRef{BracketSlot: bm.BracketSlot, Side: i + 1}]
+				}
+				box.Seats[i] = vs
+			}
+			vc.Matches = append(vc.Matches, box)
+		}
+		out.Columns = append(out.Columns, vc)
+	}
+	return out
+}
+
+// publicSeeds maps each first-round player to their bracket seed. Seeds
+// are not stored with the matches, but the first round holds them in the
+// standard bracket order, which core.PlanBracket lays out for a full
+// bracket of the same size.
+func publicSeeds(plan core.BracketPlan) map[string]int {
+	if plan.Size < 2 {
+		return nil
+	}
+	ids := make([]string, plan.Size)
+	for i := range ids {
+		ids[i] = strconv.Itoa(i + 1)
+	}
+	layout, err := core.PlanBracket(ids, false)
+	if err != nil {
+		return nil
+	}
+	seeds := make(map[string]int, plan.Size)
+	i := 0
+	for _, m := range plan.Matches {
+		if m.RoundNumber != 1 || m.Stage == core.BracketStageSmallFinal || i >= len(layout.Matches) {
+			continue
+		}
+		order := layout.Matches[i]
+		if m.P1.PlayerID != "" {
+			seeds[m.P1.PlayerID] = order.P1.Seed
+		}
+		if m.P2.PlayerID != "" {
+			seeds[m.P2.PlayerID] = order.P2.Seed
+		}
+		i++
+	}
+	return seeds
+}
