@@ -100,12 +100,16 @@ func browser(t *testing.T) context.Context {
 	return ctx
 }
 
-// within runs steps with a time limit.
+// within runs steps with a time limit. On failure it saves what the page
+// looked like as testdata-artifacts/<test>-failure.png.
 func within(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	c, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	require.NoError(t, chromedp.Do(c, steps...))
+	if err := chromedp.Do(c, steps...); err != nil {
+		save(t, ctx, filepath.Base(t.Name())+"-failure.png")
+		require.NoError(t, err)
+	}
 }
 
 // text reads the text of the first node matching sel.
@@ -122,11 +126,19 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 // repository root.
 func screenshot(t *testing.T, ctx context.Context) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	require.NoError(t, save(t, ctx, filepath.Base(t.Name())+".png"))
+}
+
+func save(t *testing.T, ctx context.Context, name string) error {
+	c, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(c, chromedp.FullScreenshot(100)) // quality 100: PNG
-	require.NoError(t, err)
+	if err != nil {
+		return err
+	}
 	dir := filepath.Join("..", "testdata-artifacts")
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(t.Name())+".png"), png, 0o644))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, name), png, 0o644)
 }

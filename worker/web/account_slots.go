@@ -108,11 +108,14 @@ func (s *Site) matchActions(r *http.Request, t *server.Tenant, l views.Layout, _
 		return nil
 	}
 	p.Notice = notice(r)
+	if p.State == views.MatchNothing && p.Notice == "" {
+		return nil // a decided match: the box only carries an action's notice
+	}
 	return views.MatchActions(*p)
 }
 
 // matchActionsProps decides the viewer's box on st (nil: the viewer does
-// not play in it, or it is over). It reads the match's report only while
+// not play in it; MatchNothing: it is over). It reads the match's report only while
 // one can be pending.
 func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core.MatchState, viewer, next string) (*views.MatchActionsProps, error) {
 	side := st.SideOf(viewer)
@@ -167,7 +170,7 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 	case core.MatchDisputed:
 		p.State = views.MatchDisputed
 	default:
-		return nil, nil
+		p.State = views.MatchNothing
 	}
 	return p, nil
 }
