@@ -85,6 +85,8 @@ func conformingExamples() []example {
 		{"reschedule", "PATCH", "/api/v1/admin/matches/7", 200, nil, `$AMATCH`},
 		{"resolve", "POST", "/api/v1/admin/matches/7/resolve", 200, nil, `$AMATCH`},
 		{"resolve twice", "POST", "/api/v1/admin/matches/7/resolve", 409, nil, `{"error":"already_resolved"}`},
+		{"admin match", "GET", "/api/v1/admin/matches/7", 200, nil, `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"disputed","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","sessionNonce":"n0nce","winner":null,"score":null,"submissions":[{"matchId":7,"side":1,"submitterId":"76561198000000001","appId":"480","result":"{\"matchId\":7,\"sessionNonce\":\"n0nce\",\"winner\":\"76561198000000001\"}","resultHash":"` + strings.Repeat("ab", 32) + `","winner":"76561198000000001","winnerSide":"76561198000000001","clientRole":"host","endedAt":"2026-10-11T18:40:00Z","receivedAt":"2026-10-11T18:41:00Z"}]}`},
+		{"admin queue", "GET", "/api/v1/admin/queue", 200, nil, `{"matches":[$AMATCH]}`},
 		{"create api key", "POST", "/api/v1/admin/api-keys", 201, nil, `{"id":"0a1b2c3d","key":"apikey_0a1b2c3d_s3cr3t-Value_x","label":"stats site","createdAt":"2026-11-01T12:00:00Z"}`},
 		{"list api keys", "GET", "/api/v1/admin/api-keys", 200, nil, `{"apiKeys":[{"id":"0a1b2c3d","label":"stats site","createdAt":"2026-11-01T12:00:00Z","revokedAt":null},{"id":"ffffffff","label":"old","createdAt":"2026-10-01T12:00:00Z","revokedAt":"2026-10-02T12:00:00Z"}]}`},
 		{"revoke api key", "DELETE", "/api/v1/admin/api-keys/0a1b2c3d", 204, nil, ``},
@@ -102,6 +104,9 @@ func conformingExamples() []example {
 		{"result mismatch", "POST", "/api/v1/matches/7/result", 422, nil, `{"error":"hash_mismatch"}`},
 		{"result no ticket", "POST", "/api/v1/matches/7/result", 401, nil, `{"error":"missing_ticket"}`},
 		{"consent", "POST", "/api/v1/me/referee-consent", 200, nil, `{"granted":true}`},
+
+		{"mock sign-in", "POST", "/auth/mock", 303, http.Header{"Location": {"/"}, "Set-Cookie": {"arena_session=abc.def; Path=/; HttpOnly; SameSite=Lax"}}, ``},
+		{"mock sign-in refused", "POST", "/auth/mock", 422, http.Header{"Content-Type": {"text/html; charset=utf-8"}}, `<!DOCTYPE html><p>Enter 17 digits.</p>`},
 
 		{"dev clock", "POST", "/__dev/clock", 200, nil, `{"now":"2026-11-01T13:00:00Z"}`},
 		{"dev tick", "POST", "/__dev/tick", 200, nil, `{"ranAt":"2026-11-01T13:00:00Z","arenas":1,"failed":[],"jobs":{"grace":1}}`},
@@ -124,7 +129,7 @@ func fakeServer(examples []example) http.Handler {
 			for k, vs := range ex.header {
 				w.Header()[k] = vs
 			}
-			if ex.body != "" {
+			if ex.body != "" && w.Header().Get("Content-Type") == "" {
 				w.Header().Set("Content-Type", "application/json")
 			}
 			w.WriteHeader(ex.status)

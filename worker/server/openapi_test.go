@@ -2,12 +2,16 @@ package server_test
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 
 	"arena/openapi/openapitest"
+	"arena/worker/web"
 )
 
 // TestOpenAPIConformance drives every implemented operation, successes and
@@ -15,6 +19,7 @@ import (
 // document, so the document cannot drift from the server.
 func TestOpenAPIConformance(t *testing.T) {
 	e := newTestEnv(t, true)
+	web.Register(e.srv, web.Config{SessionKey: []byte("conformance")})
 	rec := openapitest.NewRecorder(t)
 	e.handler = rec.Handler(e.srv)
 
@@ -82,7 +87,10 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.do(t, "POST", "x.test", "/__dev/tick", "", nil)
 	e.do(t, "POST", "x.test", "/__dev/stream-live", "", map[string]any{"logins": []string{"a"}})
 
-	gameClientFlows(t, &protocolEnv{testEnv: e, admin: admin})
+	assert.Equal(t, 403, signInForm(t, e, playerID(1)), "real mode: no mock sign-in")
+	gameClientFlows(t, &protocolEnv{testEnv: e, admin: admin}) // switches the arena to mock mode
+	assert.Equal(t, 303, signInForm(t, e, playerID(1)))
+	assert.Equal(t, 422, signInForm(t, e, "123"))
 
 	// Built by later work; everything else must have been exercised.
 	notYet := []string{"createTitle"}
@@ -117,4 +125,18 @@ func gameClientFlows(t *testing.T, p *protocolEnv) {
 	p.game(t, "POST", matchPath(m, "result"), playerID(2), submission(res, hash), "")
 	p.game(t, "POST", matchPath(m, "result"), playerID(2), submission(res, hash), "")
 	p.game(t, "POST", "/api/v1/matches/999/result", a, submission(res, hash), "")
+	p.mustDo(t, "GET", fmt.Sprintf("/api/v1/admin/matches/%.0f", m["id"]), p.admin, nil, 200)
+	p.mustDo(t, "GET", "/api/v1/admin/matches/abc", p.admin, nil, 404)
+	p.mustDo(t, "GET", "/api/v1/admin/queue", p.admin, nil, 200)
+}
+
+// signInForm posts the website's mock sign-in form.
+func signInForm(t *testing.T, e *testEnv, platformID string) int {
+	t.Helper()
+	req := httptest.NewRequest("POST", "/auth/mock", strings.NewReader(url.Values{"platformId": {platformID}}.Encode()))
+	req.Host = "alpha.test"
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	e.handler.ServeHTTP(rec, req)
+	return rec.Code
 }
