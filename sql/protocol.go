@@ -31,27 +31,27 @@ func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses .
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, q("match_state")+" "+q("player_matches_where")+" ORDER BY m.opens_at, m.id", platformID, string(list), platformID, string(list))
+	out, err := s.matchStates(ctx, q("player_matches_where")+" ORDER BY m.opens_at, m.id", platformID, string(list), platformID, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find the player's matches: %w", err)
 	}
-	defer rows.Close()
-	var out []core.MatchState
-	for rows.Next() {
-		st, err := scanMatchState(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *st)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // AttentionMatches implements core.ProtocolStore.
 func (s *Arena) AttentionMatches(ctx context.Context, now time.Time) ([]core.MatchState, error) {
-	rows, err := s.db.query(ctx, q("match_state")+" "+q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(now))
+	out, err := s.matchStates(ctx, q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(now))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list matches needing attention: %w", err)
+	}
+	return out, nil
+}
+
+// matchStates runs the match_state query with a WHERE ... ORDER BY tail.
+func (s *Arena) matchStates(ctx context.Context, tail string, args ...any) ([]core.MatchState, error) {
+	rows, err := s.db.query(ctx, q("match_state")+" "+tail, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []core.MatchState
