@@ -178,7 +178,17 @@ else
   fail "public read (want RateLimit-Limit: 60, then X-Arena-Cache: shared)" "$(tr -d '\r' <"$tmp/h2" | head -n 20 | tr '\n' ' ')"
 fi
 
-# 9. Latency of sequential requests through the local Workers runtime.
+# 9. The website renders on the edge too: the arena's front page and an
+# embedded static asset.
+page_status=$(curl -s -o "$tmp/page" -w '%{http_code}' -H 'Host: edge.test' "$base/" || true)
+css_status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: edge.test' "$base/static/app.css" || true)
+if [ "$page_status" = 200 ] && grep -qi '<!DOCTYPE html>' "$tmp/page" && grep -q 'Edge Arena 2' "$tmp/page" && [ "$css_status" = 200 ]; then
+  pass "website: GET / renders the arena's front page, /static/app.css is served"
+else
+  fail "website (want 200 HTML naming Edge Arena 2, and the stylesheet)" "page $page_status, css $css_status: $(head -c 300 "$tmp/page")"
+fi
+
+# 10. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 for ((i = 0; i < 50; i++)); do
