@@ -4,7 +4,8 @@
 # wrk -t2 -c64 -d10s, against nginx serving the identical bytes from a file,
 # in the same run. Then the game-client protocol under load (scripts/loadgen:
 # full matches and submissions per second, p50/p99, GET /healthz alongside),
-# then the Go benchmarks (standings and bracket of a 1024-player tournament).
+# then the Go benchmarks (standings and bracket of a 1024-player tournament,
+# the website's pages for a 64-player tournament).
 # Usage: scripts/bench.sh  (make bench)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -104,3 +105,4 @@ go build -o "$tmp/loadgen" ./scripts/loadgen
 echo
 echo "bench: Go benchmarks"
 go test ./core -run '^$' -bench . -benchmem -count 1
+go test ./worker/web -run '^$' -bench 'TournamentPage64|PublicPages' -benchmem -count 1
