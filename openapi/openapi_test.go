@@ -141,7 +141,6 @@ var endpoints = []struct {
 	{"POST", "/api/v1/admin/api-keys", "createApiKey", []string{"adminToken"}},
 	{"GET", "/api/v1/admin/api-keys", "listApiKeys", []string{"adminToken"}},
 	{"DELETE", "/api/v1/admin/api-keys/{id}", "revokeApiKey", []string{"adminToken"}},
-	{"POST", "/api/v1/admin/titles", "createTitle", []string{"adminToken"}},
 	{"GET", "/api/v1/me/live-match", "getLiveMatch", []string{"platformTicket"}},
 	{"GET", "/api/v1/me/upcoming-match", "getUpcomingMatch", []string{"platformTicket"}},
 	{"POST", "/api/v1/matches/{id}/ready", "markReady", []string{"platformTicket"}},
