@@ -101,29 +101,17 @@ func (req *createTournamentRequest) tournament(now time.Time) (*core.Tournament,
 	if t.Cast.HandMode != core.HandModeDelayed {
 		t.Cast.DelaySeconds = 0
 	}
-	if !t.RegistrationClosesAt.After(t.RegistrationOpensAt) {
-		return nil, core.FieldError(core.CodeInvalidField, "registrationClosesAt")
-	}
-	if t.StartsAt.Before(t.RegistrationClosesAt) {
-		return nil, core.FieldError(core.CodeInvalidField, "startsAt")
-	}
-	if t.TeamMaxPlayers < t.TeamMinPlayers {
-		return nil, core.FieldError(core.CodeInvalidField, "teamMaxPlayers")
-	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		t.GroupCount, t.AdvancePerGroup = intOr(req.GroupCount, 2), intOr(req.AdvancePerGroup, 2)
-		if t.GroupCount*2 > t.MaxPlayers {
-			return nil, core.FieldError(core.CodeInvalidField, "groupCount")
-		}
-		if t.AdvancePerGroup*t.GroupCount > t.MaxPlayers || t.AdvancePerGroup*t.GroupCount < 2 {
-			return nil, core.FieldError(core.CodeInvalidField, "advancePerGroup")
-		}
 	} else if req.GroupCount != nil || req.AdvancePerGroup != nil {
 		field := "groupCount"
 		if req.GroupCount == nil {
 			field = "advancePerGroup"
 		}
 		return nil, core.FieldError(core.CodeInvalidField, field)
+	}
+	if errs := t.CheckRules(); len(errs) > 0 {
+		return nil, errs[0]
 	}
 	return t, nil
 }

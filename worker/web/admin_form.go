@@ -186,18 +186,6 @@ func adminTournamentFrom(v views.AdminTournamentValues, seasons []core.Season, n
 		t.Cast.DelaySeconds = 0
 	}
 
-	// The cross-field rules, on fields that are themselves valid.
-	if okOpens && okCloses && !closes.After(opens) {
-		errs["registrationClosesAt"] = "Registration must close after it opens."
-	}
-	if okCloses && okStarts && starts.Before(closes) {
-		errs["startsAt"] = "The tournament cannot start before registration closes."
-	}
-	if okMin && okMax && t.TeamMaxPlayers < t.TeamMinPlayers {
-		errs["teamMaxPlayers"] = "At most must not be below at least."
-	}
-	_, maxOK := errs["maxPlayers"]
-	maxOK = !maxOK
 	switch t.Format {
 	case core.FormatGroupsPlayoffs:
 		t.GroupCount, t.AdvancePerGroup = 2, 2
@@ -207,18 +195,27 @@ func adminTournamentFrom(v views.AdminTournamentValues, seasons []core.Season, n
 		if hasAdvance {
 			t.AdvancePerGroup = advance
 		}
-		if okGroups && maxOK && t.GroupCount*2 > t.MaxPlayers {
-			errs["groupCount"] = "Too many groups: each needs at least two of the " + strconv.Itoa(t.MaxPlayers) + " sides."
-		}
-		if okGroups && okAdvance && maxOK && (t.AdvancePerGroup*t.GroupCount > t.MaxPlayers || t.AdvancePerGroup*t.GroupCount < 2) {
-			errs["advancePerGroup"] = "Groups × advancing must be between 2 and the maximum number of sides."
-		}
 	case core.FormatPlayoffsOnly:
 		if hasGroups && okGroups {
 			errs["groupCount"] = "Only for groups then playoffs: leave it empty."
 		}
 		if hasAdvance && okAdvance {
 			errs["advancePerGroup"] = "Only for groups then playoffs: leave it empty."
+		}
+	}
+	// The cross-field rules (core's, as the admin API applies them), on
+	// fields that are themselves valid.
+	_, badMax := errs["maxPlayers"]
+	valid := map[string]bool{
+		"registrationClosesAt": okOpens && okCloses,
+		"startsAt":             okCloses && okStarts,
+		"teamMaxPlayers":       okMin && okMax,
+		"groupCount":           okGroups && !badMax,
+		"advancePerGroup":      okGroups && okAdvance && !badMax,
+	}
+	for _, e := range t.CheckRules() {
+		if _, taken := errs[e.Field]; valid[e.Field] && !taken {
+			errs[e.Field] = e.Message
 		}
 	}
 	if len(errs) > 0 {
