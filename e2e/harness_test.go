@@ -45,7 +45,7 @@ func startArena(t *testing.T) *arena {
 		RateLimiter: server.NewMemoryRateLimiter(), SoleWriter: true, Tickets: &platform.Verifier{},
 		Dev: server.NewDevControls(),
 	})
-	web.Register(srv, web.Config{SessionKey: []byte("browser-test-key")})
+	web.Register(srv, web.Config{SessionKey: []byte("browser-test-session-key")})
 	token, err := srv.SeedDemo(context.Background())
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)

@@ -19,7 +19,7 @@ import (
 // document, so the document cannot drift from the server.
 func TestOpenAPIConformance(t *testing.T) {
 	e := newTestEnv(t, true)
-	web.Register(e.srv, web.Config{SessionKey: []byte("conformance")})
+	web.Register(e.srv, web.Config{SessionKey: []byte("conformance-session-key")})
 	rec := openapitest.NewRecorder(t)
 	e.handler = rec.Handler(e.srv)
 

@@ -3,14 +3,11 @@ package web_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -18,9 +15,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	store "arena/sql"
-	"arena/worker/platform"
-	"arena/worker/server"
 	"arena/worker/web"
 )
 
@@ -34,32 +28,7 @@ const (
 // platform endpoints of the OpenID and summary tests), returning the site.
 func acctSiteEnv(t *testing.T, cfg web.Config) (*siteEnv, *web.Site) {
 	t.Helper()
-	dir := t.TempDir()
-	open := store.OpenIn(dir)
-	dirDB, err := open("file:directory.db", "")
-	require.NoError(t, err)
-	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
-	require.NoError(t, err)
-	e := &siteEnv{now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), dev: server.NewDevControls()}
-	e.srv = server.New(server.Config{
-		Directory: dirDB, OperatorToken: "operator", Provisioner: store.LocalProvisioner{Dir: dir},
-		OpenDB: open, Clock: func() time.Time { return e.now }, Random: rand.Reader,
-		Logger: slog.New(slog.DiscardHandler), RateLimiter: server.NewMemoryRateLimiter(), SoleWriter: true,
-		Tickets: &platform.Verifier{}, Dev: e.dev,
-	})
-	if cfg.SessionKey == nil {
-		cfg.SessionKey = []byte("test-session-key")
-	}
-	site := web.Register(e.srv, cfg)
-	e.adminToken, err = e.srv.SeedDemo(context.Background())
-	require.NoError(t, err)
-	e.http = httptest.NewServer(e.srv)
-	t.Cleanup(func() {
-		e.http.Close()
-		e.srv.Close()
-		dirDB.Close()
-	})
-	return e, site
+	return buildSiteEnv(t, siteOptions{cfg: cfg})
 }
 
 // acctAnyHost is a browser that reaches the test server whatever host a URL

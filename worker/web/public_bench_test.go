@@ -1,45 +1,18 @@
 package web_test
 
 import (
-	"context"
-	"crypto/rand"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
-
-	store "arena/sql"
-	"arena/worker/platform"
-	"arena/worker/server"
-	"arena/worker/web"
 )
 
 // pubBenchSite is newSiteEnv for benchmarks: the demo arena served
 // in-process (no network: the benchmarks measure server time).
 func pubBenchSite(b *testing.B) *siteEnv {
 	b.Helper()
-	dir := b.TempDir()
-	open := store.OpenIn(dir)
-	dirDB, err := open("file:directory.db", "")
-	require.NoError(b, err)
-	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
-	require.NoError(b, err)
-	e := &siteEnv{now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), dev: server.NewDevControls()}
-	e.srv = server.New(server.Config{
-		Directory: dirDB, OperatorToken: "operator", Provisioner: store.LocalProvisioner{Dir: dir},
-		OpenDB: open, Clock: func() time.Time { return e.now }, Random: rand.Reader,
-		Logger: slog.New(slog.DiscardHandler), SoleWriter: true, Tickets: &platform.Verifier{}, Dev: e.dev,
-	})
-	web.Register(e.srv, web.Config{SessionKey: []byte("bench-session-key")})
-	e.adminToken, err = e.srv.SeedDemo(context.Background())
-	require.NoError(b, err)
-	b.Cleanup(func() {
-		e.srv.Close()
-		dirDB.Close()
-	})
+	e, _ := buildSiteEnv(b, siteOptions{noRateLimits: true, inProcess: true})
 	return e
 }
 

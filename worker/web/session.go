@@ -19,6 +19,9 @@ import (
 // arena's host), HttpOnly, SameSite=Lax, Secure over HTTPS.
 const sessionCookie = "arena_session"
 
+// minSessionKey is the shortest master session key the site accepts.
+const minSessionKey = 16
+
 // sessionLifetime is how long a sign-in lasts.
 const sessionLifetime = 30 * 24 * time.Hour
 
@@ -44,6 +47,11 @@ func (s *Site) sign(slug string, payload []byte) string {
 
 // startSession signs the player in on this arena's host.
 func (s *Site) startSession(w http.ResponseWriter, r *http.Request, t *server.Tenant, platformID string) {
+	if len(s.cfg.SessionKey) < minSessionKey {
+		// A missing or short key would make cookies forgeable: nobody signs in.
+		s.cfg.Logger.ErrorContext(r.Context(), "sign-in refused: the session key (ARENA_SESSION_KEY) is missing or shorter than 16 bytes")
+		return
+	}
 	payload, _ := json.Marshal(sessionPayload{PlatformID: platformID, Arena: t.Arena.Slug, Expires: s.srv.Now().Add(sessionLifetime).Unix()})
 	value := base64.RawURLEncoding.EncodeToString(payload) + "." + s.sign(t.Arena.Slug, payload)
 	http.SetCookie(w, &http.Cookie{
@@ -68,7 +76,7 @@ func secureRequest(r *http.Request) bool {
 // arena, or "" (no cookie, bad signature, another arena's, expired).
 func (s *Site) sessionPlayer(r *http.Request, t *server.Tenant) string {
 	c, err := r.Cookie(sessionCookie)
-	if err != nil || len(s.cfg.SessionKey) == 0 {
+	if err != nil || len(s.cfg.SessionKey) < minSessionKey {
 		return ""
 	}
 	enc, sig, ok := strings.Cut(c.Value, ".")

@@ -35,29 +35,54 @@ type siteEnv struct {
 
 func newSiteEnv(t *testing.T) *siteEnv {
 	t.Helper()
-	dir := t.TempDir()
+	e, _ := buildSiteEnv(t, siteOptions{})
+	return e
+}
+
+// siteOptions vary the test server.
+type siteOptions struct {
+	cfg          web.Config // the site's configuration; a test session key when empty
+	noRateLimits bool       // benchmarks ask for pages far beyond the public limits
+	inProcess    bool       // no listening server: requests go to e.srv directly
+}
+
+// buildSiteEnv builds the native server with the site and the seeded demo
+// arena.
+func buildSiteEnv(tb testing.TB, o siteOptions) (*siteEnv, *web.Site) {
+	tb.Helper()
+	dir := tb.TempDir()
 	open := store.OpenIn(dir)
 	dirDB, err := open("file:directory.db", "")
-	require.NoError(t, err)
+	require.NoError(tb, err)
 	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
-	require.NoError(t, err)
+	require.NoError(tb, err)
 	e := &siteEnv{now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC), dev: server.NewDevControls()}
-	e.srv = server.New(server.Config{
+	cfg := server.Config{
 		Directory: dirDB, OperatorToken: "operator", Provisioner: store.LocalProvisioner{Dir: dir},
 		OpenDB: open, Clock: func() time.Time { return e.now }, Random: rand.Reader,
-		Logger: slog.New(slog.DiscardHandler), RateLimiter: server.NewMemoryRateLimiter(), SoleWriter: true,
-		Tickets: &platform.Verifier{}, Dev: e.dev,
-	})
-	web.Register(e.srv, web.Config{SessionKey: []byte("test-session-key")})
+		Logger: slog.New(slog.DiscardHandler), SoleWriter: true, Tickets: &platform.Verifier{}, Dev: e.dev,
+	}
+	if !o.noRateLimits {
+		cfg.RateLimiter = server.NewMemoryRateLimiter()
+	}
+	e.srv = server.New(cfg)
+	if o.cfg.SessionKey == nil {
+		o.cfg.SessionKey = []byte("test-session-key")
+	}
+	site := web.Register(e.srv, o.cfg)
 	e.adminToken, err = e.srv.SeedDemo(context.Background())
-	require.NoError(t, err)
-	e.http = httptest.NewServer(e.srv)
-	t.Cleanup(func() {
-		e.http.Close()
+	require.NoError(tb, err)
+	if !o.inProcess {
+		e.http = httptest.NewServer(e.srv)
+	}
+	tb.Cleanup(func() {
+		if e.http != nil {
+			e.http.Close()
+		}
 		e.srv.Close()
 		dirDB.Close()
 	})
-	return e
+	return e, site
 }
 
 // browser is an HTTP client with a cookie jar that does not follow
