@@ -248,12 +248,53 @@ const timeLayout = "2006-01-02T15:04:05.000Z"
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
+// parseTime reads a stored timestamp. The layout the store writes is read
+// by hand (pages scan thousands of them); anything else goes through
+// time.Parse.
 func parseTime(s string) (time.Time, error) {
+	if t, ok := parseStoredTime(s); ok {
+		return t, nil
+	}
 	t, err := time.Parse(timeLayout, s)
 	if err != nil {
 		return time.Parse(time.RFC3339Nano, s)
 	}
 	return t, nil
+}
+
+// parseStoredTime parses exactly "2006-01-02T15:04:05.000Z".
+func parseStoredTime(s string) (time.Time, bool) {
+	if len(s) != len(timeLayout) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+		s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(from, to int) (int, bool) {
+		n := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	year, ok1 := num(0, 4)
+	month, ok2 := num(5, 7)
+	day, ok3 := num(8, 10)
+	hour, ok4 := num(11, 13)
+	minute, ok5 := num(14, 16)
+	sec, ok6 := num(17, 19)
+	milli, ok7 := num(20, 23)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || month < 1 || month > 12 || day < 1 || day > 31 ||
+		hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, milli*int(time.Millisecond), time.UTC)
+	if t.Day() != day { // February 30th and the like
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // isUniqueViolation reports whether err is a UNIQUE constraint failure on
