@@ -13,7 +13,7 @@ test: generate-check fmt-check vet tools test-go wasm
 
 test-go:
 	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
-	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/platform/ ./client/
+	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/platform/ ./worker/web/ ./client/
 
 ## generate: regenerate the templ components (views/*_templ.go, committed)
 generate:
