@@ -85,6 +85,22 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 			StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, ReceivedAt: sub.ReceivedAt,
 		}
 	}
+	rep, err := t.Store.MatchReport(ctx, id)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if rep != nil {
+		ar := views.AdminReport{
+			Side: rep.Side, ReporterID: rep.ReporterID, ReporterName: nameOf(rep.ReporterID),
+			Winner: rep.Winner, WinnerName: nameOf(rep.Winner), Status: string(rep.Status),
+			ReportedAt: rep.ReportedAt, DecidedAt: rep.DecidedAt, DecidedBy: rep.DecidedBy, DecidedByName: nameOf(rep.DecidedBy),
+		}
+		if rep.Score != nil {
+			ar.ScoreP1, ar.ScoreP2 = &rep.Score.P1, &rep.Score.P2
+		}
+		p.Reports = append(p.Reports, ar)
+	}
 	if adjust != nil {
 		adjust(&p)
 	}
