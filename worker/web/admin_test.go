@@ -17,8 +17,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"arena/worker/web"
 )
 
 // The demo arena's first admin and a player who is not an admin.
@@ -27,21 +25,10 @@ const (
 	playerID = "76561198000000002"
 )
 
-// adminSignIn signs the browser in as the account: through POST
-// /auth/mock when the site has it, else with a session cookie minted
-// like the site's own.
+// adminSignIn signs the browser in as the account through POST /auth/mock.
 func adminSignIn(t *testing.T, e *siteEnv, c *http.Client, id string) {
 	t.Helper()
-	u, err := url.Parse(e.http.URL)
-	require.NoError(t, err)
-	resp := e.post(t, c, "/auth/mock", url.Values{"platformId": {id}})
-	resp.Body.Close()
-	for _, ck := range c.Jar.Cookies(u) {
-		if ck.Name == "arena_session" && ck.Value != "" {
-			return
-		}
-	}
-	c.Jar.SetCookies(u, []*http.Cookie{web.AdminTestSessionCookie([]byte("test-session-key"), "demo", id, e.now)})
+	e.acctSignIn(t, c, id)
 }
 
 // adminBrowser is a browser signed in as the account.
