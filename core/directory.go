@@ -69,3 +69,18 @@ type PlayerProfile struct {
 type DatabaseProvisioner interface {
 	ProvisionDatabase(ctx context.Context, slug string) (url, token string, err error)
 }
+
+// Arena creation errors.
+const (
+	// CodeDatabaseUnreachable: the operator's databaseUrl cannot be
+	// opened or migrated (422, field databaseUrl).
+	CodeDatabaseUnreachable = "database_unreachable"
+	// CodeDatabaseURLRequired: no databaseUrl and no provisioner (422).
+	CodeDatabaseURLRequired = "database_url_required"
+	// CodeProvisioningFailed: the database provider refused or failed (502).
+	CodeProvisioningFailed = "provisioning_failed"
+	// CodeDatabaseInUse: another arena already uses the databaseUrl (409).
+	CodeDatabaseInUse = "database_in_use"
+	// CodeLastAdmin: an arena keeps at least one admin player.
+	CodeLastAdmin = "last_admin"
+)

@@ -14,6 +14,9 @@ type Error struct {
 	Code    string // wire code, e.g. "arena_not_found"
 	Message string // human detail; never shown for internal errors
 	Field   string // the offending request field, when there is one
+	// Reason refines Code where the spec fixes one code for several
+	// causes (a refused ticket is still missing_ticket); shown beside it.
+	Reason string
 }
 
 func (e *Error) Error() string {
@@ -44,7 +47,9 @@ func ErrorCode(err error) string {
 }
 
 // Wire codes shared across the service. Codes that belong to one rule live
-// beside that rule.
+// beside that rule, always in this package: the HTTP layer's one table
+// gives each its status, and its test walks every Code constant declared
+// here.
 const (
 	CodeInternal         = "internal"
 	CodeNotFound         = "not_found"
@@ -52,8 +57,10 @@ const (
 	CodeUnauthorized     = "unauthorized"
 	CodeInvalidJSON      = "invalid_json"
 	CodeInvalidField     = "invalid_field"
+	CodeUnknownField     = "unknown_field"
 	CodeSlugTaken        = "slug_taken"
 	CodeHostTaken        = "host_taken"
 	CodeBodyTooLarge     = "body_too_large"
 	CodeMethodNotAllowed = "method_not_allowed"
+	CodeRateLimited      = "rate_limited"
 )

@@ -204,10 +204,10 @@ func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Mat
 		return nil, Errorf(CodeAlreadyResolved, "match %d is resolved", m.ID)
 	}
 	if m.P1 == "" || m.P2 == "" {
-		return nil, Errorf(CodeInvalidWinner, "match %d has an undecided side", m.ID)
+		return nil, &Error{Code: CodeInvalidWinner, Field: "winner", Message: "Both sides must be known before the match is decided."}
 	}
 	if res.Winner != m.P1 && res.Winner != m.P2 {
-		return nil, FieldError(CodeInvalidWinner, "winner")
+		return nil, &Error{Code: CodeInvalidWinner, Field: "winner", Message: "The winner must be one of the two sides."}
 	}
 	resolved, err := st.ResolveMatch(ctx, m.ID, res)
 	if err != nil {

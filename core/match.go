@@ -95,3 +95,22 @@ type Resolution struct {
 	Source  string // result source recorded
 	At      time.Time
 }
+
+// ParseMatchID reads a match id from a path: a positive decimal integer
+// with no sign, spaces or leading zeros (at most 18 digits). Anything else
+// is CodeMatchNotFound (spec 7: "Match id not an integer, or no such
+// match"), the same for the API and the site.
+func ParseMatchID(s string) (int64, error) {
+	if s == "" || len(s) > 18 || s[0] == '0' {
+		return 0, Errorf(CodeMatchNotFound, "match id %q", s)
+	}
+	var id int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, Errorf(CodeMatchNotFound, "match id %q", s)
+		}
+		id = id*10 + int64(c-'0')
+	}
+	return id, nil
+}

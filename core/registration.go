@@ -3,12 +3,61 @@ package core
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 )
 
-// Register registers a side for tour at now: the same rules and errors for
-// the admin API and the site.
-func Register(ctx context.Context, st TournamentStore, tour *Tournament, captain, name string, seed int, roster []string, now time.Time) (*Registration, error) {
-	members, err := tour.CheckRoster(captain, roster)
+// Registration limits.
+var SeedRange = Range{Min: 1, Max: 4096}
+
+// MaxPersonaNameRunes bounds a display name an admin types.
+const MaxPersonaNameRunes = 64
+
+// RegistrationDraft is a side to register as it is given: the admin API's
+// body, the admin pages' form, or a player registering themselves (no
+// name or seed). Roster lists the other players (the captain may be
+// among them).
+type RegistrationDraft struct {
+	PlatformID  string   `json:"platformId"`
+	PersonaName string   `json:"personaName"`
+	Seed        Number   `json:"seed"`
+	Roster      []string `json:"roster"`
+}
+
+// Check returns the draft's problems, field by field: the captain's and
+// every roster entry's account id (invalid_steam_id), the name's length,
+// the seed, the roster's length. The tournament's own limits (roster size,
+// open window, cap) are Register's.
+func (d *RegistrationDraft) Check() Problems {
+	var p Problems
+	if !ValidPlatformID(d.PlatformID) {
+		p.add(CodeInvalidSteamID, "platformId", "Enter a 17-digit account id.")
+	}
+	if utf8.RuneCountInString(d.PersonaName) > MaxPersonaNameRunes {
+		p.invalid("personaName", "At most %d characters.", MaxPersonaNameRunes)
+	}
+	SeedRange.check(&p, "seed", d.Seed, false)
+	if len(d.Roster) > TeamPlayersRange.Max {
+		p.invalid("roster", "At most %d players.", TeamPlayersRange.Max)
+	}
+	for _, id := range d.Roster {
+		if !ValidPlatformID(id) {
+			p.add(CodeInvalidSteamID, "roster", "Every roster entry must be a 17-digit account id.")
+		}
+	}
+	return p
+}
+
+// Register registers the drafted side for tour at now: the same rules and
+// errors for the admin API, the admin pages and players on the site. It
+// answers the draft's first problem, then CodeInvalidRoster,
+// CodeRegistrationClosed and the store's CodeTournamentFull and
+// CodeAlreadyRegistered.
+func Register(ctx context.Context, st TournamentStore, tour *Tournament, d RegistrationDraft, now time.Time) (*Registration, error) {
+	if err := d.Check().Err(); err != nil {
+		return nil, err
+	}
+	captain, name, seed := d.PlatformID, d.PersonaName, d.Seed.N
+	members, err := tour.CheckRoster(captain, d.Roster)
 	if err != nil {
 		return nil, err
 	}

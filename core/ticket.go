@@ -6,12 +6,25 @@ import (
 	"strings"
 )
 
-// Ticket errors (spec 5.1).
+// Ticket errors (spec 5.1). missing_ticket is the only 401 of the
+// ticket-authenticated endpoints (spec 7): a ticket the platform refuses
+// is missing_ticket too, with ReasonInvalidTicket beside it.
 const (
-	CodeMissingTicket       = "missing_ticket"       // 401: no or malformed Authorization: Platform header
-	CodeInvalidTicket       = "invalid_ticket"       // 401: the platform refused the ticket
+	CodeMissingTicket       = "missing_ticket"       // 401: no, malformed or refused ticket
 	CodePlatformUnavailable = "platform_unavailable" // 503: the platform could not be asked
 )
+
+// ReasonInvalidTicket is the reason of a missing_ticket error whose ticket
+// was well formed but cannot authenticate anyone.
+const ReasonInvalidTicket = "invalid_ticket"
+
+// TicketRefused returns the error for a well-formed ticket that
+// authenticates nobody: missing_ticket, reason invalid_ticket.
+func TicketRefused(format string, args ...any) *Error {
+	e := Errorf(CodeMissingTicket, format, args...)
+	e.Reason = ReasonInvalidTicket
+	return e
+}
 
 // MaxTicketLength bounds a ticket's hex text (platform tickets are at most
 // a few kilobytes).
@@ -57,7 +70,8 @@ type Caller struct {
 // arena has a publisher key) asks the platform, trying each accepted AppID
 // with hint first when hint is accepted; mock mode accepts only MOCK
 // tickets, the AppID being hint when accepted, else the primary. Errors:
-// CodeInvalidTicket, CodePlatformUnavailable.
+// TicketRefused (missing_ticket, reason invalid_ticket),
+// CodePlatformUnavailable.
 type TicketVerifier interface {
 	Verify(ctx context.Context, a *Arena, ticket, hint string) (Caller, error)
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"time"
 )
 
@@ -99,6 +100,11 @@ const (
 	CodeInvalidTransition  = "invalid_transition"
 	CodeMatchesUnresolved  = "matches_unresolved"
 	CodeTournamentNotFound = "tournament_not_found"
+	// CodeTournamentNotDraft: only a draft tournament's settings change.
+	CodeTournamentNotDraft = "tournament_not_draft"
+	// CodeSeedsLocked: seeds change only before the draw (status
+	// registration_open or registration_closed).
+	CodeSeedsLocked = "seeds_locked"
 )
 
 // NextStatusAllowed returns nil when the tournament may move from its
@@ -155,13 +161,12 @@ type Registration struct {
 
 // Registration errors (spec 4.2 and DESIGN's admin contract).
 const (
-	CodeInvalidSteamID      = "invalid_steam_id"
-	CodeTournamentFull      = "tournament_full"
-	CodeRegistrationClosed  = "registration_closed"
-	CodeAlreadyRegistered   = "already_registered"
-	CodeInvalidRoster       = "invalid_roster"
-	CodeSeasonNotFound      = "season_not_found"
-	CodeTournamentSlugTaken = "slug_taken"
+	CodeInvalidSteamID     = "invalid_steam_id"
+	CodeTournamentFull     = "tournament_full"
+	CodeRegistrationClosed = "registration_closed"
+	CodeAlreadyRegistered  = "already_registered"
+	CodeInvalidRoster      = "invalid_roster"
+	CodeSeasonNotFound     = "season_not_found"
 )
 
 // CheckRoster validates a side's roster for the tournament: 1v1 sides are
@@ -190,7 +195,8 @@ func (t *Tournament) CheckRoster(captain string, roster []string) ([]string, err
 		max = 1
 	}
 	if len(out) < min || len(out) > max {
-		return nil, &Error{Code: CodeInvalidRoster, Field: "roster", Message: "roster size out of bounds"}
+		return nil, &Error{Code: CodeInvalidRoster, Field: "roster",
+			Message: fmt.Sprintf("A side has %d to %d players, the captain included.", min, max)}
 	}
 	return out, nil
 }

@@ -10,17 +10,6 @@ import (
 	"arena/core"
 )
 
-// Codes of the admin site's store rules.
-const (
-	// CodeTournamentNotDraft: only a draft tournament's settings change.
-	CodeTournamentNotDraft = "tournament_not_draft"
-	// CodeSeedsLocked: seeds change only before the draw (status
-	// registration_open or registration_closed).
-	CodeSeedsLocked = "seeds_locked"
-	// CodeLastAdmin: an arena keeps at least one admin player.
-	CodeLastAdmin = "last_admin"
-)
-
 // UpdateTournament stores every setting of t (slug included) while the
 // tournament with t.ID is still a draft, in one conditional statement.
 // Errors: CodeTournamentNotFound, CodeTournamentNotDraft, CodeSlugTaken
@@ -41,7 +30,7 @@ func (s *Arena) UpdateTournament(ctx context.Context, t *core.Tournament) error 
 		if _, err := s.TournamentByID(ctx, t.ID); err != nil {
 			return err
 		}
-		return core.Errorf(CodeTournamentNotDraft, "tournament %d is no longer a draft", t.ID)
+		return core.Errorf(core.CodeTournamentNotDraft, "tournament %d is no longer a draft", t.ID)
 	}
 	if err != nil {
 		return fmt.Errorf("store: unable to update tournament %d: %w", t.ID, err)
@@ -73,7 +62,7 @@ func (s *Arena) SetSeeds(ctx context.Context, tournamentID int64, seeds map[stri
 		return err
 	}
 	if t.Status != core.StatusRegistrationOpen && t.Status != core.StatusRegistrationClosed {
-		return core.Errorf(CodeSeedsLocked, "%s is %s", t.Slug, t.Status)
+		return core.Errorf(core.CodeSeedsLocked, "%s is %s", t.Slug, t.Status)
 	}
 	return nil // none of the captains is registered
 }
@@ -97,7 +86,7 @@ func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 	if n == 0 {
 		return core.Errorf(core.CodeNotFound, "%s is not an admin", platformID)
 	}
-	return core.Errorf(CodeLastAdmin, "%s is the last admin", platformID)
+	return core.Errorf(core.CodeLastAdmin, "%s is the last admin", platformID)
 }
 
 // countReturned executes a data-changing statement with RETURNING and

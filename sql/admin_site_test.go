@@ -83,7 +83,7 @@ func TestUpdateTournament(t *testing.T) {
 			edit := *other
 			edit.Name = "Renamed"
 			err := s.UpdateTournament(ctx, &edit)
-			assert.Equal(t, store.CodeTournamentNotDraft, core.ErrorCode(err))
+			assert.Equal(t, core.CodeTournamentNotDraft, core.ErrorCode(err))
 			got, err := s.TournamentByID(ctx, other.ID)
 			require.NoError(t, err)
 			assert.Equal(t, "Cup other", got.Name, "nothing changed")
@@ -110,7 +110,7 @@ func TestSetSeeds(t *testing.T) {
 
 		t.Run("ErrSeedsLockedInDraft", func(t *testing.T) {
 			err := s.SetSeeds(ctx, tour.ID, map[string]int{pid(1): 1})
-			assert.Equal(t, store.CodeSeedsLocked, core.ErrorCode(err))
+			assert.Equal(t, core.CodeSeedsLocked, core.ErrorCode(err))
 		})
 		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, points))
 		register(t, s, tour, 1, 2, 3, 4) // seeds 1..4
@@ -131,7 +131,7 @@ func TestSetSeeds(t *testing.T) {
 		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, points))
 		t.Run("ErrSeedsLockedAfterTheDraw", func(t *testing.T) {
 			err := s.SetSeeds(ctx, tour.ID, map[string]int{pid(2): 3})
-			assert.Equal(t, store.CodeSeedsLocked, core.ErrorCode(err))
+			assert.Equal(t, core.CodeSeedsLocked, core.ErrorCode(err))
 			assert.Equal(t, 2, seedsOf(t)[pid(2)], "nothing changed")
 		})
 		t.Run("ErrTournamentNotFound", func(t *testing.T) {
@@ -159,7 +159,7 @@ func TestRemoveArenaAdmin(t *testing.T) {
 		})
 		t.Run("ErrLastAdmin", func(t *testing.T) {
 			err := s.RemoveArenaAdmin(ctx, pid(1))
-			assert.Equal(t, store.CodeLastAdmin, core.ErrorCode(err))
+			assert.Equal(t, core.CodeLastAdmin, core.ErrorCode(err))
 			admins, err := s.ArenaAdmins(ctx)
 			require.NoError(t, err)
 			assert.Equal(t, []string{pid(1)}, admins)
@@ -173,7 +173,7 @@ func TestRemoveArenaAdmin(t *testing.T) {
 			failed := 0
 			for range 2 {
 				if err := <-errs; err != nil {
-					assert.Equal(t, store.CodeLastAdmin, core.ErrorCode(err))
+					assert.Equal(t, core.CodeLastAdmin, core.ErrorCode(err))
 					failed++
 				}
 			}

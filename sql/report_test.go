@@ -274,9 +274,9 @@ func TestWithdraw(t *testing.T) {
 		require.NoError(t, s.CreateTournament(ctx, tour))
 		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, core.PlacementPoints{}))
 		during := t0.Add(2 * time.Hour)
-		_, err := core.Register(ctx, s, tour, pid(1), "", 0, []string{pid(2)}, during)
+		_, err := core.Register(ctx, s, tour, core.RegistrationDraft{PlatformID: pid(1), Roster: []string{pid(2)}}, during)
 		require.NoError(t, err)
-		_, err = core.Register(ctx, s, tour, pid(3), "", 0, nil, during)
+		_, err = core.Register(ctx, s, tour, core.RegistrationDraft{PlatformID: pid(3)}, during)
 		require.NoError(t, err)
 
 		t.Run("ErrNotCaptain", func(t *testing.T) {
@@ -293,7 +293,7 @@ func TestWithdraw(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, regs, 1)
 			assert.Equal(t, pid(3), regs[0].PlatformID)
-			_, err = core.Register(ctx, s, tour, pid(2), "", 0, nil, during)
+			_, err = core.Register(ctx, s, tour, core.RegistrationDraft{PlatformID: pid(2)}, during)
 			assert.NoError(t, err, "the former roster member is free to register again")
 		})
 		t.Run("ErrRegistrationClosedAfterTheWindow", func(t *testing.T) {

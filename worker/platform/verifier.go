@@ -39,7 +39,7 @@ const authenticatePath = "/ISteamUserAuth/AuthenticateUserTicket/v1/"
 //
 // Verify answers a *core.Error with one of two codes:
 //
-//   - core.CodeInvalidTicket (401): the ticket cannot authenticate anyone:
+//   - core.TicketRefused (401 missing_ticket, reason invalid_ticket): the ticket cannot authenticate anyone:
 //     a MOCK ticket in real mode, a non-MOCK ticket in mock mode, a
 //     malformed ticket, an arena without accepted AppIDs, or the platform
 //     refused the ticket for every accepted AppID (an "error" answer, a
@@ -93,16 +93,16 @@ type authenticateResponse struct {
 // described on Verifier.
 func (v *Verifier) Verify(ctx context.Context, a *core.Arena, ticket, hint string) (core.Caller, error) {
 	if len(a.AppIDs) == 0 {
-		return core.Caller{}, core.Errorf(core.CodeInvalidTicket, "arena %s accepts no AppID", a.Slug)
+		return core.Caller{}, core.TicketRefused("arena %s accepts no AppID", a.Slug)
 	}
 	if a.PublisherKey == "" {
 		return verifyMock(a, ticket, hint)
 	}
 	if strings.HasPrefix(ticket, "MOCK:") {
-		return core.Caller{}, core.Errorf(core.CodeInvalidTicket, "MOCK tickets are refused in real mode")
+		return core.Caller{}, core.TicketRefused("MOCK tickets are refused in real mode")
 	}
 	if !validTicket(ticket) {
-		return core.Caller{}, core.Errorf(core.CodeInvalidTicket, "malformed ticket")
+		return core.Caller{}, core.TicketRefused("malformed ticket")
 	}
 	var refusals []string
 	for _, appID := range core.AppIDOrder(a, hint) {
@@ -115,14 +115,14 @@ func (v *Verifier) Verify(ctx context.Context, a *core.Arena, ticket, hint strin
 		}
 		refusals = append(refusals, "appid "+appID+": "+refusal)
 	}
-	return core.Caller{}, core.Errorf(core.CodeInvalidTicket, "platform refused the ticket (%s)", redact(strings.Join(refusals, "; "), a.PublisherKey, ticket))
+	return core.Caller{}, core.TicketRefused("platform refused the ticket (%s)", redact(strings.Join(refusals, "; "), a.PublisherKey, ticket))
 }
 
 // verifyMock is Verify in mock mode.
 func verifyMock(a *core.Arena, ticket, hint string) (core.Caller, error) {
 	account, ok := core.MockTicketAccount(ticket)
 	if !ok {
-		return core.Caller{}, core.Errorf(core.CodeInvalidTicket, "mock mode accepts only MOCK tickets")
+		return core.Caller{}, core.TicketRefused("mock mode accepts only MOCK tickets")
 	}
 	return core.Caller{PlatformID: account, AppID: core.AppIDOrder(a, hint)[0]}, nil
 }

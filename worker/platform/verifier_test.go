@@ -189,11 +189,20 @@ func newArena(key string) *core.Arena {
 
 // requireCode asserts err is a *core.Error with code whose message leaks
 // neither the publisher key nor the ticket.
+// refused stands for a refused ticket in the tables: code missing_ticket
+// with reason invalid_ticket (spec 7: missing_ticket is the only 401).
+const refused = "refused"
+
 func requireCode(t *testing.T, err error, code, ticket string) {
 	t.Helper()
 	var e *core.Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, code, e.Code, "error: %v", err)
+	if code == refused {
+		assert.Equal(t, core.CodeMissingTicket, e.Code, "error: %v", err)
+		assert.Equal(t, core.ReasonInvalidTicket, e.Reason, "error: %v", err)
+	} else {
+		assert.Equal(t, code, e.Code, "error: %v", err)
+	}
 	assert.NotContains(t, err.Error(), publisherKey)
 	assert.NotContains(t, err.Error(), "S3cret")
 	if ticket != "" {
@@ -213,27 +222,27 @@ func TestVerifyRealMode(t *testing.T) {
 		wantCaller string
 	}{
 		{name: "OK", ticket: ticketOK, wantAppID: "480", wantAsked: []string{"480"}},
-		{name: "Error101Refused", ticket: ticketInvalid, wantCode: core.CodeInvalidTicket, wantAsked: all},
-		{name: "FamilySharingRefused", ticket: ticketFamilyShared, wantCode: core.CodeInvalidTicket, wantAsked: all},
-		{name: "VACBannedRefused", ticket: ticketVACBanned, wantCode: core.CodeInvalidTicket, wantAsked: all},
-		{name: "PublisherBannedRefused", ticket: ticketPublisherBanned, wantCode: core.CodeInvalidTicket, wantAsked: all},
-		{name: "ResultNotOKRefused", ticket: ticketResultDenied, wantCode: core.CodeInvalidTicket, wantAsked: all},
+		{name: "Error101Refused", ticket: ticketInvalid, wantCode: refused, wantAsked: all},
+		{name: "FamilySharingRefused", ticket: ticketFamilyShared, wantCode: refused, wantAsked: all},
+		{name: "VACBannedRefused", ticket: ticketVACBanned, wantCode: refused, wantAsked: all},
+		{name: "PublisherBannedRefused", ticket: ticketPublisherBanned, wantCode: refused, wantAsked: all},
+		{name: "ResultNotOKRefused", ticket: ticketResultDenied, wantCode: refused, wantAsked: all},
 		{name: "SecondAppIDVerifies", ticket: ticketSecondAppOnly, wantAppID: "2000", wantAsked: []string{"480", "2000"}},
 		{name: "HintMovesAcceptedAppIDFirst", ticket: ticketDemoOnly, hint: "3000", wantAppID: "3000", wantAsked: []string{"3000"}},
 		{name: "HintFirstThenTheRestInOrder", ticket: ticketSecondAppOnly, hint: "3000", wantAppID: "2000", wantAsked: []string{"3000", "480", "2000"}},
 		{name: "HintOnlyOrders", ticket: ticketOK, hint: "2000", wantAppID: "2000", wantAsked: []string{"2000"}},
 		{name: "UnacceptedHintIgnored", ticket: ticketOK, hint: "9999", wantAppID: "480", wantAsked: []string{"480"}},
-		{name: "UnacceptedHintCannotAuthenticate", ticket: ticketOtherAppOnly, hint: "9999", wantCode: core.CodeInvalidTicket, wantAsked: all},
+		{name: "UnacceptedHintCannotAuthenticate", ticket: ticketOtherAppOnly, hint: "9999", wantCode: refused, wantAsked: all},
 		{name: "ServerErrorUnavailable", ticket: ticketServerError, wantCode: core.CodePlatformUnavailable, wantAsked: []string{"480"}},
 		{name: "MalformedJSONUnavailable", ticket: ticketMalformedJSON, wantCode: core.CodePlatformUnavailable, wantAsked: []string{"480"}},
 		{name: "MissingBanFlagsUnavailable", ticket: ticketNoBanFlags, wantCode: core.CodePlatformUnavailable, wantAsked: []string{"480"}},
 		{name: "EmptyResponseUnavailable", ticket: ticketEmptyResponse, wantCode: core.CodePlatformUnavailable, wantAsked: []string{"480"}},
 		{name: "OversizedAnswerUnavailable", ticket: ticketHugeAnswer, wantCode: core.CodePlatformUnavailable, wantAsked: []string{"480"}},
 		{name: "RedirectUnavailable", ticket: ticketRedirectHome, wantCode: core.CodePlatformUnavailable, wantAsked: []string{"480", ""}},
-		{name: "MockTicketRefusedWithoutRequest", ticket: "MOCK:" + player, wantCode: core.CodeInvalidTicket},
-		{name: "MockPrefixRefusedWithoutRequest", ticket: "MOCK:123", wantCode: core.CodeInvalidTicket},
-		{name: "NonHexRefusedWithoutRequest", ticket: "zz&key=other", wantCode: core.CodeInvalidTicket},
-		{name: "EmptyRefusedWithoutRequest", ticket: "", wantCode: core.CodeInvalidTicket},
+		{name: "MockTicketRefusedWithoutRequest", ticket: "MOCK:" + player, wantCode: refused},
+		{name: "MockPrefixRefusedWithoutRequest", ticket: "MOCK:123", wantCode: refused},
+		{name: "NonHexRefusedWithoutRequest", ticket: "zz&key=other", wantCode: refused},
+		{name: "EmptyRefusedWithoutRequest", ticket: "", wantCode: refused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,7 +294,7 @@ func TestVerifyRequest(t *testing.T) {
 		a := newArena(publisherKey)
 		a.AppIDs = nil
 		_, err := v.Verify(context.Background(), a, ticketOK, "480")
-		requireCode(t, err, core.CodeInvalidTicket, ticketOK)
+		requireCode(t, err, refused, ticketOK)
 		assert.Empty(t, fake.recorded())
 	})
 }
@@ -345,9 +354,9 @@ func TestVerifyMockMode(t *testing.T) {
 		{name: "MockAcceptedAsPrimary", ticket: mockTicket, wantAppID: "480"},
 		{name: "MockAcceptedWithAcceptedHint", ticket: mockTicket, hint: "3000", wantAppID: "3000"},
 		{name: "MockUnacceptedHintGivesPrimary", ticket: mockTicket, hint: "9999", wantAppID: "480"},
-		{name: "HexRefused", ticket: ticketOK, wantCode: core.CodeInvalidTicket},
-		{name: "MockWith16DigitsRefused", ticket: "MOCK:7656119796028793", wantCode: core.CodeInvalidTicket},
-		{name: "EmptyRefused", ticket: "", wantCode: core.CodeInvalidTicket},
+		{name: "HexRefused", ticket: ticketOK, wantCode: refused},
+		{name: "MockWith16DigitsRefused", ticket: "MOCK:7656119796028793", wantCode: refused},
+		{name: "EmptyRefused", ticket: "", wantCode: refused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -366,6 +375,6 @@ func TestVerifyMockMode(t *testing.T) {
 		a := newArena("")
 		a.AppIDs = nil
 		_, err := (&platform.Verifier{}).Verify(context.Background(), a, mockTicket, "")
-		requireCode(t, err, core.CodeInvalidTicket, "")
+		requireCode(t, err, refused, "")
 	})
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -42,108 +41,25 @@ func mustTime(s string) time.Time {
 	return t.UTC()
 }
 
-type castRequest struct {
-	HandMode     string `json:"handMode" validate:"required,oneof=hidden delayed shown"`
-	DelaySeconds int    `json:"delaySeconds" validate:"min=0,max=86400"`
-}
-
-type createTournamentRequest struct {
-	Slug                 string       `json:"slug" validate:"required,slug"`
-	Name                 string       `json:"name" validate:"required,max=100"`
-	Description          string       `json:"description" validate:"max=4000"`
-	Format               string       `json:"format" validate:"required,oneof=groups_playoffs playoffs_only"`
-	MaxPlayers           int          `json:"maxPlayers" validate:"required,min=2,max=1024"`
-	RegistrationOpensAt  string       `json:"registrationOpensAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
-	RegistrationClosesAt string       `json:"registrationClosesAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
-	StartsAt             string       `json:"startsAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
-	Environment          string       `json:"environment" validate:"omitempty,oneof=demo rec beta"`
-	Season               string       `json:"season" validate:"omitempty,slug"`
-	TeamMinPlayers       *int         `json:"teamMinPlayers" validate:"omitnil,min=1,max=16"`
-	TeamMaxPlayers       *int         `json:"teamMaxPlayers" validate:"omitnil,min=1,max=16"`
-	GroupCount           *int         `json:"groupCount" validate:"omitnil,min=1,max=512"`
-	AdvancePerGroup      *int         `json:"advancePerGroup" validate:"omitnil,min=1,max=16"`
-	SmallFinal           bool         `json:"smallFinal"`
-	MatchWindowMinutes   *int         `json:"matchWindowMinutes" validate:"omitnil,min=5,max=20160"`
-	Cast                 *castRequest `json:"cast" validate:"omitnil"`
-	AllowSpectators      *bool        `json:"allowSpectators"`
-}
-
-func intOr(p *int, fallback int) int {
-	if p == nil {
-		return fallback
-	}
-	return *p
-}
-
-// tournament turns the request into a draft tournament, applying defaults
-// (environment demo, 1v1, 2 groups advancing 2, 60-minute windows, hidden
-// hands, spectators allowed) and the cross-field rules.
-func (req *createTournamentRequest) tournament(now time.Time) (*core.Tournament, error) {
-	t := &core.Tournament{
-		Slug: req.Slug, Name: strings.TrimSpace(req.Name), Description: req.Description,
-		Format: core.TournamentFormat(req.Format), MaxPlayers: req.MaxPlayers,
-		RegistrationOpensAt: mustTime(req.RegistrationOpensAt), RegistrationClosesAt: mustTime(req.RegistrationClosesAt),
-		StartsAt: mustTime(req.StartsAt), Environment: core.Environment(req.Environment), SeasonSlug: req.Season,
-		TeamMinPlayers: intOr(req.TeamMinPlayers, 1), TeamMaxPlayers: intOr(req.TeamMaxPlayers, 1),
-		SmallFinal: req.SmallFinal, MatchWindowMinutes: intOr(req.MatchWindowMinutes, 60),
-		Cast: core.CastPolicy{HandMode: core.HandModeHidden}, AllowSpectators: req.AllowSpectators == nil || *req.AllowSpectators,
-		CreatedAt: now, UpdatedAt: now,
-	}
-	if t.Name == "" {
-		return nil, core.FieldError(core.CodeInvalidField, "name")
-	}
-	if t.Environment == "" {
-		t.Environment = core.EnvironmentDemo
-	}
-	if req.Cast != nil {
-		t.Cast = core.CastPolicy{HandMode: req.Cast.HandMode, DelaySeconds: req.Cast.DelaySeconds}
-	}
-	if t.Cast.HandMode != core.HandModeDelayed {
-		t.Cast.DelaySeconds = 0
-	}
-	if t.Format == core.FormatGroupsPlayoffs {
-		t.GroupCount, t.AdvancePerGroup = intOr(req.GroupCount, 2), intOr(req.AdvancePerGroup, 2)
-	} else if req.GroupCount != nil || req.AdvancePerGroup != nil {
-		field := "groupCount"
-		if req.GroupCount == nil {
-			field = "advancePerGroup"
-		}
-		return nil, core.FieldError(core.CodeInvalidField, field)
-	}
-	if errs := t.CheckRules(); len(errs) > 0 {
-		return nil, errs[0]
-	}
-	return t, nil
-}
-
-// handleCreateTournament creates a draft tournament.
+// handleCreateTournament creates a draft tournament from a
+// core.TournamentDraft: its Check holds every rule and default, and the
+// admin pages' form uses the same.
 func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req createTournamentRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	tour, err := req.tournament(s.now())
-	if err != nil {
+	var draft core.TournamentDraft
+	if err := decodeJSON(w, r, &draft); err != nil {
 		writeError(w, r, err)
 		return
 	}
 	ctx := r.Context()
-	if tour.SeasonSlug != "" {
-		seasons, err := t.Store.Seasons(ctx)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		for _, se := range seasons {
-			if se.Slug == tour.SeasonSlug {
-				tour.SeasonID = se.ID
-			}
-		}
-		if tour.SeasonID == 0 {
-			writeError(w, r, core.FieldError(core.CodeSeasonNotFound, "season"))
-			return
-		}
+	seasons, err := t.Store.Seasons(ctx)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	tour, problems := draft.Check(seasons, s.now())
+	if err := problems.Err(); err != nil {
+		writeError(w, r, err)
+		return
 	}
 	if err := t.Store.CreateTournament(ctx, tour); err != nil {
 		writeError(w, r, err)
@@ -246,13 +162,6 @@ func placementPointsOf(ctx context.Context, st core.TournamentStore) core.Placem
 	return points
 }
 
-type registrationRequest struct {
-	PlatformID  string   `json:"platformId" validate:"required,platformid"`
-	PersonaName string   `json:"personaName" validate:"max=64"`
-	Seed        *int     `json:"seed" validate:"omitnil,min=1,max=4096"`
-	Roster      []string `json:"roster" validate:"max=16,dive,platformid"`
-}
-
 type registrationView struct {
 	PlatformID   string   `json:"platformId"`
 	PersonaName  string   `json:"personaName"`
@@ -263,7 +172,7 @@ type registrationView struct {
 
 // handleRegister registers a side (the admin path; players use the site).
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req registrationRequest
+	var req core.RegistrationDraft
 	if err := decodeJSON(w, r, &req); err != nil {
 		writeError(w, r, err)
 		return
@@ -274,13 +183,14 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenan
 		writeError(w, r, err)
 		return
 	}
-	reg, err := core.Register(ctx, t.Store, tour, req.PlatformID, strings.TrimSpace(req.PersonaName), intOr(req.Seed, 0), req.Roster, s.now())
+	req.PersonaName = strings.TrimSpace(req.PersonaName)
+	reg, err := core.Register(ctx, t.Store, tour, req, s.now())
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"registration": registrationView{
-		PlatformID: reg.PlatformID, PersonaName: reg.PersonaName, Seed: req.Seed, Roster: reg.Roster, RegisteredAt: isoTime(reg.RegisteredAt),
+		PlatformID: reg.PlatformID, PersonaName: reg.PersonaName, Seed: optionalInt(reg.Seed), Roster: reg.Roster, RegisteredAt: isoTime(reg.RegisteredAt),
 	}})
 }
 
@@ -336,9 +246,9 @@ func (s *Server) handleAdminMatches(w http.ResponseWriter, r *http.Request, t *T
 
 // matchFromPath reads the {id} path value; a non-integer is match_not_found.
 func matchFromPath(ctx context.Context, r *http.Request, t *Tenant) (*core.Match, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return nil, core.Errorf(core.CodeMatchNotFound, "match id %q", r.PathValue("id"))
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
+		return nil, err
 	}
 	return t.Store.Match(ctx, id)
 }
@@ -384,22 +294,16 @@ func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Ten
 	writeJSON(w, http.StatusOK, adminMatchOf(m))
 }
 
-type scoreRequest struct {
-	P1 *int `json:"p1" validate:"required,min=0,max=1000000"`
-	P2 *int `json:"p2" validate:"required,min=0,max=1000000"`
-}
-
-type resolveRequest struct {
-	Winner  string        `json:"winner" validate:"required,platformid"`
-	Score   *scoreRequest `json:"score" validate:"omitnil"`
-	Forfeit bool          `json:"forfeit"`
-}
-
 // handleResolveMatch records the admin's decision, final and with
 // resultSource admin (status forfeited when forfeit is set).
 func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req resolveRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	var draft core.ResolutionDraft
+	if err := decodeJSON(w, r, &draft); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, problems := draft.Check(s.now())
+	if err := problems.Err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -413,10 +317,6 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 	if err != nil {
 		writeError(w, r, err)
 		return
-	}
-	res := core.Resolution{Winner: req.Winner, Forfeit: req.Forfeit, Source: core.SourceAdmin, At: s.now()}
-	if req.Score != nil {
-		res.Score = &core.OutcomeScore{P1: *req.Score.P1, P2: *req.Score.P2}
 	}
 	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, s.placementPoints(ctx, t))
 	if err != nil {

@@ -50,7 +50,7 @@ func jsonError(err error) error {
 		return core.FieldError(core.CodeInvalidField, typeErr.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return core.FieldError(codeUnknownField, field)
+		return core.FieldError(core.CodeUnknownField, field)
 	}
 	return core.Errorf(core.CodeInvalidJSON, "%v", err)
 }

@@ -40,8 +40,8 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		Slug:             "demo",
 		Name:             "Demo Arena",
 		Hosts:            append([]string(nil), DemoHosts...),
-		Plan:             string(core.PlanStudio),
-		AppIDs:           []string{"480"}, // one AppID: the environment gate stays out of the way
+		Plan:             core.PlanStudio,
+		AppIDs:           core.AppIDs{"480"}, // one AppID: the environment gate stays out of the way
 		AdminPlatformIDs: []string{DemoAdminPlatformID},
 	})
 	if err != nil {
@@ -144,7 +144,7 @@ func createAndRegister(ctx context.Context, st core.TournamentStore, t *core.Tou
 	}
 	for i := 0; i < n; i++ {
 		p := demoPlayers[i]
-		if _, err := core.Register(ctx, st, t, p.id, p.name, i+1, nil, at); err != nil {
+		if _, err := core.Register(ctx, st, t, core.RegistrationDraft{PlatformID: p.id, PersonaName: p.name, Seed: core.Int(i + 1)}, at); err != nil {
 			return fmt.Errorf("register %s in %s: %w", p.id, t.Slug, err)
 		}
 	}

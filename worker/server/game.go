@@ -149,9 +149,9 @@ func (s *Server) handleUpcomingMatch(w http.ResponseWriter, r *http.Request, t *
 
 // handleReady marks the caller's side ready.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
-	id, ok := parseMatchID(r)
-	if !ok {
-		writeError(w, r, core.Errorf(core.CodeMatchNotFound, "match id %q", r.PathValue("id")))
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
+		writeError(w, r, err)
 		return
 	}
 	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, s.now(), s.rand)
@@ -220,9 +220,9 @@ func optionalTime(raw json.RawMessage) *time.Time {
 func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
 	ctx := r.Context()
 	raw, readErr := io.ReadAll(http.MaxBytesReader(w, r.Body, maxResultBodyBytes))
-	id, ok := parseMatchID(r) // rule 2
-	if !ok {
-		writeError(w, r, core.Errorf(core.CodeMatchNotFound, "match id %q", r.PathValue("id")))
+	id, err := core.ParseMatchID(r.PathValue("id")) // rule 2
+	if err != nil {
+		writeError(w, r, err)
 		return
 	}
 	st, err := t.Store.MatchState(ctx, id)
@@ -268,15 +268,6 @@ func (s *Server) handleRefereeConsent(w http.ResponseWriter, r *http.Request, t 
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"granted": *req.Granted})
-}
-
-// parseMatchID reads the {id} path value: a positive integer.
-func parseMatchID(r *http.Request) (int64, bool) {
-	var id int64
-	if err := json.Unmarshal([]byte(r.PathValue("id")), &id); err != nil || id <= 0 {
-		return 0, false
-	}
-	return id, true
 }
 
 // matchDetail is one match for the admin: the match, both sides' stored

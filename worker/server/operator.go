@@ -4,25 +4,29 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"arena/core"
 	store "arena/sql"
 )
 
 // createArenaRequest is the operator's POST /api/v1/operator/arenas body.
+// The settings an admin can change later (name, plan, AppIDs, publisher
+// key, identity, referee, grace period) follow core.SettingsChange's
+// rules; the rest are the operator's alone.
 type createArenaRequest struct {
-	Slug               string   `json:"slug" validate:"required,slug"`
-	Name               string   `json:"name" validate:"required,max=100"`
-	Hosts              []string `json:"hosts" validate:"required,min=1,max=20,unique,dive,arenahost"`
-	Plan               string   `json:"plan" validate:"required,oneof=free indie studio"`
-	AppIDs             []string `json:"appIds" validate:"required,min=1,max=10,unique,dive,appid"`
-	PublisherKey       string   `json:"publisherKey" validate:"max=200"`
-	Identity           string   `json:"identity" validate:"max=64"`
-	RefereeEnabled     bool     `json:"refereeEnabled"`
-	GracePeriodSeconds *int     `json:"gracePeriodSeconds" validate:"omitnil,min=0,max=604800"`
-	AdminPlatformIDs   []string `json:"adminPlatformIds" validate:"max=50,dive,platformid"`
-	DatabaseURL        string   `json:"databaseUrl" validate:"omitempty,max=2000,dburl"`
-	DatabaseToken      string   `json:"databaseToken" validate:"max=8000"`
+	Slug               string      `json:"slug" validate:"required,slug"`
+	Name               string      `json:"name"`
+	Hosts              []string    `json:"hosts" validate:"required,min=1,max=20,unique,dive,arenahost"`
+	Plan               core.Plan   `json:"plan"`
+	AppIDs             core.AppIDs `json:"appIds"`
+	PublisherKey       string      `json:"publisherKey"`
+	Identity           string      `json:"identity"`
+	RefereeEnabled     bool        `json:"refereeEnabled"`
+	GracePeriodSeconds core.Number `json:"gracePeriodSeconds"`
+	AdminPlatformIDs   []string    `json:"adminPlatformIds" validate:"max=50,dive,platformid"`
+	DatabaseURL        string      `json:"databaseUrl" validate:"omitempty,max=2000,dburl"`
+	DatabaseToken      string      `json:"databaseToken" validate:"max=8000"`
 }
 
 // normalize lowercases hosts and drops their trailing dots.
@@ -30,7 +34,29 @@ func (req *createArenaRequest) normalize() {
 	for i, h := range req.Hosts {
 		req.Hosts[i] = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
 	}
-	req.Name = strings.TrimSpace(req.Name)
+}
+
+// arena returns the new arena the request describes at now (defaults:
+// grace period, identity, rate limits), or the settings' first problem.
+func (req *createArenaRequest) arena(now time.Time) (*core.Arena, error) {
+	base := core.Arena{
+		Slug: req.Slug, Hosts: req.Hosts, GracePeriodSeconds: int(core.DefaultGracePeriod.Seconds()),
+		Identity: core.DefaultIdentity, DatabaseURL: req.DatabaseURL, DatabaseToken: req.DatabaseToken,
+		RateLimits: core.DefaultRateLimits, CreatedAt: now, UpdatedAt: now,
+	}
+	appIDs := req.AppIDs
+	if appIDs == nil {
+		appIDs = core.AppIDs{} // required: an absent list is a problem
+	}
+	change := core.SettingsChange{
+		Name: &req.Name, Plan: &req.Plan, AppIDs: appIDs, PublisherKey: &req.PublisherKey,
+		Identity: &req.Identity, RefereeEnabled: &req.RefereeEnabled, GracePeriodSeconds: req.GracePeriodSeconds,
+	}
+	a, _, problems := change.Apply(base)
+	if err := problems.Err(); err != nil {
+		return nil, err
+	}
+	return &a, nil
 }
 
 // createArenaResponse shows the admin token once.
@@ -63,36 +89,22 @@ func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core
 	if err := validateStruct(&req); err != nil {
 		return nil, "", err
 	}
-	if strings.TrimSpace(req.Name) == "" {
-		return nil, "", core.FieldError(core.CodeInvalidField, "name")
+	a, err := req.arena(s.now())
+	if err != nil {
+		return nil, "", err
 	}
 	if err := s.withDirectory(ctx, func() error { return s.checkAvailable(ctx, req.Slug, req.Hosts, req.DatabaseURL) }); err != nil {
 		return nil, "", err
 	}
 
-	now := s.now()
-	a := &core.Arena{
-		Slug: req.Slug, Name: strings.TrimSpace(req.Name), Hosts: req.Hosts, Plan: core.Plan(req.Plan),
-		AppIDs: req.AppIDs, PublisherKey: req.PublisherKey, Identity: req.Identity,
-		RefereeEnabled:     req.RefereeEnabled,
-		GracePeriodSeconds: int(core.DefaultGracePeriod.Seconds()),
-		DatabaseURL:        req.DatabaseURL, DatabaseToken: req.DatabaseToken,
-		RateLimits: core.DefaultRateLimits, CreatedAt: now, UpdatedAt: now,
-	}
-	if a.Identity == "" {
-		a.Identity = core.DefaultIdentity
-	}
-	if req.GracePeriodSeconds != nil {
-		a.GracePeriodSeconds = *req.GracePeriodSeconds
-	}
 	if a.DatabaseURL == "" {
 		if s.cfg.Provisioner == nil {
-			return nil, "", core.FieldError(codeDatabaseURLRequired, "databaseUrl")
+			return nil, "", core.FieldError(core.CodeDatabaseURLRequired, "databaseUrl")
 		}
 		url, token, err := s.cfg.Provisioner.ProvisionDatabase(ctx, a.Slug)
 		if err != nil {
 			logger(ctx).ErrorContext(ctx, "provisioning failed", "arena", a.Slug, "error", err.Error())
-			return nil, "", core.Errorf(codeProvisioningFailed, "provision database for %s", a.Slug)
+			return nil, "", core.Errorf(core.CodeProvisioningFailed, "provision database for %s", a.Slug)
 		}
 		a.DatabaseURL, a.DatabaseToken = url, token
 	}
@@ -130,7 +142,7 @@ func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string
 			return err
 		}
 		if inUse {
-			return core.FieldError(codeDatabaseInUse, "databaseUrl")
+			return core.FieldError(core.CodeDatabaseInUse, "databaseUrl")
 		}
 	}
 	return nil
@@ -142,12 +154,12 @@ func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string
 func (s *Server) prepareArenaDatabase(ctx context.Context, a *core.Arena, admins []string) (string, error) {
 	db, err := s.cfg.OpenDB(a.DatabaseURL, a.DatabaseToken)
 	if err != nil {
-		return "", core.Errorf(codeDatabaseUnreachable, "%v", err)
+		return "", core.Errorf(core.CodeDatabaseUnreachable, "%v", err)
 	}
 	v, err := store.Migrate(ctx, db, store.ArenaMigrations)
 	if err != nil {
 		_ = db.Close()
-		return "", &core.Error{Code: codeDatabaseUnreachable, Field: "databaseUrl", Message: err.Error()}
+		return "", &core.Error{Code: core.CodeDatabaseUnreachable, Field: "databaseUrl", Message: err.Error()}
 	}
 	a.SchemaVersion = v
 	s.mu.Lock()

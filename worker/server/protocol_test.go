@@ -216,7 +216,7 @@ func TestTicketRequired(t *testing.T) {
 		rec := httptest.NewRecorder()
 		p.srv.ServeHTTP(rec, req)
 		assert.Equal(t, 401, rec.Code)
-		assert.JSONEq(t, `{"error":"invalid_ticket"}`, rec.Body.String())
+		assert.JSONEq(t, `{"error":"missing_ticket","reason":"invalid_ticket"}`, rec.Body.String())
 	})
 }
 

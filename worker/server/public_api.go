@@ -57,46 +57,35 @@ func seasonOf(s core.Season) seasonView {
 // latest season. season is null when the arena has no season yet.
 func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
 	ctx := r.Context()
-	seasons, err := t.Store.Seasons(ctx)
+	ladder, err := core.Ladder(ctx, t.Store, r.URL.Query().Get("season"))
 	if err != nil {
 		return nil, err
 	}
-	views := make([]seasonView, 0, len(seasons))
-	for _, se := range seasons {
+	views := make([]seasonView, 0, len(ladder.Seasons))
+	for _, se := range ladder.Seasons {
 		views = append(views, seasonOf(se))
 	}
-	want := r.URL.Query().Get("season")
 	var current *seasonView
-	var seasonID int64 = -1 // no season: an empty ladder
-	if want == "all" {
-		current, seasonID = &seasonView{Slug: "all", Name: "All seasons"}, 0
-	} else if len(seasons) > 0 {
-		pick := 0 // the latest
-		for i, se := range seasons {
-			if se.Slug == want {
-				pick = i
-			}
-		}
-		current, seasonID = &views[pick], seasons[pick].ID
+	switch {
+	case ladder.Season == nil:
+	case ladder.Season.All:
+		current = &seasonView{Slug: ladder.Season.Slug, Name: ladder.Season.Name}
+	default:
+		v := seasonOf(*ladder.Season.Season)
+		current = &v
 	}
-	rows := []ladderRowView{}
-	if seasonID >= 0 {
-		ladder, err := t.Store.Ladder(ctx, seasonID)
-		if err != nil {
-			return nil, err
-		}
-		ids := make([]string, len(ladder))
-		for i, row := range ladder {
-			ids[i] = row.PlatformID
-		}
-		profiles, err := t.Store.Players(ctx, ids)
-		if err != nil {
-			return nil, err
-		}
-		book := playerBook(profiles)
-		for i, row := range ladder {
-			rows = append(rows, ladderRowView{Rank: i + 1, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
-		}
+	ids := make([]string, len(ladder.Rows))
+	for i, row := range ladder.Rows {
+		ids[i] = row.PlatformID
+	}
+	profiles, err := t.Store.Players(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	book := playerBook(profiles)
+	rows := make([]ladderRowView, 0, len(ladder.Rows))
+	for _, row := range ladder.Rows {
+		rows = append(rows, ladderRowView{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
 	}
 	return map[string]any{"season": current, "seasons": views, "ladder": rows}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"arena/core"
 )
 
 // rateWindow is the window of the public read limits (spec section 8:
@@ -88,7 +90,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, t *Tenant, ke
 	h.Set("RateLimit-Reset", strconv.Itoa(reset))
 	if count > limit {
 		h.Set("Retry-After", strconv.Itoa(reset))
-		writeCode(w, r, codeRateLimited)
+		writeCode(w, r, core.CodeRateLimited)
 		return false
 	}
 	return true

@@ -10,41 +10,54 @@ import (
 )
 
 // statusByCode maps every wire error code to its HTTP status: the one
-// place where domain errors meet HTTP.
+// place where domain errors meet HTTP, for the JSON API and the website
+// alike (StatusOf). Every code is declared in core; TestEveryCoreCodeHasAStatus
+// walks core's Code constants and fails on one missing here.
 var statusByCode = map[string]int{
-	core.CodeArenaNotFound:       http.StatusNotFound,
-	core.CodeNotFound:            http.StatusNotFound,
-	core.CodeUnauthorized:        http.StatusUnauthorized,
-	core.CodeInvalidJSON:         http.StatusBadRequest,
-	core.CodeInvalidField:        http.StatusUnprocessableEntity,
-	codeUnknownField:             http.StatusUnprocessableEntity,
-	core.CodeSlugTaken:           http.StatusConflict,
-	core.CodeHostTaken:           http.StatusConflict,
-	core.CodeBodyTooLarge:        http.StatusRequestEntityTooLarge,
-	core.CodeMethodNotAllowed:    http.StatusMethodNotAllowed,
-	core.CodeInvalidSteamID:      http.StatusBadRequest,
-	codeDatabaseUnreachable:      http.StatusUnprocessableEntity,
-	codeDatabaseURLRequired:      http.StatusUnprocessableEntity,
-	codeProvisioningFailed:       http.StatusBadGateway,
-	codeDatabaseInUse:            http.StatusConflict,
-	codeRateLimited:              http.StatusTooManyRequests,
-	core.CodeInvalidTransition:   http.StatusConflict,
-	core.CodeMatchesUnresolved:   http.StatusConflict,
-	core.CodeTooFewEntrants:      http.StatusConflict,
-	core.CodeTournamentNotFound:  http.StatusNotFound,
-	core.CodeTournamentFull:      http.StatusConflict,
-	core.CodeRegistrationClosed:  http.StatusConflict,
-	core.CodeAlreadyRegistered:   http.StatusConflict,
-	core.CodeInvalidRoster:       http.StatusUnprocessableEntity,
-	core.CodeSeasonNotFound:      http.StatusUnprocessableEntity,
-	core.CodeMatchNotFound:       http.StatusNotFound,
-	core.CodeAlreadyResolved:     http.StatusConflict,
-	core.CodeInvalidWinner:       http.StatusUnprocessableEntity,
-	core.CodePlayerNotFound:      http.StatusNotFound,
+	// The service.
+	core.CodeInternal:         http.StatusInternalServerError,
+	core.CodeNotFound:         http.StatusNotFound,
+	core.CodeArenaNotFound:    http.StatusNotFound,
+	core.CodeUnauthorized:     http.StatusUnauthorized,
+	core.CodeInvalidJSON:      http.StatusBadRequest,
+	core.CodeInvalidField:     http.StatusUnprocessableEntity,
+	core.CodeUnknownField:     http.StatusUnprocessableEntity,
+	core.CodeSlugTaken:        http.StatusConflict,
+	core.CodeHostTaken:        http.StatusConflict,
+	core.CodeBodyTooLarge:     http.StatusRequestEntityTooLarge,
+	core.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
+	core.CodeRateLimited:      http.StatusTooManyRequests,
+
+	// Arenas and their databases.
+	core.CodeDatabaseUnreachable: http.StatusUnprocessableEntity,
+	core.CodeDatabaseURLRequired: http.StatusUnprocessableEntity,
+	core.CodeProvisioningFailed:  http.StatusBadGateway,
+	core.CodeDatabaseInUse:       http.StatusConflict,
+	core.CodeLastAdmin:           http.StatusConflict,
+
+	// Tournaments, registrations, lifecycle.
+	core.CodeTournamentNotFound: http.StatusNotFound,
+	core.CodeSeasonNotFound:     http.StatusUnprocessableEntity,
+	core.CodeInvalidTransition:  http.StatusConflict,
+	core.CodeMatchesUnresolved:  http.StatusConflict,
+	core.CodeTooFewEntrants:     http.StatusConflict,
+	core.CodeTournamentNotDraft: http.StatusConflict,
+	core.CodeSeedsLocked:        http.StatusConflict,
+	core.CodeInvalidSteamID:     http.StatusBadRequest,
+	core.CodeTournamentFull:     http.StatusConflict,
+	core.CodeRegistrationClosed: http.StatusConflict,
+	core.CodeAlreadyRegistered:  http.StatusConflict,
+	core.CodeInvalidRoster:      http.StatusUnprocessableEntity,
+	core.CodeNotRegistered:      http.StatusConflict,
+	core.CodeNotCaptain:         http.StatusForbidden,
+	core.CodePlayerNotFound:     http.StatusNotFound,
+
+	// Matches and the game-client protocol (spec 7).
 	core.CodeMissingTicket:       http.StatusUnauthorized,
-	core.CodeInvalidTicket:       http.StatusUnauthorized,
 	core.CodePlatformUnavailable: http.StatusServiceUnavailable,
+	core.CodeMatchNotFound:       http.StatusNotFound,
 	core.CodeNotParticipant:      http.StatusForbidden,
+	core.CodeAlreadyResolved:     http.StatusConflict,
 	core.CodeNotLive:             http.StatusConflict,
 	core.CodeAlreadySubmitted:    http.StatusConflict,
 	core.CodeUnsupportedProtocol: http.StatusUnprocessableEntity,
@@ -52,28 +65,35 @@ var statusByCode = map[string]int{
 	core.CodeInvalidResultHash:   http.StatusUnprocessableEntity,
 	core.CodeHashMismatch:        http.StatusUnprocessableEntity,
 	core.CodeResultNotForMatch:   http.StatusUnprocessableEntity,
+	core.CodeInvalidWinner:       http.StatusUnprocessableEntity,
 	core.CodeOpponentUndecided:   http.StatusConflict,
 	core.CodePastReadyPhase:      http.StatusConflict,
 	core.CodeWindowNotOpen:       http.StatusConflict,
 	core.CodeWindowClosed:        http.StatusConflict,
-	core.CodeInternal:            http.StatusInternalServerError,
+
+	// Players' result reports (the website).
+	core.CodeReportPending:   http.StatusConflict,
+	core.CodeClientResult:    http.StatusConflict,
+	core.CodeNoPendingReport: http.StatusConflict,
+	core.CodeOwnReport:       http.StatusForbidden,
+	core.CodeInvalidScore:    http.StatusUnprocessableEntity,
 }
 
-// Wire codes of the HTTP layer.
-const (
-	codeUnknownField        = "unknown_field"
-	codeDatabaseUnreachable = "database_unreachable"
-	codeDatabaseURLRequired = "database_url_required"
-	codeProvisioningFailed  = "provisioning_failed"
-	codeDatabaseInUse       = "database_in_use"
-	codeRateLimited         = "rate_limited"
-)
+// StatusOf returns the HTTP status of a wire error code; an undeclared
+// code (none exists: the table test sees to it) is a 500.
+func StatusOf(code string) int {
+	if status, ok := statusByCode[code]; ok {
+		return status
+	}
+	return http.StatusInternalServerError
+}
 
 // errorBody is the spec's error shape, plus the offending field when the
 // error concerns one.
 type errorBody struct {
-	Error string `json:"error"`
-	Field string `json:"field,omitempty"`
+	Error  string `json:"error"`
+	Field  string `json:"field,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // writeJSON writes v as JSON with the status.
@@ -94,12 +114,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code != core.CodeInternal {
-		status, ok := statusByCode[ce.Code]
-		if !ok {
-			status = http.StatusBadRequest
+		if status, ok := statusByCode[ce.Code]; ok {
+			writeJSON(w, status, errorBody{Error: ce.Code, Field: ce.Field, Reason: ce.Reason})
+			return
 		}
-		writeJSON(w, status, errorBody{Error: ce.Code, Field: ce.Field})
-		return
 	}
 	logger(r.Context()).ErrorContext(r.Context(), "request failed", slog.String("error", err.Error()))
 	writeJSON(w, http.StatusInternalServerError, errorBody{Error: core.CodeInternal})

@@ -252,6 +252,18 @@ func TestCreateArena(t *testing.T) {
 	})
 }
 
+// TestCreateArenaAppIDsAsNumbers: platform AppIDs are integers, so the
+// operator may send them as JSON numbers (DESIGN: numbers or decimal
+// strings everywhere).
+func TestCreateArenaAppIDsAsNumbers(t *testing.T) {
+	env := newTestEnv(t, false)
+	req := arenaRequest("numbers", "numbers.test")
+	req["appIds"] = []any{480, "481"}
+	status, body := env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
+	require.Equal(t, http.StatusCreated, status, body)
+	assert.Equal(t, []any{"480", "481"}, body["arena"].(map[string]any)["appIds"])
+}
+
 func TestCreateArenaBadInput(t *testing.T) {
 	env := newTestEnv(t, false)
 	env.createArena(t, "taken", "taken.test")
@@ -363,6 +375,19 @@ func TestAdminSettings(t *testing.T) {
 
 		_, meta := env.do(t, "GET", "alpha.test", "/api/v1", "", nil)
 		assert.Equal(t, "Alpha Prime", meta["tenant"].(map[string]any)["name"])
+	})
+	t.Run("AppIDsAsNumbers", func(t *testing.T) {
+		status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"appIds": []any{480, "730"}})
+		require.Equal(t, http.StatusOK, status, body)
+		assert.Equal(t, []any{"480", "730"}, body["arena"].(map[string]any)["appIds"])
+		status, body = env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"appIds": []any{4.5}})
+		assert.Equal(t, http.StatusUnprocessableEntity, status)
+		assert.Equal(t, "appIds", body["field"])
+		status, body = env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"appIds": []any{true}})
+		assert.Equal(t, http.StatusUnprocessableEntity, status)
+		assert.Equal(t, "appIds", body["field"])
+		status, body = env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"appIds": []any{730}})
+		require.Equal(t, http.StatusOK, status, body)
 	})
 	t.Run("AbsentFieldsKeepTheirValue", func(t *testing.T) {
 		status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"name": "Alpha"})

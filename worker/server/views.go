@@ -84,6 +84,14 @@ func optional(s string) *string {
 	return &s
 }
 
+// optionalInt is n, or null for 0 (unset).
+func optionalInt(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}
+
 func summaryOf(t *core.Tournament) tournamentSummary {
 	return tournamentSummary{
 		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: string(t.Status), Format: string(t.Format),

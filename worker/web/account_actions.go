@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"arena/core"
 	"arena/views"
@@ -17,10 +16,6 @@ import (
 // same core rule as the API, then redirect back to the page with a notice
 // (303, see noticeMessages), or answer a page showing the action's box
 // again with the refusal's message (4xx).
-
-// maxRosterEntries bounds the roster field: far above any team size, so
-// only abuse is cut short.
-const maxRosterEntries = 64
 
 // actionStart reads the form and the viewer. next is the form's return
 // page when it is local, else fallback. ok is false when the request was
@@ -73,14 +68,9 @@ func (s *Site) registerAction(w http.ResponseWriter, r *http.Request, t *server.
 	rosterText := r.PostFormValue("roster")
 	var roster []string
 	if tour.IsTeam() {
-		roster = parseRoster(rosterText)
+		roster = core.ListText(rosterText)
 	}
-	var err error
-	if len(roster) > maxRosterEntries {
-		err = core.FieldError(core.CodeInvalidRoster, "roster")
-	} else {
-		_, err = core.Register(ctx, t.Store, tour, viewer, "", 0, roster, s.srv.Now())
-	}
+	_, err := core.Register(ctx, t.Store, tour, core.RegistrationDraft{PlatformID: viewer, Roster: roster}, s.srv.Now())
 	if err != nil {
 		s.tournamentActionRefused(w, r, t, tour, viewer, next, rosterText, err)
 		return
@@ -111,14 +101,11 @@ func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.
 
 // parseRoster reads the roster field: ids one per line, or separated by
 // commas, semicolons or spaces.
-func parseRoster(text string) []string {
-	return strings.FieldsFunc(text, func(c rune) bool { return c == ',' || c == ';' || unicode.IsSpace(c) })
-}
 
 // tournamentActionRefused answers a refused registration action: the
 // registration box again with the message (the roster as typed).
 func (s *Site) tournamentActionRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, tour *core.Tournament, viewer, next, roster string, err error) {
-	message := actionMessage(err, tour)
+	message := actionMessage(err)
 	if message == "" {
 		s.fail(w, r, t, err)
 		return
@@ -133,7 +120,7 @@ func (s *Site) tournamentActionRefused(w http.ResponseWriter, r *http.Request, t
 		p = &views.TournamentActionsProps{Slug: tour.Slug, Next: next, State: views.TournamentNotOpen}
 	}
 	p.Error, p.Roster = message, roster
-	s.render(w, r, t, actionStatus(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, tour.Name), next, views.TournamentActions(*p)))
+	s.render(w, r, t, server.StatusOf(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, tour.Name), next, views.TournamentActions(*p)))
 }
 
 // matchAction is one action on the {id} match by the signed-in viewer;
@@ -143,8 +130,8 @@ type matchAction func(r *http.Request, t *server.Tenant, st *core.MatchState, vi
 // matchActionRoute reads the match and the viewer, runs act, and answers.
 func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	return func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-		if err != nil || id <= 0 {
+		id, err := core.ParseMatchID(r.PathValue("id"))
+		if err != nil {
 			s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no match here."))
 			return
 		}
@@ -175,7 +162,7 @@ func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *
 // matchActionRefused answers a refused match action: the match box as the
 // match now stands, with the message.
 func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, id int64, viewer, next string, err error) {
-	message := actionMessage(err, nil)
+	message := actionMessage(err)
 	if message == "" {
 		s.fail(w, r, t, err)
 		return
@@ -188,7 +175,7 @@ func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *ser
 		}
 	}
 	p.Error = message
-	s.render(w, r, t, actionStatus(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, "Your match"), next, views.MatchActions(*p)))
+	s.render(w, r, t, server.StatusOf(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, "Your match"), next, views.MatchActions(*p)))
 }
 
 // readyAction is the website's ready button: core.Ready, the very rule

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arena/worker/server"
 )
 
 const acctNewcomer = "76561198000000099"
@@ -187,8 +189,8 @@ func TestRegistrationErrorsMatchTheAPI(t *testing.T) {
 		{name: "ErrRegistrationClosed", slug: "winter-cup", apiCode: "registration_closed", message: "Registration is closed.", status: http.StatusConflict},
 		{name: "ErrTournamentFull", slug: "tiny", apiCode: "tournament_full", message: "The tournament is full.", status: http.StatusConflict},
 		{name: "ErrAlreadyRegistered", slug: "spring-invitational", player: acctAda, apiCode: "already_registered", message: "already registered", status: http.StatusConflict},
-		{name: "ErrInvalidRoster", slug: "teams", apiCode: "invalid_roster", message: "A team has 2 to 3 players, you included.", status: http.StatusUnprocessableEntity},
-		{name: "ErrInvalidSteamID", slug: "teams", roster: "123", apiRoster: []string{"123"}, apiCode: "invalid_steam_id", message: "17-digit", status: http.StatusUnprocessableEntity},
+		{name: "ErrInvalidRoster", slug: "teams", apiCode: "invalid_roster", message: "A side has 2 to 3 players, the captain included.", status: http.StatusUnprocessableEntity},
+		{name: "ErrInvalidSteamID", slug: "teams", roster: "123", apiRoster: []string{"123"}, apiCode: "invalid_steam_id", message: "17-digit", status: http.StatusBadRequest},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,7 +210,8 @@ func TestRegistrationErrorsMatchTheAPI(t *testing.T) {
 			if tc.apiRoster != nil {
 				body["roster"] = tc.apiRoster
 			}
-			e.acctAPI(t, http.MethodPost, "/api/v1/admin/tournaments/"+tc.slug+"/registrations", "Bearer "+e.adminToken, body, apiStatus(tc.apiCode), &apiErr)
+			e.acctAPI(t, http.MethodPost, "/api/v1/admin/tournaments/"+tc.slug+"/registrations", "Bearer "+e.adminToken, body, server.StatusOf(tc.apiCode), &apiErr)
+			assert.Equal(t, tc.status, server.StatusOf(tc.apiCode), "the site answers the API's status")
 			assert.Equal(t, tc.apiCode, apiErr.Error, "the API refuses with the same rule")
 			assert.Equal(t, before, e.acctTournament(t, tc.slug).PlayerCount)
 		})
@@ -227,16 +230,6 @@ func TestRegistrationErrorsMatchTheAPI(t *testing.T) {
 		assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
 		assert.Zero(t, e.acctTournament(t, "teams").PlayerCount)
 	})
-}
-
-func apiStatus(code string) int {
-	switch code {
-	case "invalid_steam_id":
-		return http.StatusBadRequest
-	case "invalid_roster":
-		return http.StatusUnprocessableEntity
-	}
-	return http.StatusConflict
 }
 
 func TestReadyReportConfirm(t *testing.T) {

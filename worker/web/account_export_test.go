@@ -28,6 +28,5 @@ func (s *Site) AddTestSummariesRoute() {
 var (
 	SafeNext      = safeNext
 	SiteAppID     = siteAppID
-	ParseRoster   = parseRoster
 	ParseKeyValue = parseKeyValueForm
 )

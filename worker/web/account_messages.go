@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -51,31 +52,22 @@ var actionMessages = map[string]string{
 	core.CodeInvalidScore:        fmt.Sprintf("Scores are optional; give both, whole numbers from 0 to %d, the winner's higher.", core.MaxReportedScore),
 	core.CodeInvalidTransition:   "The tournament moved on meanwhile.",
 	core.CodeMatchesUnresolved:   "The tournament moved on meanwhile.",
-	core.CodeInvalidRoster:       "The roster's size is outside this tournament's limits.",
 	core.CodeMissingTicket:       "Please sign in again.",
 	core.CodePlatformUnavailable: "The platform could not be reached. Please try again in a moment.",
 }
 
-// actionStatus is the HTTP status of a refused action's page.
-func actionStatus(code string) int {
-	switch code {
-	case core.CodeNotParticipant, core.CodeOwnReport, core.CodeNotCaptain:
-		return http.StatusForbidden
-	case core.CodeMatchNotFound, core.CodeTournamentNotFound:
-		return http.StatusNotFound
-	case core.CodeInvalidSteamID, core.CodeInvalidRoster, core.CodeInvalidWinner, core.CodeInvalidScore:
-		return http.StatusUnprocessableEntity
+// actionMessage is the readable message of a domain error: the code's
+// message here, else the message core wrote for the field an input
+// problem concerns; "" for an internal error (which the error page
+// answers instead). Its status is the code's, from the one table
+// (server.StatusOf).
+func actionMessage(err error) string {
+	if msg, ok := actionMessages[core.ErrorCode(err)]; ok {
+		return msg
 	}
-	return http.StatusConflict
-}
-
-// actionMessage is the readable message of a domain error, or "" for an
-// internal one (which the error page answers instead).
-func actionMessage(err error, tour *core.Tournament) string {
-	code := core.ErrorCode(err)
-	if code == core.CodeInvalidRoster && tour != nil {
-		min, max := max(tour.TeamMinPlayers, 1), max(tour.TeamMaxPlayers, 1)
-		return fmt.Sprintf("A team has %d to %d players, you included.", min, max)
+	var e *core.Error
+	if errors.As(err, &e) && e.Field != "" {
+		return e.Message
 	}
-	return actionMessages[code]
+	return ""
 }

@@ -221,10 +221,6 @@ func TestAccountHelpers(t *testing.T) {
 			}
 		}
 	})
-	t.Run("ParseRoster", func(t *testing.T) {
-		assert.Equal(t, []string{"a", "b", "c", "d"}, web.ParseRoster(" a,b\nc ;d\r\n"))
-		assert.Empty(t, web.ParseRoster(" \n,"))
-	})
 	t.Run("ParseKeyValue", func(t *testing.T) {
 		got := web.ParseKeyValue("ns:http://specs.openid.net/auth/2.0\r\nis_valid:true\n")
 		assert.Equal(t, map[string]string{"ns": "http://specs.openid.net/auth/2.0", "is_valid": "true"}, got)

@@ -144,6 +144,16 @@ func adminErrorField(err error) string {
 	return ""
 }
 
+// adminErrorMessage returns a field error's message for people (core
+// writes them for the fields of the inputs it checks).
+func adminErrorMessage(err error) string {
+	var e *core.Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return ""
+}
+
 // adminDashboard is GET /admin: the queue and the tournaments.
 func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()

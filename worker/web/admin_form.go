@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"arena/core"
 	"arena/views"
@@ -28,22 +27,6 @@ func adminFormInt(errs views.AdminFieldErrors, field, raw string, min, max int) 
 		return 0, true, false
 	}
 	return n, true, true
-}
-
-// adminFormTime reads a required datetime-local value as UTC.
-func adminFormTime(errs views.AdminFieldErrors, field, raw string) (time.Time, bool) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		errs[field] = "Enter a date and time (UTC)."
-		return time.Time{}, false
-	}
-	for _, layout := range []string{datetimeLocal, datetimeLocal + ":05", time.RFC3339} {
-		if t, err := time.Parse(layout, raw); err == nil {
-			return t.UTC(), true
-		}
-	}
-	errs[field] = "Enter a date and time as YYYY-MM-DDTHH:MM (UTC)."
-	return time.Time{}, false
 }
 
 // adminTimeValue shows an instant in a datetime-local field (UTC).
@@ -101,125 +84,71 @@ func adminNewTournamentValues(now time.Time) views.AdminTournamentValues {
 	}
 }
 
-// adminTournamentFrom turns the form into a tournament with the admin
-// API's rules and defaults (POST /api/v1/admin/tournaments): every field
-// is checked and every problem reported at its field, so one round trip
-// shows them all. The tournament is returned only when errs is empty.
-func adminTournamentFrom(v views.AdminTournamentValues, seasons []core.Season, now time.Time) (*core.Tournament, views.AdminFieldErrors) {
-	errs := views.AdminFieldErrors{}
-	t := &core.Tournament{
-		Slug: v.Slug, Name: strings.TrimSpace(v.Name), Description: v.Description,
-		Format: core.TournamentFormat(v.Format), Environment: core.Environment(v.Environment),
-		SmallFinal: v.SmallFinal, AllowSpectators: v.AllowSpectators, CreatedAt: now, UpdatedAt: now,
+// adminFormInstant reads a datetime-local value (UTC) as an instant for a
+// core draft: "" is unset, anything unreadable is bad (the draft's Check
+// says so at the field).
+func adminFormInstant(raw string) core.Instant {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return core.Instant{}
 	}
-	switch {
-	case t.Slug == "":
-		errs["slug"] = "Enter a slug."
-	case !core.ValidSlug(t.Slug):
-		errs["slug"] = "Use 1 to 40 lowercase letters, digits and inner hyphens."
-	case t.Slug == "new":
-		errs["slug"] = "This slug is reserved by the admin pages; choose another."
-	}
-	switch {
-	case t.Name == "":
-		errs["name"] = "Enter a name."
-	case utf8.RuneCountInString(v.Name) > 100:
-		errs["name"] = "At most 100 characters."
-	}
-	if utf8.RuneCountInString(t.Description) > 4000 {
-		errs["description"] = "At most 4000 characters."
-	}
-	if t.Format != core.FormatGroupsPlayoffs && t.Format != core.FormatPlayoffsOnly {
-		errs["format"] = "Choose a format."
-	}
-	if strings.TrimSpace(v.MaxPlayers) == "" {
-		errs["maxPlayers"] = "Enter the maximum number of sides (2 to 1024)."
-	} else {
-		t.MaxPlayers, _, _ = adminFormInt(errs, "maxPlayers", v.MaxPlayers, 2, 1024)
-	}
-	opens, okOpens := adminFormTime(errs, "registrationOpensAt", v.RegistrationOpensAt)
-	closes, okCloses := adminFormTime(errs, "registrationClosesAt", v.RegistrationClosesAt)
-	starts, okStarts := adminFormTime(errs, "startsAt", v.StartsAt)
-	t.RegistrationOpensAt, t.RegistrationClosesAt, t.StartsAt = opens, closes, starts
-	switch t.Environment {
-	case "":
-		t.Environment = core.EnvironmentDemo
-	case core.EnvironmentDemo, core.EnvironmentRec, core.EnvironmentBeta:
-	default:
-		errs["environment"] = "Choose demo, rec or beta."
-	}
-	if v.Season != "" {
-		for _, se := range seasons {
-			if se.Slug == v.Season {
-				t.SeasonID, t.SeasonSlug = se.ID, se.Slug
-			}
-		}
-		if t.SeasonID == 0 {
-			errs["season"] = "There is no such season."
+	for _, layout := range []string{datetimeLocal, datetimeLocal + ":05", time.RFC3339} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			return core.At(t)
 		}
 	}
-	teamMin, hasMin, okMin := adminFormInt(errs, "teamMinPlayers", v.TeamMinPlayers, 1, 16)
-	teamMax, hasMax, okMax := adminFormInt(errs, "teamMaxPlayers", v.TeamMaxPlayers, 1, 16)
-	t.TeamMinPlayers, t.TeamMaxPlayers = 1, 1
-	if hasMin {
-		t.TeamMinPlayers = teamMin
-	}
-	if hasMax {
-		t.TeamMaxPlayers = teamMax
-	}
-	groups, hasGroups, okGroups := adminFormInt(errs, "groupCount", v.GroupCount, 1, 512)
-	advance, hasAdvance, okAdvance := adminFormInt(errs, "advancePerGroup", v.AdvancePerGroup, 1, 16)
-	t.MatchWindowMinutes = 60
-	if n, has, _ := adminFormInt(errs, "matchWindowMinutes", v.MatchWindowMinutes, 5, 20160); has {
-		t.MatchWindowMinutes = n
-	}
-	t.Cast.HandMode = v.HandMode
-	switch v.HandMode {
-	case core.HandModeHidden, core.HandModeDelayed, core.HandModeShown:
-	default:
-		errs["handMode"] = "Choose hidden, delayed or shown."
-	}
-	if n, has, _ := adminFormInt(errs, "delaySeconds", v.DelaySeconds, 0, 86400); has {
-		t.Cast.DelaySeconds = n
-	}
-	if t.Cast.HandMode != core.HandModeDelayed {
-		t.Cast.DelaySeconds = 0
-	}
+	return core.BadInstant()
+}
 
-	switch t.Format {
-	case core.FormatGroupsPlayoffs:
-		t.GroupCount, t.AdvancePerGroup = 2, 2
-		if hasGroups {
-			t.GroupCount = groups
-		}
-		if hasAdvance {
-			t.AdvancePerGroup = advance
-		}
-	case core.FormatPlayoffsOnly:
-		if hasGroups && okGroups {
-			errs["groupCount"] = "Only for groups then playoffs: leave it empty."
-		}
-		if hasAdvance && okAdvance {
-			errs["advancePerGroup"] = "Only for groups then playoffs: leave it empty."
-		}
+// adminTournamentDraft reads the tournament form into the admin API's
+// draft (core.TournamentDraft): the same rules and defaults then apply.
+func adminTournamentDraft(v views.AdminTournamentValues) core.TournamentDraft {
+	allow := v.AllowSpectators
+	return core.TournamentDraft{
+		Slug: v.Slug, Name: v.Name, Description: v.Description, Format: core.TournamentFormat(v.Format),
+		MaxPlayers:           core.NumberText(v.MaxPlayers),
+		RegistrationOpensAt:  adminFormInstant(v.RegistrationOpensAt),
+		RegistrationClosesAt: adminFormInstant(v.RegistrationClosesAt),
+		StartsAt:             adminFormInstant(v.StartsAt),
+		Environment:          core.Environment(v.Environment), Season: v.Season,
+		TeamMinPlayers: core.NumberText(v.TeamMinPlayers), TeamMaxPlayers: core.NumberText(v.TeamMaxPlayers),
+		GroupCount: core.NumberText(v.GroupCount), AdvancePerGroup: core.NumberText(v.AdvancePerGroup),
+		SmallFinal: v.SmallFinal, MatchWindowMinutes: core.NumberText(v.MatchWindowMinutes),
+		Cast:            &core.CastDraft{HandMode: v.HandMode, DelaySeconds: core.NumberText(v.DelaySeconds)},
+		AllowSpectators: &allow,
 	}
-	// The cross-field rules (core's, as the admin API applies them), on
-	// fields that are themselves valid.
-	_, badMax := errs["maxPlayers"]
-	valid := map[string]bool{
-		"registrationClosesAt": okOpens && okCloses,
-		"startsAt":             okCloses && okStarts,
-		"teamMaxPlayers":       okMin && okMax,
-		"groupCount":           okGroups && !badMax,
-		"advancePerGroup":      okGroups && okAdvance && !badMax,
-	}
-	for _, e := range t.CheckRules() {
-		if _, taken := errs[e.Field]; valid[e.Field] && !taken {
-			errs[e.Field] = e.Message
+}
+
+// adminFormFields names the form's inputs whose names differ from the
+// API's field paths.
+var adminFormFields = map[string]string{
+	"cast.handMode": "handMode", "cast.delaySeconds": "delaySeconds",
+	"score.p1": "scoreP1", "score.p2": "scoreP2",
+	"rateLimits.anonymousPerMinute": "anonymousPerMinute", "rateLimits.keyPerMinute": "keyPerMinute",
+	"placementPoints.played": "played",
+}
+
+// adminProblems shows a core input's problems next to the form's fields.
+func adminProblems(p core.Problems) views.AdminFieldErrors {
+	errs := views.AdminFieldErrors{}
+	for field, msg := range p.ByField() {
+		if name, ok := adminFormFields[field]; ok {
+			field = name
 		}
+		errs[field] = msg
 	}
-	if len(errs) > 0 {
-		return nil, errs
+	return errs
+}
+
+// adminTournamentFrom turns the form into a tournament with the admin
+// API's rules and defaults: every problem is reported at its field, so one
+// round trip shows them all. The tournament is returned only when errs is
+// empty.
+func adminTournamentFrom(v views.AdminTournamentValues, seasons []core.Season, now time.Time) (*core.Tournament, views.AdminFieldErrors) {
+	draft := adminTournamentDraft(v)
+	t, problems := draft.Check(seasons, now)
+	if len(problems) > 0 {
+		return nil, adminProblems(problems)
 	}
 	return t, nil
 }
@@ -231,12 +160,4 @@ func adminSeasonOptions(seasons []core.Season) []views.AdminOption {
 		out = append(out, views.AdminOption{Value: se.Slug, Label: se.Name})
 	}
 	return out
-}
-
-// adminIDList splits a list of account ids typed one per line (commas and
-// spaces work too).
-func adminIDList(raw string) []string {
-	return strings.FieldsFunc(raw, func(r rune) bool {
-		return r == ',' || r == ';' || r == ' ' || r == '\n' || r == '\r' || r == '\t'
-	})
 }

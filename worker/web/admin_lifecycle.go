@@ -32,7 +32,7 @@ func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *ser
 	}
 	status, p := http.StatusOK, s.adminStatusProps(tour, to)
 	if !p.Allowed {
-		status = http.StatusConflict
+		status = server.StatusOf(core.CodeInvalidTransition)
 	}
 	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.AdminStatusLabel(string(to))), p))
 }
@@ -163,5 +163,5 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		text = "The step was refused: " + adminErrorCode(err) + "."
 	}
 	p.Notice = views.AdminNotice{Error: true, Text: text}
-	s.render(w, r, t, http.StatusConflict, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.AdminStatusLabel(string(to))), p))
+	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.AdminStatusLabel(string(to))), p))
 }

@@ -12,8 +12,8 @@ import (
 
 // adminMatchID reads the {id} path value: a positive integer, else 0.
 func adminMatchID(r *http.Request) int64 {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
 		return 0
 	}
 	return id
@@ -137,21 +137,13 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	if form.Winner == "" {
-		form.Errors["winner"] = "Choose the winner."
-	} else if form.Winner != m.P1 && form.Winner != m.P2 {
-		form.Errors["winner"] = "The winner must be one of the two sides."
+	draft := core.ResolutionDraft{Winner: form.Winner, Forfeit: form.Forfeit}
+	if form.ScoreP1 != "" || form.ScoreP2 != "" {
+		draft.Score = &core.ScoreDraft{P1: core.NumberText(form.ScoreP1), P2: core.NumberText(form.ScoreP2)}
 	}
-	p1, hasP1, ok1 := adminFormInt(form.Errors, "scoreP1", form.ScoreP1, 0, 1000000)
-	p2, hasP2, ok2 := adminFormInt(form.Errors, "scoreP2", form.ScoreP2, 0, 1000000)
-	if ok1 && ok2 && hasP1 != hasP2 {
-		missing := "scoreP2"
-		if !hasP1 {
-			missing = "scoreP1"
-		}
-		form.Errors[missing] = "Give both scores, or neither."
-	}
-	if len(form.Errors) > 0 && !m.Status.Resolved() {
+	res, problems := draft.Check(s.srv.Now())
+	if len(problems) > 0 {
+		form.Errors = adminProblems(problems)
 		again(http.StatusUnprocessableEntity, "The match was not resolved: see the marked fields.")
 		return
 	}
@@ -159,10 +151,6 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
-	}
-	res := core.Resolution{Winner: form.Winner, Forfeit: form.Forfeit, Source: core.SourceAdmin, At: s.srv.Now()}
-	if hasP1 && hasP2 {
-		res.Score = &core.OutcomeScore{P1: p1, P2: p2}
 	}
 	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, server.PlacementPoints(ctx, t.Store))
 	switch adminErrorCode(err) {
@@ -173,10 +161,10 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		}
 	case core.CodeAlreadyResolved:
 		form.Errors = nil
-		again(http.StatusConflict, "This match is already resolved: the decision is final. Nothing was changed.")
+		again(server.StatusOf(core.CodeAlreadyResolved), "This match is already resolved: the decision is final. Nothing was changed.")
 		return
 	case core.CodeInvalidWinner:
-		form.Errors["winner"] = "The winner must be one of the two sides, and both sides must be known."
+		form.Errors["winner"] = adminErrorMessage(err)
 		again(http.StatusUnprocessableEntity, "The match was not resolved: see the marked fields.")
 		return
 	default:

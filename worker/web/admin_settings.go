@@ -4,10 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"arena/core"
-	store "arena/sql"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -77,123 +75,50 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 			values.Tiers = append(values.Tiers, row)
 		}
 	}
-	a := *t.Arena
+	plan := core.Plan(values.Plan)
+	change := core.SettingsChange{
+		Name: &values.Name, RefereeEnabled: &values.RefereeEnabled, Plan: &plan,
+		GracePeriodSeconds: core.NumberText(values.GracePeriodSeconds), AppIDs: core.AppIDsText(values.AppIDs),
+		Identity: &values.Identity,
+		RateLimits: &core.RateLimitsDraft{
+			AnonymousPerMinute: core.NumberText(values.AnonymousPerMinute),
+			KeyPerMinute:       core.NumberText(values.KeyPerMinute),
+		},
+		PlacementPoints: &core.PlacementPointsDraft{Played: core.NumberText(values.Played)},
+	}
+	if change.AppIDs == nil {
+		change.AppIDs = core.AppIDs{} // an empty box is a problem, not "keep"
+	}
+	// An emptied grace period box keeps the stored value, as the API's
+	// absent field does.
+	for _, row := range values.Tiers {
+		change.PlacementPoints.Tiers = append(change.PlacementPoints.Tiers,
+			core.PlacementTierDraft{Through: core.NumberText(row.Through), Points: core.NumberText(row.Points)})
+	}
 	errs := views.AdminFieldErrors{}
-	required := func(field, raw string, min, max int) int {
-		n, has, ok := adminFormInt(errs, field, raw, min, max)
-		if ok && !has {
-			errs[field] = "Enter a whole number from " + strconv.Itoa(min) + " to " + strconv.Itoa(max) + "."
-		}
-		return n
-	}
-	a.Name = strings.TrimSpace(values.Name)
-	switch {
-	case a.Name == "":
-		errs["name"] = "Enter the arena's name."
-	case utf8.RuneCountInString(a.Name) > 100:
-		errs["name"] = "At most 100 characters."
-	}
-	if a.Plan = core.Plan(values.Plan); !a.Plan.Valid() {
-		errs["plan"] = "Choose free, indie or studio."
-	}
-	a.RefereeEnabled = values.RefereeEnabled
-	a.GracePeriodSeconds = required("gracePeriodSeconds", values.GracePeriodSeconds, 0, int(core.MaxGracePeriod.Seconds()))
-	a.AppIDs = adminIDList(values.AppIDs)
-	if msg := adminCheckAppIDs(a.AppIDs); msg != "" {
-		errs["appIds"] = msg
-	}
-	a.Identity = strings.TrimSpace(values.Identity)
-	if utf8.RuneCountInString(a.Identity) > 64 {
-		errs["identity"] = "At most 64 characters."
-	} else if a.Identity == "" {
-		a.Identity = core.DefaultIdentity
-	}
-	key := f("publisherKey")
-	switch {
-	case len(key) > 200:
-		errs["publisherKey"] = "At most 200 characters."
+	switch key := f("publisherKey"); {
 	case key != "" && values.RemovePublisherKey:
 		errs["publisherKey"] = "Enter a new key or remove the stored one, not both."
 	case values.RemovePublisherKey:
-		a.PublisherKey = ""
+		change.PublisherKey = &key
 	case key != "":
-		a.PublisherKey = key
+		change.PublisherKey = &key
 	}
-	a.RateLimits = core.RateLimits{
-		AnonymousPerMinute: required("anonymousPerMinute", values.AnonymousPerMinute, 0, 1000000),
-		KeyPerMinute:       required("keyPerMinute", values.KeyPerMinute, 0, 1000000),
-	}
-	points := core.PlacementPoints{Played: required("played", values.Played, 0, 100000)}
-	if msg := adminPlacementTiers(values.Tiers, &points); msg != "" {
-		errs["placementPoints"] = msg
-	}
-	if len(errs) > 0 {
+	if _, _, problems := change.Apply(*t.Arena); len(problems) > 0 || len(errs) > 0 {
+		for field, msg := range adminProblems(problems) {
+			errs[field] = msg
+		}
 		s.adminRenderSettings(w, r, t, v, http.StatusUnprocessableEntity, views.AdminSettings{
 			Values: values, Errors: errs,
 			Notice: views.AdminNotice{Error: true, Text: "The settings were not saved: see the marked fields."},
 		})
 		return
 	}
-	ctx := r.Context()
-	if err := t.Store.SetSetting(ctx, adminSettingPlacementPoints, points); err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	a.UpdatedAt = s.srv.Now()
-	if err := s.srv.Directory().UpdateArenaSettings(ctx, &a); err != nil {
+	if err := s.srv.UpdateSettings(r.Context(), t, &change); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
 	adminRedirect(w, r, "/admin/settings", "settings", "")
-}
-
-// adminCheckAppIDs applies the admin API's rule to the AppIDs: 1 to 10
-// distinct platform AppIDs. It returns the message for a broken rule.
-func adminCheckAppIDs(ids []string) string {
-	if len(ids) == 0 {
-		return "Enter at least one AppID."
-	}
-	if len(ids) > 10 {
-		return "At most 10 AppIDs."
-	}
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if !core.ValidAppID(id) {
-			return id + " is not an AppID (a positive number of up to 10 digits)."
-		}
-		if seen[id] {
-			return id + " is listed twice."
-		}
-		seen[id] = true
-	}
-	return ""
-}
-
-// adminPlacementTiers reads the points table's rows into points: 1 to 32
-// rows, "through" ascending from 1 to 4096, points 0 to 100000. It returns
-// the message for a broken rule.
-func adminPlacementTiers(rows []views.AdminTierValues, points *core.PlacementPoints) string {
-	if len(rows) == 0 {
-		return "Give at least one row."
-	}
-	if len(rows) > 32 {
-		return "At most 32 rows."
-	}
-	for i, row := range rows {
-		through, err1 := strconv.Atoi(row.Through)
-		pts, err2 := strconv.Atoi(row.Points)
-		n := strconv.Itoa(i + 1)
-		switch {
-		case err1 != nil || through < 1 || through > 4096:
-			return "Row " + n + ": the place must be a whole number from 1 to 4096."
-		case err2 != nil || pts < 0 || pts > 100000:
-			return "Row " + n + ": the points must be a whole number from 0 to 100000."
-		case i > 0 && through <= points.Tiers[i-1].Through:
-			return "Row " + n + ": places must go up from row to row."
-		}
-		points.Tiers = append(points.Tiers, core.PlacementTier{Through: through, Points: pts})
-	}
-	return ""
 }
 
 // adminAddAdmin is POST /admin/settings/admins: adds an admin player by
@@ -252,10 +177,10 @@ func (s *Site) adminRemoveAdmin(w http.ResponseWriter, r *http.Request, t *serve
 			return
 		}
 	case core.CodeNotFound:
-		refuse(http.StatusNotFound, "That player is not an admin.")
+		refuse(server.StatusOf(core.CodeNotFound), "That player is not an admin.")
 		return
-	case store.CodeLastAdmin:
-		refuse(http.StatusConflict, "The arena keeps at least one admin.")
+	case core.CodeLastAdmin:
+		refuse(server.StatusOf(core.CodeLastAdmin), "The arena keeps at least one admin.")
 		return
 	default:
 		s.fail(w, r, t, err)

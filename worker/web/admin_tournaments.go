@@ -4,10 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"arena/core"
-	store "arena/sql"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -66,7 +64,7 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 	}
 	if err := t.Store.CreateTournament(ctx, tour); err != nil {
 		if adminErrorCode(err) == core.CodeSlugTaken {
-			again(http.StatusConflict, views.AdminFieldErrors{"slug": "Another tournament has this slug."})
+			again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": "Another tournament has this slug."})
 			return
 		}
 		s.fail(w, r, t, err)
@@ -187,7 +185,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 		return
 	}
 	notDraft := func() {
-		s.adminRenderTournament(w, r, t, v, tour, http.StatusConflict, func(p *views.AdminTournament) {
+		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(core.CodeTournamentNotDraft), func(p *views.AdminTournament) {
 			p.Notice = views.AdminNotice{Error: true, Text: "Only drafts can be edited: this tournament is " +
 				strings.ToLower(views.AdminStatusLabel(string(tour.Status))) + ". Nothing was changed."}
 		})
@@ -223,9 +221,9 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 			return
 		}
 	case core.CodeSlugTaken:
-		again(http.StatusConflict, views.AdminFieldErrors{"slug": "Another tournament has this slug."})
+		again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": "Another tournament has this slug."})
 		return
-	case store.CodeTournamentNotDraft:
+	case core.CodeTournamentNotDraft:
 		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
 			s.fail(w, r, t, err)
 			return
@@ -259,53 +257,37 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 			p.Notice = views.AdminNotice{Error: true, Text: notice}
 		})
 	}
-	if utf8.RuneCountInString(form.PersonaName) > 64 {
-		form.Errors["personaName"] = "At most 64 characters."
-	}
-	seed, _, _ := adminFormInt(form.Errors, "seed", form.Seed, 1, 4096)
-	roster := adminIDList(form.Roster)
-	if len(roster) > 16 {
-		form.Errors["roster"] = "At most 16 players."
-	}
-	if !core.ValidPlatformID(form.PlatformID) {
-		form.Errors["platformId"] = "Enter a 17-digit account id."
-	}
-	if len(form.Errors) > 0 {
+	draft := core.RegistrationDraft{PlatformID: form.PlatformID, PersonaName: form.PersonaName,
+		Seed: core.NumberText(form.Seed), Roster: core.ListText(form.Roster)}
+	if problems := draft.Check(); len(problems) > 0 {
+		form.Errors = adminProblems(problems)
 		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
 		return
 	}
-	_, err := core.Register(r.Context(), t.Store, tour, form.PlatformID, form.PersonaName, seed, roster, s.srv.Now())
-	switch code := adminErrorCode(err); code {
-	case "":
-		if err != nil {
-			s.fail(w, r, t, err)
-			return
-		}
-	case core.CodeInvalidSteamID, core.CodeInvalidRoster:
-		if code == core.CodeInvalidRoster {
-			form.Errors["roster"] = "A side has " + strconv.Itoa(tour.TeamMinPlayers) + " to " + strconv.Itoa(tour.TeamMaxPlayers) + " players, the captain included."
-		} else if field := adminErrorField(err); field == "roster" {
-			form.Errors["roster"] = "Every roster entry must be a 17-digit account id."
-		} else {
-			form.Errors["platformId"] = "Enter a 17-digit account id."
-		}
-		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+	_, err := core.Register(r.Context(), t.Store, tour, draft, s.srv.Now())
+	if err == nil {
+		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "registered", "registrations")
 		return
-	case core.CodeAlreadyRegistered:
-		form.Errors["platformId"] = "This player (or one of the roster) is already on a side."
-		again(http.StatusConflict, "The side was not registered: a player is already registered.")
-		return
-	case core.CodeTournamentFull:
-		again(http.StatusConflict, "The side was not registered: the tournament is full.")
-		return
-	case core.CodeRegistrationClosed:
-		again(http.StatusConflict, "The side was not registered: registration is not open now.")
-		return
-	default:
+	}
+	code := adminErrorCode(err)
+	if code == "" {
 		s.fail(w, r, t, err)
 		return
 	}
-	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "registered", "registrations")
+	if field := adminErrorField(err); field != "" {
+		form.Errors[field] = adminErrorMessage(err)
+	}
+	switch code {
+	case core.CodeAlreadyRegistered:
+		form.Errors["platformId"] = "This player (or one of the roster) is already on a side."
+		again(server.StatusOf(code), "The side was not registered: a player is already registered.")
+	case core.CodeTournamentFull:
+		again(server.StatusOf(code), "The side was not registered: the tournament is full.")
+	case core.CodeRegistrationClosed:
+		again(server.StatusOf(code), "The side was not registered: registration is not open now.")
+	default:
+		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+	}
 }
 
 // adminSetSeeds is POST /admin/tournaments/{slug}/seeds: the seed editor,
@@ -368,12 +350,12 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 			s.fail(w, r, t, err)
 			return
 		}
-	case store.CodeSeedsLocked:
+	case core.CodeSeedsLocked:
 		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
 			s.fail(w, r, t, err)
 			return
 		}
-		again(http.StatusConflict, "The seeds were not saved: they are fixed once the groups or the bracket are drawn.")
+		again(server.StatusOf(core.CodeSeedsLocked), "The seeds were not saved: they are fixed once the groups or the bracket are drawn.")
 		return
 	default:
 		s.fail(w, r, t, err)

@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/a-h/templ"
 
@@ -23,8 +22,8 @@ type publicMatchActions interface {
 // unknown id, or a draft's match, is the 404 page.
 func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
 		s.publicNotFound(w, r, t, "There is no match here.")
 		return
 	}

@@ -123,47 +123,32 @@ func publicResult(book publicBook, st *core.MatchState, id string) views.PlayerR
 // or unknown means the latest season), like the API's.
 func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
-	seasons, err := t.Store.Seasons(ctx)
+	ladder, err := core.Ladder(ctx, t.Store, r.URL.Query().Get("season"))
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	p := views.LadderPage{Layout: s.layout(r, t, "Ladder"), Seasons: make([]views.SeasonOption, 0, len(seasons))}
-	for _, se := range seasons {
+	p := views.LadderPage{Layout: s.layout(r, t, "Ladder"), Seasons: make([]views.SeasonOption, 0, len(ladder.Seasons))}
+	for _, se := range ladder.Seasons {
 		p.Seasons = append(p.Seasons, views.SeasonOption{Slug: se.Slug, Name: se.Name})
 	}
-	var seasonID int64 = -1 // no season yet: an empty ladder
-	if want := r.URL.Query().Get("season"); want == "all" {
-		p.Season, p.SeasonName, seasonID = "all", "All seasons", 0
-	} else if len(seasons) > 0 {
-		pick := 0 // the latest
-		for i, se := range seasons {
-			if se.Slug == want {
-				pick = i
-			}
+	if se := ladder.Season; se != nil {
+		p.Season, p.SeasonName = se.Slug, se.Name
+		if se.Season != nil {
+			p.SeasonStarts, p.SeasonEnds = &se.Season.StartsAt, &se.Season.EndsAt
 		}
-		se := seasons[pick]
-		p.Season, p.SeasonName, seasonID = se.Slug, se.Name, se.ID
-		p.SeasonStarts, p.SeasonEnds = &se.StartsAt, &se.EndsAt
 	}
-	if seasonID >= 0 {
-		ladder, err := t.Store.Ladder(ctx, seasonID)
-		if err != nil {
-			s.fail(w, r, t, err)
-			return
-		}
-		ids := make([]string, len(ladder))
-		for i, row := range ladder {
-			ids[i] = row.PlatformID
-		}
-		book, err := publicPlayers(ctx, t, ids)
-		if err != nil {
-			s.fail(w, r, t, err)
-			return
-		}
-		for i, row := range ladder {
-			p.Rows = append(p.Rows, views.LadderRow{Rank: i + 1, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
-		}
+	ids := make([]string, len(ladder.Rows))
+	for i, row := range ladder.Rows {
+		ids[i] = row.PlatformID
+	}
+	book, err := publicPlayers(ctx, t, ids)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	for _, row := range ladder.Rows {
+		p.Rows = append(p.Rows, views.LadderRow{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
 	}
 	s.render(w, r, t, http.StatusOK, views.LadderView(p))
 }

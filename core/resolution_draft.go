@@ -1,0 +1,50 @@
+package core
+
+import "time"
+
+// AdminScoreRange bounds each side's score in an admin's decision.
+var AdminScoreRange = Range{Min: 0, Max: 1000000}
+
+// ResolutionDraft is an admin's decision on a match as it is given: the
+// body of POST /api/v1/admin/matches/{id}/resolve, or the admin match
+// page's form read into the same type.
+type ResolutionDraft struct {
+	Winner  string      `json:"winner"`
+	Score   *ScoreDraft `json:"score"`
+	Forfeit bool        `json:"forfeit"`
+}
+
+// ScoreDraft is a score as given: both sides' scores, or neither.
+type ScoreDraft struct {
+	P1 Number `json:"p1"`
+	P2 Number `json:"p2"`
+}
+
+// Check returns the admin's resolution at `at` (result source admin;
+// forfeited when Forfeit is set), or the problems: a winner is named
+// (invalid_field) as a 17-digit account id (invalid_steam_id); a score
+// has both sides' numbers within AdminScoreRange. Whether the winner is
+// one of the match's sides is ResolveMatch's rule.
+func (d *ResolutionDraft) Check(at time.Time) (Resolution, Problems) {
+	var p Problems
+	switch {
+	case d.Winner == "":
+		p.invalid("winner", "Choose the winner.")
+	case !ValidPlatformID(d.Winner):
+		p.add(CodeInvalidSteamID, "winner", "Enter a 17-digit account id.")
+	}
+	res := Resolution{Winner: d.Winner, Forfeit: d.Forfeit, Source: SourceAdmin, At: at}
+	if d.Score != nil {
+		for _, side := range []struct {
+			field string
+			n     Number
+		}{{"score.p1", d.Score.P1}, {"score.p2", d.Score.P2}} {
+			if !side.n.Set && !side.n.bad {
+				p.invalid(side.field, "Give both scores, or neither.")
+			}
+			AdminScoreRange.check(&p, side.field, side.n, false)
+		}
+		res.Score = &OutcomeScore{P1: d.Score.P1.N, P2: d.Score.P2.N}
+	}
+	return res, p
+}

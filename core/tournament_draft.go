@@ -1,0 +1,179 @@
+package core
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Tournament settings' limits and defaults: the admin API, the admin pages
+// and their forms' hints all read them here.
+var (
+	MaxPlayersRange         = Range{Min: 2, Max: 1024}
+	TeamPlayersRange        = Range{Min: 1, Max: 16}
+	GroupCountRange         = Range{Min: 1, Max: 512}
+	AdvancePerGroupRange    = Range{Min: 1, Max: 16}
+	MatchWindowMinutesRange = Range{Min: 5, Max: 20160}
+	CastDelaySecondsRange   = Range{Min: 0, Max: 86400}
+)
+
+// Text limits of a tournament, in characters.
+const (
+	MaxNameRunes        = 100
+	MaxDescriptionRunes = 4000
+)
+
+// Tournament defaults applied when a draft leaves a setting out.
+const (
+	DefaultEnvironment        = EnvironmentDemo
+	DefaultMatchWindowMinutes = 60
+	DefaultGroupCount         = 2
+	DefaultAdvancePerGroup    = 2
+	DefaultHandMode           = HandModeHidden
+)
+
+// ReservedTournamentSlugs are slugs the admin pages use as paths.
+var ReservedTournamentSlugs = map[string]bool{"new": true}
+
+// TournamentDraft is a tournament's settings as an admin gives them: the
+// body of POST /api/v1/admin/tournaments, or the admin pages' form read
+// into the same type. Check turns it into a tournament with the defaults
+// applied, or says what is wrong with each field.
+type TournamentDraft struct {
+	Slug                 string           `json:"slug"`
+	Name                 string           `json:"name"`
+	Description          string           `json:"description"`
+	Format               TournamentFormat `json:"format"`
+	MaxPlayers           Number           `json:"maxPlayers"`
+	RegistrationOpensAt  Instant          `json:"registrationOpensAt"`
+	RegistrationClosesAt Instant          `json:"registrationClosesAt"`
+	StartsAt             Instant          `json:"startsAt"`
+	Environment          Environment      `json:"environment"`
+	Season               string           `json:"season"`
+	TeamMinPlayers       Number           `json:"teamMinPlayers"`
+	TeamMaxPlayers       Number           `json:"teamMaxPlayers"`
+	GroupCount           Number           `json:"groupCount"`
+	AdvancePerGroup      Number           `json:"advancePerGroup"`
+	SmallFinal           bool             `json:"smallFinal"`
+	MatchWindowMinutes   Number           `json:"matchWindowMinutes"`
+	Cast                 *CastDraft       `json:"cast"`
+	AllowSpectators      *bool            `json:"allowSpectators"`
+}
+
+// CastDraft is the recording-release policy as an admin gives it.
+type CastDraft struct {
+	HandMode     string `json:"handMode"`
+	DelaySeconds Number `json:"delaySeconds"`
+}
+
+// ValidFormat reports whether f is a format the service runs.
+func ValidFormat(f TournamentFormat) bool {
+	return f == FormatGroupsPlayoffs || f == FormatPlayoffsOnly
+}
+
+// ValidEnvironment reports whether e is one of the environments.
+func ValidEnvironment(e Environment) bool {
+	return e == EnvironmentDemo || e == EnvironmentRec || e == EnvironmentBeta
+}
+
+// ValidHandMode reports whether m is one of the cast hand modes.
+func ValidHandMode(m string) bool {
+	return m == HandModeHidden || m == HandModeDelayed || m == HandModeShown
+}
+
+// Check returns the draft as a tournament (status draft, created at now)
+// with the defaults applied: environment demo, 1v1, 2 groups advancing 2
+// for groups_playoffs, 60-minute windows, hidden hands, spectators
+// allowed, the season found among seasons by slug. Otherwise it returns
+// every problem, field by field in the body's order, then the cross-field
+// rules (CheckRules) on fields that are themselves valid.
+func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, Problems) {
+	var p Problems
+	t := &Tournament{
+		Slug: strings.TrimSpace(d.Slug), Name: strings.TrimSpace(d.Name), Description: d.Description,
+		Format: d.Format, Status: StatusDraft, MaxPlayers: d.MaxPlayers.N, Environment: d.Environment,
+		RegistrationOpensAt: d.RegistrationOpensAt.T, RegistrationClosesAt: d.RegistrationClosesAt.T, StartsAt: d.StartsAt.T,
+		TeamMinPlayers: d.TeamMinPlayers.Or(1), TeamMaxPlayers: d.TeamMaxPlayers.Or(1),
+		SmallFinal: d.SmallFinal, MatchWindowMinutes: d.MatchWindowMinutes.Or(DefaultMatchWindowMinutes),
+		Cast:            CastPolicy{HandMode: DefaultHandMode},
+		AllowSpectators: d.AllowSpectators == nil || *d.AllowSpectators,
+		CreatedAt:       now, UpdatedAt: now,
+	}
+	switch {
+	case t.Slug == "":
+		p.invalid("slug", "Enter a slug.")
+	case !ValidSlug(t.Slug):
+		p.invalid("slug", "Use 1 to 40 lowercase letters, digits and inner hyphens.")
+	case ReservedTournamentSlugs[t.Slug]:
+		p.invalid("slug", "This slug is reserved by the admin pages; choose another.")
+	}
+	checkName(&p, "name", t.Name, "Enter a name.")
+	if utf8.RuneCountInString(t.Description) > MaxDescriptionRunes {
+		p.invalid("description", "At most %d characters.", MaxDescriptionRunes)
+	}
+	if !ValidFormat(t.Format) {
+		p.invalid("format", "Choose a format.")
+	}
+	MaxPlayersRange.check(&p, "maxPlayers", d.MaxPlayers, true)
+	d.RegistrationOpensAt.check(&p, "registrationOpensAt", true)
+	d.RegistrationClosesAt.check(&p, "registrationClosesAt", true)
+	d.StartsAt.check(&p, "startsAt", true)
+	if t.Environment == "" {
+		t.Environment = DefaultEnvironment
+	} else if !ValidEnvironment(t.Environment) {
+		p.invalid("environment", "Choose demo, rec or beta.")
+	}
+	if d.Season != "" {
+		for _, se := range seasons {
+			if se.Slug == d.Season {
+				t.SeasonID, t.SeasonSlug = se.ID, se.Slug
+			}
+		}
+		if t.SeasonID == 0 {
+			p.add(CodeSeasonNotFound, "season", "There is no such season.")
+		}
+	}
+	TeamPlayersRange.check(&p, "teamMinPlayers", d.TeamMinPlayers, false)
+	TeamPlayersRange.check(&p, "teamMaxPlayers", d.TeamMaxPlayers, false)
+	GroupCountRange.check(&p, "groupCount", d.GroupCount, false)
+	AdvancePerGroupRange.check(&p, "advancePerGroup", d.AdvancePerGroup, false)
+	MatchWindowMinutesRange.check(&p, "matchWindowMinutes", d.MatchWindowMinutes, false)
+	if d.Cast != nil {
+		t.Cast = CastPolicy{HandMode: d.Cast.HandMode, DelaySeconds: d.Cast.DelaySeconds.N}
+		if !ValidHandMode(t.Cast.HandMode) {
+			p.invalid("cast.handMode", "Choose hidden, delayed or shown.")
+		}
+		CastDelaySecondsRange.check(&p, "cast.delaySeconds", d.Cast.DelaySeconds, false)
+	}
+	if t.Cast.HandMode != HandModeDelayed {
+		t.Cast.DelaySeconds = 0
+	}
+	switch t.Format {
+	case FormatGroupsPlayoffs:
+		t.GroupCount, t.AdvancePerGroup = d.GroupCount.Or(DefaultGroupCount), d.AdvancePerGroup.Or(DefaultAdvancePerGroup)
+	case FormatPlayoffsOnly:
+		if d.GroupCount.Set {
+			p.invalid("groupCount", "Only for groups then playoffs: leave it empty.")
+		}
+		if d.AdvancePerGroup.Set {
+			p.invalid("advancePerGroup", "Only for groups then playoffs: leave it empty.")
+		}
+	}
+	// The cross-field rules, on fields that are themselves valid.
+	valid := map[string]bool{
+		"registrationClosesAt": !p.Has("registrationOpensAt") && !p.Has("registrationClosesAt"),
+		"startsAt":             !p.Has("registrationClosesAt") && !p.Has("startsAt"),
+		"teamMaxPlayers":       !p.Has("teamMinPlayers") && !p.Has("teamMaxPlayers"),
+		"groupCount":           !p.Has("groupCount") && !p.Has("maxPlayers"),
+		"advancePerGroup":      !p.Has("groupCount") && !p.Has("advancePerGroup") && !p.Has("maxPlayers"),
+	}
+	for _, e := range t.CheckRules() {
+		if valid[e.Field] {
+			p.add(e.Code, e.Field, "%s", e.Message)
+		}
+	}
+	if len(p) > 0 {
+		return nil, p
+	}
+	return t, nil
+}
