@@ -1,6 +1,10 @@
 package core
 
-import "context"
+import (
+	"context"
+	"strings"
+	"time"
+)
 
 // SeasonAll is the ladder's ?season= value that sums every season.
 const SeasonAll = "all"
@@ -67,4 +71,33 @@ func Ladder(ctx context.Context, st TournamentStore, want string) (SeasonLadder,
 		out.Rows = append(out.Rows, RankedRow{Rank: i + 1, LadderRow: row})
 	}
 	return out, nil
+}
+
+// SeasonDraft is a ladder season as an admin gives it: the body of POST
+// /api/v1/admin/seasons, or the admin pages' form read into the same type.
+type SeasonDraft struct {
+	Slug     string  `json:"slug"`
+	Name     string  `json:"name"`
+	StartsAt Instant `json:"startsAt"`
+	EndsAt   Instant `json:"endsAt"`
+}
+
+// Check returns the season (created at now), or its problems: a slug, a
+// name, both dates, and the end after the start.
+func (d *SeasonDraft) Check(now time.Time) (*Season, Problems) {
+	var p Problems
+	se := &Season{Slug: strings.TrimSpace(d.Slug), Name: strings.TrimSpace(d.Name), StartsAt: d.StartsAt.T, EndsAt: d.EndsAt.T, CreatedAt: now}
+	if !ValidSlug(se.Slug) {
+		p.invalid("slug", "Use 1 to 40 lowercase letters, digits and inner hyphens.")
+	}
+	checkName(&p, "name", se.Name, "Enter a name.")
+	d.StartsAt.check(&p, "startsAt", true)
+	d.EndsAt.check(&p, "endsAt", true)
+	if !p.Has("startsAt") && !p.Has("endsAt") && !se.EndsAt.After(se.StartsAt) {
+		p.invalid("endsAt", "The season must end after it starts.")
+	}
+	if len(p) > 0 {
+		return nil, p
+	}
+	return se, nil
 }

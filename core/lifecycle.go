@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 )
@@ -12,27 +13,38 @@ import (
 // their round robins; entering playoffs seeds the bracket from the group
 // standings (or from registration seeds for playoffs_only), resolving byes
 // at once; completed needs the final (and small final) resolved. The step
-// is one batch; a concurrent second step gets CodeInvalidTransition.
-func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, now time.Time, points PlacementPoints) error {
+// is one batch guarded by a token from random; a concurrent second step
+// gets CodeInvalidTransition. Asking for the status t already has changes
+// nothing and is no error (an admin's script may complete a tournament
+// that its final's result completed already).
+func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, now time.Time, random io.Reader, points func() PlacementPoints) error {
+	if t.Status == to {
+		return nil
+	}
 	if err := t.NextStatusAllowed(to); err != nil {
 		return err
 	}
 	from := t.Status
 	switch to {
-	case StatusGroupStage:
-		groups, matches, err := planGroupStage(ctx, st, t, now)
+	case StatusGroupStage, StatusPlayoffs:
+		var groups map[string]string
+		var matches []Match
+		var err error
+		if to == StatusGroupStage {
+			groups, matches, err = planGroupStage(ctx, st, t, now)
+		} else {
+			matches, err = planPlayoffs(ctx, st, t, now)
+		}
 		if err != nil {
 			return err
 		}
-		return st.StartStage(ctx, t, from, to, groups, matches, now)
-	case StatusPlayoffs:
-		matches, err := planPlayoffs(ctx, st, t, now)
+		token, err := RandomHex(random, 16)
 		if err != nil {
 			return err
 		}
-		return st.StartStage(ctx, t, from, to, nil, matches, now)
+		return st.StartStage(ctx, t, from, to, groups, matches, now, token)
 	case StatusCompleted:
-		done, err := CompleteIfDecided(ctx, st, t, now, points)
+		done, err := CompleteIfDecided(ctx, st, t, now, points())
 		if err != nil {
 			return err
 		}
@@ -195,11 +207,13 @@ func planPlayoffs(ctx context.Context, st TournamentStore, t *Tournament, now ti
 	return out, nil
 }
 
-// ResolveMatch records a decided result: the winner must be one of the
-// match's two sides. In the bracket the winner (and, from a semifinal with
-// a small final, the loser) takes their next seat; when the final and small
-// final are decided the tournament completes.
-func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Match, res Resolution, points PlacementPoints) (*Match, error) {
+// ResolveMatch records an admin's decision (res, from
+// ResolutionDraft.Check): the winner must be one of the match's two
+// sides. The store decides the match and seats its winner and loser in one
+// batch (tokened from random, so one of two racing admins wins); then
+// MatchDecided moves the tournament on, as for every way a match is
+// decided.
+func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Match, res Resolution, random io.Reader, points func() PlacementPoints) (*Match, error) {
 	if m.Status.Resolved() {
 		return nil, Errorf(CodeAlreadyResolved, "match %d is resolved", m.ID)
 	}
@@ -209,38 +223,19 @@ func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Mat
 	if res.Winner != m.P1 && res.Winner != m.P2 {
 		return nil, &Error{Code: CodeInvalidWinner, Field: "winner", Message: "The winner must be one of the two sides."}
 	}
+	token, err := RandomHex(random, 12)
+	if err != nil {
+		return nil, err
+	}
+	res.Token = token
 	resolved, err := st.ResolveMatch(ctx, m.ID, res)
 	if err != nil {
 		return nil, err
 	}
-	if err := AfterResolution(ctx, st, t, resolved, res.At, points); err != nil {
+	if err := MatchDecided(ctx, st, resolved, res.At, points); err != nil {
 		return nil, err
 	}
 	return resolved, nil
-}
-
-// AfterResolution carries a resolved match's consequences: bracket seats,
-// then completion. Every step is idempotent, so the scheduled jobs may run
-// it again for any resolved match.
-func AfterResolution(ctx context.Context, st TournamentStore, t *Tournament, m *Match, now time.Time, points PlacementPoints) error {
-	var seats []SeatFill
-	if m.WinnerTo.BracketSlot != "" {
-		seats = append(seats, SeatFill{Seat: m.WinnerTo, PlayerID: m.Winner})
-	}
-	if m.LoserTo.BracketSlot != "" {
-		seats = append(seats, SeatFill{Seat: m.LoserTo, PlayerID: m.Loser()})
-	}
-	if len(seats) > 0 {
-		if err := st.FillSeats(ctx, t.ID, seats, now); err != nil {
-			return err
-		}
-	}
-	if m.Stage == StageFinal || m.Stage == StageSmallFinal {
-		if _, err := CompleteIfDecided(ctx, st, t, now, points); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // CompleteIfDecided completes a playoffs tournament whose final (and small

@@ -94,6 +94,7 @@ type Resolution struct {
 	Forfeit bool   // the loser forfeited: status forfeited
 	Source  string // result source recorded
 	At      time.Time
+	Token   string // tells the call that decided the match (set by ResolveMatch)
 }
 
 // ParseMatchID reads a match id from a path: a positive decimal integer

@@ -1,5 +1,9 @@
 package core
 
+// SettingPlacementPoints is the arena setting holding its ladder points
+// table (PlacementPoints as JSON).
+const SettingPlacementPoints = "placement_points"
+
 // PlacementPoints is a season-ladder table: how many points a tournament
 // finish is worth.
 type PlacementPoints struct {

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -26,23 +28,26 @@ type ProtocolStore interface {
 	// nonce and seed. CodePastReadyPhase when the match left that state.
 	MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) (ReadyOutcome, error)
 	// SubmitResult stores the side's submission and reconciles the match
-	// atomically (rules 11 and 12); loserSideID is the other side's captain
-	// for seating a semifinal loser.
-	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord, loserSideID string) (SubmitOutcome, error)
+	// atomically (rules 11 and 12); a confirming submission's batch seats
+	// the winner and loser as every decision does.
+	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord) (SubmitOutcome, error)
 	// Submissions returns a match's stored submissions.
 	Submissions(ctx context.Context, matchID int64) ([]SubmissionRecord, error)
 	// GraceExpired returns awaiting_result matches whose only submission
 	// arrived at or before cutoff.
 	GraceExpired(ctx context.Context, cutoff time.Time) ([]int64, error)
 	// ConfirmSingleSubmission confirms an awaiting_result match for its
-	// single submission's winner; false when it is no longer awaiting.
-	ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time) (bool, error)
+	// single submission's winner, seating winner and loser in the same
+	// batch; false when it is no longer awaiting (token tells this call's
+	// decision from a racing one's).
+	ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time, token string) (bool, error)
 	// ReadySideAtClose returns the scheduled matches past their window with
 	// exactly one side ready, mapped to that side's captain.
 	ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error)
-	// ForfeitUnready forfeits such a match in the ready side's favour;
-	// false when it changed meanwhile.
-	ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time) (bool, error)
+	// ForfeitUnready forfeits such a match in the ready side's favour,
+	// seating winner and loser in the same batch; false when it changed
+	// meanwhile (token tells this call's decision from a racing one's).
+	ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time, token string) (bool, error)
 	// SetRefereeConsent records a player's AI-referee training consent.
 	SetRefereeConsent(ctx context.Context, platformID string, granted bool, at time.Time) error
 }
@@ -105,8 +110,9 @@ func liveSecrets(random io.Reader) (string, int64, error) {
 
 // SubmitResult runs rules 4 to 12 of a result submission whose body passed
 // CheckBody, for the verified caller, on the match state read for rule 2.
-// A submission that confirms a final also completes the tournament, with
-// the ladder points table points returns (read only then).
+// A submission that confirms the match moves the tournament on
+// (MatchDecided), with the ladder points table points returns (read only
+// when a final completes it).
 func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st *MatchState, caller Caller, sub *ResultSubmission, now time.Time, random io.Reader, points func() PlacementPoints) (SubmitOutcome, error) {
 	side, winnerSide, err := CheckSubmission(st, caller.PlatformID, sub)
 	if err != nil {
@@ -128,20 +134,12 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: reserved.winner, WinnerSideID: winnerSide,
 		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, ReceivedAt: now, Token: token,
 	}
-	loser := st.P1
-	if winnerSide == st.P1 {
-		loser = st.P2
-	}
-	out, err := ps.SubmitResult(ctx, st, rec, loser) // rule 12
+	out, err := ps.SubmitResult(ctx, st, rec) // rule 12
 	if err != nil {
 		return SubmitOutcome{}, err
 	}
-	if out.Status == SubmitConfirmed && (st.Stage == StageFinal || st.Stage == StageSmallFinal) {
-		t, err := ts.TournamentByID(ctx, st.TournamentID)
-		if err != nil {
-			return out, err
-		}
-		if _, err := CompleteIfDecided(ctx, ts, t, now, points()); err != nil {
+	if out.Status == SubmitConfirmed {
+		if err := MatchDecided(ctx, ts, &st.Match, now, points); err != nil {
 			return out, err
 		}
 	}
@@ -154,20 +152,24 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 // what an uncontested player report does (spec 3), not what two agreeing
 // clients do. It returns how many matches it confirmed; running it again
 // changes nothing more.
-func RunGracePeriod(ctx context.Context, ps ProtocolStore, ts TournamentStore, a *Arena, now time.Time, points PlacementPoints) (int, error) {
+func RunGracePeriod(ctx context.Context, ps ProtocolStore, ts TournamentStore, a *Arena, now time.Time, random io.Reader, points func() PlacementPoints) (int, error) {
 	ids, err := ps.GraceExpired(ctx, now.Add(-a.GracePeriod()))
 	if err != nil {
 		return 0, err
 	}
 	done := 0
 	for _, id := range ids {
-		ok, err := ps.ConfirmSingleSubmission(ctx, id, now)
+		token, err := RandomHex(random, 12)
+		if err != nil {
+			return done, err
+		}
+		ok, err := ps.ConfirmSingleSubmission(ctx, id, now, token)
 		if err != nil {
 			return done, err
 		}
 		if ok {
 			done++
-			if err := afterAutomaticResolution(ctx, ts, id, now, points); err != nil {
+			if err := decidedByID(ctx, ts, id, now, points); err != nil {
 				return done, err
 			}
 		}
@@ -180,37 +182,29 @@ func RunGracePeriod(ctx context.Context, ps ProtocolStore, ts TournamentStore, a
 // arena's rules decided, not a player). A scheduled match nobody readied,
 // and a live match nobody reported, stay as they are for the admin's queue
 // (AttentionMatches); awaiting_result matches are the grace period's.
-func RunWindowClose(ctx context.Context, ps ProtocolStore, ts TournamentStore, now time.Time, points PlacementPoints) (int, error) {
+func RunWindowClose(ctx context.Context, ps ProtocolStore, ts TournamentStore, now time.Time, random io.Reader, points func() PlacementPoints) (int, error) {
 	ready, err := ps.ReadySideAtClose(ctx, now)
 	if err != nil {
 		return 0, err
 	}
 	done := 0
-	for id, winner := range ready {
-		ok, err := ps.ForfeitUnready(ctx, id, winner, now)
+	for _, id := range slices.Sorted(maps.Keys(ready)) {
+		token, err := RandomHex(random, 12)
+		if err != nil {
+			return done, err
+		}
+		ok, err := ps.ForfeitUnready(ctx, id, ready[id], now, token)
 		if err != nil {
 			return done, err
 		}
 		if ok {
 			done++
-			if err := afterAutomaticResolution(ctx, ts, id, now, points); err != nil {
+			if err := decidedByID(ctx, ts, id, now, points); err != nil {
 				return done, err
 			}
 		}
 	}
 	return done, nil
-}
-
-func afterAutomaticResolution(ctx context.Context, ts TournamentStore, matchID int64, now time.Time, points PlacementPoints) error {
-	m, err := ts.Match(ctx, matchID)
-	if err != nil {
-		return err
-	}
-	t, err := ts.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		return err
-	}
-	return AfterResolution(ctx, ts, t, m, now, points)
 }
 
 // LiveMatchFor returns the caller's live (or awaiting_result) match that

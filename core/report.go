@@ -156,7 +156,7 @@ func ConfirmReport(ctx context.Context, rs ReportStore, ts TournamentStore, st *
 	if err != nil || status != MatchConfirmed {
 		return status, err
 	}
-	return status, afterAutomaticResolution(ctx, ts, st.ID, now, points())
+	return status, MatchDecided(ctx, ts, &st.Match, now, points)
 }
 
 // DisputeReport disputes the pending report of st by a player of the other
@@ -201,7 +201,7 @@ func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller 
 // consequences (bracket seats, completion with points). A report that a
 // game-client submission contradicts is disputed instead. It returns how
 // many matches it decided; running it again changes nothing more.
-func RunReportGrace(ctx context.Context, rs ReportStore, ts TournamentStore, a *Arena, now time.Time, points PlacementPoints) (int, error) {
+func RunReportGrace(ctx context.Context, rs ReportStore, ts TournamentStore, a *Arena, now time.Time, points func() PlacementPoints) (int, error) {
 	cutoff := now.Add(-a.GracePeriod())
 	ids, err := rs.PendingReports(ctx, cutoff)
 	if err != nil {
@@ -231,7 +231,7 @@ func RunReportGrace(ctx context.Context, rs ReportStore, ts TournamentStore, a *
 		}
 		done++
 		if status == MatchConfirmed {
-			if err := afterAutomaticResolution(ctx, ts, id, now, points); err != nil {
+			if err := MatchDecided(ctx, ts, &st.Match, now, points); err != nil {
 				return done, err
 			}
 		}

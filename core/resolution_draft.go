@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // AdminScoreRange bounds each side's score in an admin's decision.
 var AdminScoreRange = Range{Min: 0, Max: 1000000}
@@ -47,4 +50,36 @@ func (d *ResolutionDraft) Check(at time.Time) (Resolution, Problems) {
 		res.Score = &OutcomeScore{P1: d.Score.P1.N, P2: d.Score.P2.N}
 	}
 	return res, p
+}
+
+// WindowDraft is a match's new window as an admin gives it (PATCH
+// /api/v1/admin/matches/{id}); an absent end keeps its value.
+type WindowDraft struct {
+	OpensAt  Instant `json:"opensAt"`
+	ClosesAt Instant `json:"closesAt"`
+}
+
+// Reschedule moves m's window at now: a resolved match keeps its window
+// (CodeAlreadyResolved), and the window must close after it opens.
+func Reschedule(ctx context.Context, st TournamentStore, m *Match, d WindowDraft, now time.Time) (*Match, error) {
+	var p Problems
+	d.OpensAt.check(&p, "opensAt", false)
+	d.ClosesAt.check(&p, "closesAt", false)
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	if m.Status.Resolved() {
+		return nil, Errorf(CodeAlreadyResolved, "match %d is resolved", m.ID)
+	}
+	opens, closes := m.OpensAt, m.ClosesAt
+	if d.OpensAt.Set {
+		opens = d.OpensAt.T
+	}
+	if d.ClosesAt.Set {
+		closes = d.ClosesAt.T
+	}
+	if !closes.After(opens) {
+		return nil, &Error{Code: CodeInvalidField, Field: "closesAt", Message: "The window must close after it opens."}
+	}
+	return st.RescheduleMatch(ctx, m.ID, opens, closes, now)
 }

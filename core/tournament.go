@@ -140,11 +140,12 @@ func (t *Tournament) NextStatusAllowed(to TournamentStatus) error {
 
 // Season is a ladder season.
 type Season struct {
-	ID       int64
-	Slug     string
-	Name     string
-	StartsAt time.Time
-	EndsAt   time.Time
+	ID        int64
+	Slug      string
+	Name      string
+	StartsAt  time.Time
+	EndsAt    time.Time
+	CreatedAt time.Time
 }
 
 // Registration is one side of a tournament: the captain (the player in

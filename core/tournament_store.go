@@ -9,7 +9,8 @@ import (
 // matches. Every method that two requests can race on is one conditional
 // statement or one batch.
 type TournamentStore interface {
-	// CreateSeason stores s and sets its ID; CodeSlugTaken when the slug is used.
+	// CreateSeason stores s (created at s.CreatedAt) and sets its ID;
+	// CodeSlugTaken when the slug is used.
 	CreateSeason(ctx context.Context, s *Season) error
 	// Seasons returns every season, the latest start first.
 	Seasons(ctx context.Context) ([]Season, error)
@@ -38,21 +39,23 @@ type TournamentStore interface {
 	Registrations(ctx context.Context, tournamentID int64) ([]Registration, error)
 
 	// StartStage moves t from `from` to `to` and, in the same batch, stores
-	// the step's group assignments (captain -> group) and matches. When
-	// another request moved t first it stores nothing and answers
-	// CodeInvalidTransition.
-	StartStage(ctx context.Context, t *Tournament, from, to TournamentStatus, groups map[string]string, matches []Match, at time.Time) error
+	// the step's group assignments (captain -> group) and matches, all
+	// guarded by token (fresh for the call). When another request moved t
+	// first it stores nothing and answers CodeInvalidTransition.
+	StartStage(ctx context.Context, t *Tournament, from, to TournamentStatus, groups map[string]string, matches []Match, at time.Time, token string) error
 	// Matches returns the tournament's matches: group matches by group and
 	// round, then the bracket by round and slot.
 	Matches(ctx context.Context, tournamentID int64) ([]Match, error)
 	// Match returns the match with the id, or CodeMatchNotFound.
 	Match(ctx context.Context, id int64) (*Match, error)
-	// ResolveMatch records res if the match is not resolved yet and
-	// returns the resolved match; CodeAlreadyResolved otherwise.
+	// ResolveMatch records res (with its Token) if the match is not
+	// resolved yet and both sides are known, seating its winner and loser
+	// in the same batch, and returns the resolved match;
+	// CodeAlreadyResolved when another decision came first.
 	ResolveMatch(ctx context.Context, id int64, res Resolution) (*Match, error)
-	// FillSeat sets one side of the bracket match in slot, unless the match
-	// already started; setting the same player again changes nothing.
-	FillSeats(ctx context.Context, tournamentID int64, seats []SeatFill, at time.Time) error
+	// DecidedFinals returns the tournaments still in playoffs whose final
+	// is decided.
+	DecidedFinals(ctx context.Context) ([]int64, error)
 	// RescheduleMatch changes a match's window.
 	RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt time.Time, at time.Time) (*Match, error)
 	// CompleteTournament moves t from playoffs to completed and stores its
@@ -74,12 +77,6 @@ type TournamentStore interface {
 	Setting(ctx context.Context, key string, v any) (ok bool, err error)
 	// SetSetting stores an arena setting as JSON.
 	SetSetting(ctx context.Context, key string, v any) error
-}
-
-// SeatFill puts a player into one side of a bracket match.
-type SeatFill struct {
-	Seat     SeatRef
-	PlayerID string
 }
 
 // ScoredPlacement is a final placement with the ladder points it earned.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"crypto/rand"
 	"testing"
 	"time"
 
@@ -79,7 +80,7 @@ func TestUpdateTournament(t *testing.T) {
 			assert.Equal(t, core.CodeTournamentNotFound, core.ErrorCode(err))
 		})
 		t.Run("ErrTournamentNotDraft", func(t *testing.T) {
-			require.NoError(t, core.ChangeTournamentStatus(ctx, s, other, core.StatusRegistrationOpen, t0, core.DefaultPlacementPoints()))
+			require.NoError(t, core.ChangeTournamentStatus(ctx, s, other, core.StatusRegistrationOpen, t0, rand.Reader, core.DefaultPlacementPoints))
 			edit := *other
 			edit.Name = "Renamed"
 			err := s.UpdateTournament(ctx, &edit)
@@ -95,7 +96,7 @@ func TestSetSeeds(t *testing.T) {
 	backends(t, func(t *testing.T, open func() *store.DB) {
 		ctx := context.Background()
 		s := openArenaStore(t, open)
-		points := core.DefaultPlacementPoints()
+		points := core.DefaultPlacementPoints
 		tour := newTournament("cup", core.FormatPlayoffsOnly, 4)
 		require.NoError(t, s.CreateTournament(ctx, tour))
 		seedsOf := func(t *testing.T) map[string]int {
@@ -112,7 +113,7 @@ func TestSetSeeds(t *testing.T) {
 			err := s.SetSeeds(ctx, tour.ID, map[string]int{pid(1): 1})
 			assert.Equal(t, core.CodeSeedsLocked, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
 		register(t, s, tour, 1, 2, 3, 4) // seeds 1..4
 
 		t.Run("SetsAndClearsWhileOpen", func(t *testing.T) {
@@ -123,12 +124,12 @@ func TestSetSeeds(t *testing.T) {
 			require.NoError(t, s.SetSeeds(ctx, tour.ID, map[string]int{pid(9): 2}))
 			assert.Equal(t, map[string]int{pid(1): 4, pid(2): 0, pid(3): 3, pid(4): 1}, seedsOf(t))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, t0, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, t0, rand.Reader, points))
 		t.Run("SetsWhileClosed", func(t *testing.T) {
 			require.NoError(t, s.SetSeeds(ctx, tour.ID, map[string]int{pid(2): 2}))
 			assert.Equal(t, 2, seedsOf(t)[pid(2)])
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, rand.Reader, points))
 		t.Run("ErrSeedsLockedAfterTheDraw", func(t *testing.T) {
 			err := s.SetSeeds(ctx, tour.ID, map[string]int{pid(2): 3})
 			assert.Equal(t, core.CodeSeedsLocked, core.ErrorCode(err))

@@ -164,7 +164,7 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 // records on the submission the status it produced and, when that
 // confirmed the match, seats the winner (and loser) in the bracket; one
 // query then reads what happened.
-func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord, loserSideID string) (core.SubmitOutcome, error) {
+func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.SubmitOutcome, error) {
 	at := formatTime(rec.ReceivedAt)
 	stmts := []Stmt{
 		{SQL: q("insert_submission"), Args: []any{
@@ -175,17 +175,8 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
 		{SQL: q("record_outcome"), Args: []any{rec.MatchID, rec.MatchID, rec.Side, rec.Token}},
 	}
-	for _, seat := range []struct {
-		ref    core.SeatRef
-		player string
-	}{{st.WinnerTo, rec.WinnerSideID}, {st.LoserTo, loserSideID}} {
-		if seat.ref.BracketSlot == "" {
-			continue
-		}
-		stmts = append(stmts, Stmt{SQL: q("seat_if_confirmed"), Args: []any{
-			seat.ref.Side, seat.player, seat.ref.Side, seat.player, at,
-			st.TournamentID, seat.ref.BracketSlot, rec.MatchID, rec.WinnerSideID,
-		}})
+	if st.WinnerTo.BracketSlot != "" || st.LoserTo.BracketSlot != "" {
+		stmts = append(stmts, decisionStmts(rec.MatchID, at)...)
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
@@ -277,16 +268,9 @@ func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, er
 }
 
 // ConfirmSingleSubmission implements core.ProtocolStore.
-func (s *Arena) ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time) (bool, error) {
-	var id int64
-	err := s.db.writeRow(ctx, q("confirm_single_submission"), formatTime(at), formatTime(at), matchID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("store: unable to confirm match %d: %w", matchID, err)
-	}
-	return true, nil
+func (s *Arena) ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time, token string) (bool, error) {
+	return s.decide(ctx, matchID, token, at, Stmt{SQL: q("confirm_single_submission"),
+		Args: []any{formatTime(at), formatTime(at), token, matchID}})
 }
 
 // ReadySideAtClose implements core.ProtocolStore.
@@ -309,17 +293,10 @@ func (s *Arena) ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]
 }
 
 // ForfeitUnready implements core.ProtocolStore.
-func (s *Arena) ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time) (bool, error) {
-	var id int64
+func (s *Arena) ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time, token string) (bool, error) {
 	at := formatTime(now)
-	err := s.db.writeRow(ctx, q("forfeit_unready"), winner, at, at, matchID, at).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("store: unable to forfeit match %d: %w", matchID, err)
-	}
-	return true, nil
+	return s.decide(ctx, matchID, token, now, Stmt{SQL: q("forfeit_unready"),
+		Args: []any{winner, at, at, token, matchID, at}})
 }
 
 // SetRefereeConsent implements core.ProtocolStore.

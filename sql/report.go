@@ -85,29 +85,14 @@ func (s *Arena) MatchReport(ctx context.Context, matchID int64) (*core.MatchRepo
 
 // DecideReport implements core.ReportStore: one batch decides the report,
 // carries the decision to the match and, when that confirmed it, seats the
-// winner (and loser) in the bracket; one query then reads the outcome.
+// winner and loser as every decision does (decisionStmts); one query then
+// reads the outcome.
 func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core.MatchReport, d core.ReportDecision) (core.MatchStatus, error) {
 	at := formatTime(d.At)
-	stmts := []Stmt{
+	stmts := append([]Stmt{
 		{SQL: q("decide_report"), Args: []any{d.Confirm, at, d.By, d.Token, st.ID, d.BySide, formatTime(d.ReportedBy)}},
 		{SQL: q("apply_report"), Args: []any{at, at, st.ID, d.Token}},
-	}
-	loser := st.P1
-	if rep.Winner == st.P1 {
-		loser = st.P2
-	}
-	for _, seat := range []struct {
-		ref    core.SeatRef
-		player string
-	}{{st.WinnerTo, rep.Winner}, {st.LoserTo, loser}} {
-		if seat.ref.BracketSlot == "" {
-			continue
-		}
-		stmts = append(stmts, Stmt{SQL: q("seat_if_confirmed"), Args: []any{
-			seat.ref.Side, seat.player, seat.ref.Side, seat.player, at,
-			st.TournamentID, seat.ref.BracketSlot, st.ID, rep.Winner,
-		}})
-	}
+	}, decisionStmts(st.ID, at)...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return "", fmt.Errorf("store: unable to decide the report of match %d: %w", st.ID, err)
 	}

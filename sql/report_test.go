@@ -26,11 +26,11 @@ func seededBracket(t *testing.T, s *store.Arena, slug string, ids ...int) *core.
 	ctx := context.Background()
 	tour := newTournament(slug, core.FormatPlayoffsOnly, len(ids))
 	require.NoError(t, s.CreateTournament(ctx, tour))
-	points := core.DefaultPlacementPoints()
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, points))
+	points := core.DefaultPlacementPoints
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
 	register(t, s, tour, ids...)
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, playoffsAt, points))
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, playoffsAt, points))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, playoffsAt, rand.Reader, points))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, playoffsAt, rand.Reader, points))
 	return tour
 }
 
@@ -79,7 +79,7 @@ func submit(t *testing.T, s *store.Arena, st *core.MatchState, side int, winner 
 		ResultHash: strings.Repeat("a", 63) + string(rune('0'+side)), WinnerID: winner, WinnerSideID: winner,
 		ReceivedAt: at, Token: "client-" + st.Captain(side),
 	}
-	_, err := s.SubmitResult(context.Background(), st, rec, "")
+	_, err := s.SubmitResult(context.Background(), st, rec)
 	require.NoError(t, err)
 }
 
@@ -87,7 +87,7 @@ func TestReports(t *testing.T) {
 	backends(t, func(t *testing.T, open func() *store.DB) {
 		ctx := context.Background()
 		s := openArenaStore(t, open)
-		points := func() core.PlacementPoints { return core.DefaultPlacementPoints() }
+		points := core.DefaultPlacementPoints
 		at := playoffsAt.Add(30 * time.Minute)
 
 		t.Run("ConfirmSeatsTheBracket", func(t *testing.T) {
@@ -212,10 +212,10 @@ func TestReports(t *testing.T) {
 			_, err := core.ReportResult(ctx, s, st, st.P2, st.P2, &core.OutcomeScore{P1: 0, P2: 2}, at, rand.Reader)
 			require.NoError(t, err)
 			a := &core.Arena{GracePeriodSeconds: 3600}
-			n, err := core.RunReportGrace(ctx, s, s, a, at.Add(time.Hour-time.Second), core.DefaultPlacementPoints())
+			n, err := core.RunReportGrace(ctx, s, s, a, at.Add(time.Hour-time.Second), core.DefaultPlacementPoints)
 			require.NoError(t, err)
 			assert.Zero(t, n, "not before the grace period ends")
-			n, err = core.RunReportGrace(ctx, s, s, a, at.Add(time.Hour), core.DefaultPlacementPoints())
+			n, err = core.RunReportGrace(ctx, s, s, a, at.Add(time.Hour), core.DefaultPlacementPoints)
 			require.NoError(t, err)
 			assert.Equal(t, 1, n)
 			m, err := s.Match(ctx, st.ID)
@@ -226,7 +226,7 @@ func TestReports(t *testing.T) {
 			done, err := s.TournamentByID(ctx, tour.ID)
 			require.NoError(t, err)
 			assert.Equal(t, core.StatusCompleted, done.Status)
-			n, err = core.RunReportGrace(ctx, s, s, a, at.Add(2*time.Hour), core.DefaultPlacementPoints())
+			n, err = core.RunReportGrace(ctx, s, s, a, at.Add(2*time.Hour), core.DefaultPlacementPoints)
 			require.NoError(t, err)
 			assert.Zero(t, n, "running again changes nothing")
 		})
@@ -272,7 +272,7 @@ func TestWithdraw(t *testing.T) {
 		tour := newTournament("teams", core.FormatGroupsPlayoffs, 8)
 		tour.TeamMaxPlayers = 3
 		require.NoError(t, s.CreateTournament(ctx, tour))
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, core.PlacementPoints{}))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, core.DefaultPlacementPoints))
 		during := t0.Add(2 * time.Hour)
 		_, err := core.Register(ctx, s, tour, core.RegistrationDraft{PlatformID: pid(1), Roster: []string{pid(2)}}, during)
 		require.NoError(t, err)
@@ -303,7 +303,7 @@ func TestWithdraw(t *testing.T) {
 			assert.Equal(t, core.CodeRegistrationClosed, core.ErrorCode(err))
 		})
 		t.Run("ErrRegistrationClosedByStatus", func(t *testing.T) {
-			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, during, core.PlacementPoints{}))
+			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, during, rand.Reader, core.DefaultPlacementPoints))
 			err := s.Withdraw(ctx, tour, pid(3), during)
 			assert.Equal(t, core.CodeRegistrationClosed, core.ErrorCode(err))
 			regs, err := s.Registrations(ctx, tour.ID)

@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +17,7 @@ var _ core.TournamentStore = (*Arena)(nil)
 // CreateSeason implements core.TournamentStore.
 func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
 	err := s.db.writeRow(ctx, q("insert_season"), season.Slug, season.Name,
-		formatTime(season.StartsAt), formatTime(season.EndsAt), formatTime(time.Now())).Scan(&season.ID)
+		formatTime(season.StartsAt), formatTime(season.EndsAt), formatTime(season.CreatedAt)).Scan(&season.ID)
 	if isUniqueViolation(err, "seasons.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
 	}
@@ -39,8 +37,11 @@ func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
 	var out []core.Season
 	for rows.Next() {
 		var season core.Season
-		var starts, ends string
-		if err := rows.Scan(&season.ID, &season.Slug, &season.Name, &starts, &ends); err != nil {
+		var starts, ends, created string
+		if err := rows.Scan(&season.ID, &season.Slug, &season.Name, &starts, &ends, &created); err != nil {
+			return nil, err
+		}
+		if season.CreatedAt, err = parseTime(created); err != nil {
 			return nil, err
 		}
 		if season.StartsAt, err = parseTime(starts); err != nil {
@@ -247,12 +248,7 @@ func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.R
 // StartStage implements core.TournamentStore. The status change writes a
 // fresh token; every insert of the step is guarded by that token, so a
 // racing second step (whose UPDATE matched nothing) inserts nothing.
-func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, groups map[string]string, matches []core.Match, at time.Time) error {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return err
-	}
-	token := hex.EncodeToString(b[:])
+func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, groups map[string]string, matches []core.Match, at time.Time, token string) error {
 	now := formatTime(at)
 	stmts := []Stmt{{SQL: q("start_stage"), Args: []any{string(to), token, now, t.ID, string(from)}}}
 	captains := make([]string, 0, len(groups))
@@ -357,7 +353,8 @@ func scanMatch(row scanner) (*core.Match, error) {
 	return &m, nil
 }
 
-// ResolveMatch implements core.TournamentStore.
+// ResolveMatch implements core.TournamentStore: one batch decides the
+// match (if it is not resolved yet) and seats its winner and loser.
 func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution) (*core.Match, error) {
 	status := core.MatchConfirmed
 	if res.Forfeit {
@@ -368,33 +365,20 @@ func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution)
 		p1, p2 = res.Score.P1, res.Score.P2
 	}
 	at := formatTime(res.At)
-	var got int64
-	err := s.db.writeRow(ctx, q("resolve_match"), string(status), res.Winner, p1, p2, res.Source,
-		at, at, at, id).Scan(&got)
-	if errors.Is(err, sql.ErrNoRows) {
-		if _, err := s.Match(ctx, id); err != nil {
-			return nil, err
-		}
+	decided, err := s.decide(ctx, id, res.Token, res.At, Stmt{SQL: q("resolve_match"), Args: []any{
+		string(status), res.Winner, p1, p2, res.Source, at, at, at, res.Token, id,
+	}})
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.Match(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !decided {
 		return nil, core.Errorf(core.CodeAlreadyResolved, "match %d is resolved", id)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to resolve match %d: %w", id, err)
-	}
-	return s.Match(ctx, id)
-}
-
-// FillSeats implements core.TournamentStore.
-func (s *Arena) FillSeats(ctx context.Context, tournamentID int64, seats []core.SeatFill, at time.Time) error {
-	stmts := make([]Stmt, 0, len(seats))
-	for _, f := range seats {
-		stmts = append(stmts, Stmt{SQL: q("fill_seat"), Args: []any{
-			f.Seat.Side, f.PlayerID, f.Seat.Side, f.PlayerID, formatTime(at), tournamentID, f.Seat.BracketSlot,
-		}})
-	}
-	if err := s.db.Batch(ctx, stmts...); err != nil {
-		return fmt.Errorf("store: unable to seat players: %w", err)
-	}
-	return nil
+	return m, nil
 }
 
 // RescheduleMatch implements core.TournamentStore.

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"sync"
 	"testing"
@@ -45,12 +46,16 @@ func TestTournamentLifecycle(t *testing.T) {
 	backends(t, func(t *testing.T, open func() *store.DB) {
 		ctx := context.Background()
 		s := openArenaStore(t, open)
-		season := &core.Season{Slug: "s1", Name: "Season 1", StartsAt: t0, EndsAt: t0.Add(90 * 24 * time.Hour)}
+		season := &core.Season{Slug: "s1", Name: "Season 1", StartsAt: t0, EndsAt: t0.Add(90 * 24 * time.Hour), CreatedAt: t0.Add(-time.Hour)}
 		require.NoError(t, s.CreateSeason(ctx, season))
+		seasons, err := s.Seasons(ctx)
+		require.NoError(t, err)
+		require.Len(t, seasons, 1)
+		assert.Equal(t, t0.Add(-time.Hour), seasons[0].CreatedAt, "stored at the injected clock's time, not the machine's")
 		tour := newTournament("cup", core.FormatGroupsPlayoffs, 8)
 		tour.SeasonID = season.ID
 		require.NoError(t, s.CreateTournament(ctx, tour))
-		points := core.DefaultPlacementPoints()
+		points := core.DefaultPlacementPoints
 
 		t.Run("DraftsAreHidden", func(t *testing.T) {
 			public, err := s.Tournaments(ctx, false)
@@ -64,7 +69,7 @@ func TestTournamentLifecycle(t *testing.T) {
 			err := s.Register(ctx, tour, core.Registration{PlatformID: pid(1), Roster: []string{pid(1)}, RegisteredAt: t0.Add(time.Hour)}, nil)
 			assert.Equal(t, core.CodeRegistrationClosed, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
 		register(t, s, tour, 1, 2, 3, 4, 5, 6, 7, 8)
 
 		t.Run("ErrTournamentFull", func(t *testing.T) {
@@ -76,23 +81,23 @@ func TestTournamentLifecycle(t *testing.T) {
 			assert.Equal(t, core.CodeAlreadyRegistered, core.ErrorCode(err))
 		})
 		t.Run("ErrInvalidTransition", func(t *testing.T) {
-			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, points)
+			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, rand.Reader, points)
 			assert.Equal(t, core.CodeInvalidTransition, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, t0, points))
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusGroupStage, t0, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, t0, rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusGroupStage, t0, rand.Reader, points))
 
 		matches, err := s.Matches(ctx, tour.ID)
 		require.NoError(t, err)
 		require.Len(t, matches, 12, "two groups of four: 6 matches each")
 		t.Run("ErrPlayoffsBeforeGroupsEnd", func(t *testing.T) {
-			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, points)
+			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, rand.Reader, points)
 			assert.Equal(t, core.CodeMatchesUnresolved, core.ErrorCode(err))
 		})
 		// The lower id wins every group match: seeds 1 and 2 top their groups.
 		for _, m := range matches {
 			winner := min(m.P1, m.P2)
-			_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: winner, Score: &core.OutcomeScore{P1: 2, P2: 1}, Source: core.SourceAdmin, At: t0}, points)
+			_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: winner, Score: &core.OutcomeScore{P1: 2, P2: 1}, Source: core.SourceAdmin, At: t0}, rand.Reader, points)
 			require.NoError(t, err)
 		}
 		t.Run("ErrAlreadyResolved", func(t *testing.T) {
@@ -101,7 +106,7 @@ func TestTournamentLifecycle(t *testing.T) {
 			_, err = s.ResolveMatch(ctx, m.ID, core.Resolution{Winner: m.P2, Source: core.SourceAdmin, At: t0})
 			assert.Equal(t, core.CodeAlreadyResolved, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0.Add(time.Hour), points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0.Add(time.Hour), rand.Reader, points))
 
 		bracket, err := s.Matches(ctx, tour.ID)
 		require.NoError(t, err)
@@ -121,7 +126,7 @@ func TestTournamentLifecycle(t *testing.T) {
 				if m.BracketSlot == slot {
 					require.NotEmpty(t, m.P1, slot)
 					require.NotEmpty(t, m.P2, slot)
-					_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: min(m.P1, m.P2), Source: core.SourceAdmin, At: t0}, points)
+					_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: min(m.P1, m.P2), Source: core.SourceAdmin, At: t0}, rand.Reader, points)
 					require.NoError(t, err)
 				}
 			}
@@ -217,7 +222,7 @@ func TestConcurrentStageStart(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				mine := *tour
-				errs[i] = core.ChangeTournamentStatus(ctx, s, &mine, core.StatusPlayoffs, t0, core.DefaultPlacementPoints())
+				errs[i] = core.ChangeTournamentStatus(ctx, s, &mine, core.StatusPlayoffs, t0, rand.Reader, core.DefaultPlacementPoints)
 			}()
 		}
 		wg.Wait()

@@ -83,14 +83,6 @@ WHERE id = ? AND status IN ('live', 'awaiting_result')
 UPDATE match_submissions SET outcome = (SELECT status FROM matches WHERE id = ?)
 WHERE match_id = ? AND side = ? AND token = ?
 
--- name: seat_if_confirmed
-UPDATE matches SET
-	p1_platform_id = CASE WHEN ? = 1 THEN ? ELSE p1_platform_id END,
-	p2_platform_id = CASE WHEN ? = 2 THEN ? ELSE p2_platform_id END,
-	updated_at = ?
-WHERE tournament_id = ? AND bracket_slot = ? AND status = 'scheduled'
-	AND EXISTS (SELECT 1 FROM matches src WHERE src.id = ? AND src.status = 'confirmed' AND src.winner_platform_id = ?)
-
 -- name: submission_outcome
 SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, ''), coalesce(s.outcome, '')
 FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = ?
@@ -111,10 +103,9 @@ ORDER BY m.id
 -- name: confirm_single_submission
 UPDATE matches SET status = 'confirmed',
 	winner_platform_id = (SELECT winner_side_id FROM match_submissions s WHERE s.match_id = matches.id),
-	result_source = 'player_report', resolved_at = ?, updated_at = ?
+	result_source = 'player_report', resolved_at = ?, updated_at = ?, decision_token = ?
 WHERE id = ? AND status = 'awaiting_result'
 	AND (SELECT count(*) FROM match_submissions s WHERE s.match_id = matches.id) = 1
-RETURNING id
 
 -- name: one_side_ready_closed
 SELECT id, CASE WHEN p1_ready_at IS NOT NULL THEN p1_platform_id ELSE p2_platform_id END
@@ -126,10 +117,9 @@ ORDER BY id
 
 -- name: forfeit_unready
 UPDATE matches SET status = 'forfeited', winner_platform_id = ?, result_source = 'admin',
-	resolved_at = ?, updated_at = ?
+	resolved_at = ?, updated_at = ?, decision_token = ?
 WHERE id = ? AND status = 'scheduled' AND closes_at <= ?
 	AND (p1_ready_at IS NULL) <> (p2_ready_at IS NULL)
-RETURNING id
 
 -- name: attention_where
 WHERE m.status = 'disputed'

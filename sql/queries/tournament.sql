@@ -4,7 +4,7 @@
 INSERT INTO seasons (slug, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
 
 -- name: seasons
-SELECT id, slug, name, starts_at, ends_at FROM seasons ORDER BY starts_at DESC, id DESC
+SELECT id, slug, name, starts_at, ends_at, created_at FROM seasons ORDER BY starts_at DESC, id DESC
 
 -- name: insert_tournament
 INSERT INTO tournaments (slug, name, description, format, status, max_players, registration_opens_at,
@@ -90,16 +90,10 @@ ORDER BY CASE stage WHEN 'group' THEN 0 ELSE 1 END, length(coalesce(group_name, 
 
 -- name: resolve_match
 UPDATE matches SET status = ?, winner_platform_id = ?, score_p1 = ?, score_p2 = ?, result_source = ?,
-	resolved_at = ?, ended_at = coalesce(ended_at, ?), updated_at = ?
+	resolved_at = ?, ended_at = coalesce(ended_at, ?), updated_at = ?, decision_token = ?
 WHERE id = ? AND status NOT IN ('confirmed', 'forfeited')
-RETURNING id
+	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
 
--- name: fill_seat
-UPDATE matches SET
-	p1_platform_id = CASE WHEN ? = 1 THEN ? ELSE p1_platform_id END,
-	p2_platform_id = CASE WHEN ? = 2 THEN ? ELSE p2_platform_id END,
-	updated_at = ?
-WHERE tournament_id = ? AND bracket_slot = ? AND status = 'scheduled'
 
 -- name: reschedule_match
 UPDATE matches SET opens_at = ?, closes_at = ?, updated_at = ? WHERE id = ? RETURNING id

@@ -22,7 +22,7 @@ func (s *Server) handleUpdateSettings(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": s.placementPoints(ctx, t)})
+	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": PlacementPoints(ctx, t.Store)()})
 }
 
 // UpdateSettings applies an arena settings change: the points table to the
@@ -34,7 +34,7 @@ func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.Set
 		return err
 	}
 	if points != nil {
-		if err := t.Store.SetSetting(ctx, settingPlacementPoints, *points); err != nil {
+		if err := t.Store.SetSetting(ctx, core.SettingPlacementPoints, *points); err != nil {
 			return err
 		}
 	}

@@ -3,42 +3,29 @@ package server
 import (
 	"context"
 	"net/http"
+	"sync"
 	"strings"
-	"time"
 
 	"arena/core"
 )
 
-type createSeasonRequest struct {
-	Slug     string `json:"slug" validate:"required,slug"`
-	Name     string `json:"name" validate:"required,max=100"`
-	StartsAt string `json:"startsAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
-	EndsAt   string `json:"endsAt" validate:"required,datetime=2006-01-02T15:04:05Z07:00"`
-}
-
-// handleCreateSeason adds a ladder season.
+// handleCreateSeason adds a ladder season (core.SeasonDraft's rules).
 func (s *Server) handleCreateSeason(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req createSeasonRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	var draft core.SeasonDraft
+	if err := decodeJSON(w, r, &draft); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	season := core.Season{Slug: req.Slug, Name: strings.TrimSpace(req.Name), StartsAt: mustTime(req.StartsAt), EndsAt: mustTime(req.EndsAt)}
-	if !season.EndsAt.After(season.StartsAt) {
-		writeError(w, r, core.FieldError(core.CodeInvalidField, "endsAt"))
-		return
-	}
-	if err := t.Store.CreateSeason(r.Context(), &season); err != nil {
+	season, problems := draft.Check(s.now())
+	if err := problems.Err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, seasonOf(season))
-}
-
-// mustTime parses a timestamp the validator already accepted.
-func mustTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339, s)
-	return t.UTC()
+	if err := t.Store.CreateSeason(r.Context(), season); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, seasonOf(*season))
 }
 
 // handleCreateTournament creates a draft tournament from a
@@ -125,7 +112,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.now(), s.placementPoints(ctx, t))
+	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.now(), s.rand, PlacementPoints(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -137,29 +124,19 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 	s.writeAdminTournament(w, r, t, tour, http.StatusOK)
 }
 
-// settingPlacementPoints is the arena setting holding the ladder's points
-// per final placement.
-const settingPlacementPoints = "placement_points"
-
-// placementPoints returns the arena's ladder points table, the default
-// when the arena has not set one.
-func (s *Server) placementPoints(ctx context.Context, t *Tenant) core.PlacementPoints {
-	return placementPointsOf(ctx, t.Store)
-}
-
-// PlacementPoints returns an arena's ladder points table (the default when
-// unset); the site resolves matches with it too.
-func PlacementPoints(ctx context.Context, st core.TournamentStore) core.PlacementPoints {
-	return placementPointsOf(ctx, st)
-}
-
-func placementPointsOf(ctx context.Context, st core.TournamentStore) core.PlacementPoints {
-	points := core.DefaultPlacementPoints()
-	if _, err := st.Setting(ctx, settingPlacementPoints, &points); err != nil {
-		logger(ctx).WarnContext(ctx, "placement points setting unreadable, using the default", "error", err.Error())
-		return core.DefaultPlacementPoints()
-	}
-	return points
+// PlacementPoints returns a function reading the arena's ladder points
+// table (core.SettingPlacementPoints; the default when unset or
+// unreadable, with a warning) at most once: the lifecycle and every way a
+// match is decided read it only when a tournament completes.
+func PlacementPoints(ctx context.Context, st core.TournamentStore) func() core.PlacementPoints {
+	return sync.OnceValue(func() core.PlacementPoints {
+		points := core.DefaultPlacementPoints()
+		if _, err := st.Setting(ctx, core.SettingPlacementPoints, &points); err != nil {
+			logger(ctx).WarnContext(ctx, "placement points setting unreadable, using the default", "error", err.Error())
+			return core.DefaultPlacementPoints()
+		}
+		return points
+	})
 }
 
 type registrationView struct {
@@ -253,15 +230,10 @@ func matchFromPath(ctx context.Context, r *http.Request, t *Tenant) (*core.Match
 	return t.Store.Match(ctx, id)
 }
 
-type patchMatchRequest struct {
-	OpensAt  *string `json:"opensAt" validate:"omitnil,datetime=2006-01-02T15:04:05Z07:00"`
-	ClosesAt *string `json:"closesAt" validate:"omitnil,datetime=2006-01-02T15:04:05Z07:00"`
-}
-
-// handlePatchMatch moves a match's window; closesAt must follow opensAt.
+// handlePatchMatch moves a match's window (core.Reschedule's rules).
 func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req patchMatchRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	var draft core.WindowDraft
+	if err := decodeJSON(w, r, &draft); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -271,23 +243,7 @@ func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Ten
 		writeError(w, r, err)
 		return
 	}
-	opens, closes := m.OpensAt, m.ClosesAt
-	if req.OpensAt != nil {
-		opens = mustTime(*req.OpensAt)
-	}
-	if req.ClosesAt != nil {
-		closes = mustTime(*req.ClosesAt)
-	}
-	if m.Status.Resolved() {
-		writeError(w, r, core.Errorf(core.CodeAlreadyResolved, "match %d is resolved", m.ID))
-		return
-	}
-	if !closes.After(opens) {
-		writeError(w, r, core.FieldError(core.CodeInvalidField, "closesAt"))
-		return
-	}
-	m, err = t.Store.RescheduleMatch(ctx, m.ID, opens, closes, s.now())
-	if err != nil {
+	if m, err = core.Reschedule(ctx, t.Store, m, draft, s.now()); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -318,7 +274,7 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, s.placementPoints(ctx, t))
+	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, s.rand, PlacementPoints(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return

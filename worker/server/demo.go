@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"time"
 
@@ -58,7 +59,7 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 	if err := st.UpsertPlayers(ctx, players, s.now()); err != nil {
 		return "", fmt.Errorf("demo players: %w", err)
 	}
-	if err := seedDemoTournaments(ctx, st, s.now()); err != nil {
+	if err := seedDemoTournaments(ctx, st, s.now(), s.rand); err != nil {
 		return "", fmt.Errorf("demo tournaments: %w", err)
 	}
 	return adminToken, nil
@@ -68,33 +69,33 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 // one completed (16 players, groups then playoffs, podium and ladder), one
 // in its group stage with some results in, one taking registrations.
 // Results are drawn from a fixed seed, so every demo looks the same.
-func seedDemoTournaments(ctx context.Context, st core.TournamentStore, now time.Time) error {
+func seedDemoTournaments(ctx context.Context, st core.TournamentStore, now time.Time, random io.Reader) error {
 	day := 24 * time.Hour
-	season := &core.Season{Slug: "season-1", Name: "Season 1", StartsAt: now.Add(-60 * day).Truncate(day), EndsAt: now.Add(60 * day).Truncate(day)}
+	season := &core.Season{Slug: "season-1", Name: "Season 1", StartsAt: now.Add(-60 * day).Truncate(day), EndsAt: now.Add(60 * day).Truncate(day), CreatedAt: now}
 	if err := st.CreateSeason(ctx, season); err != nil {
 		return err
 	}
-	points := core.DefaultPlacementPoints()
+	points := core.DefaultPlacementPoints
 	dice := rand.New(rand.NewPCG(2026, 11))
 
 	// A completed cup, played three weeks ago.
 	past := now.Add(-30 * day).Truncate(time.Hour)
 	autumn := demoTournament("autumn-open", "Autumn Open", "Sixteen players, four groups, the top two of each into the playoffs.", past, 16, 4)
 	autumn.SeasonID = season.ID
-	if err := createAndRegister(ctx, st, autumn, 16, past.Add(time.Hour)); err != nil {
+	if err := createAndRegister(ctx, st, autumn, 16, past.Add(time.Hour), random); err != nil {
 		return err
 	}
-	if err := advance(ctx, st, autumn, past.Add(8*day), points, core.StatusRegistrationClosed, core.StatusGroupStage); err != nil {
+	if err := advance(ctx, st, autumn, past.Add(8*day), random, points, core.StatusRegistrationClosed, core.StatusGroupStage); err != nil {
 		return err
 	}
-	if err := playMatches(ctx, st, autumn, dice, points, -1); err != nil {
+	if err := playMatches(ctx, st, autumn, dice, random, points, -1); err != nil {
 		return err
 	}
-	if err := advance(ctx, st, autumn, past.Add(11*day), points, core.StatusPlayoffs); err != nil {
+	if err := advance(ctx, st, autumn, past.Add(11*day), random, points, core.StatusPlayoffs); err != nil {
 		return err
 	}
 	for range 3 { // quarterfinals, semifinals, final and small final
-		if err := playMatches(ctx, st, autumn, dice, points, -1); err != nil {
+		if err := playMatches(ctx, st, autumn, dice, random, points, -1); err != nil {
 			return err
 		}
 	}
@@ -105,20 +106,20 @@ func seedDemoTournaments(ctx context.Context, st core.TournamentStore, now time.
 	winter.SeasonID = season.ID
 	winter.StartsAt = now.Add(-2 * time.Hour).Truncate(time.Hour)
 	winter.MatchWindowMinutes = 120
-	if err := createAndRegister(ctx, st, winter, 8, started.Add(time.Hour)); err != nil {
+	if err := createAndRegister(ctx, st, winter, 8, started.Add(time.Hour), random); err != nil {
 		return err
 	}
-	if err := advance(ctx, st, winter, winter.StartsAt, points, core.StatusRegistrationClosed, core.StatusGroupStage); err != nil {
+	if err := advance(ctx, st, winter, winter.StartsAt, random, points, core.StatusRegistrationClosed, core.StatusGroupStage); err != nil {
 		return err
 	}
-	if err := playMatches(ctx, st, winter, dice, points, 1); err != nil {
+	if err := playMatches(ctx, st, winter, dice, random, points, 1); err != nil {
 		return err
 	}
 
 	// A cup taking registrations for another week.
 	spring := demoTournament("spring-invitational", "Spring Invitational", "Sign up: sixteen places, groups of four.", now.Add(-day).Truncate(time.Hour), 16, 4)
 	spring.SeasonID = season.ID
-	return createAndRegister(ctx, st, spring, 5, now)
+	return createAndRegister(ctx, st, spring, 5, now, random)
 }
 
 func demoTournament(slug, name, description string, opens time.Time, players, groups int) *core.Tournament {
@@ -135,11 +136,11 @@ func demoTournament(slug, name, description string, opens time.Time, players, gr
 
 // createAndRegister creates t, opens it and registers the first n demo
 // players, seeded in order.
-func createAndRegister(ctx context.Context, st core.TournamentStore, t *core.Tournament, n int, at time.Time) error {
+func createAndRegister(ctx context.Context, st core.TournamentStore, t *core.Tournament, n int, at time.Time, random io.Reader) error {
 	if err := st.CreateTournament(ctx, t); err != nil {
 		return err
 	}
-	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, t.RegistrationOpensAt, core.PlacementPoints{}); err != nil {
+	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, t.RegistrationOpensAt, random, core.DefaultPlacementPoints); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
@@ -151,9 +152,9 @@ func createAndRegister(ctx context.Context, st core.TournamentStore, t *core.Tou
 	return nil
 }
 
-func advance(ctx context.Context, st core.TournamentStore, t *core.Tournament, at time.Time, points core.PlacementPoints, steps ...core.TournamentStatus) error {
+func advance(ctx context.Context, st core.TournamentStore, t *core.Tournament, at time.Time, random io.Reader, points func() core.PlacementPoints, steps ...core.TournamentStatus) error {
 	for _, to := range steps {
-		if err := core.ChangeTournamentStatus(ctx, st, t, to, at, points); err != nil {
+		if err := core.ChangeTournamentStatus(ctx, st, t, to, at, random, points); err != nil {
 			return fmt.Errorf("%s to %s: %w", t.Slug, to, err)
 		}
 	}
@@ -163,7 +164,7 @@ func advance(ctx context.Context, st core.TournamentStore, t *core.Tournament, a
 // playMatches resolves every playable scheduled match (both sides known)
 // of rounds up to maxRound (-1: all). The better seed wins two times in
 // three; most results come from the game client, some from the admin.
-func playMatches(ctx context.Context, st core.TournamentStore, t *core.Tournament, dice *rand.Rand, points core.PlacementPoints, maxRound int) error {
+func playMatches(ctx context.Context, st core.TournamentStore, t *core.Tournament, dice *rand.Rand, random io.Reader, points func() core.PlacementPoints, maxRound int) error {
 	matches, err := st.Matches(ctx, t.ID)
 	if err != nil {
 		return err
@@ -187,7 +188,7 @@ func playMatches(ctx context.Context, st core.TournamentStore, t *core.Tournamen
 			source = core.SourceAdmin
 		}
 		res := core.Resolution{Winner: winner, Score: score, Source: source, At: m.OpensAt.Add(time.Hour)}
-		if _, err := core.ResolveMatch(ctx, st, t, m, res, points); err != nil {
+		if _, err := core.ResolveMatch(ctx, st, t, m, res, random, points); err != nil {
 			return fmt.Errorf("resolve match %d of %s: %w", m.ID, t.Slug, err)
 		}
 	}

@@ -243,7 +243,7 @@ func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant,
 		writeError(w, r, err)
 		return
 	}
-	points := func() core.PlacementPoints { return s.placementPoints(ctx, t) }
+	points := PlacementPoints(ctx, t.Store)
 	out, err := core.SubmitResult(ctx, t.Store, t.Store, st, caller, sub, s.now(), s.rand, points)
 	if err != nil {
 		writeError(w, r, err)

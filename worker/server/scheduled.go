@@ -31,15 +31,20 @@ func (s *Server) scheduledJobs() []scheduledJob {
 	// client submission's goes to the admin instead of being overridden.
 	return []scheduledJob{
 		{name: "report_grace", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunReportGrace(ctx, st, st, a, now, placementPointsOf(ctx, st))
+			n, err := core.RunReportGrace(ctx, st, st, a, now, PlacementPoints(ctx, st))
 			return n > 0, err
 		}},
 		{name: "grace_period", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunGracePeriod(ctx, st, st, a, now, placementPointsOf(ctx, st))
+			n, err := core.RunGracePeriod(ctx, st, st, a, now, s.rand, PlacementPoints(ctx, st))
 			return n > 0, err
 		}},
 		{name: "window_close", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunWindowClose(ctx, st, st, now, placementPointsOf(ctx, st))
+			n, err := core.RunWindowClose(ctx, st, st, now, s.rand, PlacementPoints(ctx, st))
+			return n > 0, err
+		}},
+		// Last: completes what a decision's second step left undone.
+		{name: "settle_tournaments", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+			n, err := core.SettleTournaments(ctx, st, now, PlacementPoints(ctx, st))
 			return n > 0, err
 		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},

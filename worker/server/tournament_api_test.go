@@ -165,6 +165,15 @@ func TestTournamentAPI(t *testing.T) {
 	}
 
 	full := e.mustDo(t, "GET", "/api/v1/tournaments/cup", "", nil, 200)
+	t.Run("SameStatusChangesNothing", func(t *testing.T) {
+		// The final's result completed the tournament; an admin's script
+		// that completes it afterwards gets 200 and changes nothing.
+		out := e.mustDo(t, "POST", base+"/status", admin, map[string]any{"status": "completed"}, 200)
+		assert.Equal(t, "completed", out["status"])
+		assert.Equal(t, full["podium"], out["podium"])
+		out = e.mustDo(t, "POST", base+"/status", admin, map[string]any{"status": "registration_open"}, 409)
+		assert.Equal(t, "invalid_transition", out["error"])
+	})
 	t.Run("CompletedWithPodium", func(t *testing.T) {
 		assert.Equal(t, "completed", full["status"])
 		podium := full["podium"].([]any)

@@ -244,7 +244,7 @@ func parseReportedScore(p1, p2 string) (*core.OutcomeScore, error) {
 func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		ctx := r.Context()
-		points := func() core.PlacementPoints { return server.PlacementPoints(ctx, t.Store) }
+		points := server.PlacementPoints(ctx, t.Store)
 		status, err := core.ConfirmReport(ctx, t.Store, t.Store, st, viewer, s.srv.Now(), s.srv.Random(), points)
 		if err != nil {
 			return "", err

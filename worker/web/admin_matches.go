@@ -152,7 +152,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, server.PlacementPoints(ctx, t.Store))
+	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, s.srv.Random(), server.PlacementPoints(ctx, t.Store))
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {

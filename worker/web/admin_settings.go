@@ -10,11 +10,6 @@ import (
 	"arena/worker/server"
 )
 
-// adminSettingPlacementPoints is the arena setting holding the ladder's
-// points table (the key the admin API writes; server.PlacementPoints reads
-// it).
-const adminSettingPlacementPoints = "placement_points"
-
 // adminEmptyTierRows are the blank rows the points table offers for new
 // tiers.
 const adminEmptyTierRows = 3
@@ -193,7 +188,7 @@ func (s *Site) adminRemoveAdmin(w http.ResponseWriter, r *http.Request, t *serve
 // and what adjust adds (a notice, a refused admin change).
 func (s *Site) adminSettingsAgain(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, adjust func(p *views.AdminSettings)) {
 	a := t.Arena
-	points := server.PlacementPoints(r.Context(), t.Store)
+	points := server.PlacementPoints(r.Context(), t.Store)()
 	p := views.AdminSettings{Values: views.AdminSettingsValues{
 		Name: a.Name, Plan: string(a.Plan), RefereeEnabled: a.RefereeEnabled,
 		GracePeriodSeconds: strconv.Itoa(a.GracePeriodSeconds), AppIDs: strings.Join(a.AppIDs, "\n"),

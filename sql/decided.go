@@ -1,0 +1,38 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// decisionStmts are the statements that follow, in the same batch, the
+// statement deciding match id, whatever decided it (queries/decided.sql):
+// the bracket seats of its winner and loser, read from the decided row.
+func decisionStmts(id int64, at string) []Stmt {
+	return []Stmt{
+		{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
+		{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}},
+	}
+}
+
+// decide runs decision (a conditional statement that writes token into
+// the match's decision_token when it decides it) and the decision
+// statements as one batch, and reports whether this call decided the
+// match.
+func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time.Time, decision Stmt) (bool, error) {
+	stmts := append([]Stmt{decision}, decisionStmts(matchID, formatTime(at))...)
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
+	}
+	var stored string
+	if err := s.db.queryRow(ctx, q("decision_token"), matchID).Scan(&stored); err != nil {
+		return false, fmt.Errorf("store: unable to read match %d's decision: %w", matchID, err)
+	}
+	return stored == token, nil
+}
+
+// DecidedFinals implements core.TournamentStore.
+func (s *Arena) DecidedFinals(ctx context.Context) ([]int64, error) {
+	return s.ids(ctx, q("decided_finals"))
+}

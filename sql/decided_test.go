@@ -1,0 +1,159 @@
+package store_test
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/core"
+	store "arena/sql"
+)
+
+// crashingStore is the arena store with a crash injected between a
+// decision's two steps: CompleteTournament fails while crash is set, as if
+// the process died after the match's own batch committed.
+type crashingStore struct {
+	*store.Arena
+	crash atomic.Bool
+}
+
+func (c *crashingStore) CompleteTournament(ctx context.Context, t *core.Tournament, podium []core.PodiumPlace, placements []core.ScoredPlacement, at time.Time) error {
+	if c.crash.Load() {
+		return errors.New("injected crash before completion")
+	}
+	return c.Arena.CompleteTournament(ctx, t, podium, placements, at)
+}
+
+// liveAt readies both sides of m inside its window and returns its live
+// state.
+func liveAt(t *testing.T, s *store.Arena, m *core.Match) *core.MatchState {
+	t.Helper()
+	ctx := context.Background()
+	a := &core.Arena{AppIDs: []string{"480"}}
+	for _, id := range []string{m.P1, m.P2} {
+		_, err := core.Ready(ctx, s, a, core.Caller{PlatformID: id, AppID: "480"}, m.ID, m.OpensAt.Add(time.Minute), rand.Reader)
+		require.NoError(t, err)
+	}
+	return reloadState(t, s, m.ID)
+}
+
+// clientSubmission is a valid svc.result.v3 body for st naming winner.
+func clientSubmission(st *core.MatchState, winner string) *core.ResultSubmission {
+	result := fmt.Sprintf(`{"matchId":%d,"sessionNonce":%q,"winner":%q}`, st.ID, st.SessionNonce, winner)
+	return &core.ResultSubmission{Protocol: core.ResultProtocol, Result: result, ResultHash: core.ResultHash([]byte(result))}
+}
+
+// decider decides m for its side 1 through one of the ways a match is
+// decided, with ts as the tournament store the consequences go through.
+type decider func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error
+
+// TestEveryDecisionMovesTheTournamentOn decides a four-player bracket
+// through each way a match is decided: the semifinals seat their winners
+// in the final and their losers in the small final (in the decision's own
+// batch), and the final completes the tournament. A crash injected
+// between the final's decision and the completion leaves the tournament
+// in playoffs; the scheduled job's SettleTournaments completes it, with
+// podium and ladder placements.
+func TestEveryDecisionMovesTheTournamentOn(t *testing.T) {
+	grace := &core.Arena{AppIDs: []string{"480"}, GracePeriodSeconds: 3600}
+	points := core.DefaultPlacementPoints
+	sources := map[string]decider{
+		"Admin": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+			tour, err := s.TournamentByID(context.Background(), m.TournamentID)
+			require.NoError(t, err)
+			_, err = core.ResolveMatch(context.Background(), ts, tour, m, core.Resolution{Winner: m.P1, Source: core.SourceAdmin, At: m.OpensAt}, rand.Reader, points)
+			return err
+		},
+		"GameClients": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+			st := liveAt(t, s, m)
+			var err error
+			for _, caller := range []string{st.P1, st.P2} {
+				st = reloadState(t, s, m.ID)
+				_, err = core.SubmitResult(context.Background(), s, ts, st, core.Caller{PlatformID: caller, AppID: "480"},
+					clientSubmission(st, st.P1), m.OpensAt.Add(2*time.Minute), rand.Reader, points)
+			}
+			return err
+		},
+		"ReportConfirmed": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+			st := liveAt(t, s, m)
+			ctx := context.Background()
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, m.OpensAt.Add(2*time.Minute), rand.Reader)
+			require.NoError(t, err)
+			_, err = core.ConfirmReport(ctx, s, ts, reloadState(t, s, m.ID), st.P2, m.OpensAt.Add(3*time.Minute), rand.Reader, points)
+			return err
+		},
+		"ReportGrace": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+			st := liveAt(t, s, m)
+			ctx := context.Background()
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, m.OpensAt.Add(2*time.Minute), rand.Reader)
+			require.NoError(t, err)
+			_, err = core.RunReportGrace(ctx, s, ts, grace, m.OpensAt.Add(2*time.Hour), points)
+			return err
+		},
+		"SubmissionGrace": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+			st := liveAt(t, s, m)
+			ctx := context.Background()
+			_, err := core.SubmitResult(ctx, s, ts, st, core.Caller{PlatformID: st.P1, AppID: "480"},
+				clientSubmission(st, st.P1), m.OpensAt.Add(2*time.Minute), rand.Reader, points)
+			require.NoError(t, err)
+			_, err = core.RunGracePeriod(ctx, s, ts, grace, m.OpensAt.Add(2*time.Hour), rand.Reader, points)
+			return err
+		},
+		"WindowClose": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+			ctx := context.Background()
+			_, err := core.Ready(ctx, s, grace, core.Caller{PlatformID: m.P1, AppID: "480"}, m.ID, m.OpensAt.Add(time.Minute), rand.Reader)
+			require.NoError(t, err)
+			_, err = core.RunWindowClose(ctx, s, ts, m.ClosesAt, rand.Reader, points)
+			return err
+		},
+	}
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		s := openArenaStore(t, open)
+		for name, decide := range sources {
+			t.Run(name, func(t *testing.T) {
+				tour := seededBracket(t, s, strings.ToLower(name), 1, 2, 3, 4)
+				ts := &crashingStore{Arena: s}
+
+				sf1, sf2 := matchInSlot(t, s, tour, "SF1"), matchInSlot(t, s, tour, "SF2")
+				require.NoError(t, decide(t, s, ts, sf1))
+				require.NoError(t, decide(t, s, ts, sf2))
+				final, small := matchInSlot(t, s, tour, "FINAL"), matchInSlot(t, s, tour, "SMALL_FINAL")
+				assert.Equal(t, [2]string{sf1.P1, sf2.P1}, [2]string{final.P1, final.P2}, "winners seated in the final")
+				assert.Equal(t, [2]string{sf1.P2, sf2.P2}, [2]string{small.P1, small.P2}, "losers seated in the small final")
+
+				require.NoError(t, decide(t, s, ts, small))
+				ts.crash.Store(true)
+				_ = decide(t, s, ts, final) // the completion step crashes
+				ts.crash.Store(false)
+				final = matchInSlot(t, s, tour, "FINAL")
+				require.True(t, final.Status.Resolved(), "the final's own decision committed")
+				got, err := s.TournamentByID(ctx, final.TournamentID)
+				require.NoError(t, err)
+				require.Equal(t, core.StatusPlayoffs, got.Status, "the crash left the tournament in playoffs")
+
+				n, err := core.SettleTournaments(ctx, s, final.ResolvedAt.Add(time.Minute), points)
+				require.NoError(t, err)
+				assert.Equal(t, 1, n, "the scheduled job completes it")
+				got, err = s.TournamentByID(ctx, final.TournamentID)
+				require.NoError(t, err)
+				assert.Equal(t, core.StatusCompleted, got.Status)
+				podium, err := s.Podium(ctx, got.ID)
+				require.NoError(t, err)
+				require.Len(t, podium, 4)
+				assert.Equal(t, final.Winner, podium[0].PlayerID)
+				n, err = core.SettleTournaments(ctx, s, final.ResolvedAt.Add(2*time.Minute), points)
+				require.NoError(t, err)
+				assert.Zero(t, n, "running it again changes nothing")
+			})
+		}
+	})
+}
