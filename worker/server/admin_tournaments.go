@@ -3,8 +3,8 @@ package server
 import (
 	"context"
 	"net/http"
-	"sync"
 	"strings"
+	"sync"
 
 	"arena/core"
 )
