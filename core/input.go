@@ -61,13 +61,20 @@ func (p Problems) ByField() map[string]string {
 // Range bounds a whole number a person types.
 type Range struct{ Min, Max int }
 
-// check records a problem unless n is set and within r; required says an
-// absent number is a problem too.
-func (r Range) check(p *Problems, field string, n Number, required bool) {
+// Problem returns what is wrong with n under r, or "" when n is within
+// r, or absent and not required.
+func (r Range) Problem(n Number, required bool) string {
 	if (!n.Set && !n.bad && !required) || (n.Set && n.N >= r.Min && n.N <= r.Max) {
-		return
+		return ""
 	}
-	p.invalid(field, "Enter a whole number from %d to %d.", r.Min, r.Max)
+	return fmt.Sprintf("Enter a whole number from %d to %d.", r.Min, r.Max)
+}
+
+// check records Problem at field.
+func (r Range) check(p *Problems, field string, n Number, required bool) {
+	if msg := r.Problem(n, required); msg != "" {
+		p.invalid(field, "%s", msg)
+	}
 }
 
 // Number is a whole number from a person: a JSON number, or the text of

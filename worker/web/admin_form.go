@@ -14,19 +14,15 @@ import (
 // admin pages read it as UTC.
 const datetimeLocal = "2006-01-02T15:04"
 
-// adminFormInt reads an optional whole number between min and max: ok
-// false (with the message set in errs) when it is present but not one.
-func adminFormInt(errs views.AdminFieldErrors, field, raw string, min, max int) (n int, present, ok bool) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return 0, false, true
-	}
-	n, err := strconv.Atoi(raw)
-	if err != nil || n < min || n > max {
-		errs[field] = "Enter a whole number from " + strconv.Itoa(min) + " to " + strconv.Itoa(max) + "."
+// adminFormInt reads an optional whole number within r: ok false (with
+// core's message set in errs) when it is present but not one.
+func adminFormInt(errs views.AdminFieldErrors, field, raw string, r core.Range) (n int, present, ok bool) {
+	num := core.NumberText(raw)
+	if msg := r.Problem(num, false); msg != "" {
+		errs[field] = msg
 		return 0, true, false
 	}
-	return n, true, true
+	return num.N, num.Set, true
 }
 
 // adminTimeValue shows an instant in a datetime-local field (UTC).
@@ -76,11 +72,11 @@ func adminValuesOf(t *core.Tournament) views.AdminTournamentValues {
 func adminNewTournamentValues(now time.Time) views.AdminTournamentValues {
 	opens := now.UTC().Truncate(time.Hour).Add(time.Hour)
 	return views.AdminTournamentValues{
-		Format: string(core.FormatGroupsPlayoffs), MaxPlayers: "16", Environment: string(core.EnvironmentDemo),
+		Format: string(core.FormatGroupsPlayoffs), MaxPlayers: "16", Environment: string(core.DefaultEnvironment),
 		RegistrationOpensAt: adminTimeValue(opens), RegistrationClosesAt: adminTimeValue(opens.Add(7 * 24 * time.Hour)),
 		StartsAt: adminTimeValue(opens.Add(8 * 24 * time.Hour)), TeamMinPlayers: "1", TeamMaxPlayers: "1",
-		SmallFinal: true, MatchWindowMinutes: "60",
-		HandMode: core.HandModeHidden, DelaySeconds: "0", AllowSpectators: true,
+		SmallFinal: true, MatchWindowMinutes: strconv.Itoa(core.DefaultMatchWindowMinutes),
+		HandMode: core.DefaultHandMode, DelaySeconds: "0", AllowSpectators: true,
 	}
 }
 

@@ -318,7 +318,7 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 		}
 		raw := strings.TrimSpace(r.PostFormValue(field))
 		typed[reg.PlatformID] = raw
-		seed, _, ok := adminFormInt(errs, field, raw, 1, 4096)
+		seed, _, ok := adminFormInt(errs, field, raw, core.SeedRange)
 		if !ok {
 			continue
 		}

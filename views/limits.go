@@ -1,0 +1,22 @@
+package views
+
+import (
+	"strconv"
+
+	"github.com/a-h/templ"
+
+	"arena/core"
+)
+
+// rangeAttrs are a number input's min and max from the rule's core.Range
+// (the limits the admin API applies), plus extra attributes.
+func rangeAttrs(r core.Range, extra templ.Attributes) templ.Attributes {
+	out := templ.Attributes{"min": strconv.Itoa(r.Min), "max": strconv.Itoa(r.Max)}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
+// rangeText is "min to max" for a field's hint.
+func rangeText(r core.Range) string { return strconv.Itoa(r.Min) + " to " + strconv.Itoa(r.Max) }
