@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strings"
+	"unicode/utf8"
 )
 
 // Bearer token kinds. A token is "<kind>_<8 hex id>_<secret>": the id
@@ -67,4 +69,23 @@ func RandomHex(random io.Reader, n int) (string, error) {
 		return "", fmt.Errorf("core: unable to read randomness: %w", err)
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// MaxTokenLabelRunes bounds the label an admin gives a key or token.
+const MaxTokenLabelRunes = 100
+
+// TokenDraft is a key or token to mint as an admin gives it (the admin
+// API's body or the admin pages' form).
+type TokenDraft struct {
+	Label string `json:"label"`
+}
+
+// Check returns the trimmed label, or its problem.
+func (d *TokenDraft) Check() (string, Problems) {
+	var p Problems
+	label := strings.TrimSpace(d.Label)
+	if utf8.RuneCountInString(label) > MaxTokenLabelRunes {
+		p.invalid("label", "At most %d characters.", MaxTokenLabelRunes)
+	}
+	return label, p
 }

@@ -110,7 +110,7 @@ func AdminSettingsPage(l Layout, p AdminSettings) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = adminInput("name", "text", p.Values.Name, p.Errors, templ.Attributes{"required": true, "maxlength": "100"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = adminInput("name", "text", p.Values.Name, p.Errors, templ.Attributes{"required": true, "maxlength": strconv.Itoa(core.MaxNameRunes)}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -205,7 +205,7 @@ func AdminSettingsPage(l Layout, p AdminSettings) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = adminInput("identity", "text", p.Values.Identity, p.Errors, templ.Attributes{"maxlength": "64"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = adminInput("identity", "text", p.Values.Identity, p.Errors, templ.Attributes{"maxlength": strconv.Itoa(core.MaxIdentityRunes)}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -224,7 +224,7 @@ func AdminSettingsPage(l Layout, p AdminSettings) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = adminInput("publisherKey", "password", "", p.Errors, templ.Attributes{"maxlength": "200", "autocomplete": "off", "placeholder": "leave empty to keep"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = adminInput("publisherKey", "password", "", p.Errors, templ.Attributes{"maxlength": strconv.Itoa(core.MaxPublisherKeyBytes), "autocomplete": "off", "placeholder": "leave empty to keep"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -394,7 +394,7 @@ func adminTournamentForm(f AdminTournamentForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = adminInput("name", "text", f.Values.Name, f.Errors, templ.Attributes{"required": true, "maxlength": "100"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = adminInput("name", "text", f.Values.Name, f.Errors, templ.Attributes{"required": true, "maxlength": strconv.Itoa(core.MaxNameRunes)}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

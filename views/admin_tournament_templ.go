@@ -1156,7 +1156,7 @@ func adminRegisterForm(slug string, team bool, f AdminRegisterForm) templ.Compon
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = adminInput("personaName", "text", f.PersonaName, f.Errors, templ.Attributes{"maxlength": "64"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = adminInput("personaName", "text", f.PersonaName, f.Errors, templ.Attributes{"maxlength": strconv.Itoa(core.MaxPersonaNameRunes)}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

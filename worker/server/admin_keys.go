@@ -6,14 +6,15 @@ import (
 	"arena/core"
 )
 
-type apiKeyRequest struct {
-	Label string `json:"label" validate:"max=100"`
-}
-
 // handleCreateAPIKey mints a public-API key; the key is shown once.
 func (s *Server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req apiKeyRequest
+	var req core.TokenDraft
 	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	label, problems := req.Check()
+	if err := problems.Err(); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -23,11 +24,11 @@ func (s *Server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request, t *T
 		return
 	}
 	now := s.now()
-	if err := t.Store.AddAPIKey(r.Context(), minted.ID, minted.Hash, req.Label, now); err != nil {
+	if err := t.Store.AddAPIKey(r.Context(), minted.ID, minted.Hash, label, now); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"id": minted.ID, "key": minted.Token, "label": req.Label, "createdAt": isoTime(now)})
+	writeJSON(w, http.StatusCreated, map[string]any{"id": minted.ID, "key": minted.Token, "label": label, "createdAt": isoTime(now)})
 }
 
 // handleRevokeAPIKey revokes a key at once; revoking twice is fine.

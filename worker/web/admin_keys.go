@@ -2,8 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strings"
-	"unicode/utf8"
 
 	"arena/core"
 	"arena/views"
@@ -34,10 +32,11 @@ func (s *Site) adminMintAPIKey(w http.ResponseWriter, r *http.Request, t *server
 	if !s.adminParseForm(w, r, t, v) {
 		return
 	}
-	label := strings.TrimSpace(r.PostFormValue("label"))
-	if utf8.RuneCountInString(label) > 100 {
+	draft := core.TokenDraft{Label: r.PostFormValue("label")}
+	label, problems := draft.Check()
+	if len(problems) > 0 {
 		s.adminRenderAPIKeys(w, r, t, v, http.StatusUnprocessableEntity, views.AdminAPIKeys{
-			Label: label, LabelErrors: views.AdminFieldErrors{"label": "At most 100 characters."},
+			Label: label, LabelErrors: adminProblems(problems),
 			Notice: views.AdminNotice{Error: true, Text: "No key was minted: see the marked field."},
 		})
 		return
