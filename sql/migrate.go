@@ -88,10 +88,13 @@ func Migrate(ctx context.Context, db *DB, set MigrationSet) (int, error) {
 			version = m.Version
 			continue
 		}
-		err := db.Batch(ctx,
-			Stmt{SQL: m.SQL},
-			Stmt{SQL: "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", Args: []any{m.Version, m.Name}},
-		)
+		record := Stmt{SQL: "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", Args: []any{m.Version, m.Name}}
+		var err error
+		if db.Local {
+			err = migrateLocal(ctx, db, m.SQL, record)
+		} else {
+			err = db.Batch(ctx, Stmt{SQL: m.SQL}, record)
+		}
 		if err != nil {
 			again, rerr := appliedVersions(ctx, db)
 			if rerr != nil || !again[m.Version] {
@@ -101,6 +104,51 @@ func Migrate(ctx context.Context, db *DB, set MigrationSet) (int, error) {
 		version = m.Version
 	}
 	return version, nil
+}
+
+// migrateLocal applies one migration to a local file the way SQLite
+// documents for schema changes that rebuild a table: on the writer's one
+// connection, foreign keys off while the migration's transaction runs
+// (a rebuilt table is dropped and renamed under its children), then
+// checked for the whole database (PRAGMA foreign_key_check) before the
+// commit. Remote libSQL servers do not enforce foreign keys, so there the
+// migration is a plain batch.
+func migrateLocal(ctx context.Context, db *DB, migration string, record Stmt) (err error) {
+	defer db.version.Add(1)
+	conn, err := db.writer.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+		return err
+	}
+	defer func() {
+		if _, ferr := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON"); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, migration); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, record.SQL, record.Args...); err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return err
+	}
+	broken := rows.Next()
+	rows.Close()
+	if broken {
+		return fmt.Errorf("store: the migration leaves rows whose foreign keys point nowhere")
+	}
+	return tx.Commit()
 }
 
 func appliedVersions(ctx context.Context, db *DB) (map[int]bool, error) {
