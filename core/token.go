@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
@@ -8,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"time"
+	"unicode/utf8"
 )
 
 // Bearer token kinds. A token is "<kind>_<8 hex id>_<secret>": the id
@@ -17,6 +20,23 @@ const (
 	TokenAdmin  = "admkey"
 	TokenAPIKey = "apikey"
 )
+
+// MaxTokenLabel is the longest label (in characters) of an admin token
+// or an API key.
+const MaxTokenLabel = 100
+
+// CodeLastAdminToken: an arena keeps at least one unrevoked admin token,
+// so its API is never locked for good.
+const CodeLastAdminToken = "last_admin_token"
+
+// CheckTokenLabel returns CodeInvalidField (field "label") when label is
+// longer than MaxTokenLabel characters.
+func CheckTokenLabel(label string) error {
+	if utf8.RuneCountInString(label) > MaxTokenLabel {
+		return FieldError(CodeInvalidField, "label")
+	}
+	return nil
+}
 
 var tokenPattern = regexp.MustCompile(`^(admkey|apikey)_([0-9a-f]{8})_([A-Za-z0-9_-]+)$`)
 
@@ -37,6 +57,29 @@ func MintToken(kind string, random io.Reader) (MintedToken, error) {
 	id := hex.EncodeToString(b[:4])
 	token := kind + "_" + id + "_" + base64.RawURLEncoding.EncodeToString(b[4:])
 	return MintedToken{Token: token, ID: id, Hash: HashToken(token)}, nil
+}
+
+// TokenStore keeps an arena's minted tokens: only their ids and hashes.
+type TokenStore interface {
+	// AddToken stores the id and hash of a minted token of the kind.
+	AddToken(ctx context.Context, kind string, t MintedToken, label string, at time.Time) error
+}
+
+// IssueToken checks the label, mints a token of the kind from random and
+// stores it at at. The returned token is the only copy of its secret: it is
+// shown once. Errors: CodeInvalidField (field label).
+func IssueToken(ctx context.Context, st TokenStore, kind, label string, random io.Reader, at time.Time) (MintedToken, error) {
+	if err := CheckTokenLabel(label); err != nil {
+		return MintedToken{}, err
+	}
+	minted, err := MintToken(kind, random)
+	if err != nil {
+		return MintedToken{}, err
+	}
+	if err := st.AddToken(ctx, kind, minted, label, at); err != nil {
+		return MintedToken{}, err
+	}
+	return minted, nil
 }
 
 // ParseToken returns the id of a token of the given kind, or ok false

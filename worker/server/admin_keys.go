@@ -6,45 +6,63 @@ import (
 	"arena/core"
 )
 
-type apiKeyRequest struct {
-	Label string `json:"label" validate:"max=100"`
+// The arena admin mints and revokes two kinds of bearer tokens with the
+// same three routes each: admin tokens (this API) and API keys (the
+// public read API's higher limits).
+
+// tokenFields names a token kind's JSON fields: the secret in a mint's
+// answer and the list in a listing.
+var tokenFields = map[string]struct{ secret, list string }{
+	core.TokenAdmin:  {"token", "adminTokens"},
+	core.TokenAPIKey: {"key", "apiKeys"},
 }
 
-// handleCreateAPIKey mints a public-API key; the key is shown once.
-func (s *Server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req apiKeyRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	minted, err := core.MintToken(core.TokenAPIKey, s.rand)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	now := s.now()
-	if err := t.Store.AddAPIKey(r.Context(), minted.ID, minted.Hash, req.Label, now); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]any{"id": minted.ID, "key": minted.Token, "label": req.Label, "createdAt": isoTime(now)})
+type mintTokenRequest struct {
+	Label string `json:"label"`
 }
 
-// handleRevokeAPIKey revokes a key at once; revoking twice is fine.
-func (s *Server) handleRevokeAPIKey(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	if err := t.Store.RevokeAPIKey(r.Context(), r.PathValue("id"), s.now()); err != nil {
-		writeError(w, r, err)
-		return
+// handleMintToken mints a token of the kind: 201 with the token, shown
+// this once.
+func (s *Server) handleMintToken(kind string) tenantHandler {
+	return func(w http.ResponseWriter, r *http.Request, t *Tenant) {
+		var req mintTokenRequest
+		if err := decodeJSON(w, r, &req); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		now := s.now()
+		minted, err := core.IssueToken(r.Context(), t.Store, kind, req.Label, s.rand, now)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusCreated, map[string]any{
+			"id": minted.ID, tokenFields[kind].secret: minted.Token, "label": req.Label, "createdAt": isoTime(now),
+		})
 	}
-	w.WriteHeader(http.StatusNoContent)
 }
 
-// handleListAPIKeys lists keys without secrets.
-func (s *Server) handleListAPIKeys(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	keys, err := t.Store.APIKeys(r.Context())
-	if err != nil {
-		writeError(w, r, err)
-		return
+// handleRevokeToken revokes a token of the kind at once (204); revoking
+// twice is fine, the arena's last admin token stays (409
+// last_admin_token). The admin token of the request may revoke itself.
+func (s *Server) handleRevokeToken(kind string) tenantHandler {
+	return func(w http.ResponseWriter, r *http.Request, t *Tenant) {
+		if err := t.Store.RevokeToken(r.Context(), kind, r.PathValue("id"), s.now()); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"apiKeys": keys})
+}
+
+// handleListTokens lists the tokens of the kind without their secrets.
+func (s *Server) handleListTokens(kind string) tenantHandler {
+	return func(w http.ResponseWriter, r *http.Request, t *Tenant) {
+		list, err := t.Store.Tokens(r.Context(), kind)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{tokenFields[kind].list: list})
+	}
 }

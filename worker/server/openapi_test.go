@@ -69,6 +69,12 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1", key["key"].(string), nil, 200)
 	e.mustDo(t, "DELETE", "/api/v1/admin/api-keys/"+key["id"].(string), admin, nil, 204)
 	e.mustDo(t, "DELETE", "/api/v1/admin/api-keys/00000000", admin, nil, 404)
+	minted := e.mustDo(t, "POST", "/api/v1/admin/admin-tokens", admin, map[string]any{"label": "ci"}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/admin-tokens", admin, map[string]any{"label": strings.Repeat("x", 101)}, 422)
+	e.mustDo(t, "GET", "/api/v1/admin/admin-tokens", minted["token"].(string), nil, 200)
+	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/"+minted["id"].(string), admin, nil, 204)
+	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/"+strings.Split(admin, "_")[1], admin, nil, 409)
+	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/00000000", admin, nil, 404)
 
 	e.mustDo(t, "GET", "/api/v1/tournaments", "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/tournaments/cup", "", nil, 200)

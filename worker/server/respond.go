@@ -56,6 +56,7 @@ var statusByCode = map[string]int{
 	core.CodePastReadyPhase:      http.StatusConflict,
 	core.CodeWindowNotOpen:       http.StatusConflict,
 	core.CodeWindowClosed:        http.StatusConflict,
+	core.CodeLastAdminToken:      http.StatusConflict,
 	core.CodeInternal:            http.StatusInternalServerError,
 }
 

@@ -54,6 +54,7 @@ var actionMessages = map[string]string{
 	core.CodeInvalidRoster:       "The roster's size is outside this tournament's limits.",
 	core.CodeMissingTicket:       "Please sign in again.",
 	core.CodePlatformUnavailable: "The platform could not be reached. Please try again in a moment.",
+	core.CodeLastAdminToken:      "This is the arena's last admin token: mint another one before revoking it.",
 }
 
 // actionStatus is the HTTP status of a refused action's page.

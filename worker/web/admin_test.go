@@ -143,12 +143,13 @@ func TestAdminAccess(t *testing.T) {
 	pages := []string{
 		"/admin", "/admin/tournaments/new", "/admin/tournaments/spring-invitational",
 		"/admin/tournaments/spring-invitational/status?to=registration_closed", "/admin/matches/1",
-		"/admin/api-keys", "/admin/settings",
+		"/admin/api-keys", "/admin/admin-tokens", "/admin/settings",
 	}
 	forms := []string{
 		"/admin/tournaments", "/admin/tournaments/spring-invitational", "/admin/tournaments/spring-invitational/status",
 		"/admin/tournaments/spring-invitational/registrations", "/admin/tournaments/spring-invitational/seeds",
-		"/admin/matches/1/resolve", "/admin/api-keys", "/admin/api-keys/00000000/revoke", "/admin/settings",
+		"/admin/matches/1/resolve", "/admin/api-keys", "/admin/api-keys/00000000/revoke", "/admin/admin-tokens",
+		"/admin/admin-tokens/00000000/revoke", "/admin/settings",
 		"/admin/settings/admins", "/admin/settings/admins/" + adminID + "/remove",
 	}
 
@@ -639,8 +640,67 @@ func TestAdminAPIKeys(t *testing.T) {
 	})
 }
 
-func TestAdminSettings(t *testing.T) {
+var adminTokenPattern = regexp.MustCompile(`admkey_[0-9a-f]{8}_[A-Za-z0-9_-]+`)
+
+func TestAdminTokensPage(t *testing.T) {
 	e := newSiteEnv(t)
+	c := adminBrowser(t, e, adminID)
+	works := func(token string) bool {
+		status, _ := adminAPI(t, e, "GET", "/api/v1/admin/admin-tokens", "Bearer "+token, nil)
+		return status == http.StatusOK
+	}
+
+	t.Run("ListsTheOperatorsToken", func(t *testing.T) {
+		status, body := e.get(t, c, "/admin/admin-tokens")
+		require.Equal(t, http.StatusOK, status)
+		assert.Contains(t, body, "<h1>Admin tokens</h1>")
+		assert.Contains(t, body, `<a href="/admin/admin-tokens" aria-current="page">Admin tokens</a>`, "beside API keys in the menu")
+		assert.Contains(t, body, strings.Split(e.adminToken, "_")[1])
+		assert.Contains(t, body, "<td>operator</td>")
+		assert.NotRegexp(t, adminTokenPattern, body)
+	})
+	t.Run("ErrLabelTooLong", func(t *testing.T) {
+		res := adminPost(t, e, c, "/admin/admin-tokens", url.Values{"label": {strings.Repeat("x", 101)}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
+		assert.Contains(t, res.body, `id="err-label">At most 100 characters.`)
+		assert.Contains(t, res.body, "No token was minted")
+		assert.NotRegexp(t, adminTokenPattern, res.body)
+	})
+	res := adminPost(t, e, c, "/admin/admin-tokens", url.Values{"label": {"Deploy script"}})
+	require.Equal(t, http.StatusCreated, res.status, adminNoticeText(res.body))
+	token := adminTokenPattern.FindString(res.body)
+	require.NotEmpty(t, token, "the new token is shown")
+	id := strings.Split(token, "_")[1]
+
+	t.Run("ShownOnceAndWorks", func(t *testing.T) {
+		_, body := e.get(t, c, "/admin/admin-tokens")
+		assert.Contains(t, body, "Deploy script")
+		assert.Contains(t, body, id)
+		assert.NotContains(t, body, token)
+		assert.True(t, works(token))
+	})
+	t.Run("Revokes", func(t *testing.T) {
+		loc := adminPostOK(t, e, c, "/admin/admin-tokens/"+id+"/revoke", nil)
+		_, body := e.get(t, c, loc)
+		assert.Contains(t, body, "Admin token revoked")
+		assert.NotContains(t, body, `action="/admin/admin-tokens/`+id+`/revoke"`)
+		assert.False(t, works(token))
+	})
+	t.Run("ErrLastAdminToken", func(t *testing.T) {
+		res := adminPost(t, e, c, "/admin/admin-tokens/"+strings.Split(e.adminToken, "_")[1]+"/revoke", nil)
+		assert.Equal(t, http.StatusConflict, res.status)
+		assert.Contains(t, res.body, "last admin token: mint another one before revoking it")
+		assert.True(t, works(e.adminToken))
+	})
+	t.Run("ErrUnknownToken", func(t *testing.T) {
+		res := adminPost(t, e, c, "/admin/admin-tokens/0badc0de/revoke", nil)
+		assert.Equal(t, http.StatusNotFound, res.status)
+	})
+}
+
+func TestAdminSettings(t *testing.T) {
+	platform := newOpenIDEnv(t) // storing a publisher key moves the arena to platform sign-in
+	e := platform.siteEnv
 	c := adminBrowser(t, e, adminID)
 	form := func() url.Values {
 		return url.Values{
@@ -710,6 +770,10 @@ func TestAdminSettings(t *testing.T) {
 		f.Set("publisherKey", "pk-secret-123")
 		adminPostOK(t, e, c, "/admin/settings", f)
 		assert.Equal(t, true, arena()["hasPublisherKey"])
+		status, _ := e.get(t, c, "/admin/settings")
+		assert.Equal(t, http.StatusSeeOther, status, "the session signed in with a typed id ended")
+		c = e.browser(t)
+		platform.platformSignIn(t, c, e.http.URL, adminID)
 		_, body := e.get(t, c, "/admin/settings")
 		assert.NotContains(t, body, "pk-secret-123")
 		assert.Contains(t, body, "A key is stored")

@@ -167,11 +167,17 @@ func newOpenIDEnv(t *testing.T) *openIDEnv {
 	return env
 }
 
-// start begins a platform sign-in in browser c and returns the return_to
-// the site asked the platform to answer.
+// start begins a platform sign-in on the real-mode arena in browser c and
+// returns the return_to the site asked the platform to answer.
 func (e *openIDEnv) start(t *testing.T, c *http.Client, next string) string {
 	t.Helper()
-	resp := acctSend(t, c, http.MethodGet, realBase+"/auth/openid?next="+url.QueryEscape(next), nil)
+	return e.startAt(t, c, realBase, next)
+}
+
+// startAt begins a platform sign-in on the arena at base.
+func (e *openIDEnv) startAt(t *testing.T, c *http.Client, base, next string) string {
+	t.Helper()
+	resp := acctSend(t, c, http.MethodGet, base+"/auth/openid?next="+url.QueryEscape(next), nil)
 	require.Equal(t, http.StatusSeeOther, resp.StatusCode, resp.body)
 	loc, err := url.Parse(resp.Header.Get("Location"))
 	require.NoError(t, err)
@@ -179,12 +185,21 @@ func (e *openIDEnv) start(t *testing.T, c *http.Client, next string) string {
 	q := loc.Query()
 	assert.Equal(t, openIDNS, q.Get("openid.ns"))
 	assert.Equal(t, "checkid_setup", q.Get("openid.mode"))
-	assert.Equal(t, realBase, q.Get("openid.realm"))
+	assert.Equal(t, base, q.Get("openid.realm"))
 	assert.Equal(t, "http://specs.openid.net/auth/2.0/identifier_select", q.Get("openid.identity"))
 	assert.Equal(t, "http://specs.openid.net/auth/2.0/identifier_select", q.Get("openid.claimed_id"))
 	returnTo := q.Get("openid.return_to")
-	require.True(t, strings.HasPrefix(returnTo, realBase+"/auth/openid/callback?"), returnTo)
+	require.True(t, strings.HasPrefix(returnTo, base+"/auth/openid/callback?"), returnTo)
 	return returnTo
+}
+
+// platformSignIn signs browser c in as account on the real-mode arena at
+// base through the fake platform.
+func (e *openIDEnv) platformSignIn(t *testing.T, c *http.Client, base, account string) {
+	t.Helper()
+	returnTo := e.startAt(t, c, base, "/")
+	resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.now, nil))
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, resp.body)
 }
 
 // callback brings the browser back from the platform with params.
@@ -192,7 +207,6 @@ func callback(t *testing.T, c *http.Client, returnTo string, params url.Values) 
 	t.Helper()
 	u, err := url.Parse(returnTo)
 	require.NoError(t, err)
-	u.Scheme, u.Host = "http", "real.test"
 	q := u.Query()
 	for k, v := range params {
 		q[k] = v
@@ -332,6 +346,17 @@ func TestOpenIDSignIn(t *testing.T) {
 		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.now, nil))
 		assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
 		assert.Nil(t, acctSessionCookie(resp))
+	})
+	t.Run("SignOutEndsAPlatformSession", func(t *testing.T) {
+		c := e.acctAnyHost(t)
+		e.platformSignIn(t, c, realBase, account)
+		require.NotEmpty(t, acctSignedInAs(t, c, realBase))
+		replay := e.acctAnyHost(t)
+		u, _ := url.Parse(realBase)
+		replay.Jar.SetCookies(u, c.Jar.Cookies(u))
+		require.NotEmpty(t, acctSignedInAs(t, replay, realBase))
+		require.Equal(t, http.StatusSeeOther, acctForm(t, c, realBase, "/signout", nil).StatusCode)
+		assert.Empty(t, acctSignedInAs(t, replay, realBase), "the copied cookie opens nothing")
 	})
 	t.Run("MockArenaHasNoPlatformSignIn", func(t *testing.T) {
 		resp := acctSend(t, e.acctAnyHost(t), http.MethodGet, e.http.URL+"/auth/openid?next=/ladder", nil)
