@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -19,6 +21,10 @@ const (
 	TokenAdmin  = "admkey"
 	TokenAPIKey = "apikey"
 )
+
+// CodeLastAdminToken: an arena keeps at least one unrevoked admin token,
+// so its API is never locked for good.
+const CodeLastAdminToken = "last_admin_token"
 
 var tokenPattern = regexp.MustCompile(`^(admkey|apikey)_([0-9a-f]{8})_([A-Za-z0-9_-]+)$`)
 
@@ -39,6 +45,31 @@ func MintToken(kind string, random io.Reader) (MintedToken, error) {
 	id := hex.EncodeToString(b[:4])
 	token := kind + "_" + id + "_" + base64.RawURLEncoding.EncodeToString(b[4:])
 	return MintedToken{Token: token, ID: id, Hash: HashToken(token)}, nil
+}
+
+// TokenStore keeps an arena's minted tokens: only their ids and hashes.
+type TokenStore interface {
+	// AddToken stores the id and hash of a minted token of the kind.
+	AddToken(ctx context.Context, kind string, t MintedToken, label string, at time.Time) error
+}
+
+// IssueToken checks the draft's label, mints a token of the kind from
+// random and stores it at at. The returned token is the only copy of its
+// secret: it is shown once; label is the label stored. Errors: the draft's
+// problems (CodeInvalidField, field label).
+func IssueToken(ctx context.Context, st TokenStore, kind string, d TokenDraft, random io.Reader, at time.Time) (minted MintedToken, label string, err error) {
+	label, problems := d.Check()
+	if err := problems.Err(); err != nil {
+		return MintedToken{}, label, err
+	}
+	minted, err = MintToken(kind, random)
+	if err != nil {
+		return MintedToken{}, label, err
+	}
+	if err := st.AddToken(ctx, kind, minted, label, at); err != nil {
+		return MintedToken{}, label, err
+	}
+	return minted, label, nil
 }
 
 // ParseToken returns the id of a token of the given kind, or ok false

@@ -4,58 +4,19 @@ package e2e
 
 import (
 	"context"
-	"crypto/rand"
-	"log/slog"
-	"net/http/httptest"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	store "arena/sql"
 	_ "arena/sql/sqlitedriver"
-	"arena/worker/platform"
-	"arena/worker/server"
-	"arena/worker/web"
 )
-
-// arena is the native server with the site and the seeded demo arena,
-// served on 127.0.0.1 (one of the demo arena's hosts).
-type arena struct {
-	URL        string
-	AdminToken string
-	srv        *server.Server
-}
-
-func startArena(t *testing.T) *arena {
-	t.Helper()
-	dir := t.TempDir()
-	open := store.OpenIn(dir)
-	dirDB, err := open("file:directory.db", "")
-	require.NoError(t, err)
-	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
-	require.NoError(t, err)
-	srv := server.New(server.Config{
-		Directory: dirDB, OperatorToken: "operator", Provisioner: store.LocalProvisioner{Dir: dir},
-		OpenDB: open, Clock: time.Now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler),
-		RateLimiter: server.NewMemoryRateLimiter(), SoleWriter: true, Tickets: &platform.Verifier{},
-		Dev: server.NewDevControls(),
-	})
-	web.Register(srv, web.Config{SessionKey: []byte("browser-test-session-key")})
-	token, err := srv.SeedDemo(context.Background())
-	require.NoError(t, err)
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		hs.Close()
-		srv.Close()
-		dirDB.Close()
-	})
-	return &arena{URL: hs.URL, AdminToken: token, srv: srv}
-}
 
 // chromium returns Debian's Chromium; the test fails when it is missing and
 // ARENA_REQUIRE_BROWSER is set (make test sets it), else it is skipped.
@@ -107,26 +68,48 @@ func within(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp
 	c, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := chromedp.Do(c, steps...); err != nil {
-		save(t, ctx, filepath.Base(t.Name())+"-failure.png")
+		save(t, ctx, strings.ReplaceAll(t.Name(), "/", "-")+"-failure.png")
 		require.NoError(t, err)
 	}
 }
 
-// text reads the text of the first node matching sel.
+// text reads the text of the first node matching sel (waiting for it).
 func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	return run(t, ctx, chromedp.Text(chromedp.CSS(sel)))
+}
+
+// texts reads the text of every node matching sel now, in page order
+// (none: empty).
+func texts(t *testing.T, ctx context.Context, sel string) []string {
+	t.Helper()
+	js, err := json.Marshal(sel)
+	require.NoError(t, err)
+	return run(t, ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(`+string(js)+`), n => n.innerText.trim())`))
+}
+
+// run runs one action with a time limit and returns its result.
+func run[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	s, err := chromedp.Run(c, chromedp.Text(chromedp.CSS(sel)))
-	require.NoError(t, err)
-	return s
+	v, err := chromedp.Run(c, a)
+	if err != nil {
+		save(t, ctx, strings.ReplaceAll(t.Name(), "/", "-")+"-failure.png")
+		require.NoError(t, err)
+	}
+	return v
 }
 
-// screenshot saves the page as testdata-artifacts/<test>.png at the
-// repository root.
-func screenshot(t *testing.T, ctx context.Context) {
+// screenshot saves the page as testdata-artifacts/<test>[-<what>].png at
+// the repository root.
+func screenshot(t *testing.T, ctx context.Context, what ...string) {
 	t.Helper()
-	require.NoError(t, save(t, ctx, filepath.Base(t.Name())+".png"))
+	name := strings.ReplaceAll(t.Name(), "/", "-")
+	for _, w := range what {
+		name += "-" + w
+	}
+	require.NoError(t, save(t, ctx, name+".png"))
 }
 
 func save(t *testing.T, ctx context.Context, name string) error {

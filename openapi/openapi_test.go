@@ -141,6 +141,9 @@ var endpoints = []struct {
 	{"POST", "/api/v1/admin/api-keys", "createApiKey", []string{"adminToken"}},
 	{"GET", "/api/v1/admin/api-keys", "listApiKeys", []string{"adminToken"}},
 	{"DELETE", "/api/v1/admin/api-keys/{id}", "revokeApiKey", []string{"adminToken"}},
+	{"POST", "/api/v1/admin/admin-tokens", "createAdminToken", []string{"adminToken"}},
+	{"GET", "/api/v1/admin/admin-tokens", "listAdminTokens", []string{"adminToken"}},
+	{"DELETE", "/api/v1/admin/admin-tokens/{id}", "revokeAdminToken", []string{"adminToken"}},
 	{"GET", "/api/v1/me/live-match", "getLiveMatch", []string{"platformTicket"}},
 	{"GET", "/api/v1/me/upcoming-match", "getUpcomingMatch", []string{"platformTicket"}},
 	{"POST", "/api/v1/matches/{id}/ready", "markReady", []string{"platformTicket"}},
@@ -256,7 +259,7 @@ func TestErrorCodes(t *testing.T) {
 		status string
 		codes  []string
 	}{
-		{"submitResult", "401", []string{"missing_ticket", "invalid_ticket"}},
+		{"submitResult", "401", []string{"missing_ticket"}},
 		{"submitResult", "503", []string{"platform_unavailable"}},
 		{"submitResult", "403", []string{"not_participant"}},
 		{"submitResult", "404", []string{"match_not_found", "arena_not_found"}},
@@ -264,7 +267,7 @@ func TestErrorCodes(t *testing.T) {
 		{"submitResult", "422", []string{"unsupported_protocol", "invalid_result", "invalid_resultHash", "hash_mismatch", "result_not_for_match", "invalid_winner", "invalid_field", "unknown_field"}},
 		{"markReady", "403", []string{"not_participant"}},
 		{"markReady", "409", []string{"opponent_undecided", "past_ready_phase", "window_not_open", "window_closed"}},
-		{"getLiveMatch", "401", []string{"missing_ticket", "invalid_ticket"}},
+		{"getLiveMatch", "401", []string{"missing_ticket"}},
 		{"getTournament", "404", []string{"tournament_not_found", "arena_not_found"}},
 		{"getPlayer", "400", []string{"invalid_steam_id"}},
 		{"getPlayer", "404", []string{"player_not_found", "arena_not_found"}},

@@ -2,7 +2,8 @@
 # Edge proof: builds the Workers bundle and runs it in the local Workers
 # runtime (wrangler dev / workerd) against two real libSQL servers (tursodb):
 # one for the directory, one for an arena. Then drives it over HTTP: health,
-# operator API, host routing, admin settings, the cron trigger, and latency.
+# operator API, host routing, admin settings, the cron trigger, website
+# sessions, and latency.
 # Prints PASS/FAIL per check and "edge: N passed, M failed"; exits non-zero on
 # any failure. Everything it starts is stopped, and its temp dir removed, on
 # success, failure or Ctrl-C. Usage: scripts/test-edge.sh
@@ -125,7 +126,7 @@ if [ "$status" = 200 ] && body_has status ok; then pass "healthz: 200 {\"status\
 
 # 2. Create an arena on the second libSQL server.
 call POST /api/v1/operator/arenas "" "$operator_token" \
-  "{\"slug\":\"edge\",\"name\":\"Edge Arena\",\"hosts\":[\"edge.test\"],\"plan\":\"free\",\"appIds\":[\"480\"],\"databaseUrl\":\"http://127.0.0.1:$arena_port\"}"
+  "{\"slug\":\"edge\",\"name\":\"Edge Arena\",\"hosts\":[\"edge.test\"],\"plan\":\"free\",\"appIds\":[\"480\"],\"adminPlatformIds\":[\"76561198000000001\"],\"databaseUrl\":\"http://127.0.0.1:$arena_port\"}"
 admin_token=$(sed -n 's/.*"adminToken"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$tmp/body")
 if [ "$status" = 201 ] && [ -n "$admin_token" ]; then pass "operator: create arena edge: 201 with adminToken"; else fail "operator: create arena edge (want 201 with adminToken)"; fi
 
@@ -188,7 +189,33 @@ else
   fail "website (want 200 HTML naming Edge Arena 2, and the stylesheet)" "page $page_status, css $css_status: $(head -c 300 "$tmp/page")"
 fi
 
-# 10. Latency of sequential requests through the local Workers runtime.
+# 10. Website sessions live in the arena database (the edge keeps no memory
+# between requests): a mock sign-in opens the admin pages on later requests;
+# after sign-out the same cookie opens nothing.
+page() { # page METHOD PATH [COOKIE] [FORM]: sets $status and $tmp/headers
+  local args=(-s -o "$tmp/body" -D "$tmp/headers" -w '%{http_code}' -X "$1" -H 'Host: edge.test' "$base$2")
+  [ -n "${3:-}" ] && args+=(-H "Cookie: arena_session=$3")
+  [ -n "${4:-}" ] && args+=(--data "$4")
+  status=$(curl "${args[@]}" || true)
+}
+page POST /auth/mock "" "platformId=76561198000000001"
+cookie=$(tr -d '\r' <"$tmp/headers" | sed -n 's/^[Ss]et-[Cc]ookie: arena_session=\([^;]*\).*/\1/p')
+if [ "$status" = 303 ] && [ -n "$cookie" ]; then
+  page GET /admin "$cookie"
+  admin_status=$status
+  page POST /signout "$cookie"
+  signout_status=$status
+  page GET /admin "$cookie"
+  if [ "$admin_status" = 200 ] && [ "$signout_status" = 303 ] && [ "$status" = 303 ]; then
+    pass "website: mock sign-in opens /admin, sign-out ends the session for good"
+  else
+    fail "website sessions (want /admin 200, sign-out 303, the replayed cookie 303)" "got $admin_status, $signout_status, $status"
+  fi
+else
+  fail "website: POST /auth/mock (want 303 with a session cookie)"
+fi
+
+# 11. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 for ((i = 0; i < 50; i++)); do

@@ -24,15 +24,6 @@ func NewArena(db *DB) *Arena { return &Arena{db: db} }
 // DB returns the underlying database.
 func (s *Arena) DB() *DB { return s.db }
 
-// AddAdminToken implements core.ArenaStore.
-func (s *Arena) AddAdminToken(ctx context.Context, t core.AdminTokenRecord) error {
-	_, err := s.db.write(ctx, q("insert_admin_token"), t.ID, t.Hash, t.Label, formatTime(t.CreatedAt))
-	if err != nil {
-		return fmt.Errorf("store: unable to add admin token: %w", err)
-	}
-	return nil
-}
-
 // AdminToken implements core.ArenaStore.
 func (s *Arena) AdminToken(ctx context.Context, id string) (*core.AdminTokenRecord, error) {
 	var t core.AdminTokenRecord

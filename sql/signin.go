@@ -83,3 +83,57 @@ func (s *Arena) CacheSummaries(ctx context.Context, found []core.PlayerProfile, 
 	}
 	return nil
 }
+
+// WebSession is a live website session with what every page's frame shows
+// of its player.
+type WebSession struct {
+	PlatformID string
+	// Mock is true for a session started with the mock sign-in form.
+	Mock bool
+	// PersonaName and AvatarURL are the player's cached profile; empty
+	// when the arena never stored the player.
+	PersonaName string
+	AvatarURL   string
+	// IsAdmin is true when the player administers the arena.
+	IsAdmin bool
+}
+
+// StartWebSession stores a new session id for the player until expires,
+// and sweeps the sessions expired at at, in one batch.
+func (s *Arena) StartWebSession(ctx context.Context, id, platformID string, mock bool, at, expires time.Time) error {
+	err := s.db.Batch(ctx,
+		Stmt{SQL: q("sweep_web_sessions"), Args: []any{formatTime(at)}},
+		Stmt{SQL: q("insert_web_session"), Args: []any{id, platformID, mock, formatTime(at), formatTime(expires)}},
+	)
+	if err != nil {
+		return fmt.Errorf("store: unable to start a web session: %w", err)
+	}
+	return nil
+}
+
+// WebSession returns the session with the id that is still open at now,
+// with its player's name, avatar and admin flag, in one read; nil when
+// there is none (never started, signed out or expired).
+func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebSession, error) {
+	var ws WebSession
+	var name, avatar sql.NullString
+	err := s.db.queryRow(ctx, q("web_session_viewer"), id, formatTime(now)).
+		Scan(&ws.PlatformID, &ws.Mock, &name, &avatar, &ws.IsAdmin)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the web session: %w", err)
+	}
+	ws.PersonaName, ws.AvatarURL = name.String, avatar.String
+	return &ws, nil
+}
+
+// EndWebSession ends the session with the id (signing out); an unknown id
+// is no error.
+func (s *Arena) EndWebSession(ctx context.Context, id string) error {
+	if _, err := s.db.write(ctx, q("end_web_session"), id); err != nil {
+		return fmt.Errorf("store: unable to end the web session: %w", err)
+	}
+	return nil
+}

@@ -219,7 +219,7 @@ func AdminSettingsPage(l Layout, p AdminSettings) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<p class=\"muted\">No key is stored: the arena runs in mock mode (MOCK tickets, sign-in with any account id).</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<p class=\"muted\">No key is stored: the arena runs in mock mode (MOCK tickets, sign-in with any account id). Storing a key ends every session signed in with an account id, yours too: sign in again through the platform.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -90,6 +90,10 @@ func conformingExamples() []example {
 		{"create api key", "POST", "/api/v1/admin/api-keys", 201, nil, `{"id":"0a1b2c3d","key":"apikey_0a1b2c3d_s3cr3t-Value_x","label":"stats site","createdAt":"2026-11-01T12:00:00Z"}`},
 		{"list api keys", "GET", "/api/v1/admin/api-keys", 200, nil, `{"apiKeys":[{"id":"0a1b2c3d","label":"stats site","createdAt":"2026-11-01T12:00:00Z","revokedAt":null},{"id":"ffffffff","label":"old","createdAt":"2026-10-01T12:00:00Z","revokedAt":"2026-10-02T12:00:00Z"}]}`},
 		{"revoke api key", "DELETE", "/api/v1/admin/api-keys/0a1b2c3d", 204, nil, ``},
+		{"create admin token", "POST", "/api/v1/admin/admin-tokens", 201, nil, `{"id":"0a1b2c3d","token":"admkey_0a1b2c3d_s3cr3t-Value_x","label":"deploy","createdAt":"2026-11-01T12:00:00Z"}`},
+		{"list admin tokens", "GET", "/api/v1/admin/admin-tokens", 200, nil, `{"adminTokens":[{"id":"ffffffff","label":"operator","createdAt":"2026-10-01T12:00:00Z","revokedAt":null},{"id":"0a1b2c3d","label":"deploy","createdAt":"2026-11-01T12:00:00Z","revokedAt":"2026-11-02T12:00:00Z"}]}`},
+		{"revoke admin token", "DELETE", "/api/v1/admin/admin-tokens/0a1b2c3d", 204, nil, ``},
+		{"revoke the last admin token", "DELETE", "/api/v1/admin/admin-tokens/ffffffff", 409, nil, `{"error":"last_admin_token"}`},
 		{"admin unauthorized", "GET", "/api/v1/admin/api-keys", 401, nil, `{"error":"unauthorized"}`},
 		{"unknown arena", "GET", "/api/v1/admin/api-keys", 404, nil, `{"error":"arena_not_found"}`},
 

@@ -6,6 +6,20 @@ INSERT INTO admin_tokens (id, hash, label, created_at) VALUES (?, ?, ?, ?)
 -- name: admin_token
 SELECT id, hash, label, created_at FROM admin_tokens WHERE id = ? AND revoked_at IS NULL
 
+-- name: admin_tokens
+SELECT id, label, created_at, revoked_at FROM admin_tokens ORDER BY created_at, rowid
+
+-- name: admin_token_exists
+SELECT count(*) FROM admin_tokens WHERE id = ?
+
+-- name: revoke_admin_token
+-- One statement, so two admins revoking the last two tokens at once leave
+-- one: a token still in force is revoked only while another one is.
+UPDATE admin_tokens SET revoked_at = coalesce(revoked_at, ?)
+WHERE id = ? AND (revoked_at IS NOT NULL
+	OR (SELECT count(*) FROM admin_tokens WHERE revoked_at IS NULL) > 1)
+RETURNING id
+
 -- name: insert_arena_admin
 INSERT INTO arena_admins (platform_id, added_at) VALUES (?, ?) ON CONFLICT (platform_id) DO NOTHING
 
@@ -30,8 +44,11 @@ SELECT hash FROM api_keys WHERE id = ? AND revoked_at IS NULL
 -- name: revoke_api_key
 UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING id
 
+-- name: api_key_exists
+SELECT count(*) FROM api_keys WHERE id = ?
+
 -- name: api_keys
-SELECT id, label, created_at, revoked_at FROM api_keys ORDER BY created_at, id
+SELECT id, label, created_at, revoked_at FROM api_keys ORDER BY created_at, rowid
 
 -- name: count_request
 INSERT INTO rate_counters (bucket, window_start, count) VALUES (?, ?, 1)

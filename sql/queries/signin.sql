@@ -28,3 +28,21 @@ UPDATE players SET summary_fetched_at = ? WHERE platform_id = ?
 -- tursodb answers that form with no rows for an indexed column.
 SELECT p.platform_id FROM players p JOIN json_each(?) j ON p.platform_id = j.value
 WHERE p.summary_fetched_at >= ?
+
+-- name: insert_web_session
+INSERT INTO web_sessions (id, platform_id, mock, created_at, expires_at) VALUES (?, ?, ?, ?, ?)
+
+-- name: sweep_web_sessions
+DELETE FROM web_sessions WHERE expires_at <= ?
+
+-- name: end_web_session
+DELETE FROM web_sessions WHERE id = ?
+
+-- name: web_session_viewer
+-- The whole signed-in frame of a page in one read: the session's player,
+-- their cached name and avatar (none when never cached) and whether they
+-- administer the arena.
+SELECT s.platform_id, s.mock, p.persona_name, p.avatar_url,
+	EXISTS (SELECT 1 FROM arena_admins a WHERE a.platform_id = s.platform_id)
+FROM web_sessions s LEFT JOIN players p ON p.platform_id = s.platform_id
+WHERE s.id = ? AND s.expires_at > ?

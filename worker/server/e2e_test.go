@@ -22,7 +22,7 @@ import (
 // disputed one the admin settles, a replay attempt, and the final.
 func TestReferenceClientsEndToEnd(t *testing.T) {
 	e := newTestEnv(t, false)
-	httpSrv := httptest.NewServer(e.srv)
+	httpSrv := httptest.NewServer(e.Server)
 	defer httpSrv.Close()
 	status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, map[string]any{
 		"slug": "e2e", "name": "E2E", "hosts": []string{"alpha.test", "127.0.0.1"}, "plan": "indie", "appIds": []string{"480"}})
@@ -35,7 +35,7 @@ func TestReferenceClientsEndToEnd(t *testing.T) {
 	newClient := func(id string) *client.Client {
 		s := client.NewSettings(httpSrv.URL + "/")
 		s.MockSteamID = id
-		c, err := client.New(s, client.Deps{HTTP: httpSrv.Client(), Now: func() time.Time { return e.now }})
+		c, err := client.New(s, client.Deps{HTTP: httpSrv.Client(), Now: func() time.Time { return e.Now }})
 		require.NoError(t, err)
 		return c
 	}
@@ -97,7 +97,7 @@ func TestReferenceClientsEndToEnd(t *testing.T) {
 	p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%.0f/resolve", small["id"]), p.admin, map[string]any{"winner": playerID(2)}, 200)
 	require.Equal(t, playerID(1), final["p1PlatformId"])
 	require.Equal(t, playerID(3), final["p2PlatformId"])
-	e.now = e.now.Add(31 * time.Minute) // the final's window opens one window later
+	e.Now = e.Now.Add(31 * time.Minute) // the final's window opens one window later
 	ready(final, 1, 3)
 
 	t.Run("ReplayOfAnotherMatchsResultIsRefused", func(t *testing.T) {

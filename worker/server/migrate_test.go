@@ -3,7 +3,6 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,21 +12,14 @@ import (
 
 	"arena/core"
 	store "arena/sql"
-	"arena/worker/server"
+	"arena/worker/arenatest"
 )
 
 func TestMigrateAll(t *testing.T) {
-	dir := t.TempDir()
-	open := store.OpenIn(dir)
-	dirDB, err := open("file:directory.db", "")
-	require.NoError(t, err)
-	defer dirDB.Close()
-	srv := server.New(server.Config{
-		Directory: dirDB, OperatorToken: operatorToken, Provisioner: store.LocalProvisioner{Dir: dir},
-		OpenDB: open, Clock: time.Now, Random: rand.Reader,
-	})
-	defer srv.Close()
-	env := &testEnv{srv: srv, logs: &syncBuffer{}}
+	o := testOptions()
+	o.LazyDirectory = true
+	env := &testEnv{arenatest.New(t, o)}
+	srv, dirDB, dir := env.Server, env.Directory, env.DataDir
 	ctx := context.Background()
 
 	t.Run("ReportsEachArena", func(t *testing.T) {

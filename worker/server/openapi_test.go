@@ -11,17 +11,18 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"arena/openapi/openapitest"
-	"arena/worker/web"
+	"arena/worker/arenatest"
 )
 
 // TestOpenAPIConformance drives every implemented operation, successes and
 // errors, through the OpenAPI harness: each response must match the
 // document, so the document cannot drift from the server.
 func TestOpenAPIConformance(t *testing.T) {
-	e := newTestEnv(t, true)
-	web.Register(e.srv, web.Config{SessionKey: []byte("conformance-session-key")})
+	o := testOptions()
+	o.NoSite = false // the website's routes that automation drives are documented too
+	e := &testEnv{arenatest.New(t, o)}
 	rec := openapitest.NewRecorder(t)
-	e.handler = rec.Handler(e.srv)
+	e.Handler = rec.Handler(e.Server)
 
 	e.do(t, "GET", "x.test", "/healthz", "", nil)
 	e.do(t, "GET", "x.test", "/api/v1/openapi.json", "", nil)
@@ -59,7 +60,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/status", admin, map[string]any{"status": "playoffs"}, 200)
 	final := e.mustDo(t, "GET", "/api/v1/admin/tournaments/open/matches", admin, nil, 200)["matches"].([]any)[0].(map[string]any)
 	id := fmt.Sprintf("%.0f", final["id"])
-	e.mustDo(t, "PATCH", "/api/v1/admin/matches/"+id, admin, map[string]any{"closesAt": e.now.Add(72 * time.Hour).Format(time.RFC3339)}, 200)
+	e.mustDo(t, "PATCH", "/api/v1/admin/matches/"+id, admin, map[string]any{"closesAt": e.Now.Add(72 * time.Hour).Format(time.RFC3339)}, 200)
 	e.mustDo(t, "PATCH", "/api/v1/admin/matches/"+id, admin, map[string]any{"closesAt": "2000-01-01T00:00:00Z"}, 422)
 	e.mustDo(t, "POST", "/api/v1/admin/matches/"+id+"/resolve", admin, map[string]any{"winner": playerID(9)}, 422)
 	e.mustDo(t, "POST", "/api/v1/admin/matches/0/resolve", admin, map[string]any{"winner": playerID(9)}, 404)
@@ -69,6 +70,12 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1", key["key"].(string), nil, 200)
 	e.mustDo(t, "DELETE", "/api/v1/admin/api-keys/"+key["id"].(string), admin, nil, 204)
 	e.mustDo(t, "DELETE", "/api/v1/admin/api-keys/00000000", admin, nil, 404)
+	minted := e.mustDo(t, "POST", "/api/v1/admin/admin-tokens", admin, map[string]any{"label": "ci"}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/admin-tokens", admin, map[string]any{"label": strings.Repeat("x", 101)}, 422)
+	e.mustDo(t, "GET", "/api/v1/admin/admin-tokens", minted["token"].(string), nil, 200)
+	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/"+minted["id"].(string), admin, nil, 204)
+	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/"+strings.Split(admin, "_")[1], admin, nil, 409)
+	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/00000000", admin, nil, 404)
 
 	e.mustDo(t, "GET", "/api/v1/tournaments", "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/tournaments/cup", "", nil, 200)
@@ -79,7 +86,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1/players/"+playerID(60), "", nil, 404)
 	e.mustDo(t, "GET", "/api/v1/players/abc", "", nil, 400)
 	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 1, "keyPerMinute": 1}}, 200)
-	e.now = e.now.Add(time.Minute) // a fresh rate window
+	e.Now = e.Now.Add(time.Minute) // a fresh rate window
 	e.mustDo(t, "GET", "/api/v1/ladder", "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/ladder", "", nil, 429)
 
@@ -135,6 +142,6 @@ func signInForm(t *testing.T, e *testEnv, platformID string) int {
 	req.Host = "alpha.test"
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	rec := httptest.NewRecorder()
-	e.handler.ServeHTTP(rec, req)
+	e.Handler.ServeHTTP(rec, req)
 	return rec.Code
 }

@@ -4,13 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -18,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"arena/sql/libsqltest"
+	"arena/worker/arenatest"
 )
 
 // protocolEnv is an arena in mock ticket mode with a tournament whose
@@ -66,37 +62,18 @@ func (p *protocolEnv) bracket(t *testing.T, slug, env string, n int) []map[strin
 	return out
 }
 
-// game sends a ticket-authenticated request as the account.
+// game sends a ticket-authenticated request as the account (none: "")
+// to the alpha arena, from the AppID when not "".
 func (p *protocolEnv) game(t *testing.T, method, path, account string, body any, appID string) (int, map[string]any) {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = bytes.NewReader([]byte(b))
-	default:
-		raw, _ := json.Marshal(b)
-		rd = bytes.NewReader(raw)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	req.Host = "alpha.test"
+	auth, header := "", []string{}
 	if account != "" {
-		req.Header.Set("Authorization", "Platform MOCK:"+account)
+		auth = "Platform MOCK:" + account
 	}
 	if appID != "" {
-		req.Header.Set("X-Platform-AppId", appID)
+		header = append(header, "X-Platform-AppId", appID)
 	}
-	rec := httptest.NewRecorder()
-	h := p.handler
-	if h == nil {
-		h = p.srv
-	}
-	h.ServeHTTP(rec, req)
-	var out map[string]any
-	if rec.Body.Len() > 0 {
-		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), rec.Body.String())
-	}
-	return rec.Code, out
+	return p.Do(t, method, "http://alpha.test"+path, auth, body, header...)
 }
 
 func matchPath(m map[string]any, action string) string {
@@ -203,7 +180,7 @@ func TestTicketRequired(t *testing.T) {
 					req.Header.Set("Authorization", header)
 				}
 				rec := httptest.NewRecorder()
-				p.srv.ServeHTTP(rec, req)
+				p.Server.ServeHTTP(rec, req)
 				assert.Equal(t, 401, rec.Code)
 				assert.JSONEq(t, `{"error":"missing_ticket"}`, rec.Body.String())
 			})
@@ -214,7 +191,7 @@ func TestTicketRequired(t *testing.T) {
 		req.Host = "alpha.test"
 		req.Header.Set("Authorization", "Platform 14000000abcdef")
 		rec := httptest.NewRecorder()
-		p.srv.ServeHTTP(rec, req)
+		p.Server.ServeHTTP(rec, req)
 		assert.Equal(t, 401, rec.Code)
 		assert.JSONEq(t, `{"error":"missing_ticket","reason":"invalid_ticket"}`, rec.Body.String())
 	})
@@ -282,21 +259,21 @@ func TestReadyErrors(t *testing.T) {
 	}
 	t.Run("WindowNotOpen", func(t *testing.T) {
 		p.mustDo(t, "PATCH", fmt.Sprintf("/api/v1/admin/matches/%.0f", sf2["id"]), p.admin,
-			map[string]any{"opensAt": p.now.Add(time.Hour).Format(time.RFC3339), "closesAt": p.now.Add(2 * time.Hour).Format(time.RFC3339)}, 200)
+			map[string]any{"opensAt": p.Now.Add(time.Hour).Format(time.RFC3339), "closesAt": p.Now.Add(2 * time.Hour).Format(time.RFC3339)}, 200)
 		status, out := p.game(t, "POST", matchPath(sf2, "ready"), playerID(2), nil, "")
 		assert.Equal(t, 409, status)
 		assert.Equal(t, "window_not_open", out["error"])
 	})
 	t.Run("WindowClosed", func(t *testing.T) {
 		p.mustDo(t, "PATCH", fmt.Sprintf("/api/v1/admin/matches/%.0f", sf2["id"]), p.admin,
-			map[string]any{"opensAt": p.now.Add(-2 * time.Hour).Format(time.RFC3339), "closesAt": p.now.Format(time.RFC3339)}, 200)
+			map[string]any{"opensAt": p.Now.Add(-2 * time.Hour).Format(time.RFC3339), "closesAt": p.Now.Format(time.RFC3339)}, 200)
 		status, out := p.game(t, "POST", matchPath(sf2, "ready"), playerID(2), nil, "")
 		assert.Equal(t, 409, status)
 		assert.Equal(t, "window_closed", out["error"])
 	})
 	t.Run("PastReadyPhase", func(t *testing.T) {
 		p.mustDo(t, "PATCH", fmt.Sprintf("/api/v1/admin/matches/%.0f", sf2["id"]), p.admin,
-			map[string]any{"closesAt": p.now.Add(time.Hour).Format(time.RFC3339)}, 200)
+			map[string]any{"closesAt": p.Now.Add(time.Hour).Format(time.RFC3339)}, 200)
 		p.goLive(t, sf2)
 		status, out := p.game(t, "POST", matchPath(sf2, "ready"), playerID(2), nil, "")
 		assert.Equal(t, 409, status)
@@ -545,7 +522,7 @@ func TestTimers(t *testing.T) {
 	t.Run("NothingBeforeTime", func(t *testing.T) {
 		assert.Empty(t, tick())
 	})
-	p.now = p.now.Add(31 * time.Minute) // windows closed, grace (1 h) not over
+	p.Now = p.Now.Add(31 * time.Minute) // windows closed, grace (1 h) not over
 	t.Run("WindowCloseForfeitsToTheReadySide", func(t *testing.T) {
 		assert.Equal(t, map[string]any{"window_close": float64(1)}, tick())
 		m := p.mustDo(t, "GET", fmt.Sprintf("/api/v1/admin/matches/%.0f", qf2["id"]), p.admin, nil, 200)
@@ -562,7 +539,7 @@ func TestTimers(t *testing.T) {
 		}
 		assert.ElementsMatch(t, []any{matches[3]["id"], qf3["id"]}, ids, "QF4 never readied, QF3 live without a report")
 	})
-	p.now = p.now.Add(time.Hour)
+	p.Now = p.Now.Add(time.Hour)
 	t.Run("GraceConfirmsTheSingleSubmission", func(t *testing.T) {
 		assert.Equal(t, map[string]any{"grace_period": float64(1)}, tick())
 		m := p.mustDo(t, "GET", fmt.Sprintf("/api/v1/admin/matches/%.0f", qf1["id"]), p.admin, nil, 200)
@@ -592,7 +569,7 @@ func TestTimers(t *testing.T) {
 // a remote arena database (a real libSQL server behind a counting proxy).
 func TestSubmissionRoundTrips(t *testing.T) {
 	e := newTestEnv(t, false)
-	backend := startCountingLibSQL(t)
+	backend := arenatest.StartCountingLibSQL(t)
 	req := map[string]any{"slug": "remote", "name": "Remote", "hosts": []string{"alpha.test"}, "plan": "indie",
 		"appIds": []string{"480"}, "databaseUrl": backend.URL}
 	status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
@@ -604,47 +581,15 @@ func TestSubmissionRoundTrips(t *testing.T) {
 		winner := m["p1PlatformId"].(string)
 		res, hash := result(live, winner, "")
 		for i, who := range []string{winner, m["p2PlatformId"].(string)} {
-			backend.reset()
+			backend.Reset()
 			status, out := p.game(t, "POST", matchPath(m, "result"), who, submission(res, hash), "")
 			require.Equal(t, 200, status, out)
-			t.Logf("%s submission %d: %d round trips (%v)", m["bracketSlot"], i+1, backend.count(), out["status"])
-			assert.LessOrEqual(t, backend.count(), 3, "a submission takes at most 3 database round trips")
+			t.Logf("%s submission %d: %d round trips (%v)", m["bracketSlot"], i+1, backend.Count(), out["status"])
+			assert.LessOrEqual(t, backend.Count(), 3, "a submission takes at most 3 database round trips")
 		}
 	}
 	final := p.mustDo(t, "GET", "/api/v1/admin/tournaments/rt/matches", p.admin, nil, 200)["matches"].([]any)[2].(map[string]any)
 	require.Equal(t, "FINAL", final["bracketSlot"])
 	assert.Equal(t, playerID(1), final["p1PlatformId"], "seated in the submission's batch")
 	assert.Equal(t, playerID(2), final["p2PlatformId"])
-}
-
-// countingLibSQL is a real libSQL server behind a proxy that counts the
-// HTTP requests (database round trips) passing through.
-type countingLibSQL struct {
-	URL string
-	mu  sync.Mutex
-	n   int
-}
-
-func startCountingLibSQL(t *testing.T) *countingLibSQL {
-	t.Helper()
-	target, err := url.Parse(libsqltest.Start(t))
-	require.NoError(t, err)
-	c := &countingLibSQL{}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		c.n++
-		c.mu.Unlock()
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	c.URL = srv.URL
-	return c
-}
-
-func (c *countingLibSQL) reset() { c.mu.Lock(); c.n = 0; c.mu.Unlock() }
-func (c *countingLibSQL) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
 }

@@ -34,6 +34,7 @@ var statusByCode = map[string]int{
 	core.CodeProvisioningFailed:  http.StatusBadGateway,
 	core.CodeDatabaseInUse:       http.StatusConflict,
 	core.CodeLastAdmin:           http.StatusConflict,
+	core.CodeLastAdminToken:      http.StatusConflict,
 
 	// Tournaments, registrations, lifecycle.
 	core.CodeTournamentNotFound: http.StatusNotFound,

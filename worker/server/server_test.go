@@ -1,15 +1,9 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,101 +16,41 @@ import (
 	store "arena/sql"
 	"arena/sql/libsqltest"
 	_ "arena/sql/sqlitedriver"
-	"arena/worker/platform"
+	"arena/worker/arenatest"
 	"arena/worker/server"
 )
 
 const operatorToken = "operator-secret-0123456789"
 
-// syncBuffer is a log sink safe for concurrent handlers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 type testEnv struct {
-	srv     *server.Server
-	handler http.Handler // srv, or srv wrapped by a test
-	logs    *syncBuffer
-	now     time.Time
+	*arenatest.Arena
 }
 
-// newTestEnv serves from a fresh data directory with local files, like the
-// native binary, with a fixed clock.
+// newTestEnv serves the JSON API alone (dev routes on with dev) from a
+// fresh data directory with local files, like the native binary.
 func newTestEnv(t *testing.T, dev bool) *testEnv {
 	t.Helper()
-	dir := t.TempDir()
-	open := store.OpenIn(dir)
-	dirDB, err := open("file:directory.db", "")
-	require.NoError(t, err)
-	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
-	require.NoError(t, err)
-	env := &testEnv{logs: &syncBuffer{}, now: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	cfg := server.Config{
-		Directory:     dirDB,
-		OperatorToken: operatorToken,
-		Provisioner:   store.LocalProvisioner{Dir: dir},
-		OpenDB:        open,
-		Clock:         func() time.Time { return env.now },
-		Random:        rand.Reader,
-		Logger:        slog.New(slog.NewTextHandler(env.logs, nil)),
-		RateLimiter:   server.NewMemoryRateLimiter(),
-		SoleWriter:    true, // as natively: exercises the caches' invalidation
-		Tickets:       &platform.Verifier{},
-	}
-	if dev {
-		cfg.Dev = server.NewDevControls()
-	}
-	env.srv = server.New(cfg)
-	t.Cleanup(func() {
-		env.srv.Close()
-		dirDB.Close()
-	})
-	return env
+	o := testOptions()
+	o.NoDev = !dev
+	return &testEnv{arenatest.New(t, o)}
 }
 
-// do sends a request to host and decodes the JSON answer into a map.
+// testOptions are the server tests' arena: no website, no arena yet, in
+// process, the clock fixed at 2026-11-01 12:00 UTC.
+func testOptions() arenatest.Options {
+	return arenatest.Options{NoSite: true, NoDemo: true, InProcess: true, OperatorToken: operatorToken,
+		Now: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+// do sends a request to host with the bearer token (none: "") and
+// decodes the JSON answer.
 func (e *testEnv) do(t *testing.T, method, host, path, token string, body any) (int, map[string]any) {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		raw, err := json.Marshal(b)
-		require.NoError(t, err)
-		rd = bytes.NewReader(raw)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	req.Host = host
+	auth := ""
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		auth = "Bearer " + token
 	}
-	rec := httptest.NewRecorder()
-	h := e.handler
-	if h == nil {
-		h = e.srv
-	}
-	h.ServeHTTP(rec, req)
-	var out map[string]any
-	if rec.Body.Len() > 0 {
-		assert.Equal(t, "application/json", rec.Header().Get("Content-Type"), "%s %s", method, path)
-		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), rec.Body.String())
-	}
-	return rec.Code, out
+	return e.Do(t, method, "http://"+host+path, auth, body)
 }
 
 func arenaRequest(slug string, hosts ...string) map[string]any {
@@ -244,7 +178,7 @@ func TestCreateArena(t *testing.T) {
 		assert.NotContains(t, string(raw), "adminToken")
 	})
 	t.Run("LogsShowNoSecrets", func(t *testing.T) {
-		logs := env.logs.String()
+		logs := env.Logs.String()
 		assert.Contains(t, logs, "path=/api/v1/operator/arenas status=201")
 		assert.NotContains(t, logs, operatorToken)
 		assert.NotContains(t, logs, token)
@@ -448,7 +382,7 @@ func TestDevRoutes(t *testing.T) {
 		status, body := env.do(t, "POST", "x.test", "/__dev/tick", "", nil)
 		require.Equal(t, http.StatusOK, status)
 		assert.Equal(t, float64(1), body["arenas"])
-		assert.Contains(t, env.logs.String(), "scheduled jobs ran")
+		assert.Contains(t, env.Logs.String(), "scheduled jobs ran")
 	})
 	t.Run("StreamLive", func(t *testing.T) {
 		status, body := env.do(t, "POST", "x.test", "/__dev/stream-live", "", map[string]any{"logins": []string{"Caster_One", "b"}})
@@ -459,7 +393,7 @@ func TestDevRoutes(t *testing.T) {
 
 func TestSeedDemo(t *testing.T) {
 	env := newTestEnv(t, false)
-	token, err := env.srv.SeedDemo(context.Background())
+	token, err := env.Server.SeedDemo(context.Background())
 	require.NoError(t, err)
 	for _, host := range server.DemoHosts {
 		status, body := env.do(t, "GET", host+":8787", "/api/v1", "", nil)
@@ -537,16 +471,9 @@ func TestRemoteArenaDatabase(t *testing.T) {
 // TestLazyDirectoryMigration starts from a directory database with no
 // schema, as a fresh edge deployment does.
 func TestLazyDirectoryMigration(t *testing.T) {
-	dir := t.TempDir()
-	dirDB, err := store.Open("file:"+filepath.Join(dir, "directory.db"), "")
-	require.NoError(t, err)
-	defer dirDB.Close()
-	srv := server.New(server.Config{
-		Directory: dirDB, OperatorToken: operatorToken, Provisioner: store.LocalProvisioner{Dir: dir},
-		OpenDB: store.OpenIn(dir), Clock: time.Now, Random: rand.Reader,
-	})
-	defer srv.Close()
-	env := &testEnv{srv: srv, logs: &syncBuffer{}}
+	o := testOptions()
+	o.LazyDirectory = true
+	env := &testEnv{arenatest.New(t, o)}
 	status, body := env.do(t, "GET", "x.test", "/api/v1", "", nil)
 	assert.Equal(t, http.StatusNotFound, status)
 	assert.Equal(t, "arena_not_found", body["error"])

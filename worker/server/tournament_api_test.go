@@ -19,9 +19,9 @@ func playerID(i int) string { return fmt.Sprintf("765611980000%05d", i) }
 func (e *testEnv) tournamentBody(slug, format string, max int) map[string]any {
 	return map[string]any{
 		"slug": slug, "name": "Cup " + slug, "description": "A test cup", "format": format, "maxPlayers": max,
-		"registrationOpensAt":  e.now.Add(-time.Hour).Format(time.RFC3339),
-		"registrationClosesAt": e.now.Add(24 * time.Hour).Format(time.RFC3339),
-		"startsAt":             e.now.Add(48 * time.Hour).Format(time.RFC3339),
+		"registrationOpensAt":  e.Now.Add(-time.Hour).Format(time.RFC3339),
+		"registrationClosesAt": e.Now.Add(24 * time.Hour).Format(time.RFC3339),
+		"startsAt":             e.Now.Add(48 * time.Hour).Format(time.RFC3339),
 		"environment":          "demo", "groupCount": 2, "advancePerGroup": 2, "smallFinal": true,
 		"matchWindowMinutes": 30, "cast": map[string]any{"handMode": "delayed", "delaySeconds": 120},
 	}
@@ -266,7 +266,7 @@ func TestCreateTournamentBadInput(t *testing.T) {
 		{"MaxPlayersNotNumber", "maxPlayers", "invalid_field", with("maxPlayers", "x"), 422},
 		{"BadDate", "startsAt", "invalid_field", with("startsAt", "tomorrow"), 422},
 		{"ClosesBeforeOpens", "registrationClosesAt", "invalid_field", with("registrationClosesAt", "2020-01-01T00:00:00Z"), 422},
-		{"StartsBeforeClose", "startsAt", "invalid_field", with("startsAt", e.now.Format(time.RFC3339)), 422},
+		{"StartsBeforeClose", "startsAt", "invalid_field", with("startsAt", e.Now.Format(time.RFC3339)), 422},
 		{"BadEnvironment", "environment", "invalid_field", with("environment", "prod"), 422},
 		{"UnknownSeason", "season", "season_not_found", with("season", "s9"), 422},
 		{"TooManyGroups", "groupCount", "invalid_field", with("groupCount", 5), 422},
@@ -313,7 +313,7 @@ func TestRateLimits(t *testing.T) {
 	admin := e.createArena(t, "alpha", "alpha.test")
 	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 3, "keyPerMinute": 5}}, 200)
 	key := e.mustDo(t, "POST", "/api/v1/admin/api-keys", admin, map[string]any{"label": "k"}, 201)["key"].(string)
-	e.now = e.now.Truncate(time.Minute).Add(50 * time.Second)
+	e.Now = e.Now.Truncate(time.Minute).Add(50 * time.Second)
 
 	get := func(token string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", "/api/v1/tournaments", nil)
@@ -322,7 +322,7 @@ func TestRateLimits(t *testing.T) {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
 		rec := httptest.NewRecorder()
-		e.srv.ServeHTTP(rec, req)
+		e.Server.ServeHTTP(rec, req)
 		return rec
 	}
 	for i := 1; i <= 3; i++ {
@@ -345,7 +345,7 @@ func TestRateLimits(t *testing.T) {
 		assert.Equal(t, "5", get(key).Header().Get("RateLimit-Limit"))
 	})
 	t.Run("NextWindowResets", func(t *testing.T) {
-		e.now = e.now.Add(10 * time.Second)
+		e.Now = e.Now.Add(10 * time.Second)
 		assert.Equal(t, 200, get("").Code)
 	})
 	t.Run("ZeroLiftsTheLimit", func(t *testing.T) {
@@ -356,7 +356,7 @@ func TestRateLimits(t *testing.T) {
 	})
 	t.Run("ConcurrentRequestsNeverExceed", func(t *testing.T) {
 		e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 7, "keyPerMinute": 7}}, 200)
-		e.now = e.now.Add(time.Minute)
+		e.Now = e.Now.Add(time.Minute)
 		var mu sync.Mutex
 		codes := map[int]int{}
 		var wg sync.WaitGroup
@@ -381,19 +381,19 @@ func TestETag(t *testing.T) {
 	req := httptest.NewRequest("GET", "/api/v1/tournaments", nil)
 	req.Host = "alpha.test"
 	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	e.Server.ServeHTTP(rec, req)
 	etag := rec.Header().Get("ETag")
 	require.Regexp(t, `^"[0-9a-f]{32}"$`, etag)
 	assert.Equal(t, "public, max-age=10", rec.Header().Get("Cache-Control"))
 
 	req.Header.Set("If-None-Match", etag)
 	rec = httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	e.Server.ServeHTTP(rec, req)
 	assert.Equal(t, http.StatusNotModified, rec.Code)
 	assert.Empty(t, rec.Body.String())
 
 	req.Header.Set("If-None-Match", `"other"`)
 	rec = httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	e.Server.ServeHTTP(rec, req)
 	assert.Equal(t, http.StatusOK, rec.Code)
 }

@@ -127,7 +127,10 @@ func (s *Site) mockSignIn(w http.ResponseWriter, r *http.Request, t *server.Tena
 		s.fail(w, r, t, err)
 		return
 	}
-	s.startSession(w, r, t, id)
+	if err := s.startSession(w, r, t, id); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	http.Redirect(w, r, orHome(next), http.StatusSeeOther)
 }
 
@@ -138,9 +141,12 @@ func orHome(next string) string {
 	return next
 }
 
-// signOut ends the session and goes home.
+// signOut ends the session on the server and goes home.
 func (s *Site) signOut(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	s.endSession(w, r)
+	if err := s.endSession(w, r, t); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 

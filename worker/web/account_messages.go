@@ -54,6 +54,7 @@ var actionMessages = map[string]string{
 	core.CodeMatchesUnresolved:   "The tournament moved on meanwhile.",
 	core.CodeMissingTicket:       "Please sign in again.",
 	core.CodePlatformUnavailable: "The platform could not be reached. Please try again in a moment.",
+	core.CodeLastAdminToken:      "This is the arena's last admin token: mint another one before revoking it.",
 }
 
 // actionMessage is the readable message of a domain error: the code's

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"encoding/base64"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,46 +11,37 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/core"
+	"arena/worker/arenatest"
 	"arena/worker/web"
 )
 
-// acctSessionCookie returns the session cookie an answer sets, or nil.
-func acctSessionCookie(resp acctResponse) *http.Cookie {
-	for _, c := range resp.Cookies() {
-		if c.Name == "arena_session" {
-			return c
-		}
-	}
-	return nil
-}
-
 func TestMockSignIn(t *testing.T) {
-	e := newSiteEnv(t)
-	base := e.http.URL
+	e := arenatest.New(t, arenatest.Options{})
+	base := e.URL
 
 	t.Run("SignInPageShowsTheLabelledForm", func(t *testing.T) {
-		resp := acctSend(t, e.browser(t), http.MethodGet, base+"/signin?next=/ladder", nil)
-		assert.Equal(t, http.StatusOK, resp.StatusCode)
-		assert.Contains(t, resp.body, `action="/auth/mock"`)
-		assert.Contains(t, resp.body, `<label for="platformId">`)
-		assert.Contains(t, resp.body, `name="next" value="/ladder"`)
-		assert.NotContains(t, resp.body, "Sign in through the platform")
+		resp := e.Browser(t).Get(t, "/signin?next=/ladder")
+		assert.Equal(t, http.StatusOK, resp.Status)
+		assert.Contains(t, resp.Body, `action="/auth/mock"`)
+		assert.Contains(t, resp.Body, `<label for="platformId">`)
+		assert.Contains(t, resp.Body, `name="next" value="/ladder"`)
+		assert.NotContains(t, resp.Body, "Sign in through the platform")
 	})
 	t.Run("ErrInvalidIDShowsTheFormAgain", func(t *testing.T) {
 		for _, id := range []string{"", "123", "7656119800000000x", "765611980000000011"} {
-			resp := acctForm(t, e.browser(t), base, "/auth/mock", url.Values{"platformId": {id}})
-			assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, id)
-			assert.Contains(t, resp.body, "exactly 17 digits", id)
-			assert.Contains(t, resp.body, `aria-invalid="true"`, id)
-			assert.Nil(t, acctSessionCookie(resp), "no session for %q", id)
+			resp := e.Browser(t).Post(t, "/auth/mock", url.Values{"platformId": {id}})
+			assert.Equal(t, http.StatusUnprocessableEntity, resp.Status, id)
+			assert.Contains(t, resp.Body, "exactly 17 digits", id)
+			assert.Contains(t, resp.Body, `aria-invalid="true"`, id)
+			assert.Nil(t, resp.Cookie(arenatest.SessionCookie), "no session for %q", id)
 		}
 	})
 	t.Run("SetsAHostOnlyHttpOnlyLaxCookieAndGoesToNext", func(t *testing.T) {
-		c := e.browser(t)
-		resp := acctForm(t, c, base, "/auth/mock", url.Values{"platformId": {acctBlaise}, "next": {"/ladder?season=all"}})
-		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-		assert.Equal(t, "/ladder?season=all", resp.Header.Get("Location"))
-		cookie := acctSessionCookie(resp)
+		c := e.Browser(t)
+		resp := c.Post(t, "/auth/mock", url.Values{"platformId": {arenatest.Blaise}, "next": {"/ladder?season=all"}})
+		require.Equal(t, http.StatusSeeOther, resp.Status)
+		assert.Equal(t, "/ladder?season=all", resp.Location)
+		cookie := resp.Cookie(arenatest.SessionCookie)
 		require.NotNil(t, cookie)
 		assert.True(t, cookie.HttpOnly)
 		assert.Equal(t, http.SameSiteLaxMode, cookie.SameSite)
@@ -60,137 +50,168 @@ func TestMockSignIn(t *testing.T) {
 		assert.False(t, cookie.Secure, "plain HTTP")
 		raw := resp.Header.Get("Set-Cookie")
 		assert.NotContains(t, strings.ToLower(raw), "domain=")
-		assert.Equal(t, "Blaise Pascal", acctSignedInAs(t, c, base), "a known player keeps their name")
+		assert.Equal(t, "Blaise Pascal", c.SignedInAs(t, ""), "a known player keeps their name")
 	})
 	t.Run("SecureOverHTTPS", func(t *testing.T) {
-		resp := acctSend(t, e.browser(t), http.MethodPost, base+"/auth/mock", url.Values{"platformId": {acctBlaise}},
+		resp := e.Browser(t).Send(t, http.MethodPost, base+"/auth/mock", url.Values{"platformId": {arenatest.Blaise}},
 			"Origin", base, "Sec-Fetch-Site", "same-origin", "X-Forwarded-Proto", "https")
-		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-		cookie := acctSessionCookie(resp)
+		require.Equal(t, http.StatusSeeOther, resp.Status)
+		cookie := resp.Cookie(arenatest.SessionCookie)
 		require.NotNil(t, cookie)
 		assert.True(t, cookie.Secure)
 	})
 	t.Run("NextNeverLeavesTheSite", func(t *testing.T) {
 		for _, next := range []string{"https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "ladder"} {
-			resp := acctForm(t, e.browser(t), base, "/auth/mock", url.Values{"platformId": {acctBlaise}, "next": {next}})
-			require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-			assert.Equal(t, "/", resp.Header.Get("Location"), next)
+			resp := e.Browser(t).Post(t, "/auth/mock", url.Values{"platformId": {arenatest.Blaise}, "next": {next}})
+			require.Equal(t, http.StatusSeeOther, resp.Status)
+			assert.Equal(t, "/", resp.Location, next)
 		}
 	})
 	t.Run("NewPlayerGetsAPlaceholderNameAndAvatar", func(t *testing.T) {
-		c := e.browser(t)
+		c := e.Browser(t)
 		id := "76561198000004242"
-		e.acctSignIn(t, c, id)
-		assert.Equal(t, "Player 4242", acctSignedInAs(t, c, base))
+		c.SignIn(t, id)
+		assert.Equal(t, "Player 4242", c.SignedInAs(t, ""))
 		var p struct {
 			Player struct {
 				PersonaName string `json:"personaName"`
 				AvatarURL   string `json:"avatarUrl"`
 			} `json:"player"`
 		}
-		e.acctAPI(t, http.MethodGet, "/api/v1/players/"+id, "", nil, http.StatusOK, &p)
+		arenatest.Decode(t, e.API(t, http.MethodGet, "/api/v1/players/"+id, "", nil, http.StatusOK), &p)
 		assert.Equal(t, "Player 4242", p.Player.PersonaName)
 		assert.Equal(t, "/avatars/"+id+".svg", p.Player.AvatarURL)
 	})
 	t.Run("SignOut", func(t *testing.T) {
-		c := e.browser(t)
-		e.acctSignIn(t, c, acctBlaise)
-		require.NotEmpty(t, acctSignedInAs(t, c, base))
-		resp := acctForm(t, c, base, "/signout", nil)
-		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-		assert.Equal(t, "/", resp.Header.Get("Location"))
-		cookie := acctSessionCookie(resp)
+		c := e.Browser(t)
+		c.SignIn(t, arenatest.Blaise)
+		require.NotEmpty(t, c.SignedInAs(t, ""))
+		resp := c.Post(t, "/signout", nil)
+		require.Equal(t, http.StatusSeeOther, resp.Status)
+		assert.Equal(t, "/", resp.Location)
+		cookie := resp.Cookie(arenatest.SessionCookie)
 		require.NotNil(t, cookie)
 		assert.Less(t, cookie.MaxAge, 0, "the cookie is deleted")
-		assert.Empty(t, acctSignedInAs(t, c, base))
+		assert.Empty(t, c.SignedInAs(t, ""))
 	})
 	t.Run("ErrRealModeRefusesTheMockForm", func(t *testing.T) {
-		e.acctCreateArena(t, "realm", "real.test", "publisher-key")
-		c := e.acctAnyHost(t)
-		resp := acctForm(t, c, "http://real.test", "/auth/mock", url.Values{"platformId": {acctBlaise}})
-		assert.Equal(t, http.StatusForbidden, resp.StatusCode)
-		assert.Nil(t, acctSessionCookie(resp))
-		page := acctSend(t, c, http.MethodGet, "http://real.test/signin", nil)
-		assert.Contains(t, page.body, "Sign in through the platform")
-		assert.NotContains(t, page.body, `action="/auth/mock"`)
+		e.CreateArena(t, "realm", "real.test", "publisher-key", nil)
+		c := e.Browser(t)
+		resp := c.Post(t, "http://real.test/auth/mock", url.Values{"platformId": {arenatest.Blaise}})
+		assert.Equal(t, http.StatusForbidden, resp.Status)
+		assert.Nil(t, resp.Cookie(arenatest.SessionCookie))
+		page := c.Get(t, "http://real.test/signin")
+		assert.Contains(t, page.Body, "Sign in through the platform")
+		assert.NotContains(t, page.Body, `action="/auth/mock"`)
 	})
 }
 
 func TestSessions(t *testing.T) {
-	e := newSiteEnv(t)
-	base := e.http.URL
-	e.acctCreateArena(t, "other", "other.test", "")
+	e := arenatest.New(t, arenatest.Options{})
+	e.CreateArena(t, "other", "other.test", "", nil)
 
-	signedIn := func(t *testing.T) (*http.Client, *http.Cookie) {
-		c := e.browser(t)
-		resp := acctForm(t, c, base, "/auth/mock", url.Values{"platformId": {acctBlaise}})
-		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-		cookie := acctSessionCookie(resp)
+	signedIn := func(t *testing.T) (*arenatest.Browser, *http.Cookie) {
+		c := e.Browser(t)
+		resp := c.Post(t, "/auth/mock", url.Values{"platformId": {arenatest.Blaise}})
+		require.Equal(t, http.StatusSeeOther, resp.Status)
+		cookie := resp.Cookie(arenatest.SessionCookie)
 		require.NotNil(t, cookie)
 		return c, cookie
 	}
 	// withCookie is a fresh browser sending only the given session value.
-	withCookie := func(value string) *http.Client {
-		c := e.acctAnyHost(t)
-		for _, host := range []string{base, "http://other.test"} {
-			u, _ := url.Parse(host)
-			c.Jar.SetCookies(u, []*http.Cookie{{Name: "arena_session", Value: value, Path: "/"}})
-		}
+	withCookie := func(value string) *arenatest.Browser {
+		c := e.Browser(t)
+		c.SetCookie("", arenatest.SessionCookie, value)
+		c.SetCookie("http://other.test", arenatest.SessionCookie, value)
 		return c
 	}
 
 	t.Run("ValidCookieSignsIn", func(t *testing.T) {
 		_, cookie := signedIn(t)
-		assert.Equal(t, "Blaise Pascal", acctSignedInAs(t, withCookie(cookie.Value), base))
+		assert.Equal(t, "Blaise Pascal", withCookie(cookie.Value).SignedInAs(t, ""))
 	})
 	t.Run("TamperedCookieIsAnonymous", func(t *testing.T) {
 		_, cookie := signedIn(t)
+		_, other := signedIn(t)
 		payload, sig, ok := strings.Cut(cookie.Value, ".")
 		require.True(t, ok)
-		raw, err := base64.RawURLEncoding.DecodeString(payload)
-		require.NoError(t, err)
-		forged := strings.Replace(string(raw), acctBlaise, acctAda, 1)
-		require.NotEqual(t, string(raw), forged)
-		assert.Empty(t, acctSignedInAs(t, withCookie(base64.RawURLEncoding.EncodeToString([]byte(forged))+"."+sig), base), "payload changed")
-		assert.Empty(t, acctSignedInAs(t, withCookie(payload+"."+strings.Repeat("A", len(sig))), base), "signature changed")
-		assert.Empty(t, acctSignedInAs(t, withCookie("garbage"), base))
+		otherPayload, _, _ := strings.Cut(other.Value, ".")
+		assert.Empty(t, withCookie(otherPayload+"."+sig).SignedInAs(t, ""), "another session's id under this signature")
+		assert.Empty(t, withCookie(payload+"."+strings.Repeat("A", len(sig))).SignedInAs(t, ""), "signature changed")
+		assert.Empty(t, withCookie("garbage").SignedInAs(t, ""))
+	})
+	t.Run("SignOutEndsTheSessionOnTheServer", func(t *testing.T) {
+		c := e.Browser(t)
+		resp := c.Post(t, "/auth/mock", url.Values{"platformId": {arenatest.Ada}})
+		require.Equal(t, http.StatusSeeOther, resp.Status)
+		cookie := resp.Cookie(arenatest.SessionCookie)
+		require.NotNil(t, cookie)
+		replay := withCookie(cookie.Value)
+		require.Equal(t, http.StatusOK, replay.Get(t, "/admin").Status, "a copy of the cookie opens /admin")
+
+		require.Equal(t, http.StatusSeeOther, c.Post(t, "/signout", nil).Status)
+		resp = replay.Get(t, "/admin")
+		assert.Equal(t, http.StatusSeeOther, resp.Status, "the replayed cookie opens nothing")
+		assert.Equal(t, "/signin?next=%2Fadmin", resp.Location)
+		assert.Empty(t, replay.SignedInAs(t, ""))
+		other := withCookie(cookie.Value)
+		assert.Equal(t, http.StatusSeeOther, other.Post(t, "/signout", nil).Status, "signing out again is fine")
+	})
+	t.Run("OtherSessionsOutliveASignOut", func(t *testing.T) {
+		phone, _ := signedIn(t)
+		laptop, _ := signedIn(t)
+		require.Equal(t, http.StatusSeeOther, laptop.Post(t, "/signout", nil).Status)
+		assert.Empty(t, laptop.SignedInAs(t, ""))
+		assert.Equal(t, "Blaise Pascal", phone.SignedInAs(t, ""), "each sign-in is its own session")
 	})
 	t.Run("AnotherArenasCookieIsAnonymous", func(t *testing.T) {
 		_, cookie := signedIn(t)
 		c := withCookie(cookie.Value)
-		assert.Empty(t, acctSignedInAs(t, c, "http://other.test"))
+		assert.Empty(t, c.SignedInAs(t, "http://other.test"))
 		// The same browser signs in on the other arena with its own cookie.
-		resp := acctForm(t, c, "http://other.test", "/auth/mock", url.Values{"platformId": {acctBlaise}})
-		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-		assert.Equal(t, "Player 0002", acctSignedInAs(t, c, "http://other.test"))
-		other := acctSessionCookie(resp)
+		resp := c.Post(t, "http://other.test/auth/mock", url.Values{"platformId": {arenatest.Blaise}})
+		require.Equal(t, http.StatusSeeOther, resp.Status)
+		assert.Equal(t, "Player 0002", c.SignedInAs(t, "http://other.test"))
+		other := resp.Cookie(arenatest.SessionCookie)
 		require.NotNil(t, other)
-		assert.Empty(t, acctSignedInAs(t, withCookie(other.Value), base), "and that one is worthless on the demo arena")
+		assert.Empty(t, withCookie(other.Value).SignedInAs(t, ""), "and that one is worthless on the demo arena")
+	})
+	t.Run("MockSessionsEndWhenTheArenaSignsInThroughThePlatform", func(t *testing.T) {
+		admin := e.CreateArena(t, "switch", "switch.test", "", map[string]any{"adminPlatformIds": []string{arenatest.Ada}})
+		arena := "http://switch.test"
+		c := e.Browser(t)
+		c.SignInAt(t, arena, arenatest.Ada)
+		require.Equal(t, http.StatusOK, c.Get(t, arena+"/admin").Status, "a mock-mode admin")
+
+		e.API(t, http.MethodPut, arena+"/api/v1/admin/settings", "Bearer "+admin, map[string]any{"publisherKey": "publisher-key"}, http.StatusOK)
+		page := c.Get(t, arena+"/admin")
+		assert.Equal(t, http.StatusSeeOther, page.Status, "the session typed in mock mode no longer opens /admin")
+		assert.Empty(t, c.SignedInAs(t, arena))
 	})
 	t.Run("ExpiresAfterThirtyDays", func(t *testing.T) {
 		c, _ := signedIn(t)
-		e.acctAdvance(t, 29*24*time.Hour)
-		assert.Equal(t, "Blaise Pascal", acctSignedInAs(t, c, base))
-		e.acctAdvance(t, 24*time.Hour)
-		assert.Empty(t, acctSignedInAs(t, c, base))
+		e.Advance(t, 29*24*time.Hour)
+		assert.Equal(t, "Blaise Pascal", c.SignedInAs(t, ""))
+		e.Advance(t, 24*time.Hour)
+		assert.Empty(t, c.SignedInAs(t, ""))
 	})
 }
 
 func TestPlaceholderAvatar(t *testing.T) {
-	e := newSiteEnv(t)
-	c := e.browser(t)
-	first := acctSend(t, c, http.MethodGet, e.http.URL+"/avatars/"+acctBlaise+".svg", nil)
-	require.Equal(t, http.StatusOK, first.StatusCode)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.Browser(t)
+	first := c.Get(t, "/avatars/"+arenatest.Blaise+".svg")
+	require.Equal(t, http.StatusOK, first.Status)
 	assert.Equal(t, "image/svg+xml", first.Header.Get("Content-Type"))
 	assert.Contains(t, first.Header.Get("Cache-Control"), "max-age=31536000")
-	assert.Contains(t, first.body, "<svg")
-	assert.Contains(t, first.body, ">02</text>")
-	again := acctSend(t, c, http.MethodGet, e.http.URL+"/avatars/"+acctBlaise+".svg", nil)
-	assert.Equal(t, first.body, again.body, "deterministic")
-	other := acctSend(t, c, http.MethodGet, e.http.URL+"/avatars/"+acctAda+".svg", nil)
-	assert.NotEqual(t, first.body, other.body)
-	for _, bad := range []string{"/avatars/123.svg", "/avatars/" + acctBlaise + ".png", "/avatars/" + acctBlaise} {
-		assert.Equal(t, http.StatusNotFound, acctSend(t, c, http.MethodGet, e.http.URL+bad, nil).StatusCode, bad)
+	assert.Contains(t, first.Body, "<svg")
+	assert.Contains(t, first.Body, ">02</text>")
+	again := c.Get(t, "/avatars/"+arenatest.Blaise+".svg")
+	assert.Equal(t, first.Body, again.Body, "deterministic")
+	other := c.Get(t, "/avatars/"+arenatest.Ada+".svg")
+	assert.NotEqual(t, first.Body, other.Body)
+	for _, bad := range []string{"/avatars/123.svg", "/avatars/" + arenatest.Blaise + ".png", "/avatars/" + arenatest.Blaise} {
+		assert.Equal(t, http.StatusNotFound, c.Get(t, bad).Status, bad)
 	}
 }
 

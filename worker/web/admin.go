@@ -34,9 +34,8 @@ func (s *Site) adminRoutes() {
 	s.adminPage("GET /admin/matches/{id}", s.adminMatch)
 	s.adminAction("POST /admin/matches/{id}/resolve", s.adminResolveMatch)
 
-	s.adminPage("GET /admin/api-keys", s.adminAPIKeys)
-	s.adminAction("POST /admin/api-keys", s.adminMintAPIKey)
-	s.adminAction("POST /admin/api-keys/{id}/revoke", s.adminRevokeAPIKey)
+	s.adminTokenRoutes(core.TokenAPIKey) // /admin/api-keys
+	s.adminTokenRoutes(core.TokenAdmin)  // /admin/admin-tokens
 
 	s.adminPage("GET /admin/settings", s.adminSettings)
 	s.adminAction("POST /admin/settings", s.adminUpdateSettings)
@@ -98,7 +97,8 @@ var adminNotices = map[string]string{
 	"registered":    "Side registered.",
 	"seeds":         "Seeds saved.",
 	"resolved":      "Match resolved. The decision is final.",
-	"revoked":       "API key revoked: it stops working at once.",
+	"key-revoked":   "API key revoked: it stops working at once.",
+	"token-revoked": "Admin token revoked: it stops working at once.",
 	"settings":      "Settings saved.",
 	"admin-added":   "Admin added.",
 	"admin-present": "That player already is an admin.",

@@ -1,13 +1,10 @@
 package web_test
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"html"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -17,112 +14,19 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arena/worker/arenatest"
 )
-
-// The demo arena's first admin and a player who is not an admin.
-const (
-	adminID  = "76561198000000001"
-	playerID = "76561198000000002"
-)
-
-// adminSignIn signs the browser in as the account through POST /auth/mock.
-func adminSignIn(t *testing.T, e *siteEnv, c *http.Client, id string) {
-	t.Helper()
-	e.acctSignIn(t, c, id)
-}
-
-// adminBrowser is a browser signed in as the account.
-func adminBrowser(t *testing.T, e *siteEnv, id string) *http.Client {
-	c := e.browser(t)
-	adminSignIn(t, e, c, id)
-	return c
-}
-
-// adminResult is an answer to a form: status, redirect target, page.
-type adminResult struct {
-	status   int
-	location string
-	body     string
-}
-
-// adminPost submits a form from the site itself.
-func adminPost(t *testing.T, e *siteEnv, c *http.Client, path string, form url.Values) adminResult {
-	t.Helper()
-	resp := e.post(t, c, path, form)
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return adminResult{status: resp.StatusCode, location: resp.Header.Get("Location"), body: string(b)}
-}
-
-// adminPostOK submits a form that must succeed with a redirect, and
-// returns the redirect's target.
-func adminPostOK(t *testing.T, e *siteEnv, c *http.Client, path string, form url.Values) string {
-	t.Helper()
-	res := adminPost(t, e, c, path, form)
-	require.Equal(t, http.StatusSeeOther, res.status, "%s: %s", path, adminNoticeText(res.body))
-	return res.location
-}
-
-var noticePattern = regexp.MustCompile(`<p class="notice[^"]*"[^>]*>([^<]*)</p>`)
-
-// adminNoticeText returns a page's notices, for failure messages.
-func adminNoticeText(body string) string {
-	var out []string
-	for _, m := range noticePattern.FindAllStringSubmatch(body, -1) {
-		out = append(out, m[1])
-	}
-	return strings.Join(out, " | ")
-}
-
-// adminCrossSite submits a form from another site.
-func adminCrossSite(t *testing.T, e *siteEnv, c *http.Client, path string, form url.Values) int {
-	t.Helper()
-	req, err := http.NewRequest("POST", e.http.URL+path, strings.NewReader(form.Encode()))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", "https://evil.example")
-	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	resp, err := c.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	return resp.StatusCode
-}
-
-// adminAPI calls the JSON API with an Authorization header.
-func adminAPI(t *testing.T, e *siteEnv, method, path, authorization string, body any) (int, map[string]any) {
-	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		require.NoError(t, err)
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequest(method, e.http.URL+path, rd)
-	require.NoError(t, err)
-	if authorization != "" {
-		req.Header.Set("Authorization", authorization)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	var out map[string]any
-	if len(raw) > 0 {
-		require.NoError(t, json.Unmarshal(raw, &out), string(raw))
-	}
-	return resp.StatusCode, out
-}
 
 func utcField(t time.Time) string { return t.UTC().Format("2006-01-02T15:04") }
 
 // adminTournamentForm is a valid create form: registration open from an
 // hour ago for a day.
-func adminTournamentForm(e *siteEnv, slug, format string, max int) url.Values {
+func adminTournamentForm(e *arenatest.Arena, slug, format string, max int) url.Values {
 	f := url.Values{
 		"slug": {slug}, "name": {"Cup " + slug}, "description": {"Rules: be kind."}, "format": {format},
-		"maxPlayers": {fmt.Sprint(max)}, "registrationOpensAt": {utcField(e.now.Add(-time.Hour))},
-		"registrationClosesAt": {utcField(e.now.Add(24 * time.Hour))}, "startsAt": {utcField(e.now.Add(48 * time.Hour))},
+		"maxPlayers": {fmt.Sprint(max)}, "registrationOpensAt": {utcField(e.Now.Add(-time.Hour))},
+		"registrationClosesAt": {utcField(e.Now.Add(24 * time.Hour))}, "startsAt": {utcField(e.Now.Add(48 * time.Hour))},
 		"environment": {"demo"}, "season": {""}, "teamMinPlayers": {"1"}, "teamMaxPlayers": {"1"},
 		"matchWindowMinutes": {"60"}, "handMode": {"hidden"}, "delaySeconds": {"0"}, "allowSpectators": {"on"},
 	}
@@ -130,102 +34,101 @@ func adminTournamentForm(e *siteEnv, slug, format string, max int) url.Values {
 }
 
 // adminStep moves a tournament one step through its confirmation page.
-func adminStep(t *testing.T, e *siteEnv, c *http.Client, slug, to string) {
+func adminStep(t *testing.T, c *arenatest.Browser, slug, to string) {
 	t.Helper()
-	status, body := e.get(t, c, "/admin/tournaments/"+slug+"/status?to="+to)
-	require.Equal(t, http.StatusOK, status, adminNoticeText(body))
-	require.Contains(t, body, `name="to" value="`+to+`"`)
-	adminPostOK(t, e, c, "/admin/tournaments/"+slug+"/status", url.Values{"to": {to}})
+	page := c.Get(t, "/admin/tournaments/"+slug+"/status?to="+to)
+	require.Equal(t, http.StatusOK, page.Status, page.Notices())
+	require.Contains(t, page.Body, `name="to" value="`+to+`"`)
+	c.PostOK(t, "/admin/tournaments/"+slug+"/status", url.Values{"to": {to}})
 }
 
 func TestAdminAccess(t *testing.T) {
-	e := newSiteEnv(t)
+	e := arenatest.New(t, arenatest.Options{})
 	pages := []string{
 		"/admin", "/admin/tournaments/new", "/admin/tournaments/spring-invitational",
 		"/admin/tournaments/spring-invitational/status?to=registration_closed", "/admin/matches/1",
-		"/admin/api-keys", "/admin/settings",
+		"/admin/api-keys", "/admin/admin-tokens", "/admin/settings",
 	}
 	forms := []string{
 		"/admin/tournaments", "/admin/tournaments/spring-invitational", "/admin/tournaments/spring-invitational/status",
 		"/admin/tournaments/spring-invitational/registrations", "/admin/tournaments/spring-invitational/seeds",
-		"/admin/matches/1/resolve", "/admin/api-keys", "/admin/api-keys/00000000/revoke", "/admin/settings",
-		"/admin/settings/admins", "/admin/settings/admins/" + adminID + "/remove",
+		"/admin/matches/1/resolve", "/admin/api-keys", "/admin/api-keys/00000000/revoke", "/admin/admin-tokens",
+		"/admin/admin-tokens/00000000/revoke", "/admin/settings",
+		"/admin/settings/admins", "/admin/settings/admins/" + arenatest.Ada + "/remove",
 	}
 
 	t.Run("VisitorIsSentToSignIn", func(t *testing.T) {
-		c := e.browser(t)
+		c := e.Browser(t)
 		for _, p := range pages {
-			resp, err := c.Get(e.http.URL + p)
-			require.NoError(t, err)
-			resp.Body.Close()
-			assert.Equal(t, http.StatusSeeOther, resp.StatusCode, p)
-			assert.Equal(t, "/signin?next="+url.QueryEscape(p), resp.Header.Get("Location"), p)
+			resp := c.Get(t, p)
+			assert.Equal(t, http.StatusSeeOther, resp.Status, p)
+			assert.Equal(t, "/signin?next="+url.QueryEscape(p), resp.Location, p)
 		}
 		for _, p := range forms {
-			res := adminPost(t, e, c, p, url.Values{"label": {"x"}})
-			assert.Equal(t, http.StatusSeeOther, res.status, p)
-			assert.Equal(t, "/signin?next=%2Fadmin", res.location, p)
+			res := c.Post(t, p, url.Values{"label": {"x"}})
+			assert.Equal(t, http.StatusSeeOther, res.Status, p)
+			assert.Equal(t, "/signin?next=%2Fadmin", res.Location, p)
 		}
 	})
 	t.Run("PlayerIsForbidden", func(t *testing.T) {
-		c := adminBrowser(t, e, playerID)
+		c := e.SignedIn(t, arenatest.Blaise)
 		for _, p := range pages {
-			status, body := e.get(t, c, p)
-			assert.Equal(t, http.StatusForbidden, status, p)
-			assert.Contains(t, body, "for the arena&#39;s admins", p)
+			page := c.Get(t, p)
+			assert.Equal(t, http.StatusForbidden, page.Status, p)
+			assert.Contains(t, page.Body, "for the arena&#39;s admins", p)
 		}
 		for _, p := range forms {
-			res := adminPost(t, e, c, p, url.Values{"label": {"x"}, "adminPlatformId": {playerID}, "name": {"Taken over"}})
-			assert.Equal(t, http.StatusForbidden, res.status, p)
+			res := c.Post(t, p, url.Values{"label": {"x"}, "adminPlatformId": {arenatest.Blaise}, "name": {"Taken over"}})
+			assert.Equal(t, http.StatusForbidden, res.Status, p)
 		}
-		admin := adminBrowser(t, e, adminID)
-		_, body := e.get(t, admin, "/admin/api-keys")
+		admin := e.SignedIn(t, arenatest.Ada)
+		body := admin.Get(t, "/admin/api-keys").Body
 		assert.Contains(t, body, "No keys yet.", "the player minted nothing")
-		_, body = e.get(t, admin, "/admin/settings")
+		body = admin.Get(t, "/admin/settings").Body
 		assert.NotContains(t, body, "Taken over")
-		status, _ := e.get(t, c, "/admin")
+		status := c.Get(t, "/admin").Status
 		assert.Equal(t, http.StatusForbidden, status, "the player did not make themselves an admin")
 	})
 	t.Run("AdminSeesEveryPage", func(t *testing.T) {
-		c := adminBrowser(t, e, adminID)
+		c := e.SignedIn(t, arenatest.Ada)
 		for _, p := range pages {
-			status, body := e.get(t, c, p)
-			assert.Equal(t, http.StatusOK, status, p)
-			assert.Contains(t, body, `<nav class="admin-nav"`, p)
+			shown := c.Get(t, p)
+			assert.Equal(t, http.StatusOK, shown.Status, p)
+			assert.Contains(t, shown.Body, `<nav class="admin-nav"`, p)
 		}
-		status, body := e.get(t, c, "/admin")
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, `href="/admin"`, "the layout links the admin pages")
-		assert.Contains(t, body, "Spring Invitational")
-		assert.Contains(t, body, "Winter Cup")
-		status, _ = e.get(t, c, "/admin/tournaments/nope")
-		assert.Equal(t, http.StatusNotFound, status)
-		status, _ = e.get(t, c, "/admin/matches/999999")
-		assert.Equal(t, http.StatusNotFound, status)
+		view := c.Get(t, "/admin")
+		require.Equal(t, http.StatusOK, view.Status)
+		assert.Contains(t, view.Body, `href="/admin"`, "the layout links the admin pages")
+		assert.Contains(t, view.Body, "Spring Invitational")
+		assert.Contains(t, view.Body, "Winter Cup")
+		view = c.Get(t, "/admin/tournaments/nope")
+		assert.Equal(t, http.StatusNotFound, view.Status)
+		view = c.Get(t, "/admin/matches/999999")
+		assert.Equal(t, http.StatusNotFound, view.Status)
 	})
 }
 
 func TestAdminTournamentForm(t *testing.T) {
-	e := newSiteEnv(t)
-	c := adminBrowser(t, e, adminID)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.SignedIn(t, arenatest.Ada)
 
 	t.Run("NewFormSaysUTC", func(t *testing.T) {
-		status, body := e.get(t, c, "/admin/tournaments/new")
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, `type="datetime-local"`)
-		assert.Contains(t, body, "Registration opens <span class=\"muted\">(UTC)</span>")
-		assert.Contains(t, body, `<option value="season-1">Season 1</option>`)
+		page := c.Get(t, "/admin/tournaments/new")
+		require.Equal(t, http.StatusOK, page.Status)
+		assert.Contains(t, page.Body, `type="datetime-local"`)
+		assert.Contains(t, page.Body, "Registration opens <span class=\"muted\">(UTC)</span>")
+		assert.Contains(t, page.Body, `<option value="season-1">Season 1</option>`)
 	})
 	t.Run("ErrFieldsAreMarked", func(t *testing.T) {
 		f := adminTournamentForm(e, "Bad Slug", "groups_playoffs", 1)
 		f.Set("name", " ")
 		f.Set("description", "Keep me as typed")
-		f.Set("registrationClosesAt", utcField(e.now.Add(-2*time.Hour)))
+		f.Set("registrationClosesAt", utcField(e.Now.Add(-2*time.Hour)))
 		f.Set("matchWindowMinutes", "2")
 		f.Set("handMode", "sideways")
 		f.Set("season", "no-such-season")
-		res := adminPost(t, e, c, "/admin/tournaments", f)
-		require.Equal(t, http.StatusUnprocessableEntity, res.status)
+		res := c.Post(t, "/admin/tournaments", f)
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
 		for field, msg := range map[string]string{
 			"slug":                 "Use 1 to 40 lowercase letters, digits and inner hyphens.",
 			"name":                 "Enter a name.",
@@ -235,31 +138,31 @@ func TestAdminTournamentForm(t *testing.T) {
 			"handMode":             "Choose hidden, delayed or shown.",
 			"season":               "There is no such season.",
 		} {
-			assert.Contains(t, res.body, `<p class="field-error" id="err-`+field+`">`+html.EscapeString(msg)+`</p>`, field)
-			assert.Contains(t, res.body, `aria-describedby="err-`+field+`"`, field)
+			assert.Contains(t, res.Body, `<p class="field-error" id="err-`+field+`">`+html.EscapeString(msg)+`</p>`, field)
+			assert.Contains(t, res.Body, `aria-describedby="err-`+field+`"`, field)
 		}
-		assert.Contains(t, res.body, "Keep me as typed", "the form comes back as typed")
-		assert.Contains(t, res.body, `value="Bad Slug"`)
-		status, _ := e.get(t, c, "/admin/tournaments/bad-slug")
+		assert.Contains(t, res.Body, "Keep me as typed", "the form comes back as typed")
+		assert.Contains(t, res.Body, `value="Bad Slug"`)
+		status := c.Get(t, "/admin/tournaments/bad-slug").Status
 		assert.Equal(t, http.StatusNotFound, status)
 	})
 	t.Run("ErrCrossFieldRules", func(t *testing.T) {
 		f := adminTournamentForm(e, "cross", "groups_playoffs", 4)
-		f.Set("startsAt", utcField(e.now))
+		f.Set("startsAt", utcField(e.Now))
 		f.Set("teamMinPlayers", "3")
 		f.Set("teamMaxPlayers", "2")
 		f.Set("groupCount", "3")
-		res := adminPost(t, e, c, "/admin/tournaments", f)
-		require.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, "The tournament cannot start before registration closes.")
-		assert.Contains(t, res.body, "At most must not be below at least.")
-		assert.Contains(t, res.body, "Too many groups: each needs at least two of the 4 sides.")
+		res := c.Post(t, "/admin/tournaments", f)
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, "The tournament cannot start before registration closes.")
+		assert.Contains(t, res.Body, "At most must not be below at least.")
+		assert.Contains(t, res.Body, "Too many groups: each needs at least two of the 4 sides.")
 
 		f = adminTournamentForm(e, "cross", "playoffs_only", 4)
 		f.Set("groupCount", "2")
-		res = adminPost(t, e, c, "/admin/tournaments", f)
-		require.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, `id="err-groupCount">Only for groups then playoffs: leave it empty.`)
+		res = c.Post(t, "/admin/tournaments", f)
+		require.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-groupCount">Only for groups then playoffs: leave it empty.`)
 	})
 	t.Run("CreatesADraft", func(t *testing.T) {
 		f := adminTournamentForm(e, "cup-one", "groups_playoffs", 8)
@@ -272,16 +175,15 @@ func TestAdminTournamentForm(t *testing.T) {
 		f.Set("handMode", "delayed")
 		f.Set("delaySeconds", "120")
 		f.Del("allowSpectators")
-		loc := adminPostOK(t, e, c, "/admin/tournaments", f)
+		loc := c.PostOK(t, "/admin/tournaments", f)
 		assert.Equal(t, "/admin/tournaments/cup-one?done=created", loc)
-		status, body := e.get(t, c, loc)
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, "Tournament created as a draft")
-		assert.Contains(t, body, `<span class="badge status-draft">Draft</span>`)
-		assert.Contains(t, body, `value="`+utcField(e.now.Add(-time.Hour))+`"`, "times shown in UTC")
+		view := c.Get(t, loc)
+		require.Equal(t, http.StatusOK, view.Status)
+		assert.Contains(t, view.Body, "Tournament created as a draft")
+		assert.Contains(t, view.Body, `<span class="badge status-draft">Draft</span>`)
+		assert.Contains(t, view.Body, `value="`+utcField(e.Now.Add(-time.Hour))+`"`, "times shown in UTC")
 
-		status, got := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/cup-one", "Bearer "+e.adminToken, nil)
-		require.Equal(t, http.StatusOK, status)
+		got := e.Admin(t, "GET", "/api/v1/admin/tournaments/cup-one", nil, http.StatusOK)
 		assert.Equal(t, "Cup cup-one", got["name"])
 		assert.Equal(t, "draft", got["status"])
 		assert.Equal(t, "groups_playoffs", got["format"])
@@ -295,25 +197,25 @@ func TestAdminTournamentForm(t *testing.T) {
 		assert.Equal(t, map[string]any{"handMode": "delayed", "delaySeconds": float64(120)}, got["cast"])
 		assert.Equal(t, false, got["allowSpectators"])
 
-		_, dash := e.get(t, c, "/admin")
+		dash := c.Get(t, "/admin").Body
 		assert.Contains(t, dash, `href="/admin/tournaments/cup-one"`, "the dashboard lists drafts")
 	})
 	t.Run("ErrSlugTaken", func(t *testing.T) {
-		res := adminPost(t, e, c, "/admin/tournaments", adminTournamentForm(e, "cup-one", "playoffs_only", 4))
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, `id="err-slug">Another tournament has this slug.`)
+		res := c.Post(t, "/admin/tournaments", adminTournamentForm(e, "cup-one", "playoffs_only", 4))
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, `id="err-slug">Another tournament has this slug.`)
 	})
 	t.Run("EditsTheDraft", func(t *testing.T) {
 		f := adminTournamentForm(e, "cup-1", "playoffs_only", 16)
 		f.Set("name", "Cup One, renamed")
-		loc := adminPostOK(t, e, c, "/admin/tournaments/cup-one", f)
+		loc := c.PostOK(t, "/admin/tournaments/cup-one", f)
 		assert.Equal(t, "/admin/tournaments/cup-1?done=saved", loc)
-		status, body := e.get(t, c, loc)
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, "Cup One, renamed")
-		status, _ = e.get(t, c, "/admin/tournaments/cup-one")
-		assert.Equal(t, http.StatusNotFound, status, "the slug moved")
-		_, got := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/cup-1", "Bearer "+e.adminToken, nil)
+		answer := c.Get(t, loc)
+		require.Equal(t, http.StatusOK, answer.Status)
+		assert.Contains(t, answer.Body, "Cup One, renamed")
+		answer = c.Get(t, "/admin/tournaments/cup-one")
+		assert.Equal(t, http.StatusNotFound, answer.Status, "the slug moved")
+		got := e.Admin(t, "GET", "/api/v1/admin/tournaments/cup-1", nil, http.StatusOK)
 		assert.Equal(t, "playoffs_only", got["format"])
 		assert.Equal(t, float64(0), got["groupCount"])
 		assert.Equal(t, true, got["allowSpectators"])
@@ -321,22 +223,22 @@ func TestAdminTournamentForm(t *testing.T) {
 	t.Run("ErrEditIsChecked", func(t *testing.T) {
 		f := adminTournamentForm(e, "cup-1", "playoffs_only", 16)
 		f.Set("maxPlayers", "5000")
-		res := adminPost(t, e, c, "/admin/tournaments/cup-1", f)
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, `id="err-maxPlayers">Enter a whole number from 2 to 1024.`)
-		assert.Contains(t, res.body, `value="5000"`)
-		_, got := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/cup-1", "Bearer "+e.adminToken, nil)
+		res := c.Post(t, "/admin/tournaments/cup-1", f)
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-maxPlayers">Enter a whole number from 2 to 1024.`)
+		assert.Contains(t, res.Body, `value="5000"`)
+		got := e.Admin(t, "GET", "/api/v1/admin/tournaments/cup-1", nil, http.StatusOK)
 		assert.Equal(t, float64(16), got["maxPlayers"], "nothing changed")
 	})
 	t.Run("ErrOnlyDraftsAreEdited", func(t *testing.T) {
-		adminStep(t, e, c, "cup-1", "registration_open")
+		adminStep(t, c, "cup-1", "registration_open")
 		f := adminTournamentForm(e, "cup-1", "playoffs_only", 16)
 		f.Set("name", "Too late")
-		res := adminPost(t, e, c, "/admin/tournaments/cup-1", f)
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "Only drafts can be edited: this tournament is registration open. Nothing was changed.")
-		assert.NotContains(t, res.body, `action="/admin/tournaments/cup-1" class="admin-form"`, "no edit form")
-		_, got := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/cup-1", "Bearer "+e.adminToken, nil)
+		res := c.Post(t, "/admin/tournaments/cup-1", f)
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "Only drafts can be edited: this tournament is registration open. Nothing was changed.")
+		assert.NotContains(t, res.Body, `action="/admin/tournaments/cup-1" class="admin-form"`, "no edit form")
+		got := e.Admin(t, "GET", "/api/v1/admin/tournaments/cup-1", nil, http.StatusOK)
 		assert.Equal(t, "Cup One, renamed", got["name"])
 	})
 }
@@ -347,42 +249,42 @@ func seedInput(id, value string) string {
 }
 
 func TestAdminLifecycle(t *testing.T) {
-	e := newSiteEnv(t)
-	c := adminBrowser(t, e, adminID)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.SignedIn(t, arenatest.Ada)
 	p := func(i int) string { return fmt.Sprintf("765611980000001%02d", i) }
-	adminPostOK(t, e, c, "/admin/tournaments", adminTournamentForm(e, "bracket-cup", "playoffs_only", 4))
+	c.PostOK(t, "/admin/tournaments", adminTournamentForm(e, "bracket-cup", "playoffs_only", 4))
 	base := "/admin/tournaments/bracket-cup"
 
 	t.Run("ConfirmationSaysWhatTheStepDoes", func(t *testing.T) {
-		status, body := e.get(t, c, base+"/status?to=registration_open")
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, "The tournament becomes public.")
-		assert.Contains(t, body, "Its settings can no longer be edited.")
-		assert.Contains(t, body, `<form method="post" action="/admin/tournaments/bracket-cup/status">`)
-		_, page := e.get(t, c, base)
+		shown := c.Get(t, base+"/status?to=registration_open")
+		require.Equal(t, http.StatusOK, shown.Status)
+		assert.Contains(t, shown.Body, "The tournament becomes public.")
+		assert.Contains(t, shown.Body, "Its settings can no longer be edited.")
+		assert.Contains(t, shown.Body, `<form method="post" action="/admin/tournaments/bracket-cup/status">`)
+		page := c.Get(t, base).Body
 		assert.Contains(t, page, `href="/admin/tournaments/bracket-cup/status?to=registration_open"`)
 		assert.Contains(t, page, `href="/admin/tournaments/bracket-cup/status?to=cancelled"`)
 		assert.NotContains(t, page, `status?to=playoffs"`, "only legal steps are offered")
 	})
 	t.Run("ErrIllegalStep", func(t *testing.T) {
-		status, body := e.get(t, c, base+"/status?to=playoffs")
-		assert.Equal(t, http.StatusConflict, status)
-		assert.Contains(t, body, "The tournament cannot go from draft to playoffs in one step.")
-		assert.NotContains(t, body, `name="to"`)
-		res := adminPost(t, e, c, base+"/status", url.Values{"to": {"registration_closed"}})
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "The tournament cannot go from draft to registration closed in one step.")
-		status, _ = e.get(t, c, base+"/status?to=bogus")
-		assert.Equal(t, http.StatusNotFound, status)
+		view := c.Get(t, base+"/status?to=playoffs")
+		assert.Equal(t, http.StatusConflict, view.Status)
+		assert.Contains(t, view.Body, "The tournament cannot go from draft to playoffs in one step.")
+		assert.NotContains(t, view.Body, `name="to"`)
+		res := c.Post(t, base+"/status", url.Values{"to": {"registration_closed"}})
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "The tournament cannot go from draft to registration closed in one step.")
+		view = c.Get(t, base+"/status?to=bogus")
+		assert.Equal(t, http.StatusNotFound, view.Status)
 	})
-	adminStep(t, e, c, "bracket-cup", "registration_open")
+	adminStep(t, c, "bracket-cup", "registration_open")
 
 	t.Run("RegistersSides", func(t *testing.T) {
-		adminPostOK(t, e, c, base+"/registrations", url.Values{"platformId": {p(1)}, "personaName": {"Alice"}, "seed": {"3"}})
-		adminPostOK(t, e, c, base+"/registrations", url.Values{"platformId": {p(2)}, "personaName": {"Bob"}})
-		loc := adminPostOK(t, e, c, base+"/registrations", url.Values{"platformId": {p(3)}, "personaName": {"Carol"}, "seed": {"1"}})
+		c.PostOK(t, base+"/registrations", url.Values{"platformId": {p(1)}, "personaName": {"Alice"}, "seed": {"3"}})
+		c.PostOK(t, base+"/registrations", url.Values{"platformId": {p(2)}, "personaName": {"Bob"}})
+		loc := c.PostOK(t, base+"/registrations", url.Values{"platformId": {p(3)}, "personaName": {"Carol"}, "seed": {"1"}})
 		assert.Equal(t, base+"?done=registered#registrations", loc)
-		_, body := e.get(t, c, loc)
+		body := c.Get(t, loc).Body
 		assert.Contains(t, body, "Side registered.")
 		for _, name := range []string{"Alice", "Bob", "Carol"} {
 			assert.Contains(t, body, name)
@@ -392,94 +294,94 @@ func TestAdminLifecycle(t *testing.T) {
 		assert.Contains(t, body, seedInput(p(3), "1"))
 	})
 	t.Run("ErrRegistration", func(t *testing.T) {
-		res := adminPost(t, e, c, base+"/registrations", url.Values{"platformId": {"123"}, "seed": {"0"}})
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, `id="err-platformId">Enter a 17-digit account id.`)
-		assert.Contains(t, res.body, `id="err-seed">Enter a whole number from 1 to 4096.`)
-		assert.Contains(t, res.body, `value="123"`)
-		res = adminPost(t, e, c, base+"/registrations", url.Values{"platformId": {p(1)}})
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "This player (or one of the roster) is already on a side.")
+		res := c.Post(t, base+"/registrations", url.Values{"platformId": {"123"}, "seed": {"0"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-platformId">Enter a 17-digit account id.`)
+		assert.Contains(t, res.Body, `id="err-seed">Enter a whole number from 1 to 4096.`)
+		assert.Contains(t, res.Body, `value="123"`)
+		res = c.Post(t, base+"/registrations", url.Values{"platformId": {p(1)}})
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "This player (or one of the roster) is already on a side.")
 	})
 	t.Run("SetsSeeds", func(t *testing.T) {
-		res := adminPost(t, e, c, base+"/seeds", url.Values{"seed-" + p(1): {"1"}, "seed-" + p(2): {"2"}, "seed-" + p(3): {"1"}})
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, "is already given to")
-		_, body := e.get(t, c, base)
+		res := c.Post(t, base+"/seeds", url.Values{"seed-" + p(1): {"1"}, "seed-" + p(2): {"2"}, "seed-" + p(3): {"1"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, "is already given to")
+		body := c.Get(t, base).Body
 		assert.Contains(t, body, seedInput(p(1), "3"), "nothing changed")
 
-		loc := adminPostOK(t, e, c, base+"/seeds", url.Values{"seed-" + p(1): {"1"}, "seed-" + p(2): {"2"}, "seed-" + p(3): {""}})
-		_, body = e.get(t, c, loc)
+		loc := c.PostOK(t, base+"/seeds", url.Values{"seed-" + p(1): {"1"}, "seed-" + p(2): {"2"}, "seed-" + p(3): {""}})
+		body = c.Get(t, loc).Body
 		assert.Contains(t, body, "Seeds saved.")
 		assert.Contains(t, body, seedInput(p(1), "1"))
 		assert.Contains(t, body, seedInput(p(2), "2"))
 		assert.Contains(t, body, seedInput(p(3), ""))
 	})
-	adminStep(t, e, c, "bracket-cup", "registration_closed")
+	adminStep(t, c, "bracket-cup", "registration_closed")
 
 	t.Run("SeedsChangeUntilTheDraw", func(t *testing.T) {
-		_, body := e.get(t, c, base+"/status?to=playoffs")
+		body := c.Get(t, base+"/status?to=playoffs").Body
 		assert.Contains(t, body, "Seeds the bracket from the 3 sides&#39; registration seeds")
-		adminPostOK(t, e, c, base+"/seeds", url.Values{"seed-" + p(3): {"3"}})
-		adminStep(t, e, c, "bracket-cup", "playoffs")
-		res := adminPost(t, e, c, base+"/seeds", url.Values{"seed-" + p(3): {"2"}})
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "they are fixed once the groups or the bracket are drawn")
-		_, body = e.get(t, c, base)
+		c.PostOK(t, base+"/seeds", url.Values{"seed-" + p(3): {"3"}})
+		adminStep(t, c, "bracket-cup", "playoffs")
+		res := c.Post(t, base+"/seeds", url.Values{"seed-" + p(3): {"2"}})
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "they are fixed once the groups or the bracket are drawn")
+		body = c.Get(t, base).Body
 		assert.NotContains(t, body, `name="seed-`, "no seed editor after the draw")
 		assert.Contains(t, body, "Playoffs")
 		assert.Contains(t, body, "bye", "the top seed's bye")
 	})
 	t.Run("ErrMatchesUnresolved", func(t *testing.T) {
-		res := adminPost(t, e, c, base+"/status", url.Values{"to": {"completed"}})
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "Not yet: some matches are not resolved.")
+		res := c.Post(t, base+"/status", url.Values{"to": {"completed"}})
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "Not yet: some matches are not resolved.")
 	})
 	t.Run("ErrTooFewEntrants", func(t *testing.T) {
-		adminPostOK(t, e, c, "/admin/tournaments", adminTournamentForm(e, "solo-cup", "playoffs_only", 4))
-		adminStep(t, e, c, "solo-cup", "registration_open")
-		adminPostOK(t, e, c, "/admin/tournaments/solo-cup/registrations", url.Values{"platformId": {p(9)}})
-		adminStep(t, e, c, "solo-cup", "registration_closed")
-		res := adminPost(t, e, c, "/admin/tournaments/solo-cup/status", url.Values{"to": {"playoffs"}})
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "Too few sides to draw: 1 registered.")
+		c.PostOK(t, "/admin/tournaments", adminTournamentForm(e, "solo-cup", "playoffs_only", 4))
+		adminStep(t, c, "solo-cup", "registration_open")
+		c.PostOK(t, "/admin/tournaments/solo-cup/registrations", url.Values{"platformId": {p(9)}})
+		adminStep(t, c, "solo-cup", "registration_closed")
+		res := c.Post(t, "/admin/tournaments/solo-cup/status", url.Values{"to": {"playoffs"}})
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "Too few sides to draw: 1 registered.")
 	})
 	t.Run("CancelsForGood", func(t *testing.T) {
-		status, body := e.get(t, c, "/admin/tournaments/solo-cup/status?to=cancelled")
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, "This cannot be undone.")
-		adminStep(t, e, c, "solo-cup", "cancelled")
-		_, body = e.get(t, c, "/admin/tournaments/solo-cup")
-		assert.Contains(t, body, "This tournament is over: no further step.")
-		status, body = e.get(t, c, "/admin/tournaments/solo-cup/status?to=registration_open")
-		assert.Equal(t, http.StatusConflict, status)
-		assert.Contains(t, body, "This tournament is cancelled: nothing can follow.")
+		answer := c.Get(t, "/admin/tournaments/solo-cup/status?to=cancelled")
+		require.Equal(t, http.StatusOK, answer.Status)
+		assert.Contains(t, answer.Body, "This cannot be undone.")
+		adminStep(t, c, "solo-cup", "cancelled")
+		answer = c.Get(t, "/admin/tournaments/solo-cup")
+		assert.Contains(t, answer.Body, "This tournament is over: no further step.")
+		answer = c.Get(t, "/admin/tournaments/solo-cup/status?to=registration_open")
+		assert.Equal(t, http.StatusConflict, answer.Status)
+		assert.Contains(t, answer.Body, "This tournament is cancelled: nothing can follow.")
 	})
 	t.Run("GroupStageThenForfeit", func(t *testing.T) {
 		f := adminTournamentForm(e, "group-cup", "groups_playoffs", 4)
 		f.Set("groupCount", "1")
-		adminPostOK(t, e, c, "/admin/tournaments", f)
-		adminStep(t, e, c, "group-cup", "registration_open")
+		c.PostOK(t, "/admin/tournaments", f)
+		adminStep(t, c, "group-cup", "registration_open")
 		for i := 11; i <= 14; i++ {
-			adminPostOK(t, e, c, "/admin/tournaments/group-cup/registrations", url.Values{"platformId": {p(i)}})
+			c.PostOK(t, "/admin/tournaments/group-cup/registrations", url.Values{"platformId": {p(i)}})
 		}
-		adminStep(t, e, c, "group-cup", "registration_closed")
-		_, body := e.get(t, c, "/admin/tournaments/group-cup/status?to=group_stage")
+		adminStep(t, c, "group-cup", "registration_closed")
+		body := c.Get(t, "/admin/tournaments/group-cup/status?to=group_stage").Body
 		assert.Contains(t, body, "Draws the 4 sides into 1 groups by seed")
-		adminStep(t, e, c, "group-cup", "group_stage")
-		res := adminPost(t, e, c, "/admin/tournaments/group-cup/status", url.Values{"to": {"playoffs"}})
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "Not yet: some matches are not resolved.")
+		adminStep(t, c, "group-cup", "group_stage")
+		res := c.Post(t, "/admin/tournaments/group-cup/status", url.Values{"to": {"playoffs"}})
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "Not yet: some matches are not resolved.")
 
-		_, list := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/group-cup/matches", "Bearer "+e.adminToken, nil)
+		list := e.Admin(t, "GET", "/api/v1/admin/tournaments/group-cup/matches", nil, http.StatusOK)
 		matches := list["matches"].([]any)
 		require.Len(t, matches, 6, "a round robin of four")
 		m := matches[0].(map[string]any)
 		id := fmt.Sprintf("%.0f", m["id"])
-		loc := adminPostOK(t, e, c, "/admin/matches/"+id+"/resolve", url.Values{"winner": {m["p2PlatformId"].(string)}, "forfeit": {"on"}})
-		_, body = e.get(t, c, loc)
+		loc := c.PostOK(t, "/admin/matches/"+id+"/resolve", url.Values{"winner": {m["p2PlatformId"].(string)}, "forfeit": {"on"}})
+		body = c.Get(t, loc).Body
 		assert.Contains(t, body, "Forfeited")
-		_, list = adminAPI(t, e, "GET", "/api/v1/admin/tournaments/group-cup/matches", "Bearer "+e.adminToken, nil)
+		list = e.Admin(t, "GET", "/api/v1/admin/tournaments/group-cup/matches", nil, http.StatusOK)
 		got := list["matches"].([]any)[0].(map[string]any)
 		assert.Equal(t, "forfeited", got["status"])
 		assert.Equal(t, "admin", got["resultSource"])
@@ -487,107 +389,98 @@ func TestAdminLifecycle(t *testing.T) {
 	})
 }
 
-// adminGame calls the game-client API with a mock platform ticket.
-func adminGame(t *testing.T, e *siteEnv, method, path, account string, body any) (int, map[string]any) {
-	t.Helper()
-	return adminAPI(t, e, method, path, "Platform MOCK:"+account, body)
-}
-
 // adminDispute plays a match to a dispute: both sides ready, each side's
 // client names itself the winner. It returns the two result strings.
-func adminDispute(t *testing.T, e *siteEnv, id, a, b string) [2]string {
+func adminDispute(t *testing.T, e *arenatest.Arena, id, a, b string) [2]string {
 	t.Helper()
 	for _, side := range []string{a, b} {
-		status, out := adminGame(t, e, "POST", "/api/v1/matches/"+id+"/ready", side, nil)
-		require.Equal(t, http.StatusOK, status, out)
+		e.Game(t, "POST", "/api/v1/matches/"+id+"/ready", side, nil, http.StatusOK)
 	}
-	status, live := adminGame(t, e, "GET", "/api/v1/me/live-match", a, nil)
-	require.Equal(t, http.StatusOK, status, live)
+	live := e.Game(t, "GET", "/api/v1/me/live-match", a, nil, http.StatusOK)
 	var results [2]string
 	for i, side := range []string{a, b} {
 		res := fmt.Sprintf(`{"matchId":%s,"sessionNonce":%q,"winner":%q}`, id, live["sessionNonce"], side)
 		sum := sha256.Sum256([]byte(res))
 		role := []string{"host", "guest"}[i]
-		status, out := adminGame(t, e, "POST", "/api/v1/matches/"+id+"/result", side, map[string]any{
+		e.Game(t, "POST", "/api/v1/matches/"+id+"/result", side, map[string]any{
 			"protocol": "svc.result.v3", "result": res, "resultHash": hex.EncodeToString(sum[:]),
 			"clientRole": role, "endedAt": "2026-11-20T12:30:00Z",
-		})
-		require.Equal(t, http.StatusOK, status, out)
+		}, http.StatusOK)
 		results[i] = res
 	}
 	return results
 }
 
 func TestAdminResolveDispute(t *testing.T) {
-	e := newSiteEnv(t)
-	c := adminBrowser(t, e, adminID)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.SignedIn(t, arenatest.Ada)
 	a, b := "76561198000000101", "76561198000000102"
-	adminPostOK(t, e, c, "/admin/tournaments", adminTournamentForm(e, "duel", "playoffs_only", 2))
-	adminStep(t, e, c, "duel", "registration_open")
-	adminPostOK(t, e, c, "/admin/tournaments/duel/registrations", url.Values{"platformId": {a}, "personaName": {"Ann"}})
-	adminPostOK(t, e, c, "/admin/tournaments/duel/registrations", url.Values{"platformId": {b}, "personaName": {"Ben"}})
-	adminStep(t, e, c, "duel", "registration_closed")
-	adminStep(t, e, c, "duel", "playoffs")
-	_, list := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/duel/matches", "Bearer "+e.adminToken, nil)
+	c.PostOK(t, "/admin/tournaments", adminTournamentForm(e, "duel", "playoffs_only", 2))
+	adminStep(t, c, "duel", "registration_open")
+	c.PostOK(t, "/admin/tournaments/duel/registrations", url.Values{"platformId": {a}, "personaName": {"Ann"}})
+	c.PostOK(t, "/admin/tournaments/duel/registrations", url.Values{"platformId": {b}, "personaName": {"Ben"}})
+	adminStep(t, c, "duel", "registration_closed")
+	adminStep(t, c, "duel", "playoffs")
+	list := e.Admin(t, "GET", "/api/v1/admin/tournaments/duel/matches", nil, http.StatusOK)
 	final := list["matches"].([]any)[0].(map[string]any)
 	id := fmt.Sprintf("%.0f", final["id"])
 	results := adminDispute(t, e, id, a, b)
 	page := "/admin/matches/" + id
 
 	t.Run("QueueListsTheDispute", func(t *testing.T) {
-		_, body := e.get(t, c, "/admin")
+		body := c.Get(t, "/admin").Body
 		assert.Contains(t, body, `href="`+page+`"`)
 		assert.Contains(t, body, "Ann vs Ben")
 		assert.Contains(t, body, `<span class="badge disputed">Disputed</span>`)
 	})
 	t.Run("SubmissionsSideBySide", func(t *testing.T) {
-		status, body := e.get(t, c, page)
-		require.Equal(t, http.StatusOK, status)
+		shown := c.Get(t, page)
+		require.Equal(t, http.StatusOK, shown.Status)
 		for _, res := range results {
-			assert.Contains(t, body, `<pre class="admin-result">`+html.EscapeString(res)+`</pre>`)
+			assert.Contains(t, shown.Body, `<pre class="admin-result">`+html.EscapeString(res)+`</pre>`)
 			sum := sha256.Sum256([]byte(res))
-			assert.Contains(t, body, hex.EncodeToString(sum[:]))
+			assert.Contains(t, shown.Body, hex.EncodeToString(sum[:]))
 		}
-		assert.Contains(t, body, "The submissions differ.")
-		assert.Contains(t, body, "<dd>host</dd>")
-		assert.Contains(t, body, "<dd>guest</dd>")
-		assert.Contains(t, body, `datetime="2026-11-20T12:30:00Z"`, "the client's endedAt")
-		assert.Contains(t, body, `name="winner" value="`+a+`"`)
-		assert.Contains(t, body, `name="winner" value="`+b+`"`)
-		assert.NotContains(t, body, "Players' reports", "no reports, no section")
+		assert.Contains(t, shown.Body, "The submissions differ.")
+		assert.Contains(t, shown.Body, "<dd>host</dd>")
+		assert.Contains(t, shown.Body, "<dd>guest</dd>")
+		assert.Contains(t, shown.Body, `datetime="2026-11-20T12:30:00Z"`, "the client's endedAt")
+		assert.Contains(t, shown.Body, `name="winner" value="`+a+`"`)
+		assert.Contains(t, shown.Body, `name="winner" value="`+b+`"`)
+		assert.NotContains(t, shown.Body, "Players' reports", "no reports, no section")
 	})
 	t.Run("ErrResolveForm", func(t *testing.T) {
-		res := adminPost(t, e, c, page+"/resolve", url.Values{"scoreP1": {"2"}})
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, `id="err-winner">Choose the winner.`)
-		assert.Contains(t, res.body, `id="err-scoreP2">Give both scores, or neither.`)
-		res = adminPost(t, e, c, page+"/resolve", url.Values{"winner": {"76561198000000009"}})
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, "The winner must be one of the two sides.")
+		res := c.Post(t, page+"/resolve", url.Values{"scoreP1": {"2"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-winner">Choose the winner.`)
+		assert.Contains(t, res.Body, `id="err-scoreP2">Give both scores, or neither.`)
+		res = c.Post(t, page+"/resolve", url.Values{"winner": {"76561198000000009"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, "The winner must be one of the two sides.")
 	})
 	t.Run("ResolvesOnce", func(t *testing.T) {
-		loc := adminPostOK(t, e, c, page+"/resolve", url.Values{"winner": {b}, "scoreP1": {"1"}, "scoreP2": {"2"}})
+		loc := c.PostOK(t, page+"/resolve", url.Values{"winner": {b}, "scoreP1": {"1"}, "scoreP2": {"2"}})
 		assert.Equal(t, page+"?done=resolved", loc)
-		_, body := e.get(t, c, loc)
+		body := c.Get(t, loc).Body
 		assert.Contains(t, body, "Match resolved. The decision is final.")
 		assert.Contains(t, body, "This match is resolved; the decision is final.")
 		assert.NotContains(t, body, `name="winner"`)
-		_, list := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/duel/matches", "Bearer "+e.adminToken, nil)
+		list := e.Admin(t, "GET", "/api/v1/admin/tournaments/duel/matches", nil, http.StatusOK)
 		got := list["matches"].([]any)[0].(map[string]any)
 		assert.Equal(t, "confirmed", got["status"])
 		assert.Equal(t, "admin", got["resultSource"])
 		assert.Equal(t, b, got["winner"])
 		assert.Equal(t, map[string]any{"p1": float64(1), "p2": float64(2)}, got["score"])
 
-		res := adminPost(t, e, c, page+"/resolve", url.Values{"winner": {a}})
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "This match is already resolved: the decision is final. Nothing was changed.")
-		_, list = adminAPI(t, e, "GET", "/api/v1/admin/tournaments/duel/matches", "Bearer "+e.adminToken, nil)
+		res := c.Post(t, page+"/resolve", url.Values{"winner": {a}})
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "This match is already resolved: the decision is final. Nothing was changed.")
+		list = e.Admin(t, "GET", "/api/v1/admin/tournaments/duel/matches", nil, http.StatusOK)
 		assert.Equal(t, b, list["matches"].([]any)[0].(map[string]any)["winner"])
 
-		_, body = e.get(t, c, "/admin/tournaments/duel")
+		body = c.Get(t, "/admin/tournaments/duel").Body
 		assert.Contains(t, body, `<span class="badge status-completed">Completed</span>`, "the final completes the tournament")
-		_, body = e.get(t, c, "/admin")
+		body = c.Get(t, "/admin").Body
 		assert.NotContains(t, body, `href="`+page+`"`, "the queue is empty again")
 	})
 }
@@ -595,53 +488,111 @@ func TestAdminResolveDispute(t *testing.T) {
 var apiKeyPattern = regexp.MustCompile(`apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+`)
 
 func TestAdminAPIKeys(t *testing.T) {
-	e := newSiteEnv(t)
-	c := adminBrowser(t, e, adminID)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.SignedIn(t, arenatest.Ada)
 	authenticated := func(key string) any {
-		status, meta := adminAPI(t, e, "GET", "/api/v1", "Bearer "+key, nil)
-		require.Equal(t, http.StatusOK, status)
+		meta := e.API(t, "GET", "/api/v1", "Bearer "+key, nil, http.StatusOK)
 		return meta["authenticated"]
 	}
 
 	t.Run("ErrLabelTooLong", func(t *testing.T) {
-		res := adminPost(t, e, c, "/admin/api-keys", url.Values{"label": {strings.Repeat("x", 101)}})
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, `id="err-label">At most 100 characters.`)
-		assert.NotRegexp(t, apiKeyPattern, res.body)
+		res := c.Post(t, "/admin/api-keys", url.Values{"label": {strings.Repeat("x", 101)}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-label">At most 100 characters.`)
+		assert.NotRegexp(t, apiKeyPattern, res.Body)
 	})
-	res := adminPost(t, e, c, "/admin/api-keys", url.Values{"label": {"Stats site"}})
-	require.Equal(t, http.StatusCreated, res.status)
-	key := apiKeyPattern.FindString(res.body)
+	res := c.Post(t, "/admin/api-keys", url.Values{"label": {"Stats site"}})
+	require.Equal(t, http.StatusCreated, res.Status)
+	key := apiKeyPattern.FindString(res.Body)
 	require.NotEmpty(t, key, "the new key is shown")
 	id := strings.Split(key, "_")[1]
 
 	t.Run("ShownOnce", func(t *testing.T) {
-		status, body := e.get(t, c, "/admin/api-keys")
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, "Stats site")
-		assert.Contains(t, body, id)
-		assert.NotContains(t, body, key)
-		assert.NotRegexp(t, apiKeyPattern, body)
+		page := c.Get(t, "/admin/api-keys")
+		require.Equal(t, http.StatusOK, page.Status)
+		assert.Contains(t, page.Body, "Stats site")
+		assert.Contains(t, page.Body, id)
+		assert.NotContains(t, page.Body, key)
+		assert.NotRegexp(t, apiKeyPattern, page.Body)
 	})
 	t.Run("Authenticates", func(t *testing.T) {
 		assert.Equal(t, true, authenticated(key))
 	})
 	t.Run("Revokes", func(t *testing.T) {
-		loc := adminPostOK(t, e, c, "/admin/api-keys/"+id+"/revoke", nil)
-		_, body := e.get(t, c, loc)
+		loc := c.PostOK(t, "/admin/api-keys/"+id+"/revoke", nil)
+		body := c.Get(t, loc).Body
 		assert.Contains(t, body, "API key revoked")
 		assert.NotContains(t, body, `action="/admin/api-keys/`+id+`/revoke"`)
 		assert.Equal(t, false, authenticated(key))
 	})
 	t.Run("ErrUnknownKey", func(t *testing.T) {
-		res := adminPost(t, e, c, "/admin/api-keys/0badc0de/revoke", nil)
-		assert.Equal(t, http.StatusNotFound, res.status)
+		res := c.Post(t, "/admin/api-keys/0badc0de/revoke", nil)
+		assert.Equal(t, http.StatusNotFound, res.Status)
+	})
+}
+
+var adminTokenPattern = regexp.MustCompile(`admkey_[0-9a-f]{8}_[A-Za-z0-9_-]+`)
+
+func TestAdminTokensPage(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.SignedIn(t, arenatest.Ada)
+	works := func(token string) bool {
+		status, _ := e.Do(t, "GET", "/api/v1/admin/admin-tokens", "Bearer "+token, nil)
+		return status == http.StatusOK
+	}
+
+	t.Run("ListsTheOperatorsToken", func(t *testing.T) {
+		view := c.Get(t, "/admin/admin-tokens")
+		require.Equal(t, http.StatusOK, view.Status)
+		assert.Contains(t, view.Body, "<h1>Admin tokens</h1>")
+		assert.Contains(t, view.Body, `<a href="/admin/admin-tokens" aria-current="page">Admin tokens</a>`, "beside API keys in the menu")
+		assert.Contains(t, view.Body, strings.Split(e.AdminToken, "_")[1])
+		assert.Contains(t, view.Body, "<td>operator</td>")
+		assert.NotRegexp(t, adminTokenPattern, view.Body)
+	})
+	t.Run("ErrLabelTooLong", func(t *testing.T) {
+		res := c.Post(t, "/admin/admin-tokens", url.Values{"label": {strings.Repeat("x", 101)}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-label">At most 100 characters.`)
+		assert.Contains(t, res.Body, "No token was minted")
+		assert.NotRegexp(t, adminTokenPattern, res.Body)
+	})
+	res := c.Post(t, "/admin/admin-tokens", url.Values{"label": {"Deploy script"}})
+	require.Equal(t, http.StatusCreated, res.Status, res.Notices())
+	token := adminTokenPattern.FindString(res.Body)
+	require.NotEmpty(t, token, "the new token is shown")
+	id := strings.Split(token, "_")[1]
+
+	t.Run("ShownOnceAndWorks", func(t *testing.T) {
+		body := c.Get(t, "/admin/admin-tokens").Body
+		assert.Contains(t, body, "Deploy script")
+		assert.Contains(t, body, id)
+		assert.NotContains(t, body, token)
+		assert.True(t, works(token))
+	})
+	t.Run("Revokes", func(t *testing.T) {
+		loc := c.PostOK(t, "/admin/admin-tokens/"+id+"/revoke", nil)
+		body := c.Get(t, loc).Body
+		assert.Contains(t, body, "Admin token revoked")
+		assert.NotContains(t, body, `action="/admin/admin-tokens/`+id+`/revoke"`)
+		assert.False(t, works(token))
+	})
+	t.Run("ErrLastAdminToken", func(t *testing.T) {
+		res := c.Post(t, "/admin/admin-tokens/"+strings.Split(e.AdminToken, "_")[1]+"/revoke", nil)
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "last admin token: mint another one before revoking it")
+		assert.True(t, works(e.AdminToken))
+	})
+	t.Run("ErrUnknownToken", func(t *testing.T) {
+		res := c.Post(t, "/admin/admin-tokens/0badc0de/revoke", nil)
+		assert.Equal(t, http.StatusNotFound, res.Status)
 	})
 }
 
 func TestAdminSettings(t *testing.T) {
-	e := newSiteEnv(t)
-	c := adminBrowser(t, e, adminID)
+	platform := newOpenIDEnv(t) // storing a publisher key moves the arena to platform sign-in
+	e := platform.Arena
+	c := e.SignedIn(t, arenatest.Ada)
 	form := func() url.Values {
 		return url.Values{
 			"name": {"Renamed Arena"}, "plan": {"indie"}, "refereeEnabled": {"on"}, "gracePeriodSeconds": {"7200"},
@@ -651,8 +602,7 @@ func TestAdminSettings(t *testing.T) {
 		}
 	}
 	arena := func() map[string]any {
-		status, out := adminAPI(t, e, "GET", "/api/v1/operator/arenas", "Bearer operator", nil)
-		require.Equal(t, http.StatusOK, status)
+		out := e.API(t, "GET", "/api/v1/operator/arenas", "Bearer "+e.OperatorToken, nil, http.StatusOK)
 		for _, a := range out["arenas"].([]any) {
 			if a := a.(map[string]any); a["slug"] == "demo" {
 				return a
@@ -662,16 +612,16 @@ func TestAdminSettings(t *testing.T) {
 		return nil
 	}
 	metaName := func() any {
-		_, meta := adminAPI(t, e, "GET", "/api/v1", "", nil)
+		meta := e.API(t, "GET", "/api/v1", "", nil, http.StatusOK)
 		return meta["tenant"].(map[string]any)["name"]
 	}
 
 	t.Run("ShowsTheSettings", func(t *testing.T) {
-		status, body := e.get(t, c, "/admin/settings")
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, `value="Demo Arena"`)
-		assert.Contains(t, body, "Ada Lovelace")
-		assert.Contains(t, body, "No key is stored")
+		page := c.Get(t, "/admin/settings")
+		require.Equal(t, http.StatusOK, page.Status)
+		assert.Contains(t, page.Body, `value="Demo Arena"`)
+		assert.Contains(t, page.Body, "Ada Lovelace")
+		assert.Contains(t, page.Body, "No key is stored")
 	})
 	t.Run("ErrFieldsAreMarked", func(t *testing.T) {
 		f := form()
@@ -680,17 +630,17 @@ func TestAdminSettings(t *testing.T) {
 		f.Set("gracePeriodSeconds", "-1")
 		f["through"] = []string{"4", "2"}
 		f["points"] = []string{"10", "20"}
-		res := adminPost(t, e, c, "/admin/settings", f)
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, `id="err-name">Enter the arena&#39;s name.`)
-		assert.Contains(t, res.body, `id="err-appIds">abc is not an AppID`)
-		assert.Contains(t, res.body, `id="err-gracePeriodSeconds">Enter a whole number from 0 to 604800.`)
-		assert.Contains(t, res.body, `id="err-placementPoints">Row 2: places must go up from row to row.`)
+		res := c.Post(t, "/admin/settings", f)
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-name">Enter the arena&#39;s name.`)
+		assert.Contains(t, res.Body, `id="err-appIds">abc is not an AppID`)
+		assert.Contains(t, res.Body, `id="err-gracePeriodSeconds">Enter a whole number from 0 to 604800.`)
+		assert.Contains(t, res.Body, `id="err-placementPoints">Row 2: places must go up from row to row.`)
 		assert.Equal(t, "Demo Arena", metaName(), "nothing changed")
 	})
 	t.Run("SavesEverySetting", func(t *testing.T) {
-		loc := adminPostOK(t, e, c, "/admin/settings", form())
-		_, body := e.get(t, c, loc)
+		loc := c.PostOK(t, "/admin/settings", form())
+		body := c.Get(t, loc).Body
 		assert.Contains(t, body, "Settings saved.")
 		assert.Equal(t, "Renamed Arena", metaName(), "the public meta object shows the name")
 		a := arena()
@@ -708,67 +658,71 @@ func TestAdminSettings(t *testing.T) {
 	t.Run("PublisherKeyIsWriteOnly", func(t *testing.T) {
 		f := form()
 		f.Set("publisherKey", "pk-secret-123")
-		adminPostOK(t, e, c, "/admin/settings", f)
+		c.PostOK(t, "/admin/settings", f)
 		assert.Equal(t, true, arena()["hasPublisherKey"])
-		_, body := e.get(t, c, "/admin/settings")
+		status := c.Get(t, "/admin/settings").Status
+		assert.Equal(t, http.StatusSeeOther, status, "the session signed in with a typed id ended")
+		c = e.Browser(t)
+		platform.platformSignIn(t, c, e.URL, arenatest.Ada)
+		body := c.Get(t, "/admin/settings").Body
 		assert.NotContains(t, body, "pk-secret-123")
 		assert.Contains(t, body, "A key is stored")
 
-		adminPostOK(t, e, c, "/admin/settings", form())
+		c.PostOK(t, "/admin/settings", form())
 		assert.Equal(t, true, arena()["hasPublisherKey"], "empty keeps the key")
 
 		f = form()
 		f.Set("publisherKey", "other")
 		f.Set("removePublisherKey", "on")
-		res := adminPost(t, e, c, "/admin/settings", f)
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, "Enter a new key or remove the stored one, not both.")
+		res := c.Post(t, "/admin/settings", f)
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, "Enter a new key or remove the stored one, not both.")
 
 		f = form()
 		f.Set("removePublisherKey", "on")
-		adminPostOK(t, e, c, "/admin/settings", f)
+		c.PostOK(t, "/admin/settings", f)
 		assert.Equal(t, false, arena()["hasPublisherKey"])
 	})
 	t.Run("AdminPlayers", func(t *testing.T) {
-		player := adminBrowser(t, e, playerID)
-		status, _ := e.get(t, player, "/admin")
+		player := e.SignedIn(t, arenatest.Blaise)
+		status := player.Get(t, "/admin").Status
 		require.Equal(t, http.StatusForbidden, status)
 
-		res := adminPost(t, e, c, "/admin/settings/admins", url.Values{"adminPlatformId": {"123"}})
-		assert.Equal(t, http.StatusUnprocessableEntity, res.status)
-		assert.Contains(t, res.body, `id="err-adminPlatformId">Enter a 17-digit account id.`)
+		res := c.Post(t, "/admin/settings/admins", url.Values{"adminPlatformId": {"123"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-adminPlatformId">Enter a 17-digit account id.`)
 
-		loc := adminPostOK(t, e, c, "/admin/settings/admins", url.Values{"adminPlatformId": {playerID}})
+		loc := c.PostOK(t, "/admin/settings/admins", url.Values{"adminPlatformId": {arenatest.Blaise}})
 		assert.Equal(t, "/admin/settings?done=admin-added#admins", loc)
-		status, _ = e.get(t, player, "/admin")
+		status = player.Get(t, "/admin").Status
 		assert.Equal(t, http.StatusOK, status, "the new admin sees the pages")
-		loc = adminPostOK(t, e, c, "/admin/settings/admins", url.Values{"adminPlatformId": {playerID}})
-		_, body := e.get(t, c, loc)
+		loc = c.PostOK(t, "/admin/settings/admins", url.Values{"adminPlatformId": {arenatest.Blaise}})
+		body := c.Get(t, loc).Body
 		assert.Contains(t, body, "That player already is an admin.")
 		assert.Contains(t, body, "Blaise Pascal")
 
-		res = adminPost(t, e, c, "/admin/settings/admins/"+adminID+"/remove", nil)
-		assert.Equal(t, http.StatusConflict, res.status)
-		assert.Contains(t, res.body, "You cannot remove yourself")
+		res = c.Post(t, "/admin/settings/admins/"+arenatest.Ada+"/remove", nil)
+		assert.Equal(t, http.StatusConflict, res.Status)
+		assert.Contains(t, res.Body, "You cannot remove yourself")
 
-		adminPostOK(t, e, c, "/admin/settings/admins/"+playerID+"/remove", nil)
-		status, _ = e.get(t, player, "/admin")
+		c.PostOK(t, "/admin/settings/admins/"+arenatest.Blaise+"/remove", nil)
+		status = player.Get(t, "/admin").Status
 		assert.Equal(t, http.StatusForbidden, status, "removed")
-		res = adminPost(t, e, c, "/admin/settings/admins/"+playerID+"/remove", nil)
-		assert.Equal(t, http.StatusNotFound, res.status)
-		assert.Contains(t, res.body, "That player is not an admin.")
+		res = c.Post(t, "/admin/settings/admins/"+arenatest.Blaise+"/remove", nil)
+		assert.Equal(t, http.StatusNotFound, res.Status)
+		assert.Contains(t, res.Body, "That player is not an admin.")
 	})
 }
 
 func TestAdminFormsRefuseCrossSite(t *testing.T) {
-	e := newSiteEnv(t)
-	c := adminBrowser(t, e, adminID)
-	_, list := adminAPI(t, e, "GET", "/api/v1/admin/tournaments/winter-cup/matches", "Bearer "+e.adminToken, nil)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.SignedIn(t, arenatest.Ada)
+	list := e.Admin(t, "GET", "/api/v1/admin/tournaments/winter-cup/matches", nil, http.StatusOK)
 	match := list["matches"].([]any)[len(list["matches"].([]any))-1].(map[string]any)
 	matchPath := fmt.Sprintf("/admin/matches/%.0f", match["id"])
-	res := adminPost(t, e, c, "/admin/api-keys", url.Values{"label": {"kept"}})
-	require.Equal(t, http.StatusCreated, res.status)
-	keyID := strings.Split(apiKeyPattern.FindString(res.body), "_")[1]
+	res := c.Post(t, "/admin/api-keys", url.Values{"label": {"kept"}})
+	require.Equal(t, http.StatusCreated, res.Status)
+	keyID := strings.Split(apiKeyPattern.FindString(res.Body), "_")[1]
 
 	for _, tc := range []struct {
 		path string
@@ -778,31 +732,31 @@ func TestAdminFormsRefuseCrossSite(t *testing.T) {
 		{"/admin/tournaments/spring-invitational", adminTournamentForm(e, "spring-invitational", "playoffs_only", 4)},
 		{"/admin/tournaments/spring-invitational/status", url.Values{"to": {"cancelled"}}},
 		{"/admin/tournaments/spring-invitational/registrations", url.Values{"platformId": {"76561198000000199"}}},
-		{"/admin/tournaments/spring-invitational/seeds", url.Values{"seed-" + adminID: {"9"}}},
+		{"/admin/tournaments/spring-invitational/seeds", url.Values{"seed-" + arenatest.Ada: {"9"}}},
 		{matchPath + "/resolve", url.Values{"winner": {fmt.Sprint(match["p1PlatformId"])}}},
 		{"/admin/api-keys", url.Values{"label": {"xsite"}}},
 		{"/admin/api-keys/" + keyID + "/revoke", nil},
 		{"/admin/settings", url.Values{"name": {"Hijacked"}}},
-		{"/admin/settings/admins", url.Values{"adminPlatformId": {playerID}}},
-		{"/admin/settings/admins/" + adminID + "/remove", nil},
+		{"/admin/settings/admins", url.Values{"adminPlatformId": {arenatest.Blaise}}},
+		{"/admin/settings/admins/" + arenatest.Ada + "/remove", nil},
 	} {
-		assert.Equal(t, http.StatusForbidden, adminCrossSite(t, e, c, tc.path, tc.form), tc.path)
+		assert.Equal(t, http.StatusForbidden, c.PostCrossSite(t, tc.path, tc.form).Status, tc.path)
 	}
 
-	status, _ := e.get(t, c, "/admin/tournaments/xsite")
+	status := c.Get(t, "/admin/tournaments/xsite").Status
 	assert.Equal(t, http.StatusNotFound, status, "no tournament created")
-	_, body := e.get(t, c, "/admin/tournaments/spring-invitational")
+	body := c.Get(t, "/admin/tournaments/spring-invitational").Body
 	assert.Contains(t, body, `<span class="badge status-registration_open">Registration open</span>`, "not cancelled")
 	assert.NotContains(t, body, "76561198000000199", "nobody registered")
-	_, list = adminAPI(t, e, "GET", "/api/v1/admin/tournaments/winter-cup/matches", "Bearer "+e.adminToken, nil)
+	list = e.Admin(t, "GET", "/api/v1/admin/tournaments/winter-cup/matches", nil, http.StatusOK)
 	after := list["matches"].([]any)[len(list["matches"].([]any))-1].(map[string]any)
 	assert.Equal(t, match["status"], after["status"], "match not resolved")
-	_, body = e.get(t, c, "/admin/api-keys")
+	body = c.Get(t, "/admin/api-keys").Body
 	assert.NotContains(t, body, "xsite")
 	assert.Contains(t, body, `action="/admin/api-keys/`+keyID+`/revoke"`, "key not revoked")
-	_, meta := adminAPI(t, e, "GET", "/api/v1", "", nil)
+	meta := e.API(t, "GET", "/api/v1", "", nil, http.StatusOK)
 	assert.Equal(t, "Demo Arena", meta["tenant"].(map[string]any)["name"])
-	player := adminBrowser(t, e, playerID)
-	status, _ = e.get(t, player, "/admin")
+	player := e.SignedIn(t, arenatest.Blaise)
+	status = player.Get(t, "/admin").Status
 	assert.Equal(t, http.StatusForbidden, status, "no admin added")
 }

@@ -150,7 +150,10 @@ func (s *Site) openIDCallback(w http.ResponseWriter, r *http.Request, t *server.
 		// The name can wait for the next sign-in; the sign-in itself holds.
 		s.cfg.Logger.WarnContext(ctx, "player summary unavailable", slog.String("arena", t.Arena.Slug), slog.String("error", err.Error()))
 	}
-	s.startSession(w, r, t, id)
+	if err := s.startSession(w, r, t, id); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	http.Redirect(w, r, orHome(next), http.StatusSeeOther)
 }
 

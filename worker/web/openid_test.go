@@ -3,7 +3,6 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/worker/arenatest"
 	"arena/worker/web"
 )
 
@@ -142,8 +142,7 @@ func (fs *fakeSummaries) callCount() int {
 // at http://real.test (publisher key "pubkey") and an endpoint that must
 // never be asked.
 type openIDEnv struct {
-	*siteEnv
-	site      *web.Site
+	*arenatest.Arena
 	op        *fakeOP
 	summaries *fakeSummaries
 	evil      *httptest.Server
@@ -160,45 +159,59 @@ func newOpenIDEnv(t *testing.T) *openIDEnv {
 		fmt.Fprintf(w, "ns:%s\nis_valid:true\n", openIDNS)
 	}))
 	t.Cleanup(evil.Close)
-	e, site := acctSiteEnv(t, web.Config{OpenIDEndpoint: op.URL, PlayerAPI: sums.URL})
-	e.acctCreateArena(t, "real", "real.test", "pubkey")
-	env := &openIDEnv{siteEnv: e, site: site, op: op, summaries: sums, evil: evil, evilCalls: &evilCalls}
+	e := arenatest.New(t, arenatest.Options{Site: web.Config{OpenIDEndpoint: op.URL, PlayerAPI: sums.URL}})
+	e.CreateArena(t, "real", "real.test", "pubkey", nil)
+	env := &openIDEnv{Arena: e, op: op, summaries: sums, evil: evil, evilCalls: &evilCalls}
 	t.Cleanup(func() { assert.Zero(t, evilCalls.Load(), "an endpoint named in a request was asked") })
 	return env
 }
 
-// start begins a platform sign-in in browser c and returns the return_to
-// the site asked the platform to answer.
-func (e *openIDEnv) start(t *testing.T, c *http.Client, next string) string {
+// start begins a platform sign-in on the real-mode arena in browser c and
+// returns the return_to the site asked the platform to answer.
+func (e *openIDEnv) start(t *testing.T, c *arenatest.Browser, next string) string {
 	t.Helper()
-	resp := acctSend(t, c, http.MethodGet, realBase+"/auth/openid?next="+url.QueryEscape(next), nil)
-	require.Equal(t, http.StatusSeeOther, resp.StatusCode, resp.body)
-	loc, err := url.Parse(resp.Header.Get("Location"))
+	return e.startAt(t, c, realBase, next)
+}
+
+// startAt begins a platform sign-in on the arena at base.
+func (e *openIDEnv) startAt(t *testing.T, c *arenatest.Browser, base, next string) string {
+	t.Helper()
+	resp := c.Get(t, base+"/auth/openid?next="+url.QueryEscape(next))
+	require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
+	loc, err := url.Parse(resp.Location)
 	require.NoError(t, err)
 	require.Equal(t, e.op.URL, loc.Scheme+"://"+loc.Host+loc.Path, "the configured endpoint")
 	q := loc.Query()
 	assert.Equal(t, openIDNS, q.Get("openid.ns"))
 	assert.Equal(t, "checkid_setup", q.Get("openid.mode"))
-	assert.Equal(t, realBase, q.Get("openid.realm"))
+	assert.Equal(t, base, q.Get("openid.realm"))
 	assert.Equal(t, "http://specs.openid.net/auth/2.0/identifier_select", q.Get("openid.identity"))
 	assert.Equal(t, "http://specs.openid.net/auth/2.0/identifier_select", q.Get("openid.claimed_id"))
 	returnTo := q.Get("openid.return_to")
-	require.True(t, strings.HasPrefix(returnTo, realBase+"/auth/openid/callback?"), returnTo)
+	require.True(t, strings.HasPrefix(returnTo, base+"/auth/openid/callback?"), returnTo)
 	return returnTo
 }
 
+// platformSignIn signs browser c in as account on the real-mode arena at
+// base through the fake platform.
+func (e *openIDEnv) platformSignIn(t *testing.T, c *arenatest.Browser, base, account string) {
+	t.Helper()
+	returnTo := e.startAt(t, c, base, "/")
+	resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+	require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
+}
+
 // callback brings the browser back from the platform with params.
-func callback(t *testing.T, c *http.Client, returnTo string, params url.Values) acctResponse {
+func callback(t *testing.T, c *arenatest.Browser, returnTo string, params url.Values) arenatest.Page {
 	t.Helper()
 	u, err := url.Parse(returnTo)
 	require.NoError(t, err)
-	u.Scheme, u.Host = "http", "real.test"
 	q := u.Query()
 	for k, v := range params {
 		q[k] = v
 	}
 	u.RawQuery = q.Encode()
-	return acctSend(t, c, http.MethodGet, u.String(), nil)
+	return c.Get(t, u.String())
 }
 
 func TestOpenIDSignIn(t *testing.T) {
@@ -206,30 +219,25 @@ func TestOpenIDSignIn(t *testing.T) {
 	const account = "76561198012345678"
 
 	t.Run("SignsInAndCachesTheSummary", func(t *testing.T) {
-		c := e.acctAnyHost(t)
+		c := e.Browser(t)
 		returnTo := e.start(t, c, "/ladder")
-		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.now, nil))
-		require.Equal(t, http.StatusSeeOther, resp.StatusCode, resp.body)
-		assert.Equal(t, "/ladder", resp.Header.Get("Location"))
-		cookie := acctSessionCookie(resp)
+		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+		require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
+		assert.Equal(t, "/ladder", resp.Location)
+		cookie := resp.Cookie(arenatest.SessionCookie)
 		require.NotNil(t, cookie)
 		assert.True(t, cookie.HttpOnly)
 		assert.Equal(t, http.SameSiteLaxMode, cookie.SameSite)
 		assert.Empty(t, cookie.Domain)
-		assert.Equal(t, "Gamer 5678", acctSignedInAs(t, c, realBase))
+		assert.Equal(t, "Gamer 5678", c.SignedInAs(t, realBase))
 		assert.Equal(t, int32(1), e.op.checks.Load())
 		require.Equal(t, 1, e.summaries.callCount())
 		assert.Equal(t, []string{account}, e.summaries.calls[0])
 		assert.Equal(t, "pubkey", e.summaries.keys[0], "the arena's publisher key")
 		var p struct {
-			Player acctPublicPlayer `json:"player"`
+			Player arenatest.PublicPlayer `json:"player"`
 		}
-		req, _ := http.NewRequest(http.MethodGet, realBase+"/api/v1/players/"+account, nil)
-		r2, err := c.Do(req)
-		require.NoError(t, err)
-		defer r2.Body.Close()
-		b, _ := io.ReadAll(r2.Body)
-		require.NoError(t, json.Unmarshal(b, &p), string(b))
+		arenatest.Decode(t, e.API(t, http.MethodGet, realBase+"/api/v1/players/"+account, "", nil, http.StatusOK), &p)
 		assert.Equal(t, "Gamer 5678", p.Player.PersonaName)
 		assert.Equal(t, "https://avatars.test/"+account+"_full.jpg", p.Player.AvatarURL)
 	})
@@ -280,69 +288,81 @@ func TestOpenIDSignIn(t *testing.T) {
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
-			c := e.acctAnyHost(t)
+			c := e.Browser(t)
 			returnTo := e.start(t, c, "/ladder")
 			change := tc.change
 			if tc.name == "ErrDifferentOPEndpoint" {
 				change = func(v url.Values) { v.Set("openid.op_endpoint", e.evil.URL) }
 			}
-			params := e.op.assertion(returnTo, account, e.now, change)
+			params := e.op.assertion(returnTo, account, e.Now, change)
 			if tc.tamper != nil {
 				tc.tamper(params)
 			}
 			before := e.op.checks.Load()
 			resp := callback(t, c, returnTo, params)
-			assert.Equal(t, tc.status, resp.StatusCode, resp.body)
-			assert.Contains(t, resp.body, `class="notice error"`)
-			assert.Nil(t, acctSessionCookie(resp), "never a session")
-			assert.Empty(t, acctSignedInAs(t, c, realBase))
+			assert.Equal(t, tc.status, resp.Status, resp.Body)
+			assert.Contains(t, resp.Body, `class="notice error"`)
+			assert.Nil(t, resp.Cookie(arenatest.SessionCookie), "never a session")
+			assert.Empty(t, c.SignedInAs(t, realBase))
 			assert.Equal(t, tc.asked, e.op.checks.Load() > before, "asked the platform")
 		})
 	}
 
 	t.Run("ErrNotStartedInThisBrowser", func(t *testing.T) {
-		returnTo := e.start(t, e.acctAnyHost(t), "/")
-		other := e.acctAnyHost(t) // the victim's browser, fed the attacker's assertion
-		resp := callback(t, other, returnTo, e.op.assertion(returnTo, account, e.now, nil))
-		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-		assert.Nil(t, acctSessionCookie(resp))
+		returnTo := e.start(t, e.Browser(t), "/")
+		other := e.Browser(t) // the victim's browser, fed the attacker's assertion
+		resp := callback(t, other, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+		assert.Equal(t, http.StatusUnauthorized, resp.Status)
+		assert.Nil(t, resp.Cookie(arenatest.SessionCookie))
 	})
 	t.Run("ErrReplayedAssertion", func(t *testing.T) {
-		c := e.acctAnyHost(t)
+		c := e.Browser(t)
 		returnTo := e.start(t, c, "/")
-		params := e.op.assertion(returnTo, account, e.now, nil)
-		require.Equal(t, http.StatusSeeOther, callback(t, c, returnTo, params).StatusCode)
+		params := e.op.assertion(returnTo, account, e.Now, nil)
+		require.Equal(t, http.StatusSeeOther, callback(t, c, returnTo, params).Status)
 		// The same browser brings the same answer again, its state cookie restored.
 		u, _ := url.Parse(returnTo)
 		state := u.Query().Get("state")
-		c2 := e.acctAnyHost(t)
+		c2 := e.Browser(t)
 		cb, _ := url.Parse(realBase + "/auth/openid/callback")
-		c2.Jar.SetCookies(cb, []*http.Cookie{{Name: "arena_openid_state", Value: state, Path: "/auth/openid/callback"}})
+		c2.Client.Jar.SetCookies(cb, []*http.Cookie{{Name: "arena_openid_state", Value: state, Path: "/auth/openid/callback"}})
 		before := e.op.checks.Load()
 		resp := callback(t, c2, returnTo, params)
-		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
-		assert.Nil(t, acctSessionCookie(resp))
+		assert.Equal(t, http.StatusUnauthorized, resp.Status)
+		assert.Nil(t, resp.Cookie(arenatest.SessionCookie))
 		assert.Greater(t, e.op.checks.Load(), before, "refused for the used nonce, after every other check passed")
 	})
 	t.Run("ErrPlatformUnreachable", func(t *testing.T) {
 		e.op.down.Store(true)
 		defer e.op.down.Store(false)
-		c := e.acctAnyHost(t)
+		c := e.Browser(t)
 		returnTo := e.start(t, c, "/")
-		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.now, nil))
-		assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
-		assert.Nil(t, acctSessionCookie(resp))
+		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+		assert.Equal(t, http.StatusBadGateway, resp.Status)
+		assert.Nil(t, resp.Cookie(arenatest.SessionCookie))
+	})
+	t.Run("SignOutEndsAPlatformSession", func(t *testing.T) {
+		c := e.Browser(t)
+		e.platformSignIn(t, c, realBase, account)
+		require.NotEmpty(t, c.SignedInAs(t, realBase))
+		replay := e.Browser(t)
+		for _, cookie := range c.Cookies(realBase) {
+			replay.SetCookie(realBase, cookie.Name, cookie.Value)
+		}
+		require.NotEmpty(t, replay.SignedInAs(t, realBase))
+		require.Equal(t, http.StatusSeeOther, c.Post(t, realBase+"/signout", nil).Status)
+		assert.Empty(t, replay.SignedInAs(t, realBase), "the copied cookie opens nothing")
 	})
 	t.Run("MockArenaHasNoPlatformSignIn", func(t *testing.T) {
-		resp := acctSend(t, e.acctAnyHost(t), http.MethodGet, e.http.URL+"/auth/openid?next=/ladder", nil)
-		assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
-		assert.Equal(t, "/signin?next=%2Fladder", resp.Header.Get("Location"))
+		resp := e.Browser(t).Get(t, "/auth/openid?next=/ladder")
+		assert.Equal(t, http.StatusSeeOther, resp.Status)
+		assert.Equal(t, "/signin?next=%2Fladder", resp.Location)
 	})
 }
 
 func TestPlayerSummaries(t *testing.T) {
 	e := newOpenIDEnv(t)
-	e.site.AddTestSummariesRoute()
+	e.Site.AddTestSummariesRoute()
 	ids := make([]string, 150)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("765611980%08d", 1000+i)
@@ -350,8 +370,8 @@ func TestPlayerSummaries(t *testing.T) {
 	e.summaries.unknown[ids[149]] = true
 	refresh := func(t *testing.T, base string, ids []string) {
 		t.Helper()
-		resp := acctSend(t, e.acctAnyHost(t), http.MethodPost, base+"/__test/summaries", url.Values{"ids": {strings.Join(ids, ",")}})
-		require.Equal(t, http.StatusNoContent, resp.StatusCode, resp.body)
+		resp := e.Browser(t).Send(t, http.MethodPost, base+"/__test/summaries", url.Values{"ids": {strings.Join(ids, ",")}})
+		require.Equal(t, http.StatusNoContent, resp.Status, resp.Body)
 	}
 
 	t.Run("BatchedByAHundred", func(t *testing.T) {
@@ -367,25 +387,21 @@ func TestPlayerSummaries(t *testing.T) {
 		refresh(t, realBase, ids[:120])
 		assert.Equal(t, 2, e.summaries.callCount(), "fresh summaries are not asked again")
 		var p struct {
-			Player acctPublicPlayer `json:"player"`
+			Player arenatest.PublicPlayer `json:"player"`
 		}
-		req, _ := http.NewRequest(http.MethodGet, realBase+"/api/v1/players/"+ids[7], nil)
-		resp, err := e.acctAnyHost(t).Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		require.NoError(t, json.NewDecoder(resp.Body).Decode(&p))
+		arenatest.Decode(t, e.API(t, http.MethodGet, realBase+"/api/v1/players/"+ids[7], "", nil, http.StatusOK), &p)
 		assert.Equal(t, "Gamer "+ids[7][13:], p.Player.PersonaName)
 		assert.Equal(t, "https://avatars.test/"+ids[7]+"_full.jpg", p.Player.AvatarURL)
 	})
 	t.Run("StaleAfterADay", func(t *testing.T) {
-		e.acctAdvance(t, 25*time.Hour)
+		e.Advance(t, 25*time.Hour)
 		refresh(t, realBase, ids[:120])
 		require.Equal(t, 4, e.summaries.callCount())
 		assert.Len(t, e.summaries.calls[2], 100)
 		assert.Len(t, e.summaries.calls[3], 20)
 	})
 	t.Run("MockModeNeverCallsOut", func(t *testing.T) {
-		refresh(t, e.http.URL, ids[:10])
+		refresh(t, e.URL, ids[:10])
 		assert.Equal(t, 4, e.summaries.callCount())
 	})
 }

@@ -5,28 +5,38 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"arena/worker/arenatest"
 )
 
-// pubBenchSite is newSiteEnv for benchmarks: the demo arena served
-// in-process (no network: the benchmarks measure server time).
-func pubBenchSite(b *testing.B) *siteEnv {
+// pubBenchSite serves the demo arena in process for benchmarks (no
+// network: the benchmarks measure server time; no rate limits) with a
+// 64-player groups_playoffs cup (8 groups of 8, the top 4 of each into a
+// bracket of 32) played up to the middle of the playoffs: the groups and
+// the first round decided, half of the round of 16 too.
+func pubBenchSite(b *testing.B) *arenatest.Arena {
 	b.Helper()
-	e, _ := buildSiteEnv(b, siteOptions{noRateLimits: true, inProcess: true})
+	e := arenatest.New(b, arenatest.Options{NoRateLimits: true, InProcess: true})
+	e.OpenCup(b, arenatest.Cup{Slug: "big-cup", Name: "Big Cup", Format: "groups_playoffs", MaxPlayers: 64,
+		Players: arenatest.CupPlayers(64), Seeded: true, Fields: map[string]any{"groupCount": 8, "advancePerGroup": 4}})
+	e.SetStatus(b, "big-cup", "registration_closed", "group_stage")
+	e.ResolveScheduled(b, "big-cup", -1)
+	e.SetStatus(b, "big-cup", "playoffs")
+	e.ResolveScheduled(b, "big-cup", 16)
+	e.ResolveScheduled(b, "big-cup", 4)
 	return e
 }
 
 // pubBenchPage measures one page through the whole handler (tenant lookup,
 // store queries, rendering), asking for it as a visitor.
-func pubBenchPage(b *testing.B, e *siteEnv, path string) {
+func pubBenchPage(b *testing.B, e *arenatest.Arena, path string) {
 	b.Helper()
 	size := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		req := httptest.NewRequest("GET", path, nil)
-		req.Host = pubDemoHost
+		req.Host = arenatest.DemoHost
 		w := httptest.NewRecorder()
-		e.srv.ServeHTTP(w, req)
+		e.Handler.ServeHTTP(w, req)
 		if w.Code != http.StatusOK {
 			b.Fatalf("%s: %d", path, w.Code)
 		}
@@ -40,7 +50,6 @@ func pubBenchPage(b *testing.B, e *siteEnv, path string) {
 // of 32 plus the small final. Target: under 5 ms per page.
 func BenchmarkTournamentPage64(b *testing.B) {
 	e := pubBenchSite(b)
-	e.pubSeedBigCup(b, "big-cup")
 	pubBenchPage(b, e, "/tournaments/big-cup")
 }
 
@@ -48,20 +57,12 @@ func BenchmarkTournamentPage64(b *testing.B) {
 // cup running beside the demo data.
 func BenchmarkPublicPages(b *testing.B) {
 	e := pubBenchSite(b)
-	base := e.pubSeedBigCup(b, "big-cup")
-	list := e.pubAdmin(b, "GET", base+"/matches", nil, http.StatusOK)
-	var final map[string]any
-	for _, raw := range list["matches"].([]any) {
-		if m := raw.(map[string]any); m["bracketSlot"] == "FINAL" {
-			final = m
-		}
-	}
-	require.NotNil(b, final)
+	final := e.MatchBySlot(b, "big-cup", "FINAL")
 	for _, p := range []struct{ name, path string }{
 		{"Home", "/"},
 		{"Tournaments", "/tournaments"},
-		{"Match", "/matches/" + pubID(final["id"])},
-		{"Player", "/players/" + pubCupPlayer(1)},
+		{"Match", final.Path("")},
+		{"Player", "/players/" + arenatest.CupPlayer(1)},
 		{"Ladder", "/ladder"},
 		{"LadderAll", "/ladder?season=all"},
 		{"TournamentCompleted16", "/tournaments/autumn-open"},

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arena/worker/arenatest"
 )
 
 // pubISOTime matches a timestamp the pages put in markup.
@@ -45,17 +47,17 @@ func pubInOrder(t *testing.T, s string, parts ...string) {
 }
 
 func TestPublicHome(t *testing.T) {
-	e := newSiteEnv(t)
-	status, body := e.get(t, e.browser(t), "/")
-	require.Equal(t, http.StatusOK, status)
-	assert.Contains(t, body, "<title>Home · Demo Arena</title>")
-	live := pubBetween(t, body, `<h2 id="live-heading">`, "</section>")
+	e := arenatest.New(t, arenatest.Options{})
+	page := e.Browser(t).Get(t, "/")
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, page.Body, "<title>Home · Demo Arena</title>")
+	live := pubBetween(t, page.Body, `<h2 id="live-heading">`, "</section>")
 	assert.Contains(t, live, "No match is being played right now.")
 
 	// The winter cup's second round is open now: both groups' matches are
 	// the ones closing soonest.
-	winter := e.pubAPI(t, "GET", "/api/v1/tournaments/winter-cup", "", nil, http.StatusOK)
-	upcoming := pubBetween(t, body, `<h2 id="upcoming-heading">`, "</section>")
+	winter := e.API(t, "GET", "/api/v1/tournaments/winter-cup", "", nil, http.StatusOK)
+	upcoming := pubBetween(t, page.Body, `<h2 id="upcoming-heading">`, "</section>")
 	round2 := 0
 	for _, g := range winter["groups"].([]any) {
 		for _, raw := range g.(map[string]any)["matches"].([]any) {
@@ -74,19 +76,19 @@ func TestPublicHome(t *testing.T) {
 	assert.Contains(t, upcoming, "Winter Cup")
 	assert.Regexp(t, pubISOTime, upcoming)
 
-	pubInOrder(t, body,
+	pubInOrder(t, page.Body,
 		"<h2>Running now</h2>", `href="/tournaments/winter-cup"`,
 		"<h2>Registration open</h2>", `href="/tournaments/spring-invitational"`,
 		"<h2>Completed</h2>", `href="/tournaments/autumn-open"`)
 }
 
 func TestPublicHomeShowsLiveMatches(t *testing.T) {
-	e := newSiteEnv(t)
-	m := e.pubWinterRound2(t)[0]
+	e := arenatest.New(t, arenatest.Options{})
+	m := pubWinterRound2(t, e)[0]
 	for _, p := range []string{"player1", "player2"} {
-		e.pubAPI(t, "POST", "/api/v1/matches/"+pubID(m["id"])+"/ready", "Platform MOCK:"+m[p].(map[string]any)["platformId"].(string), nil, http.StatusOK)
+		e.API(t, "POST", "/api/v1/matches/"+pubID(m["id"])+"/ready", "Platform MOCK:"+m[p].(map[string]any)["platformId"].(string), nil, http.StatusOK)
 	}
-	_, body := e.get(t, e.browser(t), "/")
+	body := e.Browser(t).Get(t, "/").Body
 	live := pubBetween(t, body, `<h2 id="live-heading">`, "</section>")
 	assert.Contains(t, live, `href="/matches/`+pubID(m["id"])+`"`)
 	assert.Contains(t, live, `<span class="badge live">Live</span>`)
@@ -95,8 +97,8 @@ func TestPublicHomeShowsLiveMatches(t *testing.T) {
 }
 
 // pubWinterRound2 returns the demo winter cup's open second-round matches.
-func (e *siteEnv) pubWinterRound2(t *testing.T) []map[string]any {
-	winter := e.pubAPI(t, "GET", "/api/v1/tournaments/winter-cup", "", nil, http.StatusOK)
+func pubWinterRound2(t *testing.T, e *arenatest.Arena) []map[string]any {
+	winter := e.API(t, "GET", "/api/v1/tournaments/winter-cup", "", nil, http.StatusOK)
 	var out []map[string]any
 	for _, g := range winter["groups"].([]any) {
 		for _, raw := range g.(map[string]any)["matches"].([]any) {
@@ -110,36 +112,36 @@ func (e *siteEnv) pubWinterRound2(t *testing.T) []map[string]any {
 }
 
 func TestPublicTournamentList(t *testing.T) {
-	e := newSiteEnv(t)
-	status, body := e.get(t, e.browser(t), "/tournaments")
-	require.Equal(t, http.StatusOK, status)
+	e := arenatest.New(t, arenatest.Options{})
+	page := e.Browser(t).Get(t, "/tournaments")
+	require.Equal(t, http.StatusOK, page.Status)
 	// Newest start first, as the API lists them.
-	list := e.pubAPI(t, "GET", "/api/v1/tournaments", "", nil, http.StatusOK)
+	list := e.API(t, "GET", "/api/v1/tournaments", "", nil, http.StatusOK)
 	var parts []string
 	for _, raw := range list["tournaments"].([]any) {
 		tr := raw.(map[string]any)
 		parts = append(parts, `<a href="/tournaments/`+tr["slug"].(string)+`">`+tr["name"].(string)+`</a>`)
 	}
 	require.Len(t, parts, 3)
-	pubInOrder(t, body, parts...)
-	assert.Contains(t, body, `<td class="num">16 / 16</td>`)
-	assert.Contains(t, body, `<td class="num">5 / 16</td>`)
-	assert.Regexp(t, pubISOTime, body)
+	pubInOrder(t, page.Body, parts...)
+	assert.Contains(t, page.Body, `<td class="num">16 / 16</td>`)
+	assert.Contains(t, page.Body, `<td class="num">5 / 16</td>`)
+	assert.Regexp(t, pubISOTime, page.Body)
 }
 
 func TestPublicTournamentCompleted(t *testing.T) {
-	e := newSiteEnv(t)
-	api := e.pubAPI(t, "GET", "/api/v1/tournaments/autumn-open", "", nil, http.StatusOK)
-	status, body := e.get(t, e.browser(t), "/tournaments/autumn-open")
-	require.Equal(t, http.StatusOK, status)
-	assert.Contains(t, body, "<h1>Autumn Open</h1>")
-	assert.Contains(t, body, `<span class="badge completed">Completed</span>`)
-	assert.Contains(t, body, "Sixteen players, four groups")
-	assert.Contains(t, body, "<strong>Registration is closed.</strong>")
-	assert.Regexp(t, pubISOTime, body)
+	e := arenatest.New(t, arenatest.Options{})
+	api := e.API(t, "GET", "/api/v1/tournaments/autumn-open", "", nil, http.StatusOK)
+	page := e.Browser(t).Get(t, "/tournaments/autumn-open")
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, page.Body, "<h1>Autumn Open</h1>")
+	assert.Contains(t, page.Body, `<span class="badge completed">Completed</span>`)
+	assert.Contains(t, page.Body, "Sixteen players, four groups")
+	assert.Contains(t, page.Body, "<strong>Registration is closed.</strong>")
+	assert.Regexp(t, pubISOTime, page.Body)
 
 	t.Run("Podium", func(t *testing.T) {
-		podium := pubBetween(t, body, `<ol class="podium">`, "</ol>")
+		podium := pubBetween(t, page.Body, `<ol class="podium">`, "</ol>")
 		var parts []string
 		for _, raw := range api["podium"].([]any) {
 			pl := raw.(map[string]any)
@@ -150,7 +152,7 @@ func TestPublicTournamentCompleted(t *testing.T) {
 	})
 
 	t.Run("BracketColumns", func(t *testing.T) {
-		bracket := pubBetween(t, body, `<div class="bracket-scroll"`, `<section aria-labelledby="groups-heading">`)
+		bracket := pubBetween(t, page.Body, `<div class="bracket-scroll"`, `<section aria-labelledby="groups-heading">`)
 		var labels []string
 		for _, raw := range api["bracket"].([]any) {
 			col := raw.(map[string]any)
@@ -174,7 +176,7 @@ func TestPublicTournamentCompleted(t *testing.T) {
 			}
 		}
 		require.NotNil(t, final)
-		box := pubBetween(t, body, `<a class="bm decided" href="/matches/`+pubID(final["id"])+`"`, "</a>")
+		box := pubBetween(t, page.Body, `<a class="bm decided" href="/matches/`+pubID(final["id"])+`"`, "</a>")
 		assert.Contains(t, box, `<span class="bm-slot">Final</span>`)
 		winner, loser := pubName(final["winner"]), pubName(final["player1"])
 		if loser == winner {
@@ -188,7 +190,7 @@ func TestPublicTournamentCompleted(t *testing.T) {
 	t.Run("GroupStandings", func(t *testing.T) {
 		groupA := api["groups"].([]any)[0].(map[string]any)
 		require.Equal(t, "A", groupA["name"])
-		table := pubBetween(t, body, "<caption>Group A</caption>", "</table>")
+		table := pubBetween(t, page.Body, "<caption>Group A</caption>", "</table>")
 		var parts []string
 		for _, raw := range groupA["standings"].([]any) {
 			row := raw.(map[string]any)
@@ -201,57 +203,50 @@ func TestPublicTournamentCompleted(t *testing.T) {
 		require.Len(t, parts, 12)
 		pubInOrder(t, table, parts...)
 		assert.Equal(t, 2, strings.Count(table, `<tr class="advances">`), "the top two of each group advance")
-		assert.Contains(t, body, "Matches of group A")
+		assert.Contains(t, page.Body, "Matches of group A")
 	})
 }
 
 func TestPublicTournamentRegistration(t *testing.T) {
-	e := newSiteEnv(t)
-	status, body := e.get(t, e.browser(t), "/tournaments/spring-invitational")
-	require.Equal(t, http.StatusOK, status)
-	assert.Contains(t, body, `<p class="registration open"><strong>Registration is open.</strong>`)
-	assert.Contains(t, body, "5 of 16 places taken")
-	players := pubBetween(t, body, `<ol class="player-list">`, "</ol>")
+	e := arenatest.New(t, arenatest.Options{})
+	page := e.Browser(t).Get(t, "/tournaments/spring-invitational")
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, page.Body, `<p class="registration open"><strong>Registration is open.</strong>`)
+	assert.Contains(t, page.Body, "5 of 16 places taken")
+	players := pubBetween(t, page.Body, `<ol class="player-list">`, "</ol>")
 	assert.Equal(t, 5, strings.Count(players, "<li>"))
 	assert.Contains(t, players, `<a href="/players/76561198000000001">Ada Lovelace</a>`)
-	assert.NotContains(t, body, "bracket-scroll")
-	assert.NotContains(t, body, "groups-heading")
-	assert.NotContains(t, body, "podium-heading")
-	assert.Regexp(t, pubISOTime, body)
+	assert.NotContains(t, page.Body, "bracket-scroll")
+	assert.NotContains(t, page.Body, "groups-heading")
+	assert.NotContains(t, page.Body, "podium-heading")
+	assert.Regexp(t, pubISOTime, page.Body)
 }
 
 func TestPublicTournamentGroupStage(t *testing.T) {
-	e := newSiteEnv(t)
-	status, body := e.get(t, e.browser(t), "/tournaments/winter-cup")
-	require.Equal(t, http.StatusOK, status)
-	assert.Contains(t, body, `<span class="badge group_stage">Group stage</span>`)
-	assert.Contains(t, body, "<caption>Group A</caption>")
-	assert.Contains(t, body, "<caption>Group B</caption>")
-	assert.Contains(t, body, `<span class="badge scheduled">Scheduled</span>`)
-	assert.NotContains(t, body, "bracket-scroll")
+	e := arenatest.New(t, arenatest.Options{})
+	page := e.Browser(t).Get(t, "/tournaments/winter-cup")
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, page.Body, `<span class="badge group_stage">Group stage</span>`)
+	assert.Contains(t, page.Body, "<caption>Group A</caption>")
+	assert.Contains(t, page.Body, "<caption>Group B</caption>")
+	assert.Contains(t, page.Body, `<span class="badge scheduled">Scheduled</span>`)
+	assert.NotContains(t, page.Body, "bracket-scroll")
 }
 
 // A playoffs-only cup of 6 has a bracket of 8 with two byes; one
 // quarterfinal goes live.
 func TestPublicBracketByesAndLive(t *testing.T) {
-	e := newSiteEnv(t)
-	base := e.pubCreateCup(t, "bye-cup", "Bye Cup", "playoffs_only", 8, 0, 0, 6)
-	e.pubSetStatus(t, base, "registration_closed", "playoffs")
-	list := e.pubAdmin(t, "GET", base+"/matches", nil, http.StatusOK)
-	var qf2 map[string]any
-	for _, raw := range list["matches"].([]any) {
-		if m := raw.(map[string]any); m["bracketSlot"] == "QF2" {
-			qf2 = m
-		}
-	}
-	require.NotNil(t, qf2)
-	for _, p := range []string{"p1PlatformId", "p2PlatformId"} {
-		e.pubAPI(t, "POST", "/api/v1/matches/"+pubID(qf2["id"])+"/ready", "Platform MOCK:"+qf2[p].(string), nil, http.StatusOK)
+	e := arenatest.New(t, arenatest.Options{})
+	e.OpenCup(t, arenatest.Cup{Slug: "bye-cup", Name: "Bye Cup", MaxPlayers: 8, Players: arenatest.CupPlayers(6), Seeded: true})
+	e.SetStatus(t, "bye-cup", "registration_closed", "playoffs")
+	qf2 := e.MatchBySlot(t, "bye-cup", "QF2")
+	for _, p := range []string{*qf2.P1, *qf2.P2} {
+		e.Game(t, "POST", "/api/v1"+qf2.Path("ready"), p, nil, http.StatusOK)
 	}
 
-	status, body := e.get(t, e.browser(t), "/tournaments/bye-cup")
-	require.Equal(t, http.StatusOK, status)
-	bracket := pubBetween(t, body, `<div class="bracket-scroll"`, `<section aria-labelledby="players-heading">`)
+	page := e.Browser(t).Get(t, "/tournaments/bye-cup")
+	require.Equal(t, http.StatusOK, page.Status)
+	bracket := pubBetween(t, page.Body, `<div class="bracket-scroll"`, `<section aria-labelledby="players-heading">`)
 	assert.Equal(t, 2, strings.Count(bracket, `<span class="bm-seat bye"><span class="seed"></span> <span class="name muted">bye</span>`))
 	// Seeds 1 and 2 got byes: they won their quarterfinal and wait in the semifinals.
 	qf1 := pubBetween(t, bracket, `<span class="bm-slot">QF1</span>`, "</a>")
@@ -262,7 +257,7 @@ func TestPublicBracketByesAndLive(t *testing.T) {
 	small := pubBetween(t, bracket, `<span class="bm-slot">3rd place</span>`, "</a>")
 	assert.Contains(t, small, "Loser of SF1")
 	// The live quarterfinal: a badge and a class.
-	assert.Contains(t, bracket, `<a class="bm live" href="/matches/`+pubID(qf2["id"])+`"`)
+	assert.Contains(t, bracket, `<a class="bm live" href="`+qf2.Path("")+`"`)
 	live := pubBetween(t, bracket, `<span class="bm-slot">QF2</span>`, "</a>")
 	assert.Contains(t, live, `<span class="badge live">Live</span>`)
 	assert.Contains(t, live, `<span class="seed">4</span> <span class="name">Cup Player 4</span>`)
@@ -270,9 +265,9 @@ func TestPublicBracketByesAndLive(t *testing.T) {
 }
 
 func TestPublicMatchPage(t *testing.T) {
-	e := newSiteEnv(t)
-	c := e.browser(t)
-	api := e.pubAPI(t, "GET", "/api/v1/tournaments/autumn-open", "", nil, http.StatusOK)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.Browser(t)
+	api := e.API(t, "GET", "/api/v1/tournaments/autumn-open", "", nil, http.StatusOK)
 
 	t.Run("Decided", func(t *testing.T) {
 		var final map[string]any
@@ -281,80 +276,80 @@ func TestPublicMatchPage(t *testing.T) {
 				final = col["matches"].([]any)[0].(map[string]any)
 			}
 		}
-		status, body := e.get(t, c, "/matches/"+pubID(final["id"]))
-		require.Equal(t, http.StatusOK, status)
+		page := c.Get(t, "/matches/"+pubID(final["id"]))
+		require.Equal(t, http.StatusOK, page.Status)
 		p1, p2 := pubName(final["player1"]), pubName(final["player2"])
-		assert.Contains(t, body, "<h1>"+p1+" vs "+p2+"</h1>")
-		assert.Contains(t, body, `<a href="/tournaments/autumn-open">Autumn Open</a>`)
-		assert.Contains(t, body, `<span class="badge confirmed">Confirmed</span>`)
+		assert.Contains(t, page.Body, "<h1>"+p1+" vs "+p2+"</h1>")
+		assert.Contains(t, page.Body, `<a href="/tournaments/autumn-open">Autumn Open</a>`)
+		assert.Contains(t, page.Body, `<span class="badge confirmed">Confirmed</span>`)
 		score := final["score"].(map[string]any)
-		assert.Contains(t, body, fmt.Sprintf(`<div class="scoreline"><span>%s</span>`, pubID(score["p1"])))
-		assert.Regexp(t, `<div class="score-side winner"><div class="score-name"><a href="/players/\d+">`+regexp.QuoteMeta(pubName(final["winner"]))+`</a><span aria-hidden="true">✓</span>`, body)
+		assert.Contains(t, page.Body, fmt.Sprintf(`<div class="scoreline"><span>%s</span>`, pubID(score["p1"])))
+		assert.Regexp(t, `<div class="score-side winner"><div class="score-name"><a href="/players/\d+">`+regexp.QuoteMeta(pubName(final["winner"]))+`</a><span aria-hidden="true">✓</span>`, page.Body)
 		sources := map[string]string{"game_client": "Reported by both game clients", "admin": "Decided by the arena's admin"}
-		assert.Contains(t, body, sources[final["resultSource"].(string)])
-		assert.Regexp(t, pubISOTime, body)
+		assert.Contains(t, page.Body, sources[final["resultSource"].(string)])
+		assert.Regexp(t, pubISOTime, page.Body)
 	})
 
 	t.Run("Scheduled", func(t *testing.T) {
-		m := e.pubWinterRound2(t)[0]
-		status, body := e.get(t, c, "/matches/"+pubID(m["id"]))
-		require.Equal(t, http.StatusOK, status)
-		assert.Contains(t, body, `<span class="badge scheduled">Scheduled</span>`)
-		assert.Contains(t, body, "Both players mark themselves ready")
-		assert.Contains(t, body, `<time datetime="`+m["closesAt"].(string)+`">`)
-		assert.NotContains(t, body, "<dt>Result</dt>")
+		m := pubWinterRound2(t, e)[0]
+		shown := c.Get(t, "/matches/"+pubID(m["id"]))
+		require.Equal(t, http.StatusOK, shown.Status)
+		assert.Contains(t, shown.Body, `<span class="badge scheduled">Scheduled</span>`)
+		assert.Contains(t, shown.Body, "Both players mark themselves ready")
+		assert.Contains(t, shown.Body, `<time datetime="`+m["closesAt"].(string)+`">`)
+		assert.NotContains(t, shown.Body, "<dt>Result</dt>")
 	})
 }
 
 func TestPublicPlayerPage(t *testing.T) {
-	e := newSiteEnv(t)
-	c := e.browser(t)
-	autumn := e.pubAPI(t, "GET", "/api/v1/tournaments/autumn-open", "", nil, http.StatusOK)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.Browser(t)
+	autumn := e.API(t, "GET", "/api/v1/tournaments/autumn-open", "", nil, http.StatusOK)
 	champion := autumn["podium"].([]any)[0].(map[string]any)["player"].(map[string]any)
 	pid := champion["platformId"].(string)
-	api := e.pubAPI(t, "GET", "/api/v1/players/"+pid, "", nil, http.StatusOK)
+	api := e.API(t, "GET", "/api/v1/players/"+pid, "", nil, http.StatusOK)
 	stats := api["stats"].(map[string]any)
 
-	status, body := e.get(t, c, "/players/"+pid)
-	require.Equal(t, http.StatusOK, status)
-	assert.Contains(t, body, "<h1>"+champion["personaName"].(string)+"</h1>")
-	assert.Contains(t, body, "<dt>Matches</dt><dd>"+pubID(stats["matchesPlayed"])+"</dd>")
-	assert.Contains(t, body, "<dt>Wins</dt><dd>"+pubID(stats["wins"])+"</dd>")
-	assert.Contains(t, body, "<dt>Losses</dt><dd>"+pubID(stats["losses"])+"</dd>")
-	assert.Contains(t, body, "<dt>Win rate</dt><dd>"+pubID(stats["winRate"])+"%</dd>")
-	trophies := pubBetween(t, body, `<ul class="trophies">`, "</ul>")
+	page := c.Get(t, "/players/"+pid)
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, page.Body, "<h1>"+champion["personaName"].(string)+"</h1>")
+	assert.Contains(t, page.Body, "<dt>Matches</dt><dd>"+pubID(stats["matchesPlayed"])+"</dd>")
+	assert.Contains(t, page.Body, "<dt>Wins</dt><dd>"+pubID(stats["wins"])+"</dd>")
+	assert.Contains(t, page.Body, "<dt>Losses</dt><dd>"+pubID(stats["losses"])+"</dd>")
+	assert.Contains(t, page.Body, "<dt>Win rate</dt><dd>"+pubID(stats["winRate"])+"%</dd>")
+	trophies := pubBetween(t, page.Body, `<ul class="trophies">`, "</ul>")
 	assert.Contains(t, trophies, `<strong>1st</strong> in <a href="/tournaments/autumn-open">Autumn Open</a>`)
 
-	recent := pubBetween(t, body, `<table class="results">`, "</table>")
+	recent := pubBetween(t, page.Body, `<table class="results">`, "</table>")
 	assert.Equal(t, int(stats["matchesPlayed"].(float64)), strings.Count(recent, "<tr>")-1, "every decided match (fewer than the limit)")
 	assert.Equal(t, int(stats["wins"].(float64)), strings.Count(recent, `<td class="winner">Won`))
-	assert.Regexp(t, pubISOTime, body)
+	assert.Regexp(t, pubISOTime, page.Body)
 
 	// A winter cup player has upcoming matches.
-	m := e.pubWinterRound2(t)[0]
+	m := pubWinterRound2(t, e)[0]
 	p1 := m["player1"].(map[string]any)
-	_, body = e.get(t, c, "/players/"+p1["platformId"].(string))
-	upcoming := pubBetween(t, body, `<h2 id="upcoming-heading">`, "</section>")
+	page = c.Get(t, "/players/"+p1["platformId"].(string))
+	upcoming := pubBetween(t, page.Body, `<h2 id="upcoming-heading">`, "</section>")
 	assert.Contains(t, upcoming, `href="/matches/`+pubID(m["id"])+`"`)
 }
 
 func TestPublicLadder(t *testing.T) {
-	e := newSiteEnv(t)
-	c := e.browser(t)
-	api := e.pubAPI(t, "GET", "/api/v1/ladder", "", nil, http.StatusOK)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.Browser(t)
+	api := e.API(t, "GET", "/api/v1/ladder", "", nil, http.StatusOK)
 	rows := api["ladder"].([]any)
 	require.NotEmpty(t, rows)
 
-	status, body := e.get(t, c, "/ladder")
-	require.Equal(t, http.StatusOK, status)
-	form := pubBetween(t, body, "<form", "</form>")
+	page := c.Get(t, "/ladder")
+	require.Equal(t, http.StatusOK, page.Status)
+	form := pubBetween(t, page.Body, "<form", "</form>")
 	assert.Contains(t, form, `method="get" action="/ladder"`)
 	assert.Contains(t, form, `<label for="season">Season</label> <select id="season" name="season">`)
 	assert.Contains(t, form, `<option value="season-1" selected>Season 1</option>`)
 	assert.Contains(t, form, `<option value="all">All seasons</option>`)
 	assert.Contains(t, form, `<button type="submit">`, "works without JavaScript")
-	assert.Contains(t, body, `<h2 id="ladder-heading">Season 1</h2>`)
-	table := pubBetween(t, body, `<table class="ladder">`, "</table>")
+	assert.Contains(t, page.Body, `<h2 id="ladder-heading">Season 1</h2>`)
+	table := pubBetween(t, page.Body, `<table class="ladder">`, "</table>")
 	var parts []string
 	for _, raw := range rows {
 		row := raw.(map[string]any)
@@ -363,21 +358,21 @@ func TestPublicLadder(t *testing.T) {
 	}
 	pubInOrder(t, table, parts...)
 	assert.Equal(t, len(rows), strings.Count(table, `<th scope="row">`))
-	assert.Regexp(t, `<time datetime="[^"]+" data-format="date">`, body)
+	assert.Regexp(t, `<time datetime="[^"]+" data-format="date">`, page.Body)
 
-	_, body = e.get(t, c, "/ladder?season=all")
-	assert.Contains(t, body, `<option value="all" selected>All seasons</option>`)
-	assert.Contains(t, body, `<option value="season-1">Season 1</option>`)
-	assert.Contains(t, body, `<h2 id="ladder-heading">All seasons</h2>`)
+	page = c.Get(t, "/ladder?season=all")
+	assert.Contains(t, page.Body, `<option value="all" selected>All seasons</option>`)
+	assert.Contains(t, page.Body, `<option value="season-1">Season 1</option>`)
+	assert.Contains(t, page.Body, `<h2 id="ladder-heading">All seasons</h2>`)
 
-	_, body = e.get(t, c, "/ladder?season=no-such-season")
-	assert.Contains(t, body, `<option value="season-1" selected>Season 1</option>`, "an unknown season falls back to the latest")
+	page = c.Get(t, "/ladder?season=no-such-season")
+	assert.Contains(t, page.Body, `<option value="season-1" selected>Season 1</option>`, "an unknown season falls back to the latest")
 }
 
 func TestPublicNotFound(t *testing.T) {
-	e := newSiteEnv(t)
-	c := e.browser(t)
-	e.pubAdmin(t, "POST", "/api/v1/admin/tournaments", map[string]any{
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.Browser(t)
+	e.Admin(t, "POST", "/api/v1/admin/tournaments", map[string]any{
 		"slug": "secret-draft", "name": "Secret Draft", "format": "playoffs_only", "maxPlayers": 8,
 		"registrationOpensAt": "2026-12-01T00:00:00Z", "registrationClosesAt": "2026-12-02T00:00:00Z", "startsAt": "2026-12-03T00:00:00Z",
 	}, http.StatusCreated)
@@ -393,50 +388,50 @@ func TestPublicNotFound(t *testing.T) {
 		{"UnknownPlayer", "/players/76561198999999999", "This arena has no such player."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, body := e.get(t, c, tc.path)
-			assert.Equal(t, http.StatusNotFound, status)
-			assert.Contains(t, body, "<title>Not found · Demo Arena</title>")
-			assert.Contains(t, body, tc.message)
-			assert.NotContains(t, body, "Secret Draft")
+			page := c.Get(t, tc.path)
+			assert.Equal(t, http.StatusNotFound, page.Status)
+			assert.Contains(t, page.Body, "<title>Not found · Demo Arena</title>")
+			assert.Contains(t, page.Body, tc.message)
+			assert.NotContains(t, page.Body, "Secret Draft")
 		})
 	}
-	_, body := e.get(t, c, "/tournaments")
+	body := c.Get(t, "/tournaments").Body
 	assert.NotContains(t, body, "secret-draft", "drafts are never listed")
 }
 
 func TestPublicPagesEscapeText(t *testing.T) {
-	e := newSiteEnv(t)
-	c := e.browser(t)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.Browser(t)
 	const evilName = `<script>alert("name")</script> & Co`
-	e.pubAdmin(t, "POST", "/api/v1/admin/tournaments", map[string]any{
+	e.Admin(t, "POST", "/api/v1/admin/tournaments", map[string]any{
 		"slug": "evil-cup", "name": evilName, "description": `<img src=x onerror="alert(1)">`,
 		"format": "playoffs_only", "maxPlayers": 8,
-		"registrationOpensAt":  e.now.Add(-time.Hour).Format(time.RFC3339),
-		"registrationClosesAt": e.now.Add(time.Hour).Format(time.RFC3339),
-		"startsAt":             e.now.Add(2 * time.Hour).Format(time.RFC3339),
+		"registrationOpensAt":  e.Now.Add(-time.Hour).Format(time.RFC3339),
+		"registrationClosesAt": e.Now.Add(time.Hour).Format(time.RFC3339),
+		"startsAt":             e.Now.Add(2 * time.Hour).Format(time.RFC3339),
 	}, http.StatusCreated)
-	e.pubAdmin(t, "POST", "/api/v1/admin/tournaments/evil-cup/status", map[string]any{"status": "registration_open"}, http.StatusOK)
-	evilPlayer := pubCupPlayer(66)
-	e.pubAdmin(t, "POST", "/api/v1/admin/tournaments/evil-cup/registrations", map[string]any{
+	e.Admin(t, "POST", "/api/v1/admin/tournaments/evil-cup/status", map[string]any{"status": "registration_open"}, http.StatusOK)
+	evilPlayer := arenatest.CupPlayer(66)
+	e.Admin(t, "POST", "/api/v1/admin/tournaments/evil-cup/registrations", map[string]any{
 		"platformId": evilPlayer, "personaName": `<b onmouseover="x()">Mallory</b>`,
 	}, http.StatusCreated)
 
 	for _, path := range []string{"/", "/tournaments", "/tournaments/evil-cup", "/players/" + evilPlayer} {
 		t.Run(path, func(t *testing.T) {
-			status, body := e.get(t, c, path)
-			require.Equal(t, http.StatusOK, status)
-			assert.NotContains(t, body, "<script>alert")
-			assert.NotContains(t, body, "<img src=x")
-			assert.NotContains(t, body, `<b onmouseover`)
+			page := c.Get(t, path)
+			require.Equal(t, http.StatusOK, page.Status)
+			assert.NotContains(t, page.Body, "<script>alert")
+			assert.NotContains(t, page.Body, "<img src=x")
+			assert.NotContains(t, page.Body, `<b onmouseover`)
 			switch path {
 			case "/players/" + evilPlayer:
-				assert.Contains(t, body, `&lt;b onmouseover=&#34;x()&#34;&gt;Mallory&lt;/b&gt;`)
+				assert.Contains(t, page.Body, `&lt;b onmouseover=&#34;x()&#34;&gt;Mallory&lt;/b&gt;`)
 			default:
-				assert.Contains(t, body, `&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt; &amp; Co`)
+				assert.Contains(t, page.Body, `&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt; &amp; Co`)
 			}
 		})
 	}
-	_, body := e.get(t, c, "/tournaments/evil-cup")
+	body := c.Get(t, "/tournaments/evil-cup").Body
 	assert.Contains(t, body, `<title>&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt; &amp; Co · Demo Arena</title>`)
 	assert.Contains(t, body, `&lt;img src=x onerror=&#34;alert(1)&#34;&gt;`)
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -25,10 +26,18 @@ const minSessionKey = 16
 // sessionLifetime is how long a sign-in lasts.
 const sessionLifetime = 30 * 24 * time.Hour
 
+// A session lives in the arena's database (store.WebSession): the cookie
+// carries its random id, the arena and the expiry, signed with the arena's
+// key, so a forged or another arena's cookie is refused without a read.
+// Signing out deletes the row, so a replayed cookie opens nothing; a
+// session started with the mock form counts only while the arena is in
+// mock mode. The edge keeps no memory between requests: each request that
+// needs its viewer reads the row once (one read that also brings the
+// player's name, avatar and admin flag).
 type sessionPayload struct {
-	PlatformID string `json:"p"`
-	Arena      string `json:"a"`
-	Expires    int64  `json:"e"`
+	ID      string `json:"s"`
+	Arena   string `json:"a"`
+	Expires int64  `json:"e"`
 }
 
 // arenaKey derives an arena's session key from the master key, so a
@@ -45,25 +54,44 @@ func (s *Site) sign(slug string, payload []byte) string {
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
-// startSession signs the player in on this arena's host.
-func (s *Site) startSession(w http.ResponseWriter, r *http.Request, t *server.Tenant, platformID string) {
+// startSession signs the player in on this arena's host: a new session in
+// the arena's database and its cookie. Without a usable session key
+// nobody signs in (logged); the error is the store's.
+func (s *Site) startSession(w http.ResponseWriter, r *http.Request, t *server.Tenant, platformID string) error {
 	if len(s.cfg.SessionKey) < minSessionKey {
 		// A missing or short key would make cookies forgeable: nobody signs in.
 		s.cfg.Logger.ErrorContext(r.Context(), "sign-in refused: the session key (ARENA_SESSION_KEY) is missing or shorter than 16 bytes")
-		return
+		return nil
 	}
-	payload, _ := json.Marshal(sessionPayload{PlatformID: platformID, Arena: t.Arena.Slug, Expires: s.srv.Now().Add(sessionLifetime).Unix()})
+	id, err := core.RandomHex(s.srv.Random(), 16)
+	if err != nil {
+		return err
+	}
+	now := s.srv.Now()
+	expires := now.Add(sessionLifetime)
+	if err := t.Store.StartWebSession(r.Context(), id, platformID, mockSignIn(t), now, expires); err != nil {
+		return err
+	}
+	payload, _ := json.Marshal(sessionPayload{ID: id, Arena: t.Arena.Slug, Expires: expires.Unix()})
 	value := base64.RawURLEncoding.EncodeToString(payload) + "." + s.sign(t.Arena.Slug, payload)
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: value, Path: "/", MaxAge: int(sessionLifetime.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secureRequest(r),
 	})
+	return nil
 }
 
-// endSession signs the player out.
-func (s *Site) endSession(w http.ResponseWriter, r *http.Request) {
+// endSession signs the player out: the session is deleted on the server
+// (the cookie's copies open nothing afterwards) and the cookie cleared.
+func (s *Site) endSession(w http.ResponseWriter, r *http.Request, t *server.Tenant) error {
+	if id := s.sessionID(r, t); id != "" {
+		if err := t.Store.EndWebSession(r.Context(), id); err != nil {
+			return err
+		}
+	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secureRequest(r)})
+	return nil
 }
 
 // secureRequest reports whether the request came over HTTPS (directly or
@@ -72,9 +100,9 @@ func secureRequest(r *http.Request) bool {
 	return r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" || r.URL.Scheme == "https"
 }
 
-// sessionPlayer returns the signed-in account of the request on this
-// arena, or "" (no cookie, bad signature, another arena's, expired).
-func (s *Site) sessionPlayer(r *http.Request, t *server.Tenant) string {
+// sessionID returns the session id of the request's cookie when the
+// cookie is this arena's, signed and unexpired, or "".
+func (s *Site) sessionID(r *http.Request, t *server.Tenant) string {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil || len(s.cfg.SessionKey) < minSessionKey {
 		return ""
@@ -88,29 +116,67 @@ func (s *Site) sessionPlayer(r *http.Request, t *server.Tenant) string {
 		return ""
 	}
 	var p sessionPayload
-	if json.Unmarshal(payload, &p) != nil || p.Arena != t.Arena.Slug || s.srv.Now().Unix() >= p.Expires || !core.ValidPlatformID(p.PlatformID) {
+	if json.Unmarshal(payload, &p) != nil || p.Arena != t.Arena.Slug || s.srv.Now().Unix() >= p.Expires || p.ID == "" {
 		return ""
 	}
-	return p.PlatformID
+	return p.ID
+}
+
+// sessionPlayer returns the signed-in account of the request on this
+// arena, or "" for a visitor.
+func (s *Site) sessionPlayer(r *http.Request, t *server.Tenant) string {
+	if v := s.viewer(r.Context(), r, t); v != nil {
+		return v.PlatformID
+	}
+	return ""
+}
+
+// viewerMemo holds a request's viewer once looked up, so a page that asks
+// for it several times (frame, action boxes, admin check) reads the
+// session once.
+type viewerMemo struct {
+	looked bool
+	viewer *views.Viewer
+}
+
+type viewerMemoKey struct{}
+
+// withViewerMemo gives the request a place to keep its viewer.
+func withViewerMemo(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), viewerMemoKey{}, &viewerMemo{}))
 }
 
 // viewer returns the signed-in player with their name and admin flag, or
-// nil for a visitor.
+// nil for a visitor (no cookie, a forged, expired or signed-out session, a
+// mock session on an arena that signs in through the platform now).
 func (s *Site) viewer(ctx context.Context, r *http.Request, t *server.Tenant) *views.Viewer {
-	id := s.sessionPlayer(r, t)
+	memo, _ := ctx.Value(viewerMemoKey{}).(*viewerMemo)
+	if memo != nil && memo.looked {
+		return memo.viewer
+	}
+	v := s.lookUpViewer(ctx, r, t)
+	if memo != nil {
+		memo.looked, memo.viewer = true, v
+	}
+	return v
+}
+
+func (s *Site) lookUpViewer(ctx context.Context, r *http.Request, t *server.Tenant) *views.Viewer {
+	id := s.sessionID(r, t)
 	if id == "" {
 		return nil
 	}
-	v := &views.Viewer{PlatformID: id, Name: core.PlaceholderName(id)}
-	if p, err := t.Store.Player(ctx, id); err == nil {
-		v.Name, v.AvatarURL = p.PersonaName, p.AvatarURL
+	ws, err := t.Store.WebSession(ctx, id, s.srv.Now())
+	if err != nil {
+		s.cfg.Logger.WarnContext(ctx, "session unavailable: serving a visitor", slog.String("arena", t.Arena.Slug), slog.String("error", err.Error()))
+		return nil
 	}
-	if admins, err := t.Store.ArenaAdmins(ctx); err == nil {
-		for _, a := range admins {
-			if a == id {
-				v.IsAdmin = true
-			}
-		}
+	if ws == nil || (ws.Mock && !mockSignIn(t)) {
+		return nil
+	}
+	v := &views.Viewer{PlatformID: ws.PlatformID, Name: ws.PersonaName, AvatarURL: ws.AvatarURL, IsAdmin: ws.IsAdmin}
+	if v.Name == "" {
+		v.Name = core.PlaceholderName(ws.PlatformID)
 	}
 	return v
 }

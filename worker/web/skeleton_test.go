@@ -5,19 +5,21 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"arena/worker/arenatest"
 )
 
 func TestSiteFrame(t *testing.T) {
-	e := newSiteEnv(t)
-	c := e.browser(t)
-	status, body := e.get(t, c, "/")
-	assert.Equal(t, http.StatusOK, status)
-	assert.Contains(t, body, "Demo Arena")
-	status, body = e.get(t, c, "/no/such/page")
-	assert.Equal(t, http.StatusNotFound, status)
-	assert.Contains(t, body, "There is no page here.")
-	status, _ = e.get(t, c, "/static/app.css")
-	assert.Equal(t, http.StatusOK, status)
-	status, _ = e.get(t, c, "/api/v1/nope")
-	assert.Equal(t, http.StatusNotFound, status)
+	e := arenatest.New(t, arenatest.Options{})
+	c := e.Browser(t)
+	shown := c.Get(t, "/")
+	assert.Equal(t, http.StatusOK, shown.Status)
+	assert.Contains(t, shown.Body, "Demo Arena")
+	shown = c.Get(t, "/no/such/page")
+	assert.Equal(t, http.StatusNotFound, shown.Status)
+	assert.Contains(t, shown.Body, "There is no page here.")
+	shown = c.Get(t, "/static/app.css")
+	assert.Equal(t, http.StatusOK, shown.Status)
+	shown = c.Get(t, "/api/v1/nope")
+	assert.Equal(t, http.StatusNotFound, shown.Status)
 }

@@ -68,13 +68,16 @@ func staticHandler(h http.Handler) http.Handler {
 
 // page registers a GET page for one arena.
 func (s *Site) page(pattern string, h func(w http.ResponseWriter, r *http.Request, t *server.Tenant)) {
-	s.srv.HandleTenant(pattern, h)
+	s.srv.HandleTenant(pattern, func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+		h(w, withViewerMemo(r), t)
+	})
 }
 
 // action registers a state-changing form route: cross-site requests are
 // refused (403) before the handler runs.
 func (s *Site) action(pattern string, h func(w http.ResponseWriter, r *http.Request, t *server.Tenant)) {
 	s.srv.HandleTenant(pattern, func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+		r = withViewerMemo(r)
 		if err := s.csrf.Check(r); err != nil {
 			s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.layout(r, t, "Forbidden"), http.StatusForbidden, "This form was sent from another site, so it was refused."))
 			return
