@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -52,6 +53,7 @@ type options struct {
 	logFormat      string
 	tick           time.Duration
 	pprof          string
+	maxOpenArenas  int
 }
 
 func parseOptions(args []string) (options, []string, error) {
@@ -63,9 +65,13 @@ func parseOptions(args []string) (options, []string, error) {
 	fs.StringVar(&o.directoryURL, "directory-url", os.Getenv("ARENA_DIRECTORY_URL"), "directory database URL; default a file in the data directory (ARENA_DIRECTORY_URL)")
 	fs.StringVar(&o.logFormat, "log", env("ARENA_LOG_FORMAT", "text"), "log format: text or json (ARENA_LOG_FORMAT)")
 	fs.StringVar(&o.pprof, "pprof", os.Getenv("ARENA_PPROF"), "serve net/http/pprof on this address, e.g. 127.0.0.1:6060; empty disables (ARENA_PPROF)")
+	fs.IntVar(&o.maxOpenArenas, "max-open-arenas", envInt("ARENA_MAX_OPEN_ARENAS", server.DefaultMaxOpenArenas), "arena databases kept open at most; the least recently used idle one is closed first (ARENA_MAX_OPEN_ARENAS)")
 	fs.DurationVar(&o.tick, "tick", envDuration("ARENA_TICK_INTERVAL", time.Minute), "scheduled jobs interval; 0 disables (ARENA_TICK_INTERVAL)")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
+	}
+	if o.maxOpenArenas < 1 {
+		return o, nil, fmt.Errorf("--max-open-arenas must be at least 1")
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "dev" {
@@ -135,6 +141,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		OperatorToken: o.operatorToken,
 		Provisioner:   store.LocalProvisioner{Dir: o.dataDir},
 		OpenDB:        openDB,
+		MaxOpenArenas: o.maxOpenArenas,
 		Clock:         time.Now,
 		Random:        rand.Reader,
 		Logger:        log,
@@ -298,6 +305,13 @@ func newLogger(format string) *slog.Logger {
 func env(name, fallback string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
+	}
+	return fallback
+}
+
+func envInt(name string, fallback int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
 	}
 	return fallback
 }

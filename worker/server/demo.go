@@ -47,10 +47,11 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("demo arena: %w", err)
 	}
-	st, err := s.arenaDB(ctx, a)
+	st, release, err := s.arenaDB(ctx, a)
 	if err != nil {
 		return "", err
 	}
+	defer release()
 	players := make([]core.PlayerProfile, len(demoPlayers))
 	for i, p := range demoPlayers {
 		players[i] = core.PlayerProfile{PlatformID: p.id, PersonaName: p.name}

@@ -103,7 +103,8 @@ func logger(ctx context.Context) *slog.Logger {
 }
 
 // tenant resolves the arena from the Host header (port ignored,
-// case-insensitive); an unknown host is 404 arena_not_found.
+// case-insensitive); an unknown host is 404 arena_not_found. The arena's
+// database stays open until the handler returns.
 func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -120,11 +121,12 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		if ra, ok := ctx.Value(tenantKey).(*requestArena); ok {
 			ra.slug = a.Slug
 		}
-		st, err := s.arenaDB(ctx, a)
+		st, release, err := s.arenaDB(ctx, a)
 		if err != nil {
 			writeError(w, r, fmt.Errorf("arena %s database: %w", a.Slug, err))
 			return
 		}
+		defer release()
 		next(w, r, &Tenant{Arena: a, Store: st})
 	}
 }

@@ -150,13 +150,7 @@ func (s *Server) prepareArenaDatabase(ctx context.Context, a *core.Arena, admins
 		return "", &core.Error{Code: codeDatabaseUnreachable, Field: "databaseUrl", Message: err.Error()}
 	}
 	a.SchemaVersion = v
-	s.mu.Lock()
-	if old, ok := s.arenaDBs[a.DatabaseURL]; ok {
-		_ = old.Close()
-	}
-	s.arenaDBs[a.DatabaseURL] = db
-	s.mu.Unlock()
-
+	defer db.Close()
 	st := store.NewArena(db)
 	if len(admins) > 0 {
 		if err := st.AddArenaAdmins(ctx, admins, a.CreatedAt); err != nil {

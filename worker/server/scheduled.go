@@ -70,24 +70,32 @@ func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 	for i := range arenas {
 		a := &arenas[i]
 		report.Arenas++
-		st, err := s.arenaDB(ctx, a)
-		if err != nil {
-			s.log.ErrorContext(ctx, "scheduled jobs: arena database", slog.String("arena", a.Slug), slog.String("error", err.Error()))
+		if !s.runArenaJobs(ctx, a, jobs, now, &report) {
 			report.Failed = append(report.Failed, a.Slug)
-			continue
-		}
-		for _, job := range jobs {
-			changed, err := job.run(ctx, a, st, now)
-			if err != nil {
-				s.log.ErrorContext(ctx, "scheduled job failed", slog.String("job", job.name), slog.String("arena", a.Slug), slog.String("error", err.Error()))
-				report.Failed = append(report.Failed, a.Slug)
-				break
-			}
-			if changed {
-				report.Jobs[job.name]++
-			}
 		}
 	}
 	s.log.InfoContext(ctx, "scheduled jobs ran", slog.Int("arenas", report.Arenas), slog.Int("failed", len(report.Failed)))
 	return report, nil
+}
+
+// runArenaJobs runs the jobs for one arena, stopping at the first
+// failure (logged); it reports whether all of them ran.
+func (s *Server) runArenaJobs(ctx context.Context, a *core.Arena, jobs []scheduledJob, now time.Time, report *ScheduledReport) bool {
+	st, release, err := s.arenaDB(ctx, a)
+	if err != nil {
+		s.log.ErrorContext(ctx, "scheduled jobs: arena database", slog.String("arena", a.Slug), slog.String("error", err.Error()))
+		return false
+	}
+	defer release()
+	for _, job := range jobs {
+		changed, err := job.run(ctx, a, st, now)
+		if err != nil {
+			s.log.ErrorContext(ctx, "scheduled job failed", slog.String("job", job.name), slog.String("arena", a.Slug), slog.String("error", err.Error()))
+			return false
+		}
+		if changed {
+			report.Jobs[job.name]++
+		}
+	}
+	return true
 }

@@ -57,6 +57,13 @@ type testEnv struct {
 // native binary, with a fixed clock.
 func newTestEnv(t *testing.T, dev bool) *testEnv {
 	t.Helper()
+	return newTestEnvWith(t, dev, nil)
+}
+
+// newTestEnvWith is newTestEnv with the server's configuration adjusted
+// by tweak (nil for none).
+func newTestEnvWith(t *testing.T, dev bool, tweak func(*server.Config)) *testEnv {
+	t.Helper()
 	dir := t.TempDir()
 	open := store.OpenIn(dir)
 	dirDB, err := open("file:directory.db", "")
@@ -78,6 +85,9 @@ func newTestEnv(t *testing.T, dev bool) *testEnv {
 	}
 	if dev {
 		cfg.Dev = server.NewDevControls()
+	}
+	if tweak != nil {
+		tweak(&cfg)
 	}
 	env.srv = server.New(cfg)
 	t.Cleanup(func() {
