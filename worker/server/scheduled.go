@@ -53,8 +53,9 @@ func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now 
 
 // RunScheduled runs every scheduled job once for every arena: the one
 // entry point behind the Workers cron trigger, the native ticker and
-// POST /__dev/tick. Arena databases behind the latest schema are
-// migrated first. One arena failing does not stop the others.
+// POST /__dev/tick. It first drops arena creations unfinished for longer
+// than core.ArenaCreationTimeout. Arena databases behind the latest
+// schema are migrated first. One arena failing does not stop the others.
 func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 	now := s.now()
 	report := ScheduledReport{RanAt: now.UTC(), Failed: []string{}, Jobs: map[string]int{}}
@@ -65,6 +66,15 @@ func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 	})
 	if err != nil {
 		return report, fmt.Errorf("scheduled jobs: %w", err)
+	}
+	// Creations cut off by a failure the cleanup itself missed, or by a
+	// crash (on the edge there is no start to clean them).
+	dropped, err := s.dropUnfinishedArenas(ctx, now.Add(-core.ArenaCreationTimeout))
+	if err != nil {
+		s.log.ErrorContext(ctx, "scheduled jobs: unfinished arenas", slog.String("error", err.Error()))
+	}
+	if dropped > 0 {
+		report.Jobs["unfinished_arenas"] = dropped
 	}
 	jobs := s.scheduledJobs()
 	for i := range arenas {

@@ -71,6 +71,10 @@ type Server struct {
 	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
 
 	arenaDBs *arenaPool
+
+	// demoStore wraps the store SeedDemo writes tournaments through (tests
+	// inject failures with it); nil for none.
+	demoStore func(core.TournamentStore) core.TournamentStore
 }
 
 // New returns a server for cfg.
@@ -234,18 +238,27 @@ func (s *Server) arenaDB(ctx context.Context, a *core.Arena) (*store.Arena, func
 }
 
 // withDirectory runs fn against the directory, migrating the directory
-// once and retrying when it has no schema yet. A fresh edge deployment
-// thus needs no separate migration step, and a migrated one pays no
-// round trip for the check.
+// once and retrying when its schema is missing or behind (a table or
+// column fn needs is not there). A fresh or updated edge deployment thus
+// needs no separate migration step, and a migrated one pays no round trip
+// for the check. fn must change nothing when it fails.
 func (s *Server) withDirectory(ctx context.Context, fn func() error) error {
 	err := fn()
-	if err == nil || !strings.Contains(err.Error(), "no such table") {
+	if err == nil || !schemaBehind(err) {
 		return err
 	}
 	if _, merr := store.Migrate(ctx, s.cfg.Directory, store.DirectoryMigrations); merr != nil {
 		return merr
 	}
 	return fn()
+}
+
+// schemaBehind reports whether err says a table or column is missing, as
+// SQLite and libSQL word it.
+func schemaBehind(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "no such table") || strings.Contains(msg, "no such column") ||
+		strings.Contains(msg, "has no column named")
 }
 
 // Close closes the arena databases the server holds open: idle ones at

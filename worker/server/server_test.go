@@ -47,6 +47,7 @@ func (b *syncBuffer) String() string {
 }
 
 type testEnv struct {
+	dataDir string // the native data directory: directory.db, arenas/
 	srv     *server.Server
 	handler http.Handler // srv, or srv wrapped by a test
 	logs    *syncBuffer
@@ -70,7 +71,7 @@ func newTestEnvWith(t *testing.T, dev bool, tweak func(*server.Config)) *testEnv
 	require.NoError(t, err)
 	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
 	require.NoError(t, err)
-	env := &testEnv{logs: &syncBuffer{}, now: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	env := &testEnv{dataDir: dir, logs: &syncBuffer{}, now: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
 	cfg := server.Config{
 		Directory:     dirDB,
 		OperatorToken: operatorToken,
@@ -536,4 +537,26 @@ func TestLazyDirectoryMigration(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, status)
 	assert.Equal(t, "arena_not_found", body["error"])
 	env.createArena(t, "alpha", "alpha.test")
+}
+
+// TestLazyDirectoryMigrationOfAnUpdate starts from a directory one
+// migration behind (a deployment updated without running migrate): the
+// first query that needs the new columns migrates it.
+func TestLazyDirectoryMigrationOfAnUpdate(t *testing.T) {
+	env := newTestEnv(t, false)
+	env.createArena(t, "alpha", "alpha.test")
+	db := env.srv.Directory().DB()
+	for _, stmt := range []string{
+		"ALTER TABLE arenas DROP COLUMN creating",
+		"ALTER TABLE arenas DROP COLUMN database_provisioned",
+		"DELETE FROM schema_migrations WHERE name = 'arena_creation'",
+	} {
+		_, err := db.Exec(stmt)
+		require.NoError(t, err, stmt)
+	}
+	env.createArena(t, "beta", "beta.test")
+	for _, host := range []string{"alpha.test", "beta.test"} {
+		status, _ := env.do(t, "GET", host, "/api/v1", "", nil)
+		assert.Equal(t, http.StatusOK, status, host)
+	}
 }
