@@ -443,52 +443,6 @@ func TestDevRoutes(t *testing.T) {
 	})
 }
 
-func TestSeedDemo(t *testing.T) {
-	env := newTestEnv(t, false)
-	token, err := env.srv.SeedDemo(context.Background())
-	require.NoError(t, err)
-	for _, host := range server.DemoHosts {
-		status, body := env.do(t, "GET", host+":8787", "/api/v1", "", nil)
-		require.Equal(t, http.StatusOK, status)
-		assert.Equal(t, "demo", body["tenant"].(map[string]any)["slug"])
-	}
-	status, _ := env.do(t, "PUT", "localhost", "/api/v1/admin/settings", token, map[string]any{"name": "My Demo"})
-	assert.Equal(t, http.StatusOK, status)
-
-	_, list := env.do(t, "GET", "localhost", "/api/v1/tournaments", "", nil)
-	statuses := map[string]any{}
-	for _, raw := range list["tournaments"].([]any) {
-		tour := raw.(map[string]any)
-		statuses[tour["slug"].(string)] = tour["status"]
-	}
-	assert.Equal(t, map[string]any{"autumn-open": "completed", "winter-cup": "group_stage", "spring-invitational": "registration_open"}, statuses)
-
-	_, autumn := env.do(t, "GET", "localhost", "/api/v1/tournaments/autumn-open", "", nil)
-	assert.Equal(t, float64(16), autumn["playerCount"])
-	assert.Len(t, autumn["groups"], 4)
-	assert.Len(t, autumn["podium"], 4)
-	assert.Len(t, autumn["bracket"], 6, "quarterfinals and semifinals on both sides, final and small final")
-
-	_, winter := env.do(t, "GET", "localhost", "/api/v1/tournaments/winter-cup", "", nil)
-	resolved, scheduled := 0, 0
-	for _, g := range winter["groups"].([]any) {
-		for _, m := range g.(map[string]any)["matches"].([]any) {
-			switch m.(map[string]any)["status"] {
-			case "confirmed":
-				resolved++
-			case "scheduled":
-				scheduled++
-			}
-		}
-	}
-	assert.Equal(t, 4, resolved, "round one of two groups of four")
-	assert.Equal(t, 8, scheduled)
-
-	_, ladder := env.do(t, "GET", "localhost", "/api/v1/ladder", "", nil)
-	assert.Equal(t, "season-1", ladder["season"].(map[string]any)["slug"])
-	assert.Len(t, ladder["ladder"], 16)
-}
-
 // TestRemoteArenaDatabase creates an arena whose database is a real libSQL
 // server reached over HTTP, and uses it.
 func TestRemoteArenaDatabase(t *testing.T) {
