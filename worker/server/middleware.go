@@ -19,6 +19,7 @@ type ctxKey int
 const (
 	loggerKey ctxKey = iota
 	tenantKey
+	bodyKey // the request's *watchedBody
 )
 
 // Tenant is the arena a request is for, with its database.
@@ -52,6 +53,9 @@ func (s *Server) observe(w http.ResponseWriter, r *http.Request, next http.Handl
 	log := s.log.With(slog.String("request_id", id))
 	ctx := context.WithValue(r.Context(), loggerKey, log)
 	ctx = context.WithValue(ctx, tenantKey, arena)
+	if body := watchBody(r); body != nil {
+		ctx = context.WithValue(ctx, bodyKey, body)
+	}
 	r = r.WithContext(ctx)
 	defer func() {
 		if p := recover(); p != nil {
