@@ -327,30 +327,6 @@ func TestCreateArenaBadInput(t *testing.T) {
 	})
 }
 
-func TestCreateArenaConcurrentSameSlug(t *testing.T) {
-	env := newTestEnv(t, false)
-	const n = 8
-	statuses := make([]int, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i], _ = env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, arenaRequest("race", "race.test"))
-		}()
-	}
-	wg.Wait()
-	created := 0
-	for _, s := range statuses {
-		if s == http.StatusCreated {
-			created++
-		} else {
-			assert.Equal(t, http.StatusConflict, s)
-		}
-	}
-	assert.Equal(t, 1, created)
-}
-
 func TestAdminSettings(t *testing.T) {
 	env := newTestEnv(t, false)
 	alphaToken := env.createArena(t, "alpha", "alpha.test")
