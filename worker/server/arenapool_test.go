@@ -1,7 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -71,4 +73,30 @@ func TestArenaPool(t *testing.T) {
 	t.Run("DefaultBound", func(t *testing.T) {
 		assert.Equal(t, DefaultMaxOpenArenas, newArenaPool(store.Open, 0).max)
 	})
+}
+
+// TestArenaPoolConcurrent has many goroutines acquire, use and release a
+// few databases through a pool smaller than their number: no database is
+// closed under a holder, and the pool ends within its bound.
+func TestArenaPoolConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	p := newArenaPool(store.Open, 2)
+	defer p.close()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				db, release, err := p.acquire("file:"+filepath.Join(dir, fmt.Sprintf("%d.db", (g+i)%5)), "")
+				if !assert.NoError(t, err) {
+					return
+				}
+				assert.NoError(t, db.Ping(), "a held database is open")
+				release()
+			}
+		}()
+	}
+	wg.Wait()
+	assert.LessOrEqual(t, p.openCount(), 2)
 }
