@@ -12,6 +12,26 @@ type Directory interface {
 	// sets a.ID. Returns CodeSlugTaken or CodeHostTaken when another arena
 	// already has the slug or one of the hosts.
 	CreateArena(ctx context.Context, a *Arena) error
+	// BeginArena starts an arena's creation: it stores the arena and its
+	// hosts in one atomic step, marked as being created, and sets a.ID.
+	// From then on the slug and hosts are taken (CodeSlugTaken,
+	// CodeHostTaken for a later claim), but no host routes to the arena
+	// and Arenas does not list it until CompleteArena. provisioned says the
+	// service creates the arena's database (see DatabaseRemover).
+	BeginArena(ctx context.Context, a *Arena, provisioned bool) error
+	// SetCreatingDatabase records the database provisioned for an arena
+	// being created, before anything is written to it. CodeArenaNotFound
+	// when the creation was abandoned meanwhile.
+	SetCreatingDatabase(ctx context.Context, arenaID int64, url, token string) error
+	// CompleteArena ends a creation, storing a's database URL, token and
+	// schema version: the commit point, after which its hosts route to it.
+	// CodeArenaNotFound when the creation was abandoned meanwhile.
+	CompleteArena(ctx context.Context, a *Arena) error
+	// AbandonArena deletes an arena being created and its hosts; a
+	// completed arena is left alone.
+	AbandonArena(ctx context.Context, arenaID int64) error
+	// UnfinishedArenas returns the arenas being created, oldest first.
+	UnfinishedArenas(ctx context.Context) ([]UnfinishedArena, error)
 	// Arenas returns every arena ordered by slug.
 	Arenas(ctx context.Context) ([]Arena, error)
 	// ArenaByHost returns the arena serving the normalized host, or
@@ -64,6 +84,21 @@ type PlayerProfile struct {
 	AvatarURL   string `json:"avatarUrl"`
 }
 
+// UnfinishedArena is an arena whose creation began and has not completed:
+// still under way, or abandoned by a failure or a crash.
+type UnfinishedArena struct {
+	ID          int64
+	Slug        string
+	DatabaseURL string // "" until a provisioned database is recorded
+	Provisioned bool   // the service creates (and so removes) its database
+	BegunAt     time.Time
+}
+
+// ArenaCreationTimeout is how long an arena creation may take: the
+// scheduled jobs drop a creation begun longer ago that has not completed,
+// with the database provisioned for it.
+const ArenaCreationTimeout = 10 * time.Minute
+
 // DatabaseProvisioner creates a new, empty database for an arena and
 // returns how to reach it.
 type DatabaseProvisioner interface {
@@ -84,3 +119,11 @@ const (
 	// CodeLastAdmin: an arena keeps at least one admin player.
 	CodeLastAdmin = "last_admin"
 )
+
+// DatabaseRemover is a DatabaseProvisioner that can delete a database it
+// provisioned for the arena slug (url as ProvisionDatabase returned it, or
+// "" when that answer was never recorded). A database already gone is no
+// error. The service removes what an abandoned arena creation provisioned.
+type DatabaseRemover interface {
+	RemoveDatabase(ctx context.Context, slug, url string) error
+}

@@ -80,8 +80,14 @@ func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 
 // Version counts the writes made through this DB value. A process that is
 // the only writer of a database (the native server) can key caches by it:
-// an unchanged version means unchanged data.
+// an unchanged version means unchanged data. Each DB value counts from its
+// own base (a multiple of 2^32 no other DB of the process started from),
+// so a database closed and opened again never repeats a version a cache
+// saw before.
 func (db *DB) Version() uint64 { return db.version.Load() }
+
+// versionBases hands each opened DB the base of its Version.
+var versionBases atomic.Uint64
 
 // write executes a statement that changes data and bumps Version.
 func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -130,6 +136,7 @@ func Open(rawURL, token string) (*DB, error) {
 		return nil, fmt.Errorf("store: invalid database URL: %w", err)
 	}
 	db := &DB{URL: rawURL}
+	db.version.Store(versionBases.Add(1) << 32)
 	switch u.Scheme {
 	case "file":
 		db.Local = true
@@ -168,9 +175,12 @@ func Open(rawURL, token string) (*DB, error) {
 		return db, nil
 	}
 	// SQLite prepares statements per connection: a few reading connections
-	// keep their prepared statements warm.
-	sqlDB.SetMaxOpenConns(8)
-	sqlDB.SetMaxIdleConns(8)
+	// keep their prepared statements warm. Reads run in-process and take
+	// CPU rather than wait, so a few readers per database use the cores;
+	// each holds two file handles, and a server keeps dozens of arena
+	// databases open.
+	sqlDB.SetMaxOpenConns(maxReaders)
+	sqlDB.SetMaxIdleConns(maxIdleReaders)
 	writer, err := sql.Open("libsql", rawURL)
 	if err != nil {
 		sqlDB.Close()
@@ -181,6 +191,13 @@ func Open(rawURL, token string) (*DB, error) {
 	db.writer = writer
 	return db, nil
 }
+
+// The reading pool of a local database: at most maxReaders connections,
+// maxIdleReaders of them kept open between reads.
+const (
+	maxReaders     = 4
+	maxIdleReaders = 2
+)
 
 // Stmt is one statement of a batch. Its SQL uses only positional ?
 // placeholders, so a batch can be sent as one request.

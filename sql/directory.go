@@ -40,6 +40,15 @@ func (d *Directory) DB() *DB { return d.db }
 
 // CreateArena implements core.Directory.
 func (d *Directory) CreateArena(ctx context.Context, a *core.Arena) error {
+	return d.insertArena(ctx, a, false, false)
+}
+
+// BeginArena implements core.Directory.
+func (d *Directory) BeginArena(ctx context.Context, a *core.Arena, provisioned bool) error {
+	return d.insertArena(ctx, a, true, provisioned)
+}
+
+func (d *Directory) insertArena(ctx context.Context, a *core.Arena, creating, provisioned bool) error {
 	appIDs, err := json.Marshal(a.AppIDs)
 	if err != nil {
 		return err
@@ -47,7 +56,7 @@ func (d *Directory) CreateArena(ctx context.Context, a *core.Arena) error {
 	stmts := []Stmt{{SQL: q("insert_arena"), Args: []any{
 		a.Slug, a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
 		a.GracePeriodSeconds, a.DatabaseURL, a.DatabaseToken, a.SchemaVersion,
-		formatTime(a.CreatedAt), formatTime(a.UpdatedAt),
+		formatTime(a.CreatedAt), formatTime(a.UpdatedAt), creating, provisioned,
 	}}}
 	for i, h := range a.Hosts {
 		stmts = append(stmts, Stmt{SQL: q("insert_arena_host"), Args: []any{h, a.Slug, i}})
@@ -69,9 +78,68 @@ func (d *Directory) CreateArena(ctx context.Context, a *core.Arena) error {
 	return nil
 }
 
+// SetCreatingDatabase implements core.Directory.
+func (d *Directory) SetCreatingDatabase(ctx context.Context, arenaID int64, url, token string) error {
+	var id int64
+	err := d.db.writeRow(ctx, q("set_creating_database"), url, token, arenaID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodeArenaNotFound, "creation of arena %d was abandoned", arenaID)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to record the database of arena %d: %w", arenaID, err)
+	}
+	return nil
+}
+
+// CompleteArena implements core.Directory.
+func (d *Directory) CompleteArena(ctx context.Context, a *core.Arena) error {
+	var id int64
+	err := d.db.writeRow(ctx, q("complete_arena"), a.DatabaseURL, a.DatabaseToken, a.SchemaVersion, a.ID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodeArenaNotFound, "creation of arena %q was abandoned", a.Slug)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to complete arena %q: %w", a.Slug, err)
+	}
+	return nil
+}
+
+// AbandonArena implements core.Directory.
+func (d *Directory) AbandonArena(ctx context.Context, arenaID int64) error {
+	err := d.db.Batch(ctx,
+		Stmt{SQL: q("delete_creating_arena_hosts"), Args: []any{arenaID}},
+		Stmt{SQL: q("delete_creating_arena"), Args: []any{arenaID}})
+	if err != nil {
+		return fmt.Errorf("store: unable to abandon arena %d: %w", arenaID, err)
+	}
+	return nil
+}
+
+// UnfinishedArenas implements core.Directory.
+func (d *Directory) UnfinishedArenas(ctx context.Context) ([]core.UnfinishedArena, error) {
+	rows, err := d.db.query(ctx, q("creating_arenas"))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list unfinished arenas: %w", err)
+	}
+	defer rows.Close()
+	var out []core.UnfinishedArena
+	for rows.Next() {
+		var u core.UnfinishedArena
+		var begun string
+		if err := rows.Scan(&u.ID, &u.Slug, &u.DatabaseURL, &u.Provisioned, &begun); err != nil {
+			return nil, err
+		}
+		if u.BegunAt, err = parseTime(begun); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
 // Arenas implements core.Directory.
 func (d *Directory) Arenas(ctx context.Context) ([]core.Arena, error) {
-	rows, err := d.db.query(ctx, q("arena_columns")+" ORDER BY a.slug")
+	rows, err := d.db.query(ctx, q("arena_columns")+" WHERE a.creating = 0 ORDER BY a.slug")
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list arenas: %w", err)
 	}
@@ -87,11 +155,14 @@ func (d *Directory) Arenas(ctx context.Context) ([]core.Arena, error) {
 	return out, rows.Err()
 }
 
+// byHost finds the completed arena a host routes to.
+const byHost = "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?) AND a.creating = 0"
+
 // ArenaByHost implements core.Directory.
 func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, error) {
 	c := d.hosts
 	if c == nil {
-		return d.arenaWhere(ctx, "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?)", host)
+		return d.arenaWhere(ctx, byHost, host)
 	}
 	version := d.db.Version()
 	c.mu.Lock()
@@ -103,7 +174,7 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 	if ok {
 		return &a, nil
 	}
-	found, err := d.arenaWhere(ctx, "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?)", host)
+	found, err := d.arenaWhere(ctx, byHost, host)
 	if err != nil {
 		return nil, err
 	}

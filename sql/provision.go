@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
+
+	"arena/core"
 )
 
 // LocalProvisioner creates arena databases as files under Dir (the native
@@ -32,6 +36,28 @@ func (p LocalProvisioner) ProvisionDatabase(ctx context.Context, slug string) (s
 		}
 	}
 	return "", "", fmt.Errorf("store: no free database file name for %q", slug)
+}
+
+var _ core.DatabaseRemover = LocalProvisioner{}
+
+// RemoveDatabase deletes a database file ProvisionDatabase named, with its
+// -wal, -shm and -journal files; a URL it cannot have returned is refused.
+// Files already gone are no error.
+func (p LocalProvisioner) RemoveDatabase(ctx context.Context, slug, url string) error {
+	if url == "" {
+		return nil // never recorded, so never written: no file exists
+	}
+	rel, ok := cutFilePrefix(url)
+	if !ok || path.Clean(rel) != rel || path.Dir(rel) != "arenas" || !strings.HasSuffix(rel, ".db") {
+		return fmt.Errorf("store: %q is not a database this provisioner made", url)
+	}
+	file := filepath.Join(p.Dir, filepath.FromSlash(rel))
+	for _, suffix := range []string{"-wal", "-shm", "-journal", ""} {
+		if err := os.Remove(file + suffix); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("store: unable to remove database %s: %w", url, err)
+		}
+	}
+	return nil
 }
 
 // OpenIn returns an opener that resolves relative file: URLs against dir

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -52,6 +53,7 @@ type options struct {
 	logFormat      string
 	tick           time.Duration
 	pprof          string
+	maxOpenArenas  int
 }
 
 func parseOptions(args []string) (options, []string, error) {
@@ -63,9 +65,13 @@ func parseOptions(args []string) (options, []string, error) {
 	fs.StringVar(&o.directoryURL, "directory-url", os.Getenv("ARENA_DIRECTORY_URL"), "directory database URL; default a file in the data directory (ARENA_DIRECTORY_URL)")
 	fs.StringVar(&o.logFormat, "log", env("ARENA_LOG_FORMAT", "text"), "log format: text or json (ARENA_LOG_FORMAT)")
 	fs.StringVar(&o.pprof, "pprof", os.Getenv("ARENA_PPROF"), "serve net/http/pprof on this address, e.g. 127.0.0.1:6060; empty disables (ARENA_PPROF)")
+	fs.IntVar(&o.maxOpenArenas, "max-open-arenas", envInt("ARENA_MAX_OPEN_ARENAS", server.DefaultMaxOpenArenas), "arena databases kept open at most; the least recently used idle one is closed first (ARENA_MAX_OPEN_ARENAS)")
 	fs.DurationVar(&o.tick, "tick", envDuration("ARENA_TICK_INTERVAL", time.Minute), "scheduled jobs interval; 0 disables (ARENA_TICK_INTERVAL)")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
+	}
+	if o.maxOpenArenas < 1 {
+		return o, nil, fmt.Errorf("--max-open-arenas must be at least 1")
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "dev" {
@@ -135,6 +141,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		OperatorToken: o.operatorToken,
 		Provisioner:   store.LocalProvisioner{Dir: o.dataDir},
 		OpenDB:        openDB,
+		MaxOpenArenas: o.maxOpenArenas,
 		Clock:         time.Now,
 		Random:        rand.Reader,
 		Logger:        log,
@@ -147,47 +154,17 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 	return srv, dir, nil
 }
 
+// seedDemoFunc seeds the demo arena and returns its admin token.
+type seedDemoFunc func(ctx context.Context, srv *server.Server) (string, error)
+
 func serve(ctx context.Context, o options, log *slog.Logger) error {
-	fresh, err := emptyDir(o.dataDir)
-	if err != nil {
-		return err
-	}
-	demoMarker := filepath.Join(o.dataDir, "demo-admin-token")
-	if fresh && !o.devSet {
-		o.dev = true // a brand-new demo data directory starts in dev mode
-	}
-	if !o.devSet && fileExists(demoMarker) {
-		o.dev = true
-	}
-	if o.operatorToken == "" {
-		if o.operatorToken, err = operatorToken(o.dataDir); err != nil {
-			return err
-		}
-	}
-	var dev *server.DevControls
-	if o.dev {
-		dev = server.NewDevControls()
-	}
-	srv, dir, err := open(o, log, dev)
+	seed := func(ctx context.Context, srv *server.Server) (string, error) { return srv.SeedDemo(ctx) }
+	srv, dir, o, err := start(ctx, o, log, seed)
 	if err != nil {
 		return err
 	}
 	defer dir.Close()
 	defer srv.Close()
-	if _, err := store.Migrate(ctx, dir, store.DirectoryMigrations); err != nil {
-		return err
-	}
-	if fresh {
-		adminToken, err := srv.SeedDemo(ctx)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(demoMarker, []byte(adminToken+"\n"), 0o600); err != nil {
-			return err
-		}
-		log.Info("created the demo arena", slog.String("hosts", strings.Join(server.DemoHosts, ", ")),
-			slog.String("admin_token_file", demoMarker))
-	}
 
 	httpServer := &http.Server{
 		Addr:              o.addr,
@@ -226,6 +203,89 @@ func serve(ctx context.Context, o options, log *slog.Logger) error {
 		return err
 	}
 	return nil
+}
+
+// start prepares the data directory and the server: the options as the
+// data directory settles them (dev mode), the directory migrated, arena
+// creations a crash cut off dropped, and the demo arena seeded while
+// seeding is due.
+//
+// Seeding is due from the first start in an empty data directory until
+// it succeeds: the demo-seeding marker is written before anything else,
+// and removed only once the demo arena is complete and its admin token
+// saved (demo-admin-token). A start cut off part-way leaves the demo
+// unfinished (dropped by DropUnfinishedArenas) and the marker, so the
+// next start seeds again.
+func start(ctx context.Context, o options, log *slog.Logger, seed seedDemoFunc) (*server.Server, *store.DB, options, error) {
+	fresh, err := emptyDir(o.dataDir)
+	if err != nil {
+		return nil, nil, o, err
+	}
+	demoMarker := filepath.Join(o.dataDir, "demo-admin-token")
+	seedingMarker := filepath.Join(o.dataDir, "demo-seeding")
+	if fresh {
+		if err := os.MkdirAll(o.dataDir, 0o755); err != nil {
+			return nil, nil, o, err
+		}
+		if err := os.WriteFile(seedingMarker, nil, 0o600); err != nil {
+			return nil, nil, o, err
+		}
+	}
+	seeding := fileExists(seedingMarker)
+	if !o.devSet && (seeding || fileExists(demoMarker)) {
+		o.dev = true // a demo data directory starts in dev mode
+	}
+	if o.operatorToken == "" {
+		if o.operatorToken, err = operatorToken(o.dataDir); err != nil {
+			return nil, nil, o, err
+		}
+	}
+	var dev *server.DevControls
+	if o.dev {
+		dev = server.NewDevControls()
+	}
+	srv, dir, err := open(o, log, dev)
+	if err != nil {
+		return nil, nil, o, err
+	}
+	fail := func(err error) (*server.Server, *store.DB, options, error) {
+		srv.Close()
+		dir.Close()
+		return nil, nil, o, err
+	}
+	if _, err := store.Migrate(ctx, dir, store.DirectoryMigrations); err != nil {
+		return fail(err)
+	}
+	if n, err := srv.DropUnfinishedArenas(ctx); err != nil {
+		return fail(err)
+	} else if n > 0 {
+		log.Info("dropped arena creations cut off by a crash", slog.Int("arenas", n))
+	}
+	if seeding {
+		adminToken, err := seed(ctx, srv)
+		if err != nil {
+			return fail(err)
+		}
+		if err := writeFileAtomic(demoMarker, []byte(adminToken+"\n")); err != nil {
+			return fail(err)
+		}
+		if err := os.Remove(seedingMarker); err != nil {
+			return fail(err)
+		}
+		log.Info("created the demo arena", slog.String("hosts", strings.Join(server.DemoHosts, ", ")),
+			slog.String("admin_token_file", demoMarker))
+	}
+	return srv, dir, o, nil
+}
+
+// writeFileAtomic writes data to path through a temporary file renamed
+// over it: a crash leaves the old file or the new one, never half of it.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // tickScheduled runs the scheduled jobs every interval until ctx ends:
@@ -298,6 +358,13 @@ func newLogger(format string) *slog.Logger {
 func env(name, fallback string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
+	}
+	return fallback
+}
+
+func envInt(name string, fallback int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
 	}
 	return fallback
 }

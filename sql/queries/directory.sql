@@ -4,8 +4,9 @@
 
 -- name: insert_arena
 INSERT INTO arenas (slug, name, plan, app_ids, publisher_key, identity, referee_enabled,
-	grace_period_seconds, database_url, database_token, schema_version, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	grace_period_seconds, database_url, database_token, schema_version, created_at, updated_at,
+	creating, database_provisioned)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 
 -- name: insert_arena_host
 INSERT INTO arena_hosts (host, arena_id, position)
@@ -36,3 +37,21 @@ UPDATE arenas SET schema_version = ? WHERE id = ? AND schema_version < ?
 
 -- name: database_in_use
 SELECT count(*) FROM arenas WHERE database_url = ?
+
+-- name: set_creating_database
+UPDATE arenas SET database_url = ?, database_token = ? WHERE id = ? AND creating = 1
+RETURNING id
+
+-- name: complete_arena
+UPDATE arenas SET creating = 0, database_url = ?, database_token = ?, schema_version = ?
+WHERE id = ? AND creating = 1
+RETURNING id
+
+-- name: delete_creating_arena_hosts
+DELETE FROM arena_hosts WHERE arena_id = (SELECT id FROM arenas WHERE id = ? AND creating = 1)
+
+-- name: delete_creating_arena
+DELETE FROM arenas WHERE id = ? AND creating = 1
+
+-- name: creating_arenas
+SELECT id, slug, database_url, database_provisioned, created_at FROM arenas WHERE creating = 1 ORDER BY id

@@ -59,6 +59,9 @@ type Options struct {
 	OperatorToken string
 	// Now is where the service clock starts; Epoch when zero.
 	Now time.Time
+	// Config adjusts the server's configuration before it is built (nil:
+	// none).
+	Config func(*server.Config)
 }
 
 // Arena is a served Arena process.
@@ -118,6 +121,9 @@ func New(tb testing.TB, o Options) *Arena {
 	}
 	if !o.NoRateLimits {
 		cfg.RateLimiter = server.NewMemoryRateLimiter()
+	}
+	if o.Config != nil {
+		o.Config(&cfg)
 	}
 	a.Server = server.New(cfg)
 	a.Handler = a.Server

@@ -123,3 +123,31 @@ func validDatabaseURL(s string) bool {
 	}
 	return false
 }
+
+// watchedBody is a request body that remembers whether reading it failed
+// short of its end: the client went away or the read timed out. The
+// connection's context is cancelled then, so whatever the handler does
+// next fails too; writeError answers such a request as the malformed
+// body it is (400 invalid_json), not as a server failure.
+type watchedBody struct {
+	io.ReadCloser
+	err error
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
+	return n, err
+}
+
+// watchBody wraps r's body, when it has one, in a watchedBody.
+func watchBody(r *http.Request) *watchedBody {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	b := &watchedBody{ReadCloser: r.Body}
+	r.Body = b
+	return b
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arena/core"
+	store "arena/sql"
 )
 
 // DemoHosts are the hosts of the demo arena a fresh native data
@@ -36,33 +37,60 @@ const DemoAdminPlatformID = "76561198000000001"
 // as the operator API, with its sample players, a season and three
 // tournaments (completed, group stage, registration). It returns the
 // demo arena's admin token.
+//
+// The sample data is written before the arena is completed, so a failure
+// or a crash part-way leaves an unfinished creation that
+// DropUnfinishedArenas (the next start) removes, and seeding again starts
+// over. When a complete demo arena exists already (a start cut off after
+// creating it), SeedDemo mints a new admin token for it instead.
 func (s *Server) SeedDemo(ctx context.Context) (string, error) {
-	a, adminToken, err := s.createArena(ctx, createArenaRequest{
+	now := s.now()
+	fill := func(ctx context.Context, st *store.Arena) error {
+		players := make([]core.PlayerProfile, len(demoPlayers))
+		for i, p := range demoPlayers {
+			players[i] = core.PlayerProfile{PlatformID: p.id, PersonaName: p.name}
+		}
+		if err := st.UpsertPlayers(ctx, players, now); err != nil {
+			return fmt.Errorf("demo players: %w", err)
+		}
+		var ts core.TournamentStore = st
+		if s.demoStore != nil {
+			ts = s.demoStore(ts)
+		}
+		if err := seedDemoTournaments(ctx, ts, now, s.rand); err != nil {
+			return fmt.Errorf("demo tournaments: %w", err)
+		}
+		return nil
+	}
+	_, adminToken, err := s.createArena(ctx, createArenaRequest{
 		Slug:             "demo",
 		Name:             "Demo Arena",
 		Hosts:            append([]string(nil), DemoHosts...),
 		Plan:             core.PlanStudio,
 		AppIDs:           core.AppIDs{"480"}, // one AppID: the environment gate stays out of the way
 		AdminPlatformIDs: []string{DemoAdminPlatformID},
-	})
+	}, fill)
+	if core.ErrorCode(err) == core.CodeSlugTaken {
+		return s.mintDemoAdminToken(ctx)
+	}
 	if err != nil {
 		return "", fmt.Errorf("demo arena: %w", err)
 	}
-	st, err := s.arenaDB(ctx, a)
+	return adminToken, nil
+}
+
+// mintDemoAdminToken adds an admin token to the complete demo arena.
+func (s *Server) mintDemoAdminToken(ctx context.Context) (string, error) {
+	a, err := s.dir.ArenaByHost(ctx, DemoHosts[0])
+	if err != nil || a.Slug != "demo" {
+		return "", fmt.Errorf("demo arena: the slug is taken but no complete demo arena answers %s: %v", DemoHosts[0], err)
+	}
+	st, release, err := s.arenaDB(ctx, a)
 	if err != nil {
 		return "", err
 	}
-	players := make([]core.PlayerProfile, len(demoPlayers))
-	for i, p := range demoPlayers {
-		players[i] = core.PlayerProfile{PlatformID: p.id, PersonaName: p.name}
-	}
-	if err := st.UpsertPlayers(ctx, players, s.now()); err != nil {
-		return "", fmt.Errorf("demo players: %w", err)
-	}
-	if err := seedDemoTournaments(ctx, st, s.now(), s.rand); err != nil {
-		return "", fmt.Errorf("demo tournaments: %w", err)
-	}
-	return adminToken, nil
+	defer release()
+	return s.mintAdminToken(ctx, st, s.now())
 }
 
 // seedDemoTournaments gives the demo arena a season and three tournaments:

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"net/http"
 	"sort"
 	"strings"
@@ -27,6 +28,20 @@ func NewDevControls() *DevControls { return &DevControls{live: map[string]bool{}
 // Clock returns base moved forward by the accumulated offset.
 func (d *DevControls) Clock(base core.Clock) core.Clock {
 	return func() time.Time { return base().Add(time.Duration(d.offset.Load())) }
+}
+
+// advance moves the clock forward by d, atomically. It refuses (false) a
+// move that would take the offset past what a time.Duration holds.
+func (d *DevControls) advance(by time.Duration) bool {
+	for {
+		cur := d.offset.Load()
+		if int64(by) > math.MaxInt64-cur {
+			return false
+		}
+		if d.offset.CompareAndSwap(cur, cur+int64(by)) {
+			return true
+		}
+	}
 }
 
 // LiveLogins returns the mock provider's live set, sorted.
@@ -56,14 +71,18 @@ type devClockRequest struct {
 	AdvanceSeconds int64 `json:"advanceSeconds" validate:"min=0,max=31536000"`
 }
 
-// handleDevClock moves the service clock forward.
+// handleDevClock moves the service clock forward; 409 clock_overflow when
+// the accumulated move would overflow.
 func (s *Server) handleDevClock(w http.ResponseWriter, r *http.Request) {
 	var req devClockRequest
 	if err := decodeJSON(w, r, &req); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	s.cfg.Dev.offset.Add(int64(time.Duration(req.AdvanceSeconds) * time.Second))
+	if !s.cfg.Dev.advance(time.Duration(req.AdvanceSeconds) * time.Second) {
+		writeError(w, r, core.Errorf(core.CodeClockOverflow, "the clock is %v ahead already", time.Duration(s.cfg.Dev.offset.Load())))
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"now": s.now().UTC().Format(time.RFC3339)})
 }
 

@@ -19,6 +19,7 @@ type ctxKey int
 const (
 	loggerKey ctxKey = iota
 	tenantKey
+	bodyKey // the request's *watchedBody
 )
 
 // Tenant is the arena a request is for, with its database.
@@ -52,6 +53,9 @@ func (s *Server) observe(w http.ResponseWriter, r *http.Request, next http.Handl
 	log := s.log.With(slog.String("request_id", id))
 	ctx := context.WithValue(r.Context(), loggerKey, log)
 	ctx = context.WithValue(ctx, tenantKey, arena)
+	if body := watchBody(r); body != nil {
+		ctx = context.WithValue(ctx, bodyKey, body)
+	}
 	r = r.WithContext(ctx)
 	defer func() {
 		if p := recover(); p != nil {
@@ -103,7 +107,8 @@ func logger(ctx context.Context) *slog.Logger {
 }
 
 // tenant resolves the arena from the Host header (port ignored,
-// case-insensitive); an unknown host is 404 arena_not_found.
+// case-insensitive); an unknown host is 404 arena_not_found. The arena's
+// database stays open until the handler returns.
 func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -120,11 +125,12 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		if ra, ok := ctx.Value(tenantKey).(*requestArena); ok {
 			ra.slug = a.Slug
 		}
-		st, err := s.arenaDB(ctx, a)
+		st, release, err := s.arenaDB(ctx, a)
 		if err != nil {
 			writeError(w, r, fmt.Errorf("arena %s database: %w", a.Slug, err))
 			return
 		}
+		defer release()
 		next(w, r, &Tenant{Arena: a, Store: st})
 	}
 }

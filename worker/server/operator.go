@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"arena/core"
-	store "arena/sql"
 )
 
 // createArenaRequest is the operator's POST /api/v1/operator/arenas body.
@@ -72,7 +71,7 @@ func (s *Server) handleCreateArena(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	a, adminToken, err := s.createArena(r.Context(), req)
+	a, adminToken, err := s.createArena(r.Context(), req, nil)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -80,11 +79,14 @@ func (s *Server) handleCreateArena(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, createArenaResponse{Arena: a.View(), AdminToken: adminToken})
 }
 
-// createArena validates the request, checks slug and hosts, provisions
-// (or reaches) the arena's database, migrates it, mints the first admin
-// token, then lists the arena in the directory. The directory insert is
-// the commit point: until it succeeds no host routes to the arena.
-func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core.Arena, string, error) {
+// createArena validates the request, checks slug and hosts, claims them
+// (BeginArena: a loser of a race stops here, having created nothing),
+// provisions (or reaches) the arena's database, migrates it, mints the
+// first admin token, runs fill (nil for none) on the new database, then
+// completes the arena. Completion is the commit point: until then no host
+// routes to the arena, and a failure removes what the creation made (see
+// buildArena and DropUnfinishedArenas for a crash).
+func (s *Server) createArena(ctx context.Context, req createArenaRequest, fill arenaFill) (*core.Arena, string, error) {
 	req.normalize()
 	if err := validateStruct(&req); err != nil {
 		return nil, "", err
@@ -97,29 +99,22 @@ func (s *Server) createArena(ctx context.Context, req createArenaRequest) (*core
 		return nil, "", err
 	}
 
-	if a.DatabaseURL == "" {
-		if s.cfg.Provisioner == nil {
-			return nil, "", core.FieldError(core.CodeDatabaseURLRequired, "databaseUrl")
-		}
-		url, token, err := s.cfg.Provisioner.ProvisionDatabase(ctx, a.Slug)
-		if err != nil {
-			logger(ctx).ErrorContext(ctx, "provisioning failed", "arena", a.Slug, "error", err.Error())
-			return nil, "", core.Errorf(core.CodeProvisioningFailed, "provision database for %s", a.Slug)
-		}
-		a.DatabaseURL, a.DatabaseToken = url, token
+	provision := a.DatabaseURL == ""
+	if provision && s.cfg.Provisioner == nil {
+		return nil, "", core.FieldError(core.CodeDatabaseURLRequired, "databaseUrl")
 	}
-	adminToken, err := s.prepareArenaDatabase(ctx, a, req.AdminPlatformIDs)
-	if err != nil {
+	if err := s.withDirectory(ctx, func() error { return s.dir.BeginArena(ctx, a, provision) }); err != nil {
 		return nil, "", err
 	}
-	if err := s.dir.CreateArena(ctx, a); err != nil {
+	adminToken, err := s.buildArena(ctx, a, provision, req.AdminPlatformIDs, fill)
+	if err != nil {
 		return nil, "", err
 	}
 	return a, adminToken, nil
 }
 
 // checkAvailable refuses a taken slug, host or database before any database is
-// provisioned; CreateArena guards the same again atomically.
+// provisioned; BeginArena guards slug and hosts again atomically.
 func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string, databaseURL string) error {
 	taken, err := s.dir.SlugTaken(ctx, slug)
 	if err != nil {
@@ -146,44 +141,6 @@ func (s *Server) checkAvailable(ctx context.Context, slug string, hosts []string
 		}
 	}
 	return nil
-}
-
-// prepareArenaDatabase migrates the arena's new database, stores the
-// first admin players and mints the first admin token, returned in full.
-// A database that cannot be reached is the operator's input error.
-func (s *Server) prepareArenaDatabase(ctx context.Context, a *core.Arena, admins []string) (string, error) {
-	db, err := s.cfg.OpenDB(a.DatabaseURL, a.DatabaseToken)
-	if err != nil {
-		return "", core.Errorf(core.CodeDatabaseUnreachable, "%v", err)
-	}
-	v, err := store.Migrate(ctx, db, store.ArenaMigrations)
-	if err != nil {
-		_ = db.Close()
-		return "", &core.Error{Code: core.CodeDatabaseUnreachable, Field: "databaseUrl", Message: err.Error()}
-	}
-	a.SchemaVersion = v
-	s.mu.Lock()
-	if old, ok := s.arenaDBs[a.DatabaseURL]; ok {
-		_ = old.Close()
-	}
-	s.arenaDBs[a.DatabaseURL] = db
-	s.mu.Unlock()
-
-	st := store.NewArena(db)
-	if len(admins) > 0 {
-		if err := st.AddArenaAdmins(ctx, admins, a.CreatedAt); err != nil {
-			return "", err
-		}
-	}
-	minted, err := core.MintToken(core.TokenAdmin, s.rand)
-	if err != nil {
-		return "", err
-	}
-	err = st.AddAdminToken(ctx, core.AdminTokenRecord{ID: minted.ID, Hash: minted.Hash, Label: "operator", CreatedAt: a.CreatedAt})
-	if err != nil {
-		return "", err
-	}
-	return minted.Token, nil
 }
 
 // handleListArenas lists every arena without secrets.

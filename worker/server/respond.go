@@ -78,6 +78,9 @@ var statusByCode = map[string]int{
 	core.CodeNoPendingReport: http.StatusConflict,
 	core.CodeOwnReport:       http.StatusForbidden,
 	core.CodeInvalidScore:    http.StatusUnprocessableEntity,
+
+	// Dev mode.
+	core.CodeClockOverflow: http.StatusConflict,
 }
 
 // StatusOf returns the HTTP status of a wire error code; an undeclared
@@ -112,6 +115,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeError answers err: a *core.Error with its code's status, anything
 // else as 500 internal, logged with the request's context and never shown.
+// When the request's body broke off (see watchedBody) a failure is the
+// client's: 400 invalid_json, logged as information.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code != core.CodeInternal {
@@ -119,6 +124,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 			writeJSON(w, status, errorBody{Error: ce.Code, Field: ce.Field, Reason: ce.Reason})
 			return
 		}
+	}
+	if body, ok := r.Context().Value(bodyKey).(*watchedBody); ok && body.err != nil {
+		logger(r.Context()).InfoContext(r.Context(), "request body broke off", slog.String("error", body.err.Error()))
+		writeCode(w, r, core.CodeInvalidJSON)
+		return
 	}
 	logger(r.Context()).ErrorContext(r.Context(), "request failed", slog.String("error", err.Error()))
 	writeJSON(w, http.StatusInternalServerError, errorBody{Error: core.CodeInternal})

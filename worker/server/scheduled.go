@@ -58,8 +58,9 @@ func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now 
 
 // RunScheduled runs every scheduled job once for every arena: the one
 // entry point behind the Workers cron trigger, the native ticker and
-// POST /__dev/tick. Arena databases behind the latest schema are
-// migrated first. One arena failing does not stop the others.
+// POST /__dev/tick. It first drops arena creations unfinished for longer
+// than core.ArenaCreationTimeout. Arena databases behind the latest
+// schema are migrated first. One arena failing does not stop the others.
 func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 	now := s.now()
 	report := ScheduledReport{RanAt: now.UTC(), Failed: []string{}, Jobs: map[string]int{}}
@@ -71,28 +72,45 @@ func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 	if err != nil {
 		return report, fmt.Errorf("scheduled jobs: %w", err)
 	}
+	// Creations cut off by a failure the cleanup itself missed, or by a
+	// crash (on the edge there is no start to clean them).
+	dropped, err := s.dropUnfinishedArenas(ctx, now.Add(-core.ArenaCreationTimeout))
+	if err != nil {
+		s.log.ErrorContext(ctx, "scheduled jobs: unfinished arenas", slog.String("error", err.Error()))
+	}
+	if dropped > 0 {
+		report.Jobs["unfinished_arenas"] = dropped
+	}
 	jobs := s.scheduledJobs()
 	for i := range arenas {
 		a := &arenas[i]
 		report.Arenas++
-		st, err := s.arenaDB(ctx, a)
-		if err != nil {
-			s.log.ErrorContext(ctx, "scheduled jobs: arena database", slog.String("arena", a.Slug), slog.String("error", err.Error()))
+		if !s.runArenaJobs(ctx, a, jobs, now, &report) {
 			report.Failed = append(report.Failed, a.Slug)
-			continue
-		}
-		for _, job := range jobs {
-			changed, err := job.run(ctx, a, st, now)
-			if err != nil {
-				s.log.ErrorContext(ctx, "scheduled job failed", slog.String("job", job.name), slog.String("arena", a.Slug), slog.String("error", err.Error()))
-				report.Failed = append(report.Failed, a.Slug)
-				break
-			}
-			if changed {
-				report.Jobs[job.name]++
-			}
 		}
 	}
 	s.log.InfoContext(ctx, "scheduled jobs ran", slog.Int("arenas", report.Arenas), slog.Int("failed", len(report.Failed)))
 	return report, nil
+}
+
+// runArenaJobs runs the jobs for one arena, stopping at the first
+// failure (logged); it reports whether all of them ran.
+func (s *Server) runArenaJobs(ctx context.Context, a *core.Arena, jobs []scheduledJob, now time.Time, report *ScheduledReport) bool {
+	st, release, err := s.arenaDB(ctx, a)
+	if err != nil {
+		s.log.ErrorContext(ctx, "scheduled jobs: arena database", slog.String("arena", a.Slug), slog.String("error", err.Error()))
+		return false
+	}
+	defer release()
+	for _, job := range jobs {
+		changed, err := job.run(ctx, a, st, now)
+		if err != nil {
+			s.log.ErrorContext(ctx, "scheduled job failed", slog.String("job", job.name), slog.String("arena", a.Slug), slog.String("error", err.Error()))
+			return false
+		}
+		if changed {
+			report.Jobs[job.name]++
+		}
+	}
+	return true
 }

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"arena/core"
@@ -27,8 +26,13 @@ type Config struct {
 	// Provisioner creates arena databases when the operator gives no
 	// databaseUrl; nil makes databaseUrl required.
 	Provisioner core.DatabaseProvisioner
-	// OpenDB opens an arena database; store.Open by default.
+	// OpenDB opens an arena database; store.Open by default. It must not
+	// touch the database (the first query does).
 	OpenDB func(url, token string) (*store.DB, error)
+	// MaxOpenArenas bounds how many arena databases stay open; the least
+	// recently used one no request holds is closed first. 0 means
+	// DefaultMaxOpenArenas.
+	MaxOpenArenas int
 	// Clock is the service clock; Random the source of tokens and nonces.
 	Clock  core.Clock
 	Random io.Reader
@@ -66,8 +70,11 @@ type Server struct {
 
 	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
 
-	mu       sync.Mutex
-	arenaDBs map[string]*store.DB // by database URL; lives as long as the process
+	arenaDBs *arenaPool
+
+	// demoStore wraps the store SeedDemo writes tournaments through (tests
+	// inject failures with it); nil for none.
+	demoStore func(core.TournamentStore) core.TournamentStore
 }
 
 // New returns a server for cfg.
@@ -85,7 +92,7 @@ func New(cfg Config) *Server {
 		log:      cfg.Logger,
 		now:      cfg.Clock,
 		rand:     cfg.Random,
-		arenaDBs: map[string]*store.DB{},
+		arenaDBs: newArenaPool(cfg.OpenDB, cfg.MaxOpenArenas),
 	}
 	if cfg.Dev != nil {
 		s.now = cfg.Dev.Clock(cfg.Clock)
@@ -211,40 +218,36 @@ func (p *statusProbe) Header() http.Header         { return p.header }
 func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
 func (p *statusProbe) WriteHeader(status int)      { p.status = status }
 
-// arenaDB returns the arena's database, opened once per process and
-// migrated when the directory says it is behind.
-func (s *Server) arenaDB(ctx context.Context, a *core.Arena) (*store.Arena, error) {
-	s.mu.Lock()
-	db, ok := s.arenaDBs[a.DatabaseURL]
-	if !ok {
-		var err error
-		if db, err = s.cfg.OpenDB(a.DatabaseURL, a.DatabaseToken); err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
-		s.arenaDBs[a.DatabaseURL] = db
+// arenaDB returns the arena's database, migrated when the directory says
+// it is behind, and the function that hands it back to the pool of open
+// databases: call it once the database is no longer used.
+func (s *Server) arenaDB(ctx context.Context, a *core.Arena) (*store.Arena, func(), error) {
+	db, release, err := s.arenaDBs.acquire(a.DatabaseURL, a.DatabaseToken)
+	if err != nil {
+		return nil, nil, err
 	}
-	s.mu.Unlock()
 	if a.SchemaVersion < store.ArenaMigrations.Latest() {
 		v, err := store.Migrate(ctx, db, store.ArenaMigrations)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			err = s.dir.SetSchemaVersion(ctx, a.ID, v)
 		}
-		if err := s.dir.SetSchemaVersion(ctx, a.ID, v); err != nil {
-			return nil, err
+		if err != nil {
+			release()
+			return nil, nil, err
 		}
 		a.SchemaVersion = v
 	}
-	return store.NewArena(db), nil
+	return store.NewArena(db), release, nil
 }
 
 // withDirectory runs fn against the directory, migrating the directory
-// once and retrying when it has no schema yet. A fresh edge deployment
-// thus needs no separate migration step, and a migrated one pays no
-// round trip for the check.
+// once and retrying when its schema is missing or behind (a table or
+// column fn needs is not there). A fresh or updated edge deployment thus
+// needs no separate migration step, and a migrated one pays no round trip
+// for the check. fn must change nothing when it fails.
 func (s *Server) withDirectory(ctx context.Context, fn func() error) error {
 	err := fn()
-	if err == nil || !strings.Contains(err.Error(), "no such table") {
+	if err == nil || !schemaBehind(err) {
 		return err
 	}
 	if _, merr := store.Migrate(ctx, s.cfg.Directory, store.DirectoryMigrations); merr != nil {
@@ -253,13 +256,17 @@ func (s *Server) withDirectory(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
-// Close closes every database the server opened.
+// schemaBehind reports whether err says a table or column is missing, as
+// SQLite and libSQL word it.
+func schemaBehind(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "no such table") || strings.Contains(msg, "no such column") ||
+		strings.Contains(msg, "has no column named")
+}
+
+// Close closes the arena databases the server holds open: idle ones at
+// once, one still used by a request when that request ends.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for url, db := range s.arenaDBs {
-		_ = db.Close()
-		delete(s.arenaDBs, url)
-	}
+	s.arenaDBs.close()
 	return nil
 }

@@ -1,11 +1,9 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,8 +28,16 @@ type testEnv struct {
 // fresh data directory with local files, like the native binary.
 func newTestEnv(t *testing.T, dev bool) *testEnv {
 	t.Helper()
+	return newTestEnvWith(t, dev, nil)
+}
+
+// newTestEnvWith is newTestEnv with the server's configuration adjusted
+// by tweak (nil for none).
+func newTestEnvWith(t *testing.T, dev bool, tweak func(*server.Config)) *testEnv {
+	t.Helper()
 	o := testOptions()
 	o.NoDev = !dev
+	o.Config = tweak
 	return &testEnv{arenatest.New(t, o)}
 }
 
@@ -262,30 +268,6 @@ func TestCreateArenaBadInput(t *testing.T) {
 	})
 }
 
-func TestCreateArenaConcurrentSameSlug(t *testing.T) {
-	env := newTestEnv(t, false)
-	const n = 8
-	statuses := make([]int, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i], _ = env.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, arenaRequest("race", "race.test"))
-		}()
-	}
-	wg.Wait()
-	created := 0
-	for _, s := range statuses {
-		if s == http.StatusCreated {
-			created++
-		} else {
-			assert.Equal(t, http.StatusConflict, s)
-		}
-	}
-	assert.Equal(t, 1, created)
-}
-
 func TestAdminSettings(t *testing.T) {
 	env := newTestEnv(t, false)
 	alphaToken := env.createArena(t, "alpha", "alpha.test")
@@ -391,52 +373,6 @@ func TestDevRoutes(t *testing.T) {
 	})
 }
 
-func TestSeedDemo(t *testing.T) {
-	env := newTestEnv(t, false)
-	token, err := env.Server.SeedDemo(context.Background())
-	require.NoError(t, err)
-	for _, host := range server.DemoHosts {
-		status, body := env.do(t, "GET", host+":8787", "/api/v1", "", nil)
-		require.Equal(t, http.StatusOK, status)
-		assert.Equal(t, "demo", body["tenant"].(map[string]any)["slug"])
-	}
-	status, _ := env.do(t, "PUT", "localhost", "/api/v1/admin/settings", token, map[string]any{"name": "My Demo"})
-	assert.Equal(t, http.StatusOK, status)
-
-	_, list := env.do(t, "GET", "localhost", "/api/v1/tournaments", "", nil)
-	statuses := map[string]any{}
-	for _, raw := range list["tournaments"].([]any) {
-		tour := raw.(map[string]any)
-		statuses[tour["slug"].(string)] = tour["status"]
-	}
-	assert.Equal(t, map[string]any{"autumn-open": "completed", "winter-cup": "group_stage", "spring-invitational": "registration_open"}, statuses)
-
-	_, autumn := env.do(t, "GET", "localhost", "/api/v1/tournaments/autumn-open", "", nil)
-	assert.Equal(t, float64(16), autumn["playerCount"])
-	assert.Len(t, autumn["groups"], 4)
-	assert.Len(t, autumn["podium"], 4)
-	assert.Len(t, autumn["bracket"], 6, "quarterfinals and semifinals on both sides, final and small final")
-
-	_, winter := env.do(t, "GET", "localhost", "/api/v1/tournaments/winter-cup", "", nil)
-	resolved, scheduled := 0, 0
-	for _, g := range winter["groups"].([]any) {
-		for _, m := range g.(map[string]any)["matches"].([]any) {
-			switch m.(map[string]any)["status"] {
-			case "confirmed":
-				resolved++
-			case "scheduled":
-				scheduled++
-			}
-		}
-	}
-	assert.Equal(t, 4, resolved, "round one of two groups of four")
-	assert.Equal(t, 8, scheduled)
-
-	_, ladder := env.do(t, "GET", "localhost", "/api/v1/ladder", "", nil)
-	assert.Equal(t, "season-1", ladder["season"].(map[string]any)["slug"])
-	assert.Len(t, ladder["ladder"], 16)
-}
-
 // TestRemoteArenaDatabase creates an arena whose database is a real libSQL
 // server reached over HTTP, and uses it.
 func TestRemoteArenaDatabase(t *testing.T) {
@@ -478,4 +414,26 @@ func TestLazyDirectoryMigration(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, status)
 	assert.Equal(t, "arena_not_found", body["error"])
 	env.createArena(t, "alpha", "alpha.test")
+}
+
+// TestLazyDirectoryMigrationOfAnUpdate starts from a directory one
+// migration behind (a deployment updated without running migrate): the
+// first query that needs the new columns migrates it.
+func TestLazyDirectoryMigrationOfAnUpdate(t *testing.T) {
+	env := newTestEnv(t, false)
+	env.createArena(t, "alpha", "alpha.test")
+	db := env.Server.Directory().DB()
+	for _, stmt := range []string{
+		"ALTER TABLE arenas DROP COLUMN creating",
+		"ALTER TABLE arenas DROP COLUMN database_provisioned",
+		"DELETE FROM schema_migrations WHERE name = 'arena_creation'",
+	} {
+		_, err := db.Exec(stmt)
+		require.NoError(t, err, stmt)
+	}
+	env.createArena(t, "beta", "beta.test")
+	for _, host := range []string{"alpha.test", "beta.test"} {
+		status, _ := env.do(t, "GET", host, "/api/v1", "", nil)
+		assert.Equal(t, http.StatusOK, status, host)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -31,7 +32,10 @@ type Provisioner struct {
 	Client         *http.Client
 }
 
-var _ core.DatabaseProvisioner = (*Provisioner)(nil)
+var (
+	_ core.DatabaseProvisioner = (*Provisioner)(nil)
+	_ core.DatabaseRemover     = (*Provisioner)(nil)
+)
 
 // createDatabaseResponse is the Platform API's answer to a database
 // creation ("database": { "DbId", "Hostname", "Name" }).
@@ -51,11 +55,7 @@ type createTokenResponse struct {
 // a full-access, non-expiring token for it. It returns the libsql:// URL
 // and the token.
 func (p *Provisioner) ProvisionDatabase(ctx context.Context, slug string) (string, string, error) {
-	prefix := p.DatabasePrefix
-	if prefix == "" {
-		prefix = "arena-"
-	}
-	name := prefix + slug
+	name := p.databaseName(slug)
 	org := url.PathEscape(p.Organization)
 	var created createDatabaseResponse
 	body := map[string]string{"name": name, "group": p.Group}
@@ -75,6 +75,42 @@ func (p *Provisioner) ProvisionDatabase(ctx context.Context, slug string) (strin
 	}
 	return "libsql://" + created.Database.Hostname, token.JWT, nil
 }
+
+// RemoveDatabase deletes the database "<prefix><slug>" (the URL is not
+// needed: the name follows from the slug). A database already gone is no
+// error.
+func (p *Provisioner) RemoveDatabase(ctx context.Context, slug, _ string) error {
+	name := p.databaseName(slug)
+	path := "/v1/organizations/" + url.PathEscape(p.Organization) + "/databases/" + url.PathEscape(name)
+	var deleted struct {
+		Database string `json:"database"`
+	}
+	err := p.call(ctx, http.MethodDelete, path, nil, &deleted)
+	var apiErr *apiError
+	if errors.As(err, &apiErr) && apiErr.status == http.StatusNotFound {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("turso: delete database %s: %w", name, err)
+	}
+	return nil
+}
+
+func (p *Provisioner) databaseName(slug string) string {
+	prefix := p.DatabasePrefix
+	if prefix == "" {
+		prefix = "arena-"
+	}
+	return prefix + slug
+}
+
+// apiError is a non-2xx Platform API answer.
+type apiError struct {
+	status  int
+	message string
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("status %d: %s", e.status, e.message) }
 
 // call sends one Platform API request and decodes a 2xx JSON answer into
 // out. Non-2xx answers become errors carrying the API's "error" text.
@@ -120,7 +156,7 @@ func (p *Provisioner) call(ctx context.Context, method, path string, in, out any
 		if apiErr.Error == "" {
 			apiErr.Error = http.StatusText(resp.StatusCode)
 		}
-		return fmt.Errorf("status %d: %s", resp.StatusCode, apiErr.Error)
+		return &apiError{status: resp.StatusCode, message: apiErr.Error}
 	}
 	return json.Unmarshal(b, out)
 }

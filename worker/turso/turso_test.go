@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,6 +41,16 @@ func (api *platformAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"database": map[string]string{
 			"DbId": "0eb771dd-6906-11ee-8553-eaa7715aeaf2", "Hostname": body.Name + "-acme.turso.io", "Name": body.Name,
 		}})
+	case r.Method == "DELETE" && strings.HasPrefix(r.URL.Path, "/v1/organizations/acme/databases/"):
+		// Documented answer: 200 {"database": "<name>"}; 404 for an unknown name.
+		name := strings.TrimPrefix(r.URL.Path, "/v1/organizations/acme/databases/")
+		if !api.databases[name] {
+			w.WriteHeader(http.StatusNotFound)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "could not find database with name " + name})
+			return
+		}
+		delete(api.databases, name)
+		_ = json.NewEncoder(w).Encode(map[string]string{"database": name})
 	case r.Method == "POST" && r.URL.Path == "/v1/organizations/acme/databases/arena-demo/auth/tokens":
 		_ = json.NewEncoder(w).Encode(map[string]string{"jwt": "eyJhbGciOiJFZERTQSJ9.db-token"})
 	default:
@@ -73,6 +84,29 @@ func TestProvisionDatabase(t *testing.T) {
 		bad := *p
 		bad.APIToken = "wrong"
 		_, _, err := bad.ProvisionDatabase(context.Background(), "other")
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "status 401")
+	})
+}
+
+func TestRemoveDatabase(t *testing.T) {
+	api := &platformAPI{databases: map[string]bool{"arena-demo": true}}
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	p := &turso.Provisioner{BaseURL: srv.URL, Organization: "acme", Group: "default", APIToken: "platform-token", Client: srv.Client()}
+
+	t.Run("DeletesTheSlugsDatabase", func(t *testing.T) {
+		require.NoError(t, p.RemoveDatabase(context.Background(), "demo", "libsql://arena-demo-acme.turso.io"))
+		assert.False(t, api.databases["arena-demo"])
+		assert.Equal(t, []string{"DELETE /v1/organizations/acme/databases/arena-demo"}, api.calls)
+	})
+	t.Run("GoneIsNoError", func(t *testing.T) {
+		assert.NoError(t, p.RemoveDatabase(context.Background(), "demo", ""))
+	})
+	t.Run("ErrBadAPIToken", func(t *testing.T) {
+		bad := *p
+		bad.APIToken = "wrong"
+		err := bad.RemoveDatabase(context.Background(), "demo", "")
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "status 401")
 	})

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"path"
+	"strings"
 
 	"github.com/a-h/templ"
 
@@ -58,9 +60,15 @@ func Register(srv *server.Server, cfg Config) *Site {
 	return s
 }
 
-// staticHandler lets browsers keep assets for a day.
+// staticHandler lets browsers keep assets for a day. A name no file can
+// have (not UTF-8, say) is 404 like a missing file; the file server would
+// call it an internal error.
 func staticHandler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/"); name != "" && !fs.ValidPath(name) {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		h.ServeHTTP(w, r)
 	})

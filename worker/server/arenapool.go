@@ -1,0 +1,119 @@
+package server
+
+import (
+	"container/list"
+	"sync"
+
+	store "arena/sql"
+)
+
+// DefaultMaxOpenArenas is how many arena databases stay open when
+// Config.MaxOpenArenas is 0. A local arena database holds at most 11 file
+// handles (the writer's database and WAL files, four readers' and the
+// shared-memory file), so 64 of them fit under a limit of 1024 with room
+// for connections.
+const DefaultMaxOpenArenas = 64
+
+// arenaPool keeps a bounded set of arena databases open. A database is
+// closed only when it is the least recently used one beyond the bound and
+// no caller holds it: a request never loses its database halfway. While
+// more databases than the bound are held at once, the pool holds them all
+// and shrinks back as they are released.
+type arenaPool struct {
+	open func(url, token string) (*store.DB, error)
+	max  int
+
+	mu      sync.Mutex
+	entries map[string]*pooledDB // by database URL
+	recent  list.List            // of *pooledDB, most recently used first
+	closed  bool                 // Close was called: release closes what it frees
+}
+
+type pooledDB struct {
+	url  string
+	db   *store.DB
+	refs int // callers holding db
+	elem *list.Element
+}
+
+func newArenaPool(open func(url, token string) (*store.DB, error), max int) *arenaPool {
+	if max <= 0 {
+		max = DefaultMaxOpenArenas
+	}
+	return &arenaPool{open: open, max: max, entries: map[string]*pooledDB{}}
+}
+
+// acquire returns the database at url, opened when it is not open yet,
+// and the function that hands it back; call it exactly once, when done.
+// Opening touches nothing (store.Open), so it runs under the lock.
+func (p *arenaPool) acquire(url, token string) (*store.DB, func(), error) {
+	p.mu.Lock()
+	e, ok := p.entries[url]
+	if !ok {
+		db, err := p.open(url, token)
+		if err != nil {
+			p.mu.Unlock()
+			return nil, nil, err
+		}
+		e = &pooledDB{url: url, db: db}
+		e.elem = p.recent.PushFront(e)
+		p.entries[url] = e
+	} else {
+		p.recent.MoveToFront(e.elem)
+	}
+	e.refs++
+	victims := p.evictLocked()
+	p.mu.Unlock()
+	closeAll(victims)
+	var once sync.Once
+	return e.db, func() { once.Do(func() { p.release(e) }) }, nil
+}
+
+func (p *arenaPool) release(e *pooledDB) {
+	p.mu.Lock()
+	e.refs--
+	victims := p.evictLocked()
+	p.mu.Unlock()
+	closeAll(victims)
+}
+
+// evictLocked removes the least recently used idle databases beyond the
+// bound (all idle ones once the pool is closed) and returns them to be
+// closed outside the lock.
+func (p *arenaPool) evictLocked() []*store.DB {
+	var victims []*store.DB
+	for el := p.recent.Back(); el != nil && (p.closed || len(p.entries) > p.max); {
+		e := el.Value.(*pooledDB)
+		el = el.Prev()
+		if e.refs > 0 {
+			continue
+		}
+		p.recent.Remove(e.elem)
+		delete(p.entries, e.url)
+		victims = append(victims, e.db)
+	}
+	return victims
+}
+
+// openCount returns how many databases are open.
+func (p *arenaPool) openCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.entries)
+}
+
+// close closes every idle database now and every held one when its last
+// holder releases it.
+func (p *arenaPool) close() {
+	p.mu.Lock()
+	p.closed = true
+	victims := p.evictLocked()
+	p.mu.Unlock()
+	closeAll(victims)
+}
+
+func closeAll(dbs []*store.DB) {
+	for _, db := range dbs {
+		_ = db.Close()
+	}
+}
