@@ -82,6 +82,12 @@ type SeasonDraft struct {
 	EndsAt   Instant `json:"endsAt"`
 }
 
+// SeasonDraftOf is the draft of a stored season: an edit decodes onto
+// it, so absent fields keep their value.
+func SeasonDraftOf(se Season) SeasonDraft {
+	return SeasonDraft{Slug: se.Slug, Name: se.Name, StartsAt: At(se.StartsAt), EndsAt: At(se.EndsAt)}
+}
+
 // Check returns the season (created at now), or its problems: a slug, a
 // name, both dates, and the end after the start.
 func (d *SeasonDraft) Check(now time.Time) (*Season, Problems) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -175,10 +176,16 @@ func planPlayoffs(ctx context.Context, st TournamentStore, t *Tournament, now ti
 		if err != nil {
 			return nil, err
 		}
+		disqualified := map[string]bool{}
+		for _, r := range regs {
+			disqualified[r.PlatformID] = r.DisqualifiedAt != nil
+		}
 		ordered := make([][]string, len(names))
 		for i, g := range names {
 			for _, row := range tables[g] {
-				ordered[i] = append(ordered[i], row.PlayerID)
+				if !disqualified[row.PlayerID] { // qualifies for nothing
+					ordered[i] = append(ordered[i], row.PlayerID)
+				}
 			}
 		}
 		if seeded, err = CrossSeed(ordered, t.AdvancePerGroup); err != nil {
@@ -275,13 +282,22 @@ func CompleteIfDecided(ctx context.Context, st TournamentStore, t *Tournament, n
 	if err != nil {
 		return false, err
 	}
-	placements, err := tournamentPlacements(ctx, st, t, matches)
+	regs, err := st.Registrations(ctx, t.ID)
 	if err != nil {
 		return false, err
 	}
+	disqualified := map[string]bool{}
+	for _, r := range regs {
+		disqualified[r.PlatformID] = r.DisqualifiedAt != nil
+	}
+	podium = slices.DeleteFunc(podium, func(p PodiumPlace) bool { return disqualified[p.PlayerID] })
+	placements := tournamentPlacements(regs, matches)
 	scored := make([]ScoredPlacement, len(placements))
 	for i, p := range placements {
 		scored[i] = ScoredPlacement{Placement: p, Points: points.Points(p.Place)}
+		if disqualified[p.PlayerID] { // no place, no ladder points
+			scored[i] = ScoredPlacement{Placement: Placement{PlayerID: p.PlayerID}}
+		}
 	}
 	if err := st.CompleteTournament(ctx, t, podium, scored, now); err != nil {
 		return false, err
@@ -291,11 +307,7 @@ func CompleteIfDecided(ctx context.Context, st TournamentStore, t *Tournament, n
 
 // tournamentPlacements places every side: bracket players by the round they
 // lost in (podium ranks for the last four), group-only players 0.
-func tournamentPlacements(ctx context.Context, st TournamentStore, t *Tournament, matches []Match) ([]Placement, error) {
-	regs, err := st.Registrations(ctx, t.ID)
-	if err != nil {
-		return nil, err
-	}
+func tournamentPlacements(regs []Registration, matches []Match) []Placement {
 	plan := StoredBracket(matches)
 	placed := map[string]int{}
 	for _, p := range BracketPlacements(plan) {
@@ -305,7 +317,7 @@ func tournamentPlacements(ctx context.Context, st TournamentStore, t *Tournament
 	for _, r := range regs {
 		out = append(out, Placement{PlayerID: r.PlatformID, Place: placed[r.PlatformID]})
 	}
-	return out, nil
+	return out
 }
 
 // StoredBracket rebuilds the bracket plan from a tournament's stored

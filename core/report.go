@@ -2,8 +2,11 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // The manual result path (spec 3): a player of a live or awaiting_result
@@ -53,6 +56,8 @@ type MatchReport struct {
 	DecidedAt  *time.Time
 	DecidedBy  string // the account that confirmed or disputed; "" for the grace period
 	Token      string // tells the request that stored the report
+	// DisputeReason is what the disputing player wrote for the admin.
+	DisputeReason string
 }
 
 // ReportDecision confirms or disputes a pending report.
@@ -65,7 +70,16 @@ type ReportDecision struct {
 	ReportedBy time.Time
 	At         time.Time
 	Token      string // tells the request that decided
+	// Reason is the disputing player's reason (at most
+	// MaxDisputeReasonRunes characters), shown to the admin.
+	Reason string
 }
+
+// MaxDisputeReasonRunes bounds the reason a player gives for a dispute.
+const MaxDisputeReasonRunes = 500
+
+// CodeNoReport: the match has no player report to accept (409).
+const CodeNoReport = "no_report"
 
 // ReportStore keeps reports. Every change is one conditional batch.
 type ReportStore interface {
@@ -152,24 +166,46 @@ func CheckReportedScore(p1, winner string, score *OutcomeScore) error {
 // points returns, read only then); or, when a game client submitted
 // another winner meanwhile, disputed. It returns the match's new status.
 func ConfirmReport(ctx context.Context, rs ReportStore, ts TournamentStore, st *MatchState, caller string, now time.Time, random io.Reader, points func() PlacementPoints) (MatchStatus, error) {
-	status, err := decideByPlayer(ctx, rs, st, caller, true, now, random)
+	status, err := decideByPlayer(ctx, rs, st, caller, true, "", now, random)
 	if err != nil || status != MatchConfirmed {
 		return status, err
 	}
 	return status, MatchDecided(ctx, ts, &st.Match, now, points)
 }
 
-// DisputeReport disputes the pending report of st by a player of the other
-// side: the match becomes disputed and waits in the admin's queue.
-func DisputeReport(ctx context.Context, rs ReportStore, st *MatchState, caller string, now time.Time, random io.Reader) (MatchStatus, error) {
-	return decideByPlayer(ctx, rs, st, caller, false, now, random)
+// DisputeReport disputes the pending report of st by a player of the
+// other side, with the player's reason for the admin (trimmed; over
+// MaxDisputeReasonRunes characters is an invalid_field problem): the match
+// becomes disputed and waits in the admin's queue.
+func DisputeReport(ctx context.Context, rs ReportStore, st *MatchState, caller, reason string, now time.Time, random io.Reader) (MatchStatus, error) {
+	reason = strings.TrimSpace(reason)
+	if utf8.RuneCountInString(reason) > MaxDisputeReasonRunes {
+		return "", &Error{Code: CodeInvalidField, Field: "reason", Message: fmt.Sprintf("At most %d characters.", MaxDisputeReasonRunes)}
+	}
+	return decideByPlayer(ctx, rs, st, caller, false, reason, now, random)
+}
+
+// AcceptReport is the admin's decision for the result a player reported
+// (typically one the other side disputed): the match is resolved with the
+// report's winner and score through ResolveMatch, result source
+// player_report. CodeNoReport when the match has no report.
+func AcceptReport(ctx context.Context, rs ReportStore, ts TournamentStore, t *Tournament, m *Match, now time.Time, random io.Reader, points func() PlacementPoints) (*Match, error) {
+	rep, err := rs.MatchReport(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	if rep == nil {
+		return nil, Errorf(CodeNoReport, "match %d has no report", m.ID)
+	}
+	res := Resolution{Winner: rep.Winner, Score: rep.Score, Source: SourcePlayerReport, At: now}
+	return ResolveMatch(ctx, ts, t, m, res, random, points)
 }
 
 // decideByPlayer checks, in order: the caller plays in the match
 // (CodeNotParticipant), the match is not resolved (CodeAlreadyResolved),
 // it has a pending report (CodeNoPendingReport) made by the other side
 // (CodeOwnReport); then decides.
-func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller string, confirm bool, now time.Time, random io.Reader) (MatchStatus, error) {
+func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller string, confirm bool, reason string, now time.Time, random io.Reader) (MatchStatus, error) {
 	side := st.SideOf(caller)
 	if side == 0 {
 		return "", Errorf(CodeNotParticipant, "the caller plays on neither side")
@@ -192,7 +228,7 @@ func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller 
 		return "", err
 	}
 	return rs.DecideReport(ctx, st, rep, ReportDecision{
-		Confirm: confirm, BySide: side, By: caller, ReportedBy: now, At: now, Token: token,
+		Confirm: confirm, BySide: side, By: caller, ReportedBy: now, At: now, Token: token, Reason: reason,
 	})
 }
 

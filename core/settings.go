@@ -20,9 +20,15 @@ const (
 	MaxPlacementTiers    = 32
 )
 
+// CodeOperatorOnly: the setting is the operator's to change (an arena's
+// plan), not the arena admin's (403).
+const CodeOperatorOnly = "operator_only"
+
 // SettingsChange is a change to an arena's settings as it is given: the
 // body of PUT /api/v1/admin/settings, or the admin settings page's form
-// read into the same type. Absent (nil, unset) fields keep their value.
+// read into the same type, and the operator's creation and PATCH of an
+// arena. Absent (nil, unset) fields keep their value. The plan is the
+// operator's alone (CheckByAdmin).
 type SettingsChange struct {
 	Name               *string               `json:"name"`
 	RefereeEnabled     *bool                 `json:"refereeEnabled"`
@@ -51,6 +57,15 @@ type PlacementTierDraft struct {
 type RateLimitsDraft struct {
 	AnonymousPerMinute Number `json:"anonymousPerMinute"`
 	KeyPerMinute       Number `json:"keyPerMinute"`
+}
+
+// CheckByAdmin refuses what an arena's admin may not change: the plan
+// (CodeOperatorOnly, field plan).
+func (c *SettingsChange) CheckByAdmin() error {
+	if c.Plan != nil {
+		return &Error{Code: CodeOperatorOnly, Field: "plan", Message: "The plan is changed by the service's operator."}
+	}
+	return nil
 }
 
 // Apply returns a copy of a with the change applied, and the new points

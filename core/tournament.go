@@ -158,6 +158,10 @@ type Registration struct {
 	GroupName    string
 	Roster       []string
 	RegisteredAt time.Time
+	// DisqualifiedAt is when the admin disqualified the side (RemoveSide
+	// after the draw): it loses every match it has left and qualifies for
+	// nothing. Nil for a side in good standing.
+	DisqualifiedAt *time.Time
 }
 
 // Registration errors (spec 4.2 and DESIGN's admin contract).

@@ -14,6 +14,9 @@ type TournamentStore interface {
 	CreateSeason(ctx context.Context, s *Season) error
 	// Seasons returns every season, the latest start first.
 	Seasons(ctx context.Context) ([]Season, error)
+	// UpdateSeason stores the name and dates of the season with s.Slug;
+	// CodeNotFound when there is none.
+	UpdateSeason(ctx context.Context, s *Season) error
 
 	// CreateTournament stores t (status draft) and sets its ID;
 	// CodeSlugTaken when the slug is used.

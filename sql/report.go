@@ -63,7 +63,7 @@ func (s *Arena) MatchReport(ctx context.Context, matchID int64) (*core.MatchRepo
 		decided          sql.NullString
 	)
 	err := s.db.queryRow(ctx, q("match_report"), matchID).Scan(&rep.MatchID, &rep.Side, &rep.ReporterID,
-		&rep.Winner, &s1, &s2, &status, &reported, &decided, &rep.DecidedBy)
+		&rep.Winner, &s1, &s2, &status, &reported, &decided, &rep.DecidedBy, &rep.DisputeReason)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -90,7 +90,7 @@ func (s *Arena) MatchReport(ctx context.Context, matchID int64) (*core.MatchRepo
 func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core.MatchReport, d core.ReportDecision) (core.MatchStatus, error) {
 	at := formatTime(d.At)
 	stmts := append([]Stmt{
-		{SQL: q("decide_report"), Args: []any{d.Confirm, at, d.By, d.Token, st.ID, d.BySide, formatTime(d.ReportedBy)}},
+		{SQL: q("decide_report"), Args: []any{d.Confirm, at, d.By, d.Token, d.Reason, st.ID, d.BySide, formatTime(d.ReportedBy)}},
 		{SQL: q("apply_report"), Args: []any{at, at, st.ID, d.Token}},
 	}, decisionStmts(st.ID, at)...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {

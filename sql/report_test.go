@@ -147,7 +147,7 @@ func TestReports(t *testing.T) {
 			assert.Equal(t, core.CodeReportPending, core.ErrorCode(err))
 			_, err = core.ConfirmReport(ctx, s, s, st, st.P1, at, rand.Reader, points)
 			assert.Equal(t, core.CodeOwnReport, core.ErrorCode(err))
-			_, err = core.DisputeReport(ctx, s, st, pid(99), at, rand.Reader)
+			_, err = core.DisputeReport(ctx, s, st, pid(99), "", at, rand.Reader)
 			assert.Equal(t, core.CodeNotParticipant, core.ErrorCode(err))
 		})
 		t.Run("DisputeGoesToTheAdminQueue", func(t *testing.T) {
@@ -156,9 +156,14 @@ func TestReports(t *testing.T) {
 			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, at, rand.Reader)
 			require.NoError(t, err)
 			st = reloadState(t, s, st.ID)
-			status, err := core.DisputeReport(ctx, s, st, st.P2, at, rand.Reader)
+			_, err = core.DisputeReport(ctx, s, st, st.P2, strings.Repeat("x", core.MaxDisputeReasonRunes+1), at, rand.Reader)
+			assert.Equal(t, core.CodeInvalidField, core.ErrorCode(err), "a reason over the limit")
+			status, err := core.DisputeReport(ctx, s, st, st.P2, "  I won 3-1, the client crashed.  ", at, rand.Reader)
 			require.NoError(t, err)
 			assert.Equal(t, core.MatchDisputed, status)
+			rep, err := s.MatchReport(ctx, st.ID)
+			require.NoError(t, err)
+			assert.Equal(t, "I won 3-1, the client crashed.", rep.DisputeReason, "the reason reaches the admin")
 			queue, err := s.AttentionMatches(ctx, at)
 			require.NoError(t, err)
 			var ids []int64
@@ -246,7 +251,7 @@ func TestReports(t *testing.T) {
 			}()
 			go func() {
 				defer wg.Done()
-				statuses[1], errs[1] = core.DisputeReport(ctx, s, st, st.P2, at, rand.Reader)
+				statuses[1], errs[1] = core.DisputeReport(ctx, s, st, st.P2, "", at, rand.Reader)
 			}()
 			wg.Wait()
 			won := 0

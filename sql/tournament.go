@@ -27,6 +27,19 @@ func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
 	return nil
 }
 
+// UpdateSeason implements core.TournamentStore.
+func (s *Arena) UpdateSeason(ctx context.Context, season *core.Season) error {
+	err := s.db.writeRow(ctx, q("update_season"), season.Name, formatTime(season.StartsAt), formatTime(season.EndsAt),
+		season.Slug).Scan(&season.ID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodeNotFound, "no season %q", season.Slug)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to update season %q: %w", season.Slug, err)
+	}
+	return nil
+}
+
 // Seasons implements core.TournamentStore.
 func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
 	rows, err := s.db.query(ctx, q("seasons"))
@@ -224,10 +237,14 @@ func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.R
 	for rows.Next() {
 		r := core.Registration{TournamentID: tournamentID}
 		var at, roster string
-		if err := rows.Scan(&r.PlatformID, &r.PersonaName, &r.Seed, &r.GroupName, &at, &roster); err != nil {
+		var disqualified sql.NullString
+		if err := rows.Scan(&r.PlatformID, &r.PersonaName, &r.Seed, &r.GroupName, &at, &disqualified, &roster); err != nil {
 			return nil, err
 		}
 		if r.RegisteredAt, err = parseTime(at); err != nil {
+			return nil, err
+		}
+		if r.DisqualifiedAt, err = parseNullTime(disqualified); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(roster), &r.Roster); err != nil {

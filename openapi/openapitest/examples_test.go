@@ -75,6 +75,10 @@ func conformingExamples() []example {
 
 		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5}}`},
 		{"season", "POST", "/api/v1/admin/seasons", 201, nil, seasonJSON},
+		{"seasons", "GET", "/api/v1/admin/seasons", 200, nil, `{"seasons":[` + seasonJSON + `]}`},
+		{"edit season", "PATCH", "/api/v1/admin/seasons/2026-autumn", 200, nil, seasonJSON},
+		{"edit tournament", "PATCH", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
+		{"remove registration", "DELETE", "/api/v1/admin/tournaments/autumn-cup/registrations/76561198000000001", 200, nil, `{"platformId":"76561198000000001","outcome":"disqualified","matchesForfeited":2}`},
 		{"create tournament", "POST", "/api/v1/admin/tournaments", 201, nil, `{` + summaryJSON + `,"status":"draft","playerCount":0,"players":[],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `}`},
 		{"admin tournament", "GET", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
 		{"tournament status", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"registration_open","playerCount":0,"players":[],"groups":[],"bracket":[],"podium":[],` + strings.Replace(adminFieldsJSON, `"season":"2026-autumn"`, `"season":null`, 1) + `}`},
@@ -85,6 +89,7 @@ func conformingExamples() []example {
 		{"reschedule", "PATCH", "/api/v1/admin/matches/7", 200, nil, `$AMATCH`},
 		{"resolve", "POST", "/api/v1/admin/matches/7/resolve", 200, nil, `$AMATCH`},
 		{"resolve twice", "POST", "/api/v1/admin/matches/7/resolve", 409, nil, `{"error":"already_resolved"}`},
+		{"accept report", "POST", "/api/v1/admin/matches/7/accept-report", 409, nil, `{"error":"no_report"}`},
 		{"admin match", "GET", "/api/v1/admin/matches/7", 200, nil, `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"disputed","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","sessionNonce":"n0nce","winner":null,"score":null,"submissions":[{"matchId":7,"side":1,"submitterId":"76561198000000001","appId":"480","result":"{\"matchId\":7,\"sessionNonce\":\"n0nce\",\"winner\":\"76561198000000001\"}","resultHash":"` + strings.Repeat("ab", 32) + `","winner":"76561198000000001","winnerSide":"76561198000000001","clientRole":"host","endedAt":"2026-10-11T18:40:00Z","receivedAt":"2026-10-11T18:41:00Z"}]}`},
 		{"admin queue", "GET", "/api/v1/admin/queue", 200, nil, `{"matches":[$AMATCH]}`},
 		{"create api key", "POST", "/api/v1/admin/api-keys", 201, nil, `{"id":"0a1b2c3d","key":"apikey_0a1b2c3d_s3cr3t-Value_x","label":"stats site","createdAt":"2026-11-01T12:00:00Z"}`},

@@ -20,7 +20,7 @@ WHERE m.id = ?
 
 -- name: match_report
 SELECT match_id, side, reporter_id, winner_platform_id, score_p1, score_p2, status, reported_at,
-	decided_at, decided_by
+	decided_at, decided_by, dispute_reason
 FROM match_reports WHERE match_id = ?
 
 -- name: decide_report
@@ -28,7 +28,7 @@ UPDATE match_reports SET
 	status = CASE WHEN ? AND NOT EXISTS (SELECT 1 FROM match_submissions s
 			WHERE s.match_id = match_reports.match_id AND s.winner_side_id <> match_reports.winner_platform_id)
 		THEN 'confirmed' ELSE 'disputed' END,
-	decided_at = ?, decided_by = ?, decision_token = ?
+	decided_at = ?, decided_by = ?, decision_token = ?, dispute_reason = ?
 WHERE match_id = ? AND status = 'pending' AND side <> ? AND reported_at <= ?
 	AND EXISTS (SELECT 1 FROM matches m WHERE m.id = match_reports.match_id AND m.status = 'awaiting_result')
 

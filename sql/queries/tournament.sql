@@ -3,6 +3,9 @@
 -- name: insert_season
 INSERT INTO seasons (slug, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
 
+-- name: update_season
+UPDATE seasons SET name = ?, starts_at = ?, ends_at = ? WHERE slug = ? RETURNING id
+
 -- name: seasons
 SELECT id, slug, name, starts_at, ends_at, created_at FROM seasons ORDER BY starts_at DESC, id DESC
 
@@ -68,7 +71,7 @@ SELECT count(*) FROM registrations WHERE tournament_id = ? AND platform_id = ?
 
 -- name: registrations
 SELECT r.platform_id, coalesce(p.persona_name, ''), coalesce(r.seed, 0), coalesce(r.group_name, ''),
-	r.registered_at,
+	r.registered_at, r.disqualified_at,
 	(SELECT json_group_array(m.platform_id) FROM roster_members m
 		WHERE m.tournament_id = r.tournament_id AND m.captain_id = r.platform_id)
 FROM registrations r LEFT JOIN players p ON p.platform_id = r.platform_id

@@ -17,6 +17,10 @@ func (s *Server) handleUpdateSettings(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
+	if err := change.CheckByAdmin(); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	ctx := r.Context()
 	if err := s.UpdateSettings(ctx, t, &change); err != nil {
 		writeError(w, r, err)

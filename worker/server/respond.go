@@ -35,6 +35,7 @@ var statusByCode = map[string]int{
 	core.CodeDatabaseInUse:       http.StatusConflict,
 	core.CodeLastAdmin:           http.StatusConflict,
 	core.CodeLastAdminToken:      http.StatusConflict,
+	core.CodeOperatorOnly:        http.StatusForbidden,
 
 	// Tournaments, registrations, lifecycle.
 	core.CodeTournamentNotFound: http.StatusNotFound,
@@ -44,6 +45,8 @@ var statusByCode = map[string]int{
 	core.CodeTooFewEntrants:     http.StatusConflict,
 	core.CodeTournamentNotDraft: http.StatusConflict,
 	core.CodeSeedsLocked:        http.StatusConflict,
+	core.CodeScheduleFixed:      http.StatusConflict,
+	core.CodeTournamentOver:     http.StatusConflict,
 	core.CodeInvalidSteamID:     http.StatusBadRequest,
 	core.CodeTournamentFull:     http.StatusConflict,
 	core.CodeRegistrationClosed: http.StatusConflict,
@@ -78,6 +81,7 @@ var statusByCode = map[string]int{
 	core.CodeNoPendingReport: http.StatusConflict,
 	core.CodeOwnReport:       http.StatusForbidden,
 	core.CodeInvalidScore:    http.StatusUnprocessableEntity,
+	core.CodeNoReport:        http.StatusConflict,
 
 	// Dev mode.
 	core.CodeClockOverflow: http.StatusConflict,

@@ -275,13 +275,13 @@ func TestAdminSettings(t *testing.T) {
 
 	t.Run("Updates", func(t *testing.T) {
 		status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{
-			"name": "Alpha Prime", "plan": "studio", "appIds": []string{"730"}, "refereeEnabled": true,
+			"name": "Alpha Prime", "appIds": []string{"730"}, "refereeEnabled": true,
 			"gracePeriodSeconds": 120, "publisherKey": "new-secret", "identity": "alpha-id",
 		})
 		require.Equal(t, http.StatusOK, status, body)
 		arena := body["arena"].(map[string]any)
 		assert.Equal(t, "Alpha Prime", arena["name"])
-		assert.Equal(t, "studio", arena["plan"])
+		assert.Equal(t, "indie", arena["plan"])
 		assert.Equal(t, []any{"730"}, arena["appIds"])
 		assert.Equal(t, true, arena["refereeEnabled"])
 		assert.Equal(t, float64(120), arena["gracePeriodSeconds"])
@@ -308,7 +308,7 @@ func TestAdminSettings(t *testing.T) {
 	t.Run("AbsentFieldsKeepTheirValue", func(t *testing.T) {
 		status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"name": "Alpha"})
 		require.Equal(t, http.StatusOK, status)
-		assert.Equal(t, "studio", body["arena"].(map[string]any)["plan"])
+		assert.Equal(t, "indie", body["arena"].(map[string]any)["plan"])
 	})
 	authCases := map[string]string{
 		"NoToken":            "",
@@ -329,7 +329,6 @@ func TestAdminSettings(t *testing.T) {
 		name, field string
 		body        any
 	}{
-		{"BadPlan", "plan", map[string]any{"plan": "gold"}},
 		{"EmptyAppIDs", "appIds", map[string]any{"appIds": []string{}}},
 		{"EmptyName", "name", map[string]any{"name": ""}},
 		{"GraceTooLong", "gracePeriodSeconds", map[string]any{"gracePeriodSeconds": 10_000_000}},
@@ -342,6 +341,14 @@ func TestAdminSettings(t *testing.T) {
 			assert.Equal(t, tc.field, body["field"])
 		})
 	}
+	t.Run("ErrPlanIsTheOperators", func(t *testing.T) {
+		for _, plan := range []string{"studio", "gold"} {
+			status, body := env.do(t, "PUT", "alpha.test", "/api/v1/admin/settings", alphaToken, map[string]any{"plan": plan, "name": "Sneaky"})
+			assert.Equal(t, http.StatusForbidden, status)
+			assert.Equal(t, "operator_only", body["error"])
+			assert.Equal(t, "plan", body["field"])
+		}
+	})
 	t.Run("BadInputChangedNothing", func(t *testing.T) {
 		_, meta := env.do(t, "GET", "alpha.test", "/api/v1", "", nil)
 		assert.Equal(t, "Alpha", meta["tenant"].(map[string]any)["name"])

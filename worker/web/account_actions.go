@@ -259,7 +259,7 @@ func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *se
 // disputeReportAction disputes the opponent's report: the admin decides.
 func (s *Site) disputeReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
-		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, s.srv.Now(), s.srv.Random()); err != nil {
+		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, r.PostFormValue("reason"), s.srv.Now(), s.srv.Random()); err != nil {
 			return "", err
 		}
 		return "disputed", nil

@@ -30,9 +30,19 @@ func (s *Site) adminRoutes() {
 	s.adminAction("POST /admin/tournaments/{slug}/status", s.adminChangeStatus)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations", s.adminRegister)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds", s.adminSetSeeds)
+	s.adminAction("POST /admin/tournaments/{slug}/details", s.adminEditDetails)
+	s.adminPage("GET /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminConfirmRemove)
+	s.adminAction("POST /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminRemoveSide)
+
+	s.adminPage("GET /admin/seasons", s.adminSeasons)
+	s.adminAction("POST /admin/seasons", s.adminCreateSeason)
+	s.adminPage("GET /admin/seasons/{slug}", s.adminSeason)
+	s.adminAction("POST /admin/seasons/{slug}", s.adminEditSeason)
 
 	s.adminPage("GET /admin/matches/{id}", s.adminMatch)
 	s.adminAction("POST /admin/matches/{id}/resolve", s.adminResolveMatch)
+	s.adminAction("POST /admin/matches/{id}/accept-report", s.adminAcceptReport)
+	s.adminAction("POST /admin/matches/{id}/window", s.adminMoveWindow)
 
 	s.adminTokenRoutes(core.TokenAPIKey) // /admin/api-keys
 	s.adminTokenRoutes(core.TokenAdmin)  // /admin/admin-tokens
@@ -97,6 +107,11 @@ var adminNotices = map[string]string{
 	"registered":    "Side registered.",
 	"seeds":         "Seeds saved.",
 	"resolved":      "Match resolved. The decision is final.",
+	"window":        "The match window moved.",
+	"details":       "Details saved.",
+	"removed":       "The side was removed.",
+	"disqualified":  "The side was disqualified: its open matches went to its opponents.",
+	"season":        "Season saved.",
 	"key-revoked":   "API key revoked: it stops working at once.",
 	"token-revoked": "Admin token revoked: it stops working at once.",
 	"settings":      "Settings saved.",

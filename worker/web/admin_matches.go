@@ -53,8 +53,11 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 		Status: string(m.Status), P1: m.P1, P2: m.P2, P1Name: st.P1Name, P2Name: st.P2Name,
 		P1Roster: st.P1Roster, P2Roster: st.P2Roster, OpensAt: m.OpensAt, ClosesAt: m.ClosesAt,
 		P1ReadyAt: m.P1ReadyAt, P2ReadyAt: m.P2ReadyAt, LiveAt: m.LiveAt, EndedAt: m.EndedAt, ResolvedAt: m.ResolvedAt,
-		SessionNonce: m.SessionNonce,
-		CanResolve:   !m.Status.Resolved() && m.P1 != "" && m.P2 != "",
+		CanResolve:  !m.Status.Resolved() && m.P1 != "" && m.P2 != "",
+		ViewerPlays: st.SideOf(v.PlatformID) != 0,
+	}
+	if !m.Status.Resolved() {
+		p.Reschedule = &views.AdminRescheduleForm{OpensAt: adminTimeValue(m.OpensAt), ClosesAt: adminTimeValue(m.ClosesAt)}
 	}
 	if m.Status.Resolved() {
 		p.Winner, p.ResultSource = m.Winner, m.ResultSource
@@ -95,7 +98,9 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 			Side: rep.Side, ReporterID: rep.ReporterID, ReporterName: nameOf(rep.ReporterID),
 			Winner: rep.Winner, WinnerName: nameOf(rep.Winner), Status: string(rep.Status),
 			ReportedAt: rep.ReportedAt, DecidedAt: rep.DecidedAt, DecidedBy: rep.DecidedBy, DecidedByName: nameOf(rep.DecidedBy),
+			DisputeReason: rep.DisputeReason,
 		}
+		p.CanAcceptReport = p.CanResolve
 		if rep.Score != nil {
 			ar.ScoreP1, ar.ScoreP2 = &rep.Score.P1, &rep.Score.P2
 		}
@@ -172,4 +177,91 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		return
 	}
 	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "resolved", "")
+}
+
+// adminAcceptReport is POST /admin/matches/{id}/accept-report: the admin's
+// decision for the result a player reported (core.AcceptReport).
+func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	ctx := r.Context()
+	id := adminMatchID(r)
+	m, err := t.Store.Match(ctx, id)
+	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
+		s.adminNotFound(w, r, t, v, "There is no such match.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	_, err = core.AcceptReport(ctx, t.Store, t.Store, tour, m, s.srv.Now(), s.srv.Random(), server.PlacementPoints(ctx, t.Store))
+	if code := adminErrorCode(err); code != "" {
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
+			p.Notice = views.AdminNotice{Error: true, Text: adminAcceptRefusals[code]}
+		})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "resolved", "")
+}
+
+// adminAcceptRefusals explain a refused acceptance.
+var adminAcceptRefusals = map[string]string{
+	core.CodeNoReport:        "No player reported a result for this match.",
+	core.CodeAlreadyResolved: "This match is already resolved: the decision is final. Nothing was changed.",
+	core.CodeInvalidWinner:   "Both sides must be known before the match is decided.",
+}
+
+// adminMoveWindow is POST /admin/matches/{id}/window: moves an undecided
+// match's window (core.Reschedule, the admin API's rules).
+func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	ctx := r.Context()
+	id := adminMatchID(r)
+	m, err := t.Store.Match(ctx, id)
+	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
+		s.adminNotFound(w, r, t, v, "There is no such match.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	form := views.AdminRescheduleForm{OpensAt: r.PostFormValue("opensAt"), ClosesAt: r.PostFormValue("closesAt")}
+	draft := core.WindowDraft{OpensAt: adminFormInstant(form.OpensAt), ClosesAt: adminFormInstant(form.ClosesAt)}
+	_, err = core.Reschedule(ctx, t.Store, m, draft, s.srv.Now())
+	if code := adminErrorCode(err); code != "" {
+		if field := adminErrorField(err); field != "" {
+			form.Errors = views.AdminFieldErrors{field: adminErrorMessage(err)}
+		}
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
+			if p.Reschedule != nil {
+				*p.Reschedule = form
+			}
+			p.Notice = views.AdminNotice{Error: true, Text: "The window was not moved: " + adminOr(adminErrorMessage(err), "the match is resolved.")}
+		})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "window", "decision")
+}
+
+// adminOr is s, or fallback when s is empty.
+func adminOr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }

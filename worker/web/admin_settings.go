@@ -52,7 +52,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 	}
 	f := r.PostFormValue
 	values := views.AdminSettingsValues{
-		Name: f("name"), Plan: f("plan"), RefereeEnabled: f("refereeEnabled") != "",
+		Name: f("name"), Plan: string(t.Arena.Plan), RefereeEnabled: f("refereeEnabled") != "",
 		GracePeriodSeconds: f("gracePeriodSeconds"), AppIDs: f("appIds"), Identity: f("identity"),
 		RemovePublisherKey: f("removePublisherKey") != "", AnonymousPerMinute: f("anonymousPerMinute"),
 		KeyPerMinute: f("keyPerMinute"), Played: f("played"),
@@ -70,9 +70,8 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 			values.Tiers = append(values.Tiers, row)
 		}
 	}
-	plan := core.Plan(values.Plan)
 	change := core.SettingsChange{
-		Name: &values.Name, RefereeEnabled: &values.RefereeEnabled, Plan: &plan,
+		Name: &values.Name, RefereeEnabled: &values.RefereeEnabled,
 		GracePeriodSeconds: core.NumberText(values.GracePeriodSeconds), AppIDs: core.AppIDsText(values.AppIDs),
 		Identity: &values.Identity,
 		RateLimits: &core.RateLimitsDraft{

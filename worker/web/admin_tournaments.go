@@ -133,6 +133,13 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		Public:        tour.Status.Public(),
 		CanRegister:   tour.RegistrationOpenAt(s.srv.Now()),
 		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
+		Details:       adminDetailsFormOf(tour),
+	}
+	switch tour.Status {
+	case core.StatusRegistrationOpen, core.StatusRegistrationClosed:
+		p.RemoveLabel = "Remove"
+	case core.StatusGroupStage, core.StatusPlayoffs:
+		p.RemoveLabel = "Disqualify"
 	}
 	if tour.Status == core.StatusDraft {
 		seasons, err := t.Store.Seasons(ctx)
@@ -153,7 +160,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		names[reg.PlatformID] = reg.PersonaName
 		p.Registrations = append(p.Registrations, views.AdminRegistration{
 			PlatformID: reg.PlatformID, Name: reg.PersonaName, Seed: reg.Seed, Group: reg.GroupName,
-			Roster: reg.Roster, RegisteredAt: reg.RegisteredAt,
+			Roster: reg.Roster, RegisteredAt: reg.RegisteredAt, Disqualified: reg.DisqualifiedAt != nil,
 		})
 	}
 	for i := range matches {
