@@ -19,6 +19,22 @@ func adminMatchID(r *http.Request) int64 {
 	return id
 }
 
+// adminMatchFor reads the {id} match; when there is none it answers 404
+// and returns nil.
+func (s *Site) adminMatchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) *core.Match {
+	id := adminMatchID(r)
+	m, err := t.Store.Match(r.Context(), id)
+	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
+		s.adminNotFound(w, r, t, v, "There is no such match.")
+		return nil
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return nil
+	}
+	return m
+}
+
 // adminMatch is GET /admin/matches/{id}.
 func (s *Site) adminMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	s.adminRenderMatch(w, r, t, v, http.StatusOK, func(p *views.AdminMatch) { p.Notice = adminNotice(r) })
@@ -132,16 +148,11 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		})
 	}
 	ctx := r.Context()
-	id := adminMatchID(r)
-	m, err := t.Store.Match(ctx, id)
-	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
-		s.adminNotFound(w, r, t, v, "There is no such match.")
+	m := s.adminMatchFor(w, r, t, v)
+	if m == nil {
 		return
 	}
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	id := m.ID
 	draft := core.ResolutionDraft{Winner: form.Winner, Forfeit: form.Forfeit}
 	if form.ScoreP1 != "" || form.ScoreP2 != "" {
 		draft.Score = &core.ScoreDraft{P1: core.NumberText(form.ScoreP1), P2: core.NumberText(form.ScoreP2)}
@@ -183,16 +194,11 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 // decision for the result a player reported (core.AcceptReport).
 func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()
-	id := adminMatchID(r)
-	m, err := t.Store.Match(ctx, id)
-	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
-		s.adminNotFound(w, r, t, v, "There is no such match.")
+	m := s.adminMatchFor(w, r, t, v)
+	if m == nil {
 		return
 	}
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	id := m.ID
 	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
 	if err != nil {
 		s.fail(w, r, t, err)
@@ -226,19 +232,14 @@ func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server
 		return
 	}
 	ctx := r.Context()
-	id := adminMatchID(r)
-	m, err := t.Store.Match(ctx, id)
-	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
-		s.adminNotFound(w, r, t, v, "There is no such match.")
+	m := s.adminMatchFor(w, r, t, v)
+	if m == nil {
 		return
 	}
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	id := m.ID
 	form := views.AdminRescheduleForm{OpensAt: r.PostFormValue("opensAt"), ClosesAt: r.PostFormValue("closesAt")}
 	draft := core.WindowDraft{OpensAt: adminFormInstant(form.OpensAt), ClosesAt: adminFormInstant(form.ClosesAt)}
-	_, err = core.Reschedule(ctx, t.Store, m, draft, s.srv.Now())
+	_, err := core.Reschedule(ctx, t.Store, m, draft, s.srv.Now())
 	if code := adminErrorCode(err); code != "" {
 		if field := adminErrorField(err); field != "" {
 			form.Errors = views.AdminFieldErrors{field: adminErrorMessage(err)}
