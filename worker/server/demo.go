@@ -33,9 +33,9 @@ const DemoAdminPlatformID = "76561198000000001"
 
 // SeedDemo creates the demo arena (slug demo, the DemoHosts, mock
 // platform tickets because it has no publisher key) through the same path
-// as the operator API, with its sample players, a season and three
-// tournaments (completed, group stage, registration). It returns the
-// demo arena's admin token.
+// as the operator API, with its sample players, a season, three
+// tournaments (completed, group stage, registration) and two titles (held
+// and challenged, vacant). It returns the demo arena's admin token.
 func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 	a, adminToken, err := s.createArena(ctx, createArenaRequest{
 		Slug:             "demo",
@@ -61,6 +61,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 	}
 	if err := seedDemoTournaments(ctx, st, s.now(), s.rand); err != nil {
 		return "", fmt.Errorf("demo tournaments: %w", err)
+	}
+	if err := seedDemoTitles(ctx, a, st, s.now(), s.rand); err != nil {
+		return "", fmt.Errorf("demo titles: %w", err)
 	}
 	return adminToken, nil
 }
