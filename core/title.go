@@ -184,6 +184,26 @@ func (t *Title) Volunteered(platformID string) bool {
 	return false
 }
 
+// Players returns the account ids a title names: holder, challenger, the
+// match's players, volunteers, every reign's holder ("" and repeats
+// included).
+func (t *Title) Players() []string {
+	ids := []string{t.Holder}
+	if c := t.OpenChallenge; c != nil {
+		ids = append(ids, c.Challenger)
+	}
+	if m := t.Match; m != nil {
+		ids = append(ids, m.P1, m.P2)
+	}
+	for _, v := range t.Volunteers {
+		ids = append(ids, v.PlatformID)
+	}
+	for _, r := range t.Lineage {
+		ids = append(ids, r.Holder)
+	}
+	return ids
+}
+
 // CheckVolunteer returns why the player may not volunteer for the title,
 // checked in this order: the title is retired (CodeTitleRetired), held
 // (CodeTitleAlreadyHeld), the player is queued (CodeAlreadyVolunteered),

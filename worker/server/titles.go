@@ -82,29 +82,11 @@ type challengeView struct {
 	MatchID     *int64              `json:"matchId"`
 }
 
-// titleIDs are the players a title shows.
-func titleIDs(t *core.Title) []string {
-	ids := []string{t.Holder}
-	if c := t.OpenChallenge; c != nil {
-		ids = append(ids, c.Challenger)
-	}
-	if m := t.Match; m != nil {
-		ids = append(ids, m.P1, m.P2)
-	}
-	for _, v := range t.Volunteers {
-		ids = append(ids, v.PlatformID)
-	}
-	for _, r := range t.Lineage {
-		ids = append(ids, r.Holder)
-	}
-	return ids
-}
-
 // titleViews renders titles with their players' profiles (one query).
 func titleViews(ctx context.Context, st core.TournamentStore, list []core.Title) ([]titleView, error) {
 	var ids []string
 	for i := range list {
-		ids = append(ids, titleIDs(&list[i])...)
+		ids = append(ids, list[i].Players()...)
 	}
 	profiles, err := st.Players(ctx, ids)
 	if err != nil {
