@@ -29,7 +29,7 @@ func TestGoldenTitles(t *testing.T) {
 	coronation := views.TitleCard{ID: 3, Slug: "old-belt", Name: "Old Belt",
 		Match:   &views.TitleMatchCard{ID: 9, Coronation: true, P1: *ada, P2: *blaise, Status: "live", ClosesAt: t0.Add(day)},
 		Actions: views.TitleActions{InMatch: true, Next: "/titles"}}
-	assertGolden(t, "titles", views.TitlesView(views.TitlesPage{Layout: layout("Titles"), Notice: "You volunteered.",
+	assertGolden(t, "titles", views.TitlesView(views.TitlesPage{Layout: layout("Titles"), Notice: "You volunteered.", Now: t0,
 		Titles: []views.TitleCard{held, vacant, coronation}}))
 	assertGolden(t, "titles_empty", views.TitlesView(views.TitlesPage{Layout: layout("Titles")}))
 	assertGolden(t, "player_holder", views.PlayerView(views.PlayerPage{Layout: layout(grace.Name), Player: *grace,

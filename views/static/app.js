@@ -13,10 +13,13 @@
       el.title = d.toISOString();
     });
   }
-  // left is the time until d: "1 d 3 h left", "3 h 12 min left",
-  // "12 min left", or "ran out".
+  // skew is how far the service clock is ahead of this computer's, read
+  // from the page's data-now (the service's time when it rendered).
+  var skew = 0;
+  // left is the time until d on the service clock: "1 d 3 h left",
+  // "3 h 12 min left", "12 min left", or "ran out".
   function left(d) {
-    var min = Math.floor((d - Date.now()) / 60000);
+    var min = Math.floor((d - (Date.now() + skew)) / 60000);
     if (min < 0) return "ran out";
     var days = Math.floor(min / 1440), hours = Math.floor(min / 60) % 24, mins = min % 60;
     if (days > 0) return days + " d " + hours + " h left";
@@ -32,6 +35,8 @@
     });
   }
   document.addEventListener("DOMContentLoaded", function () {
+    var now = document.querySelector("[data-now]");
+    if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     localize(document);
     countdown(document);
     setInterval(function () { countdown(document); }, 30000);

@@ -48,7 +48,7 @@ func (s *Site) renderTitles(w http.ResponseWriter, r *http.Request, t *server.Te
 	if l.Viewer != nil {
 		viewer = l.Viewer.PlatformID
 	}
-	p := views.TitlesPage{Layout: l, Notice: notice, Error: problem}
+	p := views.TitlesPage{Layout: l, Notice: notice, Error: problem, Now: s.srv.Now()}
 	for i := range list {
 		p.Titles = append(p.Titles, titleCard(book, &list[i], viewer))
 	}
