@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -421,4 +422,36 @@ func titleFlows(t *testing.T, p *protocolEnv) {
 	game("POST", respond, a, map[string]any{"accept": true}, 409)
 	p.mustDo(t, "POST", "/api/v1/admin/titles/"+id+"/retire", p.admin, nil, 200)
 	p.mustDo(t, "POST", "/api/v1/admin/titles/999/retire", p.admin, nil, 404)
+}
+
+// TestDemoTitles: the demo arena shows a held title with a short lineage
+// and a pending challenge, and a vacant one with a volunteer; its clock is
+// running, so the scheduled jobs leave it as it is.
+func TestDemoTitles(t *testing.T) {
+	e := newTestEnv(t, true)
+	_, err := e.Server.SeedDemo(context.Background())
+	require.NoError(t, err)
+	list := func() []any {
+		_, out := e.do(t, "GET", "localhost", "/api/v1/public/titles", "", nil)
+		return out["titles"].([]any)
+	}
+	titles := list()
+	require.Len(t, titles, 2)
+	champion, rookie := titles[0].(map[string]any), titles[1].(map[string]any)
+	assert.Equal(t, "Grace Hopper", champion["holder"].(map[string]any)["personaName"])
+	assert.Equal(t, float64(1), champion["reign"].(map[string]any)["defenses"])
+	lineage := champion["lineage"].([]any)
+	require.Len(t, lineage, 2)
+	assert.Equal(t, "Ada Lovelace", lineage[0].(map[string]any)["player"].(map[string]any)["personaName"])
+	assert.Equal(t, "lost", lineage[0].(map[string]any)["ended"])
+	require.NotNil(t, champion["pendingChallenge"])
+	assert.Equal(t, "pending", champion["pendingChallenge"].(map[string]any)["status"])
+	expires, err := time.Parse(time.RFC3339, champion["clockExpiresAt"].(string))
+	require.NoError(t, err)
+	assert.True(t, expires.After(e.Now.Add(24*time.Hour)), "the holder has a day left to answer")
+	assert.Nil(t, rookie["holder"])
+	assert.Len(t, rookie["volunteers"], 1)
+	e.Tick(t)
+	e.Now = e.Now.Add(time.Minute) // a fresh rate window and cache
+	assert.Equal(t, titles, list())
 }
