@@ -177,16 +177,16 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (in
 	return resp.StatusCode, data, nil
 }
 
-// call performs one request and decodes a 200 answer into out. It returns
-// found=false for 204, an *APIError for any other status, and
-// ErrBadResponse when a 200 body does not decode.
+// call performs one request and decodes a 200 (or 201) answer into out.
+// It returns found=false for 204, an *APIError for any other status, and
+// ErrBadResponse when the body does not decode.
 func (c *Client) call(ctx context.Context, method, path string, body []byte, out any) (found bool, err error) {
 	status, data, err := c.send(ctx, method, path, body)
 	if err != nil {
 		return false, err
 	}
 	switch status {
-	case http.StatusOK:
+	case http.StatusOK, http.StatusCreated:
 		if err := json.Unmarshal(data, out); err != nil {
 			return false, fmt.Errorf("%w: %s %s: %v", ErrBadResponse, method, path, err)
 		}

@@ -66,6 +66,19 @@ type CastDraft struct {
 	DelaySeconds Number `json:"delaySeconds"`
 }
 
+// checkSlug records the problem of a tournament's or a title's slug (they
+// share one namespace).
+func checkSlug(p *Problems, field, slug string) {
+	switch {
+	case slug == "":
+		p.invalid(field, "Enter a slug.")
+	case !ValidSlug(slug):
+		p.invalid(field, "Use 1 to 40 lowercase letters, digits and inner hyphens.")
+	case ReservedTournamentSlugs[slug]:
+		p.invalid(field, "This slug is reserved by the admin pages; choose another.")
+	}
+}
+
 // ValidFormat reports whether f is a format the service runs.
 func ValidFormat(f TournamentFormat) bool {
 	return f == FormatGroupsPlayoffs || f == FormatPlayoffsOnly
@@ -99,14 +112,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		AllowSpectators: d.AllowSpectators == nil || *d.AllowSpectators,
 		CreatedAt:       now, UpdatedAt: now,
 	}
-	switch {
-	case t.Slug == "":
-		p.invalid("slug", "Enter a slug.")
-	case !ValidSlug(t.Slug):
-		p.invalid("slug", "Use 1 to 40 lowercase letters, digits and inner hyphens.")
-	case ReservedTournamentSlugs[t.Slug]:
-		p.invalid("slug", "This slug is reserved by the admin pages; choose another.")
-	}
+	checkSlug(&p, "slug", t.Slug)
 	checkName(&p, "name", t.Name, "Enter a name.")
 	if utf8.RuneCountInString(t.Description) > MaxDescriptionRunes {
 		p.invalid("description", "At most %d characters.", MaxDescriptionRunes)

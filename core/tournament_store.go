@@ -22,12 +22,13 @@ type TournamentStore interface {
 	// CodeSlugTaken when the slug is used.
 	CreateTournament(ctx context.Context, t *Tournament) error
 	// Tournament returns the tournament with the slug, drafts included, or
-	// CodeTournamentNotFound.
+	// CodeTournamentNotFound (also for a title's FormatTitle row).
 	Tournament(ctx context.Context, slug string) (*Tournament, error)
-	// TournamentByID returns the tournament with the id, or CodeTournamentNotFound.
+	// TournamentByID returns the tournament with the id (a title's row
+	// included), or CodeTournamentNotFound.
 	TournamentByID(ctx context.Context, id int64) (*Tournament, error)
-	// Tournaments returns the tournaments (without drafts unless asked),
-	// newest start first.
+	// Tournaments returns the tournaments (without drafts unless asked;
+	// never titles' rows), newest start first.
 	Tournaments(ctx context.Context, withDrafts bool) ([]Tournament, error)
 	// SetTournamentStatus moves t from `from` to `to` if it still is in
 	// `from`; otherwise CodeInvalidTransition.

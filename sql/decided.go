@@ -8,11 +8,20 @@ import (
 
 // decisionStmts are the statements that follow, in the same batch, the
 // statement deciding match id, whatever decided it (queries/decided.sql):
-// the bracket seats of its winner and loser, read from the decided row.
+// the bracket seats of its winner and loser, read from the decided row,
+// and what a title match's result does to its title (holder, reign,
+// defenses, lineage, clock), once.
 func decisionStmts(id int64, at string) []Stmt {
 	return []Stmt{
 		{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
 		{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}},
+		{SQL: q("title_result"), Args: []any{at, id}},
+		{SQL: q("title_defense"), Args: []any{id}},
+		{SQL: q("title_lost"), Args: []any{id, id}},
+		{SQL: q("title_crowned"), Args: []any{id}},
+		{SQL: q("title_holder"), Args: []any{id, id, id, id, id}},
+		{SQL: q("title_volunteers_crowned"), Args: []any{id}},
+		{SQL: q("title_result_applied"), Args: []any{id}},
 	}
 }
 

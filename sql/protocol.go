@@ -69,7 +69,7 @@ func scanMatchState(row scanner) (*core.MatchState, error) {
 	var (
 		st                              core.MatchState
 		m                               = &st.Match
-		status, opens, closes, env      string
+		status, opens, closes, env, f   string
 		s1, s2                          sql.NullInt64
 		p1r, p2r, live, ended, resolved sql.NullString
 		roster1, roster2                string
@@ -81,11 +81,11 @@ func scanMatchState(row scanner) (*core.MatchState, error) {
 		&m.SessionNonce, &m.GameSeed, &p1r, &p2r, &live, &ended, &resolved,
 		&t.Slug, &t.Name, &env, &t.TeamMinPlayers, &t.TeamMaxPlayers, &t.Cast.HandMode, &t.Cast.DelaySeconds,
 		&t.AllowSpectators, &roster1, &roster2, &st.SubmittedHash[1], &st.SubmittedHash[2],
-		&st.ConsentsGranted, &st.P1Name, &st.P2Name)
+		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &f)
 	if err != nil {
 		return nil, err
 	}
-	t.ID, t.Environment = m.TournamentID, core.Environment(env)
+	t.ID, t.Environment, t.Format = m.TournamentID, core.Environment(env), core.TournamentFormat(f)
 	m.Status = core.MatchStatus(status)
 	if s1.Valid && s2.Valid {
 		m.Score = &core.OutcomeScore{P1: int(s1.Int64), P2: int(s2.Int64)}
@@ -162,8 +162,9 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 // submission (only while the match is live, first submission per side
 // wins), reconciles the match (awaiting_result, confirmed or disputed),
 // records on the submission the status it produced and, when that
-// confirmed the match, seats the winner (and loser) in the bracket; one
-// query then reads what happened.
+// confirmed the match, seats the winner (and loser) in the bracket or
+// crowns a title match's winner (decisionStmts); one query then reads what
+// happened.
 func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.SubmitOutcome, error) {
 	at := formatTime(rec.ReceivedAt)
 	stmts := []Stmt{
@@ -175,7 +176,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
 		{SQL: q("record_outcome"), Args: []any{rec.MatchID, rec.MatchID, rec.Side, rec.Token}},
 	}
-	if st.WinnerTo.BracketSlot != "" || st.LoserTo.BracketSlot != "" {
+	if st.WinnerTo.BracketSlot != "" || st.LoserTo.BracketSlot != "" || st.Stage == core.StageTitle {
 		stmts = append(stmts, decisionStmts(rec.MatchID, at)...)
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {

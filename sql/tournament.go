@@ -87,34 +87,36 @@ func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error 
 	return nil
 }
 
-// Tournament implements core.TournamentStore.
+// Tournament implements core.TournamentStore. A title's tournaments row
+// is no tournament here: its slug is not found.
 func (s *Arena) Tournament(ctx context.Context, slug string) (*core.Tournament, error) {
-	return s.tournamentWhere(ctx, "WHERE t.slug = ?", slug)
+	return s.tournamentWhere(ctx, "WHERE t.slug = ? AND t.format <> ?", slug, string(core.FormatTitle))
 }
 
-// TournamentByID implements core.TournamentStore.
+// TournamentByID implements core.TournamentStore (a title's row
+// included: its matches' tournament).
 func (s *Arena) TournamentByID(ctx context.Context, id int64) (*core.Tournament, error) {
 	return s.tournamentWhere(ctx, "WHERE t.id = ?", id)
 }
 
-func (s *Arena) tournamentWhere(ctx context.Context, where string, arg any) (*core.Tournament, error) {
-	t, err := scanTournament(s.db.queryRow(ctx, q("tournament_columns")+" "+where, arg))
+func (s *Arena) tournamentWhere(ctx context.Context, where string, args ...any) (*core.Tournament, error) {
+	t, err := scanTournament(s.db.queryRow(ctx, q("tournament_columns")+" "+where, args...))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, core.Errorf(core.CodeTournamentNotFound, "no tournament %v", arg)
+		return nil, core.Errorf(core.CodeTournamentNotFound, "no tournament %v", args[0])
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to read tournament %v: %w", arg, err)
+		return nil, fmt.Errorf("store: unable to read tournament %v: %w", args[0], err)
 	}
 	return t, nil
 }
 
-// Tournaments implements core.TournamentStore.
+// Tournaments implements core.TournamentStore; titles' rows are left out.
 func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error) {
-	query := q("tournament_columns")
+	query := q("tournament_columns") + " WHERE t.format <> ?"
 	if !withDrafts {
-		query += " WHERE t.status <> 'draft'"
+		query += " AND t.status <> 'draft'"
 	}
-	rows, err := s.db.query(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC")
+	rows, err := s.db.query(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC", string(core.FormatTitle))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list tournaments: %w", err)
 	}

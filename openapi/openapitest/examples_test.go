@@ -49,6 +49,12 @@ const adminFieldsJSON = `"id":3,"environment":"demo","season":"2026-autumn","tea
 
 const liveMatchJSON = `{"matchId":7,"gameSeed":3735928559,"slot":1,"sessionNonce":"9f2c1e","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opponentPlatformId":"76561198000000002","tournament":{"slug":"autumn-cup","name":"Autumn Cup"},"windowClosesAt":"2026-10-11T20:00:00Z","allowSpectators":true,"cast":{"handMode":"hidden","delaySeconds":0},"casters":[{"platformId":"76561198000000003","streamUrl":"https://twitch.tv/caster","source":"community"}],"casterPlatformId":"76561198000000003","streamUrl":"https://twitch.tv/caster","p1Roster":["76561198000000001"],"p2Roster":["76561198000000002"],"teamMinPlayers":1,"teamMaxPlayers":1,"resultProtocol":"svc.result.v3","refereeM0":{"enabled":true,"consentComplete":false,"traceProtocol":"svc.gameplay.v1","captureProtocol":"svc.capture.v1"}}`
 
+const heldTitleJSON = `{"id":1,"slug":"world","name":"World Title","environment":"demo","holder":$P1,"reign":{"since":$T0,"defenses":1},"clockExpiresAt":"2026-10-03T00:00:00Z","pendingChallenge":{"id":4,"challenger":$P2,"at":$T1,"status":"pending"},"match":null,"volunteers":[],"lineage":[{"player":$P2,"since":"2026-09-20T00:00:00Z","until":"2026-09-25T00:00:00Z","defenses":0,"ended":"stripped"},{"player":$P1,"since":$T0,"until":null,"defenses":1,"ended":null}],"retiredAt":null}`
+
+const vacantTitleJSON = `{"id":2,"slug":"rookie-belt","name":"Rookie Belt","environment":"rec","holder":null,"reign":null,"clockExpiresAt":null,"pendingChallenge":null,"match":{"id":9,"kind":"coronation","status":"scheduled","player1":$P1,"player2":$P2,"opensAt":$T0,"closesAt":"2026-10-03T00:00:00Z"},"volunteers":[{"player":$P1,"at":$T0},{"player":$P2,"at":$T0}],"lineage":[],"retiredAt":null}`
+
+const challengeJSON = `{"id":4,"titleId":1,"challenger":$P2,"holder":$P1,"status":"pending","at":$T1,"respondedAt":null,"matchId":null}`
+
 // conformingExamples answer every documented operation at least once,
 // with bodies a conforming service may send.
 func conformingExamples() []example {
@@ -112,6 +118,16 @@ func conformingExamples() []example {
 		{"result mismatch", "POST", "/api/v1/matches/7/result", 422, nil, `{"error":"hash_mismatch"}`},
 		{"result no ticket", "POST", "/api/v1/matches/7/result", 401, nil, `{"error":"missing_ticket"}`},
 		{"consent", "POST", "/api/v1/me/referee-consent", 200, nil, `{"granted":true}`},
+		{"titles", "GET", "/api/v1/titles", 200, nil, `{"titles":[` + heldTitleJSON + `,` + vacantTitleJSON + `]}`},
+		{"public titles", "GET", "/api/v1/public/titles", 200, publicHeaders(), `{"titles":[` + heldTitleJSON + `]}`},
+		{"challenge", "POST", "/api/v1/titles/1/challenge", 201, nil, challengeJSON},
+		{"challenge vacant title", "POST", "/api/v1/titles/2/challenge", 409, nil, `{"error":"title_vacant_use_coronation"}`},
+		{"accept", "POST", "/api/v1/title-challenges/4/respond", 200, nil, strings.Replace(strings.Replace(challengeJSON, `"pending"`, `"accepted"`, 1), `"matchId":null`, `"matchId":12`, 1)},
+		{"respond not holder", "POST", "/api/v1/title-challenges/4/respond", 403, nil, `{"error":"not_holder"}`},
+		{"volunteer", "POST", "/api/v1/titles/2/volunteer", 201, nil, `{"titleId":2,"volunteer":$P2,"position":2,"matchId":9}`},
+		{"volunteer held title", "POST", "/api/v1/titles/1/volunteer", 409, nil, `{"error":"title_already_held"}`},
+		{"create title", "POST", "/api/v1/admin/titles", 201, nil, `{"id":3,"slug":"new-belt","name":"New Belt","environment":"demo","holder":null,"reign":null,"clockExpiresAt":null,"pendingChallenge":null,"match":null,"volunteers":[],"lineage":[],"retiredAt":null}`},
+		{"retire title", "POST", "/api/v1/admin/titles/1/retire", 200, nil, strings.Replace(heldTitleJSON, `"retiredAt":null`, `"retiredAt":"2026-11-01T12:00:00Z"`, 1)},
 
 		{"mock sign-in", "POST", "/auth/mock", 303, http.Header{"Location": {"/"}, "Set-Cookie": {"arena_session=abc.def; Path=/; HttpOnly; SameSite=Lax"}}, ``},
 		{"mock sign-in refused", "POST", "/auth/mock", 422, http.Header{"Content-Type": {"text/html; charset=utf-8"}}, `<!DOCTYPE html><p>Enter 17 digits.</p>`},

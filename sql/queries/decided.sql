@@ -44,3 +44,54 @@ SELECT coalesce(decision_token, '') FROM matches WHERE id = ?
 SELECT DISTINCT m.tournament_id FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 WHERE t.status = 'playoffs' AND m.bracket_slot = 'FINAL' AND m.status IN ('confirmed', 'forfeited')
 ORDER BY m.tournament_id
+
+-- What a decided title match does to its title, in the same batch as the
+-- decision: title_result records it once per match (holder is the holder
+-- before the match, NULL for a coronation), the next statements apply the
+-- unapplied record (a defense; or the reign lost, a new reign, the new
+-- holder; the clock restarts at the decision; volunteers leave) and the
+-- last marks it applied. A racing second decision of the same match finds
+-- the record applied and changes nothing. A match whose title is retired,
+-- or whose holder is on neither side, changes no title. Positional ? only:
+-- the time, then the decided match's id, repeated.
+
+-- name: title_result
+INSERT INTO title_results (match_id, title_id, winner_platform_id, holder_platform_id, decided_at, applied)
+SELECT d.id, t.id, d.winner_platform_id, t.holder_platform_id, ?, 0
+FROM matches d JOIN titles t ON t.tournament_id = d.tournament_id
+WHERE d.id = ? AND d.status IN ('confirmed', 'forfeited') AND d.winner_platform_id IS NOT NULL
+	AND t.retired_at IS NULL
+	AND (t.holder_platform_id IS NULL OR t.holder_platform_id IN (d.p1_platform_id, d.p2_platform_id))
+ON CONFLICT (match_id) DO NOTHING
+
+-- name: title_defense
+UPDATE title_reigns SET defenses = defenses + 1
+WHERE id = (SELECT t.reign_id FROM title_results r JOIN titles t ON t.id = r.title_id
+	WHERE r.match_id = ? AND r.applied = 0 AND r.holder_platform_id = r.winner_platform_id)
+
+-- name: title_lost
+UPDATE title_reigns SET until = (SELECT r.decided_at FROM title_results r WHERE r.match_id = ?), ended = 'lost'
+WHERE id = (SELECT t.reign_id FROM title_results r JOIN titles t ON t.id = r.title_id
+	WHERE r.match_id = ? AND r.applied = 0 AND r.holder_platform_id <> r.winner_platform_id)
+
+-- name: title_crowned
+INSERT INTO title_reigns (title_id, platform_id, since, defenses, won_match_id)
+SELECT r.title_id, r.winner_platform_id, r.decided_at, 0, r.match_id FROM title_results r
+WHERE r.match_id = ? AND r.applied = 0
+	AND (r.holder_platform_id IS NULL OR r.holder_platform_id <> r.winner_platform_id)
+ON CONFLICT (won_match_id) DO NOTHING
+
+-- name: title_holder
+UPDATE titles SET
+	holder_platform_id = (SELECT r.winner_platform_id FROM title_results r WHERE r.match_id = ?),
+	reign_id = coalesce((SELECT g.id FROM title_reigns g WHERE g.won_match_id = ?), reign_id),
+	clock_started_at = (SELECT r.decided_at FROM title_results r WHERE r.match_id = ?),
+	updated_at = (SELECT r.decided_at FROM title_results r WHERE r.match_id = ?)
+WHERE id = (SELECT r.title_id FROM title_results r WHERE r.match_id = ? AND r.applied = 0)
+
+-- name: title_volunteers_crowned
+DELETE FROM title_volunteers
+WHERE title_id = (SELECT r.title_id FROM title_results r WHERE r.match_id = ? AND r.applied = 0)
+
+-- name: title_result_applied
+UPDATE title_results SET applied = 1 WHERE match_id = ? AND applied = 0

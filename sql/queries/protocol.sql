@@ -18,7 +18,8 @@ SELECT m.id, m.tournament_id, m.stage, m.round_label, m.round_number, coalesce(m
 	(SELECT count(*) FROM referee_consents c
 		WHERE c.granted = 1 AND c.platform_id IN (m.p1_platform_id, m.p2_platform_id)),
 	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p1_platform_id), ''),
-	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p2_platform_id), '')
+	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p2_platform_id), ''),
+	t.format
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 
 -- name: player_matches_where

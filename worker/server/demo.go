@@ -29,14 +29,17 @@ var demoPlayers = []struct{ id, name string }{
 	{"76561198000000019", "Tony Hoare"}, {"76561198000000020", "Ursula Franklin"},
 }
 
+// demoAppID is the demo arena's one AppID.
+const demoAppID = "480"
+
 // DemoAdminPlatformID is the demo arena's first admin player.
 const DemoAdminPlatformID = "76561198000000001"
 
 // SeedDemo creates the demo arena (slug demo, the DemoHosts, mock
 // platform tickets because it has no publisher key) through the same path
-// as the operator API, with its sample players, a season and three
-// tournaments (completed, group stage, registration). It returns the
-// demo arena's admin token.
+// as the operator API, with its sample players, a season, three
+// tournaments (completed, group stage, registration) and two titles (held
+// and challenged, vacant). It returns the demo arena's admin token.
 //
 // The sample data is written before the arena is completed, so a failure
 // or a crash part-way leaves an unfinished creation that
@@ -60,6 +63,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		if err := seedDemoTournaments(ctx, ts, now, s.rand); err != nil {
 			return fmt.Errorf("demo tournaments: %w", err)
 		}
+		if err := seedDemoTitles(ctx, &core.Arena{AppIDs: []string{demoAppID}}, st, now, s.rand); err != nil {
+			return fmt.Errorf("demo titles: %w", err)
+		}
 		return nil
 	}
 	_, adminToken, err := s.createArena(ctx, createArenaRequest{
@@ -67,7 +73,7 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		Name:             "Demo Arena",
 		Hosts:            append([]string(nil), DemoHosts...),
 		Plan:             core.PlanStudio,
-		AppIDs:           core.AppIDs{"480"}, // one AppID: the environment gate stays out of the way
+		AppIDs:           core.AppIDs{demoAppID}, // one AppID: the environment gate stays out of the way
 		AdminPlatformIDs: []string{DemoAdminPlatformID},
 	}, fill)
 	if core.ErrorCode(err) == core.CodeSlugTaken {

@@ -85,6 +85,20 @@ var statusByCode = map[string]int{
 
 	// Dev mode.
 	core.CodeClockOverflow: http.StatusConflict,
+
+	// Titles.
+	core.CodeTitleNotFound:            http.StatusNotFound,
+	core.CodeChallengeNotFound:        http.StatusNotFound,
+	core.CodeNotHolder:                http.StatusForbidden,
+	core.CodeTitleAlreadyHeld:         http.StatusConflict,
+	core.CodeTitleVacantUseCoronation: http.StatusConflict,
+	core.CodeChallengePending:         http.StatusConflict,
+	core.CodeCannotChallengeSelf:      http.StatusConflict,
+	core.CodeChallengeNotPending:      http.StatusConflict,
+	core.CodeTitleClockExpired:        http.StatusConflict,
+	core.CodeAlreadyVolunteered:       http.StatusConflict,
+	core.CodeCoronationPending:        http.StatusConflict,
+	core.CodeTitleRetired:             http.StatusConflict,
 }
 
 // StatusOf returns the HTTP status of a wire error code; an undeclared

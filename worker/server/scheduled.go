@@ -42,6 +42,10 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			n, err := core.RunWindowClose(ctx, st, st, now, s.rand, PlacementPoints(ctx, st))
 			return n > 0, err
 		}},
+		{name: "title_clocks", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+			n, err := core.RunTitleClocks(ctx, st, now)
+			return n > 0, err
+		}},
 		{name: "forfeit_disqualified", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
 			n, err := core.ForfeitDisqualified(ctx, st, st, now, s.rand, PlacementPoints(ctx, st))
 			return n > 0, err

@@ -118,6 +118,7 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/tournaments/{slug}", s.handleTournament)
 	s.publicRoute("GET /api/v1/ladder", s.handleLadder)
 	s.publicRoute("GET /api/v1/players/{platformId}", s.handlePlayer)
+	s.publicRoute("GET /api/v1/public/titles", s.handlePublicTitles)
 
 	s.adminRoute("PUT /api/v1/admin/settings", s.handleUpdateSettings)
 	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)
@@ -141,12 +142,18 @@ func (s *Server) routes() {
 	s.adminRoute("POST /api/v1/admin/admin-tokens", s.handleMintToken(core.TokenAdmin))
 	s.adminRoute("GET /api/v1/admin/admin-tokens", s.handleListTokens(core.TokenAdmin))
 	s.adminRoute("DELETE /api/v1/admin/admin-tokens/{id}", s.handleRevokeToken(core.TokenAdmin))
+	s.adminRoute("POST /api/v1/admin/titles", s.handleCreateTitle)
+	s.adminRoute("POST /api/v1/admin/titles/{id}/retire", s.handleRetireTitle)
 
 	s.gameRoute("GET /api/v1/me/live-match", s.handleLiveMatch)
 	s.gameRoute("GET /api/v1/me/upcoming-match", s.handleUpcomingMatch)
 	s.gameRoute("POST /api/v1/matches/{id}/ready", s.handleReady)
 	s.gameRoute("POST /api/v1/matches/{id}/result", s.handleResult)
 	s.gameRoute("POST /api/v1/me/referee-consent", s.handleRefereeConsent)
+	s.gameRoute("GET /api/v1/titles", s.handleTitles)
+	s.gameRoute("POST /api/v1/titles/{id}/challenge", s.handleChallenge)
+	s.gameRoute("POST /api/v1/title-challenges/{id}/respond", s.handleRespond)
+	s.gameRoute("POST /api/v1/titles/{id}/volunteer", s.handleVolunteer)
 
 	s.mux.HandleFunc("POST /__dev/clock", s.dev(s.handleDevClock))
 	s.mux.HandleFunc("POST /__dev/tick", s.dev(s.handleDevTick))

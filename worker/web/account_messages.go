@@ -21,6 +21,11 @@ var noticeMessages = map[string]string{
 	"confirmed":        "You confirmed the result.",
 	"disputed":         "You disputed the result: the arena's admin decides.",
 	"confirm_disputed": "A game client reported another winner, so the match went to the arena's admin.",
+	"volunteered":      "You volunteered. The coronation starts when a second player volunteers.",
+	"coronation":       "You volunteered: the coronation match is on. Ready up on its page.",
+	"challenged":       "Challenge sent. The holder has until the clock runs out to accept or decline.",
+	"accepted":         "Challenge accepted: the title match is on. Ready up on its page.",
+	"declined":         "Challenge declined. If the clock runs out with the challenge declined, you lose the title.",
 }
 
 // notice returns the message of the request's ?notice=, or "".
@@ -55,6 +60,19 @@ var actionMessages = map[string]string{
 	core.CodeMissingTicket:       "Please sign in again.",
 	core.CodePlatformUnavailable: "The platform could not be reached. Please try again in a moment.",
 	core.CodeLastAdminToken:      "This is the arena's last admin token: mint another one before revoking it.",
+
+	core.CodeTitleNotFound:            "There is no such title.",
+	core.CodeChallengeNotFound:        "There is no such challenge.",
+	core.CodeNotHolder:                "Only the title's holder answers its challenges.",
+	core.CodeTitleAlreadyHeld:         "The title has a holder: challenge them instead.",
+	core.CodeTitleVacantUseCoronation: "The title is vacant: volunteer for its coronation instead.",
+	core.CodeChallengePending:         "The holder already has a challenge to answer or a title match to play.",
+	core.CodeCannotChallengeSelf:      "You hold this title.",
+	core.CodeChallengeNotPending:      "This challenge was already answered, or the clock ran out on it.",
+	core.CodeTitleClockExpired:        "The clock ran out before you answered the challenge.",
+	core.CodeAlreadyVolunteered:       "You already volunteered for this title.",
+	core.CodeCoronationPending:        "The coronation match is being played.",
+	core.CodeTitleRetired:             "This title is retired.",
 }
 
 // actionMessage is the readable message of a domain error: the code's

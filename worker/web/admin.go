@@ -44,6 +44,8 @@ func (s *Site) adminRoutes() {
 	s.adminAction("POST /admin/matches/{id}/accept-report", s.adminAcceptReport)
 	s.adminAction("POST /admin/matches/{id}/window", s.adminMoveWindow)
 
+	s.adminTitleRoutes() // admin_titles.go: /admin/titles
+
 	s.adminTokenRoutes(core.TokenAPIKey) // /admin/api-keys
 	s.adminTokenRoutes(core.TokenAdmin)  // /admin/admin-tokens
 
@@ -118,6 +120,8 @@ var adminNotices = map[string]string{
 	"admin-added":   "Admin added.",
 	"admin-present": "That player already is an admin.",
 	"admin-removed": "Admin removed.",
+	"title-created": "Title created, vacant: players volunteer for its coronation.",
+	"title-retired": "Title retired: it keeps its lineage and takes no more challenges.",
 }
 
 // adminNotice reads the notice of a redirect.
@@ -190,7 +194,7 @@ func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.
 			reason = "disputed"
 		}
 		p.Queue = append(p.Queue, views.AdminQueueMatch{
-			ID: m.ID, TournamentSlug: m.Tournament.Slug, TournamentName: m.Tournament.Name,
+			ID: m.ID, TournamentSlug: m.Tournament.Slug, TournamentName: m.Tournament.Name, Title: m.Tournament.Format == core.FormatTitle,
 			Round: adminRoundLabel(&m.Match), Status: string(m.Status), P1: m.P1, P2: m.P2,
 			P1Name: m.P1Name, P2Name: m.P2Name, ClosesAt: m.ClosesAt, Reason: reason,
 		})

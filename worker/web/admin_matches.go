@@ -66,6 +66,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 	m := &st.Match
 	p := views.AdminMatch{
 		ID: m.ID, TournamentSlug: st.Tournament.Slug, TournamentName: st.Tournament.Name, Round: adminRoundLabel(m),
+		Title:  st.Tournament.Format == core.FormatTitle,
 		Status: string(m.Status), P1: m.P1, P2: m.P2, P1Name: st.P1Name, P2Name: st.P2Name,
 		P1Roster: st.P1Roster, P2Roster: st.P2Roster, OpensAt: m.OpensAt, ClosesAt: m.ClosesAt,
 		P1ReadyAt: m.P1ReadyAt, P2ReadyAt: m.P2ReadyAt, LiveAt: m.LiveAt, EndedAt: m.EndedAt, ResolvedAt: m.ResolvedAt,

@@ -54,7 +54,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 	p := views.MatchPage{
 		Layout: s.layout(r, t, publicMatchTitle(book, m)),
 		Match: views.MatchDetail{
-			MatchSummary: book.summary(m, views.TournamentRef{Slug: tour.Slug, Name: tour.Name}),
+			MatchSummary: book.summary(m, views.TournamentRef{Slug: tour.Slug, Name: tour.Name, Title: tour.Format == core.FormatTitle}),
 			BracketSlot:  m.BracketSlot,
 			LiveAt:       m.LiveAt, EndedAt: m.EndedAt, ResolvedAt: m.ResolvedAt,
 		},

@@ -68,12 +68,22 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		s.fail(w, r, t, err)
 		return
 	}
+	held, err := t.Store.TitlesHeldBy(ctx, id)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	book[id] = *profile
 	me := book.player(id)
 	p := views.PlayerPage{
 		Layout: s.layout(r, t, me.Name),
 		Player: me,
 		Stats:  views.PlayerStats{MatchesPlayed: stats.MatchesPlayed, Wins: stats.Wins, Losses: stats.Losses, WinRate: stats.WinRate},
+	}
+	for _, title := range held {
+		if reign := title.CurrentReign(); reign != nil {
+			p.Titles = append(p.Titles, views.HeldTitle{Slug: title.Slug, Name: title.Name, Since: reign.Since})
+		}
 	}
 	for _, tr := range stats.Trophies {
 		p.Trophies = append(p.Trophies, views.Trophy{Rank: tr.Rank, Tournament: views.TournamentRef{Slug: tr.TournamentSlug, Name: tr.TournamentName}})
@@ -88,7 +98,7 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 }
 
 func publicTournamentRef(st *core.MatchState) views.TournamentRef {
-	return views.TournamentRef{Slug: st.Tournament.Slug, Name: st.Tournament.Name}
+	return views.TournamentRef{Slug: st.Tournament.Slug, Name: st.Tournament.Name, Title: st.Tournament.Format == core.FormatTitle}
 }
 
 // publicResult is a decided match seen from the side the player is on.

@@ -5,6 +5,7 @@ package web
 // refused).
 func (s *Site) routes() {
 	s.publicRoutes()  // public.go: home, tournaments, matches, players, ladder
+	s.titleRoutes()   // titles.go: the titles page and the players' title actions
 	s.accountRoutes() // account.go: sign-in, sign-out, the players' actions
 	s.adminRoutes()   // admin.go: the arena admin's pages
 }

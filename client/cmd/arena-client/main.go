@@ -6,6 +6,10 @@
 //	arena-client -as 76561198000000001 ready -match 12
 //	arena-client -as 76561198000000001 submit -opponent 76561198000000002 \
 //	    -winner 76561198000000001 -result '{"score":[3,1]}' -role host
+//	arena-client -as 76561198000000003 titles
+//	arena-client -as 76561198000000003 volunteer -title 2
+//	arena-client -as 76561198000000003 challenge -title 1
+//	arena-client -as 76561198000000007 respond -challenge 4 -accept
 //
 // Answers go to stdout, errors to stderr with a non-zero exit status.
 package main
@@ -32,6 +36,11 @@ commands:
   ready -match ID               mark yourself ready for a match
   submit -opponent ID -winner ID [-result JSON] [-role host|guest] [-attempts N]
                                 submit a result (empty -winner: a draw, nothing sent)
+  titles                        list the titles: holders, clocks, challenges, lineage
+  volunteer -title ID           volunteer for a vacant title
+  challenge -title ID           challenge a title's holder
+  respond -challenge ID -accept|-decline
+                                answer a challenge of your title
 
 global flags:
 `
@@ -75,6 +84,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	result := sub.String("result", "{}", "the game's result object as JSON (submit)")
 	role := sub.String("role", "", "clientRole: host or guest (submit)")
 	attempts := sub.Int("attempts", client.DefaultMaxSubmitAttempts, "submit attempts, 1 to 5 (submit)")
+	titleID := sub.Int64("title", 0, "title id (volunteer, challenge)")
+	challengeID := sub.Int64("challenge", 0, "challenge id (respond)")
+	accept := sub.Bool("accept", false, "accept the challenge (respond)")
+	decline := sub.Bool("decline", false, "decline the challenge (respond)")
 	if err := sub.Parse(rest); err != nil {
 		return 2
 	}
@@ -103,6 +116,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return answer(stdout, stderr, st, false, "", err)
 	case "submit":
 		return submit(ctx, c, *as, *opponent, *winner, *result, stdout, stderr)
+	case "titles":
+		list, err := c.Titles(ctx)
+		return answer(stdout, stderr, list, len(list) == 0 && err == nil, "no titles", err)
+	case "volunteer", "challenge":
+		if *titleID <= 0 {
+			fmt.Fprintf(stderr, "%s: -title is required\n", cmd)
+			return 2
+		}
+		if cmd == "volunteer" {
+			v, err := c.Volunteer(ctx, *titleID)
+			return answer(stdout, stderr, v, false, "", err)
+		}
+		ch, err := c.Challenge(ctx, *titleID)
+		return answer(stdout, stderr, ch, false, "", err)
+	case "respond":
+		if *challengeID <= 0 || *accept == *decline {
+			fmt.Fprintln(stderr, "respond: -challenge and one of -accept or -decline are required")
+			return 2
+		}
+		ch, err := c.RespondToChallenge(ctx, *challengeID, *accept)
+		return answer(stdout, stderr, ch, false, "", err)
 	default:
 		fmt.Fprintf(stderr, "unknown command %q\n", cmd)
 		global.Usage()

@@ -1,0 +1,106 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// The admin's titles page: the list, create (core.TitleDraft's rules, as
+// POST /api/v1/admin/titles) and retire (core.RetireTitle, as POST
+// /api/v1/admin/titles/{id}/retire).
+func (s *Site) adminTitleRoutes() {
+	s.adminPage("GET /admin/titles", func(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+		s.adminRenderTitles(w, r, t, v, http.StatusOK, views.AdminTitles{Notice: adminNotice(r)})
+	})
+	s.adminAction("POST /admin/titles", s.adminCreateTitle)
+	s.adminAction("POST /admin/titles/{id}/retire", s.adminRetireTitle)
+}
+
+func (s *Site) adminRenderTitles(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, p views.AdminTitles) {
+	ctx := r.Context()
+	list, err := t.Store.Titles(ctx)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	var holders []string
+	for _, title := range list {
+		holders = append(holders, title.Holder)
+	}
+	book, err := publicPlayers(ctx, t, holders)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	for _, title := range list {
+		row := views.AdminTitleRow{
+			ID: title.ID, Slug: title.Slug, Name: title.Name, Environment: string(title.Environment),
+			HolderID: title.Holder, ClockExpiresAt: title.ClockExpiresAt(), Challenged: title.OpenChallenge != nil,
+			Reigns: len(title.Lineage), RetiredAt: title.RetiredAt,
+		}
+		if title.Holder != "" {
+			row.HolderName = book.player(title.Holder).Name
+		}
+		if title.Match != nil {
+			row.MatchID = title.Match.ID
+		}
+		p.Titles = append(p.Titles, row)
+	}
+	if p.Environment == "" {
+		p.Environment = string(core.DefaultEnvironment)
+	}
+	s.render(w, r, t, status, views.AdminTitlesPage(s.adminLayout(t, v, "Titles"), p))
+}
+
+// adminCreateTitle is POST /admin/titles: every problem of the form next
+// to its field, or the new title.
+func (s *Site) adminCreateTitle(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	draft := core.TitleDraft{Slug: strings.TrimSpace(r.PostFormValue("slug")), Name: r.PostFormValue("name"),
+		Environment: core.Environment(r.PostFormValue("environment"))}
+	again := views.AdminTitles{Slug: draft.Slug, Name: draft.Name, Environment: string(draft.Environment),
+		Notice: views.AdminNotice{Error: true, Text: "No title was created: see the marked fields."}}
+	title, problems := draft.Check(s.srv.Now())
+	if len(problems) > 0 {
+		again.Errors = adminProblems(problems)
+		s.adminRenderTitles(w, r, t, v, http.StatusUnprocessableEntity, again)
+		return
+	}
+	err := t.Store.CreateTitle(r.Context(), title)
+	if adminErrorCode(err) == core.CodeSlugTaken {
+		again.Errors = views.AdminFieldErrors{"slug": "A title or a tournament already has this slug."}
+		s.adminRenderTitles(w, r, t, v, server.StatusOf(core.CodeSlugTaken), again)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/titles", "title-created", "")
+}
+
+// adminRetireTitle is POST /admin/titles/{id}/retire.
+func (s *Site) adminRetireTitle(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	id, err := core.ParseTitleID(r.PathValue("id"), core.CodeTitleNotFound)
+	if err == nil {
+		_, err = core.RetireTitle(r.Context(), t.Store, id, s.srv.Now())
+	}
+	switch adminErrorCode(err) {
+	case "":
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		adminRedirect(w, r, "/admin/titles", "title-retired", "")
+	case core.CodeTitleNotFound:
+		s.adminNotFound(w, r, t, v, "There is no title "+r.PathValue("id")+".")
+	default:
+		s.fail(w, r, t, err)
+	}
+}
