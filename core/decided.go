@@ -15,8 +15,11 @@ import (
 //
 //  1. The store records the decision in one conditional batch that also
 //     seats the decided match's winner (and, from a semifinal feeding a
-//     small final, its loser) in the bracket match it feeds. The seats are
-//     the same statements for every source, read from the decided row.
+//     small final, its loser) in the bracket match it feeds, records the
+//     result_confirmed event its alerts are made of (result_disputed when
+//     a submission or report left it disputed) and ends its caster seats.
+//     These are the same statements for every source, read from the
+//     decided row (alerts.go).
 //  2. MatchDecided then completes the tournament once its final (and small
 //     final) are decided: podium, placements and ladder points in one batch
 //     (CompleteIfDecided).
