@@ -196,7 +196,7 @@ func LiveNow(ctx context.Context, ss StreamStore, now time.Time) (map[string]Liv
 // at a time, with an app token kept in the store until AppTokenMargin
 // before it expires. A failed provider call yields an empty live set,
 // never an error; only the store's errors are returned. polled reports
-// whether the provider was asked.
+// whether the provider was asked about any login.
 func PollLive(ctx context.Context, ss StreamStore, p StreamProvider, now time.Time) (polled bool, err error) {
 	_, polledAt, err := ss.LiveSet(ctx)
 	if err != nil {
@@ -216,21 +216,22 @@ func PollLive(ctx context.Context, ss StreamStore, p StreamProvider, now time.Ti
 	if err != nil {
 		return false, err
 	}
+	polled = len(logins) > 0
 	live, perr := askLive(ctx, ss, p, logins, now)
 	var limited *StreamRateLimited
 	if errors.As(perr, &limited) {
 		if err := ss.SetSetting(ctx, SettingStreamPoll, StreamPollState{RateLimitedUntil: limited.Reset}); err != nil {
-			return true, err
+			return polled, err
 		}
 	}
 	var storeErr *streamStoreError
 	if errors.As(perr, &storeErr) {
-		return true, storeErr.err
+		return polled, storeErr.err
 	}
 	if perr != nil {
 		live = nil // a failed provider call: nobody is live
 	}
-	return true, ss.SaveLiveSet(ctx, live, now)
+	return polled, ss.SaveLiveSet(ctx, live, now)
 }
 
 // streamStoreError marks a store failure inside the provider exchange,

@@ -314,3 +314,31 @@ func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender
 	}
 	return sent, nil
 }
+
+// SaveWebhook stores the owner's webhook address (raw "" removes it),
+// checked by CheckWebhookURL (field names the input). The webhook keeps
+// its signing secret unless renew; a new one is drawn when it has none.
+// Saving turns a webhook that was turned off back on.
+func SaveWebhook(ctx context.Context, ws WebhookStore, owner, raw, field string, loopback, renew bool, random io.Reader, now time.Time) error {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return ws.SetWebhook(ctx, owner, "", "", now)
+	}
+	if err := CheckWebhookURL(raw, field, loopback); err != nil {
+		return err
+	}
+	cur, err := ws.Webhook(ctx, owner)
+	if err != nil {
+		return err
+	}
+	secret := ""
+	if cur != nil && !renew {
+		secret = cur.Secret
+	}
+	if secret == "" {
+		if secret, err = NewWebhookSecret(random); err != nil {
+			return err
+		}
+	}
+	return ws.SetWebhook(ctx, owner, raw, secret, now)
+}

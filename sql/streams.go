@@ -160,3 +160,12 @@ func (s *Arena) SaveLiveSet(ctx context.Context, live []core.LiveStream, polledA
 	}
 	return nil
 }
+
+// ExpireLiveSet forgets when the live set was polled, so the next poll
+// asks the provider (dev mode's /__dev/stream-live).
+func (s *Arena) ExpireLiveSet(ctx context.Context) error {
+	if _, err := s.db.write(ctx, q("expire_live_set")); err != nil {
+		return fmt.Errorf("store: unable to expire the live set: %w", err)
+	}
+	return nil
+}

@@ -116,3 +116,6 @@ DELETE FROM follows WHERE platform_id = ? AND kind = ? AND target_id = ?
 
 -- name: follows
 SELECT kind, target_id FROM follows WHERE platform_id = ? ORDER BY kind, created_at, target_id
+
+-- name: expire_live_set
+DELETE FROM arena_settings WHERE key = 'stream_live_polled_at'

@@ -49,6 +49,12 @@ type Config struct {
 	// ClientIPHeader names the header holding the client's IP when a proxy
 	// sets it (CF-Connecting-IP on the edge); empty uses the remote address.
 	ClientIPHeader string
+	// Streams is the stream provider (streams.FromEnv); nil runs the mock
+	// twin, whose live set is the dev controls' (POST /__dev/stream-live).
+	Streams core.StreamProvider
+	// Webhooks sends webhook deliveries; nil sends them over HTTP to
+	// public addresses only (loopback too in dev mode).
+	Webhooks core.WebhookSender
 }
 
 // Server serves every arena.
@@ -65,6 +71,9 @@ type Server struct {
 	cache  *publicCache // nil unless cfg.SoleWriter
 
 	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
+
+	streams  core.StreamProvider
+	webhooks core.WebhookSender
 
 	mu       sync.Mutex
 	arenaDBs map[string]*store.DB // by database URL; lives as long as the process
@@ -90,6 +99,12 @@ func New(cfg Config) *Server {
 	if cfg.Dev != nil {
 		s.now = cfg.Dev.Clock(cfg.Clock)
 	}
+	if s.streams = cfg.Streams; s.streams == nil {
+		s.streams = defaultStreams(cfg.Dev)
+	}
+	if s.webhooks = cfg.Webhooks; s.webhooks == nil {
+		s.webhooks = NewWebhookSender(nil, cfg.Dev != nil)
+	}
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()
 		s.cache = &publicCache{entries: map[string]publicEntry{}}
@@ -111,6 +126,7 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/tournaments/{slug}", s.handleTournament)
 	s.publicRoute("GET /api/v1/ladder", s.handleLadder)
 	s.publicRoute("GET /api/v1/players/{platformId}", s.handlePlayer)
+	s.publicRoute("GET /api/v1/casters", s.handleCasters)
 
 	s.adminRoute("PUT /api/v1/admin/settings", s.handleUpdateSettings)
 	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)
@@ -122,6 +138,7 @@ func (s *Server) routes() {
 	s.adminRoute("PATCH /api/v1/admin/matches/{id}", s.handlePatchMatch)
 	s.adminRoute("POST /api/v1/admin/matches/{id}/resolve", s.handleResolveMatch)
 	s.adminRoute("GET /api/v1/admin/matches/{id}", s.handleAdminMatch)
+	s.adminRoute("POST /api/v1/admin/matches/{id}/casters", s.handleAddArenaCaster)
 	s.adminRoute("GET /api/v1/admin/queue", s.handleAdminQueue)
 	s.adminRoute("POST /api/v1/admin/api-keys", s.handleMintToken(core.TokenAPIKey))
 	s.adminRoute("GET /api/v1/admin/api-keys", s.handleListTokens(core.TokenAPIKey))
