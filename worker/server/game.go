@@ -42,8 +42,8 @@ func (s *Server) gameRoute(pattern string, h gameHandler) {
 // official caster has no player.
 type casterView struct {
 	PlatformID *string `json:"platformId"`
-	StreamURL  string `json:"streamUrl"`
-	Source     string `json:"source"`
+	StreamURL  string  `json:"streamUrl"`
+	Source     string  `json:"source"`
 }
 
 type refereeView struct {

@@ -58,8 +58,10 @@ func FromEnv(getenv func(string) string, client *http.Client, now func() time.Ti
 	return p, nil
 }
 
-func (p *Provider) authURL() string { return strings.TrimRight(orDefault(p.AuthURL, DefaultAuthURL), "/") }
-func (p *Provider) apiURL() string  { return strings.TrimRight(orDefault(p.APIURL, DefaultAPIURL), "/") }
+func (p *Provider) authURL() string {
+	return strings.TrimRight(orDefault(p.AuthURL, DefaultAuthURL), "/")
+}
+func (p *Provider) apiURL() string { return strings.TrimRight(orDefault(p.APIURL, DefaultAPIURL), "/") }
 
 func orDefault(s, d string) string {
 	if s == "" {
