@@ -7,4 +7,5 @@ func (s *Site) routes() {
 	s.publicRoutes()  // public.go: home, tournaments, matches, players, ladder
 	s.accountRoutes() // account.go: sign-in, sign-out, the players' actions
 	s.adminRoutes()   // admin.go: the arena admin's pages
+	s.streamRoutes()  // streams.go, social.go: channels, follows, casters, alerts
 }
