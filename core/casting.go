@@ -100,11 +100,10 @@ type CastStore interface {
 	LinkedChannels(ctx context.Context) (map[string]string, error)
 }
 
-// castableMatch checks that st's match can take a caster.
+// castableMatch checks that st's match can take a caster. (A match's
+// tournament is never a draft: matches are drawn when it starts.)
 func castableMatch(st *MatchState) error {
 	switch {
-	case !st.Tournament.Status.Public():
-		return Errorf(CodeMatchNotFound, "no match %d", st.ID)
 	case st.Status.Resolved():
 		return Errorf(CodeAlreadyResolved, "match %d is decided", st.ID)
 	case !st.Tournament.AllowSpectators:
@@ -127,7 +126,7 @@ func linkedLogin(ctx context.Context, ss StreamStore, platformID string) (string
 
 // ClaimCast seats the signed-in player as a community caster of the match
 // (off: retires their seat, whatever its source). Checks, in order: the
-// match is public (CodeMatchNotFound), undecided (CodeAlreadyResolved),
+// match exists (CodeMatchNotFound), is undecided (CodeAlreadyResolved),
 // its tournament allows spectators (CodeSpectatorsNotAllowed), the player
 // is not on it (CodeCastOwnMatch), has a linked channel
 // (CodeStreamNotLinked), and a seat is free (CodeCastersFull).
@@ -206,7 +205,7 @@ func AddArenaCaster(ctx context.Context, ps ProtocolStore, cs CastStore, matchID
 }
 
 // SetPOVStream advertises the participant's own stream of the match (off:
-// retires it). Checks: the match is public (CodeMatchNotFound), the
+// retires it). Checks: the match exists (CodeMatchNotFound), the
 // player plays in it (CodeNotParticipant), and, to advertise, the match
 // is undecided (CodeAlreadyResolved) and the player has a linked channel
 // (CodeStreamNotLinked).
@@ -216,8 +215,6 @@ func SetPOVStream(ctx context.Context, ps ProtocolStore, cs CastStore, ss Stream
 		return err
 	}
 	switch {
-	case !st.Tournament.Status.Public():
-		return Errorf(CodeMatchNotFound, "no match %d", matchID)
 	case st.SideOf(platformID) == 0:
 		return Errorf(CodeNotParticipant, "only the match's players stream it")
 	case off:
