@@ -20,6 +20,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
 	store "arena/sql"
 	_ "arena/sql/sqlitedriver" // local arena databases
 	"arena/worker/platform"
@@ -59,6 +60,10 @@ type Options struct {
 	OperatorToken string
 	// Now is where the service clock starts; Epoch when zero.
 	Now time.Time
+	// Streams is the stream provider; the mock twin when nil. Webhooks
+	// sends webhook deliveries; the server's own sender when nil.
+	Streams  core.StreamProvider
+	Webhooks core.WebhookSender
 }
 
 // Arena is a served Arena process.
@@ -112,6 +117,7 @@ func New(tb testing.TB, o Options) *Arena {
 		OpenDB: open, Clock: func() time.Time { return a.Now }, Random: rand.Reader, Logger: logger,
 		SoleWriter: true, // as natively: exercises the caches' invalidation
 		Tickets:    &platform.Verifier{},
+		Streams:    o.Streams, Webhooks: o.Webhooks,
 	}
 	if !o.NoDev {
 		cfg.Dev = server.NewDevControls()

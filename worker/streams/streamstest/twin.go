@@ -47,6 +47,8 @@ type Twin struct {
 	StreamBatches  [][]string
 	// AppTokenTTL is the expires_in of app tokens.
 	AppTokenTTL time.Duration
+	// Now is the provider's clock (Ratelimit-Reset); time.Now when nil.
+	Now func() time.Time
 }
 
 // Start starts a twin whose registered callback is redirectURL; it stops
@@ -191,7 +193,11 @@ func (t *Twin) streams(w http.ResponseWriter, r *http.Request) {
 	tok, ok := bearer(r)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if now := time.Now(); now.Before(t.limitUntil) {
+	now := time.Now()
+	if t.Now != nil {
+		now = t.Now()
+	}
+	if now.Before(t.limitUntil) {
 		w.Header().Set("Ratelimit-Limit", "800")
 		w.Header().Set("Ratelimit-Remaining", "0")
 		w.Header().Set("Ratelimit-Reset", strconv.FormatInt(t.limitUntil.Unix(), 10))
