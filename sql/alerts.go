@@ -276,3 +276,12 @@ func (s *Arena) DeliveryFailed(ctx context.Context, d core.WebhookDelivery, stat
 	}
 	return h != nil && h.DisabledAt != nil && formatTime(*h.DisabledAt) == now, nil
 }
+
+// DropPendingEvents marks every pending event fanned out, alerting
+// nobody (the demo's seeded history).
+func (s *Arena) DropPendingEvents(ctx context.Context, at time.Time) error {
+	if _, err := s.db.write(ctx, q("drop_pending_events"), formatTime(at)); err != nil {
+		return fmt.Errorf("store: unable to drop pending events: %w", err)
+	}
+	return nil
+}

@@ -104,3 +104,8 @@ UPDATE webhook_deliveries SET state = 'failed', last_status = ? WHERE id = ? AND
 
 -- name: disable_webhook
 UPDATE webhooks SET failures = failures + 1, disabled_at = ? WHERE owner = ? AND url = ? AND disabled_at IS NULL
+
+-- name: drop_pending_events
+-- Marks every pending event fanned out without alerting anyone: the
+-- demo arena's seeded history is not news.
+UPDATE arena_events SET fanned_out_at = ? WHERE fanned_out_at IS NULL

@@ -20,8 +20,12 @@ const (
 // Cup's first undecided match and a follower of that caster: set her
 // live (POST /__dev/stream-live {"logins":["sophie_casts"]}, then POST
 // /__dev/tick) and the match page shows her live, and the follower's
-// inbox says she is streaming.
+// inbox says she is streaming. The seeded results are history, not
+// news: their events alert nobody.
 func seedDemoStreams(ctx context.Context, st *store.Arena, now time.Time) error {
+	if err := st.DropPendingEvents(ctx, now); err != nil {
+		return err
+	}
 	if _, err := core.LinkStream(ctx, st, demoCasterID, demoCasterLogin, now); err != nil {
 		return err
 	}
