@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -34,7 +35,11 @@ func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
 			return errors.New("webhook: refusing a non-public address " + ap.Addr().String())
 		}}
 		transport := http.DefaultTransport.(*http.Transport).Clone()
-		transport.DialContext = dialer.DialContext
+		if runtime.GOOS != "js" {
+			// On the edge requests go through fetch (a dialer would
+			// bypass it), which reaches no private network anyway.
+			transport.DialContext = dialer.DialContext
+		}
 		transport.Proxy = nil
 		client = &http.Client{Transport: transport, Timeout: core.WebhookTimeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
