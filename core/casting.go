@@ -231,19 +231,19 @@ func SetPOVStream(ctx context.Context, ps ProtocolStore, cs CastStore, ss Stream
 
 // FollowTournamentByID follows (or with off unfollows) a public tournament by
 // id; CodeTournamentNotFound for an unknown id or a draft.
-func FollowTournamentByID(ctx context.Context, ts TournamentStore, cs CastStore, platformID, id string, off bool, now time.Time) (*Tournament, error) {
+func FollowTournamentByID(ctx context.Context, ts TournamentStore, cs CastStore, platformID, id string, off bool, now time.Time) error {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
-		return nil, Errorf(CodeTournamentNotFound, "tournament %q", id)
+		return Errorf(CodeTournamentNotFound, "tournament %q", id)
 	}
 	t, err := ts.TournamentByID(ctx, n)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !t.Status.Public() {
-		return nil, Errorf(CodeTournamentNotFound, "tournament %q", id)
+		return Errorf(CodeTournamentNotFound, "tournament %q", id)
 	}
-	return t, cs.SetFollow(ctx, platformID, Follow{Kind: FollowTournament, TargetID: strconv.FormatInt(t.ID, 10)}, !off, now)
+	return cs.SetFollow(ctx, platformID, Follow{Kind: FollowTournament, TargetID: strconv.FormatInt(t.ID, 10)}, !off, now)
 }
 
 // FollowPlayerByID follows (or with off unfollows) a player the arena knows;

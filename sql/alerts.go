@@ -83,20 +83,7 @@ func (s *Arena) Followers(ctx context.Context, tournamentID int64, players []str
 	if tournamentID > 0 {
 		tid = strconv.FormatInt(tournamentID, 10)
 	}
-	rows, err := s.db.query(ctx, q("followers"), tid, string(list))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list followers: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return s.strings(ctx, "followers", q("followers"), tid, string(list))
 }
 
 // FanOut implements core.AlertStore: one batch.

@@ -95,20 +95,7 @@ func (s *Arena) TakeLinkState(ctx context.Context, state string, now time.Time) 
 
 // PolledLogins implements core.StreamStore.
 func (s *Arena) PolledLogins(ctx context.Context) ([]string, error) {
-	rows, err := s.db.query(ctx, q("polled_logins"))
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list polled logins: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return s.strings(ctx, "polled logins", q("polled_logins"))
 }
 
 // LiveSet implements core.StreamStore.

@@ -29,35 +29,33 @@ func (s *Site) socialRefused(w http.ResponseWriter, r *http.Request, t *server.T
 // off reads the form's off=on (undo).
 func off(r *http.Request) bool { return r.PostFormValue("off") == "on" }
 
-func (s *Site) followTournamentAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	viewer, next, ok := s.actionStart(w, r, t, "/tournaments")
-	if !ok {
-		return
+// followAction is POST /follow/{kind}/{id}: follow (off=on: unfollow) a
+// tournament or a player, back to the page with a notice.
+func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	return func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+		id := r.PathValue("id")
+		fallback := "/tournaments"
+		if kind == core.FollowPlayer {
+			fallback = "/players/" + id
+		}
+		viewer, next, ok := s.actionStart(w, r, t, fallback)
+		if !ok {
+			return
+		}
+		follow := core.FollowTournamentByID
+		if kind == core.FollowPlayer {
+			follow = core.FollowPlayerByID
+		}
+		if err := follow(r.Context(), t.Store, t.Store, viewer, id, off(r), s.srv.Now()); err != nil {
+			s.socialRefused(w, r, t, next, err)
+			return
+		}
+		code := "followed"
+		if off(r) {
+			code = "unfollowed"
+		}
+		http.Redirect(w, r, withNotice(next, code), http.StatusSeeOther)
 	}
-	if _, err := core.FollowTournamentByID(r.Context(), t.Store, t.Store, viewer, r.PathValue("id"), off(r), s.srv.Now()); err != nil {
-		s.socialRefused(w, r, t, next, err)
-		return
-	}
-	http.Redirect(w, r, withNotice(next, followNotice(r)), http.StatusSeeOther)
-}
-
-func (s *Site) followPlayerAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	viewer, next, ok := s.actionStart(w, r, t, "/players/"+r.PathValue("id"))
-	if !ok {
-		return
-	}
-	if err := core.FollowPlayerByID(r.Context(), t.Store, t.Store, viewer, r.PathValue("id"), off(r), s.srv.Now()); err != nil {
-		s.socialRefused(w, r, t, next, err)
-		return
-	}
-	http.Redirect(w, r, withNotice(next, followNotice(r)), http.StatusSeeOther)
-}
-
-func followNotice(r *http.Request) string {
-	if off(r) {
-		return "unfollowed"
-	}
-	return "followed"
 }
 
 // matchAction reads the {id} of a match action and the form.

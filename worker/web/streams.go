@@ -31,8 +31,8 @@ func (s *Site) streamRoutes() {
 	s.action("POST /stream-provider/unlink", s.unlinkAction)
 	s.srv.Handle("GET "+callbackPath, http.HandlerFunc(s.streamCallback))
 
-	s.action("POST /follow/tournament/{id}", s.followTournamentAction)
-	s.action("POST /follow/player/{id}", s.followPlayerAction)
+	s.action("POST /follow/tournament/{id}", s.followAction(core.FollowTournament))
+	s.action("POST /follow/player/{id}", s.followAction(core.FollowPlayer))
 	s.action("POST /matches/{id}/stream", s.povStreamAction)
 	s.action("POST /matches/{id}/cast", s.castAction)
 	s.action("POST /matches/{id}/casters/invite", s.inviteCasterAction)
