@@ -198,7 +198,7 @@ func LiveNow(ctx context.Context, ss StreamStore, now time.Time) (map[string]Liv
 // never an error; only the store's errors are returned. polled reports
 // whether the provider was asked about any login.
 func PollLive(ctx context.Context, ss StreamStore, p StreamProvider, now time.Time) (polled bool, err error) {
-	_, polledAt, err := ss.LiveSet(ctx)
+	current, polledAt, err := ss.LiveSet(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -215,6 +215,9 @@ func PollLive(ctx context.Context, ss StreamStore, p StreamProvider, now time.Ti
 	logins, err := ss.PolledLogins(ctx)
 	if err != nil {
 		return false, err
+	}
+	if len(logins) == 0 && len(current) == 0 {
+		return false, nil // nobody to ask about, nobody shown live: nothing to write
 	}
 	polled = len(logins) > 0
 	live, perr := askLive(ctx, ss, p, logins, now)
