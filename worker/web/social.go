@@ -17,7 +17,7 @@ import (
 // socialRefused answers a refused social action: the refusal's message
 // with its status and a way back.
 func (s *Site) socialRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, next string, err error) {
-	msg := actionMessage(err)
+	msg := streamMessage(err)
 	if msg == "" {
 		s.fail(w, r, t, err)
 		return
@@ -272,10 +272,7 @@ func (s *Site) adminAddCaster(w http.ResponseWriter, r *http.Request, t *server.
 	login := strings.TrimSpace(r.PostFormValue("streamLogin"))
 	_, err := core.AddArenaCaster(r.Context(), t.Store, t.Store, id, login, s.srv.Now())
 	if err != nil {
-		msg := actionMessage(err)
-		if ce := core.ErrorCode(err); ce == core.CodeInvalidField {
-			msg = "A channel login has 3 to 25 letters, digits or underscores."
-		}
+		msg := streamMessage(err)
 		if msg == "" {
 			s.fail(w, r, t, err)
 			return

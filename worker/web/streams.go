@@ -155,9 +155,19 @@ func (s *Site) linkAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 	http.Redirect(w, r, provider.AuthorizeURL(ls.State), http.StatusSeeOther)
 }
 
+// streamMessage is the readable message of a refused streams action: a
+// field's own message (a channel login's shape), else the code's.
+func streamMessage(err error) string {
+	var ce *core.Error
+	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
+		return ce.Message
+	}
+	return actionMessage(err)
+}
+
 // accountRefused shows the account page again with the refusal.
 func (s *Site) accountRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
-	msg := actionMessage(err)
+	msg := streamMessage(err)
 	if msg == "" {
 		s.fail(w, r, t, err)
 		return
