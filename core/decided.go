@@ -15,10 +15,12 @@ import (
 //
 //  1. The store records the decision in one conditional batch that also
 //     seats the decided match's winner (and, from a semifinal feeding a
-//     small final, its loser) in the bracket match it feeds, and, for a
-//     title match, crowns its winner (holder, reign, defenses, lineage,
-//     clock; see title.go). These are the same statements for every
-//     source, read from the decided row.
+//     small final, its loser) in the bracket match it feeds, for a title
+//     match crowns its winner (holder, reign, defenses, lineage, clock;
+//     see title.go), records the result_confirmed event its alerts are
+//     made of (result_disputed when a submission or report left it
+//     disputed) and ends its caster seats (alerts.go). These are the same
+//     statements for every source, read from the decided row.
 //  2. MatchDecided then completes the tournament once its final (and small
 //     final) are decided: podium, placements and ladder points in one batch
 //     (CompleteIfDecided).

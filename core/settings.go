@@ -39,6 +39,14 @@ type SettingsChange struct {
 	Identity           *string               `json:"identity"`     // "" means DefaultIdentity
 	PlacementPoints    *PlacementPointsDraft `json:"placementPoints"`
 	RateLimits         *RateLimitsDraft      `json:"rateLimits"`
+	// WebhookURL is the arena's webhook address ("" removes it); the
+	// arena database keeps it (see CheckWebhookURL).
+	WebhookURL *string `json:"webhookUrl"`
+	// UpcomingAlertMinutes is the upcoming-match alert's lead time.
+	UpcomingAlertMinutes Number `json:"upcomingAlertMinutes"`
+	// LoopbackWebhooks is set by the server, never decoded: dev mode lets
+	// webhooks point at this machine.
+	LoopbackWebhooks bool `json:"-"`
 }
 
 // PlacementPointsDraft is a ladder points table as it is given.
@@ -113,6 +121,17 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 		RatePerMinuteRange.check(&p, "rateLimits.anonymousPerMinute", c.RateLimits.AnonymousPerMinute, true)
 		RatePerMinuteRange.check(&p, "rateLimits.keyPerMinute", c.RateLimits.KeyPerMinute, true)
 		a.RateLimits = RateLimits{AnonymousPerMinute: c.RateLimits.AnonymousPerMinute.N, KeyPerMinute: c.RateLimits.KeyPerMinute.N}
+	}
+	if c.WebhookURL != nil {
+		*c.WebhookURL = strings.TrimSpace(*c.WebhookURL)
+		if *c.WebhookURL != "" {
+			if err := CheckWebhookURL(*c.WebhookURL, "webhookUrl", c.LoopbackWebhooks); err != nil {
+				p = append(p, err.(*Error))
+			}
+		}
+	}
+	if c.UpcomingAlertMinutes.Set || c.UpcomingAlertMinutes.bad {
+		UpcomingAlertMinutesRange.check(&p, "upcomingAlertMinutes", c.UpcomingAlertMinutes, true)
 	}
 	var points *PlacementPoints
 	if c.PlacementPoints != nil {

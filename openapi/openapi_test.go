@@ -126,6 +126,7 @@ var endpoints = []struct {
 	{"GET", "/api/v1/ladder", "getLadder", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/players/{platformId}", "getPlayer", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/public/titles", "listPublicTitles", []string{"<none>", "apiKey"}},
+	{"GET", "/api/v1/casters", "listCasters", []string{"<none>", "apiKey"}},
 	{"POST", "/api/v1/operator/arenas", "createArena", []string{"operatorToken"}},
 	{"GET", "/api/v1/operator/arenas", "listArenas", []string{"operatorToken"}},
 	{"PUT", "/api/v1/admin/settings", "updateSettings", []string{"adminToken"}},
@@ -143,6 +144,7 @@ var endpoints = []struct {
 	{"POST", "/api/v1/admin/matches/{id}/resolve", "resolveMatch", []string{"adminToken"}},
 	{"POST", "/api/v1/admin/matches/{id}/accept-report", "acceptReport", []string{"adminToken"}},
 	{"GET", "/api/v1/admin/matches/{id}", "getAdminMatch", []string{"adminToken"}},
+	{"POST", "/api/v1/admin/matches/{id}/casters", "addArenaCaster", []string{"adminToken"}},
 	{"GET", "/api/v1/admin/queue", "getAdminQueue", []string{"adminToken"}},
 	{"POST", "/api/v1/admin/api-keys", "createApiKey", []string{"adminToken"}},
 	{"GET", "/api/v1/admin/api-keys", "listApiKeys", []string{"adminToken"}},
@@ -162,6 +164,7 @@ var endpoints = []struct {
 	{"POST", "/api/v1/title-challenges/{id}/respond", "respondToChallenge", []string{"platformTicket"}},
 	{"POST", "/api/v1/titles/{id}/volunteer", "volunteerForTitle", []string{"platformTicket"}},
 	{"POST", "/auth/mock", "signInMock", nil},
+	{"POST", "/stream-provider/link", "linkStreamMock", nil},
 	{"POST", "/__dev/clock", "devAdvanceClock", nil},
 	{"POST", "/__dev/tick", "devTick", nil},
 	{"POST", "/__dev/stream-live", "devSetStreamLive", nil},
@@ -208,7 +211,7 @@ func TestEveryOperationIsDescribedWithItsErrors(t *testing.T) {
 		}
 		for status, r := range responses {
 			content, _ := r["content"].(map[string]any)
-			if _, html := content["text/html"]; html && o.path == "/auth/mock" {
+			if _, html := content["text/html"]; html && (o.path == "/auth/mock" || o.path == "/stream-provider/link") {
 				continue // a website route answers pages, not JSON errors
 			}
 			if status >= "400" {

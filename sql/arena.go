@@ -55,18 +55,24 @@ func (s *Arena) AddArenaAdmins(ctx context.Context, platformIDs []string, at tim
 
 // ArenaAdmins implements core.ArenaStore.
 func (s *Arena) ArenaAdmins(ctx context.Context) ([]string, error) {
-	rows, err := s.db.query(ctx, q("arena_admins"))
+	return s.strings(ctx, "arena admins", q("arena_admins"))
+}
+
+// strings runs a query of one text column and returns its values; what
+// names the list in the error.
+func (s *Arena) strings(ctx context.Context, what, query string, args ...any) ([]string, error) {
+	rows, err := s.db.query(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to list arena admins: %w", err)
+		return nil, fmt.Errorf("store: unable to list %s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var v string
+		if err := rows.Scan(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, id)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

@@ -7,10 +7,12 @@ import (
 )
 
 // decisionStmts are the statements that follow, in the same batch, the
-// statement deciding match id, whatever decided it (queries/decided.sql):
-// the bracket seats of its winner and loser, read from the decided row,
-// and what a title match's result does to its title (holder, reign,
-// defenses, lineage, clock), once.
+// statement deciding match id, whatever decided it (queries/decided.sql),
+// each read from the decided row: the bracket seats of its winner and
+// loser; what a title match's result does to its title (holder, reign,
+// defenses, lineage, clock), once; its result_confirmed event (or
+// result_disputed, when a submission or report left it disputed) and the
+// end of its caster seats.
 func decisionStmts(id int64, at string) []Stmt {
 	return []Stmt{
 		{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
@@ -22,6 +24,9 @@ func decisionStmts(id int64, at string) []Stmt {
 		{SQL: q("title_holder"), Args: []any{id, id, id, id, id}},
 		{SQL: q("title_volunteers_crowned"), Args: []any{id}},
 		{SQL: q("title_result_applied"), Args: []any{id}},
+		{SQL: q("record_result_event"), Args: []any{at, id}},
+		{SQL: q("record_disputed_event"), Args: []any{at, id}},
+		{SQL: q("end_caster_seats"), Args: []any{at, id, id}},
 	}
 }
 

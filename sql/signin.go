@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"arena/core"
@@ -96,6 +97,12 @@ type WebSession struct {
 	AvatarURL   string
 	// IsAdmin is true when the player administers the arena.
 	IsAdmin bool
+	// Unread counts the player's unread alerts; StreamLogin is their
+	// linked channel ("" when none); Follows what they follow, as
+	// "kind:target" strings.
+	Unread      int
+	StreamLogin string
+	Follows     []string
 }
 
 // StartWebSession stores a new session id for the player until expires,
@@ -117,8 +124,9 @@ func (s *Arena) StartWebSession(ctx context.Context, id, platformID string, mock
 func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebSession, error) {
 	var ws WebSession
 	var name, avatar sql.NullString
+	var follows string
 	err := s.db.queryRow(ctx, q("web_session_viewer"), id, formatTime(now)).
-		Scan(&ws.PlatformID, &ws.Mock, &name, &avatar, &ws.IsAdmin)
+		Scan(&ws.PlatformID, &ws.Mock, &name, &avatar, &ws.IsAdmin, &ws.Unread, &ws.StreamLogin, &follows)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -126,6 +134,9 @@ func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebS
 		return nil, fmt.Errorf("store: unable to read the web session: %w", err)
 	}
 	ws.PersonaName, ws.AvatarURL = name.String, avatar.String
+	if follows != "" {
+		ws.Follows = strings.Split(follows, ",")
+	}
 	return &ws, nil
 }
 

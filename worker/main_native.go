@@ -30,6 +30,7 @@ import (
 	_ "arena/sql/sqlitedriver"
 	"arena/worker/platform"
 	"arena/worker/server"
+	"arena/worker/streams"
 	"arena/worker/web"
 )
 
@@ -136,6 +137,16 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 	if err != nil {
 		return nil, nil, err
 	}
+	// The real stream provider when STREAM_CLIENT_ID and
+	// STREAM_CLIENT_SECRET are set; the mock twin otherwise.
+	provider, err := streams.FromEnv(os.Getenv, http.DefaultClient, time.Now)
+	if err != nil {
+		return nil, nil, err
+	}
+	var streamProvider core.StreamProvider
+	if provider != nil {
+		streamProvider = provider
+	}
 	srv := server.New(server.Config{
 		Directory:     dir,
 		OperatorToken: o.operatorToken,
@@ -149,7 +160,11 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		Tickets:       &platform.Verifier{},
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true,
+		Streams:       streamProvider,
 	})
+	if provider != nil {
+		provider.Now = srv.Now // the service clock (moved in dev mode)
+	}
 	web.Register(srv, web.Config{SessionKey: []byte(sessionKey), Logger: log})
 	return srv, dir, nil
 }

@@ -73,13 +73,14 @@ func conformingExamples() []example {
 		{"ladder rate limited", "GET", "/api/v1/ladder", 429, http.Header{"Retry-After": {"12"}, "Ratelimit-Limit": {"60"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"12"}}, `{"error":"rate_limited"}`},
 		{"player", "GET", "/api/v1/players/76561198000000001", 200, publicHeaders(), `{"player":$P1,"stats":{"matchesPlayed":3,"wins":2,"losses":1,"winRate":67,"trophies":[{"rank":1,"tournamentId":3,"tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}]}}`},
 		{"player bad id", "GET", "/api/v1/players/123", 400, nil, `{"error":"invalid_steam_id"}`},
+		{"casters", "GET", "/api/v1/casters", 200, publicHeaders(), `{"casters":[{"platformId":"76561198000000018","streamLogin":"sophie_casts","streamUrl":"https://www.twitch.tv/sophie_casts","live":true,"matches":[7]},{"platformId":null,"streamLogin":"arena_official","streamUrl":"https://www.twitch.tv/arena_official","live":false,"matches":[]}]}`},
 
 		{"create arena", "POST", "/api/v1/operator/arenas", 201, nil, `{"arena":$ARENA,"adminToken":"admkey_0123abcd_c2VjcmV0LXNlY3JldC1zZWNyZXQ"}`},
 		{"create arena host taken", "POST", "/api/v1/operator/arenas", 409, nil, `{"error":"host_taken","field":"hosts"}`},
 		{"create arena provisioning failed", "POST", "/api/v1/operator/arenas", 502, nil, `{"error":"provisioning_failed"}`},
 		{"list arenas", "GET", "/api/v1/operator/arenas", 200, nil, `{"arenas":[$ARENA]}`},
 
-		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5}}`},
+		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5},"alerts":{"webhookUrl":null,"webhookSecret":null,"webhookDisabled":false,"upcomingAlertMinutes":30}}`},
 		{"season", "POST", "/api/v1/admin/seasons", 201, nil, seasonJSON},
 		{"seasons", "GET", "/api/v1/admin/seasons", 200, nil, `{"seasons":[` + seasonJSON + `]}`},
 		{"edit season", "PATCH", "/api/v1/admin/seasons/2026-autumn", 200, nil, seasonJSON},
@@ -128,9 +129,12 @@ func conformingExamples() []example {
 		{"volunteer held title", "POST", "/api/v1/titles/1/volunteer", 409, nil, `{"error":"title_already_held"}`},
 		{"create title", "POST", "/api/v1/admin/titles", 201, nil, `{"id":3,"slug":"new-belt","name":"New Belt","environment":"demo","holder":null,"reign":null,"clockExpiresAt":null,"pendingChallenge":null,"match":null,"volunteers":[],"lineage":[],"retiredAt":null}`},
 		{"retire title", "POST", "/api/v1/admin/titles/1/retire", 200, nil, strings.Replace(heldTitleJSON, `"retiredAt":null`, `"retiredAt":"2026-11-01T12:00:00Z"`, 1)},
+		{"arena caster", "POST", "/api/v1/admin/matches/7/casters", 201, nil, `{"matchId":7,"casters":[{"platformId":null,"streamLogin":"arena_official","streamUrl":"https://www.twitch.tv/arena_official","source":"arena","live":false}]}`},
+		{"arena caster refused", "POST", "/api/v1/admin/matches/7/casters", 409, nil, `{"error":"spectators_not_allowed"}`},
 
 		{"mock sign-in", "POST", "/auth/mock", 303, http.Header{"Location": {"/"}, "Set-Cookie": {"arena_session=abc.def; Path=/; HttpOnly; SameSite=Lax"}}, ``},
 		{"mock sign-in refused", "POST", "/auth/mock", 422, http.Header{"Content-Type": {"text/html; charset=utf-8"}}, `<!DOCTYPE html><p>Enter 17 digits.</p>`},
+		{"mock link", "POST", "/stream-provider/link", 303, http.Header{"Location": {"/account?notice=linked"}}, ``},
 
 		{"dev clock", "POST", "/__dev/clock", 200, nil, `{"now":"2026-11-01T13:00:00Z"}`},
 		{"dev tick", "POST", "/__dev/tick", 200, nil, `{"ranAt":"2026-11-01T13:00:00Z","arenas":1,"failed":[],"jobs":{"grace":1}}`},

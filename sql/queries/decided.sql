@@ -95,3 +95,24 @@ WHERE title_id = (SELECT r.title_id FROM title_results r WHERE r.match_id = ? AN
 
 -- name: title_result_applied
 UPDATE title_results SET applied = 1 WHERE match_id = ? AND applied = 0
+
+-- name: record_result_event
+-- The decided match's result_confirmed event (once per match), read from
+-- the decided row: a decision that did not happen records nothing.
+INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, detail, created_at)
+SELECT 'result_confirmed', 'result:' || id, id, tournament_id, status, ? FROM matches
+WHERE id = ? AND status IN ('confirmed', 'forfeited')
+ON CONFLICT (dedupe_key) DO NOTHING
+
+-- name: record_disputed_event
+-- A submission or report that left the match disputed.
+INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, detail, created_at)
+SELECT 'result_disputed', 'disputed:' || id, id, tournament_id, status, ? FROM matches
+WHERE id = ? AND status = 'disputed'
+ON CONFLICT (dedupe_key) DO NOTHING
+
+-- name: end_caster_seats
+-- A caster's seat ends with the match.
+UPDATE match_casters SET ended_at = ?
+WHERE match_id = ? AND ended_at IS NULL
+	AND EXISTS (SELECT 1 FROM matches WHERE id = ? AND status IN ('confirmed', 'forfeited'))

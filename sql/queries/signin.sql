@@ -40,9 +40,13 @@ DELETE FROM web_sessions WHERE id = ?
 
 -- name: web_session_viewer
 -- The whole signed-in frame of a page in one read: the session's player,
--- their cached name and avatar (none when never cached) and whether they
--- administer the arena.
+-- their cached name and avatar (none when never cached), whether they
+-- administer the arena, their unread alerts, linked channel and follows
+-- ("kind:target" joined by commas).
 SELECT s.platform_id, s.mock, p.persona_name, p.avatar_url,
-	EXISTS (SELECT 1 FROM arena_admins a WHERE a.platform_id = s.platform_id)
+	EXISTS (SELECT 1 FROM arena_admins a WHERE a.platform_id = s.platform_id),
+	(SELECT count(*) FROM alerts al WHERE al.platform_id = s.platform_id AND al.read_at IS NULL),
+	coalesce(p.stream_login, ''),
+	coalesce((SELECT group_concat(f.kind || ':' || f.target_id, ',') FROM follows f WHERE f.platform_id = s.platform_id), '')
 FROM web_sessions s LEFT JOIN players p ON p.platform_id = s.platform_id
 WHERE s.id = ? AND s.expires_at > ?

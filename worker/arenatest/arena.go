@@ -20,6 +20,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
 	store "arena/sql"
 	_ "arena/sql/sqlitedriver" // local arena databases
 	"arena/worker/platform"
@@ -62,6 +63,10 @@ type Options struct {
 	// Config adjusts the server's configuration before it is built (nil:
 	// none).
 	Config func(*server.Config)
+	// Streams is the stream provider; the mock twin when nil. Webhooks
+	// sends webhook deliveries; the server's own sender when nil.
+	Streams  core.StreamProvider
+	Webhooks core.WebhookSender
 }
 
 // Arena is a served Arena process.
@@ -115,6 +120,7 @@ func New(tb testing.TB, o Options) *Arena {
 		OpenDB: open, Clock: func() time.Time { return a.Now }, Random: rand.Reader, Logger: logger,
 		SoleWriter: true, // as natively: exercises the caches' invalidation
 		Tickets:    &platform.Verifier{},
+		Streams:    o.Streams, Webhooks: o.Webhooks,
 	}
 	if !o.NoDev {
 		cfg.Dev = server.NewDevControls()

@@ -26,15 +26,24 @@ func (s *Server) handleUpdateSettings(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": PlacementPoints(ctx, t.Store)()})
+	alerts, err := s.AlertSettings(ctx, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": PlacementPoints(ctx, t.Store)(), "alerts": alerts})
 }
 
 // UpdateSettings applies an arena settings change: the points table to the
 // arena's database, the rest to the directory; t.Arena is the arena after
 // it. Its error is the change's first problem when it breaks a rule.
 func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.SettingsChange) error {
+	change.LoopbackWebhooks = s.LoopbackWebhooks()
 	a, points, problems := change.Apply(*t.Arena)
 	if err := problems.Err(); err != nil {
+		return err
+	}
+	if err := s.updateAlertSettings(ctx, t, change); err != nil {
 		return err
 	}
 	if points != nil {

@@ -66,6 +66,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		if err := seedDemoTitles(ctx, &core.Arena{AppIDs: []string{demoAppID}}, st, now, s.rand); err != nil {
 			return fmt.Errorf("demo titles: %w", err)
 		}
+		if err := seedDemoStreams(ctx, st, now); err != nil {
+			return fmt.Errorf("demo streams: %w", err)
+		}
 		return nil
 	}
 	_, adminToken, err := s.createArena(ctx, createArenaRequest{

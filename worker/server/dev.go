@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"net/http"
 	"sort"
@@ -18,12 +20,13 @@ import (
 type DevControls struct {
 	offset atomic.Int64 // nanoseconds added to the base clock
 
-	mu   sync.Mutex
-	live map[string]bool
+	mu       sync.Mutex
+	live     map[string]core.LiveStream // login -> its stream session
+	sessions int                        // stream sessions started so far
 }
 
 // NewDevControls returns dev controls with no clock offset.
-func NewDevControls() *DevControls { return &DevControls{live: map[string]bool{}} }
+func NewDevControls() *DevControls { return &DevControls{live: map[string]core.LiveStream{}} }
 
 // Clock returns base moved forward by the accumulated offset.
 func (d *DevControls) Clock(base core.Clock) core.Clock {
@@ -42,6 +45,18 @@ func (d *DevControls) advance(by time.Duration) bool {
 			return true
 		}
 	}
+}
+
+// LiveStreams returns the mock provider's live set: a login set live
+// keeps its stream session until it is set offline.
+func (d *DevControls) LiveStreams() []core.LiveStream {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]core.LiveStream, 0, len(d.live))
+	for _, l := range d.live {
+		out = append(out, l)
+	}
+	return out
 }
 
 // LiveLogins returns the mock provider's live set, sorted.
@@ -100,7 +115,9 @@ type devStreamLiveRequest struct {
 	Logins []string `json:"logins" validate:"max=1000,dive,min=1,max=64"`
 }
 
-// handleDevStreamLive replaces the mock stream provider's live set.
+// handleDevStreamLive replaces the mock stream provider's live set (a
+// login newly live starts a stream session) and expires every arena's
+// cached live set, so the next scheduled run polls it.
 func (s *Server) handleDevStreamLive(w http.ResponseWriter, r *http.Request) {
 	var req devStreamLiveRequest
 	if err := decodeJSON(w, r, &req); err != nil {
@@ -108,11 +125,47 @@ func (s *Server) handleDevStreamLive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := s.cfg.Dev
+	now := s.now()
 	d.mu.Lock()
-	d.live = map[string]bool{}
+	next := map[string]core.LiveStream{}
 	for _, l := range req.Logins {
-		d.live[strings.ToLower(l)] = true
+		l = strings.ToLower(l)
+		if cur, ok := d.live[l]; ok {
+			next[l] = cur
+			continue
+		}
+		d.sessions++
+		next[l] = core.LiveStream{Login: l, StreamID: fmt.Sprintf("mock-%d", d.sessions), StartedAt: now}
 	}
+	d.live = next
 	d.mu.Unlock()
+	if err := s.expireLiveSets(r.Context()); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"live": d.LiveLogins()})
+}
+
+// expireLiveSets forgets when each arena's live set was polled.
+func (s *Server) expireLiveSets(ctx context.Context) error {
+	var arenas []core.Arena
+	err := s.withDirectory(ctx, func() (err error) {
+		arenas, err = s.dir.Arenas(ctx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i := range arenas {
+		st, release, err := s.arenaDB(ctx, &arenas[i])
+		if err != nil {
+			return err
+		}
+		err = st.ExpireLiveSet(ctx)
+		release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

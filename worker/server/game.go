@@ -38,10 +38,12 @@ func (s *Server) gameRoute(pattern string, h gameHandler) {
 	}))
 }
 
+// casterView is a caster in the live match (spec 2.1); the arena's
+// official caster has no player.
 type casterView struct {
-	PlatformID string `json:"platformId"`
-	StreamURL  string `json:"streamUrl"`
-	Source     string `json:"source"`
+	PlatformID *string `json:"platformId"`
+	StreamURL  string  `json:"streamUrl"`
+	Source     string  `json:"source"`
 }
 
 type refereeView struct {
@@ -95,6 +97,10 @@ func (s *Server) handleLiveMatch(w http.ResponseWriter, r *http.Request, t *Tena
 		Cast: st.Tournament.Cast, Casters: []casterView{}, P1Roster: st.P1Roster, P2Roster: st.P2Roster,
 		TeamMinPlayers: st.Tournament.TeamMinPlayers, TeamMaxPlayers: st.Tournament.TeamMaxPlayers,
 		ResultProtocol: core.ResultProtocol,
+	}
+	if err := s.liveCasters(r.Context(), t, st, &v); err != nil {
+		writeError(w, r, err)
+		return
 	}
 	if t.Arena.RefereeEnabled {
 		v.RefereeM0 = &refereeView{Enabled: true, ConsentComplete: st.ConsentsGranted == 2,

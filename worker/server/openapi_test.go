@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"arena/openapi/openapitest"
 	"arena/worker/arenatest"
@@ -78,7 +80,8 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "DELETE", "/api/v1/admin/tournaments/open/registrations/abc", admin, nil, 400)
 	e.mustDo(t, "DELETE", "/api/v1/admin/tournaments/none/registrations/"+playerID(2), admin, nil, 404)
 	e.mustDo(t, "DELETE", "/api/v1/admin/tournaments/open/registrations/"+playerID(7), admin, nil, 409)
-	e.mustDo(t, "DELETE", "/api/v1/admin/tournaments/open/registrations/"+playerID(2), admin, nil, 200)
+	e.playoffCup(t, admin, "dq", 2)
+	e.mustDo(t, "DELETE", "/api/v1/admin/tournaments/dq/registrations/"+playerID(2), admin, nil, 200)
 
 	key := e.mustDo(t, "POST", "/api/v1/admin/api-keys", admin, map[string]any{"label": "k"}, 201)
 	e.mustDo(t, "GET", "/api/v1/admin/api-keys", admin, nil, 200)
@@ -114,6 +117,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	titleFlows(t, &protocolEnv{testEnv: e, admin: admin})
 	assert.Equal(t, 303, signInForm(t, e, playerID(1)))
 	assert.Equal(t, 422, signInForm(t, e, "123"))
+	streamFlows(t, e, admin)
 
 	assert.Empty(t, rec.Uncovered(), "every documented operation was exercised")
 }
@@ -160,4 +164,57 @@ func signInForm(t *testing.T, e *testEnv, platformID string) int {
 	rec := httptest.NewRecorder()
 	e.Handler.ServeHTTP(rec, req)
 	return rec.Code
+}
+
+// streamFlows exercises the streams routes: the mock link form, the
+// caster directory, the admin's official caster and the alert settings.
+func streamFlows(t *testing.T, e *testEnv, admin string) {
+	cookie := sessionCookie(t, e, playerID(7))
+	link := func(login string, cookies ...*http.Cookie) int {
+		t.Helper()
+		req := httptest.NewRequest("POST", "/stream-provider/link", strings.NewReader(url.Values{"login": {login}}.Encode()))
+		req.Host = "alpha.test"
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for _, c := range cookies {
+			req.AddCookie(c)
+		}
+		rec := httptest.NewRecorder()
+		e.Handler.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	assert.Equal(t, 303, link("Caster_Seven", cookie))
+	assert.Equal(t, 422, link("no way", cookie))
+	assert.Equal(t, 303, link("anyone"), "a visitor is sent to sign in")
+
+	open := e.mustDo(t, "GET", "/api/v1/admin/tournaments/open/matches", admin, nil, 200)["matches"].([]any)[0].(map[string]any)
+	decided := e.mustDo(t, "GET", "/api/v1/admin/tournaments/game/matches", admin, nil, 200)["matches"].([]any)[0].(map[string]any)
+	casters := func(m map[string]any) string { return fmt.Sprintf("/api/v1/admin/matches/%.0f/casters", m["id"]) }
+	e.mustDo(t, "POST", casters(open), admin, map[string]any{"streamLogin": "Alpha_Official"}, 201)
+	e.mustDo(t, "POST", casters(open), admin, map[string]any{"streamLogin": "a b"}, 422)
+	e.mustDo(t, "POST", casters(open), admin, "{", 400)
+	e.mustDo(t, "POST", casters(open), "", map[string]any{"streamLogin": "alpha_official"}, 401)
+	e.mustDo(t, "POST", casters(decided), admin, map[string]any{"streamLogin": "alpha_official"}, 409)
+	e.mustDo(t, "POST", "/api/v1/admin/matches/0/casters", admin, map[string]any{"streamLogin": "alpha_official"}, 404)
+	e.mustDo(t, "GET", "/api/v1/casters", "", nil, 200)
+	e.do(t, "GET", "nosuch.test", "/api/v1/casters", "", nil)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"webhookUrl": "https://hooks.example.com/alpha", "upcomingAlertMinutes": 60}, 200)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"webhookUrl": "http://hooks.example.com/alpha"}, 422)
+}
+
+// sessionCookie signs a player in on alpha.test with the mock form.
+func sessionCookie(t *testing.T, e *testEnv, platformID string) *http.Cookie {
+	t.Helper()
+	req := httptest.NewRequest("POST", "/auth/mock", strings.NewReader(url.Values{"platformId": {platformID}}.Encode()))
+	req.Host = "alpha.test"
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	e.Handler.ServeHTTP(rec, req)
+	require.Equal(t, 303, rec.Code)
+	for _, c := range rec.Result().Cookies() {
+		if c.Name == "arena_session" {
+			return c
+		}
+	}
+	t.Fatal("no session cookie")
+	return nil
 }

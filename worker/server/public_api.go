@@ -28,7 +28,11 @@ func (s *Server) handleTournament(r *http.Request, t *Tenant, _ bool) (any, erro
 	if !tour.Status.Public() {
 		return nil, core.Errorf(core.CodeTournamentNotFound, "draft")
 	}
-	return fullTournament(r.Context(), t.Store, tour)
+	full, err := fullTournament(r.Context(), t.Store, tour)
+	if err != nil {
+		return nil, err
+	}
+	return full, s.decorateCasters(r.Context(), t, tour, full)
 }
 
 // seasonView is a season in the ladder response. The "all" pseudo-season

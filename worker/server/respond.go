@@ -75,6 +75,15 @@ var statusByCode = map[string]int{
 	core.CodeWindowNotOpen:       http.StatusConflict,
 	core.CodeWindowClosed:        http.StatusConflict,
 
+	// Streams, casters (spec 4.3).
+	core.CodeStreamNotLinked:      http.StatusConflict,
+	core.CodeStreamLoginTaken:     http.StatusConflict,
+	core.CodeInvalidLinkState:     http.StatusBadRequest,
+	core.CodeStreamProviderFailed: http.StatusBadGateway,
+	core.CodeSpectatorsNotAllowed: http.StatusConflict,
+	core.CodeCastersFull:          http.StatusConflict,
+	core.CodeCastOwnMatch:         http.StatusConflict,
+
 	// Players' result reports (the website).
 	core.CodeReportPending:   http.StatusConflict,
 	core.CodeClientResult:    http.StatusConflict,

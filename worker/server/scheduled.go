@@ -56,6 +56,10 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			return n > 0, err
 		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
+		// Streams, then the alerts they and the decisions above made.
+		{name: "stream_live", run: s.pollStreams},
+		{name: "alerts", run: s.runAlerts},
+		{name: "webhooks", run: s.deliverWebhooks},
 	}
 }
 

@@ -53,6 +53,12 @@ type Config struct {
 	// ClientIPHeader names the header holding the client's IP when a proxy
 	// sets it (CF-Connecting-IP on the edge); empty uses the remote address.
 	ClientIPHeader string
+	// Streams is the stream provider (streams.FromEnv); nil runs the mock
+	// twin, whose live set is the dev controls' (POST /__dev/stream-live).
+	Streams core.StreamProvider
+	// Webhooks sends webhook deliveries; nil sends them over HTTP to
+	// public addresses only (loopback too in dev mode).
+	Webhooks core.WebhookSender
 }
 
 // Server serves every arena.
@@ -75,6 +81,9 @@ type Server struct {
 	// demoStore wraps the store SeedDemo writes tournaments through (tests
 	// inject failures with it); nil for none.
 	demoStore func(core.TournamentStore) core.TournamentStore
+
+	streams  core.StreamProvider
+	webhooks core.WebhookSender
 }
 
 // New returns a server for cfg.
@@ -96,6 +105,12 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Dev != nil {
 		s.now = cfg.Dev.Clock(cfg.Clock)
+	}
+	if s.streams = cfg.Streams; s.streams == nil {
+		s.streams = defaultStreams(cfg.Dev)
+	}
+	if s.webhooks = cfg.Webhooks; s.webhooks == nil {
+		s.webhooks = NewWebhookSender(nil, cfg.Dev != nil)
 	}
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()
@@ -119,6 +134,7 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/ladder", s.handleLadder)
 	s.publicRoute("GET /api/v1/players/{platformId}", s.handlePlayer)
 	s.publicRoute("GET /api/v1/public/titles", s.handlePublicTitles)
+	s.publicRoute("GET /api/v1/casters", s.handleCasters)
 
 	s.adminRoute("PUT /api/v1/admin/settings", s.handleUpdateSettings)
 	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)
@@ -135,6 +151,7 @@ func (s *Server) routes() {
 	s.adminRoute("POST /api/v1/admin/matches/{id}/resolve", s.handleResolveMatch)
 	s.adminRoute("POST /api/v1/admin/matches/{id}/accept-report", s.handleAcceptReport)
 	s.adminRoute("GET /api/v1/admin/matches/{id}", s.handleAdminMatch)
+	s.adminRoute("POST /api/v1/admin/matches/{id}/casters", s.handleAddArenaCaster)
 	s.adminRoute("GET /api/v1/admin/queue", s.handleAdminQueue)
 	s.adminRoute("POST /api/v1/admin/api-keys", s.handleMintToken(core.TokenAPIKey))
 	s.adminRoute("GET /api/v1/admin/api-keys", s.handleListTokens(core.TokenAPIKey))

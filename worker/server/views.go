@@ -61,6 +61,9 @@ type matchView struct {
 	Winner       *core.PlayerProfile `json:"winner"`
 	Score        *core.OutcomeScore  `json:"score"`
 	ResultSource *string             `json:"resultSource"`
+	// Casters and Streams (POV) are shown when the match has some.
+	Casters []core.CasterView `json:"casters,omitempty"`
+	Streams []matchStreamView `json:"streams,omitempty"`
 }
 
 type bracketColumnView struct {

@@ -26,6 +26,23 @@ var noticeMessages = map[string]string{
 	"challenged":       "Challenge sent. The holder has until the clock runs out to accept or decline.",
 	"accepted":         "Challenge accepted: the title match is on. Ready up on its page.",
 	"declined":         "Challenge declined. If the clock runs out with the challenge declined, you lose the title.",
+
+	// Streams, follows, casters, alerts.
+	"linked":          "Your channel is linked.",
+	"unlinked":        "Your channel is unlinked.",
+	"link_cancelled":  "Linking was cancelled at the provider; nothing changed.",
+	"link_failed":     "The streaming provider could not confirm your channel. Please try again.",
+	"link_taken":      "That channel is linked to another player of this arena.",
+	"webhook_saved":   "Webhook saved.",
+	"webhook_removed": "Webhook removed.",
+	"followed":        "Followed: you will get its alerts.",
+	"unfollowed":      "Unfollowed.",
+	"stream_on":       "Your stream is shown on the match.",
+	"stream_off":      "Your stream is no longer shown on the match.",
+	"casting":         "You cast this match: your channel is listed as its caster.",
+	"cast_retired":    "You no longer cast this match.",
+	"invited":         "Caster invited: their channel is listed on the match.",
+	"alerts_read":     "Every alert is marked read.",
 }
 
 // notice returns the message of the request's ?notice=, or "".
@@ -73,6 +90,13 @@ var actionMessages = map[string]string{
 	core.CodeAlreadyVolunteered:       "You already volunteered for this title.",
 	core.CodeCoronationPending:        "The coronation match is being played.",
 	core.CodeTitleRetired:             "This title is retired.",
+	// Streams, follows, casters.
+	core.CodeStreamNotLinked:      "That needs a linked channel: link it on the account page.",
+	core.CodeStreamLoginTaken:     "That channel is linked to another player of this arena.",
+	core.CodeSpectatorsNotAllowed: "This tournament does not allow spectators, so its matches are not cast.",
+	core.CodeCastersFull:          "This match has as many casters as it can take.",
+	core.CodeCastOwnMatch:         "Players show their own match as their stream, not as casters.",
+	core.CodePlayerNotFound:       "This arena has no such player.",
 }
 
 // actionMessage is the readable message of a domain error: the code's

@@ -117,6 +117,7 @@ var adminNotices = map[string]string{
 	"key-revoked":   "API key revoked: it stops working at once.",
 	"token-revoked": "Admin token revoked: it stops working at once.",
 	"settings":      "Settings saved.",
+	"caster":        "Official caster added: the match's casters list it.",
 	"admin-added":   "Admin added.",
 	"admin-present": "That player already is an admin.",
 	"admin-removed": "Admin removed.",

@@ -123,6 +123,15 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 		}
 		p.Reports = append(p.Reports, ar)
 	}
+	seats, err := t.Store.Casters(ctx, id)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p.Casters.Open = !m.Status.Resolved() && st.Tournament.AllowSpectators
+	for _, c := range seats {
+		p.Casters.Casters = append(p.Casters.Casters, views.Caster{Name: c.StreamLogin, StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source})
+	}
 	if adjust != nil {
 		adjust(&p)
 	}

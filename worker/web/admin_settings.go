@@ -56,6 +56,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 		GracePeriodSeconds: f("gracePeriodSeconds"), AppIDs: f("appIds"), Identity: f("identity"),
 		RemovePublisherKey: f("removePublisherKey") != "", AnonymousPerMinute: f("anonymousPerMinute"),
 		KeyPerMinute: f("keyPerMinute"), Played: f("played"),
+		WebhookURL: strings.TrimSpace(f("webhookUrl")), UpcomingAlertMinutes: f("upcomingAlertMinutes"),
 	}
 	throughs, pts := r.PostForm["through"], r.PostForm["points"]
 	for i := range max(len(throughs), len(pts)) {
@@ -78,7 +79,10 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 			AnonymousPerMinute: core.NumberText(values.AnonymousPerMinute),
 			KeyPerMinute:       core.NumberText(values.KeyPerMinute),
 		},
-		PlacementPoints: &core.PlacementPointsDraft{Played: core.NumberText(values.Played)},
+		PlacementPoints:      &core.PlacementPointsDraft{Played: core.NumberText(values.Played)},
+		WebhookURL:           &values.WebhookURL,
+		UpcomingAlertMinutes: core.NumberText(values.UpcomingAlertMinutes),
+		LoopbackWebhooks:     s.srv.LoopbackWebhooks(),
 	}
 	if change.AppIDs == nil {
 		change.AppIDs = core.AppIDs{} // an empty box is a problem, not "keep"
@@ -196,6 +200,15 @@ func (s *Site) adminSettingsAgain(w http.ResponseWriter, r *http.Request, t *ser
 	}}
 	for _, tier := range points.Tiers {
 		p.Values.Tiers = append(p.Values.Tiers, views.AdminTierValues{Through: strconv.Itoa(tier.Through), Points: strconv.Itoa(tier.Points)})
+	}
+	alerts, err := s.srv.AlertSettings(r.Context(), t)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p.Values.UpcomingAlertMinutes = strconv.Itoa(alerts.UpcomingAlertMinutes)
+	if alerts.WebhookURL != nil {
+		p.Values.WebhookURL, p.WebhookSecret, p.WebhookDisabled = *alerts.WebhookURL, *alerts.WebhookSecret, alerts.WebhookDisabled
 	}
 	adjust(&p)
 	s.adminRenderSettings(w, r, t, v, status, p)

@@ -65,6 +65,10 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 	if a, ok := any(s).(publicMatchActions); ok {
 		p.Actions = a.matchActions(r, t, p.Layout, tour, st)
 	}
+	if err := s.matchWatch(r, t, st, book, &p); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	s.render(w, r, t, http.StatusOK, views.MatchView(p))
 }
 

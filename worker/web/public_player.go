@@ -94,6 +94,15 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 	for _, st := range recent {
 		p.Recent = append(p.Recent, publicResult(book, st, id))
 	}
+	if p.Channel, err = t.Store.StreamLogin(ctx, id); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if p.Channel != "" {
+		p.ChannelURL = core.StreamURL(p.Channel)
+		_, p.ChannelLive = s.srv.LiveNow(ctx, t)[p.Channel]
+	}
+	p.Follow = views.FollowButton(*s.followButton(r, t, core.FollowPlayer, id, "/players/"+id))
 	s.render(w, r, t, http.StatusOK, views.PlayerView(p))
 }
 

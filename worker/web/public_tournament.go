@@ -48,6 +48,7 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 	if a, ok := any(s).(publicTournamentActions); ok {
 		p.Actions = a.tournamentActions(r, t, l, tour, regs)
 	}
+	p.Follow = views.FollowButton(*s.followButton(r, t, core.FollowTournament, strconv.FormatInt(tour.ID, 10), "/tournaments/"+tour.Slug))
 	s.render(w, r, t, http.StatusOK, views.TournamentView(p))
 }
 

@@ -8,4 +8,5 @@ func (s *Site) routes() {
 	s.titleRoutes()   // titles.go: the titles page and the players' title actions
 	s.accountRoutes() // account.go: sign-in, sign-out, the players' actions
 	s.adminRoutes()   // admin.go: the arena admin's pages
+	s.streamRoutes()  // streams.go, social.go: channels, follows, casters, alerts
 }

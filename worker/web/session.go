@@ -174,7 +174,8 @@ func (s *Site) lookUpViewer(ctx context.Context, r *http.Request, t *server.Tena
 	if ws == nil || (ws.Mock && !mockSignIn(t)) {
 		return nil
 	}
-	v := &views.Viewer{PlatformID: ws.PlatformID, Name: ws.PersonaName, AvatarURL: ws.AvatarURL, IsAdmin: ws.IsAdmin}
+	v := &views.Viewer{PlatformID: ws.PlatformID, Name: ws.PersonaName, AvatarURL: ws.AvatarURL, IsAdmin: ws.IsAdmin,
+		Unread: ws.Unread, StreamLogin: ws.StreamLogin, Follows: ws.Follows}
 	if v.Name == "" {
 		v.Name = core.PlaceholderName(ws.PlatformID)
 	}

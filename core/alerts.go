@@ -1,0 +1,297 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Alerts (spec 6). Whatever happens is first an Event in the arena's
+// outbox, recorded with the state change that caused it and keyed so it
+// happens once:
+//
+//   - a match decided (result_confirmed) or disputed (result_disputed): by
+//     the deciding batch itself (the one decision path, decided.go);
+//   - a match gone live (match_live) and a tournament's new status
+//     (tournament_status): read from the match and tournament rows by the
+//     scheduled job (ready and the lifecycle stay one statement each);
+//   - an upcoming match (match_upcoming): stamped once per match through
+//     upcomingAlertAt by the scheduled job, when its window opens within
+//     the arena's lead time;
+//   - a followed player streaming (player_streaming): by the live poll,
+//     once per stream session;
+//   - a caster invited (caster_invited) and a webhook turned off
+//     (webhook_disabled): by the action that did it.
+//
+// The scheduled job then fans each pending event out (FanOutEvents): an
+// alert in the inbox of every player it concerns, and a queued delivery
+// for each of their enabled webhooks and the arena's.
+
+// Event kinds.
+const (
+	EventMatchUpcoming    = "match_upcoming"
+	EventMatchLive        = "match_live"
+	EventResultConfirmed  = "result_confirmed"
+	EventResultDisputed   = "result_disputed"
+	EventTournamentStatus = "tournament_status"
+	EventPlayerStreaming  = "player_streaming"
+	EventCasterInvited    = "caster_invited"
+	EventWebhookDisabled  = "webhook_disabled"
+)
+
+// Event is one thing alerts are made of.
+type Event struct {
+	ID           int64
+	Kind         string
+	Key          string // happens once per key
+	MatchID      int64
+	TournamentID int64
+	PlayerID     string // the player it is about (streaming, invited, webhook owner)
+	Detail       string // a tournament's new status, a match's result status, a stream login
+	CreatedAt    time.Time
+}
+
+// Alert is one event in a player's inbox.
+type Alert struct {
+	ID        int64
+	Kind      string
+	Title     string
+	Path      string // the page it is about, on the arena's site
+	CreatedAt time.Time
+	Read      bool
+}
+
+// Upcoming-match alert lead time (arena setting upcomingAlertMinutes).
+var UpcomingAlertMinutesRange = Range{Min: 0, Max: 24 * 60}
+
+// DefaultUpcomingAlertMinutes: players hear of a match this long before
+// its window opens, unless the arena sets another lead time.
+const DefaultUpcomingAlertMinutes = 30
+
+// SettingUpcomingAlertMinutes is the arena setting of the lead time.
+const SettingUpcomingAlertMinutes = "upcoming_alert_minutes"
+
+// fanOutBatch bounds the events one scheduled run fans out.
+const fanOutBatch = 200
+
+// AlertStore keeps events, inboxes and follows.
+type AlertStore interface {
+	// RecordEvent stores an event unless one with its key exists.
+	RecordEvent(ctx context.Context, ev Event) error
+	// RecordStateEvents records match_live for matches live since `since`
+	// and tournament_status for every public tournament's status, each
+	// once (by key).
+	RecordStateEvents(ctx context.Context, since, at time.Time) error
+	// StampUpcoming records match_upcoming for every scheduled match with
+	// both sides known whose window opens by openBy and is not closed at
+	// now, stamping upcomingAlertAt in the same batch: once per match.
+	StampUpcoming(ctx context.Context, now, openBy time.Time) error
+	// PendingEvents returns events not fanned out yet, oldest first.
+	PendingEvents(ctx context.Context, limit int) ([]Event, error)
+	// Followers returns who follows the tournament or any of the players.
+	Followers(ctx context.Context, tournamentID int64, players []string) ([]string, error)
+	// FanOut stores the event's title and path, an alert for each
+	// recipient and the deliveries, and marks the event fanned out, in one
+	// batch; running it again adds nothing.
+	FanOut(ctx context.Context, ev Event, title, path string, recipients []string, deliveries []WebhookDelivery, at time.Time) error
+	// Alerts returns the player's latest alerts, newest first.
+	Alerts(ctx context.Context, platformID string, limit int) ([]Alert, error)
+	// MarkAlertsRead marks the player's alerts up to id (all when 0) read.
+	MarkAlertsRead(ctx context.Context, platformID string, upTo int64, at time.Time) error
+}
+
+// RunAlerts is the scheduled job's alert step: record the events read
+// from state (live matches, tournament statuses, upcoming matches within
+// lead time), then fan every pending event out. It returns how many
+// events it fanned out.
+func RunAlerts(ctx context.Context, as AlertStore, ws WebhookStore, ps ProtocolStore, ts TournamentStore, admins func(context.Context) ([]string, error), a *Arena, now time.Time) (int, error) {
+	if err := as.RecordStateEvents(ctx, now.Add(-24*time.Hour), now); err != nil {
+		return 0, err
+	}
+	lead := DefaultUpcomingAlertMinutes
+	if _, err := ts.Setting(ctx, SettingUpcomingAlertMinutes, &lead); err != nil {
+		return 0, err
+	}
+	if err := as.StampUpcoming(ctx, now, now.Add(time.Duration(lead)*time.Minute)); err != nil {
+		return 0, err
+	}
+	return FanOutEvents(ctx, as, ws, ps, ts, admins, a, now)
+}
+
+// FanOutEvents fans out pending events: the inbox of every player the
+// event concerns (see audience) and a delivery to each of their enabled
+// webhooks and to the arena's (every event but a player's webhook being
+// turned off).
+func FanOutEvents(ctx context.Context, as AlertStore, ws WebhookStore, ps ProtocolStore, ts TournamentStore, admins func(context.Context) ([]string, error), a *Arena, now time.Time) (int, error) {
+	events, err := as.PendingEvents(ctx, fanOutBatch)
+	if err != nil || len(events) == 0 {
+		return 0, err
+	}
+	done := 0
+	for _, ev := range events {
+		msg, recipients, err := describe(ctx, as, ps, ts, admins, ev)
+		if err != nil {
+			return done, err
+		}
+		owners := append([]string{}, recipients...)
+		if ev.Kind != EventWebhookDisabled || ev.PlayerID == WebhookOwnerArena {
+			owners = append(owners, WebhookOwnerArena)
+		}
+		hooks, err := ws.Webhooks(ctx, owners)
+		if err != nil {
+			return done, err
+		}
+		deliveries := make([]WebhookDelivery, 0, len(hooks))
+		for _, h := range hooks {
+			if h.Owner == WebhookOwnerArena && ev.Kind == EventWebhookDisabled && ev.PlayerID == WebhookOwnerArena {
+				continue // the arena's own webhook just failed: it hears nothing
+			}
+			body, err := WebhookBody(a, ev, msg, h.Owner)
+			if err != nil {
+				return done, err
+			}
+			deliveries = append(deliveries, WebhookDelivery{Owner: h.Owner, EventID: ev.ID, URL: h.URL, Body: body, NextAttemptAt: now})
+		}
+		if err := as.FanOut(ctx, ev, msg.Title, msg.Path, recipients, deliveries, now); err != nil {
+			return done, err
+		}
+		done++
+	}
+	return done, nil
+}
+
+// eventMessage is what an event says: a line of text, the page it is
+// about and, for a stream, where to watch.
+type eventMessage struct {
+	Title      string
+	Path       string
+	WatchURL   string
+	Tournament *Tournament
+}
+
+// describe writes the event's message and picks its audience:
+//   - match events: the players who follow the tournament or either side,
+//     plus the sides' own players for upcoming, decided and disputed
+//     matches (going live is their own doing);
+//   - a tournament's new status: its followers;
+//   - a player streaming: the player's followers;
+//   - an invitation to cast: the invited player;
+//   - a webhook turned off: its owner (the arena's: its admins).
+func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts TournamentStore, admins func(context.Context) ([]string, error), ev Event) (eventMessage, []string, error) {
+	var msg eventMessage
+	var who []string
+	switch ev.Kind {
+	case EventMatchUpcoming, EventMatchLive, EventResultConfirmed, EventResultDisputed, EventCasterInvited:
+		st, err := ps.MatchState(ctx, ev.MatchID)
+		if err != nil {
+			return msg, nil, err
+		}
+		names, err := ts.Players(ctx, []string{st.P1, st.P2})
+		if err != nil {
+			return msg, nil, err
+		}
+		name := func(id string) string {
+			if p, ok := names[id]; ok && p.PersonaName != "" {
+				return p.PersonaName
+			}
+			if id == "" {
+				return "TBD"
+			}
+			return PlaceholderName(id)
+		}
+		t := st.Tournament
+		msg.Tournament, msg.Path = &t, fmt.Sprintf("/matches/%d", st.ID)
+		vs := name(st.P1) + " vs " + name(st.P2)
+		switch ev.Kind {
+		case EventMatchUpcoming:
+			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s UTC.", t.Name, vs, st.OpensAt.UTC().Format("Jan 2 15:04"))
+		case EventMatchLive:
+			msg.Title = fmt.Sprintf("Live now in %s: %s.", t.Name, vs)
+		case EventResultConfirmed:
+			loser := st.P2
+			if st.Winner == st.P2 {
+				loser = st.P1
+			}
+			how := "beat"
+			if ev.Detail == string(MatchForfeited) {
+				how = "won by forfeit against"
+			}
+			msg.Title = fmt.Sprintf("Result in %s: %s %s %s.", t.Name, name(st.Winner), how, name(loser))
+		case EventResultDisputed:
+			msg.Title = fmt.Sprintf("Disputed in %s: %s. The arena's admin will decide.", t.Name, vs)
+		case EventCasterInvited:
+			msg.Title = fmt.Sprintf("You are invited to cast %s in %s.", vs, t.Name)
+			return msg, []string{ev.PlayerID}, nil
+		}
+		followers, err := as.Followers(ctx, st.TournamentID, append(append([]string{}, st.P1Roster...), st.P2Roster...))
+		if err != nil {
+			return msg, nil, err
+		}
+		who = followers
+		if ev.Kind != EventMatchLive {
+			who = append(append(who, st.P1Roster...), st.P2Roster...)
+		}
+	case EventTournamentStatus:
+		t, err := ts.TournamentByID(ctx, ev.TournamentID)
+		if err != nil {
+			return msg, nil, err
+		}
+		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
+		msg.Title = fmt.Sprintf("%s: %s.", t.Name, TournamentStatusLabel(TournamentStatus(ev.Detail)))
+		if who, err = as.Followers(ctx, t.ID, nil); err != nil {
+			return msg, nil, err
+		}
+	case EventPlayerStreaming:
+		names, err := ts.Players(ctx, []string{ev.PlayerID})
+		if err != nil {
+			return msg, nil, err
+		}
+		name := PlaceholderName(ev.PlayerID)
+		if p, ok := names[ev.PlayerID]; ok && p.PersonaName != "" {
+			name = p.PersonaName
+		}
+		msg.Path, msg.WatchURL = "/players/"+ev.PlayerID, StreamURL(ev.Detail)
+		msg.Title = fmt.Sprintf("%s is streaming now: %s", name, msg.WatchURL)
+		if who, err = as.Followers(ctx, 0, []string{ev.PlayerID}); err != nil {
+			return msg, nil, err
+		}
+	case EventWebhookDisabled:
+		msg.Title = "Your webhook was turned off after repeated failed deliveries. Save its address again to turn it back on."
+		msg.Path = "/account"
+		who = []string{ev.PlayerID}
+		if ev.PlayerID == WebhookOwnerArena {
+			msg.Title = "The arena's webhook was turned off after repeated failed deliveries. Save its address again in the settings to turn it back on."
+			msg.Path = "/admin/settings"
+			ids, err := admins(ctx)
+			if err != nil {
+				return msg, nil, err
+			}
+			who = ids
+		}
+	default:
+		return msg, nil, fmt.Errorf("core: unknown event kind %q", ev.Kind)
+	}
+	slices.Sort(who)
+	return msg, slices.Compact(slices.DeleteFunc(who, func(id string) bool { return id == "" })), nil
+}
+
+// TournamentStatusLabel says a tournament status in words.
+func TournamentStatusLabel(s TournamentStatus) string {
+	switch s {
+	case StatusRegistrationOpen:
+		return "registration is open"
+	case StatusRegistrationClosed:
+		return "registration is closed"
+	case StatusGroupStage:
+		return "the group stage has started"
+	case StatusPlayoffs:
+		return "the playoffs have started"
+	case StatusCompleted:
+		return "completed"
+	case StatusCancelled:
+		return "cancelled"
+	}
+	return strings.ReplaceAll(string(s), "_", " ")
+}

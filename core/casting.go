@@ -1,0 +1,358 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Casters, POV streams and follows (spec 2.6, 4.3).
+//
+// A caster seat is a channel casting a match: community (a signed-in
+// player with a linked channel claims it), invited (a participant invites
+// a player with a linked channel) or arena (the arena's official channel,
+// added by an admin; no player). Casting needs a tournament that allows
+// spectators and a match not decided yet; a seat ends with the match (the
+// deciding batch ends it) or when its caster retires it. A POV stream is
+// a participant's own channel on their match, one per player per match.
+
+// Caster sources.
+const (
+	CasterCommunity = "community"
+	CasterInvited   = "invited"
+	CasterArena     = "arena"
+)
+
+// Follow kinds.
+const (
+	FollowTournament = "tournament"
+	FollowPlayer     = "player"
+)
+
+// MaxCastersPerMatch bounds a match's active caster seats.
+const MaxCastersPerMatch = 8
+
+// Casting errors.
+const (
+	// CodeSpectatorsNotAllowed: the tournament does not allow spectators,
+	// so nobody casts its matches (409).
+	CodeSpectatorsNotAllowed = "spectators_not_allowed"
+	// CodeCastersFull: the match has MaxCastersPerMatch casters (409).
+	CodeCastersFull = "casters_full"
+	// CodeCastOwnMatch: a participant streams their own match as a POV
+	// stream, not as a caster (409).
+	CodeCastOwnMatch = "cast_own_match"
+)
+
+// CasterSeat is an active caster of a match.
+type CasterSeat struct {
+	MatchID     int64
+	StreamLogin string
+	Source      string
+	PlatformID  string // "" for the arena's official caster
+	InvitedBy   string
+	CreatedAt   time.Time
+}
+
+// MatchStream is a participant's POV stream.
+type MatchStream struct {
+	MatchID     int64
+	PlatformID  string
+	StreamLogin string
+}
+
+// Follow is one thing a player follows.
+type Follow struct {
+	Kind     string
+	TargetID string
+}
+
+// CastStore keeps caster seats, POV streams and follows.
+type CastStore interface {
+	// AddCaster seats the caster (reopening an ended seat of the same
+	// channel) while the match is undecided and has fewer than
+	// MaxCastersPerMatch active seats, in one statement; CodeCastersFull
+	// or CodeAlreadyResolved otherwise.
+	AddCaster(ctx context.Context, seat CasterSeat) error
+	// RetireCaster ends the player's seat on the match (none is no error).
+	RetireCaster(ctx context.Context, matchID int64, platformID string, at time.Time) error
+	// Casters returns the match's active seats, oldest first.
+	Casters(ctx context.Context, matchID int64) ([]CasterSeat, error)
+	// TournamentCasters returns the active seats of the tournament's
+	// matches, and its POV streams.
+	TournamentCasters(ctx context.Context, tournamentID int64) ([]CasterSeat, []MatchStream, error)
+	// SetMatchStream stores the player's POV stream of the match (login
+	// "" retires it).
+	SetMatchStream(ctx context.Context, matchID int64, platformID, login string, at time.Time) error
+	// MatchStreams returns the match's POV streams.
+	MatchStreams(ctx context.Context, matchID int64) ([]MatchStream, error)
+	// SetFollow follows (on) or unfollows the target.
+	SetFollow(ctx context.Context, platformID string, f Follow, on bool, at time.Time) error
+	// Follows returns what the player follows.
+	Follows(ctx context.Context, platformID string) ([]Follow, error)
+	// ActiveCasting returns every active seat of the arena and the POV
+	// streams of undecided matches.
+	ActiveCasting(ctx context.Context) ([]CasterSeat, []MatchStream, error)
+	// LinkedChannels returns every linked login with its player.
+	LinkedChannels(ctx context.Context) (map[string]string, error)
+}
+
+// castableMatch checks that st's match can take a caster. (A match's
+// tournament is never a draft: matches are drawn when it starts.)
+func castableMatch(st *MatchState) error {
+	switch {
+	case st.Status.Resolved():
+		return Errorf(CodeAlreadyResolved, "match %d is decided", st.ID)
+	case !st.Tournament.AllowSpectators:
+		return Errorf(CodeSpectatorsNotAllowed, "%s does not allow spectators", st.Tournament.Slug)
+	}
+	return nil
+}
+
+// linkedLogin returns the player's linked login or CodeStreamNotLinked.
+func linkedLogin(ctx context.Context, ss StreamStore, platformID string) (string, error) {
+	login, err := ss.StreamLogin(ctx, platformID)
+	if err != nil {
+		return "", err
+	}
+	if login == "" {
+		return "", Errorf(CodeStreamNotLinked, "%s has no linked channel", platformID)
+	}
+	return login, nil
+}
+
+// ClaimCast seats the signed-in player as a community caster of the match
+// (off: retires their seat, whatever its source). Checks, in order: the
+// match exists (CodeMatchNotFound), is undecided (CodeAlreadyResolved),
+// its tournament allows spectators (CodeSpectatorsNotAllowed), the player
+// is not on it (CodeCastOwnMatch), has a linked channel
+// (CodeStreamNotLinked), and a seat is free (CodeCastersFull).
+func ClaimCast(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamStore, matchID int64, platformID string, off bool, now time.Time) error {
+	st, err := ps.MatchState(ctx, matchID)
+	if err != nil {
+		return err
+	}
+	if off {
+		return cs.RetireCaster(ctx, matchID, platformID, now)
+	}
+	if err := castableMatch(st); err != nil {
+		return err
+	}
+	if st.SideOf(platformID) != 0 {
+		return Errorf(CodeCastOwnMatch, "players stream their own match as a POV stream")
+	}
+	login, err := linkedLogin(ctx, ss, platformID)
+	if err != nil {
+		return err
+	}
+	return cs.AddCaster(ctx, CasterSeat{MatchID: matchID, StreamLogin: login, Source: CasterCommunity, PlatformID: platformID, CreatedAt: now})
+}
+
+// InviteCaster seats a player with a linked channel as an invited caster,
+// at a participant's invitation, and tells the invited player. Checks:
+// the match (as ClaimCast), the inviter plays in it (CodeNotParticipant),
+// the invited id (CodeInvalidSteamID), the invited player does not play
+// in it (CodeCastOwnMatch) and has a linked channel (CodeStreamNotLinked).
+func InviteCaster(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamStore, as AlertStore, matchID int64, inviter, invited string, now time.Time) error {
+	st, err := ps.MatchState(ctx, matchID)
+	if err != nil {
+		return err
+	}
+	if err := castableMatch(st); err != nil {
+		return err
+	}
+	if st.SideOf(inviter) == 0 {
+		return Errorf(CodeNotParticipant, "only the match's players invite casters")
+	}
+	if !ValidPlatformID(invited) {
+		return &Error{Code: CodeInvalidSteamID, Field: "platformId", Message: "Enter a platform account id: exactly 17 digits."}
+	}
+	if st.SideOf(invited) != 0 {
+		return Errorf(CodeCastOwnMatch, "players stream their own match as a POV stream")
+	}
+	login, err := linkedLogin(ctx, ss, invited)
+	if err != nil {
+		return err
+	}
+	if err := cs.AddCaster(ctx, CasterSeat{MatchID: matchID, StreamLogin: login, Source: CasterInvited, PlatformID: invited, InvitedBy: inviter, CreatedAt: now}); err != nil {
+		return err
+	}
+	return as.RecordEvent(ctx, Event{Kind: EventCasterInvited, Key: fmt.Sprintf("caster_invited:%d:%s", matchID, invited),
+		MatchID: matchID, TournamentID: st.TournamentID, PlayerID: invited, CreatedAt: now})
+}
+
+// AddArenaCaster seats the arena's official channel on the match (the
+// admin's POST /api/v1/admin/matches/{id}/casters and the admin match
+// page). Checks: the login's shape (invalid_field streamLogin), then the
+// match as ClaimCast.
+func AddArenaCaster(ctx context.Context, ps ProtocolStore, cs CastStore, matchID int64, login string, now time.Time) (CasterSeat, error) {
+	l, err := NormalizeStreamLogin(login)
+	if err != nil {
+		return CasterSeat{}, err
+	}
+	st, err := ps.MatchState(ctx, matchID)
+	if err != nil {
+		return CasterSeat{}, err
+	}
+	if err := castableMatch(st); err != nil {
+		return CasterSeat{}, err
+	}
+	seat := CasterSeat{MatchID: matchID, StreamLogin: l, Source: CasterArena, CreatedAt: now}
+	return seat, cs.AddCaster(ctx, seat)
+}
+
+// SetPOVStream advertises the participant's own stream of the match (off:
+// retires it). Checks: the match exists (CodeMatchNotFound), the
+// player plays in it (CodeNotParticipant), and, to advertise, the match
+// is undecided (CodeAlreadyResolved) and the player has a linked channel
+// (CodeStreamNotLinked).
+func SetPOVStream(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamStore, matchID int64, platformID string, off bool, now time.Time) error {
+	st, err := ps.MatchState(ctx, matchID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case st.SideOf(platformID) == 0:
+		return Errorf(CodeNotParticipant, "only the match's players stream it")
+	case off:
+		return cs.SetMatchStream(ctx, matchID, platformID, "", now)
+	case st.Status.Resolved():
+		return Errorf(CodeAlreadyResolved, "match %d is decided", matchID)
+	}
+	login, err := linkedLogin(ctx, ss, platformID)
+	if err != nil {
+		return err
+	}
+	return cs.SetMatchStream(ctx, matchID, platformID, login, now)
+}
+
+// FollowTournamentByID follows (or with off unfollows) a public tournament by
+// id; CodeTournamentNotFound for an unknown id or a draft.
+func FollowTournamentByID(ctx context.Context, ts TournamentStore, cs CastStore, platformID, id string, off bool, now time.Time) error {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n <= 0 {
+		return Errorf(CodeTournamentNotFound, "tournament %q", id)
+	}
+	t, err := ts.TournamentByID(ctx, n)
+	if err != nil {
+		return err
+	}
+	if !t.Status.Public() {
+		return Errorf(CodeTournamentNotFound, "tournament %q", id)
+	}
+	return cs.SetFollow(ctx, platformID, Follow{Kind: FollowTournament, TargetID: strconv.FormatInt(t.ID, 10)}, !off, now)
+}
+
+// FollowPlayerByID follows (or with off unfollows) a player the arena knows;
+// CodeInvalidSteamID for a malformed id, CodePlayerNotFound for an
+// unknown one.
+func FollowPlayerByID(ctx context.Context, ts TournamentStore, cs CastStore, platformID, id string, off bool, now time.Time) error {
+	if !ValidPlatformID(id) {
+		return Errorf(CodeInvalidSteamID, "player id %q", id)
+	}
+	if _, err := ts.Player(ctx, id); err != nil {
+		return err
+	}
+	return cs.SetFollow(ctx, platformID, Follow{Kind: FollowPlayer, TargetID: id}, !off, now)
+}
+
+// CasterView is a caster as the API and pages show it.
+type CasterView struct {
+	PlatformID  *string `json:"platformId"`
+	StreamLogin string  `json:"streamLogin"`
+	StreamURL   string  `json:"streamUrl"`
+	Source      string  `json:"source"`
+	Live        bool    `json:"live"`
+}
+
+// CasterViews returns the seats as shown, with live badges from live.
+func CasterViews(seats []CasterSeat, live map[string]LiveStream) []CasterView {
+	out := make([]CasterView, 0, len(seats))
+	for _, s := range seats {
+		v := CasterView{StreamLogin: s.StreamLogin, StreamURL: StreamURL(s.StreamLogin), Source: s.Source}
+		if s.PlatformID != "" {
+			id := s.PlatformID
+			v.PlatformID = &id
+		}
+		_, v.Live = live[s.StreamLogin]
+		out = append(out, v)
+	}
+	return out
+}
+
+// DirectoryEntry is one channel of the caster directory.
+type DirectoryEntry struct {
+	PlatformID  *string `json:"platformId"`
+	StreamLogin string  `json:"streamLogin"`
+	StreamURL   string  `json:"streamUrl"`
+	Live        bool    `json:"live"`
+	Matches     []int64 `json:"matches"`
+}
+
+// CasterDirectory lists the arena's channels: every linked player's and
+// every active caster's (the arena's official ones too), with whether it
+// is live and the undecided matches it casts or streams (seats and POV
+// streams). Live channels come first, then those with matches, then by
+// login.
+func CasterDirectory(ctx context.Context, cs CastStore, live map[string]LiveStream) ([]DirectoryEntry, error) {
+	seats, streams, err := cs.ActiveCasting(ctx)
+	if err != nil {
+		return nil, err
+	}
+	linked, err := cs.LinkedChannels(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byLogin := map[string]*DirectoryEntry{}
+	entry := func(login, platformID string) *DirectoryEntry {
+		e, ok := byLogin[login]
+		if !ok {
+			e = &DirectoryEntry{StreamLogin: login, StreamURL: StreamURL(login), Matches: []int64{}}
+			_, e.Live = live[login]
+			byLogin[login] = e
+		}
+		if e.PlatformID == nil && platformID != "" {
+			id := platformID
+			e.PlatformID = &id
+		}
+		return e
+	}
+	for login, id := range linked {
+		entry(login, id)
+	}
+	addMatch := func(e *DirectoryEntry, id int64) {
+		if !slices.Contains(e.Matches, id) {
+			e.Matches = append(e.Matches, id)
+		}
+	}
+	for _, s := range seats {
+		addMatch(entry(s.StreamLogin, s.PlatformID), s.MatchID)
+	}
+	for _, s := range streams {
+		addMatch(entry(s.StreamLogin, s.PlatformID), s.MatchID)
+	}
+	out := make([]DirectoryEntry, 0, len(byLogin))
+	for _, e := range byLogin {
+		slices.Sort(e.Matches)
+		out = append(out, *e)
+	}
+	slices.SortFunc(out, func(a, b DirectoryEntry) int {
+		if a.Live != b.Live {
+			if a.Live {
+				return -1
+			}
+			return 1
+		}
+		if (len(a.Matches) > 0) != (len(b.Matches) > 0) {
+			if len(a.Matches) > 0 {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.StreamLogin, b.StreamLogin)
+	})
+	return out, nil
+}

@@ -1,0 +1,344 @@
+package core
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Webhooks: a player's own URL (account page) and the arena's
+// (webhookUrl in the settings). Each alert is queued in the arena
+// database as a delivery whose body is fixed when queued: Discord-
+// compatible JSON (content, embeds) plus an arena object with the event
+// and an idempotency key. The scheduled job sends due deliveries, signed
+// with the webhook's secret (X-Arena-Signature: sha256=<hex HMAC of the
+// body>), never on a request's path. A delivery is claimed (its attempt
+// counted and its next attempt scheduled) before it is sent, so a crash
+// between sending and marking it sent makes it go out once more with the
+// same body and key, never silently twice under different keys. After
+// WebhookMaxAttempts failures the delivery is given up and the webhook
+// turned off; its owner is told on the site.
+
+// WebhookOwnerArena owns the arena's webhook; a player's is owned by
+// their account id.
+const WebhookOwnerArena = "arena"
+
+// Webhook delivery limits.
+const (
+	// WebhookMaxAttempts: a delivery failing this many times is given up
+	// and its webhook turned off.
+	WebhookMaxAttempts = 6
+	// WebhookFirstRetry is the wait after the first failure; each next
+	// one doubles, up to WebhookMaxRetry.
+	WebhookFirstRetry = 30 * time.Second
+	WebhookMaxRetry   = time.Hour
+	// WebhookTimeout bounds one delivery's request.
+	WebhookTimeout = 10 * time.Second
+	// MaxWebhookURLBytes bounds a webhook address.
+	MaxWebhookURLBytes = 500
+	// webhookSendBatch bounds the deliveries one scheduled run sends.
+	webhookSendBatch = 50
+)
+
+// WebhookSignatureHeader carries the body's HMAC.
+const WebhookSignatureHeader = "X-Arena-Signature"
+
+// Webhook is a stored webhook.
+type Webhook struct {
+	Owner      string
+	URL        string
+	Secret     string
+	CreatedAt  time.Time
+	DisabledAt *time.Time
+}
+
+// WebhookDelivery is one queued webhook call.
+type WebhookDelivery struct {
+	ID            int64
+	Owner         string
+	EventID       int64
+	URL           string
+	Body          string
+	Attempts      int
+	NextAttemptAt time.Time
+}
+
+// WebhookStore keeps webhooks and their queued deliveries.
+type WebhookStore interface {
+	// SetWebhook stores the owner's webhook (enabled, failures forgotten);
+	// url "" removes it.
+	SetWebhook(ctx context.Context, owner, url, secret string, at time.Time) error
+	// Webhook returns the owner's webhook, or nil.
+	Webhook(ctx context.Context, owner string) (*Webhook, error)
+	// Webhooks returns the enabled webhooks of the owners.
+	Webhooks(ctx context.Context, owners []string) ([]Webhook, error)
+	// DueDeliveries returns pending deliveries of enabled webhooks due at
+	// now, oldest first.
+	DueDeliveries(ctx context.Context, now time.Time, limit int) ([]WebhookDelivery, error)
+	// ClaimDelivery counts an attempt of a pending delivery that has made
+	// d.Attempts attempts and schedules the next at next; false when
+	// another run claimed it first.
+	ClaimDelivery(ctx context.Context, d WebhookDelivery, next, now time.Time) (bool, error)
+	// DeliverySent marks the delivery sent.
+	DeliverySent(ctx context.Context, id int64, status int, at time.Time) error
+	// DeliveryFailed records a failed attempt's status; with giveUp the
+	// delivery is given up and its webhook turned off (with its other
+	// pending deliveries), and turnedOff reports whether this call did it.
+	DeliveryFailed(ctx context.Context, d WebhookDelivery, status int, giveUp bool, at time.Time) (turnedOff bool, err error)
+}
+
+// WebhookSender makes one webhook call and returns the HTTP status.
+type WebhookSender interface {
+	Send(ctx context.Context, url string, body []byte, header map[string]string) (int, error)
+}
+
+// WebhookRetry returns the wait after the attempt-th failure.
+func WebhookRetry(attempt int) time.Duration {
+	d := WebhookFirstRetry
+	for i := 1; i < attempt && d < WebhookMaxRetry; i++ {
+		d *= 2
+	}
+	return min(d, WebhookMaxRetry)
+}
+
+// SignWebhook returns the signature header's value for body.
+func SignWebhook(secret string, body []byte) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// NewWebhookSecret draws a webhook's signing secret.
+func NewWebhookSecret(random io.Reader) (string, error) {
+	s, err := RandomHex(random, 24)
+	if err != nil {
+		return "", err
+	}
+	return "whsec_" + s, nil
+}
+
+// CheckWebhookURL checks a webhook address: an absolute https URL to a
+// public host, at most MaxWebhookURLBytes; with loopback (dev mode) also
+// http or https to a loopback address or localhost. IP literals in
+// private, link-local or other non-public ranges are refused, so the
+// service cannot be used to probe private networks (the sender checks the
+// address it connects to as well). The problem is invalid_field on field.
+func CheckWebhookURL(raw, field string, loopback bool) error {
+	bad := func(msg string) error { return &Error{Code: CodeInvalidField, Field: field, Message: msg} }
+	if len(raw) > MaxWebhookURLBytes {
+		return bad("A webhook address has at most 500 characters.")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" {
+		return bad("Enter an absolute https address.")
+	}
+	host := strings.ToLower(u.Hostname())
+	isLoopback := host == "localhost" || strings.HasSuffix(host, ".localhost")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		isLoopback = ip.IsLoopback()
+		if !isLoopback && !PublicAddr(ip) {
+			return bad("A webhook cannot point at a private network address.")
+		}
+	}
+	switch {
+	case isLoopback && !loopback:
+		return bad("A webhook cannot point at this machine.")
+	case isLoopback && (u.Scheme == "http" || u.Scheme == "https"):
+		return nil
+	case u.Scheme != "https":
+		return bad("A webhook address must start with https://.")
+	case !strings.Contains(host, ".") && net.ParseIP(host) == nil:
+		return bad("Enter the webhook's full host name.")
+	}
+	return nil
+}
+
+// PublicAddr reports whether ip is a public unicast address (not
+// loopback, private, link-local, multicast, unspecified or shared).
+func PublicAddr(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	if !ip.IsGlobalUnicast() || ip.IsPrivate() || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
+		return false
+	}
+	cgnat := netip.MustParsePrefix("100.64.0.0/10")
+	return !cgnat.Contains(ip)
+}
+
+// webhookPayload is a delivery's body: Discord-compatible (content,
+// embeds) plus the arena object.
+type webhookPayload struct {
+	Content string         `json:"content"`
+	Embeds  []webhookEmbed `json:"embeds"`
+	Arena   webhookArena   `json:"arena"`
+}
+
+type webhookEmbed struct {
+	Title       string `json:"title"`
+	URL         string `json:"url,omitempty"`
+	Description string `json:"description,omitempty"`
+	Timestamp   string `json:"timestamp"`
+}
+
+type webhookArena struct {
+	Slug           string         `json:"slug"`
+	Event          string         `json:"event"`
+	MatchID        int64          `json:"matchId,omitempty"`
+	Tournament     *webhookTourny `json:"tournament,omitempty"`
+	PlayerID       string         `json:"playerId,omitempty"`
+	At             string         `json:"at"`
+	IdempotencyKey string         `json:"idempotencyKey"`
+}
+
+type webhookTourny struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+// WebhookIdempotencyKey names one event's delivery to one owner: the same
+// on every attempt, different for every other delivery.
+func WebhookIdempotencyKey(a *Arena, ev Event, owner string) string {
+	sum := sha256.Sum256([]byte(a.Slug + "\x00" + ev.Key + "\x00" + owner))
+	return hex.EncodeToString(sum[:16])
+}
+
+// ArenaOrigin is the arena's address for links leaving the site: https on
+// its primary host (http for a local development host).
+func ArenaOrigin(a *Arena) string {
+	if len(a.Hosts) == 0 {
+		return ""
+	}
+	h := a.Hosts[0]
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasPrefix(h, "127.") {
+		return "http://" + h
+	}
+	return "https://" + h
+}
+
+// WebhookBody renders the delivery body of ev for owner.
+func WebhookBody(a *Arena, ev Event, msg eventMessage, owner string) (string, error) {
+	link := ArenaOrigin(a) + msg.Path
+	at := ev.CreatedAt.UTC().Format(time.RFC3339)
+	p := webhookPayload{
+		Content: msg.Title,
+		Embeds:  []webhookEmbed{{Title: msg.Title, URL: link, Timestamp: at}},
+		Arena: webhookArena{Slug: a.Slug, Event: ev.Kind, MatchID: ev.MatchID, PlayerID: ev.PlayerID, At: at,
+			IdempotencyKey: WebhookIdempotencyKey(a, ev, owner)},
+	}
+	if msg.WatchURL != "" {
+		p.Embeds[0].Description = "Watch: " + msg.WatchURL
+	}
+	if msg.Tournament != nil {
+		p.Arena.Tournament = &webhookTourny{Slug: msg.Tournament.Slug, Name: msg.Tournament.Name}
+	}
+	if ev.Kind == EventWebhookDisabled {
+		p.Arena.PlayerID = ""
+	}
+	b, err := json.Marshal(p)
+	return string(b), err
+}
+
+// DeliverWebhooks sends the due deliveries (the scheduled job): each is
+// claimed, sent with its signature, then marked sent, or failed (given up
+// at WebhookMaxAttempts, turning its webhook off and telling its owner).
+// It returns how many it sent.
+func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender WebhookSender, now time.Time) (int, error) {
+	due, err := ws.DueDeliveries(ctx, now, webhookSendBatch)
+	if err != nil || len(due) == 0 {
+		return 0, err
+	}
+	sent := 0
+	secrets := map[string]string{}
+	for _, d := range due {
+		attempt := d.Attempts + 1
+		ok, err := ws.ClaimDelivery(ctx, d, now.Add(WebhookRetry(attempt)), now)
+		if err != nil {
+			return sent, err
+		}
+		if !ok {
+			continue
+		}
+		secret, known := secrets[d.Owner]
+		if !known {
+			h, err := ws.Webhook(ctx, d.Owner)
+			if err != nil {
+				return sent, err
+			}
+			if h != nil {
+				secret = h.Secret
+			}
+			secrets[d.Owner] = secret
+		}
+		var key struct {
+			Arena struct {
+				IdempotencyKey string `json:"idempotencyKey"`
+				Event          string `json:"event"`
+			} `json:"arena"`
+		}
+		_ = json.Unmarshal([]byte(d.Body), &key)
+		sctx, cancel := context.WithTimeout(ctx, WebhookTimeout)
+		status, serr := sender.Send(sctx, d.URL, []byte(d.Body), map[string]string{
+			"Content-Type":         "application/json",
+			WebhookSignatureHeader: SignWebhook(secret, []byte(d.Body)),
+			"X-Arena-Event":        key.Arena.Event,
+			"Idempotency-Key":      key.Arena.IdempotencyKey,
+		})
+		cancel()
+		if serr == nil && status >= 200 && status < 300 {
+			if err := ws.DeliverySent(ctx, d.ID, status, now); err != nil {
+				return sent, err
+			}
+			sent++
+			continue
+		}
+		if ctx.Err() != nil {
+			return sent, ctx.Err()
+		}
+		off, err := ws.DeliveryFailed(ctx, d, status, attempt >= WebhookMaxAttempts, now)
+		if err != nil {
+			return sent, err
+		}
+		if off {
+			ev := Event{Kind: EventWebhookDisabled, Key: "webhook_disabled:" + d.Owner + ":" + now.UTC().Format(time.RFC3339Nano), PlayerID: d.Owner, CreatedAt: now}
+			if err := as.RecordEvent(ctx, ev); err != nil {
+				return sent, err
+			}
+		}
+	}
+	return sent, nil
+}
+
+// SaveWebhook stores the owner's webhook address (raw "" removes it),
+// checked by CheckWebhookURL (field names the input). The webhook keeps
+// its signing secret unless renew; a new one is drawn when it has none.
+// Saving turns a webhook that was turned off back on.
+func SaveWebhook(ctx context.Context, ws WebhookStore, owner, raw, field string, loopback, renew bool, random io.Reader, now time.Time) error {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return ws.SetWebhook(ctx, owner, "", "", now)
+	}
+	if err := CheckWebhookURL(raw, field, loopback); err != nil {
+		return err
+	}
+	cur, err := ws.Webhook(ctx, owner)
+	if err != nil {
+		return err
+	}
+	secret := ""
+	if cur != nil && !renew {
+		secret = cur.Secret
+	}
+	if secret == "" {
+		if secret, err = NewWebhookSecret(random); err != nil {
+			return err
+		}
+	}
+	return ws.SetWebhook(ctx, owner, raw, secret, now)
+}

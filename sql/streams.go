@@ -1,0 +1,158 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"arena/core"
+)
+
+var (
+	_ core.StreamStore  = (*Arena)(nil)
+	_ core.CastStore    = (*Arena)(nil)
+	_ core.AlertStore   = (*Arena)(nil)
+	_ core.WebhookStore = (*Arena)(nil)
+)
+
+// SetStreamLogin implements core.StreamStore.
+func (s *Arena) SetStreamLogin(ctx context.Context, platformID, login string, at time.Time) error {
+	now := formatTime(at)
+	_, err := s.db.write(ctx, q("set_stream_login"), platformID, core.PlaceholderName(platformID), now, now, nullString(login))
+	if isUniqueViolation(err, "stream_login") {
+		return core.Errorf(core.CodeStreamLoginTaken, "another player linked %s", login)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to link the channel: %w", err)
+	}
+	return nil
+}
+
+// StreamLogin implements core.StreamStore.
+func (s *Arena) StreamLogin(ctx context.Context, platformID string) (string, error) {
+	var login string
+	err := s.db.queryRow(ctx, q("stream_login"), platformID).Scan(&login)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to read the linked channel: %w", err)
+	}
+	return login, nil
+}
+
+// LinkedChannels implements core.CastStore.
+func (s *Arena) LinkedChannels(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.query(ctx, q("linked_channels"))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list linked channels: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var login, id string
+		if err := rows.Scan(&login, &id); err != nil {
+			return nil, err
+		}
+		out[login] = id
+	}
+	return out, rows.Err()
+}
+
+// SaveLinkState implements core.StreamStore.
+func (s *Arena) SaveLinkState(ctx context.Context, ls core.LinkState) error {
+	err := s.db.Batch(ctx,
+		Stmt{SQL: q("sweep_link_states"), Args: []any{formatTime(ls.CreatedAt)}},
+		Stmt{SQL: q("insert_link_state"), Args: []any{ls.State, ls.PlatformID, ls.ReturnTo, formatTime(ls.CreatedAt), formatTime(ls.ExpiresAt)}},
+	)
+	if err != nil {
+		return fmt.Errorf("store: unable to store the link state: %w", err)
+	}
+	return nil
+}
+
+// TakeLinkState implements core.StreamStore.
+func (s *Arena) TakeLinkState(ctx context.Context, state string, now time.Time) (*core.LinkState, error) {
+	ls := core.LinkState{State: state}
+	var created, expires string
+	err := s.db.writeRow(ctx, q("take_link_state"), state, formatTime(now)).Scan(&ls.PlatformID, &ls.ReturnTo, &created, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to take the link state: %w", err)
+	}
+	if ls.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	if ls.ExpiresAt, err = parseTime(expires); err != nil {
+		return nil, err
+	}
+	return &ls, nil
+}
+
+// PolledLogins implements core.StreamStore.
+func (s *Arena) PolledLogins(ctx context.Context) ([]string, error) {
+	return s.strings(ctx, "polled logins", q("polled_logins"))
+}
+
+// LiveSet implements core.StreamStore.
+func (s *Arena) LiveSet(ctx context.Context) (map[string]core.LiveStream, time.Time, error) {
+	rows, err := s.db.query(ctx, q("live_set"))
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("store: unable to read the live set: %w", err)
+	}
+	defer rows.Close()
+	live := map[string]core.LiveStream{}
+	var polledAt time.Time
+	for rows.Next() {
+		var l core.LiveStream
+		var started string
+		if err := rows.Scan(&l.Login, &l.StreamID, &started); err != nil {
+			return nil, time.Time{}, err
+		}
+		if l.Login == "" { // the polled-at row (a JSON string)
+			if len(started) > 2 {
+				if polledAt, err = parseTime(started[1 : len(started)-1]); err != nil {
+					return nil, time.Time{}, err
+				}
+			}
+			continue
+		}
+		if l.StartedAt, err = parseTime(started); err != nil {
+			return nil, time.Time{}, err
+		}
+		live[l.Login] = l
+	}
+	return live, polledAt, rows.Err()
+}
+
+// SaveLiveSet implements core.StreamStore: one batch.
+func (s *Arena) SaveLiveSet(ctx context.Context, live []core.LiveStream, polledAt time.Time) error {
+	at := formatTime(polledAt)
+	stmts := []Stmt{
+		{SQL: q("clear_live_set")},
+		{SQL: q("set_live_polled_at"), Args: []any{`"` + at + `"`}},
+	}
+	for _, l := range live {
+		stmts = append(stmts,
+			Stmt{SQL: q("insert_live"), Args: []any{l.Login, l.StreamID, formatTime(l.StartedAt)}},
+			Stmt{SQL: q("record_streaming_event"), Args: []any{l.StreamID, at, l.Login}},
+		)
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to store the live set: %w", err)
+	}
+	return nil
+}
+
+// ExpireLiveSet forgets when the live set was polled, so the next poll
+// asks the provider (dev mode's /__dev/stream-live).
+func (s *Arena) ExpireLiveSet(ctx context.Context) error {
+	if _, err := s.db.write(ctx, q("expire_live_set")); err != nil {
+		return fmt.Errorf("store: unable to expire the live set: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,221 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"arena/core"
+	store "arena/sql"
+	"arena/worker/streams"
+)
+
+// Streams is the stream provider: the real one, or the mock twin.
+func (s *Server) Streams() core.StreamProvider { return s.streams }
+
+// LoopbackWebhooks reports whether webhooks may point at this machine
+// (dev mode).
+func (s *Server) LoopbackWebhooks() bool { return s.cfg.Dev != nil }
+
+// defaultStreams is the mock twin when no provider is configured: its
+// live set is the dev controls' (natively in dev mode), else empty.
+func defaultStreams(dev *DevControls) core.StreamProvider {
+	if dev == nil {
+		return streams.Mock{}
+	}
+	return streams.Mock{Live: dev.LiveStreams}
+}
+
+// TenantBySlug returns the arena with the slug and its database: how the
+// one network-wide stream-provider callback finds the arena its state
+// names. CodeArenaNotFound when there is none. The caller calls release
+// once done with the tenant's database.
+func (s *Server) TenantBySlug(ctx context.Context, slug string) (*Tenant, func(), error) {
+	var arenas []core.Arena
+	err := s.withDirectory(ctx, func() (err error) {
+		arenas, err = s.dir.Arenas(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range arenas {
+		if arenas[i].Slug == slug {
+			st, release, err := s.arenaDB(ctx, &arenas[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			return &Tenant{Arena: &arenas[i], Store: st}, release, nil
+		}
+	}
+	return nil, nil, core.Errorf(core.CodeArenaNotFound, "no arena %s", slug)
+}
+
+// LiveNow is the arena's live set as last polled.
+func (s *Server) LiveNow(ctx context.Context, t *Tenant) map[string]core.LiveStream {
+	live, err := core.LiveNow(ctx, t.Store, s.now())
+	if err != nil {
+		logger(ctx).WarnContext(ctx, "live set unreadable: nobody shown live", "error", err.Error())
+		return map[string]core.LiveStream{}
+	}
+	return live
+}
+
+// handleCasters answers the caster directory: { casters: [...] }.
+func (s *Server) handleCasters(r *http.Request, t *Tenant, _ bool) (any, error) {
+	ctx := r.Context()
+	list, err := core.CasterDirectory(ctx, t.Store, s.LiveNow(ctx, t))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"casters": list}, nil
+}
+
+type arenaCasterRequest struct {
+	StreamLogin string `json:"streamLogin" validate:"required,max=64"`
+}
+
+// handleAddArenaCaster seats the arena's official channel on a match.
+func (s *Server) handleAddArenaCaster(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req arenaCasterRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if _, err := core.AddArenaCaster(ctx, t.Store, t.Store, id, req.StreamLogin, s.now()); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	seats, err := t.Store.Casters(ctx, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"matchId": id, "casters": core.CasterViews(seats, s.LiveNow(ctx, t))})
+}
+
+// liveCasters fills a live match's casters and their mirrors.
+func (s *Server) liveCasters(ctx context.Context, t *Tenant, st *core.MatchState, v *liveMatchView) error {
+	if !st.Tournament.AllowSpectators {
+		return nil
+	}
+	seats, err := t.Store.Casters(ctx, st.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range seats {
+		cv := casterView{StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source}
+		if c.PlatformID != "" {
+			cv.PlatformID = &c.PlatformID
+		}
+		v.Casters = append(v.Casters, cv)
+	}
+	if len(v.Casters) > 0 {
+		v.CasterPlatformID, v.StreamURL = v.Casters[0].PlatformID, &v.Casters[0].StreamURL
+	}
+	return nil
+}
+
+// matchStreamView is a POV stream on a public match object.
+type matchStreamView struct {
+	PlatformID  string `json:"platformId"`
+	StreamLogin string `json:"streamLogin"`
+	StreamURL   string `json:"streamUrl"`
+	Live        bool   `json:"live"`
+}
+
+// decorateCasters adds each match's casters and POV streams, with live
+// badges, to a public tournament.
+func (s *Server) decorateCasters(ctx context.Context, t *Tenant, tour *core.Tournament, full *tournamentFull) error {
+	seats, povs, err := t.Store.TournamentCasters(ctx, tour.ID)
+	if err != nil || (len(seats) == 0 && len(povs) == 0) {
+		return err
+	}
+	live := s.LiveNow(ctx, t)
+	casters := map[int64][]core.CasterSeat{}
+	for _, c := range seats {
+		if tour.AllowSpectators {
+			casters[c.MatchID] = append(casters[c.MatchID], c)
+		}
+	}
+	streamsBy := map[int64][]matchStreamView{}
+	for _, p := range povs {
+		_, on := live[p.StreamLogin]
+		streamsBy[p.MatchID] = append(streamsBy[p.MatchID], matchStreamView{PlatformID: p.PlatformID, StreamLogin: p.StreamLogin, StreamURL: core.StreamURL(p.StreamLogin), Live: on})
+	}
+	each := func(ms []matchView) {
+		for i := range ms {
+			if c := casters[ms[i].ID]; len(c) > 0 {
+				ms[i].Casters = core.CasterViews(c, live)
+			}
+			ms[i].Streams = streamsBy[ms[i].ID]
+		}
+	}
+	for i := range full.Groups {
+		each(full.Groups[i].Matches)
+	}
+	for i := range full.Bracket {
+		each(full.Bracket[i].Matches)
+	}
+	return nil
+}
+
+// pollStreams is the scheduled live poll (core.PollLive).
+func (s *Server) pollStreams(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+	return core.PollLive(ctx, st, s.streams, now)
+}
+
+// runAlerts records and fans out the arena's events (core.RunAlerts).
+func (s *Server) runAlerts(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+	n, err := core.RunAlerts(ctx, st, st, st, st, st.ArenaAdmins, a, now)
+	return n > 0, err
+}
+
+// deliverWebhooks sends the arena's due webhook deliveries.
+func (s *Server) deliverWebhooks(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+	n, err := core.DeliverWebhooks(ctx, st, st, s.webhooks, now)
+	return n > 0, err
+}
+
+// updateAlertSettings stores the arena database's part of a settings
+// change that passed its checks: the webhook and the upcoming alert's
+// lead time.
+func (s *Server) updateAlertSettings(ctx context.Context, t *Tenant, change *core.SettingsChange) error {
+	if change.WebhookURL != nil {
+		if err := core.SaveWebhook(ctx, t.Store, core.WebhookOwnerArena, *change.WebhookURL, "webhookUrl", s.LoopbackWebhooks(), false, s.rand, s.now()); err != nil {
+			return err
+		}
+	}
+	if change.UpcomingAlertMinutes.Set {
+		return t.Store.SetSetting(ctx, core.SettingUpcomingAlertMinutes, change.UpcomingAlertMinutes.N)
+	}
+	return nil
+}
+
+// alertSettingsView is the arena database's part of the settings.
+type alertSettingsView struct {
+	WebhookURL           *string `json:"webhookUrl"`
+	WebhookSecret        *string `json:"webhookSecret"`
+	WebhookDisabled      bool    `json:"webhookDisabled"`
+	UpcomingAlertMinutes int     `json:"upcomingAlertMinutes"`
+}
+
+// AlertSettings reads the arena's webhook and upcoming-alert lead time.
+func (s *Server) AlertSettings(ctx context.Context, t *Tenant) (alertSettingsView, error) {
+	v := alertSettingsView{UpcomingAlertMinutes: core.DefaultUpcomingAlertMinutes}
+	if _, err := t.Store.Setting(ctx, core.SettingUpcomingAlertMinutes, &v.UpcomingAlertMinutes); err != nil {
+		return v, err
+	}
+	h, err := t.Store.Webhook(ctx, core.WebhookOwnerArena)
+	if err != nil || h == nil {
+		return v, err
+	}
+	v.WebhookURL, v.WebhookSecret, v.WebhookDisabled = &h.URL, &h.Secret, h.DisabledAt != nil
+	return v, nil
+}

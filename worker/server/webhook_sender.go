@@ -1,0 +1,67 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"runtime"
+	"syscall"
+	"time"
+
+	"arena/core"
+)
+
+// httpWebhookSender posts webhook deliveries.
+type httpWebhookSender struct{ client *http.Client }
+
+// NewWebhookSender returns the sender of webhook deliveries: client, or a
+// client that connects only to public addresses (and to loopback ones
+// when loopback is set: dev mode) whatever a host name resolves to, does
+// not follow redirects and gives up after core.WebhookTimeout.
+func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
+	if client == nil {
+		dialer := &net.Dialer{Timeout: 5 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return err
+			}
+			if core.PublicAddr(ap.Addr()) || (loopback && ap.Addr().IsLoopback()) {
+				return nil
+			}
+			return errors.New("webhook: refusing a non-public address " + ap.Addr().String())
+		}}
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		if runtime.GOOS != "js" {
+			// On the edge requests go through fetch (a dialer would
+			// bypass it), which reaches no private network anyway.
+			transport.DialContext = dialer.DialContext
+		}
+		transport.Proxy = nil
+		client = &http.Client{Transport: transport, Timeout: core.WebhookTimeout,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	}
+	return &httpWebhookSender{client: client}
+}
+
+// Send implements core.WebhookSender.
+func (s *httpWebhookSender) Send(ctx context.Context, url string, body []byte, header map[string]string) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("User-Agent", "Arena-Webhooks/1")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode, nil
+}

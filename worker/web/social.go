@@ -1,0 +1,286 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// Follows, POV streams and caster seats: the players' social actions.
+// Each redirects back (303) to its page with a notice, or answers the
+// refusal's page with its status.
+
+// socialRefused answers a refused social action: the refusal's message
+// with its status and a way back.
+func (s *Site) socialRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, next string, err error) {
+	msg := streamMessage(err)
+	if msg == "" {
+		s.fail(w, r, t, err)
+		return
+	}
+	status := server.StatusOf(core.ErrorCode(err))
+	s.render(w, r, t, status, views.RefusedPage(s.layout(r, t, "Not done"), status, msg, next))
+}
+
+// off reads the form's off=on (undo).
+func off(r *http.Request) bool { return r.PostFormValue("off") == "on" }
+
+// followAction is POST /follow/{kind}/{id}: follow (off=on: unfollow) a
+// tournament or a player, back to the page with a notice.
+func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	return func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+		id := r.PathValue("id")
+		fallback := "/tournaments"
+		if kind == core.FollowPlayer {
+			fallback = "/players/" + id
+		}
+		viewer, next, ok := s.actionStart(w, r, t, fallback)
+		if !ok {
+			return
+		}
+		follow := core.FollowTournamentByID
+		if kind == core.FollowPlayer {
+			follow = core.FollowPlayerByID
+		}
+		if err := follow(r.Context(), t.Store, t.Store, viewer, id, off(r), s.srv.Now()); err != nil {
+			s.socialRefused(w, r, t, next, err)
+			return
+		}
+		code := "followed"
+		if off(r) {
+			code = "unfollowed"
+		}
+		http.Redirect(w, r, withNotice(next, code), http.StatusSeeOther)
+	}
+}
+
+// matchAction reads the {id} of a match action and the form.
+func (s *Site) matchAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) (id int64, viewer, next string, ok bool) {
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
+		s.publicNotFound(w, r, t, "There is no match here.")
+		return 0, "", "", false
+	}
+	viewer, next, ok = s.actionStart(w, r, t, "/matches/"+strconv.FormatInt(id, 10))
+	return id, viewer, next, ok
+}
+
+// povStreamAction advertises (or retires) the participant's own stream.
+func (s *Site) povStreamAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	id, viewer, next, ok := s.matchAction(w, r, t)
+	if !ok {
+		return
+	}
+	if err := core.SetPOVStream(r.Context(), t.Store, t.Store, t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
+		s.socialRefused(w, r, t, next, err)
+		return
+	}
+	code := "stream_on"
+	if off(r) {
+		code = "stream_off"
+	}
+	http.Redirect(w, r, withNotice(next, code)+"#cast-actions", http.StatusSeeOther)
+}
+
+// castAction claims (or retires) a community caster seat.
+func (s *Site) castAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	id, viewer, next, ok := s.matchAction(w, r, t)
+	if !ok {
+		return
+	}
+	if err := core.ClaimCast(r.Context(), t.Store, t.Store, t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
+		s.socialRefused(w, r, t, next, err)
+		return
+	}
+	code := "casting"
+	if off(r) {
+		code = "cast_retired"
+	}
+	http.Redirect(w, r, withNotice(next, code)+"#cast-actions", http.StatusSeeOther)
+}
+
+// inviteCasterAction seats an invited caster at a participant's request.
+func (s *Site) inviteCasterAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	id, viewer, next, ok := s.matchAction(w, r, t)
+	if !ok {
+		return
+	}
+	invited := strings.TrimSpace(r.PostFormValue("platformId"))
+	if err := core.InviteCaster(r.Context(), t.Store, t.Store, t.Store, t.Store, id, viewer, invited, s.srv.Now()); err != nil {
+		s.socialRefused(w, r, t, next, err)
+		return
+	}
+	http.Redirect(w, r, withNotice(next, "invited")+"#cast-actions", http.StatusSeeOther)
+}
+
+// followButton is the follow box of a tournament or player page.
+func (s *Site) followButton(r *http.Request, t *server.Tenant, kind, target, page string) *views.FollowProps {
+	p := &views.FollowProps{Kind: kind, TargetID: target, Next: page}
+	v := s.viewer(r.Context(), r, t)
+	if v == nil {
+		p.SignIn = true
+		return p
+	}
+	p.Following = v.IsFollowing(kind, target)
+	if code := r.URL.Query().Get("notice"); code == "followed" || code == "unfollowed" {
+		p.Notice = notice(r)
+	}
+	return p
+}
+
+// matchWatch fills a match page's casters and POV streams (live badges
+// from the arena's live set) and the viewer's casting box.
+func (s *Site) matchWatch(r *http.Request, t *server.Tenant, st *core.MatchState, book publicBook, p *views.MatchPage) error {
+	ctx := r.Context()
+	seats, err := t.Store.Casters(ctx, st.ID)
+	if err != nil {
+		return err
+	}
+	povs, err := t.Store.MatchStreams(ctx, st.ID)
+	if err != nil {
+		return err
+	}
+	live := map[string]core.LiveStream{}
+	if len(seats) > 0 || len(povs) > 0 {
+		live = s.srv.LiveNow(ctx, t)
+	}
+	casterIDs := make([]string, 0, len(seats))
+	for _, c := range seats {
+		casterIDs = append(casterIDs, c.PlatformID)
+	}
+	names, err := publicPlayers(ctx, t, casterIDs)
+	if err != nil {
+		return err
+	}
+	v := s.viewer(ctx, r, t)
+	cast := views.CastActionsProps{MatchID: st.ID, Next: "/matches/" + strconv.FormatInt(st.ID, 10), Visitor: v == nil,
+		Open: st.Tournament.AllowSpectators && !st.Status.Resolved(), Decided: st.Status.Resolved()}
+	if v != nil {
+		cast.Linked, cast.Participant = v.StreamLogin, st.SideOf(v.PlatformID) != 0
+	}
+	if st.Tournament.AllowSpectators {
+		for _, c := range seats {
+			name := c.StreamLogin
+			if c.PlatformID != "" {
+				name = names.player(c.PlatformID).Name + " (" + c.StreamLogin + ")"
+			}
+			_, on := live[c.StreamLogin]
+			p.Casters = append(p.Casters, views.Caster{Name: name, StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source, Live: on})
+			if v != nil && c.PlatformID == v.PlatformID {
+				cast.Casting = true
+			}
+		}
+	}
+	for _, pov := range povs {
+		_, on := live[pov.StreamLogin]
+		p.Streams = append(p.Streams, views.MatchStream{Player: book.player(pov.PlatformID), StreamURL: core.StreamURL(pov.StreamLogin), Live: on})
+		if v != nil && pov.PlatformID == v.PlatformID {
+			cast.Streaming = true
+		}
+	}
+	if code := r.URL.Query().Get("notice"); castNotices[code] {
+		cast.Notice = notice(r)
+	}
+	p.CastActions = views.CastActions(cast)
+	return nil
+}
+
+// castNotices are the notices the casting box shows.
+var castNotices = map[string]bool{"stream_on": true, "stream_off": true, "casting": true, "cast_retired": true, "invited": true}
+
+// alertsPage is the signed-in player's inbox.
+func (s *Site) alertsPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	w.Header().Set("Cache-Control", "no-store")
+	v := s.viewer(r.Context(), r, t)
+	if v == nil {
+		http.Redirect(w, r, signInURL("/alerts"), http.StatusSeeOther)
+		return
+	}
+	list, err := t.Store.Alerts(r.Context(), v.PlatformID, inboxSize)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p := views.AlertsPage{Layout: s.layout(r, t, "Alerts"), Notice: notice(r), Unread: v.Unread}
+	for _, a := range list {
+		p.Alerts = append(p.Alerts, views.AlertItem{ID: a.ID, Title: a.Title, Path: safeNext(a.Path), At: a.CreatedAt, Read: a.Read})
+	}
+	s.render(w, r, t, http.StatusOK, views.AlertsView(p))
+}
+
+// inboxSize is how many alerts the inbox shows.
+const inboxSize = 100
+
+// markAlertsReadAction marks every alert of the viewer read.
+func (s *Site) markAlertsReadAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	viewer, _, ok := s.actionStart(w, r, t, "/alerts")
+	if !ok {
+		return
+	}
+	if err := t.Store.MarkAlertsRead(r.Context(), viewer, 0, s.srv.Now()); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	http.Redirect(w, r, withNotice("/alerts", "alerts_read"), http.StatusSeeOther)
+}
+
+// castersPage is the caster directory.
+func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	ctx := r.Context()
+	list, err := core.CasterDirectory(ctx, t.Store, s.srv.LiveNow(ctx, t))
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	var ids []string
+	for _, c := range list {
+		if c.PlatformID != nil {
+			ids = append(ids, *c.PlatformID)
+		}
+	}
+	book, err := publicPlayers(ctx, t, ids)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p := views.CastersPage{Layout: s.layout(r, t, "Casters")}
+	for _, c := range list {
+		dc := views.DirectoryCaster{Login: c.StreamLogin, StreamURL: c.StreamURL, Live: c.Live}
+		if c.PlatformID != nil {
+			ref := book.player(*c.PlatformID)
+			dc.Player = &ref
+		}
+		for _, id := range c.Matches {
+			dc.Matches = append(dc.Matches, views.DirectoryMatch{ID: id, Label: "Match #" + strconv.FormatInt(id, 10)})
+		}
+		p.Casters = append(p.Casters, dc)
+	}
+	s.render(w, r, t, http.StatusOK, views.CastersView(p))
+}
+
+// adminAddCaster is POST /admin/matches/{id}/casters: the arena's
+// official channel (core.AddArenaCaster, as the admin API).
+func (s *Site) adminAddCaster(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	id := adminMatchID(r)
+	login := strings.TrimSpace(r.PostFormValue("streamLogin"))
+	_, err := core.AddArenaCaster(r.Context(), t.Store, t.Store, id, login, s.srv.Now())
+	if err != nil {
+		msg := streamMessage(err)
+		if msg == "" {
+			s.fail(w, r, t, err)
+			return
+		}
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(core.ErrorCode(err)), func(p *views.AdminMatch) {
+			p.Casters.Login, p.Casters.Error = login, msg
+		})
+		return
+	}
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "caster", "casters")
+}

@@ -1,0 +1,275 @@
+package web
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// The stream-provider link (spec 4.3) and the account page. Real mode
+// (the provider's client id and secret set): POST /stream-provider/link
+// stores a random state mapped to the player in the arena's database and
+// sends the browser to the provider; the provider comes back to the one
+// network-wide callback, GET /stream-provider/callback, served on every
+// host: the state's prefix names the arena (never the host), the state is
+// used once and expires, the code is exchanged, /users read once, and
+// the login stored lowercased. Mock mode: the form's login, no external
+// call.
+
+// callbackPath is the one registered callback address's path.
+const callbackPath = "/stream-provider/callback"
+
+func (s *Site) streamRoutes() {
+	s.page("GET /account", s.accountPage)
+	s.action("POST /account/webhook", s.webhookAction)
+	s.action("POST /stream-provider/link", s.linkAction)
+	s.action("POST /stream-provider/unlink", s.unlinkAction)
+	s.srv.Handle("GET "+callbackPath, http.HandlerFunc(s.streamCallback))
+
+	s.action("POST /follow/tournament/{id}", s.followAction(core.FollowTournament))
+	s.action("POST /follow/player/{id}", s.followAction(core.FollowPlayer))
+	s.action("POST /matches/{id}/stream", s.povStreamAction)
+	s.action("POST /matches/{id}/cast", s.castAction)
+	s.action("POST /matches/{id}/casters/invite", s.inviteCasterAction)
+
+	s.page("GET /alerts", s.alertsPage)
+	s.action("POST /alerts/read", s.markAlertsReadAction)
+	s.page("GET /casters", s.castersPage)
+	s.adminAction("POST /admin/matches/{id}/casters", s.adminAddCaster)
+}
+
+// accountPage shows the signed-in player's channel, webhook and follows;
+// a visitor is sent to sign in.
+func (s *Site) accountPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.renderAccount(w, r, t, http.StatusOK, func(*views.AccountPage) {})
+}
+
+func (s *Site) renderAccount(w http.ResponseWriter, r *http.Request, t *server.Tenant, status int, adjust func(p *views.AccountPage)) {
+	w.Header().Set("Cache-Control", "no-store")
+	v := s.viewer(r.Context(), r, t)
+	if v == nil {
+		http.Redirect(w, r, signInURL("/account"), http.StatusSeeOther)
+		return
+	}
+	ctx := r.Context()
+	p := views.AccountPage{Layout: s.layout(r, t, "Your account"), Notice: notice(r), Mock: s.srv.Streams().Mock(), StreamLogin: v.StreamLogin}
+	if v.StreamLogin != "" {
+		p.StreamURL = core.StreamURL(v.StreamLogin)
+		_, p.Live = s.srv.LiveNow(ctx, t)[v.StreamLogin]
+	}
+	hook, err := t.Store.Webhook(ctx, v.PlatformID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if hook != nil {
+		p.WebhookURL, p.WebhookSecret, p.WebhookDisabled = hook.URL, hook.Secret, hook.DisabledAt != nil
+	}
+	follows, err := s.followedItems(r, t, v.PlatformID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p.Follows = follows
+	adjust(&p)
+	s.render(w, r, t, status, views.AccountView(p))
+}
+
+// followedItems names what the player follows.
+func (s *Site) followedItems(r *http.Request, t *server.Tenant, platformID string) ([]views.FollowedItem, error) {
+	ctx := r.Context()
+	follows, err := t.Store.Follows(ctx, platformID)
+	if err != nil {
+		return nil, err
+	}
+	var players []string
+	for _, f := range follows {
+		if f.Kind == core.FollowPlayer {
+			players = append(players, f.TargetID)
+		}
+	}
+	book, err := publicPlayers(ctx, t, players)
+	if err != nil {
+		return nil, err
+	}
+	var out []views.FollowedItem
+	for _, f := range follows {
+		item := views.FollowedItem{Kind: f.Kind, TargetID: f.TargetID}
+		switch f.Kind {
+		case core.FollowPlayer:
+			item.Name, item.URL = book.player(f.TargetID).Name, "/players/"+f.TargetID
+		case core.FollowTournament:
+			id, err := core.ParseMatchID(f.TargetID) // a positive id, as match ids are
+			if err != nil {
+				continue
+			}
+			tour, err := t.Store.TournamentByID(ctx, id)
+			if core.ErrorCode(err) == core.CodeTournamentNotFound {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			item.Name, item.URL = tour.Name, "/tournaments/"+tour.Slug
+		}
+		out = append(out, item)
+	}
+	return out, nil
+}
+
+// linkAction links the viewer's channel: mock mode stores the form's
+// login; real mode stores a state and sends the browser to the provider.
+func (s *Site) linkAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	viewer, _, ok := s.actionStart(w, r, t, "/account")
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	provider := s.srv.Streams()
+	if provider.Mock() {
+		if _, err := core.LinkStream(ctx, t.Store, viewer, r.PostFormValue("login"), s.srv.Now()); err != nil {
+			s.accountRefused(w, r, t, err)
+			return
+		}
+		http.Redirect(w, r, withNotice("/account", "linked"), http.StatusSeeOther)
+		return
+	}
+	scheme := "http"
+	if secureRequest(r) {
+		scheme = "https"
+	}
+	ls, err := core.NewLinkState(t.Arena.Slug, viewer, scheme+"://"+r.Host, s.srv.Now(), s.srv.Random())
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if err := t.Store.SaveLinkState(ctx, ls); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	http.Redirect(w, r, provider.AuthorizeURL(ls.State), http.StatusSeeOther)
+}
+
+// streamMessage is the readable message of a refused streams action: a
+// field's own message (a channel login's shape), else the code's.
+func streamMessage(err error) string {
+	var ce *core.Error
+	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
+		return ce.Message
+	}
+	return actionMessage(err)
+}
+
+// accountRefused shows the account page again with the refusal.
+func (s *Site) accountRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
+	msg := streamMessage(err)
+	if msg == "" {
+		s.fail(w, r, t, err)
+		return
+	}
+	s.renderAccount(w, r, t, server.StatusOf(core.ErrorCode(err)), func(p *views.AccountPage) { p.Error = msg })
+}
+
+// unlinkAction clears the viewer's channel.
+func (s *Site) unlinkAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	viewer, _, ok := s.actionStart(w, r, t, "/account")
+	if !ok {
+		return
+	}
+	if err := t.Store.SetStreamLogin(r.Context(), viewer, "", s.srv.Now()); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	http.Redirect(w, r, withNotice("/account", "unlinked"), http.StatusSeeOther)
+}
+
+// streamCallback is the provider's return, on any host: the state names
+// the arena; a state unknown there, used, expired or malformed is 400
+// invalid_link_state. The browser goes back to the arena's account page.
+func (s *Site) streamCallback(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	ctx := r.Context()
+	q := r.URL.Query()
+	refuse := func(status int, message string) {
+		s.render(w, r, nil, status, views.ErrorPage(views.Layout{Title: "Channel not linked"}, status, message))
+	}
+	slug, err := core.LinkStateArena(q.Get("state"))
+	if err != nil {
+		refuse(http.StatusBadRequest, "This link request is not valid. Start again from your account page.")
+		return
+	}
+	t, release, err := s.srv.TenantBySlug(ctx, slug)
+	if core.ErrorCode(err) == core.CodeArenaNotFound {
+		refuse(http.StatusBadRequest, "This link request is not valid. Start again from your account page.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, nil, err)
+		return
+	}
+	defer release()
+	ls, err := t.Store.TakeLinkState(ctx, q.Get("state"), s.srv.Now())
+	if err != nil {
+		s.fail(w, r, nil, err)
+		return
+	}
+	if ls == nil {
+		refuse(http.StatusBadRequest, "This link request was already used or has expired. Start again from your account page.")
+		return
+	}
+	back := func(code string) {
+		http.Redirect(w, r, ls.ReturnTo+withNotice("/account", code), http.StatusSeeOther)
+	}
+	if q.Get("error") != "" || q.Get("code") == "" {
+		back("link_cancelled")
+		return
+	}
+	login, err := s.srv.Streams().LinkedLogin(ctx, q.Get("code"))
+	if err != nil {
+		s.cfg.Logger.WarnContext(ctx, "stream provider: link failed", slog.String("arena", slug), slog.String("error", err.Error()))
+		back("link_failed")
+		return
+	}
+	if _, err := core.LinkStream(ctx, t.Store, ls.PlatformID, login, s.srv.Now()); err != nil {
+		switch core.ErrorCode(err) {
+		case core.CodeStreamLoginTaken:
+			back("link_taken")
+		case core.CodeInvalidField:
+			back("link_failed")
+		default:
+			s.fail(w, r, nil, err)
+		}
+		return
+	}
+	back("linked")
+}
+
+// webhookAction saves the viewer's webhook address (empty removes it;
+// renew draws a new secret).
+func (s *Site) webhookAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	viewer, _, ok := s.actionStart(w, r, t, "/account")
+	if !ok {
+		return
+	}
+	raw := strings.TrimSpace(r.PostFormValue("url"))
+	err := core.SaveWebhook(r.Context(), t.Store, viewer, raw, "url", s.srv.LoopbackWebhooks(), r.PostFormValue("renew") != "", s.srv.Random(), s.srv.Now())
+	var ce *core.Error
+	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
+		s.renderAccount(w, r, t, http.StatusUnprocessableEntity, func(p *views.AccountPage) { p.WebhookURL, p.WebhookError = raw, ce.Message })
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	code := "webhook_saved"
+	if raw == "" {
+		code = "webhook_removed"
+	}
+	http.Redirect(w, r, withNotice("/account", code), http.StatusSeeOther)
+}
