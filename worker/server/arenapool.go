@@ -27,6 +27,18 @@ type arenaPool struct {
 	entries map[string]*pooledDB // by database URL
 	recent  list.List            // of *pooledDB, most recently used first
 	closed  bool                 // Close was called: release closes what it frees
+	// closing holds the URLs whose evicted database is being closed; a
+	// channel closes when it is done. The same file is not opened again
+	// meanwhile: SQLite checkpoints the WAL on close under an exclusive
+	// lock, and a new connection setting WAL mode then fails at once.
+	closing map[string]chan struct{}
+}
+
+// victim is an evicted database to close outside the lock.
+type victim struct {
+	url  string
+	db   *store.DB
+	done chan struct{}
 }
 
 type pooledDB struct {
@@ -40,7 +52,7 @@ func newArenaPool(open func(url, token string) (*store.DB, error), max int) *are
 	if max <= 0 {
 		max = DefaultMaxOpenArenas
 	}
-	return &arenaPool{open: open, max: max, entries: map[string]*pooledDB{}}
+	return &arenaPool{open: open, max: max, entries: map[string]*pooledDB{}, closing: map[string]chan struct{}{}}
 }
 
 // acquire returns the database at url, opened when it is not open yet,
@@ -48,6 +60,15 @@ func newArenaPool(open func(url, token string) (*store.DB, error), max int) *are
 // Opening touches nothing (store.Open), so it runs under the lock.
 func (p *arenaPool) acquire(url, token string) (*store.DB, func(), error) {
 	p.mu.Lock()
+	for {
+		done, closing := p.closing[url]
+		if !closing {
+			break
+		}
+		p.mu.Unlock()
+		<-done
+		p.mu.Lock()
+	}
 	e, ok := p.entries[url]
 	if !ok {
 		db, err := p.open(url, token)
@@ -64,7 +85,7 @@ func (p *arenaPool) acquire(url, token string) (*store.DB, func(), error) {
 	e.refs++
 	victims := p.evictLocked()
 	p.mu.Unlock()
-	closeAll(victims)
+	p.closeAll(victims)
 	var once sync.Once
 	return e.db, func() { once.Do(func() { p.release(e) }) }, nil
 }
@@ -74,14 +95,14 @@ func (p *arenaPool) release(e *pooledDB) {
 	e.refs--
 	victims := p.evictLocked()
 	p.mu.Unlock()
-	closeAll(victims)
+	p.closeAll(victims)
 }
 
 // evictLocked removes the least recently used idle databases beyond the
 // bound (all idle ones once the pool is closed) and returns them to be
-// closed outside the lock.
-func (p *arenaPool) evictLocked() []*store.DB {
-	var victims []*store.DB
+// closed outside the lock, their URLs marked closing until then.
+func (p *arenaPool) evictLocked() []victim {
+	var victims []victim
 	for el := p.recent.Back(); el != nil && (p.closed || len(p.entries) > p.max); {
 		e := el.Value.(*pooledDB)
 		el = el.Prev()
@@ -90,7 +111,9 @@ func (p *arenaPool) evictLocked() []*store.DB {
 		}
 		p.recent.Remove(e.elem)
 		delete(p.entries, e.url)
-		victims = append(victims, e.db)
+		v := victim{url: e.url, db: e.db, done: make(chan struct{})}
+		p.closing[e.url] = v.done
+		victims = append(victims, v)
 	}
 	return victims
 }
@@ -109,11 +132,16 @@ func (p *arenaPool) close() {
 	p.closed = true
 	victims := p.evictLocked()
 	p.mu.Unlock()
-	closeAll(victims)
+	p.closeAll(victims)
 }
 
-func closeAll(dbs []*store.DB) {
-	for _, db := range dbs {
-		_ = db.Close()
+// closeAll closes the evicted databases, then lets their URLs open again.
+func (p *arenaPool) closeAll(victims []victim) {
+	for _, v := range victims {
+		_ = v.db.Close()
+		p.mu.Lock()
+		delete(p.closing, v.url)
+		p.mu.Unlock()
+		close(v.done)
 	}
 }
