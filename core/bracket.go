@@ -27,11 +27,16 @@ const (
 // round, first round first, in bracket order within a round, the final and
 // then the small final (when there is one) last.
 type BracketPlan struct {
-	Entrants   int            `json:"entrants"`   // players seeded into the bracket
-	Size       int            `json:"size"`       // first-round seats, a power of two
-	Rounds     int            `json:"rounds"`     // log2(Size); the final is round Rounds
-	SmallFinal bool           `json:"smallFinal"` // a match for third place is planned
-	Matches    []BracketMatch `json:"matches"`
+	Entrants   int  `json:"entrants"`   // players seeded into the bracket
+	Size       int  `json:"size"`       // first-round seats, a power of two
+	Rounds     int  `json:"rounds"`     // log2(Size); the final is round Rounds
+	SmallFinal bool `json:"smallFinal"` // a match for third place is planned
+	// Double marks a double-elimination bracket (PlanDoubleElimination):
+	// Rounds counts its winners' rounds; Reset says a grand-final reset
+	// is planned.
+	Double  bool           `json:"double,omitempty"`
+	Reset   bool           `json:"reset,omitempty"`
+	Matches []BracketMatch `json:"matches"`
 }
 
 // BracketMatch is one planned playoff match.
@@ -40,8 +45,12 @@ type BracketMatch struct {
 	Round       string       `json:"round"`       // "Round of 16", "Quarterfinals", ..., "Small final"
 	RoundNumber int          `json:"roundNumber"` // 1 is the first round; the small final shares the final's
 	BracketSlot string       `json:"bracketSlot"`
-	P1          BracketSeat  `json:"p1"`
-	P2          BracketSeat  `json:"p2"`
+	// Section and SectionRound place a double-elimination match: winners,
+	// losers or grand_final, and its round there ("" and 0 otherwise).
+	Section      string      `json:"section,omitempty"`
+	SectionRound int         `json:"sectionRound,omitempty"`
+	P1           BracketSeat `json:"p1"`
+	P2           BracketSeat `json:"p2"`
 	// Bye marks a first-round match with one empty seat: it resolves at once
 	// for the other seat's player, and callers record resultSource "bye".
 	Bye      bool    `json:"bye,omitempty"`

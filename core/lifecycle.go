@@ -309,24 +309,39 @@ func tournamentPlacements(ctx context.Context, st TournamentStore, t *Tournament
 }
 
 // StoredBracket rebuilds the bracket plan from a tournament's stored
-// playoff matches (group matches are skipped), with players and winners
-// as they stand.
+// playoff matches (group, Swiss and round-robin matches are skipped), with
+// players and winners as they stand. Double-elimination slots (W1M1, L2M1,
+// GF) make a double-elimination plan, its sections read from the slots.
 func StoredBracket(matches []Match) BracketPlan {
 	plan := BracketPlan{}
 	for _, m := range matches {
-		if m.Stage == StageGroup {
+		if !IsBracketStage(m.Stage) {
 			continue
 		}
-		if m.RoundNumber > plan.Rounds {
-			plan.Rounds = m.RoundNumber
-		}
 		bye := m.ResultSource == SourceBye
-		plan.Matches = append(plan.Matches, BracketMatch{
+		bm := BracketMatch{
 			Stage: BracketStage(m.Stage), Round: m.Round, RoundNumber: m.RoundNumber, BracketSlot: m.BracketSlot,
 			P1: BracketSeat{PlayerID: m.P1}, P2: BracketSeat{PlayerID: m.P2, Bye: bye},
 			Bye: bye, Winner: m.Winner, WinnerTo: m.WinnerTo, LoserTo: m.LoserTo,
-		})
+		}
+		if section, r, _, ok := ParseBracketSlot(m.BracketSlot); ok {
+			plan.Double, bm.Section, bm.SectionRound = true, section, r
+			if section == BracketSectionWinners && r > plan.Rounds {
+				plan.Rounds = r
+			}
+			if m.BracketSlot == BracketSlotGrandFinalReset {
+				plan.Reset = true
+			}
+		} else if m.RoundNumber > plan.Rounds {
+			plan.Rounds = m.RoundNumber
+		}
+		plan.Matches = append(plan.Matches, bm)
 	}
 	plan.Size = 1 << plan.Rounds
 	return plan
+}
+
+// IsBracketStage reports whether a match stage is part of a bracket.
+func IsBracketStage(stage string) bool {
+	return stage == StagePlayoff || stage == StageFinal || stage == StageSmallFinal
 }
