@@ -8,11 +8,14 @@ import (
 
 // decisionStmts are the statements that follow, in the same batch, the
 // statement deciding match id, whatever decided it (queries/decided.sql):
-// the bracket seats of its winner and loser, read from the decided row.
+// the bracket seats of its winner and loser, read from the decided row,
+// and a double elimination's grand-final reset when its losers' champion
+// won the grand final.
 func decisionStmts(id int64, at string) []Stmt {
 	return []Stmt{
 		{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
 		{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}},
+		{SQL: q("insert_grand_final_reset"), Args: []any{at, at, at, at, id}},
 	}
 }
 
@@ -35,4 +38,9 @@ func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time
 // DecidedFinals implements core.TournamentStore.
 func (s *Arena) DecidedFinals(ctx context.Context) ([]int64, error) {
 	return s.ids(ctx, q("decided_finals"))
+}
+
+// StagesToSettle implements core.TournamentStore.
+func (s *Arena) StagesToSettle(ctx context.Context) ([]int64, error) {
+	return s.ids(ctx, q("stages_to_settle"))
 }

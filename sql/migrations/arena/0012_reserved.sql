@@ -1,0 +1,4 @@
+-- Stand-in for the arena migration numbered 0012 on another branch, so
+-- that 0014 applies here: it changes nothing. Drop this file when the
+-- real 0012 merges.
+SELECT 1;
