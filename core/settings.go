@@ -33,6 +33,9 @@ type SettingsChange struct {
 	Identity           *string               `json:"identity"`     // "" means DefaultIdentity
 	PlacementPoints    *PlacementPointsDraft `json:"placementPoints"`
 	RateLimits         *RateLimitsDraft      `json:"rateLimits"`
+	// RatingPeriodHours is the Glicko-2 rating period's length (kept in
+	// the arena's database, SettingRatingPeriodHours).
+	RatingPeriodHours Number `json:"ratingPeriodHours"`
 }
 
 // PlacementPointsDraft is a ladder points table as it is given.
@@ -98,6 +101,9 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 		RatePerMinuteRange.check(&p, "rateLimits.anonymousPerMinute", c.RateLimits.AnonymousPerMinute, true)
 		RatePerMinuteRange.check(&p, "rateLimits.keyPerMinute", c.RateLimits.KeyPerMinute, true)
 		a.RateLimits = RateLimits{AnonymousPerMinute: c.RateLimits.AnonymousPerMinute.N, KeyPerMinute: c.RateLimits.KeyPerMinute.N}
+	}
+	if c.RatingPeriodHours.Set || c.RatingPeriodHours.bad {
+		RatingPeriodHoursRange.check(&p, "ratingPeriodHours", c.RatingPeriodHours, true)
 	}
 	var points *PlacementPoints
 	if c.PlacementPoints != nil {

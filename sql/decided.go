@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"arena/core"
 )
 
 // decisionStmts are the statements that follow, in the same batch, the
@@ -17,6 +19,13 @@ func decisionStmts(id int64, at string) []Stmt {
 		{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}},
 		{SQL: q("insert_grand_final_reset"), Args: []any{at, at, at, at, id}},
 	}
+}
+
+// movesOn reports whether deciding m changes anything beyond m, so that
+// a batch that may decide it needs decisionStmts: it feeds a seat, or it
+// is a grand final (whose reset the decision may create).
+func movesOn(m *core.Match) bool {
+	return m.WinnerTo.BracketSlot != "" || m.LoserTo.BracketSlot != "" || m.BracketSlot == core.BracketSlotGrandFinal
 }
 
 // decide runs decision (a conditional statement that writes token into

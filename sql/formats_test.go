@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -329,5 +330,30 @@ func TestRatingsThroughTheStore(t *testing.T) {
 		assert.Equal(t, map[string]int{pid(4): 1, pid(3): 2, pid(2): 3, pid(1): 4}, seeds)
 		semi := matchInSlot(t, s, rated, "SF1")
 		assert.Equal(t, [2]string{pid(4), pid(1)}, [2]string{semi.P1, semi.P2}, "seed 1 meets seed 4")
+	})
+}
+
+// TestEveryDecisionMovesADoubleEliminationOn decides a 2-player double
+// elimination through each way a match is decided: the first match seats
+// its winner and its loser in the grand final, whose decision completes
+// the tournament.
+func TestEveryDecisionMovesADoubleEliminationOn(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		s := openArenaStore(t, open)
+		for name, decide := range decisionSources() {
+			t.Run(name, func(t *testing.T) {
+				tour := startedTournament(t, s, "de-"+strings.ToLower(name), core.FormatDoubleElimination, 2, func(t *core.Tournament) { t.GrandFinalReset = true })
+				first := matchInSlot(t, s, tour, "W1M1")
+				require.NoError(t, decide(t, s, s, first))
+				grand := matchInSlot(t, s, tour, "GF")
+				assert.Equal(t, [2]string{first.P1, first.P2}, [2]string{grand.P1, grand.P2}, "winner and loser seated")
+				grand.OpensAt, grand.ClosesAt = first.OpensAt, first.ClosesAt // its window opens a step later
+				_, err := s.RescheduleMatch(ctx, grand.ID, grand.OpensAt, grand.ClosesAt, grand.OpensAt)
+				require.NoError(t, err)
+				require.NoError(t, decide(t, s, s, grand))
+				assert.Equal(t, core.StatusCompleted, tournamentNow(t, s, tour.ID).Status)
+			})
+		}
 	})
 }

@@ -175,7 +175,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
 		{SQL: q("record_outcome"), Args: []any{rec.MatchID, rec.MatchID, rec.Side, rec.Token}},
 	}
-	if st.WinnerTo.BracketSlot != "" || st.LoserTo.BracketSlot != "" {
+	if movesOn(&st.Match) {
 		stmts = append(stmts, decisionStmts(rec.MatchID, at)...)
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {

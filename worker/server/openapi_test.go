@@ -98,6 +98,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	gameClientFlows(t, &protocolEnv{testEnv: e, admin: admin}) // switches the arena to mock mode
 	assert.Equal(t, 303, signInForm(t, e, playerID(1)))
 	assert.Equal(t, 422, signInForm(t, e, "123"))
+	formatFlows(t, e, admin)
 
 	assert.Empty(t, rec.Uncovered(), "every documented operation was exercised")
 }

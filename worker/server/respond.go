@@ -42,6 +42,7 @@ var statusByCode = map[string]int{
 	core.CodeInvalidTransition:  http.StatusConflict,
 	core.CodeMatchesUnresolved:  http.StatusConflict,
 	core.CodeTooFewEntrants:     http.StatusConflict,
+	core.CodeUnpairable:         http.StatusConflict,
 	core.CodeTournamentNotDraft: http.StatusConflict,
 	core.CodeSeedsLocked:        http.StatusConflict,
 	core.CodeInvalidSteamID:     http.StatusBadRequest,
