@@ -270,6 +270,20 @@ func sectionOrder(s string) int {
 	return 2
 }
 
+// DoubleEliminationRoundMatches is how many matches a round of a section
+// has in a full bracket of size (byes may leave some unplayed): S/2^r in
+// winners' round r, S/2^(ceil(r/2)+1) in losers' round r, 1 in the grand
+// final and its reset.
+func DoubleEliminationRoundMatches(size int, section string, round int) int {
+	switch section {
+	case BracketSectionWinners:
+		return size >> round
+	case BracketSectionLosers:
+		return size >> ((round+1)/2 + 1)
+	}
+	return 1
+}
+
 // deSlot names match i of round r of a bracket side ("W" or "L").
 func deSlot(side string, r, i int) string {
 	return side + strconv.Itoa(r) + "M" + strconv.Itoa(i)

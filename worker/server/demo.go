@@ -60,6 +60,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		if err := seedDemoTournaments(ctx, ts, now, s.rand); err != nil {
 			return fmt.Errorf("demo tournaments: %w", err)
 		}
+		if err := seedDemoDoubleElimination(ctx, ts, now, s.rand); err != nil {
+			return fmt.Errorf("demo double elimination: %w", err)
+		}
 		return nil
 	}
 	_, adminToken, err := s.createArena(ctx, createArenaRequest{
