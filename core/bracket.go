@@ -103,15 +103,8 @@ func (p BracketPlan) MatchAt(slot string) (BracketMatch, bool) {
 // error for an empty or repeated id.
 func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 	n := len(seeded)
-	if n < 2 {
-		return BracketPlan{}, Errorf(CodeTooFewEntrants, "%d entrants; a bracket needs 2", n)
-	}
-	seen := make(map[string]bool, n)
-	for i, id := range seeded {
-		if id == "" || seen[id] {
-			return BracketPlan{}, fmt.Errorf("bracket: seed %d has an empty or repeated id %q", i+1, id)
-		}
-		seen[id] = true
+	if err := checkSeeded(seeded); err != nil {
+		return BracketPlan{}, err
 	}
 	size := bracketSize(n)
 	plan := BracketPlan{
@@ -165,6 +158,22 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 		})
 	}
 	return AdvanceBracket(plan, nil)
+}
+
+// checkSeeded refuses fewer than 2 entrants (too_few_entrants) and an
+// empty or repeated id (internal).
+func checkSeeded(seeded []string) error {
+	if len(seeded) < 2 {
+		return Errorf(CodeTooFewEntrants, "%d entrants; a bracket needs 2", len(seeded))
+	}
+	seen := make(map[string]bool, len(seeded))
+	for i, id := range seeded {
+		if id == "" || seen[id] {
+			return fmt.Errorf("bracket: seed %d has an empty or repeated id %q", i+1, id)
+		}
+		seen[id] = true
+	}
+	return nil
 }
 
 // bracketSize is the smallest power of two holding n >= 1 players.

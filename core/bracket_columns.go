@@ -84,13 +84,25 @@ func doubleColumns(plan BracketPlan) []BracketColumn {
 			cmp.Compare(a.Matches[0].SectionRound, b.Matches[0].SectionRound))
 	})
 	for _, c := range columns {
-		slices.SortFunc(c.Matches, func(a, b BracketMatch) int { return cmp.Compare(slotMatch(a.BracketSlot), slotMatch(b.BracketSlot)) })
+		slices.SortStableFunc(c.Matches, func(a, b BracketMatch) int { return cmp.Compare(slotMatch(a.BracketSlot), slotMatch(b.BracketSlot)) })
 	}
 	return columns
 }
 
-// slotMatch is a double-elimination slot's match number (0 if none).
+// slotMatch is a double-elimination slot's match number (0 if none): the
+// digits after its last M.
 func slotMatch(slot string) int {
-	_, _, i, _ := ParseBracketSlot(slot)
-	return i
+	n, scale := 0, 1
+	for i := len(slot) - 1; i >= 0; i-- {
+		c := slot[i]
+		if c < '0' || c > '9' {
+			if c != 'M' {
+				return 0
+			}
+			return n
+		}
+		n += int(c-'0') * scale
+		scale *= 10
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -103,11 +104,12 @@ type deSeat struct {
 // It returns a too_few_entrants error for fewer than 2 entrants and an
 // internal error for an empty or repeated id.
 func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
-	se, err := PlanBracket(seeded, false)
-	if err != nil {
+	if err := checkSeeded(seeded); err != nil {
 		return BracketPlan{}, err
 	}
-	n, size, k := len(seeded), se.Size, se.Rounds
+	n := len(seeded)
+	size := bracketSize(n)
+	k := bits.Len(uint(size)) - 1
 	plan := BracketPlan{Entrants: n, Size: size, Rounds: k, Double: true, Reset: reset}
 	order := bracketOrder(size)
 
@@ -115,7 +117,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 		m      BracketMatch
 		p1, p2 deSeat
 	}
-	var all []tmpl
+	all := make([]tmpl, 0, 2*size)
 	add := func(section string, r, i int, p1, p2 deSeat) {
 		m := BracketMatch{Stage: BracketStagePlayoff, Section: section, SectionRound: r}
 		switch section {
@@ -201,8 +203,8 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 	slices.SortStableFunc(all, func(a, b tmpl) int {
 		return cmp.Or(cmp.Compare(a.m.RoundNumber, b.m.RoundNumber), cmp.Compare(sectionOrder(a.m.Section), sectionOrder(b.m.Section)))
 	})
-	var kept []tmpl
-	index := map[string]int{}
+	kept := make([]tmpl, 0, len(all))
+	index := make(map[string]int, len(all))
 	for _, t := range all {
 		p1, live1 := resolve(t.p1)
 		p2, live2 := resolve(t.p2)
@@ -249,6 +251,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 		m.Bye = m.P1.Bye || m.P2.Bye
 		kept[index[m.BracketSlot]].m = m
 	}
+	plan.Matches = make([]BracketMatch, 0, len(kept)+1)
 	for _, t := range kept {
 		plan.Matches = append(plan.Matches, t.m)
 	}

@@ -59,10 +59,29 @@ const CodeUnpairable = "unpairable"
 // whom, who had a bye and how often each had slot 1.
 type swissField struct {
 	ids    []string // in ranking order
-	met    [][]bool
+	n      int
+	metBit []uint64 // n*n bits: position a met position b
 	hadBye []bool
 	slot1  []int
 	budget int // search steps left before the matching decides
+	used   []bool
+}
+
+func newSwissField(n int) *swissField {
+	return &swissField{ids: make([]string, n), n: n, metBit: make([]uint64, (n*n+63)/64),
+		hadBye: make([]bool, n), slot1: make([]int, n), used: make([]bool, n)}
+}
+
+// met reports whether the players at ranking positions a and b met.
+func (f *swissField) met(a, b int) bool {
+	i := a*f.n + b
+	return f.metBit[i/64]&(1<<(i%64)) != 0
+}
+
+func (f *swissField) setMet(a, b int) {
+	for _, i := range []int{a*f.n + b, b*f.n + a} {
+		f.metBit[i/64] |= 1 << (i % 64)
+	}
 }
 
 // PairSwissRound pairs the next round. entrants are the players in initial
@@ -87,8 +106,7 @@ func PairSwissRound(entrants []Entrant, played []MatchOutcome) (SwissRound, erro
 	}
 	// Ranking: points, then initial rank (the entrants' order).
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tally[b].points, tally[a].points) })
-	f := swissField{ids: make([]string, len(order)), met: make([][]bool, len(order)),
-		hadBye: make([]bool, len(order)), slot1: make([]int, len(order))}
+	f := newSwissField(len(order))
 	pos := make([]int, len(order)) // entrant index -> ranking position
 	for p, e := range order {
 		pos[e] = p
@@ -97,9 +115,8 @@ func PairSwissRound(entrants []Entrant, played []MatchOutcome) (SwissRound, erro
 		f.ids[p] = entrants[e].ID
 		f.hadBye[p] = tally[e].byes > 0
 		f.slot1[p] = tally[e].slot1
-		f.met[p] = make([]bool, len(order))
-		for o := range tally[e].met {
-			f.met[p][pos[o]] = true
+		for _, o := range tally[e].met {
+			f.setMet(p, pos[o])
 		}
 	}
 	all := make([]int, len(order))
@@ -139,7 +156,13 @@ const swissSearchSteps = 20000
 // the first valid pairing in ranking order, as [2]int pairs.
 func (f *swissField) pair(players []int) ([][2]int, bool) {
 	f.budget = swissSearchSteps
-	pairs, ok, exhausted := f.search(players, nil)
+	for i := range f.used {
+		f.used[i] = true
+	}
+	for _, p := range players {
+		f.used[p] = false
+	}
+	pairs, ok, exhausted := f.search(0, make([][2]int, 0, len(players)/2))
 	if !exhausted {
 		return pairs, ok
 	}
@@ -157,7 +180,7 @@ func (f *swissField) pairByMatching(players []int) ([][2]int, bool) {
 	for i := range alive {
 		alive[i] = true
 	}
-	edge := func(a, b int) bool { return alive[a] && alive[b] && !f.met[players[a]][players[b]] }
+	edge := func(a, b int) bool { return alive[a] && alive[b] && !f.met(players[a], players[b]) }
 	mate := maximumMatching(n, edge)
 	if slices.Contains(mate, -1) {
 		return nil, false
@@ -190,29 +213,36 @@ func (f *swissField) pairByMatching(players []int) ([][2]int, bool) {
 	return pairs, true
 }
 
-// search pairs the first of players with each possible opponent in
-// ranking order and recurses; exhausted reports that it ran out of steps.
-func (f *swissField) search(players []int, pairs [][2]int) (_ [][2]int, ok, exhausted bool) {
-	if len(players) == 0 {
+// search pairs the first unpaired player (from ranking position from
+// on) with each possible opponent in ranking order and recurses;
+// exhausted reports that it ran out of steps. f.used marks the players
+// paired so far (and those not in this pairing).
+func (f *swissField) search(from int, pairs [][2]int) (_ [][2]int, ok, exhausted bool) {
+	top := from
+	for top < f.n && f.used[top] {
+		top++
+	}
+	if top == f.n {
 		return pairs, true, false
 	}
-	top := players[0]
-	for j := 1; j < len(players); j++ {
-		o := players[j]
-		if f.met[top][o] {
+	f.used[top] = true
+	for o := top + 1; o < f.n; o++ {
+		if f.used[o] || f.met(top, o) {
 			continue
 		}
 		if f.budget--; f.budget < 0 {
+			f.used[top] = false
 			return nil, false, true
 		}
-		rest := make([]int, 0, len(players)-2)
-		rest = append(rest, players[1:j]...)
-		rest = append(rest, players[j+1:]...)
-		got, ok, exhausted := f.search(rest, append(pairs, [2]int{top, o}))
+		f.used[o] = true
+		got, ok, exhausted := f.search(top+1, append(pairs, [2]int{top, o}))
+		f.used[o] = false
 		if ok || exhausted {
+			f.used[top] = ok
 			return got, ok, exhausted
 		}
 	}
+	f.used[top] = false
 	return nil, false, false
 }
 
@@ -237,9 +267,9 @@ type swissTally struct {
 	slot1                      int
 	scoresWon, scoresLost      int
 	forfeits                   int
-	met                        map[int]bool // entrant indexes of opponents paired with
-	played                     []int        // entrant indexes of opponents of decided matches
-	beat                       []int        // entrant indexes of opponents beaten
+	met                        []int // entrant indexes of opponents paired with
+	played                     []int // entrant indexes of opponents of decided matches
+	beat                       []int // entrant indexes of opponents beaten
 }
 
 // tallySwiss adds up every resolved outcome per entrant; unresolved ones
@@ -247,12 +277,19 @@ type swissTally struct {
 func tallySwiss(entrants []Entrant, played []MatchOutcome) ([]swissTally, error) {
 	index := make(map[string]int, len(entrants))
 	tally := make([]swissTally, len(entrants))
+	// One backing array for every player's lists, room for the rounds
+	// played so far (appends beyond it still work).
+	room := 2*len(played)/max(len(entrants), 1) + 2
+	backing := make([]int, 3*room*len(entrants))
 	for i, e := range entrants {
 		if _, dup := index[e.ID]; dup || e.ID == "" {
 			return nil, fmt.Errorf("swiss: player %q listed twice or empty", e.ID)
 		}
 		index[e.ID] = i
-		tally[i].met = map[int]bool{}
+		at := 3 * room * i
+		tally[i].met = backing[at : at : at+room]
+		tally[i].played = backing[at+room : at+room : at+2*room]
+		tally[i].beat = backing[at+2*room : at+2*room : at+3*room]
 	}
 	for n, o := range played {
 		p1, ok1 := index[o.P1]
@@ -268,7 +305,8 @@ func tallySwiss(entrants []Entrant, played []MatchOutcome) ([]swissTally, error)
 		if !ok2 || p1 == p2 {
 			return nil, fmt.Errorf("swiss: outcome %d (%s vs %s) is not between two players", n, o.P1, o.P2)
 		}
-		tally[p1].met[p2], tally[p2].met[p1] = true, true
+		tally[p1].met = append(tally[p1].met, p2)
+		tally[p2].met = append(tally[p2].met, p1)
 		tally[p1].slot1++
 		if !o.Resolved() {
 			continue

@@ -56,32 +56,33 @@ func SwissStandings(entrants []Entrant, outcomes []MatchOutcome) ([]SwissRow, er
 		}
 		rows[i] = row
 	}
-	criteria := []struct {
-		name  Tiebreak
-		value func(r *SwissRow) int
-	}{
-		{TiebreakPoints, func(r *SwissRow) int { return r.Points }},
-		{TiebreakBuchholz, func(r *SwissRow) int { return r.Buchholz }},
-		{TiebreakSonnebornBerger, func(r *SwissRow) int { return r.SonnebornBerger }},
-	}
-	initial := make(map[string]int, len(entrants))
-	for i, e := range entrants {
-		initial[e.ID] = i
-	}
-	compare := func(a, b *SwissRow) (int, Tiebreak) {
-		for _, c := range criteria {
-			if r := cmp.Compare(c.value(b), c.value(a)); r != 0 {
-				return r, c.name
-			}
+	// compare orders rows a and b (indexes into rows, which are in
+	// initial rank order) and names what decided it.
+	compare := func(a, b int) (int, Tiebreak) {
+		ra, rb := &rows[a], &rows[b]
+		switch {
+		case ra.Points != rb.Points:
+			return cmp.Compare(rb.Points, ra.Points), TiebreakPoints
+		case ra.Buchholz != rb.Buchholz:
+			return cmp.Compare(rb.Buchholz, ra.Buchholz), TiebreakBuchholz
+		case ra.SonnebornBerger != rb.SonnebornBerger:
+			return cmp.Compare(rb.SonnebornBerger, ra.SonnebornBerger), TiebreakSonnebornBerger
 		}
-		return cmp.Compare(initial[a.PlayerID], initial[b.PlayerID]), TiebreakSeed
+		return cmp.Compare(a, b), TiebreakSeed
 	}
-	slices.SortFunc(rows, func(a, b SwissRow) int { r, _ := compare(&a, &b); return r })
-	for i := range rows {
-		rows[i].Rank = i + 1
-		if i+1 < len(rows) {
-			_, rows[i].SeparatedBy = compare(&rows[i], &rows[i+1])
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { r, _ := compare(a, b); return r })
+	ranked := make([]SwissRow, len(rows))
+	for pos, i := range order {
+		ranked[pos] = rows[i]
+		ranked[pos].Rank = pos + 1
+		if pos+1 < len(order) {
+			_, ranked[pos].SeparatedBy = compare(i, order[pos+1])
 		}
 	}
+	rows = ranked
 	return rows, nil
 }
