@@ -29,18 +29,23 @@ func TestBracketGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("%02d", n), func(t *testing.T) {
 			plan, err := PlanBracket(platformIDs(n), true)
 			require.NoError(t, err)
-			got := renderBracket(plan)
-			path := filepath.Join("testdata", "bracket", fmt.Sprintf("%02d.golden", n))
-			if *updateGolden {
-				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./core -run Golden -update to create it")
-			require.Equal(t, string(want), got)
+			assertGolden(t, filepath.Join("testdata", "bracket", fmt.Sprintf("%02d.golden", n)), renderBracket(plan))
 		})
 	}
+}
+
+// assertGolden compares got with the golden file at path, or rewrites it
+// with -update.
+func assertGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *updateGolden {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./core -run Golden -update to create it")
+	require.Equal(t, string(want), got)
 }
 
 // renderBracket writes a plan as text: a header, one line per match (slot,

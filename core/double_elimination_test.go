@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,16 +20,7 @@ func TestDoubleEliminationGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("%02d", n), func(t *testing.T) {
 			plan, err := PlanDoubleElimination(platformIDs(n), true)
 			require.NoError(t, err)
-			got := renderDoubleElimination(plan)
-			path := filepath.Join("testdata", "double_elimination", fmt.Sprintf("%02d.golden", n))
-			if *updateGolden {
-				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./core -run Golden -update to create it")
-			require.Equal(t, string(want), got)
+			assertGolden(t, filepath.Join("testdata", "double_elimination", fmt.Sprintf("%02d.golden", n)), renderDoubleElimination(plan))
 		})
 	}
 }
