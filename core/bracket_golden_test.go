@@ -65,17 +65,7 @@ func renderBracket(plan BracketPlan) string {
 	b.WriteString("\n")
 	for _, m := range plan.Matches {
 		line := fmt.Sprintf("%-11s  %-13s  %-11s  %-27s", m.BracketSlot, m.Round, m.Stage, renderSeat(m.P1)+" vs "+renderSeat(m.P2))
-		var notes []string
-		if m.Bye {
-			notes = append(notes, "bye")
-		}
-		if m.WinnerTo.BracketSlot != "" {
-			notes = append(notes, fmt.Sprintf("winner -> %s/%d", m.WinnerTo.BracketSlot, m.WinnerTo.Side))
-		}
-		if m.LoserTo.BracketSlot != "" {
-			notes = append(notes, fmt.Sprintf("loser -> %s/%d", m.LoserTo.BracketSlot, m.LoserTo.Side))
-		}
-		b.WriteString(strings.TrimRight(line+"  "+strings.Join(notes, ", "), " ") + "\n")
+		b.WriteString(strings.TrimRight(line+"  "+strings.Join(renderNotes(m), ", "), " ") + "\n")
 	}
 	b.WriteString("\ncolumns:\n")
 	for _, c := range BracketColumns(plan) {
@@ -86,6 +76,21 @@ func renderBracket(plan BracketPlan) string {
 		fmt.Fprintf(&b, "%-6s  %-13s  %s\n", c.Side, c.Label, strings.Join(slots, " "))
 	}
 	return b.String()
+}
+
+// renderNotes says a match is a bye and where its winner and loser go.
+func renderNotes(m BracketMatch) []string {
+	var notes []string
+	if m.Bye {
+		notes = append(notes, "bye")
+	}
+	if m.WinnerTo.BracketSlot != "" {
+		notes = append(notes, fmt.Sprintf("winner -> %s/%d", m.WinnerTo.BracketSlot, m.WinnerTo.Side))
+	}
+	if m.LoserTo.BracketSlot != "" {
+		notes = append(notes, fmt.Sprintf("loser -> %s/%d", m.LoserTo.BracketSlot, m.LoserTo.Side))
+	}
+	return notes
 }
 
 func renderSeat(s BracketSeat) string {

@@ -30,16 +30,7 @@ func renderDoubleElimination(plan BracketPlan) string {
 	fmt.Fprintf(&b, "# %d entrants, bracket of %d, %d winners' rounds, reset %v\n", plan.Entrants, plan.Size, plan.Rounds, plan.Reset)
 	for _, m := range plan.Matches {
 		line := fmt.Sprintf("%-6s step %-2d  %-17s  %-27s", m.BracketSlot, m.RoundNumber, m.Round, renderSeat(m.P1)+" vs "+renderSeat(m.P2))
-		var notes []string
-		if m.Bye {
-			notes = append(notes, "bye")
-		}
-		if m.WinnerTo.BracketSlot != "" {
-			notes = append(notes, fmt.Sprintf("winner -> %s/%d", m.WinnerTo.BracketSlot, m.WinnerTo.Side))
-		}
-		if m.LoserTo.BracketSlot != "" {
-			notes = append(notes, fmt.Sprintf("loser -> %s/%d", m.LoserTo.BracketSlot, m.LoserTo.Side))
-		}
+		notes := renderNotes(m)
 		if m.BracketSlot == BracketSlotGrandFinalReset {
 			notes = append(notes, "played when GF's side 2 wins")
 		}
