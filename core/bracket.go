@@ -27,11 +27,16 @@ const (
 // round, first round first, in bracket order within a round, the final and
 // then the small final (when there is one) last.
 type BracketPlan struct {
-	Entrants   int            `json:"entrants"`   // players seeded into the bracket
-	Size       int            `json:"size"`       // first-round seats, a power of two
-	Rounds     int            `json:"rounds"`     // log2(Size); the final is round Rounds
-	SmallFinal bool           `json:"smallFinal"` // a match for third place is planned
-	Matches    []BracketMatch `json:"matches"`
+	Entrants   int  `json:"entrants"`   // players seeded into the bracket
+	Size       int  `json:"size"`       // first-round seats, a power of two
+	Rounds     int  `json:"rounds"`     // log2(Size); the final is round Rounds
+	SmallFinal bool `json:"smallFinal"` // a match for third place is planned
+	// Double marks a double-elimination bracket (PlanDoubleElimination):
+	// Rounds counts its winners' rounds; Reset says a grand-final reset
+	// is planned.
+	Double  bool           `json:"double,omitempty"`
+	Reset   bool           `json:"reset,omitempty"`
+	Matches []BracketMatch `json:"matches"`
 }
 
 // BracketMatch is one planned playoff match.
@@ -40,8 +45,12 @@ type BracketMatch struct {
 	Round       string       `json:"round"`       // "Round of 16", "Quarterfinals", ..., "Small final"
 	RoundNumber int          `json:"roundNumber"` // 1 is the first round; the small final shares the final's
 	BracketSlot string       `json:"bracketSlot"`
-	P1          BracketSeat  `json:"p1"`
-	P2          BracketSeat  `json:"p2"`
+	// Section and SectionRound place a double-elimination match: winners,
+	// losers or grand_final, and its round there ("" and 0 otherwise).
+	Section      string      `json:"section,omitempty"`
+	SectionRound int         `json:"sectionRound,omitempty"`
+	P1           BracketSeat `json:"p1"`
+	P2           BracketSeat `json:"p2"`
 	// Bye marks a first-round match with one empty seat: it resolves at once
 	// for the other seat's player, and callers record resultSource "bye".
 	Bye      bool    `json:"bye,omitempty"`
@@ -94,15 +103,8 @@ func (p BracketPlan) MatchAt(slot string) (BracketMatch, bool) {
 // error for an empty or repeated id.
 func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 	n := len(seeded)
-	if n < 2 {
-		return BracketPlan{}, Errorf(CodeTooFewEntrants, "%d entrants; a bracket needs 2", n)
-	}
-	seen := make(map[string]bool, n)
-	for i, id := range seeded {
-		if id == "" || seen[id] {
-			return BracketPlan{}, fmt.Errorf("bracket: seed %d has an empty or repeated id %q", i+1, id)
-		}
-		seen[id] = true
+	if err := checkSeeded(seeded); err != nil {
+		return BracketPlan{}, err
 	}
 	size := bracketSize(n)
 	plan := BracketPlan{
@@ -156,6 +158,22 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 		})
 	}
 	return AdvanceBracket(plan, nil)
+}
+
+// checkSeeded refuses fewer than 2 entrants (too_few_entrants) and an
+// empty or repeated id (internal).
+func checkSeeded(seeded []string) error {
+	if len(seeded) < 2 {
+		return Errorf(CodeTooFewEntrants, "%d entrants; a bracket needs 2", len(seeded))
+	}
+	seen := make(map[string]bool, len(seeded))
+	for i, id := range seeded {
+		if id == "" || seen[id] {
+			return fmt.Errorf("bracket: seed %d has an empty or repeated id %q", i+1, id)
+		}
+		seen[id] = true
+	}
+	return nil
 }
 
 // bracketSize is the smallest power of two holding n >= 1 players.

@@ -10,9 +10,11 @@ import (
 // winners maps a bracketSlot to its winner's id ("" or no entry: not yet
 // decided). Every bye match is resolved for its player without an entry.
 // Each decided match sets its Winner and seats the winner (and, for a
-// semifinal feeding a small final, the loser) in the match it feeds, so a
-// match whose two seats hold players and which has no Winner is ready to be
-// played.
+// semifinal feeding a small final, or any match of a double elimination,
+// the loser) in the match it feeds, so a match whose two seats hold
+// players and which has no Winner is ready to be played. A grand final
+// won by its side 2 (the losers' champion) seats both again in the reset
+// (GF2), when the plan has one.
 //
 // The result depends only on plan's first round and winners: seats filled
 // and winners set by an earlier call are recomputed, so a corrected result
@@ -68,6 +70,11 @@ func AdvanceBracket(plan BracketPlan, winners map[string]string) (BracketPlan, e
 		out.seat(index, m.WinnerTo, won)
 		if !lost.Bye {
 			out.seat(index, m.LoserTo, lost)
+		}
+		// A grand final won by the losers' champion is played again.
+		if i, reset := index[BracketSlotGrandFinalReset]; reset && m.BracketSlot == BracketSlotGrandFinal && winner == m.P2.PlayerID {
+			out.seat(index, SeatRef{BracketSlot: out.Matches[i].BracketSlot, Side: 1}, m.P1)
+			out.seat(index, SeatRef{BracketSlot: out.Matches[i].BracketSlot, Side: 2}, m.P2)
 		}
 	}
 	return out, nil

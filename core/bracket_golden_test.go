@@ -29,18 +29,23 @@ func TestBracketGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("%02d", n), func(t *testing.T) {
 			plan, err := PlanBracket(platformIDs(n), true)
 			require.NoError(t, err)
-			got := renderBracket(plan)
-			path := filepath.Join("testdata", "bracket", fmt.Sprintf("%02d.golden", n))
-			if *updateGolden {
-				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./core -run Golden -update to create it")
-			require.Equal(t, string(want), got)
+			assertGolden(t, filepath.Join("testdata", "bracket", fmt.Sprintf("%02d.golden", n)), renderBracket(plan))
 		})
 	}
+}
+
+// assertGolden compares got with the golden file at path, or rewrites it
+// with -update.
+func assertGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *updateGolden {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./core -run Golden -update to create it")
+	require.Equal(t, string(want), got)
 }
 
 // renderBracket writes a plan as text: a header, one line per match (slot,
@@ -60,17 +65,7 @@ func renderBracket(plan BracketPlan) string {
 	b.WriteString("\n")
 	for _, m := range plan.Matches {
 		line := fmt.Sprintf("%-11s  %-13s  %-11s  %-27s", m.BracketSlot, m.Round, m.Stage, renderSeat(m.P1)+" vs "+renderSeat(m.P2))
-		var notes []string
-		if m.Bye {
-			notes = append(notes, "bye")
-		}
-		if m.WinnerTo.BracketSlot != "" {
-			notes = append(notes, fmt.Sprintf("winner -> %s/%d", m.WinnerTo.BracketSlot, m.WinnerTo.Side))
-		}
-		if m.LoserTo.BracketSlot != "" {
-			notes = append(notes, fmt.Sprintf("loser -> %s/%d", m.LoserTo.BracketSlot, m.LoserTo.Side))
-		}
-		b.WriteString(strings.TrimRight(line+"  "+strings.Join(notes, ", "), " ") + "\n")
+		b.WriteString(strings.TrimRight(line+"  "+strings.Join(renderNotes(m), ", "), " ") + "\n")
 	}
 	b.WriteString("\ncolumns:\n")
 	for _, c := range BracketColumns(plan) {
@@ -81,6 +76,21 @@ func renderBracket(plan BracketPlan) string {
 		fmt.Fprintf(&b, "%-6s  %-13s  %s\n", c.Side, c.Label, strings.Join(slots, " "))
 	}
 	return b.String()
+}
+
+// renderNotes says a match is a bye and where its winner and loser go.
+func renderNotes(m BracketMatch) []string {
+	var notes []string
+	if m.Bye {
+		notes = append(notes, "bye")
+	}
+	if m.WinnerTo.BracketSlot != "" {
+		notes = append(notes, fmt.Sprintf("winner -> %s/%d", m.WinnerTo.BracketSlot, m.WinnerTo.Side))
+	}
+	if m.LoserTo.BracketSlot != "" {
+		notes = append(notes, fmt.Sprintf("loser -> %s/%d", m.LoserTo.BracketSlot, m.LoserTo.Side))
+	}
+	return notes
 }
 
 func renderSeat(s BracketSeat) string {

@@ -15,43 +15,114 @@ import (
 //
 //  1. The store records the decision in one conditional batch that also
 //     seats the decided match's winner (and, from a semifinal feeding a
-//     small final, its loser) in the bracket match it feeds, for a title
+//     small final or any double-elimination match, its loser) in the
+//     bracket match it feeds, creates a double elimination's grand final
+//     reset when the losers' champion wins the grand final, for a title
 //     match crowns its winner (holder, reign, defenses, lineage, clock;
 //     see title.go), records the result_confirmed event its alerts are
 //     made of (result_disputed when a submission or report left it
 //     disputed) and ends its caster seats (alerts.go). These are the same
 //     statements for every source, read from the decided row.
-//  2. MatchDecided then completes the tournament once its final (and small
-//     final) are decided: podium, placements and ladder points in one batch
-//     (CompleteIfDecided).
+//  2. MatchDecided then moves the tournament on: it completes it once its
+//     deciding matches are decided (podium, placements and ladder points in
+//     one batch, CompleteIfDecided), and a Swiss match that ends its round
+//     pairs the next round (or seeds the top cut) (AdvanceStage).
 //
 // A crash between the two steps leaves a decided final in a tournament
-// still in playoffs. SettleTournaments, one of the scheduled jobs, finds
-// such tournaments and completes them, so nothing stays half-done.
+// still in playoffs, or a finished round unpaired. SettleTournaments, one
+// of the scheduled jobs, finds such tournaments and moves them on, so
+// nothing stays half-done.
 
 // MatchDecided carries a decided match's consequences beyond its own batch:
-// a decided final or small final completes the tournament when both are
-// decided, with the ladder points table points returns (read only then).
-// It is idempotent.
+// a decided final or small final (a grand final or its reset) completes
+// the tournament when its deciding matches are decided, with the ladder
+// points table points returns (read only then); a decided Swiss or
+// round-robin match moves its stage on (AdvanceStage). It is idempotent.
 func MatchDecided(ctx context.Context, ts TournamentStore, m *Match, now time.Time, points func() PlacementPoints) error {
-	if m.Stage != StageFinal && m.Stage != StageSmallFinal {
+	switch m.Stage {
+	case StageFinal, StageSmallFinal, StageSwiss, StageRoundRobin:
+	default:
 		return nil
 	}
 	t, err := ts.TournamentByID(ctx, m.TournamentID)
 	if err != nil {
 		return err
 	}
+	if m.Stage == StageSwiss || m.Stage == StageRoundRobin {
+		_, err = AdvanceStage(ctx, ts, t, now, points)
+		return err
+	}
 	_, err = CompleteIfDecided(ctx, ts, t, now, points())
 	return err
 }
 
-// SettleTournaments completes every tournament still in playoffs whose
-// final is decided (a decision whose second step did not run, or failed).
-// It returns how many it completed; running it again changes nothing more.
+// AdvanceStage moves a round-robin or Swiss tournament in group_stage on
+// once every match stored is resolved: the round robin completes; a Swiss
+// stage pairs its next round, or after its last round seeds the top cut
+// (status playoffs) or completes. Rounds open at the later of now and
+// startsAt plus one window per earlier round. Pairings depend only on the
+// decided results, so two requests doing this at once store the same
+// matches once (TournamentStore.AddMatches). It reports whether it changed
+// anything.
+func AdvanceStage(ctx context.Context, ts TournamentStore, t *Tournament, now time.Time, points func() PlacementPoints) (bool, error) {
+	if t.Status != StatusGroupStage || (t.Format != FormatSwiss && t.Format != FormatRoundRobin) {
+		return false, nil
+	}
+	matches, err := ts.Matches(ctx, t.ID)
+	if err != nil {
+		return false, err
+	}
+	for i := range matches {
+		if !matches[i].Status.Resolved() {
+			return false, nil
+		}
+	}
+	if t.Format == FormatRoundRobin {
+		return CompleteIfDecided(ctx, ts, t, now, points())
+	}
+	regs, err := ts.Registrations(ctx, t.ID)
+	if err != nil {
+		return false, err
+	}
+	played := swissRoundsPlayed(matches)
+	switch {
+	case played < t.SwissRoundsFor(len(regs)):
+		opens := t.StartsAt.Add(time.Duration(played) * t.MatchWindow())
+		if opens.Before(now) {
+			opens = now
+		}
+		next, err := planSwissRound(t, regs, matches, played+1, opens)
+		if err != nil {
+			return false, err
+		}
+		return true, ts.AddMatches(ctx, t, StatusGroupStage, StatusGroupStage, next, now)
+	case t.TopCut > 0:
+		cut, err := planTopCut(t, regs, matches, now)
+		if err != nil {
+			return false, err
+		}
+		return true, ts.AddMatches(ctx, t, StatusGroupStage, StatusPlayoffs, cut, now)
+	}
+	return CompleteIfDecided(ctx, ts, t, now, points())
+}
+
+// SettleTournaments moves on every tournament a decision left behind (a
+// decision whose second step did not run, or failed): it completes those
+// still in playoffs whose final is decided, and moves round-robin, Swiss
+// and double-elimination stages on (StagesToSettle, AdvanceStage). It
+// returns how many it changed; running it again changes nothing more.
 func SettleTournaments(ctx context.Context, ts TournamentStore, now time.Time, points func() PlacementPoints) (int, error) {
 	ids, err := ts.DecidedFinals(ctx)
-	if err != nil || len(ids) == 0 {
+	if err != nil {
 		return 0, err
+	}
+	stages, err := ts.StagesToSettle(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ids = append(ids, stages...)
+	if len(ids) == 0 {
+		return 0, nil
 	}
 	table := points()
 	done := 0
@@ -60,7 +131,12 @@ func SettleTournaments(ctx context.Context, ts TournamentStore, now time.Time, p
 		if err != nil {
 			return done, err
 		}
-		ok, err := CompleteIfDecided(ctx, ts, t, now, table)
+		var ok bool
+		if t.Status == StatusGroupStage {
+			ok, err = AdvanceStage(ctx, ts, t, now, func() PlacementPoints { return table })
+		} else {
+			ok, err = CompleteIfDecided(ctx, ts, t, now, table)
+		}
 		if err != nil {
 			return done, err
 		}

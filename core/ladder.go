@@ -107,3 +107,45 @@ func (d *SeasonDraft) Check(now time.Time) (*Season, Problems) {
 	}
 	return se, nil
 }
+
+// LadderOrderRating is the ladder's ?order= value that ranks the arena's
+// rated players by rating instead of the season's points; any other value
+// keeps the spec's order.
+const LadderOrderRating = "rating"
+
+// RatedRow is a rating ladder's row: a rated player ranked by rating,
+// with their season points (zero when they have none) and their rating
+// as of now.
+type RatedRow struct {
+	Rank int
+	LadderRow
+	Rating  Rating
+	Matches int
+}
+
+// RatingLadder returns the ladder of the season want picks (for its
+// seasons and points) with every rated player ranked by their stored
+// rating: the highest first, then the lower deviation, then the id. The
+// ratings shown have their deviations grown to now for the rating periods
+// (periodHours) a player sat out.
+func RatingLadder(ctx context.Context, st TournamentStore, rs RatingStore, want string, now time.Time, periodHours int) (SeasonLadder, []RatedRow, error) {
+	season, err := Ladder(ctx, st, want)
+	if err != nil {
+		return SeasonLadder{}, nil, err
+	}
+	ratings, err := rs.RatingLadder(ctx)
+	if err != nil {
+		return SeasonLadder{}, nil, err
+	}
+	points := make(map[string]LadderRow, len(season.Rows))
+	for _, row := range season.Rows {
+		points[row.PlatformID] = row.LadderRow
+	}
+	rows := make([]RatedRow, 0, len(ratings))
+	for i, p := range ratings {
+		row := points[p.PlatformID]
+		row.PlatformID = p.PlatformID
+		rows = append(rows, RatedRow{Rank: i + 1, LadderRow: row, Rating: p.Now(now, periodHours), Matches: p.Matches})
+	}
+	return season, rows, nil
+}

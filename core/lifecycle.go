@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -10,14 +11,17 @@ import (
 )
 
 // ChangeTournamentStatus moves t one legal lifecycle step to `to` at now:
-// entering group_stage draws the groups (snake draw by seed) and schedules
-// their round robins; entering playoffs seeds the bracket from the group
-// standings (or from registration seeds for playoffs_only), resolving byes
-// at once; completed needs the final (and small final) resolved. The step
-// is one batch guarded by a token from random; a concurrent second step
-// gets CodeInvalidTransition. Asking for the status t already has changes
-// nothing and is no error (an admin's script may complete a tournament
-// that its final's result completed already).
+// entering group_stage draws the stage (groups by snake draw and their
+// round robins, the round robin's one group, or the first Swiss round);
+// entering playoffs seeds the bracket (from the group standings, the
+// Swiss standings' top cut, or registration seeds for playoffs_only and
+// double_elimination), resolving byes at once; completed needs the
+// deciding matches resolved. The draw seeds by rating when the tournament
+// says so, and stores the seeds it used. The step is one batch guarded by
+// a token from random; a concurrent second step gets CodeInvalidTransition.
+// Asking for the status t already has changes nothing and is no error (an
+// admin's script may complete a tournament that its final's result
+// completed already).
 func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, now time.Time, random io.Reader, points func() PlacementPoints) error {
 	if t.Status == to {
 		return nil
@@ -28,13 +32,25 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 	from := t.Status
 	switch to {
 	case StatusGroupStage, StatusPlayoffs:
+		regs, err := st.Registrations(ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		var seeds map[string]int
+		if from == StatusRegistrationClosed && t.SeedFromRatings {
+			if seeds, err = ratingSeeds(ctx, st, regs); err != nil {
+				return err
+			}
+			for i := range regs {
+				regs[i].Seed = seeds[regs[i].PlatformID]
+			}
+		}
 		var groups map[string]string
 		var matches []Match
-		var err error
 		if to == StatusGroupStage {
-			groups, matches, err = planGroupStage(ctx, st, t, now)
+			groups, matches, err = planGroupStage(t, regs, now)
 		} else {
-			matches, err = planPlayoffs(ctx, st, t, now)
+			matches, err = planPlayoffs(ctx, st, t, regs, now)
 		}
 		if err != nil {
 			return err
@@ -43,18 +59,27 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 		if err != nil {
 			return err
 		}
-		return st.StartStage(ctx, t, from, to, groups, matches, now, token)
+		return st.StartStage(ctx, t, from, to, StageStart{Groups: groups, Seeds: seeds, Matches: matches}, now, token)
 	case StatusCompleted:
 		done, err := CompleteIfDecided(ctx, st, t, now, points())
 		if err != nil {
 			return err
 		}
 		if !done {
-			return Errorf(CodeMatchesUnresolved, "the final is not resolved")
+			return Errorf(CodeMatchesUnresolved, "the deciding matches are not resolved")
 		}
 		return nil
 	}
 	return st.SetTournamentStatus(ctx, t, from, to, now)
+}
+
+// StageStart is what a lifecycle step stores with its status change: the
+// group of each captain, the seeds the draw used (when it seeded by
+// rating), and the step's matches.
+type StageStart struct {
+	Groups  map[string]string
+	Seeds   map[string]int
+	Matches []Match
 }
 
 // entrants returns the tournament's sides as draw entrants, in
@@ -67,44 +92,43 @@ func entrants(regs []Registration) []Entrant {
 	return out
 }
 
-// planGroupStage draws the groups and schedules every group match: round r
-// (from 0) of every group opens at start + r windows, start being the
-// tournament's startsAt or now, whichever is later.
-func planGroupStage(ctx context.Context, st TournamentStore, t *Tournament, now time.Time) (map[string]string, []Match, error) {
-	regs, err := st.Registrations(ctx, t.ID)
+// ratingSeeds seeds every side for a draw by rating: sides the admin
+// seeded keep their order first, then the others by rating, highest
+// first (an unrated side counts as DefaultRating; equal ratings keep
+// registration order). Seeds run 1..n.
+func ratingSeeds(ctx context.Context, st TournamentStore, regs []Registration) (map[string]int, error) {
+	ids := make([]string, len(regs))
+	for i, r := range regs {
+		ids[i] = r.PlatformID
+	}
+	ratings, err := st.Ratings(ctx, ids)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	draws, err := SnakeDraw(entrants(regs), t.GroupCount)
-	if err != nil {
-		return nil, nil, err
-	}
-	start := t.StartsAt
-	if start.Before(now) {
-		start = now
-	}
-	window := t.MatchWindow()
-	groups := map[string]string{}
-	var matches []Match
-	for _, g := range draws {
-		for _, m := range g.Members {
-			groups[m.ID] = g.Name
+	rating := func(id string) float64 {
+		if p, ok := ratings[id]; ok {
+			return p.Rating.Rating
 		}
-		for r, round := range RoundRobin(EntrantIDs(g.Members)) {
-			opens := start.Add(time.Duration(r) * window)
-			for _, f := range round {
-				matches = append(matches, Match{
-					TournamentID: t.ID, Stage: StageGroup, Round: "Round " + strconv.Itoa(r+1), RoundNumber: r + 1,
-					GroupName: g.Name, Status: MatchScheduled, P1: f.P1, P2: f.P2,
-					OpensAt: opens, ClosesAt: opens.Add(window),
-				})
-			}
+		return DefaultRating
+	}
+	order := SeedOrder(entrants(regs))
+	firstUnseeded := len(order)
+	for i, e := range order {
+		if e.Seed <= 0 {
+			firstUnseeded = i
+			break
 		}
 	}
-	return groups, matches, nil
+	slices.SortStableFunc(order[firstUnseeded:], func(a, b Entrant) int { return cmp.Compare(rating(b.ID), rating(a.ID)) })
+	seeds := make(map[string]int, len(order))
+	for i, e := range order {
+		seeds[e.ID] = i + 1
+	}
+	return seeds, nil
 }
 
-// GroupTables returns each group's standings, groups in name order.
+// GroupTables returns each group's standings, groups in name order (a
+// round robin's one group among them).
 func GroupTables(t *Tournament, regs []Registration, matches []Match) (map[string][]StandingRow, []string, error) {
 	members := map[string][]Entrant{}
 	var names []string
@@ -120,7 +144,7 @@ func GroupTables(t *Tournament, regs []Registration, matches []Match) (map[strin
 	sortGroupNames(names)
 	outcomes := map[string][]MatchOutcome{}
 	for i := range matches {
-		if m := &matches[i]; m.Stage == StageGroup {
+		if m := &matches[i]; m.Stage == StageGroup || m.Stage == StageRoundRobin {
 			outcomes[m.GroupName] = append(outcomes[m.GroupName], m.Outcome())
 		}
 	}
@@ -149,69 +173,6 @@ func groupLess(a, b string) bool {
 		return len(a) < len(b)
 	}
 	return a < b
-}
-
-// planPlayoffs seeds and materializes the bracket. Round k (from 1) opens
-// at now + (k-1) windows. Byes are stored resolved (resultSource bye) with
-// their winners already seated in round 2.
-func planPlayoffs(ctx context.Context, st TournamentStore, t *Tournament, now time.Time) ([]Match, error) {
-	regs, err := st.Registrations(ctx, t.ID)
-	if err != nil {
-		return nil, err
-	}
-	var seeded []string
-	if t.Format == FormatPlayoffsOnly {
-		seeded = EntrantIDs(SeedOrder(entrants(regs)))
-	} else {
-		matches, err := st.Matches(ctx, t.ID)
-		if err != nil {
-			return nil, err
-		}
-		for i := range matches {
-			if matches[i].Stage == StageGroup && !matches[i].Status.Resolved() {
-				return nil, Errorf(CodeMatchesUnresolved, "group match %d is not resolved", matches[i].ID)
-			}
-		}
-		tables, names, err := GroupTables(t, regs, matches)
-		if err != nil {
-			return nil, err
-		}
-		disqualified := map[string]bool{}
-		for _, r := range regs {
-			disqualified[r.PlatformID] = r.DisqualifiedAt != nil
-		}
-		ordered := make([][]string, len(names))
-		for i, g := range names {
-			for _, row := range tables[g] {
-				if !disqualified[row.PlayerID] { // qualifies for nothing
-					ordered[i] = append(ordered[i], row.PlayerID)
-				}
-			}
-		}
-		if seeded, err = CrossSeed(ordered, t.AdvancePerGroup); err != nil {
-			return nil, err
-		}
-	}
-	plan, err := PlanBracket(seeded, t.SmallFinal)
-	if err != nil {
-		return nil, err
-	}
-	window := t.MatchWindow()
-	out := make([]Match, 0, len(plan.Matches))
-	for _, bm := range plan.Matches {
-		opens := now.Add(time.Duration(bm.RoundNumber-1) * window)
-		m := Match{
-			TournamentID: t.ID, Stage: string(bm.Stage), Round: bm.Round, RoundNumber: bm.RoundNumber,
-			BracketSlot: bm.BracketSlot, Status: MatchScheduled, P1: bm.P1.PlayerID, P2: bm.P2.PlayerID,
-			OpensAt: opens, ClosesAt: opens.Add(window), WinnerTo: bm.WinnerTo, LoserTo: bm.LoserTo,
-		}
-		if bm.Bye {
-			resolved := now
-			m.Status, m.Winner, m.ResultSource, m.ResolvedAt = MatchConfirmed, bm.Winner, SourceBye, &resolved
-		}
-		out = append(out, m)
-	}
-	return out, nil
 }
 
 // ResolveMatch records an admin's decision (res, from
@@ -245,100 +206,40 @@ func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Mat
 	return resolved, nil
 }
 
-// CompleteIfDecided completes a playoffs tournament whose final (and small
-// final) are resolved: podium, placements and ladder points in one batch.
-// It reports whether the tournament is completed afterwards.
-func CompleteIfDecided(ctx context.Context, st TournamentStore, t *Tournament, now time.Time, points PlacementPoints) (bool, error) {
-	matches, err := st.Matches(ctx, t.ID)
-	if err != nil {
-		return false, err
-	}
-	var final, small *Match
-	var semis []MatchOutcome
-	winners := map[string]string{}
-	for i := range matches {
-		m := &matches[i]
-		switch {
-		case m.BracketSlot == BracketSlotFinal:
-			final = m
-		case m.BracketSlot == BracketSlotSmallFinal:
-			small = m
-		case m.Stage == StagePlayoff && (m.BracketSlot == "SF1" || m.BracketSlot == "SF2"):
-			semis = append(semis, m.Outcome())
-		}
-		if m.Stage != StageGroup && m.Status.Resolved() {
-			winners[m.BracketSlot] = m.Winner
-		}
-	}
-	if final == nil || !final.Status.Resolved() || (small != nil && !small.Status.Resolved()) {
-		return false, nil
-	}
-	var smallOutcome *MatchOutcome
-	if small != nil {
-		o := small.Outcome()
-		smallOutcome = &o
-	}
-	podium, err := Podium(final.Outcome(), smallOutcome, semis)
-	if err != nil {
-		return false, err
-	}
-	regs, err := st.Registrations(ctx, t.ID)
-	if err != nil {
-		return false, err
-	}
-	disqualified := map[string]bool{}
-	for _, r := range regs {
-		disqualified[r.PlatformID] = r.DisqualifiedAt != nil
-	}
-	podium = slices.DeleteFunc(podium, func(p PodiumPlace) bool { return disqualified[p.PlayerID] })
-	placements := tournamentPlacements(regs, matches)
-	scored := make([]ScoredPlacement, len(placements))
-	for i, p := range placements {
-		scored[i] = ScoredPlacement{Placement: p, Points: points.Points(p.Place)}
-		if disqualified[p.PlayerID] { // no place, no ladder points
-			scored[i] = ScoredPlacement{Placement: Placement{PlayerID: p.PlayerID}}
-		}
-	}
-	if err := st.CompleteTournament(ctx, t, podium, scored, now); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// tournamentPlacements places every side: bracket players by the round they
-// lost in (podium ranks for the last four), group-only players 0.
-func tournamentPlacements(regs []Registration, matches []Match) []Placement {
-	plan := StoredBracket(matches)
-	placed := map[string]int{}
-	for _, p := range BracketPlacements(plan) {
-		placed[p.PlayerID] = p.Place
-	}
-	out := make([]Placement, 0, len(regs))
-	for _, r := range regs {
-		out = append(out, Placement{PlayerID: r.PlatformID, Place: placed[r.PlatformID]})
-	}
-	return out
-}
-
 // StoredBracket rebuilds the bracket plan from a tournament's stored
-// playoff matches (group matches are skipped), with players and winners
-// as they stand.
+// playoff matches (group, Swiss and round-robin matches are skipped), with
+// players and winners as they stand. Double-elimination slots (W1M1, L2M1,
+// GF) make a double-elimination plan, its sections read from the slots.
 func StoredBracket(matches []Match) BracketPlan {
 	plan := BracketPlan{}
 	for _, m := range matches {
-		if m.Stage == StageGroup {
+		if !IsBracketStage(m.Stage) {
 			continue
 		}
-		if m.RoundNumber > plan.Rounds {
-			plan.Rounds = m.RoundNumber
-		}
 		bye := m.ResultSource == SourceBye
-		plan.Matches = append(plan.Matches, BracketMatch{
+		bm := BracketMatch{
 			Stage: BracketStage(m.Stage), Round: m.Round, RoundNumber: m.RoundNumber, BracketSlot: m.BracketSlot,
 			P1: BracketSeat{PlayerID: m.P1}, P2: BracketSeat{PlayerID: m.P2, Bye: bye},
 			Bye: bye, Winner: m.Winner, WinnerTo: m.WinnerTo, LoserTo: m.LoserTo,
-		})
+		}
+		if section, r, _, ok := ParseBracketSlot(m.BracketSlot); ok {
+			plan.Double, bm.Section, bm.SectionRound = true, section, r
+			if section == BracketSectionWinners && r > plan.Rounds {
+				plan.Rounds = r
+			}
+			if m.BracketSlot == BracketSlotGrandFinalReset {
+				plan.Reset = true
+			}
+		} else if m.RoundNumber > plan.Rounds {
+			plan.Rounds = m.RoundNumber
+		}
+		plan.Matches = append(plan.Matches, bm)
 	}
 	plan.Size = 1 << plan.Rounds
 	return plan
+}
+
+// IsBracketStage reports whether a match stage is part of a bracket.
+func IsBracketStage(stage string) bool {
+	return stage == StagePlayoff || stage == StageFinal || stage == StageSmallFinal
 }

@@ -18,12 +18,16 @@ const (
 // Resolved reports whether the match has its final result.
 func (s MatchStatus) Resolved() bool { return s == MatchConfirmed || s == MatchForfeited }
 
-// Match stages.
+// Match stages: the spec's four, plus a Swiss round's and a round-robin
+// tournament's matches. Double-elimination matches are playoff matches
+// (the grand final and its reset final); a Swiss top cut is a bracket.
 const (
 	StageGroup      = "group"
 	StagePlayoff    = "playoff"
 	StageSmallFinal = "small_final"
 	StageFinal      = "final"
+	StageSwiss      = "swiss"
+	StageRoundRobin = "round_robin"
 )
 
 // Result sources (spec 2.4).

@@ -195,3 +195,14 @@ func EditTournament(ctx context.Context, os OrganizerStore, tour *Tournament, e 
 	}
 	return edited, nil
 }
+
+// disqualifiedSides returns the captains of the disqualified sides.
+func disqualifiedSides(regs []Registration) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range regs {
+		if r.DisqualifiedAt != nil {
+			out[r.PlatformID] = true
+		}
+	}
+	return out
+}

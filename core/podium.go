@@ -66,6 +66,12 @@ type Placement struct {
 // 5th, round-of-16 losers 9th, semifinal losers 3rd when there is no small
 // final. The final decides 1 and 2, the small final 3 and 4. Byes eliminate
 // nobody, and a player still in the bracket is not listed.
+//
+// In a double elimination (plan.Double) only the losers' bracket and the
+// grand final eliminate: the grand final (or its reset, when played)
+// decides 1 and 2, and a loser of losers' round r shares place 3 plus the
+// number of losers' matches in later rounds (the losers' final's loser is
+// 3rd, the round before's 4th, then 5th-6th, 7th-8th, ...).
 func BracketPlacements(plan BracketPlan) []Placement {
 	type finish struct {
 		Placement
@@ -75,8 +81,41 @@ func BracketPlacements(plan BracketPlan) []Placement {
 	add := func(seat BracketSeat, place int) {
 		finishes = append(finishes, finish{Placement{seat.PlayerID, place}, seat.Seed})
 	}
+	if plan.Double {
+		later := map[int]int{} // losers' round -> matches in later losers' rounds
+		for _, m := range plan.Matches {
+			if m.Section == BracketSectionLosers {
+				for r := 1; r < m.SectionRound; r++ {
+					later[r]++
+				}
+			}
+		}
+		var grand, reset *BracketMatch
+		for i := range plan.Matches {
+			m := &plan.Matches[i]
+			switch {
+			case m.Winner == "" || m.Bye:
+			case m.Section == BracketSectionLosers:
+				_, lost := m.seats()
+				add(lost, 3+later[m.SectionRound])
+			case m.BracketSlot == BracketSlotGrandFinal:
+				grand = m
+			case m.BracketSlot == BracketSlotGrandFinalReset:
+				reset = m
+			}
+		}
+		decider := grand
+		if grand != nil && grand.Winner == grand.P2.PlayerID && plan.Reset {
+			decider = reset // nil until the reset is decided
+		}
+		if decider != nil {
+			won, lost := decider.seats()
+			add(won, 1)
+			add(lost, 2)
+		}
+	}
 	for _, m := range plan.Matches {
-		if m.Winner == "" || m.Bye {
+		if plan.Double || m.Winner == "" || m.Bye {
 			continue
 		}
 		won, lost := m.P1, m.P2
@@ -102,4 +141,12 @@ func BracketPlacements(plan BracketPlan) []Placement {
 		placements[i] = f.Placement
 	}
 	return placements
+}
+
+// seats returns a decided match's winning and losing seats.
+func (m *BracketMatch) seats() (won, lost BracketSeat) {
+	if m.Winner == m.P2.PlayerID {
+		return m.P2, m.P1
+	}
+	return m.P1, m.P2
 }

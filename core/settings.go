@@ -47,6 +47,9 @@ type SettingsChange struct {
 	// LoopbackWebhooks is set by the server, never decoded: dev mode lets
 	// webhooks point at this machine.
 	LoopbackWebhooks bool `json:"-"`
+	// RatingPeriodHours is the Glicko-2 rating period's length (kept in
+	// the arena's database, SettingRatingPeriodHours).
+	RatingPeriodHours Number `json:"ratingPeriodHours"`
 }
 
 // PlacementPointsDraft is a ladder points table as it is given.
@@ -132,6 +135,9 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 	}
 	if c.UpcomingAlertMinutes.Set || c.UpcomingAlertMinutes.bad {
 		UpcomingAlertMinutesRange.check(&p, "upcomingAlertMinutes", c.UpcomingAlertMinutes, true)
+	}
+	if c.RatingPeriodHours.Set || c.RatingPeriodHours.bad {
+		RatingPeriodHoursRange.check(&p, "ratingPeriodHours", c.RatingPeriodHours, true)
 	}
 	var points *PlacementPoints
 	if c.PlacementPoints != nil {

@@ -29,11 +29,28 @@ func (s TournamentStatus) Final() bool { return s == StatusCompleted || s == Sta
 type TournamentFormat string
 
 // Formats: round-robin groups then playoffs, or playoffs seeded from
-// registration.
+// registration; double elimination (winners and losers brackets and a
+// grand final), Swiss rounds (optionally cut to a single-elimination
+// bracket), and one round-robin group whose standings decide the podium.
 const (
-	FormatGroupsPlayoffs TournamentFormat = "groups_playoffs"
-	FormatPlayoffsOnly   TournamentFormat = "playoffs_only"
+	FormatGroupsPlayoffs    TournamentFormat = "groups_playoffs"
+	FormatPlayoffsOnly      TournamentFormat = "playoffs_only"
+	FormatDoubleElimination TournamentFormat = "double_elimination"
+	FormatSwiss             TournamentFormat = "swiss"
+	FormatRoundRobin        TournamentFormat = "round_robin"
 )
+
+// HasGroupStage reports whether the format starts with a stage of
+// rounds (status group_stage): groups, Swiss rounds or the round robin.
+func (f TournamentFormat) HasGroupStage() bool {
+	return f == FormatGroupsPlayoffs || f == FormatSwiss || f == FormatRoundRobin
+}
+
+// StartsWithBracket reports whether the format goes from registration
+// straight to its bracket (status playoffs).
+func (f TournamentFormat) StartsWithBracket() bool {
+	return f == FormatPlayoffsOnly || f == FormatDoubleElimination
+}
 
 // Environment is the channel a tournament is surfaced to (spec 5.1.6).
 type Environment string
@@ -81,10 +98,21 @@ type Tournament struct {
 	MatchWindowMinutes   int
 	Cast                 CastPolicy
 	AllowSpectators      bool
-	PlayerCount          int // registrations (sides)
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-	CompletedAt          *time.Time
+	// GrandFinalReset: in double elimination, a second grand final (GF2)
+	// is played when the losers' bracket champion wins the first.
+	GrandFinalReset bool
+	// SwissRounds is the Swiss rounds configured; 0 plays
+	// DefaultSwissRounds of the entrants.
+	SwissRounds int
+	// TopCut is how many of the Swiss standings' top go on to a
+	// single-elimination bracket; 0 for none.
+	TopCut int
+	// SeedFromRatings seeds the draw's unseeded sides by their rating.
+	SeedFromRatings bool
+	PlayerCount     int // registrations (sides)
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	CompletedAt     *time.Time
 }
 
 // IsTeam reports whether sides are teams (teamMaxPlayers > 1).
@@ -111,8 +139,11 @@ const (
 // status to `to` in one legal step, else an invalid_transition error:
 //
 //	draft -> registration_open -> registration_closed
-//	registration_closed -> group_stage (groups_playoffs) or playoffs (playoffs_only)
-//	group_stage -> playoffs -> completed
+//	registration_closed -> group_stage (groups_playoffs, swiss, round_robin)
+//	registration_closed -> playoffs (playoffs_only, double_elimination)
+//	group_stage -> playoffs (groups_playoffs, swiss with a top cut)
+//	group_stage -> completed (swiss without a top cut, round_robin)
+//	playoffs -> completed
 //	any status but completed and cancelled -> cancelled
 func (t *Tournament) NextStatusAllowed(to TournamentStatus) error {
 	from := t.Status
@@ -123,12 +154,12 @@ func (t *Tournament) NextStatusAllowed(to TournamentStatus) error {
 	case StatusRegistrationClosed:
 		ok = from == StatusRegistrationOpen
 	case StatusGroupStage:
-		ok = from == StatusRegistrationClosed && t.Format == FormatGroupsPlayoffs
+		ok = from == StatusRegistrationClosed && t.Format.HasGroupStage()
 	case StatusPlayoffs:
-		ok = (from == StatusGroupStage && t.Format == FormatGroupsPlayoffs) ||
-			(from == StatusRegistrationClosed && t.Format == FormatPlayoffsOnly)
+		ok = (from == StatusGroupStage && t.hasPlayoffsAfterGroupStage()) ||
+			(from == StatusRegistrationClosed && t.Format.StartsWithBracket())
 	case StatusCompleted:
-		ok = from == StatusPlayoffs
+		ok = from == StatusPlayoffs || (from == StatusGroupStage && !t.hasPlayoffsAfterGroupStage())
 	case StatusCancelled:
 		ok = !from.Final()
 	}
@@ -136,6 +167,12 @@ func (t *Tournament) NextStatusAllowed(to TournamentStatus) error {
 		return Errorf(CodeInvalidTransition, "%s cannot move from %s to %s", t.Slug, from, to)
 	}
 	return nil
+}
+
+// hasPlayoffsAfterGroupStage reports whether the group stage leads to a
+// bracket: groups then playoffs, or Swiss rounds with a top cut.
+func (t *Tournament) hasPlayoffsAfterGroupStage() bool {
+	return t.Format == FormatGroupsPlayoffs || (t.Format == FormatSwiss && t.TopCut > 0)
 }
 
 // Season is a ladder season.

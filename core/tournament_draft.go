@@ -15,6 +15,15 @@ var (
 	AdvancePerGroupRange    = Range{Min: 1, Max: 16}
 	MatchWindowMinutesRange = Range{Min: 5, Max: 20160}
 	CastDelaySecondsRange   = Range{Min: 0, Max: 86400}
+	SwissRoundsRange        = Range{Min: 1, Max: 16}
+	TopCutRange             = Range{Min: 2, Max: 256}
+)
+
+// Formats' own caps on maxPlayers: a double-elimination bracket holds up
+// to 256 sides, a round robin 64 (2016 matches).
+const (
+	MaxDoubleEliminationPlayers = 256
+	MaxRoundRobinPlayers        = 64
 )
 
 // Text limits of a tournament, in characters.
@@ -58,6 +67,16 @@ type TournamentDraft struct {
 	MatchWindowMinutes   Number           `json:"matchWindowMinutes"`
 	Cast                 *CastDraft       `json:"cast"`
 	AllowSpectators      *bool            `json:"allowSpectators"`
+	// GrandFinalReset (double elimination only; default true): a second
+	// grand final when the losers' bracket champion wins the first.
+	GrandFinalReset *bool `json:"grandFinalReset"`
+	// SwissRounds (swiss only; default DefaultSwissRounds of the entrants).
+	SwissRounds Number `json:"swissRounds"`
+	// TopCut (swiss only; default none): the top of the Swiss standings
+	// going on to a single-elimination bracket.
+	TopCut Number `json:"topCut"`
+	// SeedFromRatings seeds the unseeded sides by rating at the draw.
+	SeedFromRatings bool `json:"seedFromRatings"`
 }
 
 // CastDraft is the recording-release policy as an admin gives it.
@@ -81,7 +100,11 @@ func checkSlug(p *Problems, field, slug string) {
 
 // ValidFormat reports whether f is a format the service runs.
 func ValidFormat(f TournamentFormat) bool {
-	return f == FormatGroupsPlayoffs || f == FormatPlayoffsOnly
+	switch f {
+	case FormatGroupsPlayoffs, FormatPlayoffsOnly, FormatDoubleElimination, FormatSwiss, FormatRoundRobin:
+		return true
+	}
+	return false
 }
 
 // ValidEnvironment reports whether e is one of the environments.
@@ -96,8 +119,10 @@ func ValidHandMode(m string) bool {
 
 // Check returns the draft as a tournament (status draft, created at now)
 // with the defaults applied: environment demo, 1v1, 2 groups advancing 2
-// for groups_playoffs, 60-minute windows, hidden hands, spectators
-// allowed, the season found among seasons by slug. Otherwise it returns
+// for groups_playoffs, a grand-final reset for double elimination,
+// 60-minute windows, hidden hands, spectators allowed, the season found
+// among seasons by slug. A format's own settings given for another
+// format are problems. Otherwise it returns
 // every problem, field by field in the body's order, then the cross-field
 // rules (CheckRules) on fields that are themselves valid.
 func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, Problems) {
@@ -108,6 +133,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		RegistrationOpensAt: d.RegistrationOpensAt.T, RegistrationClosesAt: d.RegistrationClosesAt.T, StartsAt: d.StartsAt.T,
 		TeamMinPlayers: d.TeamMinPlayers.Or(1), TeamMaxPlayers: d.TeamMaxPlayers.Or(1),
 		SmallFinal: d.SmallFinal, MatchWindowMinutes: d.MatchWindowMinutes.Or(DefaultMatchWindowMinutes),
+		SeedFromRatings: d.SeedFromRatings,
 		Cast:            CastPolicy{HandMode: DefaultHandMode},
 		AllowSpectators: d.AllowSpectators == nil || *d.AllowSpectators,
 		CreatedAt:       now, UpdatedAt: now,
@@ -154,17 +180,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 	if t.Cast.HandMode != HandModeDelayed {
 		t.Cast.DelaySeconds = 0
 	}
-	switch t.Format {
-	case FormatGroupsPlayoffs:
-		t.GroupCount, t.AdvancePerGroup = d.GroupCount.Or(DefaultGroupCount), d.AdvancePerGroup.Or(DefaultAdvancePerGroup)
-	case FormatPlayoffsOnly:
-		if d.GroupCount.Set {
-			p.invalid("groupCount", "Only for groups then playoffs: leave it empty.")
-		}
-		if d.AdvancePerGroup.Set {
-			p.invalid("advancePerGroup", "Only for groups then playoffs: leave it empty.")
-		}
-	}
+	d.checkFormatSettings(&p, t)
 	// The cross-field rules, on fields that are themselves valid.
 	valid := map[string]bool{
 		"registrationClosesAt": !p.Has("registrationOpensAt") && !p.Has("registrationClosesAt"),
@@ -172,6 +188,9 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		"teamMaxPlayers":       !p.Has("teamMinPlayers") && !p.Has("teamMaxPlayers"),
 		"groupCount":           !p.Has("groupCount") && !p.Has("maxPlayers"),
 		"advancePerGroup":      !p.Has("groupCount") && !p.Has("advancePerGroup") && !p.Has("maxPlayers"),
+		"maxPlayers":           !p.Has("maxPlayers") && !p.Has("format"),
+		"swissRounds":          !p.Has("swissRounds") && !p.Has("maxPlayers"),
+		"topCut":               !p.Has("topCut") && !p.Has("maxPlayers"),
 	}
 	for _, e := range t.CheckRules() {
 		if valid[e.Field] {
@@ -182,4 +201,33 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		return nil, p
 	}
 	return t, nil
+}
+
+// checkFormatSettings applies the format's own settings to t, and records
+// a problem for each setting given to a format it does not belong to.
+func (d *TournamentDraft) checkFormatSettings(p *Problems, t *Tournament) {
+	onlyFor := func(field string, given bool, format TournamentFormat, what string) {
+		if given && t.Format != format && ValidFormat(t.Format) {
+			p.invalid(field, "Only for %s: leave it empty.", what)
+		}
+	}
+	onlyFor("groupCount", d.GroupCount.Set || d.GroupCount.bad, FormatGroupsPlayoffs, "groups then playoffs")
+	onlyFor("advancePerGroup", d.AdvancePerGroup.Set || d.AdvancePerGroup.bad, FormatGroupsPlayoffs, "groups then playoffs")
+	onlyFor("grandFinalReset", d.GrandFinalReset != nil, FormatDoubleElimination, "double elimination")
+	onlyFor("swissRounds", d.SwissRounds.Set || d.SwissRounds.bad, FormatSwiss, "Swiss")
+	onlyFor("topCut", d.TopCut.Set || d.TopCut.bad, FormatSwiss, "Swiss")
+	switch t.Format {
+	case FormatGroupsPlayoffs:
+		t.GroupCount, t.AdvancePerGroup = d.GroupCount.Or(DefaultGroupCount), d.AdvancePerGroup.Or(DefaultAdvancePerGroup)
+	case FormatDoubleElimination:
+		t.GrandFinalReset = d.GrandFinalReset == nil || *d.GrandFinalReset
+	case FormatSwiss:
+		SwissRoundsRange.check(p, "swissRounds", d.SwissRounds, false)
+		TopCutRange.check(p, "topCut", d.TopCut, false)
+		t.SwissRounds, t.TopCut = d.SwissRounds.N, d.TopCut.N
+	}
+	if t.SmallFinal && (t.Format == FormatDoubleElimination || t.Format == FormatRoundRobin ||
+		(t.Format == FormatSwiss && !d.TopCut.Set)) {
+		p.invalid("smallFinal", "Only for a single-elimination bracket: leave it off.")
+	}
 }

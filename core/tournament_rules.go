@@ -7,7 +7,11 @@ import "fmt"
 // registration closes after it opens; the tournament starts no earlier than
 // registration closes; team rosters' maximum is not below their minimum;
 // for groups_playoffs, every group can hold two sides and the groups send 2
-// to maxPlayers sides to the playoffs. The admin API answers the first;
+// to maxPlayers sides to the playoffs; a double elimination holds at most
+// MaxDoubleEliminationPlayers sides and a round robin MaxRoundRobinPlayers;
+// Swiss rounds can all be paired without a rematch for maxPlayers sides
+// (MaxSwissRounds) and the top cut is at most maxPlayers. The admin API
+// answers the first;
 // the admin pages show them all next to their fields.
 func (t *Tournament) CheckRules() []*Error {
 	var errs []*Error
@@ -29,6 +33,20 @@ func (t *Tournament) CheckRules() []*Error {
 		}
 		if n := t.AdvancePerGroup * t.GroupCount; n > t.MaxPlayers || n < 2 {
 			add("advancePerGroup", "Groups × advancing must be between 2 and the maximum number of sides.")
+		}
+	}
+	switch {
+	case t.Format == FormatDoubleElimination && t.MaxPlayers > MaxDoubleEliminationPlayers:
+		add("maxPlayers", "A double elimination holds at most %d sides.", MaxDoubleEliminationPlayers)
+	case t.Format == FormatRoundRobin && t.MaxPlayers > MaxRoundRobinPlayers:
+		add("maxPlayers", "A round robin holds at most %d sides.", MaxRoundRobinPlayers)
+	}
+	if t.Format == FormatSwiss {
+		if max := MaxSwissRounds(t.MaxPlayers); t.SwissRounds > max {
+			add("swissRounds", "%d sides can play at most %d Swiss rounds without a rematch.", t.MaxPlayers, max)
+		}
+		if t.TopCut > t.MaxPlayers {
+			add("topCut", "The top cut cannot be larger than the maximum number of sides (%d).", t.MaxPlayers)
 		}
 	}
 	return errs

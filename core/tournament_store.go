@@ -43,10 +43,15 @@ type TournamentStore interface {
 	Registrations(ctx context.Context, tournamentID int64) ([]Registration, error)
 
 	// StartStage moves t from `from` to `to` and, in the same batch, stores
-	// the step's group assignments (captain -> group) and matches, all
-	// guarded by token (fresh for the call). When another request moved t
-	// first it stores nothing and answers CodeInvalidTransition.
-	StartStage(ctx context.Context, t *Tournament, from, to TournamentStatus, groups map[string]string, matches []Match, at time.Time, token string) error
+	// the step's group assignments (captain -> group), seeds and matches,
+	// all guarded by token (fresh for the call). When another request
+	// moved t first it stores nothing and answers CodeInvalidTransition.
+	StartStage(ctx context.Context, t *Tournament, from, to TournamentStatus, stage StageStart, at time.Time, token string) error
+	// AddMatches stores a stage's next matches (a Swiss round, a top
+	// cut's bracket) while t is in status `from`, moving it to `to` in the
+	// same batch. Every match has a bracket slot; a slot stored already is
+	// skipped, so two requests adding the same matches store them once.
+	AddMatches(ctx context.Context, t *Tournament, from, to TournamentStatus, matches []Match, at time.Time) error
 	// Matches returns the tournament's matches: group matches by group and
 	// round, then the bracket by round and slot.
 	Matches(ctx context.Context, tournamentID int64) ([]Match, error)
@@ -60,6 +65,10 @@ type TournamentStore interface {
 	// DecidedFinals returns the tournaments still in playoffs whose final
 	// is decided.
 	DecidedFinals(ctx context.Context) ([]int64, error)
+	// StagesToSettle returns the round-robin and Swiss tournaments in
+	// group_stage with every match resolved, and the double eliminations
+	// in playoffs whose grand final is decided with no reset pending.
+	StagesToSettle(ctx context.Context) ([]int64, error)
 	// RescheduleMatch changes a match's window.
 	RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt time.Time, at time.Time) (*Match, error)
 	// CompleteTournament moves t from playoffs to completed and stores its
@@ -76,6 +85,10 @@ type TournamentStore interface {
 	PlayerStats(ctx context.Context, id string) (PlayerStats, error)
 	// Ladder returns the ladder of a season (seasonID 0: every season).
 	Ladder(ctx context.Context, seasonID int64) ([]LadderRow, error)
+
+	// Ratings returns the stored ratings of the ids that have one (the
+	// draw seeds by them).
+	Ratings(ctx context.Context, ids []string) (map[string]PlayerRating, error)
 
 	// Setting reads an arena setting's JSON into v; ok false when unset.
 	Setting(ctx context.Context, key string, v any) (ok bool, err error)

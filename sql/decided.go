@@ -4,19 +4,22 @@ import (
 	"context"
 	"fmt"
 	"time"
+
 )
 
 // decisionStmts are the statements that follow, in the same batch, the
 // statement deciding match id, whatever decided it (queries/decided.sql),
 // each read from the decided row: the bracket seats of its winner and
-// loser; what a title match's result does to its title (holder, reign,
-// defenses, lineage, clock), once; its result_confirmed event (or
-// result_disputed, when a submission or report left it disputed) and the
-// end of its caster seats.
+// loser; a double elimination's grand-final reset when its losers'
+// champion won the grand final; what a title match's result does to its
+// title (holder, reign, defenses, lineage, clock), once; its
+// result_confirmed event (or result_disputed, when a submission or report
+// left it disputed) and the end of its caster seats.
 func decisionStmts(id int64, at string) []Stmt {
 	return []Stmt{
 		{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
 		{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}},
+		{SQL: q("insert_grand_final_reset"), Args: []any{at, at, at, at, id}},
 		{SQL: q("title_result"), Args: []any{at, id}},
 		{SQL: q("title_defense"), Args: []any{id}},
 		{SQL: q("title_lost"), Args: []any{id, id}},
@@ -49,4 +52,9 @@ func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time
 // DecidedFinals implements core.TournamentStore.
 func (s *Arena) DecidedFinals(ctx context.Context) ([]int64, error) {
 	return s.ids(ctx, q("decided_finals"))
+}
+
+// StagesToSettle implements core.TournamentStore.
+func (s *Arena) StagesToSettle(ctx context.Context) ([]int64, error) {
+	return s.ids(ctx, q("stages_to_settle"))
 }

@@ -55,17 +55,12 @@ func clientSubmission(st *core.MatchState, winner string) *core.ResultSubmission
 // decided, with ts as the tournament store the consequences go through.
 type decider func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error
 
-// TestEveryDecisionMovesTheTournamentOn decides a four-player bracket
-// through each way a match is decided: the semifinals seat their winners
-// in the final and their losers in the small final (in the decision's own
-// batch), and the final completes the tournament. A crash injected
-// between the final's decision and the completion leaves the tournament
-// in playoffs; the scheduled job's SettleTournaments completes it, with
-// podium and ladder placements.
-func TestEveryDecisionMovesTheTournamentOn(t *testing.T) {
+// decisionSources are the ways a match is decided, each deciding a match
+// for its side 1.
+func decisionSources() map[string]decider {
 	grace := &core.Arena{AppIDs: []string{"480"}, GracePeriodSeconds: 3600}
 	points := core.DefaultPlacementPoints
-	sources := map[string]decider{
+	return map[string]decider{
 		"Admin": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
 			tour, err := s.TournamentByID(context.Background(), m.TournamentID)
 			require.NoError(t, err)
@@ -115,6 +110,18 @@ func TestEveryDecisionMovesTheTournamentOn(t *testing.T) {
 			return err
 		},
 	}
+}
+
+// TestEveryDecisionMovesTheTournamentOn decides a four-player bracket
+// through each way a match is decided: the semifinals seat their winners
+// in the final and their losers in the small final (in the decision's own
+// batch), and the final completes the tournament. A crash injected
+// between the final's decision and the completion leaves the tournament
+// in playoffs; the scheduled job's SettleTournaments completes it, with
+// podium and ladder placements.
+func TestEveryDecisionMovesTheTournamentOn(t *testing.T) {
+	points := core.DefaultPlacementPoints
+	sources := decisionSources()
 	backends(t, func(t *testing.T, open func() *store.DB) {
 		ctx := context.Background()
 		s := openArenaStore(t, open)

@@ -76,6 +76,7 @@ func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error 
 		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
 		t.AdvancePerGroup, t.SmallFinal, t.MatchWindowMinutes, t.Cast.HandMode, t.Cast.DelaySeconds,
 		t.AllowSpectators, formatTime(t.CreatedAt), formatTime(t.UpdatedAt),
+		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings,
 	).Scan(&t.ID)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
@@ -142,7 +143,8 @@ func scanTournament(row scanner) (*core.Tournament, error) {
 	err := row.Scan(&t.ID, &t.Slug, &t.Name, &t.Description, &format, &status, &t.MaxPlayers,
 		&opens, &closes, &starts, &env, &t.SeasonID, &t.SeasonSlug, &t.TeamMinPlayers, &t.TeamMaxPlayers,
 		&t.GroupCount, &t.AdvancePerGroup, &t.SmallFinal, &t.MatchWindowMinutes, &t.Cast.HandMode,
-		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed)
+		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed,
+		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings)
 	if err != nil {
 		return nil, err
 	}
@@ -265,26 +267,19 @@ func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.R
 }
 
 // StartStage implements core.TournamentStore. The status change writes a
-// fresh token; every insert of the step is guarded by that token, so a
-// racing second step (whose UPDATE matched nothing) inserts nothing.
-func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, groups map[string]string, matches []core.Match, at time.Time, token string) error {
+// fresh token; every write of the step is guarded by that token, so a
+// racing second step (whose UPDATE matched nothing) writes nothing.
+func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, stage core.StageStart, at time.Time, token string) error {
 	now := formatTime(at)
 	stmts := []Stmt{{SQL: q("start_stage"), Args: []any{string(to), token, now, t.ID, string(from)}}}
-	captains := make([]string, 0, len(groups))
-	for c := range groups {
-		captains = append(captains, c)
+	for _, c := range sortedKeys(stage.Groups) {
+		stmts = append(stmts, Stmt{SQL: q("set_registration_group"), Args: []any{stage.Groups[c], t.ID, c, t.ID, token}})
 	}
-	sort.Strings(captains)
-	for _, c := range captains {
-		stmts = append(stmts, Stmt{SQL: q("set_registration_group"), Args: []any{groups[c], t.ID, c, t.ID, token}})
+	for _, c := range sortedKeys(stage.Seeds) {
+		stmts = append(stmts, Stmt{SQL: q("set_registration_seed"), Args: []any{stage.Seeds[c], t.ID, c, t.ID, token}})
 	}
-	for _, m := range matches {
-		stmts = append(stmts, Stmt{SQL: q("insert_stage_match"), Args: []any{
-			t.ID, m.Stage, m.Round, m.RoundNumber, m.GroupName, m.BracketSlot, string(m.Status),
-			m.P1, m.P2, formatTime(m.OpensAt), formatTime(m.ClosesAt), m.Winner, m.ResultSource,
-			m.WinnerTo.BracketSlot, m.WinnerTo.Side, m.LoserTo.BracketSlot, m.LoserTo.Side,
-			nullTime(m.ResolvedAt), nullTime(m.ResolvedAt), now, now, t.ID, token,
-		}})
+	for _, m := range stage.Matches {
+		stmts = append(stmts, Stmt{SQL: q("insert_stage_match"), Args: append(matchInsertArgs(t, m, now), t.ID, token)})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to start %s: %w", to, err)
@@ -298,6 +293,44 @@ func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to cor
 	}
 	t.Status, t.UpdatedAt = to, at
 	return nil
+}
+
+// AddMatches implements core.TournamentStore: the status change (when
+// from and to differ) and the matches in one batch, each match inserted
+// only while the tournament is in `to` and its slot is free.
+func (s *Arena) AddMatches(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, matches []core.Match, at time.Time) error {
+	now := formatTime(at)
+	var stmts []Stmt
+	if from != to {
+		stmts = append(stmts, Stmt{SQL: q("move_tournament_status"), Args: []any{string(to), now, t.ID, string(from)}})
+	}
+	for _, m := range matches {
+		stmts = append(stmts, Stmt{SQL: q("insert_added_match"), Args: append(matchInsertArgs(t, m, now), t.ID, string(to))})
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to add matches to %s: %w", t.Slug, err)
+	}
+	return nil
+}
+
+// matchInsertArgs are a new match's values for insert_stage_match and
+// insert_added_match, in their column order.
+func matchInsertArgs(t *core.Tournament, m core.Match, now string) []any {
+	return []any{
+		t.ID, m.Stage, m.Round, m.RoundNumber, m.GroupName, m.BracketSlot, string(m.Status),
+		m.P1, m.P2, formatTime(m.OpensAt), formatTime(m.ClosesAt), m.Winner, m.ResultSource,
+		m.WinnerTo.BracketSlot, m.WinnerTo.Side, m.LoserTo.BracketSlot, m.LoserTo.Side,
+		nullTime(m.ResolvedAt), nullTime(m.ResolvedAt), now, now,
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func nullTime(t *time.Time) any {

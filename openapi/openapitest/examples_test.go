@@ -45,7 +45,7 @@ const detailJSON = `"playerCount":2,"players":[$P1,$P2],
 	"bracket":[{"label":"Semifinals","side":"left","matches":[$MC]},{"label":"Final","side":"center","matches":[$MS]}],
 	"podium":[{"rank":1,"player":$P1}]`
 
-const adminFieldsJSON = `"id":3,"environment":"demo","season":"2026-autumn","teamMinPlayers":1,"teamMaxPlayers":1,"groupCount":2,"advancePerGroup":2,"smallFinal":true,"matchWindowMinutes":120,"cast":{"handMode":"delayed","delaySeconds":120},"allowSpectators":true`
+const adminFieldsJSON = `"id":3,"environment":"demo","season":"2026-autumn","teamMinPlayers":1,"teamMaxPlayers":1,"groupCount":2,"advancePerGroup":2,"smallFinal":true,"matchWindowMinutes":120,"cast":{"handMode":"delayed","delaySeconds":120},"allowSpectators":true,"swissRounds":0,"topCut":0,"seedFromRatings":false`
 
 const liveMatchJSON = `{"matchId":7,"gameSeed":3735928559,"slot":1,"sessionNonce":"9f2c1e","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opponentPlatformId":"76561198000000002","tournament":{"slug":"autumn-cup","name":"Autumn Cup"},"windowClosesAt":"2026-10-11T20:00:00Z","allowSpectators":true,"cast":{"handMode":"hidden","delaySeconds":0},"casters":[{"platformId":"76561198000000003","streamUrl":"https://twitch.tv/caster","source":"community"}],"casterPlatformId":"76561198000000003","streamUrl":"https://twitch.tv/caster","p1Roster":["76561198000000001"],"p2Roster":["76561198000000002"],"teamMinPlayers":1,"teamMaxPlayers":1,"resultProtocol":"svc.result.v3","refereeM0":{"enabled":true,"consentComplete":false,"traceProtocol":"svc.gameplay.v1","captureProtocol":"svc.capture.v1"}}`
 
@@ -71,7 +71,7 @@ func conformingExamples() []example {
 		{"ladder all seasons", "GET", "/api/v1/ladder?season=all", 200, publicHeaders(), `{"season":{"slug":"all","name":"All seasons","startsAt":null,"endsAt":null},"seasons":[],"ladder":[]}`},
 		{"ladder without season", "GET", "/api/v1/ladder", 200, publicHeaders(), `{"season":null,"seasons":[],"ladder":[]}`},
 		{"ladder rate limited", "GET", "/api/v1/ladder", 429, http.Header{"Retry-After": {"12"}, "Ratelimit-Limit": {"60"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"12"}}, `{"error":"rate_limited"}`},
-		{"player", "GET", "/api/v1/players/76561198000000001", 200, publicHeaders(), `{"player":$P1,"stats":{"matchesPlayed":3,"wins":2,"losses":1,"winRate":67,"trophies":[{"rank":1,"tournamentId":3,"tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}]}}`},
+		{"player", "GET", "/api/v1/players/76561198000000001", 200, publicHeaders(), `{"player":$P1,"stats":{"matchesPlayed":3,"wins":2,"losses":1,"winRate":67,"trophies":[{"rank":1,"tournamentId":3,"tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}]},"rating":{"rating":1464.05,"deviation":151.52,"volatility":0.059996,"matches":3}}`},
 		{"player bad id", "GET", "/api/v1/players/123", 400, nil, `{"error":"invalid_steam_id"}`},
 		{"casters", "GET", "/api/v1/casters", 200, publicHeaders(), `{"casters":[{"platformId":"76561198000000018","streamLogin":"sophie_casts","streamUrl":"https://www.twitch.tv/sophie_casts","live":true,"matches":[7]},{"platformId":null,"streamLogin":"arena_official","streamUrl":"https://www.twitch.tv/arena_official","live":false,"matches":[]}]}`},
 
@@ -80,7 +80,7 @@ func conformingExamples() []example {
 		{"create arena provisioning failed", "POST", "/api/v1/operator/arenas", 502, nil, `{"error":"provisioning_failed"}`},
 		{"list arenas", "GET", "/api/v1/operator/arenas", 200, nil, `{"arenas":[$ARENA]}`},
 
-		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5},"alerts":{"webhookUrl":null,"webhookSecret":null,"webhookDisabled":false,"upcomingAlertMinutes":30}}`},
+		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5},"ratingPeriodHours":24,"alerts":{"webhookUrl":null,"webhookSecret":null,"webhookDisabled":false,"upcomingAlertMinutes":30}}`},
 		{"season", "POST", "/api/v1/admin/seasons", 201, nil, seasonJSON},
 		{"seasons", "GET", "/api/v1/admin/seasons", 200, nil, `{"seasons":[` + seasonJSON + `]}`},
 		{"edit season", "PATCH", "/api/v1/admin/seasons/2026-autumn", 200, nil, seasonJSON},

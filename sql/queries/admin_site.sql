@@ -5,7 +5,8 @@ UPDATE tournaments SET slug = ?, name = ?, description = ?, format = ?, max_play
 	registration_opens_at = ?, registration_closes_at = ?, starts_at = ?, environment = ?,
 	season_id = NULLIF(?, 0), team_min_players = ?, team_max_players = ?, group_count = ?,
 	advance_per_group = ?, small_final = ?, match_window_minutes = ?, cast_hand_mode = ?,
-	cast_delay_seconds = ?, allow_spectators = ?, updated_at = ?
+	cast_delay_seconds = ?, allow_spectators = ?, updated_at = ?,
+	grand_final_reset = ?, swiss_rounds = ?, top_cut = ?, seed_from_ratings = ?
 WHERE id = ? AND status = 'draft'
 RETURNING id
 

@@ -35,6 +35,20 @@ WHERE status = 'scheduled'
 	AND EXISTS (SELECT 1 FROM matches d WHERE d.id = ? AND d.status IN ('confirmed', 'forfeited')
 		AND d.winner_platform_id IS NOT NULL)
 
+-- name: insert_grand_final_reset
+-- A double elimination's grand final won by its side 2 (the losers'
+-- champion) is played again when the tournament has the reset: GF2, the
+-- same sides, its window from the decision on.
+INSERT INTO matches (tournament_id, stage, round_label, round_number, bracket_slot, status,
+	p1_platform_id, p2_platform_id, opens_at, closes_at, created_at, updated_at)
+SELECT d.tournament_id, 'final', 'Grand final reset', d.round_number + 1, 'GF2', 'scheduled',
+	d.p1_platform_id, d.p2_platform_id, ?,
+	strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || t.match_window_minutes || ' minutes'), ?, ?
+FROM matches d JOIN tournaments t ON t.id = d.tournament_id
+WHERE d.id = ? AND d.bracket_slot = 'GF' AND t.format = 'double_elimination' AND t.grand_final_reset = 1
+	AND d.status IN ('confirmed', 'forfeited') AND d.winner_platform_id = d.p2_platform_id
+ON CONFLICT (tournament_id, bracket_slot) DO NOTHING
+
 -- name: decision_token
 SELECT coalesce(decision_token, '') FROM matches WHERE id = ?
 
@@ -116,3 +130,19 @@ ON CONFLICT (dedupe_key) DO NOTHING
 UPDATE match_casters SET ended_at = ?
 WHERE match_id = ? AND ended_at IS NULL
 	AND EXISTS (SELECT 1 FROM matches WHERE id = ? AND status IN ('confirmed', 'forfeited'))
+
+-- name: stages_to_settle
+-- Round-robin and Swiss stages with every match resolved (the next round,
+-- the top cut or the completion is due), and double eliminations whose
+-- grand final is decided with no reset pending.
+SELECT t.id FROM tournaments t
+WHERE (t.status = 'group_stage' AND t.format IN ('round_robin', 'swiss')
+		AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id)
+		AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id
+			AND m.status NOT IN ('confirmed', 'forfeited')))
+	OR (t.status = 'playoffs' AND t.format = 'double_elimination'
+		AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id AND m.bracket_slot = 'GF'
+			AND m.status IN ('confirmed', 'forfeited'))
+		AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id AND m.stage = 'final'
+			AND m.status NOT IN ('confirmed', 'forfeited')))
+ORDER BY t.id

@@ -13,8 +13,9 @@ SELECT id, slug, name, starts_at, ends_at, created_at FROM seasons ORDER BY star
 INSERT INTO tournaments (slug, name, description, format, status, max_players, registration_opens_at,
 	registration_closes_at, starts_at, environment, season_id, team_min_players, team_max_players,
 	group_count, advance_per_group, small_final, match_window_minutes, cast_hand_mode,
-	cast_delay_seconds, allow_spectators, created_at, updated_at)
-VALUES (?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	cast_delay_seconds, allow_spectators, created_at, updated_at,
+	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings)
+VALUES (?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 
 -- name: tournament_columns
@@ -24,11 +25,15 @@ SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
 	t.group_count, t.advance_per_group, t.small_final, t.match_window_minutes, t.cast_hand_mode,
 	t.cast_delay_seconds, t.allow_spectators,
 	(SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
-	t.created_at, t.updated_at, t.completed_at
+	t.created_at, t.updated_at, t.completed_at,
+	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings
 FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
 
 -- name: set_tournament_status
 UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? AND status = ? RETURNING id
+
+-- name: move_tournament_status
+UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? AND status = ?
 
 -- name: start_stage
 UPDATE tournaments SET status = ?, transition_token = ?, updated_at = ? WHERE id = ? AND status = ?
@@ -43,6 +48,22 @@ INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name
 SELECT ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''),
 	NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, 0), NULLIF(?, ''), NULLIF(?, 0), ?, ?, ?, ?
 WHERE (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+
+-- name: insert_added_match
+-- A stage's next matches (a Swiss round, a top cut): stored while the
+-- tournament has the status the step leads to; a slot stored already is
+-- skipped.
+INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
+	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
+	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at, updated_at)
+SELECT ?, ?, ?, ?, NULLIF(?, ''), ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''),
+	NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, 0), NULLIF(?, ''), NULLIF(?, 0), ?, ?, ?, ?
+WHERE (SELECT status FROM tournaments WHERE id = ?) = ?
+ON CONFLICT (tournament_id, bracket_slot) DO NOTHING
+
+-- name: set_registration_seed
+UPDATE registrations SET seed = ?
+WHERE tournament_id = ? AND platform_id = ? AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
 
 -- name: set_registration_group
 UPDATE registrations SET group_name = ?
@@ -103,7 +124,7 @@ UPDATE matches SET opens_at = ?, closes_at = ?, updated_at = ? WHERE id = ? RETU
 
 -- name: complete_tournament
 UPDATE tournaments SET status = 'completed', completed_at = ?, updated_at = ?
-WHERE id = ? AND status = 'playoffs'
+WHERE id = ? AND status IN ('group_stage', 'playoffs')
 
 -- name: insert_podium
 INSERT INTO podiums (tournament_id, rank, platform_id) VALUES (?, ?, ?)

@@ -31,11 +31,12 @@ func (s *Server) handleUpdateSettings(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": PlacementPoints(ctx, t.Store)(), "alerts": alerts})
+	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": PlacementPoints(ctx, t.Store)(),
+		"ratingPeriodHours": RatingPeriodHours(ctx, t.Store), "alerts": alerts})
 }
 
-// UpdateSettings applies an arena settings change: the points table to the
-// arena's database, the rest to the directory; t.Arena is the arena after
+// UpdateSettings applies an arena settings change: the points table and
+// the rating period to the arena's database, the rest to the directory; t.Arena is the arena after
 // it. Its error is the change's first problem when it breaks a rule.
 func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.SettingsChange) error {
 	change.LoopbackWebhooks = s.LoopbackWebhooks()
@@ -48,6 +49,11 @@ func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.Set
 	}
 	if points != nil {
 		if err := t.Store.SetSetting(ctx, core.SettingPlacementPoints, *points); err != nil {
+			return err
+		}
+	}
+	if change.RatingPeriodHours.Set {
+		if err := t.Store.SetSetting(ctx, core.SettingRatingPeriodHours, change.RatingPeriodHours.N); err != nil {
 			return err
 		}
 	}

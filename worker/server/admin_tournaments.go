@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"arena/core"
+	store "arena/sql"
 )
 
 // handleCreateSeason adds a ladder season (core.SeasonDraft's rules).
@@ -69,6 +71,9 @@ type adminTournament struct {
 	MatchWindowMinutes int             `json:"matchWindowMinutes"`
 	Cast               core.CastPolicy `json:"cast"`
 	AllowSpectators    bool            `json:"allowSpectators"`
+	SwissRounds        int             `json:"swissRounds"`
+	TopCut             int             `json:"topCut"`
+	SeedFromRatings    bool            `json:"seedFromRatings"`
 }
 
 func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, t *Tenant, tour *core.Tournament, status int) {
@@ -82,6 +87,7 @@ func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, t 
 		TeamMinPlayers: tour.TeamMinPlayers, TeamMaxPlayers: tour.TeamMaxPlayers, GroupCount: tour.GroupCount,
 		AdvancePerGroup: tour.AdvancePerGroup, SmallFinal: tour.SmallFinal, MatchWindowMinutes: tour.MatchWindowMinutes,
 		Cast: tour.Cast, AllowSpectators: tour.AllowSpectators,
+		SwissRounds: tour.SwissRounds, TopCut: tour.TopCut, SeedFromRatings: tour.SeedFromRatings,
 	})
 }
 
@@ -137,6 +143,35 @@ func PlacementPoints(ctx context.Context, st core.TournamentStore) func() core.P
 		}
 		return points
 	})
+}
+
+// RatingPeriodHours reads the arena's rating period
+// (core.SettingRatingPeriodHours; the default when unset or unreadable,
+// with a warning).
+func RatingPeriodHours(ctx context.Context, st core.TournamentStore) int {
+	hours := core.DefaultRatingPeriodHours
+	if _, err := st.Setting(ctx, core.SettingRatingPeriodHours, &hours); err != nil || hours < core.RatingPeriodHoursRange.Min {
+		if err != nil {
+			logger(ctx).WarnContext(ctx, "rating period setting unreadable, using the default", "error", err.Error())
+		}
+		return core.DefaultRatingPeriodHours
+	}
+	return hours
+}
+
+// PlayerRating returns the player's rating as of now (its deviation grown
+// for the rating periods they sat out), or nil while they are unrated.
+func PlayerRating(ctx context.Context, st *store.Arena, id string, now time.Time) (*core.PlayerRating, error) {
+	ratings, err := st.Ratings(ctx, []string{id})
+	if err != nil {
+		return nil, err
+	}
+	p, ok := ratings[id]
+	if !ok {
+		return nil, nil
+	}
+	p.Rating = p.Now(now, RatingPeriodHours(ctx, st))
+	return &p, nil
 }
 
 type registrationView struct {

@@ -69,6 +69,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		if err := seedDemoStreams(ctx, st, now); err != nil {
 			return fmt.Errorf("demo streams: %w", err)
 		}
+		if err := seedDemoDoubleElimination(ctx, ts, now, s.rand); err != nil {
+			return fmt.Errorf("demo double elimination: %w", err)
+		}
 		return nil
 	}
 	_, adminToken, err := s.createArena(ctx, createArenaRequest{

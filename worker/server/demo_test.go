@@ -23,7 +23,7 @@ func TestSeedDemo(t *testing.T) {
 }
 
 // assertDemoSeeded checks the whole demo arena: hosts, admin token, the
-// three tournaments in their stages, the ladder.
+// tournaments in their stages, the ladder.
 func assertDemoSeeded(t *testing.T, env *testEnv, token string) {
 	t.Helper()
 	for _, host := range server.DemoHosts {
@@ -40,7 +40,8 @@ func assertDemoSeeded(t *testing.T, env *testEnv, token string) {
 		tour := raw.(map[string]any)
 		statuses[tour["slug"].(string)] = tour["status"]
 	}
-	assert.Equal(t, map[string]any{"autumn-open": "completed", "winter-cup": "group_stage", "spring-invitational": "registration_open"}, statuses)
+	assert.Equal(t, map[string]any{"autumn-open": "completed", "winter-cup": "group_stage", "spring-invitational": "registration_open",
+		"summer-double": "playoffs"}, statuses)
 
 	_, autumn := env.do(t, "GET", "localhost", "/api/v1/tournaments/autumn-open", "", nil)
 	assert.Equal(t, float64(16), autumn["playerCount"])
@@ -66,6 +67,22 @@ func assertDemoSeeded(t *testing.T, env *testEnv, token string) {
 	_, ladder := env.do(t, "GET", "localhost", "/api/v1/ladder", "", nil)
 	assert.Equal(t, "season-1", ladder["season"].(map[string]any)["slug"])
 	assert.Len(t, ladder["ladder"], 16)
+
+	_, double := env.do(t, "GET", "localhost", "/api/v1/tournaments/summer-double", "", nil)
+	played, open := 0, 0
+	for _, c := range double["bracket"].([]any) {
+		for _, raw := range c.(map[string]any)["matches"].([]any) {
+			m := raw.(map[string]any)
+			switch {
+			case m["resultSource"] == "bye":
+			case m["status"] == "confirmed":
+				played++
+			case m["player1"] != nil && m["player2"] != nil:
+				open++
+			}
+		}
+	}
+	assert.Equal(t, [2]int{6, 3}, [2]int{played, open}, "steps 1 and 2 played; the winners' final and losers' round 2 open")
 }
 
 // failingDemoStore is the demo's tournament store failing (or, with

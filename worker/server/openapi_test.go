@@ -118,6 +118,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	assert.Equal(t, 303, signInForm(t, e, playerID(1)))
 	assert.Equal(t, 422, signInForm(t, e, "123"))
 	streamFlows(t, e, admin)
+	formatFlows(t, e, admin)
 
 	assert.Empty(t, rec.Uncovered(), "every documented operation was exercised")
 }

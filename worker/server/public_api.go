@@ -49,6 +49,21 @@ type ladderRowView struct {
 	Player      *core.PlayerProfile `json:"player"`
 	Points      int                 `json:"points"`
 	Tournaments int                 `json:"tournaments"`
+	// Rating is shown on the rating ladder (?order=rating) only.
+	Rating *ratingView `json:"rating,omitempty"`
+}
+
+// ratingView is a player's Glicko-2 rating as the API shows it.
+type ratingView struct {
+	Rating     float64 `json:"rating"`
+	Deviation  float64 `json:"deviation"`
+	Volatility float64 `json:"volatility"`
+	Matches    int     `json:"matches"`
+}
+
+func ratingOf(r core.Rating, matches int) *ratingView {
+	r = r.Rounded()
+	return &ratingView{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility, Matches: matches}
 }
 
 func seasonOf(s core.Season) seasonView {
@@ -59,9 +74,20 @@ func seasonOf(s core.Season) seasonView {
 // handleLadder answers { season, seasons, ladder }: ?season= names a
 // season slug or "all" (every season summed); absent or unknown means the
 // latest season. season is null when the arena has no season yet.
+// ?order=rating ranks every rated player by rating instead (with the
+// season's points and their rating in each row); any other order is the
+// spec's.
 func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
 	ctx := r.Context()
-	ladder, err := core.Ladder(ctx, t.Store, r.URL.Query().Get("season"))
+	query := r.URL.Query()
+	var ladder core.SeasonLadder
+	var rated []core.RatedRow
+	var err error
+	if query.Get("order") == core.LadderOrderRating {
+		ladder, rated, err = core.RatingLadder(ctx, t.Store, t.Store, query.Get("season"), s.now(), RatingPeriodHours(ctx, t.Store))
+	} else {
+		ladder, err = core.Ladder(ctx, t.Store, query.Get("season"))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -78,9 +104,12 @@ func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
 		v := seasonOf(*ladder.Season.Season)
 		current = &v
 	}
-	ids := make([]string, len(ladder.Rows))
-	for i, row := range ladder.Rows {
-		ids[i] = row.PlatformID
+	ids := make([]string, 0, len(ladder.Rows)+len(rated))
+	for _, row := range ladder.Rows {
+		ids = append(ids, row.PlatformID)
+	}
+	for _, row := range rated {
+		ids = append(ids, row.PlatformID)
 	}
 	profiles, err := t.Store.Players(ctx, ids)
 	if err != nil {
@@ -88,8 +117,15 @@ func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
 	}
 	book := playerBook(profiles)
 	rows := make([]ladderRowView, 0, len(ladder.Rows))
-	for _, row := range ladder.Rows {
-		rows = append(rows, ladderRowView{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
+	if rated != nil {
+		for _, row := range rated {
+			rows = append(rows, ladderRowView{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points,
+				Tournaments: row.Tournaments, Rating: ratingOf(row.Rating, row.Matches)})
+		}
+	} else {
+		for _, row := range ladder.Rows {
+			rows = append(rows, ladderRowView{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
+		}
 	}
 	return map[string]any{"season": current, "seasons": views, "ladder": rows}, nil
 }
@@ -113,8 +149,9 @@ type playerStatsView struct {
 	Trophies      []trophyView `json:"trophies"`
 }
 
-// handlePlayer answers { player, stats } for a 17-digit account id the
-// arena knows.
+// handlePlayer answers { player, stats, rating } for a 17-digit account
+// id the arena knows; rating is null until the player's first rated
+// period, its deviation grown to now.
 func (s *Server) handlePlayer(r *http.Request, t *Tenant, _ bool) (any, error) {
 	id := r.PathValue("platformId")
 	if !core.ValidPlatformID(id) {
@@ -132,5 +169,13 @@ func (s *Server) handlePlayer(r *http.Request, t *Tenant, _ bool) (any, error) {
 	for _, tr := range st.Trophies {
 		stats.Trophies = append(stats.Trophies, trophyView{Rank: tr.Rank, TournamentID: tr.TournamentID, Tournament: tournamentRef{Slug: tr.TournamentSlug, Name: tr.TournamentName}})
 	}
-	return map[string]any{"player": p, "stats": stats}, nil
+	rating, err := PlayerRating(r.Context(), t.Store, id, s.now())
+	if err != nil {
+		return nil, err
+	}
+	var rv *ratingView
+	if rating != nil {
+		rv = ratingOf(rating.Rating, rating.Matches)
+	}
+	return map[string]any{"player": p, "stats": stats, "rating": rv}, nil
 }

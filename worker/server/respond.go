@@ -43,6 +43,7 @@ var statusByCode = map[string]int{
 	core.CodeInvalidTransition:  http.StatusConflict,
 	core.CodeMatchesUnresolved:  http.StatusConflict,
 	core.CodeTooFewEntrants:     http.StatusConflict,
+	core.CodeUnpairable:         http.StatusConflict,
 	core.CodeTournamentNotDraft: http.StatusConflict,
 	core.CodeSeedsLocked:        http.StatusConflict,
 	core.CodeScheduleFixed:      http.StatusConflict,

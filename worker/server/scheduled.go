@@ -55,6 +55,10 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			n, err := core.SettleTournaments(ctx, st, now, PlacementPoints(ctx, st))
 			return n > 0, err
 		}},
+		{name: "rating_periods", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+			n, err := core.RunRatingPeriods(ctx, st, RatingPeriodHours(ctx, st), now)
+			return n > 0, err
+		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
 		// Streams, then the alerts they and the decisions above made.
 		{name: "stream_live", run: s.pollStreams},

@@ -261,7 +261,7 @@ func TestCreateTournamentBadInput(t *testing.T) {
 	}{
 		{"MissingSlug", "slug", "invalid_field", with("slug", nil), 422},
 		{"DuplicateSlug", "slug", "slug_taken", with("slug", "taken"), 409},
-		{"BadFormat", "format", "invalid_field", with("format", "swiss"), 422},
+		{"BadFormat", "format", "invalid_field", with("format", "knockout"), 422},
 		{"MaxPlayersTooSmall", "maxPlayers", "invalid_field", with("maxPlayers", 1), 422},
 		{"MaxPlayersNotNumber", "maxPlayers", "invalid_field", with("maxPlayers", "x"), 422},
 		{"BadDate", "startsAt", "invalid_field", with("startsAt", "tomorrow"), 422},

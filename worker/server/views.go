@@ -29,7 +29,24 @@ type tournamentFull struct {
 	Groups      []groupView           `json:"groups"`
 	Bracket     []bracketColumnView   `json:"bracket"`
 	Podium      []podiumView          `json:"podium"`
+	// Swiss is a Swiss tournament's progress (its standings and matches
+	// are its one group, "Swiss"); absent for other formats.
+	Swiss *swissView `json:"swiss,omitempty"`
+	// GrandFinalReset says whether a double elimination plays GF2 when the
+	// losers' champion wins the grand final; absent for other formats.
+	GrandFinalReset *bool `json:"grandFinalReset,omitempty"`
 }
+
+// swissView is a Swiss stage's progress: the rounds it plays, the round
+// paired last (0 before the draw), the top cut (0: none).
+type swissView struct {
+	Rounds int `json:"rounds"`
+	Round  int `json:"round"`
+	TopCut int `json:"topCut"`
+}
+
+// swissGroupName names the one group a Swiss stage shows as.
+const swissGroupName = "Swiss"
 
 type groupView struct {
 	Name      string         `json:"name"`
@@ -46,6 +63,10 @@ type standingView struct {
 	ScoreDiff   int                 `json:"scoreDiff"`
 	Points      int                 `json:"points"`
 	SeparatedBy string              `json:"separatedBy"`
+	// Swiss standings only: byes and the tie-breaks.
+	Byes            *int `json:"byes,omitempty"`
+	Buchholz        *int `json:"buchholz,omitempty"`
+	SonnebornBerger *int `json:"sonnebornBerger,omitempty"`
 }
 
 type matchView struct {
@@ -67,8 +88,11 @@ type matchView struct {
 }
 
 type bracketColumnView struct {
-	Label   string      `json:"label"`
-	Side    string      `json:"side"`
+	Label string `json:"label"`
+	Side  string `json:"side"`
+	// Section is a double elimination's part: winners, losers or
+	// grand_final (absent for single elimination).
+	Section string      `json:"section,omitempty"`
 	Matches []matchView `json:"matches"`
 }
 
@@ -171,10 +195,10 @@ func fullTournament(ctx context.Context, st core.TournamentStore, t *core.Tourna
 	byGroup := map[string][]matchView{}
 	bySlot := map[string]*core.Match{}
 	for i := range matches {
-		m := &matches[i]
-		if m.Stage == core.StageGroup {
+		switch m := &matches[i]; {
+		case m.Stage == core.StageGroup || m.Stage == core.StageRoundRobin:
 			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.match(m))
-		} else {
+		case core.IsBracketStage(m.Stage):
 			bySlot[m.BracketSlot] = m
 		}
 	}
@@ -191,9 +215,22 @@ func fullTournament(ctx context.Context, st core.TournamentStore, t *core.Tourna
 		}
 		out.Groups = append(out.Groups, gv)
 	}
+	switch t.Format {
+	case core.FormatSwiss:
+		gv, progress, err := swissGroup(t, regs, matches, book)
+		if err != nil {
+			return nil, err
+		}
+		out.Swiss = progress
+		if gv != nil {
+			out.Groups = append(out.Groups, *gv)
+		}
+	case core.FormatDoubleElimination:
+		out.GrandFinalReset = &t.GrandFinalReset
+	}
 	if len(bySlot) > 0 {
 		for _, col := range core.BracketColumns(core.StoredBracket(matches)) {
-			cv := bracketColumnView{Label: col.Label, Side: col.Side, Matches: make([]matchView, 0, len(col.Matches))}
+			cv := bracketColumnView{Label: col.Label, Side: col.Side, Section: col.Section, Matches: make([]matchView, 0, len(col.Matches))}
 			for _, bm := range col.Matches {
 				cv.Matches = append(cv.Matches, book.match(bySlot[bm.BracketSlot]))
 			}
@@ -204,4 +241,32 @@ func fullTournament(ctx context.Context, st core.TournamentStore, t *core.Tourna
 		out.Podium = append(out.Podium, podiumView{Rank: p.Rank, Player: book.player(p.PlayerID)})
 	}
 	return out, nil
+}
+
+// swissGroup shows a Swiss stage as one group, "Swiss": its standings
+// (with byes, Buchholz and Sonneborn-Berger) and every Swiss match, round
+// by round; nil before the draw. progress is always set.
+func swissGroup(t *core.Tournament, regs []core.Registration, matches []core.Match, book playerBook) (*groupView, *swissView, error) {
+	rows, swiss, err := core.SwissTable(t, regs, matches)
+	if err != nil {
+		return nil, nil, err
+	}
+	progress := &swissView{Rounds: t.SwissRoundsFor(len(regs)), TopCut: t.TopCut}
+	if len(swiss) == 0 {
+		return nil, progress, nil
+	}
+	gv := &groupView{Name: swissGroupName, Standings: make([]standingView, 0, len(rows)), Matches: make([]matchView, 0, len(swiss))}
+	for _, row := range rows {
+		byes, buchholz, sb := row.Byes, row.Buchholz, row.SonnebornBerger
+		gv.Standings = append(gv.Standings, standingView{
+			Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played, Wins: row.Wins, Losses: row.Losses,
+			ScoreDiff: row.ScoreDiff, Points: row.Points, SeparatedBy: string(row.SeparatedBy),
+			Byes: &byes, Buchholz: &buchholz, SonnebornBerger: &sb,
+		})
+	}
+	for i := range swiss {
+		gv.Matches = append(gv.Matches, book.match(&swiss[i]))
+		progress.Round = max(progress.Round, swiss[i].RoundNumber)
+	}
+	return gv, progress, nil
 }

@@ -43,7 +43,8 @@ func adminTournamentValues(r *http.Request) views.AdminTournamentValues {
 		Season: f("season"), TeamMinPlayers: f("teamMinPlayers"), TeamMaxPlayers: f("teamMaxPlayers"),
 		GroupCount: f("groupCount"), AdvancePerGroup: f("advancePerGroup"), SmallFinal: f("smallFinal") != "",
 		MatchWindowMinutes: f("matchWindowMinutes"), HandMode: f("handMode"), DelaySeconds: f("delaySeconds"),
-		AllowSpectators: f("allowSpectators") != "",
+		AllowSpectators: f("allowSpectators") != "", GrandFinalReset: f("grandFinalReset") != "",
+		SwissRounds: f("swissRounds"), TopCut: f("topCut"), SeedFromRatings: f("seedFromRatings") != "",
 	}
 }
 
@@ -57,9 +58,16 @@ func adminValuesOf(t *core.Tournament) views.AdminTournamentValues {
 		TeamMaxPlayers: strconv.Itoa(t.TeamMaxPlayers), SmallFinal: t.SmallFinal,
 		MatchWindowMinutes: strconv.Itoa(t.MatchWindowMinutes), HandMode: t.Cast.HandMode,
 		DelaySeconds: strconv.Itoa(t.Cast.DelaySeconds), AllowSpectators: t.AllowSpectators,
+		GrandFinalReset: t.GrandFinalReset || t.Format != core.FormatDoubleElimination, SeedFromRatings: t.SeedFromRatings,
 	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		v.GroupCount, v.AdvancePerGroup = strconv.Itoa(t.GroupCount), strconv.Itoa(t.AdvancePerGroup)
+	}
+	if t.SwissRounds > 0 {
+		v.SwissRounds = strconv.Itoa(t.SwissRounds)
+	}
+	if t.TopCut > 0 {
+		v.TopCut = strconv.Itoa(t.TopCut)
 	}
 	return v
 }
@@ -76,7 +84,7 @@ func adminNewTournamentValues(now time.Time) views.AdminTournamentValues {
 		RegistrationOpensAt: adminTimeValue(opens), RegistrationClosesAt: adminTimeValue(opens.Add(7 * 24 * time.Hour)),
 		StartsAt: adminTimeValue(opens.Add(8 * 24 * time.Hour)), TeamMinPlayers: "1", TeamMaxPlayers: "1",
 		SmallFinal: true, MatchWindowMinutes: strconv.Itoa(core.DefaultMatchWindowMinutes),
-		HandMode: core.DefaultHandMode, DelaySeconds: "0", AllowSpectators: true,
+		HandMode: core.DefaultHandMode, DelaySeconds: "0", AllowSpectators: true, GrandFinalReset: true,
 	}
 }
 
@@ -98,8 +106,14 @@ func adminFormInstant(raw string) core.Instant {
 
 // adminTournamentDraft reads the tournament form into the admin API's
 // draft (core.TournamentDraft): the same rules and defaults then apply.
+// The reset's checkbox counts for a double elimination only (a checkbox
+// cannot be left out), where it is always given.
 func adminTournamentDraft(v views.AdminTournamentValues) core.TournamentDraft {
 	allow := v.AllowSpectators
+	var reset *bool
+	if core.TournamentFormat(v.Format) == core.FormatDoubleElimination {
+		reset = &v.GrandFinalReset
+	}
 	return core.TournamentDraft{
 		Slug: v.Slug, Name: v.Name, Description: v.Description, Format: core.TournamentFormat(v.Format),
 		MaxPlayers:           core.NumberText(v.MaxPlayers),
@@ -111,7 +125,8 @@ func adminTournamentDraft(v views.AdminTournamentValues) core.TournamentDraft {
 		GroupCount: core.NumberText(v.GroupCount), AdvancePerGroup: core.NumberText(v.AdvancePerGroup),
 		SmallFinal: v.SmallFinal, MatchWindowMinutes: core.NumberText(v.MatchWindowMinutes),
 		Cast:            &core.CastDraft{HandMode: v.HandMode, DelaySeconds: core.NumberText(v.DelaySeconds)},
-		AllowSpectators: &allow,
+		AllowSpectators: &allow, GrandFinalReset: reset,
+		SwissRounds: core.NumberText(v.SwissRounds), TopCut: core.NumberText(v.TopCut), SeedFromRatings: v.SeedFromRatings,
 	}
 }
 

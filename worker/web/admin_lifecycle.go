@@ -56,8 +56,12 @@ func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string
 	switch {
 	case tour.Status.Final():
 		return "This tournament is " + from + ": nothing can follow."
-	case to == core.StatusGroupStage && tour.Format == core.FormatPlayoffsOnly:
-		return "This tournament has no group stage (playoffs only)."
+	case to == core.StatusGroupStage && !tour.Format.HasGroupStage():
+		return "This tournament has no group stage (it starts with its bracket)."
+	case to == core.StatusPlayoffs && tour.Format == core.FormatRoundRobin:
+		return "This tournament has no playoffs: its round robin's standings decide the podium."
+	case to == core.StatusPlayoffs && tour.Format == core.FormatSwiss && tour.TopCut == 0:
+		return "This tournament has no playoffs: it has no top cut, so the Swiss standings decide the podium."
 	}
 	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.AdminStatusLabel(string(to))) + " in one step."
 }
@@ -83,17 +87,52 @@ func adminStepEffects(tour *core.Tournament, to core.TournamentStatus, sides int
 		if start.Before(now) {
 			start = now
 		}
-		return []string{
-			fmt.Sprintf("Draws the %d sides into %d groups by seed (snake draw; unseeded sides last, in registration order). Each group needs at least two.", sides, tour.GroupCount),
-			"Schedules every group's round robin: round 1 opens at " + utc(start) + ", each round lasting " + window + ".",
-			"Seeds can no longer be changed.",
+		var out []string
+		if tour.SeedFromRatings {
+			out = append(out, "First seeds the sides left unseeded by their rating, highest first, after the seeded ones.")
 		}
+		switch tour.Format {
+		case core.FormatSwiss:
+			rounds := tour.SwissRoundsFor(sides)
+			out = append(out,
+				fmt.Sprintf("Pairs round 1 of %d Swiss rounds for the %d sides by seed (1 v 2, 3 v 4, …; with an odd count the last seed has a bye, counted as a win). It opens at %s and lasts %s.", rounds, sides, utc(start), window),
+				"Each next round is paired by itself when every match of the round before is decided: players of equal points who have not met, the bye to the lowest-ranked player without one.")
+			if tour.TopCut > 0 {
+				out = append(out, fmt.Sprintf("After the last round, the top %d of the standings (points, Buchholz, Sonneborn-Berger) go on to a single-elimination bracket.", tour.TopCut))
+			} else {
+				out = append(out, "After the last round, the standings (points, Buchholz, Sonneborn-Berger) decide the podium, and the tournament completes by itself.")
+			}
+		case core.FormatRoundRobin:
+			out = append(out,
+				fmt.Sprintf("Puts the %d sides in one group: everyone plays everyone once. Round 1 opens at %s, each round lasting %s.", sides, utc(start), window),
+				"The last match decided completes the tournament: the standings decide the podium.")
+		default:
+			out = append(out,
+				fmt.Sprintf("Draws the %d sides into %d groups by seed (snake draw; unseeded sides last, in registration order). Each group needs at least two.", sides, tour.GroupCount),
+				"Schedules every group's round robin: round 1 opens at "+utc(start)+", each round lasting "+window+".")
+		}
+		return append(out, "Seeds can no longer be changed.")
 	case core.StatusPlayoffs:
-		if tour.Format == core.FormatPlayoffsOnly {
+		switch tour.Format {
+		case core.FormatPlayoffsOnly, core.FormatDoubleElimination:
+			var out []string
+			if tour.SeedFromRatings {
+				out = append(out, "First seeds the sides left unseeded by their rating, highest first, after the seeded ones.")
+			}
+			out = append(out, fmt.Sprintf("Seeds the bracket from the %d sides' registration seeds (unseeded sides last, in registration order); the top seeds get the byes, resolved at once.", sides))
+			if tour.Format == core.FormatDoubleElimination {
+				reset := "the grand final decides."
+				if tour.GrandFinalReset {
+					reset = "a second grand final is played if the losers' bracket champion wins the first."
+				}
+				out = append(out, "Double elimination: a side is out after its second loss. Losers of the winners' bracket drop into the losers' bracket; the two champions meet in the grand final, and "+reset)
+			}
+			return append(out, "Round 1 opens now; each round lasts "+window+".", "Seeds can no longer be changed.")
+		case core.FormatSwiss:
 			return []string{
-				fmt.Sprintf("Seeds the bracket from the %d sides' registration seeds (unseeded sides last, in registration order); the top seeds get the byes, resolved at once.", sides),
+				"Needs every Swiss round decided (the last round's decision does this step by itself).",
+				fmt.Sprintf("Seeds the top %d of the Swiss standings into a single-elimination bracket.", tour.TopCut),
 				"Round 1 opens now; each round lasts " + window + ".",
-				"Seeds can no longer be changed.",
 			}
 		}
 		return []string{
@@ -102,10 +141,14 @@ func adminStepEffects(tour *core.Tournament, to core.TournamentStatus, sides int
 			"Round 1 opens now; each round lasts " + window + ".",
 		}
 	case core.StatusCompleted:
-		return []string{
-			"Needs the final (and the third place match) resolved; resolving the final completes the tournament by itself.",
-			"Records the podium and gives every side its ladder points by final placement.",
+		decides := "Needs the final (and the third place match) resolved; resolving the final completes the tournament by itself."
+		switch {
+		case tour.Format == core.FormatDoubleElimination:
+			decides = "Needs the grand final (and its reset, when played) resolved; resolving it completes the tournament by itself."
+		case tour.Status == core.StatusGroupStage:
+			decides = "Needs every match resolved; the last decision completes the tournament by itself, its standings deciding the podium."
 		}
+		return []string{decides, "Records the podium and gives every side its ladder points by final placement."}
 	case core.StatusCancelled:
 		return []string{
 			"Stops the tournament for good: no more matches are played or decided.",
@@ -154,6 +197,9 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		text = "Not yet: some matches are not resolved. Resolve them first (the dashboard's queue lists the disputed and overdue ones)."
 	case core.CodeTooFewEntrants:
 		text = fmt.Sprintf("Too few sides to draw: %d registered. A bracket needs at least 2, and every group at least 2.", tour.PlayerCount)
+		if tour.Format == core.FormatSwiss {
+			text = fmt.Sprintf("Too few sides to draw (%d registered): %s.", tour.PlayerCount, adminErrorMessage(err))
+		}
 	case core.CodeInvalidField:
 		text = "The tournament's settings do not allow this draw (" + adminErrorField(err) + ")."
 	case "":

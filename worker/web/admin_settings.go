@@ -55,7 +55,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 		Name: f("name"), Plan: string(t.Arena.Plan), RefereeEnabled: f("refereeEnabled") != "",
 		GracePeriodSeconds: f("gracePeriodSeconds"), AppIDs: f("appIds"), Identity: f("identity"),
 		RemovePublisherKey: f("removePublisherKey") != "", AnonymousPerMinute: f("anonymousPerMinute"),
-		KeyPerMinute: f("keyPerMinute"), Played: f("played"),
+		KeyPerMinute: f("keyPerMinute"), Played: f("played"), RatingPeriodHours: f("ratingPeriodHours"),
 		WebhookURL: strings.TrimSpace(f("webhookUrl")), UpcomingAlertMinutes: f("upcomingAlertMinutes"),
 	}
 	throughs, pts := r.PostForm["through"], r.PostForm["points"]
@@ -83,6 +83,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 		WebhookURL:           &values.WebhookURL,
 		UpcomingAlertMinutes: core.NumberText(values.UpcomingAlertMinutes),
 		LoopbackWebhooks:     s.srv.LoopbackWebhooks(),
+		RatingPeriodHours:    core.NumberText(values.RatingPeriodHours),
 	}
 	if change.AppIDs == nil {
 		change.AppIDs = core.AppIDs{} // an empty box is a problem, not "keep"
@@ -197,6 +198,7 @@ func (s *Site) adminSettingsAgain(w http.ResponseWriter, r *http.Request, t *ser
 		GracePeriodSeconds: strconv.Itoa(a.GracePeriodSeconds), AppIDs: strings.Join(a.AppIDs, "\n"),
 		Identity: a.Identity, AnonymousPerMinute: strconv.Itoa(a.RateLimits.AnonymousPerMinute),
 		KeyPerMinute: strconv.Itoa(a.RateLimits.KeyPerMinute), Played: strconv.Itoa(points.Played),
+		RatingPeriodHours: strconv.Itoa(server.RatingPeriodHours(r.Context(), t.Store)),
 	}}
 	for _, tier := range points.Tiers {
 		p.Values.Tiers = append(p.Values.Tiers, views.AdminTierValues{Through: strconv.Itoa(tier.Through), Points: strconv.Itoa(tier.Points)})

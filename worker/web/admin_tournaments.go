@@ -130,10 +130,12 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		TeamMinPlayers: tour.TeamMinPlayers, TeamMaxPlayers: tour.TeamMaxPlayers, GroupCount: tour.GroupCount,
 		AdvancePerGroup: tour.AdvancePerGroup, SmallFinal: tour.SmallFinal, MatchWindowMinutes: tour.MatchWindowMinutes,
 		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,
-		Public:        tour.Status.Public(),
-		CanRegister:   tour.RegistrationOpenAt(s.srv.Now()),
-		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
-		Details:       adminDetailsFormOf(tour),
+		GrandFinalReset: tour.GrandFinalReset, SwissRounds: tour.SwissRounds, TopCut: tour.TopCut,
+		SeedFromRatings: tour.SeedFromRatings,
+		Public:          tour.Status.Public(),
+		CanRegister:     tour.RegistrationOpenAt(s.srv.Now()),
+		SeedsEditable:   len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
+		Details:         adminDetailsFormOf(tour),
 	}
 	switch tour.Status {
 	case core.StatusRegistrationOpen, core.StatusRegistrationClosed:

@@ -103,6 +103,14 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		_, p.ChannelLive = s.srv.LiveNow(ctx, t)[p.Channel]
 	}
 	p.Follow = views.FollowButton(*s.followButton(r, t, core.FollowPlayer, id, "/players/"+id))
+	rating, err := server.PlayerRating(ctx, t.Store, id, s.srv.Now())
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if rating != nil {
+		p.Rating = publicRating(rating.Rating, rating.Matches)
+	}
 	s.render(w, r, t, http.StatusOK, views.PlayerView(p))
 }
 
@@ -138,16 +146,32 @@ func publicResult(book publicBook, st *core.MatchState, id string) views.PlayerR
 	return res
 }
 
+// publicRating is a rating as the pages show it.
+func publicRating(r core.Rating, matches int) *views.RatingFigures {
+	r = r.Rounded()
+	return &views.RatingFigures{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility, Matches: matches}
+}
+
 // ladderPage is the ladder of ?season= (a season's slug or "all"; absent
-// or unknown means the latest season), like the API's.
+// or unknown means the latest season), like the API's; ?order=rating
+// ranks the rated players by rating.
 func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
-	ladder, err := core.Ladder(ctx, t.Store, r.URL.Query().Get("season"))
+	query := r.URL.Query()
+	byRating := query.Get("order") == core.LadderOrderRating
+	var ladder core.SeasonLadder
+	var rated []core.RatedRow
+	var err error
+	if byRating {
+		ladder, rated, err = core.RatingLadder(ctx, t.Store, t.Store, query.Get("season"), s.srv.Now(), server.RatingPeriodHours(ctx, t.Store))
+	} else {
+		ladder, err = core.Ladder(ctx, t.Store, query.Get("season"))
+	}
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	p := views.LadderPage{Layout: s.layout(r, t, "Ladder"), Seasons: make([]views.SeasonOption, 0, len(ladder.Seasons))}
+	p := views.LadderPage{Layout: s.layout(r, t, "Ladder"), Seasons: make([]views.SeasonOption, 0, len(ladder.Seasons)), ByRating: byRating}
 	for _, se := range ladder.Seasons {
 		p.Seasons = append(p.Seasons, views.SeasonOption{Slug: se.Slug, Name: se.Name})
 	}
@@ -157,17 +181,27 @@ func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 			p.SeasonStarts, p.SeasonEnds = &se.Season.StartsAt, &se.Season.EndsAt
 		}
 	}
-	ids := make([]string, len(ladder.Rows))
-	for i, row := range ladder.Rows {
-		ids[i] = row.PlatformID
+	ids := make([]string, 0, len(ladder.Rows)+len(rated))
+	for _, row := range ladder.Rows {
+		ids = append(ids, row.PlatformID)
+	}
+	for _, row := range rated {
+		ids = append(ids, row.PlatformID)
 	}
 	book, err := publicPlayers(ctx, t, ids)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	for _, row := range ladder.Rows {
-		p.Rows = append(p.Rows, views.LadderRow{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
+	if byRating {
+		for _, row := range rated {
+			p.Rows = append(p.Rows, views.LadderRow{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points,
+				Tournaments: row.Tournaments, Rating: publicRating(row.Rating, row.Matches)})
+		}
+	} else {
+		for _, row := range ladder.Rows {
+			p.Rows = append(p.Rows, views.LadderRow{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points, Tournaments: row.Tournaments})
+		}
 	}
 	s.render(w, r, t, http.StatusOK, views.LadderView(p))
 }

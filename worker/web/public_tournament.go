@@ -84,6 +84,12 @@ func publicTournament(ctx context.Context, t *server.Tenant, tour *core.Tourname
 	if p.Groups, err = publicGroups(tour, regs, matches, book); err != nil {
 		return views.TournamentPage{}, err
 	}
+	p.RoundRobin = tour.Format == core.FormatRoundRobin
+	if tour.Format == core.FormatSwiss {
+		if p.Swiss, err = publicSwiss(tour, regs, matches, book); err != nil {
+			return views.TournamentPage{}, err
+		}
+	}
 	p.Bracket = publicBracket(matches, book)
 	for _, pl := range podium {
 		p.Podium = append(p.Podium, views.PodiumPlace{Rank: pl.Rank, Player: book.player(pl.PlayerID)})
@@ -118,7 +124,7 @@ func publicGroups(tour *core.Tournament, regs []core.Registration, matches []cor
 	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
 	byGroup := make(map[string][]views.MatchSummary, len(names))
 	for i := range matches {
-		if m := &matches[i]; m.Stage == core.StageGroup {
+		if m := &matches[i]; m.Stage == core.StageGroup || m.Stage == core.StageRoundRobin {
 			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.summary(m, ref))
 		}
 	}
@@ -137,12 +143,43 @@ func publicGroups(tour *core.Tournament, regs []core.Registration, matches []cor
 	return out, nil
 }
 
+// publicSwiss builds a Swiss stage's standings and rounds (the latest
+// first); the top cut's places are marked.
+func publicSwiss(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook) (*views.SwissStage, error) {
+	rows, swiss, err := core.SwissTable(tour, regs, matches)
+	if err != nil {
+		return nil, err
+	}
+	sw := &views.SwissStage{Rounds: tour.SwissRoundsFor(len(regs)), TopCut: tour.TopCut}
+	for _, row := range rows {
+		sw.Rows = append(sw.Rows, views.SwissRow{Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played,
+			Wins: row.Wins, Losses: row.Losses, Byes: row.Byes, Points: row.Points, Buchholz: row.Buchholz,
+			SonnebornBerger: row.SonnebornBerger, Advances: row.Rank <= tour.TopCut})
+	}
+	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
+	for i := range swiss {
+		m := &swiss[i]
+		if m.RoundNumber > sw.Round {
+			sw.Round = m.RoundNumber
+			sw.RoundMatches = append([]views.SwissRoundMatches{{Number: m.RoundNumber}}, sw.RoundMatches...)
+		}
+		for j := range sw.RoundMatches {
+			if sw.RoundMatches[j].Number == m.RoundNumber {
+				sw.RoundMatches[j].Matches = append(sw.RoundMatches[j].Matches, book.summary(m, ref))
+			}
+		}
+	}
+	return sw, nil
+}
+
 // publicBracket draws the stored playoff matches as core.BracketColumns
-// lays them out; nil before the playoffs.
+// lays them out; nil before the playoffs. A double elimination's columns
+// keep every match position of their round (empty where byes left no
+// match), so the picture lines up.
 func publicBracket(matches []core.Match, book publicBook) *views.Bracket {
 	bySlot := map[string]*core.Match{}
 	for i := range matches {
-		if m := &matches[i]; m.Stage != core.StageGroup {
+		if m := &matches[i]; core.IsBracketStage(m.Stage) {
 			bySlot[m.BracketSlot] = m
 		}
 	}
@@ -162,12 +199,18 @@ func publicBracket(matches []core.Match, book publicBook) *views.Bracket {
 		}
 	}
 	cols := core.BracketColumns(plan)
-	out := &views.Bracket{Columns: make([]views.BracketColumn, 0, len(cols))}
+	out := &views.Bracket{Columns: make([]views.BracketColumn, 0, len(cols)), Double: plan.Double}
 	for _, col := range cols {
-		vc := views.BracketColumn{Label: col.Label, Side: col.Side, Matches: make([]views.BracketBox, 0, len(col.Matches))}
+		vc := views.BracketColumn{Label: col.Label, Side: col.Side, Section: col.Section, Matches: make([]views.BracketBox, 0, len(col.Matches))}
+		if plan.Double && len(col.Matches) > 0 {
+			vc.Slots = core.DoubleEliminationRoundMatches(plan.Size, col.Section, col.Matches[0].SectionRound)
+		}
 		for _, bm := range col.Matches {
 			m := bySlot[bm.BracketSlot]
 			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score)}
+			if _, _, i, ok := core.ParseBracketSlot(m.BracketSlot); ok {
+				box.Position = i
+			}
 			winner := publicWinnerSlot(m)
 			for i, seat := range [2]core.BracketSeat{bm.P1, bm.P2} {
 				vs := views.BracketSeat{Bye: seat.Bye, Winner: winner == i+1}
