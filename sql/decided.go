@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
 )
 
 // decisionStmts are the statements that follow, in the same batch, the
