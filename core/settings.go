@@ -33,6 +33,9 @@ type SettingsChange struct {
 	Identity           *string               `json:"identity"`     // "" means DefaultIdentity
 	PlacementPoints    *PlacementPointsDraft `json:"placementPoints"`
 	RateLimits         *RateLimitsDraft      `json:"rateLimits"`
+	// CasualRecordingsPerDay is kept in the arena's database
+	// (SettingCasualRecordingsPerDay); Apply checks it.
+	CasualRecordingsPerDay Number `json:"casualRecordingsPerDay"`
 }
 
 // PlacementPointsDraft is a ladder points table as it is given.
@@ -98,6 +101,9 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 		RatePerMinuteRange.check(&p, "rateLimits.anonymousPerMinute", c.RateLimits.AnonymousPerMinute, true)
 		RatePerMinuteRange.check(&p, "rateLimits.keyPerMinute", c.RateLimits.KeyPerMinute, true)
 		a.RateLimits = RateLimits{AnonymousPerMinute: c.RateLimits.AnonymousPerMinute.N, KeyPerMinute: c.RateLimits.KeyPerMinute.N}
+	}
+	if c.CasualRecordingsPerDay.Set || c.CasualRecordingsPerDay.bad {
+		CasualRecordingsPerDayRange.check(&p, "casualRecordingsPerDay", c.CasualRecordingsPerDay, true)
 	}
 	var points *PlacementPoints
 	if c.PlacementPoints != nil {

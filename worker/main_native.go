@@ -130,6 +130,10 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 	if err != nil {
 		return nil, nil, err
 	}
+	objs, err := objectStore(o.dataDir)
+	if err != nil {
+		return nil, nil, err
+	}
 	srv := server.New(server.Config{
 		Directory:     dir,
 		OperatorToken: o.operatorToken,
@@ -142,6 +146,9 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		Tickets:       &platform.Verifier{},
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true,
+		Objects:       objs,
+		// The object route's signing key is derived from the session key.
+		ObjectRouteKey: []byte(sessionKey),
 	})
 	web.Register(srv, web.Config{SessionKey: []byte(sessionKey), Logger: log})
 	return srv, dir, nil

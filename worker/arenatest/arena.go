@@ -14,14 +14,17 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
 	store "arena/sql"
 	_ "arena/sql/sqlitedriver" // local arena databases
+	"arena/worker/objects"
 	"arena/worker/platform"
 	"arena/worker/server"
 	"arena/worker/web"
@@ -59,6 +62,9 @@ type Options struct {
 	OperatorToken string
 	// Now is where the service clock starts; Epoch when zero.
 	Now time.Time
+	// Objects keeps recordings; a directory in DataDir (upload.local)
+	// when nil.
+	Objects core.ObjectStore
 }
 
 // Arena is a served Arena process.
@@ -112,6 +118,10 @@ func New(tb testing.TB, o Options) *Arena {
 		OpenDB: open, Clock: func() time.Time { return a.Now }, Random: rand.Reader, Logger: logger,
 		SoleWriter: true, // as natively: exercises the caches' invalidation
 		Tickets:    &platform.Verifier{},
+		Objects:    o.Objects, ObjectRouteKey: []byte("arenatest-objects-key"),
+	}
+	if cfg.Objects == nil {
+		cfg.Objects = objects.Local{Dir: filepath.Join(a.DataDir, "objects")}
 	}
 	if !o.NoDev {
 		cfg.Dev = server.NewDevControls()
