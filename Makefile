@@ -12,7 +12,7 @@ dev:
 test: generate-check fmt-check vet tools test-go wasm
 
 test-go:
-	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
+	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 $(GO) test -count=1 ./...
 	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/platform/ ./worker/web/ ./client/
 
 ## generate: regenerate the templ components (views/*_templ.go, committed)
@@ -34,9 +34,10 @@ vet:
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./worker
 
-## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored), and Debian's chromium
+## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored), build the S3 test server (versitygw) there once, and Debian's chromium
 tools:
 	@scripts/tools.sh >/dev/null
+	@scripts/s3server.sh >/dev/null
 	@scripts/chromium.sh
 
 ## migrate: migrate the directory and every arena database in ./data

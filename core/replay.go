@@ -134,8 +134,8 @@ func stringField(raw map[string]json.RawMessage, name string, dst *string, max i
 func intField(raw map[string]json.RawMessage, name string, dst *int64, min int64) bool {
 	var n json.Number
 	v, ok := raw[name]
-	if !ok || json.Unmarshal(v, &n) != nil {
-		return false
+	if !ok || len(v) == 0 || v[0] == '"' || json.Unmarshal(v, &n) != nil {
+		return false // a JSON string holding a number is no number
 	}
 	i, err := n.Int64()
 	if err != nil || i < min || i > math.MaxInt64/2 {
