@@ -150,28 +150,34 @@ type traceEnvelope struct {
 	TraceHash string `json:"traceHash"`
 }
 
-// EndAndSubmit records match_ended with the winner's slot (0: none) and
-// reason (normal, forfeit, disconnect, timeout), then posts the trace to
-// the gameplay-trace endpoint, retried like a result. A refused or
-// disagreeing trace only keeps the match out of training data.
-func (r *TraceRecorder) EndAndSubmit(ctx context.Context, winnerSlot int, reason string) (*TraceOutcome, error) {
+// End records match_ended with the winner's slot (0: none) and reason
+// (normal, forfeit, disconnect, timeout) and returns the trace and its
+// hash; the recorder takes no more events. EndAndSubmit also posts them.
+func (r *TraceRecorder) End(winnerSlot int, reason string) (trace, hash string, err error) {
 	if !r.active {
-		return nil, ErrTraceInactive
+		return "", "", ErrTraceInactive
 	}
 	switch reason {
 	case EndNormal, EndForfeit, EndDisconnect, EndTimeout:
 	default:
-		return nil, fmt.Errorf("client: trace: reason %q is not normal, forfeit, disconnect or timeout", reason)
+		return "", "", fmt.Errorf("client: trace: reason %q is not normal, forfeit, disconnect or timeout", reason)
 	}
 	r.add("match_ended", map[string]any{"winnerSlot": winnerSlot, "reason": reason})
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if len(r.events) == 0 {
-		r.mu.Unlock()
-		return nil, errors.New("client: trace: Begin was never called")
+		return "", "", errors.New("client: trace: Begin was never called")
 	}
 	r.ended = true
-	trace, hash, err := r.canonical()
-	r.mu.Unlock()
+	return r.canonical()
+}
+
+// EndAndSubmit ends the trace (End) and posts it to the gameplay-trace
+// endpoint, retried like a result. A refused or disagreeing trace only
+// keeps the match out of training data; the match's result never depends
+// on it.
+func (r *TraceRecorder) EndAndSubmit(ctx context.Context, winnerSlot int, reason string) (*TraceOutcome, error) {
+	trace, hash, err := r.End(winnerSlot, reason)
 	if err != nil {
 		return nil, err
 	}

@@ -14,8 +14,8 @@ type RecordingStore interface {
 	// and object key kept). A finalized one is returned unchanged.
 	InitMatchRecording(ctx context.Context, r *Recording) (*Recording, error)
 	// CreateCasualRecording stores r (a new casual recording) and sets its
-	// ID, unless the uploader created perDay casual recordings at or after
-	// since: CodeCasualQuotaExceeded.
+	// ID, unless the uploader created perDay casual recordings after since:
+	// CodeCasualQuotaExceeded.
 	CreateCasualRecording(ctx context.Context, r *Recording, perDay int, since time.Time) error
 	// Recording returns the recording, or CodeRecordingNotFound.
 	Recording(ctx context.Context, id int64) (*Recording, error)

@@ -25,7 +25,7 @@ SELECT id FROM recordings WHERE match_id = ? AND uploader_id = ?
 -- inits never exceed it.
 INSERT INTO recordings (match_id, uploader_id, scope, visibility, game_build, duration_ms, object_key, max_bytes, created_at)
 SELECT NULL, ?, ?, ?, ?, ?, ?, ?, ?
-WHERE (SELECT count(*) FROM recordings WHERE uploader_id = ? AND match_id IS NULL AND created_at >= ?) < ?
+WHERE (SELECT count(*) FROM recordings WHERE uploader_id = ? AND match_id IS NULL AND created_at > ?) < ?
 RETURNING id
 
 -- name: mark_recording_ready

@@ -2,11 +2,15 @@ package server_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/client"
+	"arena/worker/objects"
 )
 
 // recordingEnv is a protocolEnv with one live final between players 1
@@ -129,5 +134,193 @@ func TestRecordingRoundTrip(t *testing.T) {
 	status, again := e.game(t, "POST", matchPath(e.match, "recording/init"), e.p1, map[string]any{"scope": "public"}, "")
 	assert.Equal(t, 409, status)
 	assert.Equal(t, "recording_ended", again["error"])
-	_ = time.Second
+}
+
+// keyOf is the object key an upload URL names.
+func keyOf(t *testing.T, target string) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	require.NoError(t, err)
+	return strings.TrimPrefix(u.Path, objects.RoutePath)
+}
+
+// confirm has both players submit the same result: the match ends.
+func (e *recordingEnv) confirm(t *testing.T) {
+	t.Helper()
+	res, hash := result(e.live, e.p1, "")
+	for _, p := range []string{e.p1, e.p2} {
+		status, out := e.game(t, "POST", matchPath(e.match, "result"), p, submission(res, hash), "")
+		require.Equal(t, 200, status, out)
+	}
+}
+
+func TestRecordingInitRules(t *testing.T) {
+	e := newRecordingEnv(t)
+	body := map[string]any{"scope": "full", "gameBuild": "1.2.3", "durationMs": 30}
+	for name, tc := range map[string]struct {
+		path, account string
+		body          any
+		status        int
+		code          string
+	}{
+		"NoTicket":       {matchPath(e.match, "recording/init"), "", body, 401, "missing_ticket"},
+		"NoMatch":        {"/api/v1/matches/999/recording/init", e.p1, body, 404, "match_not_found"},
+		"NotAMatchID":    {"/api/v1/matches/x/recording/init", e.p1, body, 404, "match_not_found"},
+		"BadScope":       {matchPath(e.match, "recording/init"), e.p1, map[string]any{"scope": "hands"}, 422, "invalid_field"},
+		"UnknownField":   {matchPath(e.match, "recording/init"), e.p1, map[string]any{"scope": "full", "bytes": 5}, 422, "unknown_field"},
+		"NotJSON":        {matchPath(e.match, "recording/init"), e.p1, "{", 400, "invalid_json"},
+		"NotParticipant": {matchPath(e.match, "recording/init"), playerID(3), body, 403, "not_participant"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			status, out := e.game(t, "POST", tc.path, tc.account, tc.body, "")
+			assert.Equal(t, tc.status, status, out)
+			assert.Equal(t, tc.code, out["error"])
+		})
+	}
+	t.Run("NeverLive", func(t *testing.T) {
+		scheduled := e.bracket(t, "later", "demo", 2)[0]
+		status, out := e.game(t, "POST", matchPath(scheduled, "recording/init"), playerID(1), body, "")
+		assert.Equal(t, 409, status)
+		assert.Equal(t, "not_live", out["error"])
+	})
+	t.Run("IdempotentWithAFreshURL", func(t *testing.T) {
+		first := e.initRecording(t, e.p1, "full")
+		e.Now = e.Now.Add(time.Second)
+		second := e.initRecording(t, e.p1, "public")
+		assert.Equal(t, first["recordingId"], second["recordingId"])
+		assert.NotEqual(t, first["upload"], second["upload"], "a fresh URL")
+		assert.Equal(t, keyOf(t, first["upload"].(map[string]any)["url"].(string)), keyOf(t, second["upload"].(map[string]any)["url"].(string)), "the same object")
+		other := e.initRecording(t, e.p2, "full")
+		assert.NotEqual(t, first["recordingId"], other["recordingId"], "one recording per uploader")
+		// The re-init's scope counts: a full file no longer matches.
+		_, status, out := e.upload(t, e.p1, "public", e.replay(t, "full", nil))
+		assert.Equal(t, 422, status)
+		assert.Equal(t, "header_mismatch", out["error"])
+	})
+}
+
+func TestFinalizeRules(t *testing.T) {
+	e := newRecordingEnv(t)
+	gzipOf := func(s string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		_, _ = w.Write([]byte(s))
+		_ = w.Close()
+		return b.Bytes()
+	}
+	nonce := e.live["sessionNonce"].(string)
+	for name, tc := range map[string]struct {
+		file   []byte
+		status int
+		code   string
+		reason string
+	}{
+		"NotGzip":       {[]byte("hello"), 422, "invalid_recording", "not_gzip"},
+		"NoHeaderLine":  {gzipOf(strings.Repeat("x", 70<<10)), 422, "invalid_recording", "no_header"},
+		"WrongFormat":   {gzipOf(`{"format":"game.replay.v0","scope":"full"}` + "\n"), 422, "invalid_recording", "format"},
+		"OtherMatch":    {e.replay(t, "full", func(h *client.ReplayHeader) { h.MatchID = 999 }), 422, "header_mismatch", ""},
+		"OtherNonce":    {e.replay(t, "full", func(h *client.ReplayHeader) { h.SessionNonce = nonce + "x" }), 422, "header_mismatch", ""},
+		"OtherScope":    {e.replay(t, "public", nil), 422, "header_mismatch", ""},
+		"TruncatedFile": {e.replay(t, "full", nil)[:40], 422, "invalid_recording", "truncated"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, status, out := e.upload(t, e.p1, "full", tc.file)
+			assert.Equal(t, tc.status, status, out)
+			assert.Equal(t, tc.code, out["error"])
+			if tc.reason != "" {
+				assert.Equal(t, tc.reason, out["reason"])
+			}
+		})
+	}
+
+	init := e.initRecording(t, e.p2, "full")
+	id := int64(init["recordingId"].(float64))
+	finalize := fmt.Sprintf("/api/v1/recordings/%d/finalize", id)
+	t.Run("UploadMissing", func(t *testing.T) {
+		status, out := e.game(t, "POST", finalize, e.p2, nil, "")
+		assert.Equal(t, 422, status)
+		assert.Equal(t, "upload_missing", out["error"])
+	})
+	t.Run("NotTheUploader", func(t *testing.T) {
+		status, out := e.game(t, "POST", finalize, e.p1, nil, "")
+		assert.Equal(t, 403, status)
+		assert.Equal(t, "not_uploader", out["error"])
+		status, out = e.game(t, "POST", "/api/v1/recordings/424242/finalize", e.p1, nil, "")
+		assert.Equal(t, 404, status)
+		assert.Equal(t, "recording_not_found", out["error"])
+	})
+	t.Run("OverTheCeilingIsDeleted", func(t *testing.T) {
+		// A store reached directly (S3) takes any size; finalize is the guard.
+		store := objects.Local{Dir: filepath.Join(e.DataDir, "objects")}
+		key := keyOf(t, init["upload"].(map[string]any)["url"].(string))
+		_, err := store.Write(context.Background(), key, "application/gzip", io.LimitReader(zeros{}, 16<<20+1), 32<<20)
+		require.NoError(t, err)
+		status, out := e.game(t, "POST", finalize, e.p2, nil, "")
+		assert.Equal(t, 413, status)
+		assert.Equal(t, "recording_too_large", out["error"])
+		info, err := store.Stat(context.Background(), key)
+		require.NoError(t, err)
+		assert.False(t, info.Found, "the parked object is deleted")
+		status, out = e.game(t, "POST", finalize, e.p2, nil, "")
+		assert.Equal(t, "upload_missing", out["error"], "%d", status)
+	})
+	t.Run("FinalizeTwice", func(t *testing.T) {
+		require.Equal(t, 204, e.put(t, init["upload"].(map[string]any)["url"].(string), e.replay(t, "full", nil), "application/gzip"))
+		status, first := e.game(t, "POST", finalize, e.p2, nil, "")
+		require.Equal(t, 200, status, first)
+		status, again := e.game(t, "POST", finalize, e.p2, nil, "")
+		require.Equal(t, 200, status)
+		assert.Equal(t, first, again, "a finalized recording answers as it is")
+	})
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func TestObjectRoute(t *testing.T) {
+	e := newRecordingEnv(t)
+	init := e.initRecording(t, e.p1, "full")
+	target := init["upload"].(map[string]any)["url"].(string)
+	file := e.replay(t, "full", nil)
+	t.Run("WrongContentType", func(t *testing.T) {
+		assert.Equal(t, 403, e.put(t, target, file, "application/octet-stream"))
+		assert.Equal(t, 403, e.put(t, target, file, ""))
+	})
+	t.Run("Tampered", func(t *testing.T) {
+		assert.Equal(t, 403, e.put(t, strings.Replace(target, "expires=", "expires=1", 1), file, "application/gzip"))
+		key := keyOf(t, target)
+		other := strings.Replace(target, key, strings.Replace(key, "/rec/", "/rec/0", 1), 1)
+		assert.Equal(t, 403, e.put(t, other, file, "application/gzip"))
+	})
+	t.Run("AnotherArenasHost", func(t *testing.T) {
+		e.createArena(t, "beta", "beta.test")
+		assert.Equal(t, 404, e.put(t, strings.Replace(target, "alpha.test", "beta.test", 1), file, "application/gzip"))
+	})
+	t.Run("OverTheCeiling", func(t *testing.T) {
+		u, err := url.Parse(target)
+		require.NoError(t, err)
+		req := httptest.NewRequest(http.MethodPut, u.RequestURI(), io.LimitReader(zeros{}, 16<<20+1))
+		req.Host = u.Host
+		req.Header.Set("Content-Type", "application/gzip")
+		rec := httptest.NewRecorder()
+		e.Handler.ServeHTTP(rec, req)
+		assert.Equal(t, 413, rec.Code, "streamed past the ceiling, without a length")
+		assert.Contains(t, rec.Body.String(), "recording_too_large")
+	})
+	t.Run("Expired", func(t *testing.T) {
+		later := e.Now
+		e.Now = e.Now.Add(16 * time.Minute)
+		defer func() { e.Now = later }()
+		assert.Equal(t, 403, e.put(t, target, file, "application/gzip"))
+	})
+	require.Equal(t, 204, e.put(t, target, file, "application/gzip"))
+	require.Equal(t, 204, e.put(t, target, file, "application/gzip"), "the URL takes the upload again until it expires")
+	t.Run("GetNeedsItsOwnSignature", func(t *testing.T) {
+		status, _ := e.get(t, target)
+		assert.Equal(t, 403, status, "an upload URL is no download URL")
+	})
 }
