@@ -23,9 +23,11 @@ func NewObjectKey(slug string, random io.Reader) (string, error) {
 	return slug + "/rec/" + id + ".gz", nil
 }
 
-// SegmentObjectKey is the key of a recording's segment seq.
+// SegmentObjectKey is the key of a recording's segment seq, beside the
+// recording's: "<slug>/rec/<random>-seg-<seq>.gz" (every key has the
+// same three parts).
 func SegmentObjectKey(recordingKey string, seq int64) string {
-	return fmt.Sprintf("%s/seg-%d.gz", strings.TrimSuffix(recordingKey, ".gz"), seq)
+	return fmt.Sprintf("%s-seg-%d.gz", strings.TrimSuffix(recordingKey, ".gz"), seq)
 }
 
 // NewShareToken returns a link token: 128 random bits, base64url.
