@@ -22,7 +22,7 @@ func recordingFlows(t *testing.T, p *protocolEnv) {
 	rec := fmt.Sprintf("/api/v1/recordings/%d", id)
 	target := init["upload"].(map[string]any)["url"].(string)
 	p.game(t, "POST", rec+"/finalize", e.p1, nil, "") // upload_missing
-	e.put(t, target, []byte("x"), "text/plain")        // invalid_signature
+	e.put(t, target, []byte("x"), "text/plain")       // invalid_signature
 	e.put(t, target, []byte("not gzip"), "application/gzip")
 	p.game(t, "POST", rec+"/finalize", e.p1, nil, "") // invalid_recording
 	p.game(t, "POST", rec+"/segments/init", e.p2, map[string]any{"seq": 0}, "")
