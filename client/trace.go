@@ -189,3 +189,14 @@ func (r *TraceRecorder) EndAndSubmit(ctx context.Context, winnerSlot int, reason
 	}
 	return &out, nil
 }
+
+// SetRefereeConsent records the local player's AI-referee training
+// consent (POST /api/v1/me/referee-consent): traces are accepted only
+// for matches whose two players both granted it.
+func (c *Client) SetRefereeConsent(ctx context.Context, granted bool) error {
+	if !c.settings.Enabled {
+		return ErrDisabled
+	}
+	var out map[string]any
+	return c.post(ctx, "/api/v1/me/referee-consent", map[string]bool{"granted": granted}, &out)
+}
