@@ -62,6 +62,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 	if err := seedDemoTournaments(ctx, st, s.now(), s.rand); err != nil {
 		return "", fmt.Errorf("demo tournaments: %w", err)
 	}
+	if err := s.seedDemoRecording(ctx, st, a.Slug); err != nil {
+		return "", fmt.Errorf("demo recording: %w", err)
+	}
 	return adminToken, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/http/httptest"
+	"net/url"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/client"
+	"arena/worker/arenatest"
 )
 
 // fetch asks for a recording as account ("" for nobody) with a token.
@@ -241,4 +244,25 @@ func TestOperatorPatchArena(t *testing.T) {
 	assert.Equal(t, "studio", list["arenas"].([]any)[0].(map[string]any)["plan"])
 	init := e.initRecording(t, e.p1, "public")
 	assert.Equal(t, float64(8<<20), init["maxBytes"], "the new plan's size at once")
+}
+
+// TestDemoRecording: the demo arena comes with a public recording of the
+// Autumn Open's final that any signed-in member can watch.
+func TestDemoRecording(t *testing.T) {
+	a := arenatest.New(t, arenatest.Options{NoSite: true, InProcess: true})
+	out := a.Game(t, "GET", "/api/v1/recordings/1", arenatest.Charles, nil, 200)
+	u, err := url.Parse(out["url"].(string))
+	require.NoError(t, err)
+	req := httptest.NewRequest("GET", u.RequestURI(), nil)
+	req.Host = u.Host
+	w := httptest.NewRecorder()
+	a.Handler.ServeHTTP(w, req)
+	require.Equal(t, 200, w.Code)
+	h, err := client.ReadReplayHeader(w.Body.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, "public", h.Scope)
+	final := a.MatchBySlot(t, "autumn-open", "FINAL")
+	assert.Equal(t, final.ID, h.MatchID)
+	status, _ := a.Do(t, "GET", "/api/v1/recordings/1", "", nil)
+	assert.Equal(t, 404, status, "members only")
 }
