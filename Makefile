@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench generate generate-check
+.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench bench-recordings generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
@@ -55,3 +55,7 @@ test-edge:
 ## bench: benchmarks (public read vs nginx with wrk, Go benchmarks); not part of make test
 bench:
 	scripts/bench.sh
+
+## bench-recordings: finalize of 16 MB (throughput, peak heap) and upload-to-fetch latency, against references in the same run
+bench-recordings:
+	scripts/bench-recordings.sh

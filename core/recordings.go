@@ -148,7 +148,7 @@ func (f *Finalize) readObject(ctx context.Context, key string) (int64, ReplayHea
 	if f.Derive != nil {
 		onEvent = f.Derive.Add
 	}
-	h, err := InspectReplay(storeReader{body}, onEvent)
+	h, err := InspectReplay(storeReader{body}, info.Size, onEvent)
 	return info.Size, h, err
 }
 

@@ -15,12 +15,17 @@ const ReplayFormat = "game.replay.v1"
 
 // Limits of reading a replay. Finalize reads only what it must: the
 // header line, then the rest of the stream decompressed into nothing (to
-// prove it is whole), never more than MaxInflatedBytes. A gzip bomb (a
-// small file that inflates to gigabytes) stops there: memory stays at the
-// reader's buffers, CPU at inflating MaxInflatedBytes once.
+// prove it is whole), never more than InflateLimit of the file's size. A
+// gzip bomb (a small file that inflates to gigabytes, about 1000:1) stops
+// there: memory stays at the reader's buffers, CPU at inflating the limit
+// once. Event logs compress about 5 to 15 times, well inside it.
 const (
 	MaxReplayHeaderBytes = 64 << 10
-	MaxInflatedBytes     = 128 << 20
+	// MaxInflationRatio bounds how many times its size a file may inflate
+	// to (at least MinInflatedBytes, at most MaxInflatedBytes).
+	MaxInflationRatio = 32
+	MinInflatedBytes  = 16 << 20
+	MaxInflatedBytes  = 512 << 20
 	// maxEventLineBytes bounds one event line the trace derivation reads;
 	// longer lines are skipped unread.
 	maxEventLineBytes = 64 << 10
@@ -149,14 +154,19 @@ func intField(raw map[string]json.RawMessage, name string, dst *int64, min int64
 // game's own keys kept); nil when the line is not a JSON object.
 type ReplayEvent map[string]any
 
-// InspectReplay reads a game.replay.v1 gzip stream: the header line
-// (parsed), then every later line to the end, so a stream that is cut
-// short or fails its checksum is refused. onEvent, when not nil, sees
-// each event line that is a JSON object of at most 64 KiB (longer or
-// malformed lines are passed over: events are the game's business). At
-// most MaxInflatedBytes are decompressed. Errors are CodeInvalidRecording
-// with the reason, or the reader's own failure.
-func InspectReplay(r io.Reader, onEvent func(ReplayEvent)) (ReplayHeader, error) {
+// InflateLimit is how many bytes a file of size bytes may inflate to.
+func InflateLimit(size int64) int64 {
+	return min(MaxInflatedBytes, max(MinInflatedBytes, MaxInflationRatio*size))
+}
+
+// InspectReplay reads a game.replay.v1 gzip stream of size bytes: the
+// header line (parsed), then every later line to the end, so a stream
+// that is cut short or fails its checksum is refused. onEvent, when not
+// nil, sees each event line that is a JSON object of at most 64 KiB
+// (longer or malformed lines are passed over: events are the game's
+// business). At most InflateLimit(size) bytes are decompressed. Errors
+// are CodeInvalidRecording with the reason, or the reader's own failure.
+func InspectReplay(r io.Reader, size int64, onEvent func(ReplayEvent)) (ReplayHeader, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
 		if isReadFailure(err) {
@@ -164,7 +174,7 @@ func InspectReplay(r io.Reader, onEvent func(ReplayEvent)) (ReplayHeader, error)
 		}
 		return ReplayHeader{}, invalidRecording(ReasonNotGzip, "not a gzip stream")
 	}
-	inflated := &inflateLimit{r: zr, left: MaxInflatedBytes}
+	inflated := &inflateLimit{r: zr, left: InflateLimit(size)}
 	br := bufio.NewReaderSize(inflated, MaxReplayHeaderBytes)
 	line, err := br.ReadSlice('\n')
 	switch {
@@ -173,7 +183,7 @@ func InspectReplay(r io.Reader, onEvent func(ReplayEvent)) (ReplayHeader, error)
 	case err == io.EOF && len(bytes.TrimSpace(line)) == 0:
 		return ReplayHeader{}, invalidRecording(ReasonEmpty, "the stream holds no header line")
 	case err != nil && err != io.EOF:
-		return ReplayHeader{}, streamError(err)
+		return ReplayHeader{}, streamError(err, size)
 	}
 	h, perr := ParseReplayHeader(line)
 	if perr != nil {
@@ -188,7 +198,7 @@ func InspectReplay(r io.Reader, onEvent func(ReplayEvent)) (ReplayHeader, error)
 		err = eachLine(br, onEvent)
 	}
 	if err != nil {
-		return ReplayHeader{}, streamError(err)
+		return ReplayHeader{}, streamError(err, size)
 	}
 	return h, nil
 }
@@ -264,13 +274,13 @@ func isReadFailure(err error) bool {
 	return errors.As(err, &rf)
 }
 
-// streamError classifies a failure while inflating.
-func streamError(err error) error {
+// streamError classifies a failure while inflating a file of size bytes.
+func streamError(err error, size int64) error {
 	switch {
 	case isReadFailure(err):
 		return err
 	case errors.Is(err, errInflatesPast):
-		return invalidRecording(ReasonInflatesPast, "inflates past %d bytes", MaxInflatedBytes)
+		return invalidRecording(ReasonInflatesPast, "inflates past %d bytes", InflateLimit(size))
 	}
 	return invalidRecording(ReasonTruncated, "the gzip stream is cut short or damaged: %v", err)
 }

@@ -70,19 +70,19 @@ func TestInspectReplay(t *testing.T) {
 	events := header + "\n" + `{"tMs":0,"type":"match_started"}` + "\n" + `{"tMs":5,"type":"hand","cards":["Ah"]}` + "\n" + "not json\n"
 	t.Run("Whole", func(t *testing.T) {
 		var seen []ReplayEvent
-		h, err := InspectReplay(bytes.NewReader(gz(t, events)), func(ev ReplayEvent) { seen = append(seen, ev) })
+		h, err := InspectReplay(bytes.NewReader(gz(t, events)), 0, func(ev ReplayEvent) { seen = append(seen, ev) })
 		require.NoError(t, err)
 		assert.Equal(t, "full", h.Scope)
 		assert.Len(t, seen, 2, "malformed event lines are passed over")
 	})
 	t.Run("HeaderOnlyWithoutNewline", func(t *testing.T) {
-		_, err := InspectReplay(bytes.NewReader(gz(t, header)), nil)
+		_, err := InspectReplay(bytes.NewReader(gz(t, header)), 0, nil)
 		require.NoError(t, err)
 	})
 	t.Run("TwoMembers", func(t *testing.T) {
 		file := append(gz(t, header+"\n"), gz(t, `{"tMs":0,"type":"match_started"}`+"\n")...)
 		n := 0
-		_, err := InspectReplay(bytes.NewReader(file), func(ReplayEvent) { n++ })
+		_, err := InspectReplay(bytes.NewReader(file), int64(len(file)), func(ReplayEvent) { n++ })
 		require.NoError(t, err)
 		assert.Equal(t, 1, n, "concatenated gzip members are one stream")
 	})
@@ -100,7 +100,7 @@ func TestInspectReplay(t *testing.T) {
 		"NoHeader":    {gz(t, strings.Repeat("x", MaxReplayHeaderBytes+10)), ReasonNoHeader},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := InspectReplay(bytes.NewReader(tc.file), nil)
+			_, err := InspectReplay(bytes.NewReader(tc.file), int64(len(tc.file)), nil)
 			var e *Error
 			require.ErrorAs(t, err, &e, "%v", err)
 			assert.Equal(t, CodeInvalidRecording, e.Code)
@@ -109,7 +109,7 @@ func TestInspectReplay(t *testing.T) {
 	}
 	t.Run("StoreFailureIsNoVerdict", func(t *testing.T) {
 		broken := io.MultiReader(bytes.NewReader(whole[:20]), failing{})
-		_, err := InspectReplay(storeReader{broken}, nil)
+		_, err := InspectReplay(storeReader{broken}, 100, nil)
 		require.Error(t, err)
 		assert.Equal(t, CodeInternal, ErrorCode(err), "a store that fails mid-read is not a malformed recording")
 	})
@@ -137,8 +137,14 @@ func bomb(t testing.TB, size int64) []byte {
 	return file
 }
 
+func TestInflateLimit(t *testing.T) {
+	assert.Equal(t, int64(MinInflatedBytes), InflateLimit(100), "small files may inflate to 16 MiB")
+	assert.Equal(t, int64(32*MB), InflateLimit(MB), "32 times the file")
+	assert.Equal(t, int64(MaxInflatedBytes), InflateLimit(MaxRecordingBytes), "never past 512 MiB")
+}
+
 // TestGzipBomb: a small file that inflates to 4 GiB is refused after
-// MaxInflatedBytes, in bounded memory and time.
+// InflateLimit of its size, in bounded memory and time.
 func TestGzipBomb(t *testing.T) {
 	file := bomb(t, 4<<30)
 	require.Less(t, len(file), 5<<20, "the bomb is small on the wire (%d bytes)", len(file))
@@ -146,7 +152,7 @@ func TestGzipBomb(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	_, err := InspectReplay(bytes.NewReader(file), func(ReplayEvent) {})
+	_, err := InspectReplay(bytes.NewReader(file), int64(len(file)), func(ReplayEvent) {})
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
 	var e *Error
@@ -154,7 +160,7 @@ func TestGzipBomb(t *testing.T) {
 	assert.Equal(t, CodeInvalidRecording, e.Code)
 	assert.Equal(t, ReasonInflatesPast, e.Reason)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<20), "memory: the reader's buffers, not the inflated bytes")
-	assert.Less(t, elapsed, 20*time.Second, "CPU: inflating MaxInflatedBytes once, not 4 GiB")
+	assert.Less(t, elapsed, 20*time.Second, "CPU: inflating the limit once, not 4 GiB")
 }
 
 // FuzzParseReplayHeader: no header line makes the reader panic, and
@@ -178,7 +184,7 @@ func FuzzParseReplayHeader(f *testing.F) {
 			t.Fatalf("accepted a header outside the rules: %+v", h)
 		}
 		// Inside a gzip stream the same line gets the same verdict.
-		if _, err := InspectReplay(bytes.NewReader(gz(t, string(line))), nil); err != nil && !bytes.ContainsAny(line, "\n") {
+		if _, err := InspectReplay(bytes.NewReader(gz(t, string(line))), 0, nil); err != nil && !bytes.ContainsAny(line, "\n") {
 			t.Fatalf("the line alone parses but not as a file: %v", err)
 		}
 	})

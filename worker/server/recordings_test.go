@@ -137,7 +137,7 @@ func TestRecordingRoundTrip(t *testing.T) {
 }
 
 // keyOf is the object key an upload URL names.
-func keyOf(t *testing.T, target string) string {
+func keyOf(t testing.TB, target string) string {
 	t.Helper()
 	u, err := url.Parse(target)
 	require.NoError(t, err)
@@ -222,6 +222,7 @@ func TestFinalizeRules(t *testing.T) {
 		"OtherNonce":    {e.replay(t, "full", func(h *client.ReplayHeader) { h.SessionNonce = nonce + "x" }), 422, "header_mismatch", ""},
 		"OtherScope":    {e.replay(t, "public", nil), 422, "header_mismatch", ""},
 		"TruncatedFile": {e.replay(t, "full", nil)[:40], 422, "invalid_recording", "truncated"},
+		"GzipBomb":      {gzipBomb(t, e.replay(t, "full", nil), 4<<30), 422, "invalid_recording", "inflates_too_far"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, status, out := e.upload(t, e.p1, "full", tc.file)
@@ -272,6 +273,23 @@ func TestFinalizeRules(t *testing.T) {
 		require.Equal(t, 200, status)
 		assert.Equal(t, first, again, "a finalized recording answers as it is")
 	})
+}
+
+// gzipBomb is file followed by gzip members of zeros inflating to size
+// bytes (a 4 GiB bomb is about 4 MB: one 1 MiB member, repeated).
+func gzipBomb(t *testing.T, file []byte, size int64) []byte {
+	t.Helper()
+	var member bytes.Buffer
+	w, err := gzip.NewWriterLevel(&member, gzip.BestCompression)
+	require.NoError(t, err)
+	_, err = w.Write(make([]byte, 1<<20))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	out := append([]byte{}, file...)
+	for n := int64(0); n < size; n += 1 << 20 {
+		out = append(out, member.Bytes()...)
+	}
+	return out
 }
 
 type zeros struct{}
