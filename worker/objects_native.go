@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"arena/core"
 	"arena/worker/objects"
@@ -19,7 +20,13 @@ import (
 func objectStore(dataDir string) (core.ObjectStore, error) {
 	endpoint := os.Getenv("ARENA_S3_ENDPOINT")
 	if endpoint == "" {
-		return objects.Local{Dir: filepath.Join(dataDir, "objects")}, nil
+		local := objects.Local{Dir: filepath.Join(dataDir, "objects")}
+		// Uploads a crash cut off left temporary files; an hour is longer
+		// than any upload URL lives.
+		if _, err := local.RemoveStaleUploads(time.Now().Add(-time.Hour)); err != nil {
+			return nil, err
+		}
+		return local, nil
 	}
 	s3 := &objects.S3{
 		Endpoint: endpoint, Bucket: os.Getenv("ARENA_S3_BUCKET"), Region: os.Getenv("ARENA_S3_REGION"),

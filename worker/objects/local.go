@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
+	"time"
 
 	"arena/core"
 )
@@ -140,4 +142,29 @@ func (c contextReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
+}
+
+// RemoveStaleUploads deletes the temporary files of uploads cut off
+// before they were renamed into place (a crash or a kill mid-upload),
+// when older than cutoff. The native start runs it once.
+func (l Local) RemoveStaleUploads(cutoff time.Time) (int, error) {
+	removed := 0
+	err := filepath.WalkDir(l.Dir, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), ".upload-") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil || !info.ModTime().Before(cutoff) {
+			return err
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		removed++
+		return nil
+	})
+	return removed, err
 }
