@@ -4,15 +4,12 @@
 package s3test
 
 import (
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
+	"arena/sql/libsqltest"
 	"arena/worker/objects"
 )
 
@@ -32,37 +29,7 @@ const (
 // ARENA_REQUIRE_S3 is set (make test sets it) and is skipped otherwise.
 func Binary(tb testing.TB) string {
 	tb.Helper()
-	if p := os.Getenv("ARENA_VERSITYGW"); p != "" {
-		return p
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if p := filepath.Join(dir, binaryPath); fileExists(p) {
-			return p
-		}
-		if fileExists(filepath.Join(dir, "go.mod")) {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	msg := "versitygw not built: run `make tools` (or set ARENA_VERSITYGW)"
-	if os.Getenv("ARENA_REQUIRE_S3") != "" {
-		tb.Fatal(msg)
-	}
-	tb.Skip(msg)
-	return ""
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+	return libsqltest.Tool(tb, "ARENA_VERSITYGW", binaryPath, "ARENA_REQUIRE_S3", "versitygw not built: run `make tools` (or set ARENA_VERSITYGW)")
 }
 
 // Start runs versitygw over a fresh directory with one bucket (Bucket)
@@ -75,55 +42,8 @@ func Start(tb testing.TB) *objects.S3 {
 	if err := os.Mkdir(filepath.Join(root, Bucket), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	for attempt := 0; ; attempt++ {
-		addr := freeAddr(tb)
-		cmd := exec.Command(bin, "-a", AccessKeyID, "-s", SecretAccessKey, "-p", addr, "-q", "posix", root)
-		var out strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			tb.Fatalf("s3test: start versitygw: %v", err)
-		}
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		endpoint := "http://" + addr
-		if waitReady(endpoint, done) {
-			tb.Cleanup(func() {
-				_ = cmd.Process.Kill()
-				<-done
-			})
-			return &objects.S3{Endpoint: endpoint, Bucket: Bucket, AccessKeyID: AccessKeyID, SecretAccessKey: SecretAccessKey}
-		}
-		_ = cmd.Process.Kill()
-		<-done
-		if attempt == 2 {
-			tb.Fatalf("s3test: versitygw did not start:\n%s", out.String())
-		}
-	}
-}
-
-func freeAddr(tb testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
-// waitReady polls until the server answers HTTP (any status) or exits.
-func waitReady(endpoint string, done <-chan struct{}) bool {
-	c := &http.Client{Timeout: time.Second}
-	for range 100 {
-		select {
-		case <-done:
-			return false
-		default:
-		}
-		if resp, err := c.Get(endpoint + "/"); err == nil {
-			resp.Body.Close()
-			return true
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return false
+	endpoint := libsqltest.Serve(tb, "versitygw", "/", func(addr string) *exec.Cmd {
+		return exec.Command(bin, "-a", AccessKeyID, "-s", SecretAccessKey, "-p", addr, "-q", "posix", root)
+	})
+	return &objects.S3{Endpoint: endpoint, Bucket: Bucket, AccessKeyID: AccessKeyID, SecretAccessKey: SecretAccessKey}
 }
