@@ -266,3 +266,17 @@ func TestDemoRecording(t *testing.T) {
 	status, _ := a.Do(t, "GET", "/api/v1/recordings/1", "", nil)
 	assert.Equal(t, 404, status, "members only")
 }
+
+// TestArenaMembersBySession: a signed-in web session makes a member, as
+// a ticket does; a signed-out browser is nobody.
+func TestArenaMembersBySession(t *testing.T) {
+	a := arenatest.New(t, arenatest.Options{})
+	assert.Equal(t, 404, a.Browser(t).Get(t, "/api/v1/recordings/1").Status, "a visitor")
+	member := a.SignedIn(t, arenatest.Charles)
+	page := member.Get(t, "/api/v1/recordings/1")
+	require.Equal(t, 200, page.Status, page.Body)
+	assert.Contains(t, page.Body, `"url"`)
+	feed := member.Get(t, "/api/v1/recordings/1/segments")
+	require.Equal(t, 200, feed.Status, feed.Body)
+	assert.Contains(t, feed.Body, `"state":"ended"`)
+}
