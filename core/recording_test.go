@@ -250,10 +250,8 @@ func TestTraceDeriver(t *testing.T) {
 	_, ok := d.Trace(st, DerivedRuleset, ReplayFormat)
 	assert.False(t, ok, "no public event, no trace")
 	for _, line := range []string{`{"tMs":0,"type":"match_started"}`, `{"tMs":3,"type":"hand","cards":["Ah"]}`,
-		`{"tMs":4,"type":"pointer","x":1}`, `{"tMs":5,"type":"turn_started","actor":1}`} {
-		var ev ReplayEvent
-		require.NoError(t, json.Unmarshal([]byte(line), &ev))
-		d.Add(ev)
+		`{"tMs":4,"type":"pointer","x":1}`, `not json`, `{"tMs":5,"type":"turn_started","actor":1}`} {
+		d.Add([]byte(line))
 	}
 	tr, ok := d.Trace(st, DerivedRuleset, ReplayFormat)
 	require.True(t, ok)
@@ -267,4 +265,11 @@ func TestTraceDeriver(t *testing.T) {
 	assert.Equal(t, "turn_started", body.Events[1]["type"])
 	assert.Equal(t, float64(2), body.Events[1]["seq"], "numbered again")
 	assert.NotContains(t, tr, "Ah")
+
+	var big TraceDeriver
+	line := []byte(`{"tMs":1,"type":"public_action","actor":1,"action":"` + strings.Repeat("x", 60000) + `"}`)
+	for range 100 {
+		big.Add(line)
+	}
+	assert.Len(t, big.events, MaxTraceBytes/len(line), "at most MaxTraceBytes are kept")
 }

@@ -144,7 +144,7 @@ func (f *Finalize) readObject(ctx context.Context, key string) (int64, ReplayHea
 		return 0, ReplayHeader{}, err
 	}
 	defer body.Close()
-	var onEvent func(ReplayEvent)
+	var onEvent func([]byte)
 	if f.Derive != nil {
 		onEvent = f.Derive.Add
 	}

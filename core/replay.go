@@ -150,10 +150,6 @@ func intField(raw map[string]json.RawMessage, name string, dst *int64, min int64
 	return true
 }
 
-// ReplayEvent is one event line after the header, decoded loosely (the
-// game's own keys kept); nil when the line is not a JSON object.
-type ReplayEvent map[string]any
-
 // InflateLimit is how many bytes a file of size bytes may inflate to.
 func InflateLimit(size int64) int64 {
 	return min(MaxInflatedBytes, max(MinInflatedBytes, MaxInflationRatio*size))
@@ -162,11 +158,10 @@ func InflateLimit(size int64) int64 {
 // InspectReplay reads a game.replay.v1 gzip stream of size bytes: the
 // header line (parsed), then every later line to the end, so a stream
 // that is cut short or fails its checksum is refused. onEvent, when not
-// nil, sees each event line that is a JSON object of at most 64 KiB
-// (longer or malformed lines are passed over: events are the game's
-// business). At most InflateLimit(size) bytes are decompressed. Errors
+// nil, sees each event line of at most 64 KiB (longer lines are passed
+// over: events are the game's business), valid only during the call. At most InflateLimit(size) bytes are decompressed. Errors
 // are CodeInvalidRecording with the reason, or the reader's own failure.
-func InspectReplay(r io.Reader, size int64, onEvent func(ReplayEvent)) (ReplayHeader, error) {
+func InspectReplay(r io.Reader, size int64, onEvent func(line []byte)) (ReplayHeader, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
 		if isReadFailure(err) {
@@ -203,8 +198,8 @@ func InspectReplay(r io.Reader, size int64, onEvent func(ReplayEvent)) (ReplayHe
 	return h, nil
 }
 
-// eachLine hands every well-formed event line to onEvent until EOF.
-func eachLine(br *bufio.Reader, onEvent func(ReplayEvent)) error {
+// eachLine hands every event line of at most 64 KiB to onEvent until EOF.
+func eachLine(br *bufio.Reader, onEvent func(line []byte)) error {
 	skipping := false
 	for {
 		line, err := br.ReadSlice('\n')
@@ -215,11 +210,8 @@ func eachLine(br *bufio.Reader, onEvent func(ReplayEvent)) error {
 		case err != nil && err != io.EOF:
 			return err
 		}
-		if !skipping && len(line) <= maxEventLineBytes {
-			var ev ReplayEvent
-			if json.Unmarshal(line, &ev) == nil && ev != nil {
-				onEvent(ev)
-			}
+		if !skipping && len(line) > 0 && len(line) <= maxEventLineBytes {
+			onEvent(line)
 		}
 		skipping = false
 		if err == io.EOF {

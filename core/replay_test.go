@@ -69,11 +69,11 @@ func TestParseReplayHeader(t *testing.T) {
 func TestInspectReplay(t *testing.T) {
 	events := header + "\n" + `{"tMs":0,"type":"match_started"}` + "\n" + `{"tMs":5,"type":"hand","cards":["Ah"]}` + "\n" + "not json\n"
 	t.Run("Whole", func(t *testing.T) {
-		var seen []ReplayEvent
-		h, err := InspectReplay(bytes.NewReader(gz(t, events)), 0, func(ev ReplayEvent) { seen = append(seen, ev) })
+		var seen []string
+		h, err := InspectReplay(bytes.NewReader(gz(t, events)), 0, func(line []byte) { seen = append(seen, string(line)) })
 		require.NoError(t, err)
 		assert.Equal(t, "full", h.Scope)
-		assert.Len(t, seen, 2, "malformed event lines are passed over")
+		assert.Equal(t, []string{`{"tMs":0,"type":"match_started"}` + "\n", `{"tMs":5,"type":"hand","cards":["Ah"]}` + "\n", "not json\n"}, seen, "every event line; what they hold is the game's")
 	})
 	t.Run("HeaderOnlyWithoutNewline", func(t *testing.T) {
 		_, err := InspectReplay(bytes.NewReader(gz(t, header)), 0, nil)
@@ -82,7 +82,7 @@ func TestInspectReplay(t *testing.T) {
 	t.Run("TwoMembers", func(t *testing.T) {
 		file := append(gz(t, header+"\n"), gz(t, `{"tMs":0,"type":"match_started"}`+"\n")...)
 		n := 0
-		_, err := InspectReplay(bytes.NewReader(file), int64(len(file)), func(ReplayEvent) { n++ })
+		_, err := InspectReplay(bytes.NewReader(file), int64(len(file)), func([]byte) { n++ })
 		require.NoError(t, err)
 		assert.Equal(t, 1, n, "concatenated gzip members are one stream")
 	})
@@ -152,7 +152,7 @@ func TestGzipBomb(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	_, err := InspectReplay(bytes.NewReader(file), int64(len(file)), func(ReplayEvent) {})
+	_, err := InspectReplay(bytes.NewReader(file), int64(len(file)), func([]byte) {})
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
 	var e *Error

@@ -251,31 +251,45 @@ func RefereeActive(a *Arena, st *MatchState) bool {
 }
 
 // TraceDeriver builds the public trace of a match from a recording's
-// events (Finalize feeds it): the events of the trace vocabulary, in
-// order, numbered again, capped at MaxTraceEvents; private events (the
-// recorder's hand and pointer stream, anything else) are left out.
+// event lines (Finalize feeds it): the events of the trace vocabulary, in
+// order, numbered again; private events (the recorder's hand and pointer
+// stream, anything else) are left out. It keeps at most MaxTraceEvents
+// events and MaxTraceBytes of them, so a hostile recording cannot make it
+// hold more.
 type TraceDeriver struct {
 	events []map[string]any
+	bytes  int
+	full   bool
 }
 
-// Add takes one recording event.
-func (d *TraceDeriver) Add(ev ReplayEvent) {
-	typ, _ := ev["type"].(string)
-	switch typ {
+// Add takes one recording event line (not kept: it may be reused).
+func (d *TraceDeriver) Add(line []byte) {
+	if d.full {
+		return
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(line, &head) != nil {
+		return
+	}
+	switch head.Type {
 	case TraceMatchStarted, TraceRoundStarted, TraceRoundEnded, TraceTurnStarted,
 		TracePublicAction, TraceScoreChanged, TraceMatchEnded:
 	default:
 		return
 	}
-	if len(d.events) >= MaxTraceEvents {
+	if len(d.events) >= MaxTraceEvents || d.bytes+len(line) > MaxTraceBytes {
+		d.full = true
 		return
 	}
-	out := make(map[string]any, len(ev))
-	for k, v := range ev {
-		out[k] = v
+	var ev map[string]any
+	if json.Unmarshal(line, &ev) != nil {
+		return
 	}
-	out["seq"] = len(d.events) + 1
-	d.events = append(d.events, out)
+	ev["seq"] = len(d.events) + 1
+	d.events = append(d.events, ev)
+	d.bytes += len(line)
 }
 
 // Trace returns the derived trace for the match (compact JSON with sorted
