@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench generate generate-check
+.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench bench-recordings generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
@@ -12,7 +12,7 @@ dev:
 test: generate-check fmt-check vet tools test-go wasm
 
 test-go:
-	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
+	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 $(GO) test -count=1 ./...
 	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/platform/ ./worker/web/ ./client/
 
 ## generate: regenerate the templ components (views/*_templ.go, committed)
@@ -34,9 +34,10 @@ vet:
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./worker
 
-## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored), and Debian's chromium
+## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored), build the S3 test server (versitygw) there once, and Debian's chromium
 tools:
 	@scripts/tools.sh >/dev/null
+	@scripts/s3server.sh >/dev/null
 	@scripts/chromium.sh
 
 ## migrate: migrate the directory and every arena database in ./data
@@ -54,3 +55,7 @@ test-edge:
 ## bench: benchmarks (public read vs nginx with wrk, Go benchmarks); not part of make test
 bench:
 	scripts/bench.sh
+
+## bench-recordings: finalize of 16 MB (throughput, peak heap) and upload-to-fetch latency, against references in the same run
+bench-recordings:
+	scripts/bench-recordings.sh

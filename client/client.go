@@ -2,6 +2,9 @@
 // (spec 4.4): it discovers the caller's upcoming and live matches, marks
 // the caller ready, and submits results under the dual-attestation
 // protocol svc.result.v3 (canonical JSON, SHA-256 over the exact bytes).
+// It writes and submits game.replay.v1 recordings and near-live
+// segments, fetches and shares them, and records svc.gameplay.v1 traces
+// for the AI referee.
 //
 // The package uses the standard library only and builds for every
 // platform Go supports, including GOOS=js GOARCH=wasm. Time, sleeping,

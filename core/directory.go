@@ -37,6 +37,8 @@ type Directory interface {
 	// ArenaByHost returns the arena serving the normalized host, or
 	// CodeArenaNotFound.
 	ArenaByHost(ctx context.Context, host string) (*Arena, error)
+	// ArenaBySlug returns the arena with the slug, or CodeArenaNotFound.
+	ArenaBySlug(ctx context.Context, slug string) (*Arena, error)
 	// HostsTaken returns which of hosts already belong to an arena.
 	HostsTaken(ctx context.Context, hosts []string) ([]string, error)
 	// SlugTaken reports whether an arena already has the slug.

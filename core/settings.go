@@ -50,6 +50,9 @@ type SettingsChange struct {
 	// RatingPeriodHours is the Glicko-2 rating period's length (kept in
 	// the arena's database, SettingRatingPeriodHours).
 	RatingPeriodHours Number `json:"ratingPeriodHours"`
+	// CasualRecordingsPerDay is kept in the arena's database
+	// (SettingCasualRecordingsPerDay); Apply checks it.
+	CasualRecordingsPerDay Number `json:"casualRecordingsPerDay"`
 }
 
 // PlacementPointsDraft is a ladder points table as it is given.
@@ -138,6 +141,9 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 	}
 	if c.RatingPeriodHours.Set || c.RatingPeriodHours.bad {
 		RatingPeriodHoursRange.check(&p, "ratingPeriodHours", c.RatingPeriodHours, true)
+	}
+	if c.CasualRecordingsPerDay.Set || c.CasualRecordingsPerDay.bad {
+		CasualRecordingsPerDayRange.check(&p, "casualRecordingsPerDay", c.CasualRecordingsPerDay, true)
 	}
 	var points *PlacementPoints
 	if c.PlacementPoints != nil {

@@ -106,3 +106,7 @@ echo
 echo "bench: Go benchmarks"
 go test ./core -run '^$' -bench . -benchmem -count 1
 go test ./worker/web -run '^$' -bench 'TournamentPage64|PublicPages' -benchmem -count 1
+
+echo
+echo "bench: recordings"
+scripts/bench-recordings.sh

@@ -186,6 +186,11 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 	return found, nil
 }
 
+// ArenaBySlug implements core.Directory.
+func (d *Directory) ArenaBySlug(ctx context.Context, slug string) (*core.Arena, error) {
+	return d.arenaWhere(ctx, "WHERE a.slug = ?", slug)
+}
+
 func (d *Directory) arenaWhere(ctx context.Context, where string, arg any) (*core.Arena, error) {
 	a, err := scanArena(d.db.queryRow(ctx, q("arena_columns")+" "+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {

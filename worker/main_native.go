@@ -147,6 +147,10 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 	if provider != nil {
 		streamProvider = provider
 	}
+	objs, err := objectStore(o.dataDir)
+	if err != nil {
+		return nil, nil, err
+	}
 	srv := server.New(server.Config{
 		Directory:     dir,
 		OperatorToken: o.operatorToken,
@@ -161,6 +165,9 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true,
 		Streams:       streamProvider,
+		Objects:       objs,
+		// The object route's signing key is derived from the session key.
+		ObjectRouteKey: []byte(sessionKey),
 	})
 	if provider != nil {
 		provider.Now = srv.Now // the service clock (moved in dev mode)

@@ -1,5 +1,6 @@
 // Package libsqltest starts real libSQL servers for tests: tursodb from
-// the npm package turso, installed by `make tools` into tools/.
+// the npm package turso, installed by `make tools` into tools/. Its Tool
+// and Serve run the project's other test servers from tools/ too.
 package libsqltest
 
 import (
@@ -22,7 +23,16 @@ const binaryPath = "tools/node_modules/@tursodatabase/cli-linux-x64-gnu/tursodb"
 // ARENA_REQUIRE_LIBSQL is set (make test sets it) and is skipped otherwise.
 func Binary(tb testing.TB) string {
 	tb.Helper()
-	if p := os.Getenv("ARENA_TURSODB"); p != "" {
+	return Tool(tb, "ARENA_TURSODB", binaryPath, "ARENA_REQUIRE_LIBSQL", "tursodb not installed: run `make tools` (or set ARENA_TURSODB)")
+}
+
+// Tool returns a test tool's binary: $env when set, else rel (a path from
+// the repository root) found from the working directory up. When it is
+// missing the test fails with msg if $require is set, and is skipped
+// otherwise.
+func Tool(tb testing.TB, env, rel, require, msg string) string {
+	tb.Helper()
+	if p := os.Getenv(env); p != "" {
 		return p
 	}
 	dir, err := os.Getwd()
@@ -30,7 +40,7 @@ func Binary(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	for {
-		p := filepath.Join(dir, binaryPath)
+		p := filepath.Join(dir, rel)
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
@@ -43,8 +53,7 @@ func Binary(tb testing.TB) string {
 		}
 		dir = parent
 	}
-	msg := "tursodb not installed: run `make tools` (or set ARENA_TURSODB)"
-	if os.Getenv("ARENA_REQUIRE_LIBSQL") != "" {
+	if os.Getenv(require) != "" {
 		tb.Fatal(msg)
 	}
 	tb.Skip(msg)
@@ -57,18 +66,31 @@ func Start(tb testing.TB) string {
 	tb.Helper()
 	bin := Binary(tb)
 	dir := tb.TempDir()
+	attempt := 0
+	return Serve(tb, "tursodb", "/v2", func(addr string) *exec.Cmd {
+		attempt++
+		return exec.Command(bin, "--sync-server", addr, filepath.Join(dir, fmt.Sprintf("db%d.db", attempt)))
+	})
+}
+
+// Serve starts the server command(addr) makes on a free local address,
+// waits until it answers HTTP on probe (any status), and returns its
+// http:// origin; it tries three addresses before failing the test. The
+// server is killed when the test ends.
+func Serve(tb testing.TB, name, probe string, command func(addr string) *exec.Cmd) string {
+	tb.Helper()
 	for attempt := 0; ; attempt++ {
 		addr := freeAddr(tb)
-		cmd := exec.Command(bin, "--sync-server", addr, filepath.Join(dir, fmt.Sprintf("db%d.db", attempt)))
+		cmd := command(addr)
 		var out strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
-			tb.Fatalf("libsqltest: start tursodb: %v", err)
+			tb.Fatalf("libsqltest: start %s: %v", name, err)
 		}
 		done := make(chan struct{})
 		go func() { _ = cmd.Wait(); close(done) }()
 		url := "http://" + addr
-		if waitReady(url, done) {
+		if waitReady(url+probe, done) {
 			tb.Cleanup(func() {
 				_ = cmd.Process.Kill()
 				<-done
@@ -78,7 +100,7 @@ func Start(tb testing.TB) string {
 		_ = cmd.Process.Kill()
 		<-done
 		if attempt == 2 {
-			tb.Fatalf("libsqltest: tursodb did not start: %s", out.String())
+			tb.Fatalf("libsqltest: %s did not start: %s", name, out.String())
 		}
 	}
 }
@@ -100,7 +122,7 @@ func waitReady(url string, exited <-chan struct{}) bool {
 			return false
 		default:
 		}
-		resp, err := http.Get(url + "/v2")
+		resp, err := http.Get(url)
 		if err == nil {
 			resp.Body.Close()
 			return true

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"arena/core"
 	store "arena/sql"
 	_ "arena/sql/sqlitedriver" // local arena databases
+	"arena/worker/objects"
 	"arena/worker/platform"
 	"arena/worker/server"
 	"arena/worker/web"
@@ -67,6 +69,9 @@ type Options struct {
 	// sends webhook deliveries; the server's own sender when nil.
 	Streams  core.StreamProvider
 	Webhooks core.WebhookSender
+	// Objects keeps recordings; a directory in DataDir (upload.local)
+	// when nil.
+	Objects core.ObjectStore
 }
 
 // Arena is a served Arena process.
@@ -121,6 +126,10 @@ func New(tb testing.TB, o Options) *Arena {
 		SoleWriter: true, // as natively: exercises the caches' invalidation
 		Tickets:    &platform.Verifier{},
 		Streams:    o.Streams, Webhooks: o.Webhooks,
+		Objects:    o.Objects, ObjectRouteKey: []byte("arenatest-objects-key"),
+	}
+	if cfg.Objects == nil {
+		cfg.Objects = objects.Local{Dir: filepath.Join(a.DataDir, "objects")}
 	}
 	if !o.NoDev {
 		cfg.Dev = server.NewDevControls()

@@ -57,6 +57,11 @@ func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.Set
 			return err
 		}
 	}
+	if change.CasualRecordingsPerDay.Set {
+		if err := t.Store.SetSetting(ctx, core.SettingCasualRecordingsPerDay, change.CasualRecordingsPerDay.N); err != nil {
+			return err
+		}
+	}
 	a.UpdatedAt = s.now()
 	if err := s.dir.UpdateArenaSettings(ctx, &a); err != nil {
 		return err

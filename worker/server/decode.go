@@ -21,7 +21,12 @@ const maxBodyBytes = 1 << 20
 // (400), body_too_large (413), unknown_field or invalid_field with the
 // field's JSON name (422), invalid_steam_id for a malformed account id.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	return decodeJSONLimit(w, r, dst, maxBodyBytes)
+}
+
+// decodeJSONLimit is decodeJSON for a body of at most limit bytes.
+func decodeJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -45,7 +50,7 @@ func jsonError(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &tooLarge):
-		return core.Errorf(core.CodeBodyTooLarge, "body over %d bytes", maxBodyBytes)
+		return core.Errorf(core.CodeBodyTooLarge, "body over %d bytes", tooLarge.Limit)
 	case errors.As(err, &typeErr) && typeErr.Field != "":
 		return core.FieldError(core.CodeInvalidField, typeErr.Field)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -72,6 +72,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		if err := seedDemoDoubleElimination(ctx, ts, now, s.rand); err != nil {
 			return fmt.Errorf("demo double elimination: %w", err)
 		}
+		if err := s.seedDemoRecording(ctx, st, "demo"); err != nil {
+			return fmt.Errorf("demo recording: %w", err)
+		}
 		return nil
 	}
 	_, adminToken, err := s.createArena(ctx, createArenaRequest{

@@ -20,22 +20,25 @@ type gameHandler func(w http.ResponseWriter, r *http.Request, t *Tenant, caller 
 // platform unreachable: 503 platform_unavailable.
 func (s *Server) gameRoute(pattern string, h gameHandler) {
 	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
-		ticket, err := core.ParsePlatformAuthorization(r.Header.Get("Authorization"))
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		if s.cfg.Tickets == nil {
-			writeError(w, r, errors.New("no ticket verifier configured"))
-			return
-		}
-		caller, err := s.cfg.Tickets.Verify(r.Context(), t.Arena, ticket, r.Header.Get("X-Platform-AppId"))
+		caller, err := s.verifyTicket(r, t)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		h(w, r, t, caller)
 	}))
+}
+
+// verifyTicket verifies the request's platform ticket (spec 5.1).
+func (s *Server) verifyTicket(r *http.Request, t *Tenant) (core.Caller, error) {
+	ticket, err := core.ParsePlatformAuthorization(r.Header.Get("Authorization"))
+	if err != nil {
+		return core.Caller{}, err
+	}
+	if s.cfg.Tickets == nil {
+		return core.Caller{}, errors.New("no ticket verifier configured")
+	}
+	return s.cfg.Tickets.Verify(r.Context(), t.Arena, ticket, r.Header.Get("X-Platform-AppId"))
 }
 
 // casterView is a caster in the live match (spec 2.1); the arena's

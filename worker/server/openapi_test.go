@@ -115,6 +115,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	assert.Equal(t, 403, signInForm(t, e, playerID(1)), "real mode: no mock sign-in")
 	gameClientFlows(t, &protocolEnv{testEnv: e, admin: admin}) // switches the arena to mock mode
 	titleFlows(t, &protocolEnv{testEnv: e, admin: admin})
+	recordingFlows(t, &protocolEnv{testEnv: e, admin: admin})
 	assert.Equal(t, 303, signInForm(t, e, playerID(1)))
 	assert.Equal(t, 422, signInForm(t, e, "123"))
 	streamFlows(t, e, admin)

@@ -85,6 +85,26 @@ var statusByCode = map[string]int{
 	core.CodeCastersFull:          http.StatusConflict,
 	core.CodeCastOwnMatch:         http.StatusConflict,
 
+	// Recordings, segments, gameplay traces and object storage.
+	core.CodeRecordingNotFound:   http.StatusNotFound,
+	core.CodeSegmentNotFound:     http.StatusNotFound,
+	core.CodeNotUploader:         http.StatusForbidden,
+	core.CodeRecordingPending:    http.StatusConflict,
+	core.CodeRecordingEnded:      http.StatusConflict,
+	core.CodeNotReleased:         http.StatusConflict,
+	core.CodePlanSizeExceeded:    http.StatusPaymentRequired,
+	core.CodeCasualQuotaExceeded: http.StatusTooManyRequests,
+	core.CodeUploadMissing:       http.StatusUnprocessableEntity,
+	core.CodeInvalidRecording:    http.StatusUnprocessableEntity,
+	core.CodeHeaderMismatch:      http.StatusUnprocessableEntity,
+	core.CodeRecordingTooLarge:   http.StatusRequestEntityTooLarge,
+	core.CodeRefereeInactive:     http.StatusConflict,
+	core.CodeInvalidTrace:        http.StatusUnprocessableEntity,
+	core.CodeTraceNotForMatch:    http.StatusUnprocessableEntity,
+	core.CodeInvalidSignature:    http.StatusForbidden,
+	core.CodeURLExpired:          http.StatusForbidden,
+	core.CodeStorageUnavailable:  http.StatusServiceUnavailable,
+
 	// Players' result reports (the website).
 	core.CodeReportPending:   http.StatusConflict,
 	core.CodeClientResult:    http.StatusConflict,

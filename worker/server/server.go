@@ -59,6 +59,12 @@ type Config struct {
 	// Webhooks sends webhook deliveries; nil sends them over HTTP to
 	// public addresses only (loopback too in dev mode).
 	Webhooks core.WebhookSender
+	// Objects keeps recordings: a core.ObjectStore that is also an
+	// ObjectPresigner (clients reach the store) or an ObjectWriter
+	// (clients upload through the service's signed route, signed with
+	// ObjectRouteKey). Nil: the recording routes answer 503.
+	Objects        core.ObjectStore
+	ObjectRouteKey []byte
 }
 
 // Server serves every arena.
@@ -75,6 +81,9 @@ type Server struct {
 	cache  *publicCache // nil unless cfg.SoleWriter
 
 	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
+	// sessionPlayer is the signed-in web session's account, when there is
+	// a site (recordings visible to arena members).
+	sessionPlayer func(r *http.Request, t *Tenant) string
 
 	arenaDBs *arenaPool
 
@@ -126,6 +135,7 @@ func (s *Server) routes() {
 
 	s.mux.HandleFunc("POST /api/v1/operator/arenas", s.operator(s.handleCreateArena))
 	s.mux.HandleFunc("GET /api/v1/operator/arenas", s.operator(s.handleListArenas))
+	s.mux.HandleFunc("PATCH /api/v1/operator/arenas/{slug}", s.operator(s.handlePatchArena))
 
 	s.mux.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
 	s.publicRoute("GET /api/v1", s.handleMeta)
@@ -172,6 +182,19 @@ func (s *Server) routes() {
 	s.gameRoute("POST /api/v1/title-challenges/{id}/respond", s.handleRespond)
 	s.gameRoute("POST /api/v1/titles/{id}/volunteer", s.handleVolunteer)
 
+	s.gameRoute("POST /api/v1/matches/{id}/recording/init", s.handleInitMatchRecording)
+	s.gameRoute("POST /api/v1/me/recordings/init", s.handleInitCasualRecording)
+	s.gameRoute("GET /api/v1/me/recordings", s.handleMyRecordings)
+	s.gameRoute("POST /api/v1/recordings/{id}/finalize", s.handleFinalizeRecording)
+	s.gameRoute("POST /api/v1/recordings/{id}/share", s.handleShareRecording)
+	s.mux.HandleFunc("GET /api/v1/recordings/{id}", s.tenant(s.handleFetchRecording))
+	s.gameRoute("POST /api/v1/recordings/{id}/segments/init", s.handleInitSegment)
+	s.gameRoute("POST /api/v1/recordings/{id}/segments/{seq}/finalize", s.handleFinalizeSegment)
+	s.mux.HandleFunc("GET /api/v1/recordings/{id}/segments", s.tenant(s.handleSegments))
+	s.gameRoute("POST /api/v1/matches/{id}/gameplay-trace", s.handleGameplayTrace)
+	s.mux.HandleFunc("PUT /api/v1/objects/{key...}", s.tenant(s.handleObjectPut))
+	s.mux.HandleFunc("GET /api/v1/objects/{key...}", s.tenant(s.handleObjectGet))
+
 	s.mux.HandleFunc("POST /__dev/clock", s.dev(s.handleDevClock))
 	s.mux.HandleFunc("POST /__dev/tick", s.dev(s.handleDevTick))
 	s.mux.HandleFunc("POST /__dev/stream-live", s.dev(s.handleDevStreamLive))
@@ -189,6 +212,10 @@ func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, 
 // SetPageNotFound sets the answer to unknown paths outside /api/ and
 // /__dev/ (the site's 404 page); JSON otherwise.
 func (s *Server) SetPageNotFound(h http.HandlerFunc) { s.pageNotFound = h }
+
+// SetSessionPlayer tells the server how to find a request's signed-in
+// web account (the site's sessions): arena members see recordings by it.
+func (s *Server) SetSessionPlayer(f func(r *http.Request, t *Tenant) string) { s.sessionPlayer = f }
 
 // Now reads the service clock (moved by /__dev/clock in dev mode).
 func (s *Server) Now() time.Time { return s.now() }

@@ -56,6 +56,7 @@ func Register(srv *server.Server, cfg Config) *Site {
 	}
 	srv.Handle("GET /static/", http.StripPrefix("/static/", staticHandler(http.FileServerFS(static))))
 	srv.SetPageNotFound(s.notFound)
+	srv.SetSessionPlayer(s.sessionPlayer)
 	s.routes()
 	return s
 }

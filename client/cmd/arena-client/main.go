@@ -10,6 +10,12 @@
 //	arena-client -as 76561198000000003 volunteer -title 2
 //	arena-client -as 76561198000000003 challenge -title 1
 //	arena-client -as 76561198000000007 respond -challenge 4 -accept
+//	arena-client -as 76561198000000001 record -scope full
+//	arena-client -as 76561198000000001 record -casual
+//	arena-client -as 76561198000000001 record -list
+//	arena-client -as 76561198000000002 record -fetch 3 -out replay.gz
+//	arena-client -as 76561198000000001 segments -recording 3 -seq 0 -scope full
+//	arena-client -as 76561198000000002 segments -recording 3
 //
 // Answers go to stdout, errors to stderr with a non-zero exit status.
 package main
@@ -41,6 +47,17 @@ commands:
   challenge -title ID           challenge a title's holder
   respond -challenge ID -accept|-decline
                                 answer a challenge of your title
+  record [-file F] [-casual] [-scope public|full] [-build B] [-spool DIR]
+                                submit a game.replay.v1 file (init, upload, finalize); without
+                                -file, a short sample of the live match (-casual: a casual game);
+                                with -spool a failed submission is kept in DIR
+  record -list | -fetch ID [-token T] [-out F] | -share ID | -resubmit DIR
+                                list yours; fetch one (download to F); share one by link;
+                                resubmit the files spooled in DIR
+  segments -recording ID [-after K] [-token T]
+                                list a recording's released segments (live or ended)
+  segments -recording ID -seq N [-file F]
+                                send segment N of your pending recording (a sample without -file)
 
 global flags:
 `
@@ -88,6 +105,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	challengeID := sub.Int64("challenge", 0, "challenge id (respond)")
 	accept := sub.Bool("accept", false, "accept the challenge (respond)")
 	decline := sub.Bool("decline", false, "decline the challenge (respond)")
+	var rf recordFlags
+	sub.StringVar(&rf.file, "file", "", "a game.replay.v1 file (record, segments)")
+	sub.BoolVar(&rf.casual, "casual", false, "a casual recording: no match (record, segments)")
+	sub.StringVar(&rf.scope, "scope", client.ScopePublic, "public or full (record, segments)")
+	sub.StringVar(&rf.build, "build", "arena-client", "gameBuild of a sample (record, segments)")
+	sub.StringVar(&rf.spool, "spool", "", "keep a failed submission in this directory (record)")
+	sub.BoolVar(&rf.list, "list", false, "list your recordings (record)")
+	sub.Int64Var(&rf.fetch, "fetch", 0, "fetch this recording (record)")
+	sub.StringVar(&rf.token, "token", "", "a share link's token (record -fetch, segments)")
+	sub.StringVar(&rf.out, "out", "", "download a fetched recording into this file (record -fetch)")
+	sub.Int64Var(&rf.share, "share", 0, "share this recording by link (record)")
+	sub.StringVar(&rf.resubmit, "resubmit", "", "resubmit the spooled files of this directory (record)")
+	sub.Int64Var(&rf.recording, "recording", 0, "recording id (segments)")
+	sub.Int64Var(&rf.after, "after", -1, "list segments after this seq (segments)")
+	sub.Int64Var(&rf.seq, "seq", -1, "send this segment (segments)")
 	if err := sub.Parse(rest); err != nil {
 		return 2
 	}
@@ -137,6 +169,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		ch, err := c.RespondToChallenge(ctx, *challengeID, *accept)
 		return answer(stdout, stderr, ch, false, "", err)
+	case "record":
+		return record(ctx, c, rf, stdout, stderr)
+	case "segments":
+		return segments(ctx, c, rf, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "unknown command %q\n", cmd)
 		global.Usage()

@@ -1,0 +1,310 @@
+package core
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// MaxRecordingsListed bounds GET /me/recordings (newest first).
+const MaxRecordingsListed = 500
+
+// NewObjectKey returns a fresh object key for a recording of the arena:
+// "<slug>/rec/<32 random hex>.gz". The random part makes keys
+// unguessable and never reused, even across a reset arena database.
+func NewObjectKey(slug string, random io.Reader) (string, error) {
+	id, err := RandomHex(random, 16)
+	if err != nil {
+		return "", err
+	}
+	return slug + "/rec/" + id + ".gz", nil
+}
+
+// SegmentObjectKey is the key of a recording's segment seq, beside the
+// recording's: "<slug>/rec/<random>-seg-<seq>.gz" (every key has the
+// same three parts).
+func SegmentObjectKey(recordingKey string, seq int64) string {
+	return fmt.Sprintf("%s-seg-%d.gz", strings.TrimSuffix(recordingKey, ".gz"), seq)
+}
+
+// NewShareToken returns a link token: 128 random bits, base64url.
+func NewShareToken(random io.Reader) (string, error) {
+	return RandomToken(random, 16)
+}
+
+// InitMatchRecording announces the caller's recording of a match, after
+// the match was read (CodeMatchNotFound, also when the environment gate
+// hides it): the draft's problems (CodeInvalidField), the caller plays
+// in the match (CodeNotParticipant), the match went live (it has a
+// session nonce; else CodeNotLive). Idempotent per match and uploader:
+// the same recording (a pending one updated with the draft); a finalized
+// one is CodeRecordingEnded. maxBytes is the arena's plan size.
+func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *MatchState, caller Caller, d RecordingDraft, random io.Reader, now time.Time) (*Recording, error) {
+	if !EnvironmentVisible(a, caller.AppID, st.Tournament.Environment) {
+		return nil, Errorf(CodeMatchNotFound, "no match %d for this build", st.ID)
+	}
+	if err := d.Check().Err(); err != nil {
+		return nil, err
+	}
+	if st.SideOf(caller.PlatformID) == 0 {
+		return nil, Errorf(CodeNotParticipant, "the caller plays on neither side")
+	}
+	if st.SessionNonce == "" {
+		return nil, Errorf(CodeNotLive, "match %d never went live", st.ID)
+	}
+	key, err := NewObjectKey(a.Slug, random)
+	if err != nil {
+		return nil, err
+	}
+	visibility := d.Visibility
+	if visibility == "" {
+		visibility = VisibilityArena
+	}
+	r, err := rs.InitMatchRecording(ctx, &Recording{
+		MatchID: st.ID, UploaderID: caller.PlatformID, Scope: d.Scope, Visibility: visibility,
+		GameBuild: d.GameBuild, DurationMs: int64(d.DurationMs.N), ObjectKey: key, State: RecordingPending,
+		MaxBytes: EffectiveMaxBytes(a.Plan, false), CreatedAt: now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if r.State == RecordingReady {
+		return nil, Errorf(CodeRecordingEnded, "recording %d was finalized", r.ID)
+	}
+	r.MaxBytes = EffectiveMaxBytes(a.Plan, false)
+	return r, nil
+}
+
+// InitCasualRecording announces a casual recording: scope forced public,
+// visibility private, at most CasualRecordingBytes, and at most perDay of
+// them per account in 24 hours (CodeCasualQuotaExceeded). The draft's
+// scope and visibility are overridden, its other fields checked.
+func InitCasualRecording(ctx context.Context, rs RecordingStore, a *Arena, caller Caller, d RecordingDraft, perDay int, random io.Reader, now time.Time) (*Recording, error) {
+	d.Scope, d.Visibility = ScopePublic, VisibilityPrivate
+	if err := d.Check().Err(); err != nil {
+		return nil, err
+	}
+	key, err := NewObjectKey(a.Slug, random)
+	if err != nil {
+		return nil, err
+	}
+	r := &Recording{
+		UploaderID: caller.PlatformID, Scope: ScopePublic, Visibility: VisibilityPrivate,
+		GameBuild: d.GameBuild, DurationMs: int64(d.DurationMs.N), ObjectKey: key, State: RecordingPending,
+		MaxBytes: CasualRecordingBytes, CreatedAt: now,
+	}
+	if err := rs.CreateCasualRecording(ctx, r, perDay, now.Add(-24*time.Hour)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Finalize is what finalizing a recording or a segment needs: the stores
+// and, for a match recording, its match (nil for a casual one).
+type Finalize struct {
+	Recordings RecordingStore
+	Objects    ObjectStore
+	Match      *MatchState
+	// Derive, when set, receives the recording's events for the referee's
+	// derived trace (match recordings only).
+	Derive *TraceDeriver
+	Now    time.Time
+}
+
+func (f *Finalize) nonce() string {
+	if f.Match == nil {
+		return ""
+	}
+	return f.Match.SessionNonce
+}
+
+// readObject stats the object and reads it through InspectReplay, in
+// order: missing (CodeUploadMissing), over the ceiling (deleted,
+// CodeRecordingTooLarge), malformed (CodeInvalidRecording). It returns the
+// true size and the header.
+func (f *Finalize) readObject(ctx context.Context, key string) (int64, ReplayHeader, error) {
+	info, err := f.Objects.Stat(ctx, key)
+	if err != nil {
+		return 0, ReplayHeader{}, err
+	}
+	if !info.Found {
+		return 0, ReplayHeader{}, Errorf(CodeUploadMissing, "nothing was uploaded")
+	}
+	if info.Size > MaxRecordingBytes {
+		if err := f.Objects.Delete(ctx, key); err != nil {
+			return 0, ReplayHeader{}, err
+		}
+		return 0, ReplayHeader{}, Errorf(CodeRecordingTooLarge, "%d bytes is over the %d byte ceiling", info.Size, MaxRecordingBytes)
+	}
+	body, err := f.Objects.Read(ctx, key, 0, info.Size)
+	if err != nil {
+		return 0, ReplayHeader{}, err
+	}
+	defer body.Close()
+	var onEvent func([]byte)
+	if f.Derive != nil {
+		onEvent = f.Derive.Add
+	}
+	h, err := InspectReplay(storeReader{body}, info.Size, onEvent)
+	return info.Size, h, err
+}
+
+// FinalizeRecording reads the uploaded object of the caller's recording
+// and marks it ready with its true size (spec 4.1): the uploader only
+// (CheckUploader); an already finalized recording is returned as it is;
+// then readObject's checks and the header's (CheckHeader). A derived
+// trace is stored for the match when f.Derive is set and the recording
+// held public events.
+func FinalizeRecording(ctx context.Context, f *Finalize, r *Recording, caller string) (*Recording, error) {
+	if err := CheckUploader(r, caller); err != nil {
+		return nil, err
+	}
+	if r.State == RecordingReady {
+		return r, nil
+	}
+	size, h, err := f.readObject(ctx, r.ObjectKey)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckHeader(r, f.nonce(), h); err != nil {
+		return nil, err
+	}
+	build, duration := r.GameBuild, r.DurationMs
+	if h.GameBuild != "" {
+		build = h.GameBuild
+	}
+	if h.DurationMs > 0 {
+		duration = h.DurationMs
+	}
+	if _, err := f.Recordings.MarkRecordingReady(ctx, r.ID, size, build, duration, f.Now); err != nil {
+		return nil, err
+	}
+	if f.Derive != nil && f.Match != nil {
+		if trace, ok := f.Derive.Trace(f.Match, DerivedRuleset, ReplayFormat); ok {
+			_, err := f.Recordings.AddTrace(ctx, TraceRecord{MatchID: f.Match.ID, Slot: 0, Trace: trace, TraceHash: HashHex([]byte(trace)), ReceivedAt: f.Now})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return f.Recordings.Recording(ctx, r.ID) // a racing finalize's result is as good
+}
+
+// DerivedRuleset labels the traces the service derives from recordings.
+const DerivedRuleset = "derived-from-recording"
+
+// InitSegment announces segment seq of the caller's recording
+// (CheckSegmentInit, the draft's problems); idempotent per seq; a
+// finalized segment is CodeRecordingEnded.
+func InitSegment(ctx context.Context, rs RecordingStore, r *Recording, caller string, d SegmentDraft, now time.Time) (*Segment, error) {
+	if err := CheckSegmentInit(r, caller); err != nil {
+		return nil, err
+	}
+	if err := d.Check().Err(); err != nil {
+		return nil, err
+	}
+	seq := int64(d.Seq.N)
+	s, err := rs.InitSegment(ctx, &Segment{RecordingID: r.ID, Seq: seq, ObjectKey: SegmentObjectKey(r.ObjectKey, seq), State: RecordingPending, CreatedAt: now})
+	if err != nil {
+		return nil, err
+	}
+	if s.State == RecordingReady {
+		return nil, &Error{Code: CodeRecordingEnded, Reason: "segment_finalized", Message: fmt.Sprintf("segment %d was finalized", seq)}
+	}
+	return s, nil
+}
+
+// FinalizeSegment validates a segment's object like a recording's plus
+// its segmentSeq and baseTMs (CheckSegmentHeader), then marks it ready;
+// the uploader only; a finalized segment is returned as it is.
+func FinalizeSegment(ctx context.Context, f *Finalize, r *Recording, s *Segment, caller string) (*Segment, error) {
+	if err := CheckUploader(r, caller); err != nil {
+		return nil, err
+	}
+	if s.State == RecordingReady {
+		return s, nil
+	}
+	size, h, err := f.readObject(ctx, s.ObjectKey)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckSegmentHeader(r, s, f.nonce(), h); err != nil {
+		return nil, err
+	}
+	if _, err := f.Recordings.MarkSegmentReady(ctx, r.ID, s.Seq, size, *h.BaseTMs, f.Now); err != nil {
+		return nil, err
+	}
+	return f.Recordings.Segment(ctx, r.ID, s.Seq)
+}
+
+// TraceOutcome is the answer to a trace submission.
+type TraceOutcome struct {
+	Status   string `json:"status"`
+	Training string `json:"training"`
+}
+
+// SubmitTrace takes a side's gameplay trace, after the match was read
+// (CodeMatchNotFound), in order: the caller plays in the match
+// (CodeNotParticipant); the referee runs and both consented
+// (CodeRefereeInactive); the match went live (CodeNotLive); CheckTrace;
+// the side already sent the same trace (duplicate) or another one
+// (CodeAlreadySubmitted). Then the two sides' traces are compared.
+func SubmitTrace(ctx context.Context, rs RecordingStore, a *Arena, st *MatchState, caller Caller, env *TraceEnvelope, now time.Time) (TraceOutcome, error) {
+	side := st.SideOf(caller.PlatformID)
+	switch {
+	case side == 0:
+		return TraceOutcome{}, Errorf(CodeNotParticipant, "the caller plays on neither side")
+	case !RefereeActive(a, st):
+		return TraceOutcome{}, Errorf(CodeRefereeInactive, "the referee is off or consent is incomplete")
+	case st.SessionNonce == "":
+		return TraceOutcome{}, Errorf(CodeNotLive, "match %d never went live", st.ID)
+	}
+	if err := CheckTrace(st, side, env); err != nil {
+		return TraceOutcome{}, err
+	}
+	stored, err := rs.AddTrace(ctx, TraceRecord{MatchID: st.ID, Slot: side, SubmitterID: caller.PlatformID, Trace: env.Trace, TraceHash: env.TraceHash, ReceivedAt: now})
+	if err != nil {
+		return TraceOutcome{}, err
+	}
+	traces, err := rs.Traces(ctx, st.ID)
+	if err != nil {
+		return TraceOutcome{}, err
+	}
+	var hashes [3]string
+	for _, t := range traces {
+		hashes[t.Slot] = t.TraceHash
+	}
+	if !stored {
+		if hashes[side] != env.TraceHash {
+			return TraceOutcome{}, Errorf(CodeAlreadySubmitted, "side %d already sent another trace", side)
+		}
+		out := TraceOutcome{Status: TraceDuplicate, Training: TrainingOf(compareTraces(hashes))}
+		return out, nil
+	}
+	status := compareTraces(hashes)
+	return TraceOutcome{Status: status, Training: TrainingOf(status)}, nil
+}
+
+// compareTraces is the verdict on the two sides' traces: pending until
+// both are in, then agreed or disagreed.
+func compareTraces(hashes [3]string) string {
+	switch {
+	case hashes[1] == "" || hashes[2] == "":
+		return TracePending
+	case hashes[1] == hashes[2]:
+		return TraceAgreed
+	}
+	return TraceDisagreed
+}
+
+// RandomToken returns n random bytes as unpadded base64url.
+func RandomToken(random io.Reader, n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(random, b); err != nil {
+		return "", fmt.Errorf("core: unable to read randomness: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}

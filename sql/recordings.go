@@ -1,0 +1,231 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"arena/core"
+)
+
+var _ core.RecordingStore = (*Arena)(nil)
+
+// InitMatchRecording implements core.RecordingStore: one upsert, plus a
+// read of the recording (and of a finalized one's id).
+func (s *Arena) InitMatchRecording(ctx context.Context, r *core.Recording) (*core.Recording, error) {
+	var id int64
+	err := s.db.writeRow(ctx, q("init_match_recording"), r.MatchID, r.UploaderID, r.Scope, r.Visibility,
+		r.GameBuild, r.DurationMs, r.ObjectKey, r.MaxBytes, formatTime(r.CreatedAt)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) { // finalized: the upsert matched nothing
+		err = s.db.queryRow(ctx, q("match_recording_of"), r.MatchID, r.UploaderID).Scan(&id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to init the recording of match %d: %w", r.MatchID, err)
+	}
+	return s.Recording(ctx, id)
+}
+
+// CreateCasualRecording implements core.RecordingStore.
+func (s *Arena) CreateCasualRecording(ctx context.Context, r *core.Recording, perDay int, since time.Time) error {
+	err := s.db.writeRow(ctx, q("create_casual_recording"), r.UploaderID, r.Scope, r.Visibility, r.GameBuild,
+		r.DurationMs, r.ObjectKey, r.MaxBytes, formatTime(r.CreatedAt),
+		r.UploaderID, formatTime(since), perDay).Scan(&r.ID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return core.Errorf(core.CodeCasualQuotaExceeded, "at most %d casual recordings a day", perDay)
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to create a casual recording: %w", err)
+	}
+	return nil
+}
+
+// Recording implements core.RecordingStore.
+func (s *Arena) Recording(ctx context.Context, id int64) (*core.Recording, error) {
+	r, err := scanRecording(s.db.queryRow(ctx, q("recording_columns")+" WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeRecordingNotFound, "no recording %d", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read recording %d: %w", id, err)
+	}
+	return r, nil
+}
+
+// MarkRecordingReady implements core.RecordingStore.
+func (s *Arena) MarkRecordingReady(ctx context.Context, id, size int64, gameBuild string, durationMs int64, at time.Time) (bool, error) {
+	var got int64
+	err := s.db.writeRow(ctx, q("mark_recording_ready"), size, gameBuild, durationMs, formatTime(at), id).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to finalize recording %d: %w", id, err)
+	}
+	return true, nil
+}
+
+// ShareRecording implements core.RecordingStore.
+func (s *Arena) ShareRecording(ctx context.Context, id int64, token string) (string, error) {
+	var got string
+	err := s.db.writeRow(ctx, q("share_recording"), token, id).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", core.Errorf(core.CodeRecordingNotFound, "no recording %d", id)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to share recording %d: %w", id, err)
+	}
+	return got, nil
+}
+
+// RecordingsOf implements core.RecordingStore.
+func (s *Arena) RecordingsOf(ctx context.Context, platformID string, limit int) ([]core.Recording, error) {
+	rows, err := s.db.query(ctx, q("recording_columns")+" "+q("recordings_of_where"), platformID, platformID, platformID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list recordings: %w", err)
+	}
+	defer rows.Close()
+	var out []core.Recording
+	for rows.Next() {
+		r, err := scanRecording(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	return out, rows.Err()
+}
+
+func scanRecording(row scanner) (*core.Recording, error) {
+	var (
+		r       core.Recording
+		created string
+		ready   sql.NullString
+	)
+	err := row.Scan(&r.ID, &r.MatchID, &r.UploaderID, &r.Scope, &r.Visibility, &r.GameBuild, &r.DurationMs,
+		&r.ObjectKey, &r.State, &r.ByteSize, &r.MaxBytes, &r.ShareToken, &created, &ready)
+	if err != nil {
+		return nil, err
+	}
+	if r.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	if r.ReadyAt, err = parseNullTime(ready); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// InitSegment implements core.RecordingStore: a conditional insert, then
+// a read.
+func (s *Arena) InitSegment(ctx context.Context, seg *core.Segment) (*core.Segment, error) {
+	_, err := s.db.write(ctx, q("init_segment"), seg.RecordingID, seg.Seq, seg.ObjectKey, formatTime(seg.CreatedAt), seg.RecordingID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to init segment %d: %w", seg.Seq, err)
+	}
+	got, err := s.Segment(ctx, seg.RecordingID, seg.Seq)
+	if core.ErrorCode(err) == core.CodeSegmentNotFound {
+		// Not inserted and not there: the recording was finalized.
+		return nil, core.Errorf(core.CodeRecordingEnded, "recording %d was finalized", seg.RecordingID)
+	}
+	return got, err
+}
+
+// Segment implements core.RecordingStore.
+func (s *Arena) Segment(ctx context.Context, recordingID, seq int64) (*core.Segment, error) {
+	seg, err := scanSegment(s.db.queryRow(ctx, q("segment_columns")+" WHERE recording_id = ? AND seq = ?", recordingID, seq))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, core.Errorf(core.CodeSegmentNotFound, "no segment %d of recording %d", seq, recordingID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read segment %d: %w", seq, err)
+	}
+	return seg, nil
+}
+
+// MarkSegmentReady implements core.RecordingStore.
+func (s *Arena) MarkSegmentReady(ctx context.Context, recordingID, seq, size, baseTMs int64, at time.Time) (bool, error) {
+	var got int64
+	err := s.db.writeRow(ctx, q("mark_segment_ready"), size, baseTMs, formatTime(at), recordingID, seq).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to finalize segment %d: %w", seq, err)
+	}
+	return true, nil
+}
+
+// Segments implements core.RecordingStore.
+func (s *Arena) Segments(ctx context.Context, recordingID, after int64, limit int) ([]core.Segment, error) {
+	rows, err := s.db.query(ctx, q("segment_columns")+" WHERE recording_id = ? AND seq > ? AND state = 'ready' ORDER BY seq LIMIT ?",
+		recordingID, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list segments: %w", err)
+	}
+	defer rows.Close()
+	var out []core.Segment
+	for rows.Next() {
+		seg, err := scanSegment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *seg)
+	}
+	return out, rows.Err()
+}
+
+func scanSegment(row scanner) (*core.Segment, error) {
+	var (
+		seg     core.Segment
+		created string
+		ready   sql.NullString
+	)
+	err := row.Scan(&seg.RecordingID, &seg.Seq, &seg.ObjectKey, &seg.State, &seg.ByteSize, &seg.BaseTMs, &created, &ready)
+	if err != nil {
+		return nil, err
+	}
+	if seg.CreatedAt, err = parseTime(created); err != nil {
+		return nil, err
+	}
+	if seg.ReadyAt, err = parseNullTime(ready); err != nil {
+		return nil, err
+	}
+	return &seg, nil
+}
+
+// AddTrace implements core.RecordingStore.
+func (s *Arena) AddTrace(ctx context.Context, t core.TraceRecord) (bool, error) {
+	var slot int
+	err := s.db.writeRow(ctx, q("add_trace"), t.MatchID, t.Slot, t.SubmitterID, t.Trace, t.TraceHash, formatTime(t.ReceivedAt)).Scan(&slot)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to store the trace of match %d: %w", t.MatchID, err)
+	}
+	return true, nil
+}
+
+// Traces implements core.RecordingStore.
+func (s *Arena) Traces(ctx context.Context, matchID int64) ([]core.TraceRecord, error) {
+	rows, err := s.db.query(ctx, q("traces"), matchID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the traces of match %d: %w", matchID, err)
+	}
+	defer rows.Close()
+	var out []core.TraceRecord
+	for rows.Next() {
+		var t core.TraceRecord
+		var at string
+		if err := rows.Scan(&t.MatchID, &t.Slot, &t.SubmitterID, &t.Trace, &t.TraceHash, &at); err != nil {
+			return nil, err
+		}
+		if t.ReceivedAt, err = parseTime(at); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}

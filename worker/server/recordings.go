@@ -1,0 +1,266 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+
+	"arena/core"
+)
+
+// recordingView is a recording as the API shows it (DESIGN.md, the list
+// items of GET /me/recordings), plus when it was finalized.
+type recordingView struct {
+	ID                 int64   `json:"id"`
+	MatchID            *int64  `json:"matchId"`
+	Scope              string  `json:"scope"`
+	Visibility         string  `json:"visibility"`
+	GameBuild          string  `json:"gameBuild"`
+	DurationMs         int64   `json:"durationMs"`
+	ByteSize           int64   `json:"byteSize"`
+	State              string  `json:"state"`
+	UploaderPlatformID string  `json:"uploaderPlatformId"`
+	CreatedAt          string  `json:"createdAt"`
+	ReadyAt            *string `json:"readyAt"`
+}
+
+func recordingViewOf(r *core.Recording) recordingView {
+	v := recordingView{
+		ID: r.ID, Scope: r.Scope, Visibility: r.Visibility, GameBuild: r.GameBuild, DurationMs: r.DurationMs,
+		ByteSize: r.ByteSize, State: r.State, UploaderPlatformID: r.UploaderID, CreatedAt: isoTime(r.CreatedAt),
+	}
+	if !r.Casual() {
+		id := r.MatchID
+		v.MatchID = &id
+	}
+	if r.ReadyAt != nil {
+		at := isoTime(*r.ReadyAt)
+		v.ReadyAt = &at
+	}
+	return v
+}
+
+// initAnswer is the answer to a recording init (spec 2.5).
+type initAnswer struct {
+	RecordingID int64        `json:"recordingId"`
+	Upload      uploadTarget `json:"upload"`
+	MaxBytes    int64        `json:"maxBytes"`
+}
+
+// handleInitMatchRecording announces the caller's recording of a match
+// (spec 4.1): the match's participants only, idempotent per match and
+// uploader with a fresh upload URL each time.
+func (s *Server) handleInitMatchRecording(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	ctx := r.Context()
+	st, err := matchStateFromPath(r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var d core.RecordingDraft
+	if err := decodeJSON(w, r, &d); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, s.rand, s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.answerInit(w, r, rec)
+}
+
+// handleInitCasualRecording announces a casual recording (scope public,
+// visibility private, 2 MB), within the arena's casual allowance per
+// account and day.
+func (s *Server) handleInitCasualRecording(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	ctx := r.Context()
+	var d core.RecordingDraft
+	if err := decodeJSON(w, r, &d); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	perDay := core.DefaultCasualRecordingsPerDay
+	if _, err := t.Store.Setting(ctx, core.SettingCasualRecordingsPerDay, &perDay); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, s.rand, s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.answerInit(w, r, rec)
+}
+
+func (s *Server) answerInit(w http.ResponseWriter, r *http.Request, rec *core.Recording) {
+	upload, err := s.uploadURL(r.Context(), r, rec.ObjectKey)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, initAnswer{RecordingID: rec.ID, Upload: upload, MaxBytes: rec.MaxBytes})
+}
+
+// matchStateFromPath reads the match of the path's id.
+func matchStateFromPath(r *http.Request, t *Tenant) (*core.MatchState, error) {
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	return t.Store.MatchState(r.Context(), id)
+}
+
+// recordingFromPath reads the recording of the path's id; an id that is
+// no positive integer is no recording.
+func recordingFromPath(r *http.Request, t *Tenant) (*core.Recording, error) {
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
+		return nil, core.Errorf(core.CodeRecordingNotFound, "recording id %q", r.PathValue("id"))
+	}
+	return t.Store.Recording(r.Context(), id)
+}
+
+// finalizeFor is what finalizing rec needs: for a match recording its
+// match, and a trace deriver when the referee runs and both consented.
+func (s *Server) finalizeFor(r *http.Request, t *Tenant, rec *core.Recording) (*core.Finalize, error) {
+	store, err := s.objectStore()
+	if err != nil {
+		return nil, err
+	}
+	f := &core.Finalize{Recordings: t.Store, Objects: store, Now: s.now()}
+	if rec.Casual() {
+		return f, nil
+	}
+	if f.Match, err = t.Store.MatchState(r.Context(), rec.MatchID); err != nil {
+		return nil, err
+	}
+	if core.RefereeActive(t.Arena, f.Match) {
+		f.Derive = &core.TraceDeriver{}
+	}
+	return f, nil
+}
+
+// handleFinalizeRecording reads the uploaded object and marks the
+// recording ready with its true size (spec 4.1); it answers the recording.
+func (s *Server) handleFinalizeRecording(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	rec, err := recordingFromPath(r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	f, err := s.finalizeFor(r, t, rec)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out, err := core.FinalizeRecording(r.Context(), f, rec, caller.PlatformID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, recordingViewOf(out))
+}
+
+// handleMyRecordings lists what the caller uploaded plus the recordings
+// of matches the caller played that the caller may see.
+func (s *Server) handleMyRecordings(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	list, err := t.Store.RecordingsOf(r.Context(), caller.PlatformID, core.MaxRecordingsListed)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]recordingView, 0, len(list))
+	for i := range list {
+		if core.ListedTo(&list[i], caller.PlatformID) {
+			out = append(out, recordingViewOf(&list[i]))
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"recordings": out})
+}
+
+// viewer is who asks for a recording outside the ticket-only routes: a
+// game client (its ticket, verified; a bad one is 401), else a signed-in
+// web session, else nobody; plus the share token of the query.
+func (s *Server) viewer(r *http.Request, t *Tenant) (core.Viewer, error) {
+	v := core.Viewer{Token: r.URL.Query().Get("token")}
+	if r.Header.Get("Authorization") != "" {
+		caller, err := s.verifyTicket(r, t)
+		if err != nil {
+			return v, err
+		}
+		v.PlatformID = caller.PlatformID
+		return v, nil
+	}
+	if s.sessionPlayer != nil {
+		v.PlatformID = s.sessionPlayer(r, t)
+	}
+	return v, nil
+}
+
+// releasePolicy reads what the delay gate needs for a match recording
+// (nil for a casual one).
+func releasePolicy(r *http.Request, t *Tenant, rec *core.Recording) (*core.ReleasePolicy, error) {
+	if rec.Casual() {
+		return nil, nil
+	}
+	st, err := t.Store.MatchState(r.Context(), rec.MatchID)
+	if err != nil {
+		return nil, err
+	}
+	return &core.ReleasePolicy{Cast: st.Tournament.Cast, EndedAt: st.EndedAt}, nil
+}
+
+// handleFetchRecording answers a short-lived signed GET of the recording
+// when visibility, the plan's size and the delay gate allow (core.CheckFetch).
+func (s *Server) handleFetchRecording(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	v, err := s.viewer(r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rec, err := recordingFromPath(r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	policy, err := releasePolicy(r, t, rec)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := core.CheckFetch(rec, v, t.Arena.Plan, policy, s.now()); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	u, err := s.fetchURL(r.Context(), r, rec.ObjectKey)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"url": u})
+}
+
+// handleShareRecording makes the caller's recording shareable by link:
+// a token of 128 random bits (the same one on every later call) and the
+// tokenized fetch path. The delay gate still applies to the link.
+func (s *Server) handleShareRecording(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	rec, err := recordingFromPath(r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := core.CheckUploader(rec, caller.PlatformID); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	token, err := core.NewShareToken(s.rand)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if token, err = t.Store.ShareRecording(r.Context(), rec.ID, token); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"token": token, "path": fmt.Sprintf("/api/v1/recordings/%d?token=%s", rec.ID, token)})
+}
