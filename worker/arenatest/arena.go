@@ -126,7 +126,7 @@ func New(tb testing.TB, o Options) *Arena {
 		SoleWriter: true, // as natively: exercises the caches' invalidation
 		Tickets:    &platform.Verifier{},
 		Streams:    o.Streams, Webhooks: o.Webhooks,
-		Objects:    o.Objects, ObjectRouteKey: []byte("arenatest-objects-key"),
+		Objects: o.Objects, ObjectRouteKey: []byte("arenatest-objects-key"),
 	}
 	if cfg.Objects == nil {
 		cfg.Objects = objects.Local{Dir: filepath.Join(a.DataDir, "objects")}
