@@ -38,6 +38,8 @@ type DB struct {
 	// reading pool and the writer: SQLite then parses each query once per
 	// connection instead of on every call.
 	readStmts, writeStmts sync.Map
+
+	group groupCommit // a local database's batches waiting for the writer
 }
 
 // prepared returns pool's prepared statement for query, preparing it once.
@@ -193,10 +195,12 @@ func Open(rawURL, token string) (*DB, error) {
 }
 
 // The reading pool of a local database: at most maxReaders connections,
-// maxIdleReaders of them kept open between reads.
+// all kept open between reads (a connection closed after a read would be
+// opened again, its statements parsed again, by the next burst), each
+// closed after 5 idle minutes.
 const (
 	maxReaders     = 4
-	maxIdleReaders = 2
+	maxIdleReaders = maxReaders
 )
 
 // Stmt is one statement of a batch. Its SQL uses only positional ?
@@ -208,43 +212,17 @@ type Stmt struct {
 
 // Batch runs the statements atomically: all of them or none. Remotely it
 // is one request (BEGIN; ...; COMMIT in a single pipeline batch, rolled
-// back when any step fails); locally it is a transaction on one
-// connection. It is never an interactive transaction across round trips.
+// back when any step fails); locally it is a savepoint of a transaction
+// on the writer that concurrent batches share (group commit,
+// groupcommit.go). It is never an interactive transaction across round
+// trips.
 func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 	if len(stmts) == 0 {
 		return nil
 	}
 	defer db.version.Add(1)
 	if db.Local {
-		// Prepare before the transaction takes the writer's one connection.
-		sts := make([]*sql.Stmt, len(stmts))
-		for i, s := range stmts {
-			if len(s.Args) == 0 {
-				continue // a migration's multi-statement text runs as it is
-			}
-			st, err := prepared(ctx, db.writer, &db.writeStmts, s.SQL)
-			if err != nil {
-				return err
-			}
-			sts[i] = st
-		}
-		tx, err := db.writer.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for i, s := range stmts {
-			var err error
-			if sts[i] == nil {
-				_, err = tx.ExecContext(ctx, s.SQL)
-			} else {
-				_, err = tx.StmtContext(ctx, sts[i]).ExecContext(ctx, s.Args...)
-			}
-			if err != nil {
-				_ = tx.Rollback()
-				return err
-			}
-		}
-		return tx.Commit()
+		return db.localBatch(ctx, stmts) // groupcommit.go
 	}
 	var b strings.Builder
 	var args []any

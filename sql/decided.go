@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"arena/core"
 )
 
 // decisionStmts are the statements that follow, in the same batch, the
@@ -13,23 +15,59 @@ import (
 // champion won the grand final; what a title match's result does to its
 // title (holder, reign, defenses, lineage, clock), once; its
 // result_confirmed event (or result_disputed, when a submission or report
-// left it disputed) and the end of its caster seats.
+// left it disputed) and the end of its caster seats. Every statement
+// changes nothing when it does not apply, so the whole list is always
+// right; decisionStmtsFor leaves out those a match's shape rules out.
 func decisionStmts(id int64, at string) []Stmt {
-	return []Stmt{
-		{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
-		{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}},
-		{SQL: q("insert_grand_final_reset"), Args: []any{at, at, at, at, id}},
-		{SQL: q("title_result"), Args: []any{at, id}},
-		{SQL: q("title_defense"), Args: []any{id}},
-		{SQL: q("title_lost"), Args: []any{id, id}},
-		{SQL: q("title_crowned"), Args: []any{id}},
-		{SQL: q("title_holder"), Args: []any{id, id, id, id, id}},
-		{SQL: q("title_volunteers_crowned"), Args: []any{id}},
-		{SQL: q("title_result_applied"), Args: []any{id}},
-		{SQL: q("record_result_event"), Args: []any{at, id}},
-		{SQL: q("record_disputed_event"), Args: []any{at, id}},
-		{SQL: q("end_caster_seats"), Args: []any{at, id, id}},
+	return decisionStmtsFor(matchShape{id: id, seats: true, grandFinal: true, title: true}, at)
+}
+
+// matchShape is what of a match never changes once it is scheduled: which
+// decision statements can apply to it.
+type matchShape struct {
+	id         int64
+	seats      bool // it feeds another match (winner_to or loser_to)
+	grandFinal bool // a double elimination's grand final
+	title      bool // a title match
+}
+
+// shapeOf is the shape of a stored match.
+func shapeOf(m *core.MatchState) matchShape {
+	return matchShape{
+		id:         m.ID,
+		seats:      m.WinnerTo.BracketSlot != "" || m.LoserTo.BracketSlot != "",
+		grandFinal: m.BracketSlot == core.BracketSlotGrandFinal,
+		title:      m.Tournament.Format == core.FormatTitle,
 	}
+}
+
+// decisionStmtsFor are decisionStmts without the statements the match's
+// shape rules out (the hot path: a submission or report runs the rest).
+func decisionStmtsFor(m matchShape, at string) []Stmt {
+	id := m.id
+	var out []Stmt
+	if m.seats {
+		out = append(out,
+			Stmt{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
+			Stmt{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}})
+	}
+	if m.grandFinal {
+		out = append(out, Stmt{SQL: q("insert_grand_final_reset"), Args: []any{at, at, at, at, id}})
+	}
+	if m.title {
+		out = append(out,
+			Stmt{SQL: q("title_result"), Args: []any{at, id}},
+			Stmt{SQL: q("title_defense"), Args: []any{id}},
+			Stmt{SQL: q("title_lost"), Args: []any{id, id}},
+			Stmt{SQL: q("title_crowned"), Args: []any{id}},
+			Stmt{SQL: q("title_holder"), Args: []any{id, id, id, id, id}},
+			Stmt{SQL: q("title_volunteers_crowned"), Args: []any{id}},
+			Stmt{SQL: q("title_result_applied"), Args: []any{id}})
+	}
+	return append(out,
+		Stmt{SQL: q("record_result_event"), Args: []any{at, id}},
+		Stmt{SQL: q("record_disputed_event"), Args: []any{at, id}},
+		Stmt{SQL: q("end_caster_seats"), Args: []any{at, id, id}})
 }
 
 // decide runs decision (a conditional statement that writes token into

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed migrations/*/*.sql
@@ -33,6 +34,19 @@ type Migration struct {
 // Migrations returns the set's migrations in version order. Files are
 // named NNNN_name.sql; a gap or duplicate number panics at start.
 func (set MigrationSet) Migrations() []Migration {
+	if m, ok := migrationsRead.Load(set); ok {
+		return m.([]Migration)
+	}
+	m := set.read()
+	migrationsRead.Store(set, m)
+	return m
+}
+
+// migrationsRead keeps each set's migrations once read: Latest is asked
+// on every request.
+var migrationsRead sync.Map
+
+func (set MigrationSet) read() []Migration {
 	files, err := fs.Glob(migrationFiles, "migrations/"+string(set)+"/*.sql")
 	if err != nil {
 		panic(err)

@@ -176,7 +176,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
 		{SQL: q("record_outcome"), Args: []any{rec.MatchID, rec.MatchID, rec.Side, rec.Token}},
 	}
-	stmts = append(stmts, decisionStmts(rec.MatchID, at)...)
+	stmts = append(stmts, decisionStmtsFor(shapeOf(st), at)...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}

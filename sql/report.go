@@ -92,7 +92,7 @@ func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core
 	stmts := append([]Stmt{
 		{SQL: q("decide_report"), Args: []any{d.Confirm, at, d.By, d.Token, d.Reason, st.ID, d.BySide, formatTime(d.ReportedBy)}},
 		{SQL: q("apply_report"), Args: []any{at, at, st.ID, d.Token}},
-	}, decisionStmts(st.ID, at)...)
+	}, decisionStmtsFor(shapeOf(st), at)...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return "", fmt.Errorf("store: unable to decide the report of match %d: %w", st.ID, err)
 	}
