@@ -49,6 +49,8 @@ type Config struct {
 	// ClientIPHeader names the header holding the client's IP when a proxy
 	// sets it (CF-Connecting-IP on the edge); empty uses the remote address.
 	ClientIPHeader string
+	// FrontHints is told what a front cache needs (the edge); nil for none.
+	FrontHints FrontHints
 }
 
 // Server serves every arena.

@@ -1,0 +1,97 @@
+package story
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	store "arena/sql"
+	_ "arena/sql/sqlitedriver"
+	"arena/worker/platform"
+	"arena/worker/server"
+	"arena/worker/web"
+)
+
+// target is where the story runs.
+type target struct {
+	name          string
+	base          string   // origin the requests go to (the host header picks the arena)
+	operatorToken string   // the operator API's token
+	databases     []string // arena database URLs to use, one per arena; none: the service provisions
+	// tick runs the scheduled jobs once (the cron trigger on the edge).
+	tick func(ctx context.Context) error
+}
+
+// newTarget is the deployment named by ARENA_STORY_BASE (with
+// ARENA_STORY_OPERATOR_TOKEN, and ARENA_STORY_DATABASES: comma-separated
+// libSQL URLs, one per arena the story creates), or else a native server
+// in this process.
+func newTarget(t *testing.T) *target {
+	if base := os.Getenv("ARENA_STORY_BASE"); base != "" {
+		tg := &target{
+			name:          "remote " + base,
+			base:          strings.TrimSuffix(base, "/"),
+			operatorToken: os.Getenv("ARENA_STORY_OPERATOR_TOKEN"),
+		}
+		if dbs := os.Getenv("ARENA_STORY_DATABASES"); dbs != "" {
+			tg.databases = strings.Split(dbs, ",")
+		}
+		tg.tick = func(ctx context.Context) error {
+			// wrangler dev --test-scheduled runs the cron trigger on this path.
+			req, err := http.NewRequestWithContext(ctx, "GET", tg.base+"/__scheduled?cron=*+*+*+*+*", nil)
+			if err != nil {
+				return err
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return err
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != http.StatusOK {
+				return fmt.Errorf("cron trigger: %d %s", res.StatusCode, body)
+			}
+			return nil
+		}
+		return tg
+	}
+	return startNative(t)
+}
+
+// startNative serves the service from this process over real HTTP, set
+// up as the native binary sets itself up (local files, memory caches).
+func startNative(t *testing.T) *target {
+	t.Helper()
+	dir := t.TempDir()
+	open := store.OpenIn(dir)
+	dirDB, err := open("file:directory.db", "")
+	require.NoError(t, err)
+	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
+	require.NoError(t, err)
+	srv := server.New(server.Config{
+		Directory: dirDB, OperatorToken: "story-operator", Provisioner: store.LocalProvisioner{Dir: dir},
+		OpenDB: open, Clock: time.Now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler),
+		RateLimiter: server.NewMemoryRateLimiter(), SoleWriter: true, Tickets: &platform.Verifier{},
+	})
+	web.Register(srv, web.Config{SessionKey: []byte("story-session-key-32-bytes-long!")})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.Close()
+		srv.Close()
+		dirDB.Close()
+	})
+	return &target{
+		name: "native", base: hs.URL, operatorToken: "story-operator",
+		tick: func(ctx context.Context) error { _, err := srv.RunScheduled(ctx); return err },
+	}
+}

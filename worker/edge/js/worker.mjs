@@ -1,0 +1,98 @@
+// The Workers entry of the kept-instance build. Public reads are answered
+// from the edge cache when a fresh copy exists (front.mjs); everything else
+// goes to the Go instance kept for this isolate (go.mjs), whose I/O this
+// request performs on its own side (perform below).
+import { serve } from "./go.mjs";
+import { bumpVersion, hostOf, learn, lookup, store, wrote } from "./front.mjs";
+
+// Bodies above this are refused before they are read into memory (the
+// service's largest request bodies are far smaller; recordings go straight
+// to R2).
+const MAX_BODY = 17 << 20;
+
+const json = (status, code) =>
+  new Response(JSON.stringify({ error: code }) + "\n", {
+    status,
+    headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" },
+  });
+
+// perform does what Go asked for; failures come back as { error }.
+async function perform(cmd, env) {
+  try {
+    switch (cmd.kind) {
+      case "fetch": {
+        const f = cmd.fetch;
+        const init = { method: f.method, headers: f.headers, redirect: "manual" };
+        if (f.body.byteLength > 0 && f.method !== "GET" && f.method !== "HEAD") init.body = f.body;
+        const res = await fetch(f.url, init);
+        return { status: res.status, headers: [...res.headers], body: new Uint8Array(await res.arrayBuffer()) };
+      }
+      case "ratelimit": {
+        const binding = env[cmd.ratelimit.binding];
+        if (!binding) return { error: `no rate-limiting binding ${cmd.ratelimit.binding}` };
+        const { success } = await binding.limit({ key: cmd.ratelimit.key });
+        return { success };
+      }
+      default:
+        return { error: `unknown command ${cmd.kind}` };
+    }
+  } catch (e) {
+    return { error: String(e?.message ?? e) };
+  }
+}
+
+// sendDeferred sends a fetch Go made outside any request; nobody reads the
+// answer.
+function sendDeferred(f) {
+  const init = { method: f.method, headers: f.headers, redirect: "manual" };
+  if (f.body.byteLength > 0) init.body = f.body;
+  return fetch(f.url, init).then((r) => r.arrayBuffer());
+}
+
+function toResponse(a) {
+  const empty = a.status === 204 || a.status === 304 || a.status < 200;
+  return new Response(empty ? null : a.body, { status: a.status, headers: a.headers });
+}
+
+async function handle(request, env, ctx) {
+  const url = new URL(request.url);
+  const plan = await lookup(request, url, env);
+  if (plan?.response) return plan.response;
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > MAX_BODY) return json(413, "body_too_large");
+  const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+  if (body && body.byteLength > MAX_BODY) return json(413, "body_too_large");
+  const answer = await serve(
+    { op: "request", method: request.method, url: request.url, headers: [...request.headers], body },
+    env,
+    (cmd) => perform(cmd, env),
+  );
+  const hints = answer.hints ?? {};
+  if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
+  await learn(request, url, hints, plan);
+  // A write is seen by the next read: forget the arena's cached reads
+  // before answering.
+  if (hints.arena && request.method !== "GET" && request.method !== "HEAD") await wrote(url, hints.arena);
+  const response = toResponse(answer);
+  if (hints.cache && plan && response.status === 200) ctx.waitUntil(store(plan, hints, response.clone()));
+  return response;
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    try {
+      return await handle(request, env, ctx);
+    } catch (e) {
+      console.error(JSON.stringify({ level: "ERROR", msg: "edge request failed", host: hostOf(new URL(request.url)), error: String(e?.stack ?? e) }));
+      return json(500, "internal");
+    }
+  },
+
+  async scheduled(controller, env, ctx) {
+    const answer = await serve({ op: "scheduled", cron: controller.cron }, env, (cmd) => perform(cmd, env));
+    if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
+    const changed = (answer.hints?.changed ?? "").split(",").filter(Boolean);
+    await Promise.all(changed.map(bumpVersion));
+    if (answer.status !== 200) throw new Error(`scheduled jobs failed: ${new TextDecoder().decode(answer.body)}`);
+  },
+};
