@@ -93,19 +93,20 @@ start_libsql() {
   printf -v "$2" 'http://127.0.0.1:%s' "$port"
 }
 
-# start_wrangler NAME SCRIPT PORT DIRECTORY_URL OPERATOR_TOKEN: runs the
-# bundle SCRIPT (e.g. build/worker.mjs) under wrangler dev --local with
-# wrangler.toml's bindings, and waits until it listens. Cron runs on
+# start_wrangler NAME SCRIPT PORT DIRECTORY_URL OPERATOR_TOKEN [--var K:V...]:
+# runs the bundle SCRIPT (e.g. build/worker.mjs) under wrangler dev --local
+# with wrangler.toml's bindings, and waits until it listens. Cron runs on
 # GET /__scheduled.
 start_wrangler() {
   local name=$1 script=$2 port=$3 dir_url=$4 operator=$5 inspector
+  shift 5
   inspector=$(free_ports 1)
-  start "$name" env WRANGLER_SEND_METRICS=false "$NODE22" "$WRANGLER" dev "$script" \
+  start "$name" env WRANGLER_SEND_METRICS=false "$NODE22" "$WRANGLER" dev "$script" --config "$root/wrangler.toml" \
     --local --ip 127.0.0.1 --port "$port" --inspector-port "$inspector" \
     --test-scheduled --show-interactive-dev-session=false \
     --persist-to "$tmp/$name-state" \
     --var "ARENA_DIRECTORY_URL:$dir_url" \
     --var "ARENA_OPERATOR_TOKEN:$operator" \
-    --var "ARENA_SESSION_KEY:$(random_hex 32)"
+    --var "ARENA_SESSION_KEY:$(random_hex 32)" "$@"
   wait_log "$name" "Ready on" 120
 }

@@ -22,6 +22,7 @@ import (
 	"maps"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -160,6 +161,7 @@ func (b *Bridge) Start(id int64, serve func(ctx context.Context) Response) error
 		b.mu.Unlock()
 		c.mu.Lock()
 		res.Hints = maps.Clone(c.hints)
+		res.Hints[HintIO] = strconv.FormatInt(c.seq, 10)
 		c.mu.Unlock()
 		b.emit(c, Command{ID: id, Kind: KindRespond, Response: &res})
 	}()

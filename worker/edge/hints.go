@@ -29,6 +29,8 @@ const (
 	HintCache = "cache"
 	// HintChanged lists (comma-separated) the arenas a cron run changed.
 	HintChanged = "changed"
+	// HintIO counts the commands (round trips) the call's JS side performed.
+	HintIO = "io"
 )
 
 // Rate-limit modes of a caller class, per arena (HintLimits).

@@ -20,7 +20,7 @@ const API_KEY = /^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$/; // spec 5.2
 const META_KIND = "x-arena-edge-kind"; // "read" (public API, rate limited) or "page"
 
 // Headers that describe one answer, not the resource: never stored.
-const PER_ANSWER = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "x-request-id", "x-arena-cache"];
+const PER_ANSWER = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "x-request-id", "x-arena-cache", "x-arena-edge-io"];
 
 const hosts = new Map(); // host -> { slug, settings, limits: { anon, key }, expires }
 const keys = new Map(); // host + " " + sha256(authorization) -> { cls, expires }

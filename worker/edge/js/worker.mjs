@@ -62,10 +62,18 @@ async function handle(request, env, ctx) {
   if (length > MAX_BODY) return json(413, "body_too_large");
   const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
   if (body && body.byteLength > MAX_BODY) return json(413, "body_too_large");
+  let ioMs = 0;
   const answer = await serve(
     { op: "request", method: request.method, url: request.url, headers: [...request.headers], body },
     env,
-    (cmd) => perform(cmd, env),
+    async (cmd) => {
+      const t = Date.now(); // advances across I/O only: what the I/O took
+      try {
+        return await perform(cmd, env);
+      } finally {
+        ioMs += Date.now() - t;
+      }
+    },
   );
   const hints = answer.hints ?? {};
   if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
@@ -74,6 +82,10 @@ async function handle(request, env, ctx) {
   // before answering.
   if (hints.arena && request.method !== "GET" && request.method !== "HEAD") await wrote(url, hints.arena);
   const response = toResponse(answer);
+  if (env.ARENA_EDGE_TRACE === "1") {
+    // For benchmarks: the round trips Go asked for, and their time.
+    response.headers.set("X-Arena-Edge-IO", `${hints.io ?? 0} ${ioMs}`);
+  }
   if (hints.cache && plan && response.status === 200) ctx.waitUntil(store(plan, hints, response.clone()));
   return response;
 }
