@@ -17,7 +17,8 @@ type Directory interface {
 	// ArenaByHost returns the arena serving the normalized host, or
 	// CodeArenaNotFound.
 	ArenaByHost(ctx context.Context, host string) (*Arena, error)
-	// HostsTaken returns which of hosts already belong to an arena.
+	// HostsTaken returns which of hosts already belong to an arena, as a
+	// host or a custom domain (pending ones too).
 	HostsTaken(ctx context.Context, hosts []string) ([]string, error)
 	// SlugTaken reports whether an arena already has the slug.
 	SlugTaken(ctx context.Context, slug string) (bool, error)

@@ -26,8 +26,9 @@ fail() {
   echo "     ${2:-got HTTP $status: $(head -c 600 "$tmp/body")}"
 }
 
-# The story's test binary builds while the rest starts.
-go test -c -o "$tmp/story.test" ./e2e/story >"$tmp/story-build.log" 2>&1 &
+# The story's test binary and the Cloudflare API's twin build while the
+# rest starts.
+(go test -c -o "$tmp/story.test" ./e2e/story && go build -o "$tmp/cloudflare-twin" ./scripts/cloudflare-twin) >"$tmp/story-build.log" 2>&1 &
 story_build=$!
 
 # 1. Size and start-up of the bundle.
@@ -42,9 +43,13 @@ start_libsql libsql-edge edge_db
 start_libsql libsql-story story_db
 start_libsql libsql-story-other story_other_db
 operator_token=$(random_hex 24)
-worker_port=$(free_ports 1)
+read -r worker_port twin_port <<<"$(free_ports 2)"
+cf_token=$(random_hex 16)
+cf_zone=$(random_hex 16)
+twin="http://127.0.0.1:$twin_port"
 wrangler_start=$(now_ms)
-start_wrangler wrangler build/worker.mjs "$worker_port" "$dir_url" "$operator_token"
+start_wrangler wrangler build/worker.mjs "$worker_port" "$dir_url" "$operator_token" \
+  --var "CLOUDFLARE_API_URL:$twin/client/v4" --var "CLOUDFLARE_ZONE_ID:$cf_zone" --var "CLOUDFLARE_API_TOKEN:$cf_token"
 base="http://127.0.0.1:$worker_port"
 echo "test-edge: wrangler dev ready after $(($(now_ms) - wrangler_start)) ms (worker $base, directory $dir_url)"
 
@@ -129,13 +134,21 @@ else
   fail "website (want 200 HTML naming Edge Arena 2, and the stylesheet)" "page $page_status, css $css_status: $(head -c 300 "$tmp/page")"
 fi
 
-# 10. The end-to-end story, with the same steps and assertions as natively.
-if ! wait "$story_build"; then
+# 10. The end-to-end story, with the same steps and assertions as natively
+# (custom domains through the Cloudflare API's twin).
+story_built=no
+if wait "$story_build"; then
+  start cloudflare-twin "$tmp/cloudflare-twin" -addr "127.0.0.1:$twin_port" -token "$cf_token" -zone "$cf_zone"
+  wait_http cloudflare-twin "$twin/" 20
+  story_built=yes
+fi
+if [ "$story_built" != yes ]; then
   fail "story: the test binary did not build" "$(tail -n 20 "$tmp/story-build.log")"
 else
   story_start=$(now_ms)
   if (cd e2e/story && ARENA_STORY_BASE="$base" ARENA_STORY_OPERATOR_TOKEN="$operator_token" \
-    ARENA_STORY_DATABASES="$story_db,$story_other_db" "$tmp/story.test" -test.count=1 -test.v >"$tmp/story.log" 2>&1); then
+    ARENA_STORY_DATABASES="$story_db,$story_other_db" ARENA_STORY_CLOUDFLARE_TWIN="$twin" \
+    "$tmp/story.test" -test.count=1 -test.v >"$tmp/story.log" 2>&1); then
     pass "story: $(grep -c '^    --- PASS' "$tmp/story.log") steps of e2e/story against wrangler dev in $(($(now_ms) - story_start)) ms"
   else
     fail "story: e2e/story against wrangler dev" "$(grep -E -- '--- FAIL|Error|expected|actual|Messages' "$tmp/story.log" | head -n 30)"

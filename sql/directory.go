@@ -129,7 +129,7 @@ func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.db.query(ctx, q("hosts_taken"), string(list))
+	rows, err := d.db.query(ctx, q("hosts_taken"), string(list), string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to check hosts: %w", err)
 	}

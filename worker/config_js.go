@@ -13,6 +13,7 @@ import (
 
 	"arena/core"
 	store "arena/sql"
+	cfdomains "arena/worker/cloudflare"
 	"arena/worker/platform"
 	"arena/worker/server"
 	"arena/worker/turso"
@@ -52,6 +53,14 @@ func build(log *slog.Logger, edge func(*server.Config)) (http.Handler, func(cont
 			Group:          cloudflare.Getenv("TURSO_GROUP"),
 			APIToken:       token,
 			DatabasePrefix: cloudflare.Getenv("TURSO_DATABASE_PREFIX"),
+		}
+	}
+	if token, zone := cloudflare.Getenv("CLOUDFLARE_API_TOKEN"), cloudflare.Getenv("CLOUDFLARE_ZONE_ID"); token != "" && zone != "" {
+		cfg.CustomHostnames = &cfdomains.CustomHostnames{
+			BaseURL:     cloudflare.Getenv("CLOUDFLARE_API_URL"),
+			APIToken:    token,
+			ZoneID:      zone,
+			CNAMETarget: cloudflare.Getenv("CLOUDFLARE_CNAME_TARGET"),
 		}
 	}
 	srv := server.New(cfg)

@@ -32,7 +32,7 @@ func arenaSteps() []step {
 			assert.Equal(t, "The Story Arena", w.read(t, "/api/v1")["tenant"].(map[string]any)["name"])
 		}},
 		{"HostsNeverSeeEachOthersAnswers", func(t *testing.T, w *world) {
-			w.createArena(t, 1, "story-other", "Other Arena", otherHost)
+			w.otherAdmin = w.createArena(t, 1, "story-other", "Other Arena", otherHost)
 			for range 2 { // both read through their caches, twice over
 				for host, name := range map[string]string{w.host: "The Story Arena", otherHost: "Other Arena"} {
 					meta, _ := w.cachedRead(t, host, "/api/v1")

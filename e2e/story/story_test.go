@@ -17,7 +17,8 @@ func steps() []step {
 		arenaSteps(),      // steps_arena_test.go: operator, settings, two arenas
 		tournamentSteps(), // steps_tournament_test.go: a 4-player cup played by reference clients
 		websiteSteps(),    // steps_website_test.go: public pages, mock sign-in
-		publicAPISteps(),  // steps_public_test.go: API keys, rate limits
+		domainSteps(),     // steps_domains_test.go: a custom domain, verified, routed, removed
+		publicAPISteps(),  // steps_public_test.go: API keys, rate limits (last: it spends the minute's reads)
 	)
 }
 

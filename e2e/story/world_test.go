@@ -22,8 +22,9 @@ type world struct {
 	target *target
 	http   *http.Client
 
-	host  string // the story arena's host
-	admin string // its admin token
+	host       string // the story arena's host
+	admin      string // its admin token
+	otherAdmin string // the other arena's admin token
 
 	clients map[string]*client.Client // by platform id
 	matches map[string]int64          // the cup's matches by bracket slot

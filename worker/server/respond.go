@@ -57,6 +57,11 @@ var statusByCode = map[string]int{
 	core.CodeWindowNotOpen:       http.StatusConflict,
 	core.CodeWindowClosed:        http.StatusConflict,
 	core.CodeInternal:            http.StatusInternalServerError,
+
+	// Custom domains.
+	core.CodeDomainNotFound:       http.StatusNotFound,
+	core.CodeTooManyDomains:       http.StatusConflict,
+	core.CodeDomainProviderFailed: http.StatusBadGateway,
 }
 
 // Wire codes of the HTTP layer.

@@ -46,6 +46,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			return n > 0, err
 		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
+		{name: "custom_domains", run: s.refreshDomains},
 	}
 }
 

@@ -51,6 +51,9 @@ type Config struct {
 	ClientIPHeader string
 	// FrontHints is told what a front cache needs (the edge); nil for none.
 	FrontHints FrontHints
+	// CustomHostnames registers custom domains with the edge provider
+	// (Cloudflare for SaaS); nil makes a domain active at once.
+	CustomHostnames core.CustomHostnames
 }
 
 // Server serves every arena.
@@ -128,6 +131,9 @@ func (s *Server) routes() {
 	s.adminRoute("POST /api/v1/admin/api-keys", s.handleCreateAPIKey)
 	s.adminRoute("GET /api/v1/admin/api-keys", s.handleListAPIKeys)
 	s.adminRoute("DELETE /api/v1/admin/api-keys/{id}", s.handleRevokeAPIKey)
+	s.adminRoute("POST /api/v1/admin/domains", s.handleAddDomain)
+	s.adminRoute("GET /api/v1/admin/domains", s.handleListDomains)
+	s.adminRoute("DELETE /api/v1/admin/domains/{hostname}", s.handleDeleteDomain)
 
 	s.gameRoute("GET /api/v1/me/live-match", s.handleLiveMatch)
 	s.gameRoute("GET /api/v1/me/upcoming-match", s.handleUpcomingMatch)

@@ -54,8 +54,8 @@ type testEnv struct {
 }
 
 // newTestEnv serves from a fresh data directory with local files, like the
-// native binary, with a fixed clock.
-func newTestEnv(t *testing.T, dev bool) *testEnv {
+// native binary, with a fixed clock; opts change the config.
+func newTestEnv(t *testing.T, dev bool, opts ...func(*server.Config)) *testEnv {
 	t.Helper()
 	dir := t.TempDir()
 	open := store.OpenIn(dir)
@@ -78,6 +78,9 @@ func newTestEnv(t *testing.T, dev bool) *testEnv {
 	}
 	if dev {
 		cfg.Dev = server.NewDevControls()
+	}
+	for _, o := range opts {
+		o(&cfg)
 	}
 	env.srv = server.New(cfg)
 	t.Cleanup(func() {
