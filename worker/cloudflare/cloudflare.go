@@ -1,8 +1,10 @@
 // Package cloudflare is the custom domains provider on the edge:
 // Cloudflare for SaaS custom hostnames, through the three calls of the
 // Cloudflare API v4 Arena makes (create, get, delete). It is written by
-// hand: cloudflare-go/v6's custom_hostnames package adds 0.8 MB (0.16 MB
-// gzip) to the Workers build, this client a few kilobytes.
+// hand: measured on the Workers build, cloudflare-go/v6's custom_hostnames
+// and option packages (v6.10.0; without the root package, which pulls in
+// every service for +18.7 MB) add 0.80 MB raw / 0.16 MB gzip, while this
+// client and the whole custom-domains feature add 0.10 MB / 0.02 MB.
 package cloudflare
 
 import (

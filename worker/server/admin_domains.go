@@ -90,3 +90,7 @@ func (s *Server) refreshDomains(ctx context.Context, a *core.Arena, _ *store.Are
 	n, err := core.RefreshCustomDomains(ctx, s.dir, s.cfg.CustomHostnames, a, now)
 	return n > 0, err
 }
+
+// DomainsVerified reports whether a provider verifies custom domains
+// before they route (else they route at once).
+func (s *Server) DomainsVerified() bool { return s.cfg.CustomHostnames != nil }

@@ -38,6 +38,10 @@ func (s *Site) adminRoutes() {
 	s.adminAction("POST /admin/api-keys", s.adminMintAPIKey)
 	s.adminAction("POST /admin/api-keys/{id}/revoke", s.adminRevokeAPIKey)
 
+	s.adminPage("GET /admin/domains", s.adminDomains)
+	s.adminAction("POST /admin/domains", s.adminAddDomain)
+	s.adminAction("POST /admin/domains/{hostname}/remove", s.adminRemoveDomain)
+
 	s.adminPage("GET /admin/settings", s.adminSettings)
 	s.adminAction("POST /admin/settings", s.adminUpdateSettings)
 	s.adminAction("POST /admin/settings/admins", s.adminAddAdmin)
@@ -103,6 +107,9 @@ var adminNotices = map[string]string{
 	"admin-added":   "Admin added.",
 	"admin-present": "That player already is an admin.",
 	"admin-removed": "Admin removed.",
+
+	"domain-added":   "Domain added.",
+	"domain-removed": "Domain removed: it no longer serves this arena.",
 }
 
 // adminNotice reads the notice of a redirect.

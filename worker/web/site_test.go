@@ -44,6 +44,7 @@ type siteOptions struct {
 	cfg          web.Config // the site's configuration; a test session key when empty
 	noRateLimits bool       // benchmarks ask for pages far beyond the public limits
 	inProcess    bool       // no listening server: requests go to e.srv directly
+	server       func(*server.Config)
 }
 
 // buildSiteEnv builds the native server with the site and the seeded demo
@@ -64,6 +65,9 @@ func buildSiteEnv(tb testing.TB, o siteOptions) (*siteEnv, *web.Site) {
 	}
 	if !o.noRateLimits {
 		cfg.RateLimiter = server.NewMemoryRateLimiter()
+	}
+	if o.server != nil {
+		o.server(&cfg)
 	}
 	e.srv = server.New(cfg)
 	if o.cfg.SessionKey == nil {
