@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -92,4 +93,35 @@ func TestCustomDomains(t *testing.T) {
 			assert.Equal(t, core.CodeArenaNotFound, routed("gone.example.com"), "gets no route")
 		})
 	})
+}
+
+func TestHostLookupsCachedForATTL(t *testing.T) {
+	ctx := context.Background()
+	url := "file:" + filepath.Join(t.TempDir(), "directory.db")
+	db := MustOpenDB(t, url)
+	mustMigrate(t, db, store.DirectoryMigrations)
+	writer := store.NewDirectory(db) // another instance's directory: its writes are not seen
+	other := MustOpenDB(t, url)
+	now := t0
+	cached := store.NewDirectory(other)
+	cached.CacheHostsFor(10*time.Second, func() time.Time { return now })
+	a := testArena("alpha", "alpha.test")
+	require.NoError(t, writer.CreateArena(ctx, a))
+
+	got, err := cached.ArenaByHost(ctx, "alpha.test")
+	require.NoError(t, err)
+	assert.Equal(t, "Arena alpha", got.Name)
+	a.Name, a.UpdatedAt = "Renamed", t0.Add(time.Second)
+	require.NoError(t, writer.UpdateArenaSettings(ctx, a))
+	now = now.Add(9 * time.Second)
+	got, _ = cached.ArenaByHost(ctx, "alpha.test")
+	assert.Equal(t, "Arena alpha", got.Name, "within the TTL")
+	now = now.Add(time.Second)
+	got, _ = cached.ArenaByHost(ctx, "alpha.test")
+	assert.Equal(t, "Renamed", got.Name, "after it")
+
+	require.NoError(t, cached.AddDomain(ctx, &core.CustomDomain{Hostname: "play.example.com", ArenaID: a.ID, Status: "active", SSLStatus: "active", Verification: []core.DomainRecord{}, CreatedAt: t0, UpdatedAt: t0}))
+	got, err = cached.ArenaByHost(ctx, "play.example.com")
+	require.NoError(t, err, "its own write is seen at once")
+	assert.Equal(t, "alpha", got.Slug)
 }

@@ -16,6 +16,11 @@ import (
 	"arena/worker/server"
 )
 
+// hostCacheTTL is how long this isolate trusts a host lookup: what another
+// isolate's change to an arena (settings, a removed domain) may take to be
+// seen here. The JS front trusts what it learned of a host as long.
+const hostCacheTTL = 10 * time.Second
+
 // memoryLimit is Go's soft heap limit: well under the isolate's 128 MB,
 // which also holds the JS heap and the compiled module.
 const memoryLimit = 64 << 20
@@ -35,6 +40,7 @@ func main() {
 	handler, scheduled := build(log, func(cfg *server.Config) {
 		cfg.RateLimiter = edge.RateLimiter{Bridge: bridge, Fallback: server.DatabaseRateLimiter{}}
 		cfg.FrontHints = edge.Hints{}
+		cfg.HostCacheTTL = hostCacheTTL
 	})
 	bridge.Register(handler, func(ctx context.Context) edge.Response {
 		return cronRun(ctx, log, scheduled)

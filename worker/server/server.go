@@ -54,6 +54,10 @@ type Config struct {
 	// CustomHostnames registers custom domains with the edge provider
 	// (Cloudflare for SaaS); nil makes a domain active at once.
 	CustomHostnames core.CustomHostnames
+	// HostCacheTTL, when SoleWriter is false, lets host lookups be answered
+	// from memory for this long (a warm edge isolate); 0 asks the directory
+	// on every request.
+	HostCacheTTL time.Duration
 }
 
 // Server serves every arena.
@@ -98,6 +102,8 @@ func New(cfg Config) *Server {
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()
 		s.cache = &publicCache{entries: map[string]publicEntry{}}
+	} else if cfg.HostCacheTTL > 0 {
+		s.dir.CacheHostsFor(cfg.HostCacheTTL, cfg.Clock)
 	}
 	s.routes()
 	return s
