@@ -23,13 +23,16 @@ pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() {
   failed=$((failed + 1))
   echo "FAIL $1"
-  echo "     ${2:-got HTTP $status: $(head -c 600 "$tmp/body")}"
+  echo "     ${2-got HTTP ${status:-}: $(head -c 600 "$tmp/body" 2>/dev/null)}"
 }
 
 # The story's test binary and the Cloudflare API's twin build while the
 # rest starts.
 (go test -c -o "$tmp/story.test" ./e2e/story && go build -o "$tmp/cloudflare-twin" ./scripts/cloudflare-twin) >"$tmp/story-build.log" 2>&1 &
 story_build=$!
+mkdir -p "$tmp/bridge"
+GOOS=js GOARCH=wasm go build -o "$tmp/bridge/bridgetest.wasm" ./worker/edge/testdata/bridgetest >"$tmp/bridge-build.log" 2>&1 &
+bridge_build=$!
 
 # 1. Size and start-up of the bundle.
 scripts/build-worker.sh | tee "$tmp/build.log"
@@ -37,6 +40,19 @@ read -r raw gz < <(sed -n 's|^build-worker: build/app.wasm \([0-9]*\) bytes.*gzi
 start_times=$("$NODE22" scripts/wasm-start.mjs build 5)
 size="app.wasm $(awk -v b="$raw" 'BEGIN { printf "%.2f", b / 1e6 }') MB raw, $(awk -v b="$gz" 'BEGIN { printf "%.2f", b / 1e6 }') MB gzip; start in Node 22: $start_times"
 if [ -n "$raw" ] && [ "$raw" -le 40000000 ]; then pass "size: $size"; else fail "size (want at most 40 MB raw)" "$size"; fi
+
+# 2. The bridge under Node with a small Go program: concurrent requests,
+# panics, Go exiting, deadlines (workerd's own rules are checked below).
+if wait "$bridge_build"; then
+  cp worker/edge/js/go.mjs worker/edge/js/go_test.mjs build/wasm_exec.js "$tmp/bridge/"
+  if "$NODE22" "$tmp/bridge/go_test.mjs" "$tmp/bridge/bridgetest.wasm" >"$tmp/bridge.log" 2>&1; then
+    pass "bridge under Node: $(grep -c '^PASS' "$tmp/bridge.log") checks (concurrent I/O, panics, Go exiting, deadlines, cron)"
+  else
+    fail "bridge under Node" "$(grep -E '^(FAIL|bridge:)' "$tmp/bridge.log" | head -n 10)"
+  fi
+else
+  fail "bridge under Node: the test program did not build" "$(tail -n 10 "$tmp/bridge-build.log")"
+fi
 
 start_libsql libsql-directory dir_url
 start_libsql libsql-edge edge_db
@@ -66,7 +82,7 @@ body_has() { grep -qE "\"$1\"[[:space:]]*:[[:space:]]*\"$2\"" "$tmp/body"; }
 # timed GET PATH: prints the seconds curl took.
 timed() { curl -s -o /dev/null -w '%{time_total}' "$base$1" || true; }
 
-# 2. Health; the first request instantiates Go in the isolate.
+# 3. Health; the first request instantiates Go in the isolate.
 cold=$(timed /healthz)
 warm=$(timed /healthz)
 call GET /healthz
@@ -76,23 +92,23 @@ else
   fail "healthz"
 fi
 
-# 3. Create an arena on its own libSQL server.
+# 4. Create an arena on its own libSQL server.
 call POST /api/v1/operator/arenas "" "$operator_token" \
   "{\"slug\":\"edge\",\"name\":\"Edge Arena\",\"hosts\":[\"edge.test\"],\"plan\":\"free\",\"appIds\":[\"480\"],\"databaseUrl\":\"$edge_db\"}"
 admin_token=$(sed -n 's/.*"adminToken"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$tmp/body")
 if [ "$status" = 201 ] && [ -n "$admin_token" ]; then pass "operator: create arena edge: 201 with adminToken"; else fail "operator: create arena edge (want 201 with adminToken)"; fi
 
-# 4. The operator's list shows it.
+# 5. The operator's list shows it.
 call GET /api/v1/operator/arenas "" "$operator_token"
 if [ "$status" = 200 ] && body_has slug edge; then pass "operator: list arenas shows edge"; else fail "operator: list arenas (want 200 listing slug edge)"; fi
 
-# 5. Host routing to the arena, and an unknown host.
+# 6. Host routing to the arena, and an unknown host.
 call GET /api/v1 edge.test
 if [ "$status" = 200 ] && body_has slug edge; then pass "host edge.test: GET /api/v1 200 slug edge"; else fail "host edge.test: GET /api/v1 (want 200 with slug edge)"; fi
 call GET /api/v1 nosuch.test
 if [ "$status" = 404 ] && grep -q arena_not_found "$tmp/body"; then pass "host nosuch.test: 404 arena_not_found"; else fail "host nosuch.test (want 404 arena_not_found)"; fi
 
-# 6. Admin settings write, then read back through the public meta object.
+# 7. Admin settings write, then read back through the public meta object.
 call PUT /api/v1/admin/settings edge.test "$admin_token" '{"name":"Edge Arena 2"}'
 if [ "$status" = 200 ]; then
   call GET /api/v1 edge.test
@@ -101,7 +117,7 @@ else
   fail "admin: PUT /api/v1/admin/settings (want 200)"
 fi
 
-# 7. Cron trigger runs the scheduled jobs through the bridge.
+# 8. Cron trigger runs the scheduled jobs through the bridge.
 log_lines=$(wc -l <"$tmp/wrangler.log")
 call GET '/__scheduled?cron=*+*+*+*+*'
 if [ "$status" = 200 ] && tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | grep -q 'scheduled jobs ran'; then
@@ -111,7 +127,7 @@ else
     "got HTTP $status; log since the trigger: $(tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | tail -n 10)"
 fi
 
-# 8. Public reads: the spec's limit counted by the rate-limiting binding, and
+# 9. Public reads: the spec's limit counted by the rate-limiting binding, and
 # a repeated read answered by the edge cache before Go.
 for i in 1 2 3 4 5; do
   curl -s -o "$tmp/body" -D "$tmp/h" -H 'Host: edge.test' "$base/api/v1/tournaments" || true
@@ -124,7 +140,7 @@ else
   fail "public read (want RateLimit-Limit: 60 and X-Arena-Cache: shared)" "$(tr -d '\r' <"$tmp/h" | head -n 20 | tr '\n' ' ')"
 fi
 
-# 9. The website renders on the edge too: the arena's front page and an
+# 10. The website renders on the edge too: the arena's front page and an
 # embedded static asset.
 page_status=$(curl -s -o "$tmp/page" -w '%{http_code}' -H 'Host: edge.test' "$base/" || true)
 css_status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: edge.test' "$base/static/app.css" || true)
@@ -134,7 +150,7 @@ else
   fail "website (want 200 HTML naming Edge Arena 2, and the stylesheet)" "page $page_status, css $css_status: $(head -c 300 "$tmp/page")"
 fi
 
-# 10. The end-to-end story, with the same steps and assertions as natively
+# 11. The end-to-end story, with the same steps and assertions as natively
 # (custom domains through the Cloudflare API's twin).
 story_built=no
 if wait "$story_build"; then
@@ -155,7 +171,7 @@ else
   fi
 fi
 
-# 11. Latency of sequential requests through the local Workers runtime.
+# 12. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 for ((i = 0; i < 50; i++)); do
@@ -167,7 +183,7 @@ latency=$(sort -n "$tmp/times" | awk '{ t[NR] = $1 * 1000 } END {
   printf "p50 %.1f ms, p90 %.1f ms, max %.1f ms", t[int(NR * 0.5 + 0.5)], t[int(NR * 0.9 + 0.5)], t[NR] }')
 if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 ($latency)"; fi
 
-# 12. One Go instance served everything above.
+# 13. One Go instance served everything above.
 instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
 requests=$(grep -c '^\[wrangler:info\] ' "$tmp/wrangler.log" || true)
 if [ "$instances" = 1 ]; then pass "kept instance: 1 Go instance for $requests requests"; else fail "kept instance (want 1 Go instance)" "$instances instances for $requests requests"; fi

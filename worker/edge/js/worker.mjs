@@ -2,8 +2,11 @@
 // from the edge cache when a fresh copy exists (front.mjs); everything else
 // goes to the Go instance kept for this isolate (go.mjs), whose I/O this
 // request performs on its own side (perform below).
-import { serve } from "./go.mjs";
+import wasm from "./app.wasm"; // compiled once per isolate by the runtime
+import { GoExited, goBridge } from "./go.mjs";
 import { bumpVersion, hostOf, learn, lookup, store, wrote } from "./front.mjs";
+
+const serve = goBridge(wasm);
 
 // Bodies above this are refused before they are read into memory (the
 // service's largest request bodies are far smaller; recordings go straight
@@ -63,18 +66,24 @@ async function handle(request, env, ctx) {
   const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
   if (body && body.byteLength > MAX_BODY) return json(413, "body_too_large");
   let ioMs = 0;
-  const answer = await serve(
-    { op: "request", method: request.method, url: request.url, headers: [...request.headers], body },
-    env,
-    async (cmd) => {
-      const t = Date.now(); // advances across I/O only: what the I/O took
-      try {
-        return await perform(cmd, env);
-      } finally {
-        ioMs += Date.now() - t;
-      }
-    },
-  );
+  const message = { op: "request", method: request.method, url: request.url, headers: [...request.headers], body };
+  const performTimed = async (cmd) => {
+    const t = Date.now(); // advances across I/O only: what the I/O took
+    try {
+      return await perform(cmd, env);
+    } finally {
+      ioMs += Date.now() - t;
+    }
+  };
+  let answer;
+  try {
+    answer = await serve(message, env, performTimed);
+  } catch (e) {
+    // Go exited under this request (another request crashed it): a read
+    // is safely asked again, of a new instance; a write is not.
+    if (!(e instanceof GoExited) || (request.method !== "GET" && request.method !== "HEAD")) throw e;
+    answer = await serve(message, env, performTimed);
+  }
   const hints = answer.hints ?? {};
   if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
   await learn(request, url, hints, plan);
