@@ -44,7 +44,7 @@ if [ -n "$raw" ] && [ "$raw" -le 40000000 ]; then pass "size: $size"; else fail 
 # 2. The bridge under Node with a small Go program: concurrent requests,
 # panics, Go exiting, deadlines (workerd's own rules are checked below).
 if wait "$bridge_build"; then
-  cp worker/edge/js/go.mjs worker/edge/js/go_test.mjs build/wasm_exec.js "$tmp/bridge/"
+  cp worker/edge/js/go.mjs worker/edge/js/perform.mjs worker/edge/js/go_test.mjs build/wasm_exec.js "$tmp/bridge/"
   if "$NODE22" "$tmp/bridge/go_test.mjs" "$tmp/bridge/bridgetest.wasm" >"$tmp/bridge.log" 2>&1; then
     pass "bridge under Node: $(grep -c '^PASS' "$tmp/bridge.log") checks (concurrent I/O, panics, Go exiting, deadlines, cron)"
   else

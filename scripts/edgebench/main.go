@@ -91,7 +91,13 @@ func main() {
 	}
 	if *soak > 0 {
 		ops := []string{"healthz", "cached", "uncached", "submit"}
-		r := b.run(*soakC, *soak, func(n int) ([]op, error) { return b.scenario(ops[rand.IntN(len(ops))], n) })
+		r := b.run(*soakC, *soak, func(n int) ([]op, error) {
+			o, err := b.scenario(ops[rand.IntN(len(ops))], n)
+			if err != nil { // no prepared match left: read instead
+				return b.scenario(ops[rand.IntN(len(ops)-1)], n)
+			}
+			return o, err
+		})
 		fmt.Printf("%-6s %-9s %3d %8d %9.1f %9.1f %8.1f %6d %6d  (mixed, %s)\n", *label, "soak", *soakC, r.n, r.p(0.50), r.p(0.99), r.rps(), r.errors, r.wrong, *soak)
 		if r.errors > 0 || r.wrong > 0 {
 			for _, e := range r.samples {

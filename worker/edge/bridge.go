@@ -31,7 +31,8 @@ import (
 const (
 	KindFetch     = "fetch"     // outbound HTTP (Fetch)
 	KindRateLimit = "ratelimit" // the Workers rate-limiting binding (RateLimit)
-	KindRespond   = "respond"   // the request's answer (Response); the last command
+	// KindR2 (r2.go): an R2 bucket binding (R2Op)
+	KindRespond = "respond" // the request's answer (Response); the last command
 )
 
 // Command is one thing a request's JS side must do. Seq numbers the
@@ -42,6 +43,7 @@ type Command struct {
 	Kind      string
 	Fetch     *Fetch
 	RateLimit *RateLimit
+	R2        *R2Op
 	Response  *Response
 }
 
@@ -77,9 +79,9 @@ type Response struct {
 
 // Result is what the JS side delivers for a command.
 type Result struct {
-	Status  int         // fetch: the HTTP status
-	Header  http.Header // fetch: the response headers
-	Body    []byte      // fetch: the response body
+	Status  int         // fetch: the HTTP status; r2: 200, or 404 for no object
+	Header  http.Header // fetch: the response headers; r2: Etag, Content-Length, Content-Type
+	Body    []byte      // fetch: the response body; r2 get: the object
 	Success bool        // ratelimit: within the limit
 	Err     string      // the JS call failed
 }

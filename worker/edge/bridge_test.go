@@ -171,3 +171,30 @@ func TestAFailedJSCallIsAnError(t *testing.T) {
 	jsSide(b, 1, func(Command) Result { return Result{Err: "TypeError: fetch failed"} })
 	assert.ErrorContains(t, err, "fetch failed")
 }
+
+func TestR2BucketThroughTheJSSide(t *testing.T) {
+	b := newBridge()
+	bucket := R2Bucket{Bridge: b, Binding: "RECORDINGS"}
+	var put *R2Op
+	var got *R2Object
+	var missing error
+	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
+		require.NoError(t, bucket.Put(ctx, "r/1.gz", []byte("gz"), "application/gzip"))
+		got, _ = bucket.Get(ctx, "r/1.gz")
+		_, missing = bucket.Head(ctx, "r/2.gz")
+		return Response{Status: 200}
+	}))
+	jsSide(b, 1, func(c Command) Result {
+		switch {
+		case c.R2.Op == "put":
+			put = c.R2
+			return Result{Status: 200}
+		case c.R2.Key == "r/1.gz":
+			return Result{Status: 200, Header: http.Header{"Etag": {`"e1"`}, "Content-Length": {"2"}, "Content-Type": {"application/gzip"}}, Body: []byte("gz")}
+		}
+		return Result{Status: 404}
+	})
+	assert.Equal(t, &R2Op{Binding: "RECORDINGS", Op: "put", Key: "r/1.gz", ContentType: "application/gzip", Body: []byte("gz")}, put)
+	assert.Equal(t, &R2Object{Key: "r/1.gz", Size: 2, ETag: `"e1"`, ContentType: "application/gzip", Body: []byte("gz")}, got)
+	assert.ErrorIs(t, missing, ErrObjectNotFound)
+}

@@ -150,6 +150,9 @@ func commandJS(cmd Command) js.Value {
 		o["fetch"] = fetchJS(cmd.Fetch)
 	case cmd.RateLimit != nil:
 		o["ratelimit"] = map[string]any{"binding": cmd.RateLimit.Binding, "key": cmd.RateLimit.Key}
+	case cmd.R2 != nil:
+		o["r2"] = map[string]any{"binding": cmd.R2.Binding, "op": cmd.R2.Op, "key": cmd.R2.Key,
+			"contentType": cmd.R2.ContentType, "body": bytesJS(cmd.R2.Body)}
 	case cmd.Response != nil:
 		r := cmd.Response
 		hints := map[string]any{}

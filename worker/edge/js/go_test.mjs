@@ -7,6 +7,7 @@
 // Usage: node go_test.mjs bridgetest.wasm  (go.mjs and wasm_exec.js beside it)
 import { readFileSync } from "node:fs";
 import { GoExited, goBridge } from "./go.mjs";
+import { perform as performForReal } from "./perform.mjs";
 
 const wasm = await WebAssembly.compile(readFileSync(process.argv[2]));
 let started = 0;
@@ -19,9 +20,32 @@ const serve = goBridge(wasm, { deadlineMs: 3000 });
 const decode = (b) => new TextDecoder().decode(b);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// perform answers a fetch after a random delay, so calls interleave.
+// bucket is an R2 bucket binding in memory, answering as R2 does.
+const objects = new Map();
+const bucket = {
+  async put(key, body, { httpMetadata }) {
+    const bytes = new Uint8Array(body);
+    const o = { key, size: bytes.byteLength, httpEtag: `"${key.length}-${bytes.byteLength}"`, httpMetadata, bytes };
+    objects.set(key, o);
+    return o;
+  },
+  async head(key) {
+    return objects.get(key) ?? null;
+  },
+  async get(key) {
+    const o = objects.get(key);
+    return o ? { ...o, arrayBuffer: async () => o.bytes.buffer } : null;
+  },
+  async delete(key) {
+    objects.delete(key);
+  },
+};
+
+// perform answers a fetch after a random delay, so calls interleave; R2
+// goes through the real perform.mjs with the bucket above.
 async function perform(cmd) {
   await sleep(Math.random() * 5);
+  if (cmd.kind === "r2") return performForReal(cmd, { RECORDINGS: bucket });
   if (cmd.kind !== "fetch") return { error: "unexpected " + cmd.kind };
   return { status: 200, headers: [], body: new TextEncoder().encode("echo:" + cmd.fetch.url) };
 }
@@ -42,6 +66,11 @@ const failed = (e) => ({ status: 0, body: new TextEncoder().encode(String(e)) })
 const answers = await Promise.all(Array.from({ length: n }, (_, i) => get(`/echo?n=${i}`).catch(failed)));
 const wrong = answers.filter((a, i) => a.status !== 200 || decode(a.body) !== `n=${i} got=echo:http://echo.test/${i}`);
 check(`${n} concurrent requests, each with a fetch of its own: every answer right`, wrong.length === 0, wrong.map((a) => decode(a.body)).join("; "));
+
+// R2 through the bridge: put, head, get, delete.
+const r2 = await get("/r2?key=recordings/1.gz").catch(failed);
+check("an R2 bucket through the request's side (put, head, get, delete)",
+  decode(r2.body) === "size=25 type=application/gzip etag=true body=replay of recordings/1.gz gone=true", decode(r2.body));
 
 // 2. A panic in a handler is that request's 500; the instance serves on.
 const p = await get("/panic").catch(failed);

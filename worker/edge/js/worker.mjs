@@ -1,10 +1,11 @@
 // The Workers entry of the kept-instance build. Public reads are answered
 // from the edge cache when a fresh copy exists (front.mjs); everything else
 // goes to the Go instance kept for this isolate (go.mjs), whose I/O this
-// request performs on its own side (perform below).
+// request performs on its own side (perform.mjs).
 import wasm from "./app.wasm"; // compiled once per isolate by the runtime
 import { GoExited, goBridge } from "./go.mjs";
 import { bumpVersion, hostOf, learn, lookup, store, wrote } from "./front.mjs";
+import { perform, sendDeferred } from "./perform.mjs";
 
 const serve = goBridge(wasm);
 
@@ -18,39 +19,6 @@ const json = (status, code) =>
     status,
     headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" },
   });
-
-// perform does what Go asked for; failures come back as { error }.
-async function perform(cmd, env) {
-  try {
-    switch (cmd.kind) {
-      case "fetch": {
-        const f = cmd.fetch;
-        const init = { method: f.method, headers: f.headers, redirect: "manual" };
-        if (f.body.byteLength > 0 && f.method !== "GET" && f.method !== "HEAD") init.body = f.body;
-        const res = await fetch(f.url, init);
-        return { status: res.status, headers: [...res.headers], body: new Uint8Array(await res.arrayBuffer()) };
-      }
-      case "ratelimit": {
-        const binding = env[cmd.ratelimit.binding];
-        if (!binding) return { error: `no rate-limiting binding ${cmd.ratelimit.binding}` };
-        const { success } = await binding.limit({ key: cmd.ratelimit.key });
-        return { success };
-      }
-      default:
-        return { error: `unknown command ${cmd.kind}` };
-    }
-  } catch (e) {
-    return { error: String(e?.message ?? e) };
-  }
-}
-
-// sendDeferred sends a fetch Go made outside any request; nobody reads the
-// answer.
-function sendDeferred(f) {
-  const init = { method: f.method, headers: f.headers, redirect: "manual" };
-  if (f.body.byteLength > 0) init.body = f.body;
-  return fetch(f.url, init).then((r) => r.arrayBuffer());
-}
 
 function toResponse(a) {
   const empty = a.status === 204 || a.status === 304 || a.status < 200;

@@ -7,10 +7,12 @@
 //	GET /panic     panics in the handler (the bridge answers 500)
 //	GET /crash     panics in a goroutine: Go exits
 //	GET /wait      waits until its request is cancelled
+//	GET /r2?key=K  puts, heads, gets and deletes K in the RECORDINGS bucket
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -41,6 +43,30 @@ func main() {
 	mux.HandleFunc("GET /wait", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 		w.WriteHeader(http.StatusGatewayTimeout)
+	})
+	bucket := edge.R2Bucket{Bridge: b, Binding: "RECORDINGS"}
+	mux.HandleFunc("GET /r2", func(w http.ResponseWriter, r *http.Request) {
+		ctx, key := r.Context(), r.URL.Query().Get("key")
+		if err := bucket.Put(ctx, key, []byte("replay of "+key), "application/gzip"); err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		head, err := bucket.Head(ctx, key)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		got, err := bucket.Get(ctx, key)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		if err := bucket.Delete(ctx, key); err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		_, gone := bucket.Get(ctx, key)
+		fmt.Fprintf(w, "size=%d type=%s etag=%t body=%s gone=%t", head.Size, head.ContentType, got.ETag != "", got.Body, errors.Is(gone, edge.ErrObjectNotFound))
 	})
 	b.Register(mux, func(context.Context) edge.Response {
 		return edge.Response{Status: 200, Body: []byte("cron ran")}
