@@ -50,7 +50,7 @@ common=(-host bench.test -admin "$admin" -d "$duration")
 "$tmp/edgebench" "${common[@]}" -base "$fresh" -setup-base "$kept" -label fresh -tournaments 1 -players 256
 "$tmp/edgebench" "${common[@]}" -base "$kept" -label kept -tournaments 4 -players 256
 if [ "$soak" != 0 ]; then
-  "$tmp/edgebench" "${common[@]}" -base "$kept" -label kept -scenarios '' -tournaments 2 -players 512 -soak "$soak" -soak-c 32
+  "$tmp/edgebench" "${common[@]}" -base "$kept" -label kept -scenarios '' -tournaments 3 -players 512 -soak "$soak" -soak-c 32
 fi
 instances=$(grep -c '"msg":"go instance started"' "$tmp/kept.log" || true)
 echo "bench-edge: the kept build started Go $instances time(s) for $(grep -c '^\[wrangler:info\] ' "$tmp/kept.log" || true) requests"

@@ -5,6 +5,9 @@
 #
 #   scripts/build-worker.sh [--fresh] [-o DIR]
 #
+# Both builds use libsql-client-go with its query parsing cached
+# (scripts/libsql-patched.sh).
+#
 # Default: the kept-instance build. The JS entry (worker/edge/js) keeps one
 # Go instance per isolate and performs every request's I/O on that
 # request's side; Go's own wasm_exec.js is copied from GOROOT.
@@ -51,8 +54,15 @@ else
   cp worker/edge/js/worker.mjs worker/edge/js/go.mjs worker/edge/js/front.mjs worker/edge/js/perform.mjs "$out/"
 fi
 
+# libsql-client-go with its query parsing cached per process (an ANTLR
+# lexing per statement per execution otherwise costs most of a request's
+# CPU in WebAssembly): see scripts/libsql-patched.sh.
+patched=$(mktemp -d "${TMPDIR:-/tmp}/arena-libsql.XXXXXX")
+trap 'rm -rf "$patched"' EXIT
+modfile=$(scripts/libsql-patched.sh "$patched")
+
 start=$(date +%s)
-GOOS=js GOARCH=wasm go build -tags "$tags" -trimpath -ldflags='-s -w' -o "$out/app.wasm" ./worker
+GOOS=js GOARCH=wasm go build -modfile "$modfile" -tags "$tags" -trimpath -ldflags='-s -w' -o "$out/app.wasm" ./worker
 echo "build-worker: go build ($([ "$fresh" = yes ] && echo fresh-instance || echo kept-instance) build, tags $tags) took $(($(date +%s) - start)) s"
 
 if [ "$fresh" = yes ]; then

@@ -54,6 +54,15 @@ else
   fail "bridge under Node: the test program did not build" "$(tail -n 10 "$tmp/bridge-build.log")"
 fi
 
+# 3. The libSQL client's parse cache (scripts/libsql-overlay): the module's
+# own tests and the cache's, on the patched copy the build uses.
+if modfile=$(scripts/libsql-patched.sh "$tmp/libsql") &&
+  go test -modfile "$modfile" -count=1 github.com/tursodatabase/libsql-client-go/libsql/internal/http/shared >"$tmp/libsql-test.log" 2>&1; then
+  pass "libsql-client-go's statement parsing, cached per process: its tests and the cache's pass"
+else
+  fail "libsql-client-go's patched statement parsing" "$(tail -n 15 "$tmp/libsql-test.log" 2>/dev/null)"
+fi
+
 start_libsql libsql-directory dir_url
 start_libsql libsql-edge edge_db
 start_libsql libsql-story story_db
@@ -82,7 +91,7 @@ body_has() { grep -qE "\"$1\"[[:space:]]*:[[:space:]]*\"$2\"" "$tmp/body"; }
 # timed GET PATH: prints the seconds curl took.
 timed() { curl -s -o /dev/null -w '%{time_total}' "$base$1" || true; }
 
-# 3. Health; the first request instantiates Go in the isolate.
+# 4. Health; the first request instantiates Go in the isolate.
 cold=$(timed /healthz)
 warm=$(timed /healthz)
 call GET /healthz
@@ -92,23 +101,23 @@ else
   fail "healthz"
 fi
 
-# 4. Create an arena on its own libSQL server.
+# 5. Create an arena on its own libSQL server.
 call POST /api/v1/operator/arenas "" "$operator_token" \
   "{\"slug\":\"edge\",\"name\":\"Edge Arena\",\"hosts\":[\"edge.test\"],\"plan\":\"free\",\"appIds\":[\"480\"],\"databaseUrl\":\"$edge_db\"}"
 admin_token=$(sed -n 's/.*"adminToken"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$tmp/body")
 if [ "$status" = 201 ] && [ -n "$admin_token" ]; then pass "operator: create arena edge: 201 with adminToken"; else fail "operator: create arena edge (want 201 with adminToken)"; fi
 
-# 5. The operator's list shows it.
+# 6. The operator's list shows it.
 call GET /api/v1/operator/arenas "" "$operator_token"
 if [ "$status" = 200 ] && body_has slug edge; then pass "operator: list arenas shows edge"; else fail "operator: list arenas (want 200 listing slug edge)"; fi
 
-# 6. Host routing to the arena, and an unknown host.
+# 7. Host routing to the arena, and an unknown host.
 call GET /api/v1 edge.test
 if [ "$status" = 200 ] && body_has slug edge; then pass "host edge.test: GET /api/v1 200 slug edge"; else fail "host edge.test: GET /api/v1 (want 200 with slug edge)"; fi
 call GET /api/v1 nosuch.test
 if [ "$status" = 404 ] && grep -q arena_not_found "$tmp/body"; then pass "host nosuch.test: 404 arena_not_found"; else fail "host nosuch.test (want 404 arena_not_found)"; fi
 
-# 7. Admin settings write, then read back through the public meta object.
+# 8. Admin settings write, then read back through the public meta object.
 call PUT /api/v1/admin/settings edge.test "$admin_token" '{"name":"Edge Arena 2"}'
 if [ "$status" = 200 ]; then
   call GET /api/v1 edge.test
@@ -117,7 +126,7 @@ else
   fail "admin: PUT /api/v1/admin/settings (want 200)"
 fi
 
-# 8. Cron trigger runs the scheduled jobs through the bridge.
+# 9. Cron trigger runs the scheduled jobs through the bridge.
 log_lines=$(wc -l <"$tmp/wrangler.log")
 call GET '/__scheduled?cron=*+*+*+*+*'
 if [ "$status" = 200 ] && tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | grep -q 'scheduled jobs ran'; then
@@ -127,7 +136,7 @@ else
     "got HTTP $status; log since the trigger: $(tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | tail -n 10)"
 fi
 
-# 9. Public reads: the spec's limit counted by the rate-limiting binding, and
+# 10. Public reads: the spec's limit counted by the rate-limiting binding, and
 # a repeated read answered by the edge cache before Go.
 for i in 1 2 3 4 5; do
   curl -s -o "$tmp/body" -D "$tmp/h" -H 'Host: edge.test' "$base/api/v1/tournaments" || true
@@ -140,7 +149,7 @@ else
   fail "public read (want RateLimit-Limit: 60 and X-Arena-Cache: shared)" "$(tr -d '\r' <"$tmp/h" | head -n 20 | tr '\n' ' ')"
 fi
 
-# 10. The website renders on the edge too: the arena's front page and an
+# 11. The website renders on the edge too: the arena's front page and an
 # embedded static asset.
 page_status=$(curl -s -o "$tmp/page" -w '%{http_code}' -H 'Host: edge.test' "$base/" || true)
 css_status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: edge.test' "$base/static/app.css" || true)
@@ -150,7 +159,7 @@ else
   fail "website (want 200 HTML naming Edge Arena 2, and the stylesheet)" "page $page_status, css $css_status: $(head -c 300 "$tmp/page")"
 fi
 
-# 11. The end-to-end story, with the same steps and assertions as natively
+# 12. The end-to-end story, with the same steps and assertions as natively
 # (custom domains through the Cloudflare API's twin).
 story_built=no
 if wait "$story_build"; then
@@ -171,7 +180,7 @@ else
   fi
 fi
 
-# 12. Latency of sequential requests through the local Workers runtime.
+# 13. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 for ((i = 0; i < 50; i++)); do
@@ -183,7 +192,7 @@ latency=$(sort -n "$tmp/times" | awk '{ t[NR] = $1 * 1000 } END {
   printf "p50 %.1f ms, p90 %.1f ms, max %.1f ms", t[int(NR * 0.5 + 0.5)], t[int(NR * 0.9 + 0.5)], t[NR] }')
 if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 ($latency)"; fi
 
-# 13. One Go instance served everything above.
+# 14. One Go instance served everything above.
 instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
 requests=$(grep -c '^\[wrangler:info\] ' "$tmp/wrangler.log" || true)
 if [ "$instances" = 1 ]; then pass "kept instance: 1 Go instance for $requests requests"; else fail "kept instance (want 1 Go instance)" "$instances instances for $requests requests"; fi

@@ -43,6 +43,7 @@ func main() {
 	dur := flag.Duration("d", 5*time.Second, "duration of each scenario run")
 	players := flag.Int("players", 256, "players per prepared tournament")
 	tournaments := flag.Int("tournaments", 1, "tournaments to prepare (each gives players/2 live matches)")
+	readPlayers := flag.Int("read-players", 64, "players of the tournament the cached read asks for")
 	scenarios := flag.String("scenarios", "healthz,cached,uncached,submit", "scenarios to run")
 	soak := flag.Duration("soak", 0, "mixed run of this length after the table (0: none)")
 	soakC := flag.Int("soak-c", 32, "clients of the mixed run")
@@ -66,10 +67,18 @@ func main() {
 		os.Exit(1)
 	}
 	b.send(b.base, "GET", "/healthz", "", "") // the first request of a kept build starts Go
-	for range *tournaments {
-		if err := b.prepare(); err != nil {
+	for i := range *tournaments + 1 {
+		players := b.players
+		if i == 0 { // the tournament the cached read asks for
+			players = *readPlayers
+		}
+		slug, err := b.prepare(players)
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "edgebench:", err)
 			os.Exit(1)
+		}
+		if i == 0 {
+			b.cachedSlug = slug
 		}
 	}
 	if *header {
@@ -329,24 +338,24 @@ func (b *bench) adminCall(method, path string, body any, want int) (map[string]a
 // prepare makes a tournament's first round live: every match has a
 // nonce. (main lifts the arena's rate limits first: the load comes from
 // one address.)
-func (b *bench) prepare() error {
+func (b *bench) prepare(players int) (string, error) {
 	start := time.Now()
 	slug := fmt.Sprintf("bench-%d", time.Now().UnixNano())
 	now := time.Now().UTC()
 	if _, err := b.adminCall("POST", "/api/v1/admin/tournaments", map[string]any{
-		"slug": slug, "name": "Bench " + slug, "description": "edgebench", "format": "playoffs_only", "maxPlayers": b.players,
+		"slug": slug, "name": "Bench " + slug, "description": "edgebench", "format": "playoffs_only", "maxPlayers": players,
 		"registrationOpensAt": now.Add(-time.Hour).Format(time.RFC3339), "registrationClosesAt": now.Add(time.Hour).Format(time.RFC3339),
 		"startsAt": now.Add(2 * time.Hour).Format(time.RFC3339), "environment": "demo", "matchWindowMinutes": 600,
 		"cast": map[string]any{"handMode": "hidden", "delaySeconds": 0},
 	}, 201); err != nil {
-		return err
+		return "", err
 	}
 	base := "/api/v1/admin/tournaments/" + slug
 	if _, err := b.adminCall("POST", base+"/status", map[string]any{"status": "registration_open"}, 200); err != nil {
-		return err
+		return "", err
 	}
 	prefix := fmt.Sprintf("765611%05d", time.Now().UnixNano()%100000)
-	ids := make([]string, b.players)
+	ids := make([]string, players)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("%s%06d", prefix, i+1)
 	}
@@ -354,16 +363,16 @@ func (b *bench) prepare() error {
 		_, err := b.adminCall("POST", base+"/registrations", map[string]any{"platformId": ids[i], "personaName": "Bench " + ids[i], "seed": i + 1}, 201)
 		return err
 	}); err != nil {
-		return err
+		return "", err
 	}
 	for _, st := range []string{"registration_closed", "playoffs"} {
 		if _, err := b.adminCall("POST", base+"/status", map[string]any{"status": st}, 200); err != nil {
-			return err
+			return "", err
 		}
 	}
 	list, err := b.adminCall("GET", base+"/matches", nil, 200)
 	if err != nil {
-		return err
+		return "", err
 	}
 	var first []liveMatch
 	for _, raw := range list["matches"].([]any) {
@@ -386,11 +395,11 @@ func (b *bench) prepare() error {
 		}
 		return err
 	}); err != nil {
-		return err
+		return "", err
 	}
 	list, err = b.adminCall("GET", base+"/matches", nil, 200)
 	if err != nil {
-		return err
+		return "", err
 	}
 	nonces := map[int64]string{}
 	for _, raw := range list["matches"].([]any) {
@@ -401,13 +410,13 @@ func (b *bench) prepare() error {
 	}
 	for _, m := range first {
 		if m.nonce = nonces[m.id]; m.nonce == "" {
-			return fmt.Errorf("match %d did not go live", m.id)
+			return "", fmt.Errorf("match %d did not go live", m.id)
 		}
 		b.live = append(b.live, m)
 	}
-	b.profiles, b.cachedSlug = ids, slug
-	fmt.Fprintf(os.Stderr, "edgebench: prepared %s: %d players, %d live matches in %s\n", slug, len(ids), len(b.live), time.Since(start).Round(time.Millisecond))
-	return nil
+	b.profiles = append(b.profiles, ids...)
+	fmt.Fprintf(os.Stderr, "edgebench: prepared %s: %d players, %d live matches in all, in %s\n", slug, len(ids), len(b.live), time.Since(start).Round(time.Millisecond))
+	return slug, nil
 }
 
 // parallel runs fn(0..n-1) on c workers; the first error wins.
