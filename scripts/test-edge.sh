@@ -74,7 +74,8 @@ cf_zone=$(random_hex 16)
 twin="http://127.0.0.1:$twin_port"
 wrangler_start=$(now_ms)
 start_wrangler wrangler build/worker.mjs "$worker_port" "$dir_url" "$operator_token" \
-  --var "CLOUDFLARE_API_URL:$twin/client/v4" --var "CLOUDFLARE_ZONE_ID:$cf_zone" --var "CLOUDFLARE_API_TOKEN:$cf_token"
+  --var "CLOUDFLARE_API_URL:$twin/client/v4" --var "CLOUDFLARE_ZONE_ID:$cf_zone" --var "CLOUDFLARE_API_TOKEN:$cf_token" \
+  --var ARENA_LOG_LEVEL:info
 base="http://127.0.0.1:$worker_port"
 echo "test-edge: wrangler dev ready after $(($(now_ms) - wrangler_start)) ms (worker $base, directory $dir_url)"
 

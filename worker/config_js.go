@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"log/slog"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/syumai/workers/cloudflare"
@@ -66,6 +67,19 @@ func build(log *slog.Logger, edge func(*server.Config)) (http.Handler, func(cont
 	srv := server.New(cfg)
 	web.Register(srv, web.Config{SessionKey: []byte(cloudflare.Getenv("ARENA_SESSION_KEY")), Logger: log})
 	return srv, srv.RunScheduled
+}
+
+// newLogger logs JSON lines at ARENA_LOG_LEVEL (debug, info, warn or error;
+// warn by default: Cloudflare records every invocation already, and each
+// line is a console.log, which under wrangler dev costs about 3 ms).
+func newLogger() *slog.Logger {
+	level := slog.LevelWarn
+	if v := cloudflare.Getenv("ARENA_LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			level = slog.LevelWarn
+		}
+	}
+	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: level}))
 }
 
 // notConfigured answers a deployment that lacks its directory database.

@@ -4,8 +4,6 @@ package main
 
 import (
 	"context"
-	"log/slog"
-	"os"
 
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare/cron"
@@ -21,7 +19,7 @@ import (
 // Content-Length (syumai's fetch transport streams bodies chunked, which
 // libSQL servers may not accept).
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := newLogger()
 	handler, scheduled := build(log, func(cfg *server.Config) {
 		// No memory survives a request here: count in the arena database.
 		cfg.RateLimiter = server.DatabaseRateLimiter{}

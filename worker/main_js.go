@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -32,7 +31,7 @@ const memoryLimit = 64 << 20
 // cache here: the isolate may be evicted at any moment.
 func main() {
 	debug.SetMemoryLimit(memoryLimit)
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	log := newLogger()
 	bridge := edge.New(time.Now, func(msg string, args ...any) { log.Error(msg, args...) })
 	// Every outbound call (libSQL, the platform's and the Turso APIs) is
 	// made by its request's JS side.

@@ -82,7 +82,7 @@ func main() {
 		}
 	}
 	if *header {
-		fmt.Printf("%-6s %-9s %3s %8s %9s %9s %8s %6s %6s %6s %7s\n", "build", "scenario", "c", "requests", "p50 ms", "p99 ms", "req/s", "errors", "wrong", "io", "io ms")
+		fmt.Printf("%-6s %-9s %3s %8s %9s %9s %8s %6s %6s %6s %7s %6s\n", "build", "scenario", "c", "requests", "p50 ms", "p99 ms", "req/s", "errors", "wrong", "io", "io ms", "go ms")
 	}
 	for _, s := range strings.Split(*scenarios, ",") {
 		if s == "" {
@@ -94,8 +94,8 @@ func main() {
 			for _, e := range r.samples {
 				fmt.Fprintln(os.Stderr, "edgebench:", e)
 			}
-			ioN, ioMs := r.io()
-			fmt.Printf("%-6s %-9s %3d %8d %9.1f %9.1f %8.1f %6d %6d %6s %7s\n", *label, s, c, r.n, r.p(0.50), r.p(0.99), r.rps(), r.errors, r.wrong, ioN, ioMs)
+			ioN, ioMs, goMs := r.io()
+			fmt.Printf("%-6s %-9s %3d %8d %9.1f %9.1f %8.1f %6d %6d %6s %7s %6s\n", *label, s, c, r.n, r.p(0.50), r.p(0.99), r.rps(), r.errors, r.wrong, ioN, ioMs, goMs)
 		}
 	}
 	if *soak > 0 {
@@ -154,14 +154,21 @@ type result struct {
 	// From X-Arena-Edge-IO (kept build with ARENA_EDGE_TRACE=1): round
 	// trips Go had its request's JS side make, and the milliseconds they took.
 	traced, ioCount, ioMs int
+	goMs                  float64 // from edge-node.mjs: time running Go
 }
 
-// io prints the mean round trips and their milliseconds per traced answer.
-func (r *result) io() (string, string) {
+// io prints the mean round trips, their milliseconds and the milliseconds
+// running Go per traced answer.
+func (r *result) io() (string, string, string) {
 	if r.traced == 0 {
-		return "-", "-"
+		return "-", "-", "-"
 	}
-	return fmt.Sprintf("%.1f", float64(r.ioCount)/float64(r.traced)), fmt.Sprintf("%.1f", float64(r.ioMs)/float64(r.traced))
+	n := float64(r.traced)
+	gms := "-"
+	if r.goMs > 0 {
+		gms = fmt.Sprintf("%.2f", r.goMs/n)
+	}
+	return fmt.Sprintf("%.1f", float64(r.ioCount)/n), fmt.Sprintf("%.1f", float64(r.ioMs)/n), gms
 }
 
 func (r *result) p(q float64) float64 {
@@ -213,8 +220,9 @@ func (b *bench) measure(o op, res *result, mu *sync.Mutex) {
 	res.n++
 	res.lat = append(res.lat, lat)
 	var n, ms int
-	if _, e := fmt.Sscanf(trace, "%d %d", &n, &ms); e == nil {
-		res.traced, res.ioCount, res.ioMs = res.traced+1, res.ioCount+n, res.ioMs+ms
+	var goMs float64
+	if k, _ := fmt.Sscanf(trace, "%d %d %f", &n, &ms, &goMs); k >= 2 {
+		res.traced, res.ioCount, res.ioMs, res.goMs = res.traced+1, res.ioCount+n, res.ioMs+ms, res.goMs+goMs
 	}
 	switch {
 	case err != nil || status == 0 || status >= 500 && status != o.status:

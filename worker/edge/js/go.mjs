@@ -12,9 +12,12 @@ const DEADLINE_MS = 25000;
 export class GoExited extends Error {}
 
 // goBridge returns serve(message, env, perform) over instances of the
-// compiled Go module wasm. options.deadlineMs replaces DEADLINE_MS (tests).
+// compiled Go module wasm. options.deadlineMs replaces DEADLINE_MS (tests);
+// options.onGo(ms), when set, is told how long each call into Go ran (only
+// meaningful outside workerd, whose clock stands still while code runs).
 export function goBridge(wasm, options = {}) {
   const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
+  const onGo = options.onGo;
   let current = null; // { go, serve, waiting: Set of rejecters }
   let lastId = 0;
   let instances = 0; // made so far (logged: the tests count them)
@@ -61,7 +64,9 @@ export function goBridge(wasm, options = {}) {
       };
       let answer;
       try {
+        const t = onGo && performance.now();
         answer = inst.serve(message);
+        if (onGo) onGo(performance.now() - t);
       } catch (e) {
         inst.waiting.delete(reject);
         abandon(inst);
