@@ -60,11 +60,11 @@ admin=$(sed -n 's/.*"adminToken"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$t
 
 echo "bench-edge: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); each cell runs $duration; io = round trips Go made per request (kept build), io ms = their time"
 common=(-host bench.test -admin "$admin" -d "$duration")
-"$tmp/edgebench" "${common[@]}" -base "$js" -setup-base "$kept" -label js -scenarios healthz,cached -header -db "$arena_db"
-"$tmp/edgebench" "${common[@]}" -base "$native" -setup-base "$kept" -label native -tournaments 1 -players 256 -scenarios healthz,uncached,submit
-"$tmp/edgebench" "${common[@]}" -base "$node" -setup-base "$kept" -label node -tournaments 1 -players 256 -scenarios healthz,uncached,submit
-"$tmp/edgebench" "${common[@]}" -base "$fresh" -setup-base "$kept" -label fresh -tournaments 1 -players 256
+"$tmp/edgebench" "${common[@]}" -base "$js" -setup-base "$kept" -label js -tournaments 0 -scenarios healthz,cached,db3 -header -db "$arena_db"
 "$tmp/edgebench" "${common[@]}" -base "$kept" -label kept -tournaments 4 -players 256
+"$tmp/edgebench" "${common[@]}" -base "$fresh" -setup-base "$kept" -label fresh -tournaments 1 -players 256
+"$tmp/edgebench" "${common[@]}" -base "$node" -setup-base "$kept" -label node -tournaments 1 -players 256 -scenarios healthz,uncached,submit
+"$tmp/edgebench" "${common[@]}" -base "$native" -setup-base "$kept" -label native -tournaments 1 -players 256 -scenarios healthz,uncached,submit
 if [ "$soak" != 0 ]; then
   "$tmp/edgebench" "${common[@]}" -base "$kept" -label kept -scenarios '' -tournaments 3 -players 512 -soak "$soak" -soak-c 32
 fi

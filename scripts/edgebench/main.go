@@ -250,6 +250,8 @@ func (b *bench) scenario(s string, n int) ([]op, error) {
 	switch s {
 	case "healthz":
 		return []op{{method: "GET", path: "/healthz", status: 200, check: wantJSON("status", "ok")}}, nil
+	case "db3": // the plain JS worker's three libSQL round trips
+		return []op{{method: "GET", path: "/db3", status: 200, check: wantJSON("status", "ok")}}, nil
 	case "cached":
 		return []op{{method: "GET", path: "/api/v1/tournaments/" + b.cachedSlug, status: 200, check: wantJSON("slug", b.cachedSlug)}}, nil
 	case "uncached":

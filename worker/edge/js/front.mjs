@@ -24,6 +24,12 @@ const PER_ANSWER = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset",
 
 const hosts = new Map(); // host -> { slug, settings, limits: { anon, key }, expires }
 const keys = new Map(); // host + " " + sha256(authorization) -> { cls, expires }
+const MAX_LEARNED = 10000; // per map; past it the map starts over (made-up keys must not fill memory)
+
+function remember(map, key, value) {
+  if (map.size >= MAX_LEARNED && !map.has(key)) map.clear();
+  map.set(key, value);
+}
 
 export function hostOf(url) {
   return url.hostname.toLowerCase().replace(/\.$/, "");
@@ -137,7 +143,7 @@ export async function learn(request, url, hints, plan) {
   const host = hostOf(url);
   if (hints.arena) {
     const limits = Object.fromEntries((hints.limits ?? "").split(",").map((kv) => kv.split("=")));
-    hosts.set(host, {
+    remember(hosts, host, {
       slug: hints.arena,
       settings: hints.settings ?? "",
       limits: {
@@ -152,7 +158,7 @@ export async function learn(request, url, hints, plan) {
   const auth = request.headers.get("authorization");
   if (hints.class && auth && API_KEY.test(auth)) {
     const hash = plan?.authHash || (await sha256(auth));
-    keys.set(host + " " + hash, { cls: hints.class, expires: Date.now() + KEY_TTL_MS });
+    remember(keys, host + " " + hash, { cls: hints.class, expires: Date.now() + KEY_TTL_MS });
   }
 }
 
