@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench bench-recordings generate generate-check
+.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
@@ -13,7 +13,7 @@ test: generate-check fmt-check vet tools test-go wasm
 
 test-go:
 	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 $(GO) test -count=1 ./...
-	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/platform/ ./worker/web/ ./client/
+	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/edge/ ./worker/platform/ ./worker/web/ ./client/
 
 ## generate: regenerate the templ components (views/*_templ.go, committed)
 generate:
@@ -29,10 +29,12 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet -tags edgefresh ./worker/
 
-## wasm: compile the Workers build (no bundle)
+## wasm: compile the Workers builds, kept-instance and fresh-instance (no bundle)
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./worker
+	GOOS=js GOARCH=wasm $(GO) build -tags edgefresh -o /dev/null ./worker
 
 ## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored), build the S3 test server (versitygw) there once, and Debian's chromium
 tools:
@@ -44,11 +46,11 @@ tools:
 migrate:
 	$(GO) run ./worker migrate
 
-## worker: build the Workers bundle into build/
+## worker: build the Workers bundle into build/ (scripts/build-worker.sh --fresh: the fresh-instance fallback)
 worker:
 	scripts/build-worker.sh
 
-## test-edge: run the Workers build under wrangler dev against libSQL servers
+## test-edge: run the Workers build under wrangler dev against libSQL servers (with the end-to-end story)
 test-edge:
 	scripts/test-edge.sh
 
@@ -59,3 +61,7 @@ bench:
 ## bench-recordings: finalize of 16 MB (throughput, peak heap) and upload-to-fetch latency, against references in the same run
 bench-recordings:
 	scripts/bench-recordings.sh
+
+## bench-edge: fresh-instance vs kept-instance build under wrangler dev (not part of make test)
+bench-edge:
+	scripts/bench-edge.sh

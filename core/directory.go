@@ -39,7 +39,8 @@ type Directory interface {
 	ArenaByHost(ctx context.Context, host string) (*Arena, error)
 	// ArenaBySlug returns the arena with the slug, or CodeArenaNotFound.
 	ArenaBySlug(ctx context.Context, slug string) (*Arena, error)
-	// HostsTaken returns which of hosts already belong to an arena.
+	// HostsTaken returns which of hosts already belong to an arena, as a
+	// host or a custom domain (pending ones too).
 	HostsTaken(ctx context.Context, hosts []string) ([]string, error)
 	// SlugTaken reports whether an arena already has the slug.
 	SlugTaken(ctx context.Context, slug string) (bool, error)

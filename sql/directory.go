@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"arena/core"
 )
@@ -17,17 +18,29 @@ type Directory struct {
 	hosts *hostCache // nil unless CacheHosts was called
 }
 
-// hostCache remembers host lookups for one directory version.
+// hostCache remembers host lookups for one directory version (and, with
+// a ttl, for at most ttl).
 type hostCache struct {
 	mu      sync.Mutex
 	version uint64
 	arenas  map[string]core.Arena
+	ttl     time.Duration
+	now     func() time.Time
+	found   map[string]time.Time // when each host was looked up (with a ttl)
 }
 
 // CacheHosts makes ArenaByHost answer from memory for as long as no write
 // goes through this directory's DB. Only a process that is the directory's
 // sole writer (the native server) may use it.
 func (d *Directory) CacheHosts() { d.hosts = &hostCache{arenas: map[string]core.Arena{}} }
+
+// CacheHostsFor makes ArenaByHost answer from memory for at most ttl, and
+// not after a write through this directory's DB: for an instance that is
+// one of many writers (a warm edge isolate), which then sees another's
+// changes to an arena ttl late at most.
+func (d *Directory) CacheHostsFor(ttl time.Duration, now func() time.Time) {
+	d.hosts = &hostCache{arenas: map[string]core.Arena{}, ttl: ttl, now: now, found: map[string]time.Time{}}
+}
 
 var _ core.Directory = (*Directory)(nil)
 
@@ -167,9 +180,12 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 	version := d.db.Version()
 	c.mu.Lock()
 	if c.version != version {
-		c.version, c.arenas = version, map[string]core.Arena{}
+		c.version, c.arenas, c.found = version, map[string]core.Arena{}, map[string]time.Time{}
 	}
 	a, ok := c.arenas[host]
+	if ok && c.ttl > 0 && c.now().Sub(c.found[host]) >= c.ttl {
+		ok = false
+	}
 	c.mu.Unlock()
 	if ok {
 		return &a, nil
@@ -181,6 +197,9 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 	c.mu.Lock()
 	if c.version == version && len(c.arenas) < 10000 {
 		c.arenas[host] = *found
+		if c.ttl > 0 {
+			c.found[host] = c.now()
+		}
 	}
 	c.mu.Unlock()
 	return found, nil
@@ -205,7 +224,7 @@ func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.db.query(ctx, q("hosts_taken"), string(list))
+	rows, err := d.db.query(ctx, q("hosts_taken"), string(list), string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to check hosts: %w", err)
 	}

@@ -1,95 +1,66 @@
-//go:build js && wasm
+//go:build js && wasm && !edgefresh
 
 package main
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/json"
 	"log/slog"
 	"net/http"
-	"os"
+	"runtime/debug"
+	"strings"
 	"time"
 
-	"github.com/syumai/workers"
-	"github.com/syumai/workers/cloudflare"
-	"github.com/syumai/workers/cloudflare/cron"
-
-	"arena/core"
-	store "arena/sql"
-	"arena/worker/platform"
+	"arena/worker/edge"
 	"arena/worker/server"
-	"arena/worker/turso"
-	"arena/worker/web"
 )
 
-// main is the Workers entry. Each request and each cron run starts a
-// fresh instance, so everything here is rebuilt per invocation and
-// nothing is kept in memory between requests. Settings come from
-// wrangler.toml vars and secrets through cloudflare.Getenv.
+// hostCacheTTL is how long this isolate trusts a host lookup: what another
+// isolate's change to an arena (settings, a removed domain) may take to be
+// seen here. The JS front trusts what it learned of a host as long.
+const hostCacheTTL = 10 * time.Second
+
+// memoryLimit is Go's soft heap limit: well under the isolate's 128 MB,
+// which also holds the JS heap and the compiled module.
+const memoryLimit = 64 << 20
+
+// main is the Workers entry of the kept-instance build: the JS entry
+// (edge/js/worker.mjs) instantiates this program once per isolate, on the
+// isolate's first request, and every request and cron run of the isolate
+// then goes through the bridge (package edge). Process memory is only a
+// cache here: the isolate may be evicted at any moment.
 func main() {
-	// Outgoing HTTP (libSQL, the Turso and platform APIs) uses Go's own js
-	// transport, which sends Content-Length. syumai's fetch transport
-	// streams every body chunked, which libSQL servers may not accept.
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	handler, scheduled := build(log)
-	cron.ScheduleTaskNonBlock(func(ctx context.Context) error {
-		if scheduled == nil {
-			return nil
-		}
-		_, err := scheduled(ctx)
-		return err
+	debug.SetMemoryLimit(memoryLimit)
+	log := newLogger()
+	bridge := edge.New(time.Now, func(msg string, args ...any) { log.Error(msg, args...) })
+	// Every outbound call (libSQL, the platform's and the Turso APIs) is
+	// made by its request's JS side.
+	http.DefaultTransport = edge.Transport{Bridge: bridge}
+	handler, scheduled := build(log, func(cfg *server.Config) {
+		cfg.RateLimiter = edge.RateLimiter{Bridge: bridge, Fallback: server.DatabaseRateLimiter{}}
+		cfg.FrontHints = edge.Hints{}
+		cfg.HostCacheTTL = hostCacheTTL
 	})
-	workers.Serve(handler)
+	bridge.Register(handler, func(ctx context.Context) edge.Response {
+		return cronRun(ctx, log, scheduled)
+	})
+	select {} // serve until the isolate goes away
 }
 
-// build assembles the server from the Workers environment. Without a
-// directory database configured, every request but /healthz answers 503.
-func build(log *slog.Logger) (http.Handler, func(context.Context) (server.ScheduledReport, error)) {
-	dirURL := cloudflare.Getenv("ARENA_DIRECTORY_URL")
-	if dirURL == "" {
-		log.Error("ARENA_DIRECTORY_URL is not set")
-		return notConfigured{}, nil
+// cronRun runs the scheduled jobs for the cron trigger; the answer's body
+// is the report, and it names the arenas whose cached reads are stale.
+func cronRun(ctx context.Context, log *slog.Logger, scheduled func(context.Context) (server.ScheduledReport, error)) edge.Response {
+	res := edge.Response{Status: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}}}
+	if scheduled == nil {
+		res.Body = []byte(`{"error":"not_configured"}`)
+		return res
 	}
-	dir, err := store.Open(dirURL, cloudflare.Getenv("ARENA_DIRECTORY_TOKEN"))
+	report, err := scheduled(ctx)
 	if err != nil {
-		log.Error("directory database", slog.String("error", err.Error()))
-		return notConfigured{}, nil
+		log.ErrorContext(ctx, "scheduled jobs failed", slog.String("error", err.Error()))
+		res.Status = http.StatusInternalServerError
 	}
-	cfg := server.Config{
-		Directory:     dir,
-		OperatorToken: cloudflare.Getenv("ARENA_OPERATOR_TOKEN"),
-		Clock:         core.Clock(time.Now),
-		Random:        rand.Reader,
-		Logger:        log,
-		// No memory survives a request here: count in the arena database.
-		Tickets:        &platform.Verifier{},
-		RateLimiter:    server.DatabaseRateLimiter{},
-		SharedCache:    edgeCache{},
-		ClientIPHeader: "Cf-Connecting-Ip",
-	}
-	if org, token := cloudflare.Getenv("TURSO_ORG"), cloudflare.Getenv("TURSO_API_TOKEN"); org != "" && token != "" {
-		cfg.Provisioner = &turso.Provisioner{
-			BaseURL:        cloudflare.Getenv("TURSO_API_URL"),
-			Organization:   org,
-			Group:          cloudflare.Getenv("TURSO_GROUP"),
-			APIToken:       token,
-			DatabasePrefix: cloudflare.Getenv("TURSO_DATABASE_PREFIX"),
-		}
-	}
-	srv := server.New(cfg)
-	web.Register(srv, web.Config{SessionKey: []byte(cloudflare.Getenv("ARENA_SESSION_KEY")), Logger: log})
-	return srv, srv.RunScheduled
-}
-
-// notConfigured answers a deployment that lacks its directory database.
-type notConfigured struct{}
-
-func (notConfigured) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	if r.URL.Path == "/healthz" {
-		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
-		return
-	}
-	w.WriteHeader(http.StatusServiceUnavailable)
-	_, _ = w.Write([]byte(`{"error":"not_configured"}` + "\n"))
+	res.Body, _ = json.Marshal(report)
+	res.Hints = map[string]string{edge.HintChanged: strings.Join(report.Changed, ",")}
+	return res
 }

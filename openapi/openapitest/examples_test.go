@@ -107,6 +107,10 @@ func conformingExamples() []example {
 		{"list admin tokens", "GET", "/api/v1/admin/admin-tokens", 200, nil, `{"adminTokens":[{"id":"ffffffff","label":"operator","createdAt":"2026-10-01T12:00:00Z","revokedAt":null},{"id":"0a1b2c3d","label":"deploy","createdAt":"2026-11-01T12:00:00Z","revokedAt":"2026-11-02T12:00:00Z"}]}`},
 		{"revoke admin token", "DELETE", "/api/v1/admin/admin-tokens/0a1b2c3d", 204, nil, ``},
 		{"revoke the last admin token", "DELETE", "/api/v1/admin/admin-tokens/ffffffff", 409, nil, `{"error":"last_admin_token"}`},
+		{"add domain", "POST", "/api/v1/admin/domains", 201, nil, `{"hostname":"play.example.com","status":"pending","sslStatus":"pending_validation","active":false,"verification":[{"type":"TXT","name":"_cf-custom-hostname.play.example.com","value":"5a1e"}],"createdAt":"2026-11-01T12:00:00Z","updatedAt":"2026-11-01T12:00:00Z"}`},
+		{"domain taken", "POST", "/api/v1/admin/domains", 409, nil, `{"error":"host_taken"}`},
+		{"list domains", "GET", "/api/v1/admin/domains", 200, nil, `{"domains":[{"hostname":"play.example.com","status":"active","sslStatus":"active","active":true,"verification":[],"createdAt":"2026-11-01T12:00:00Z","updatedAt":"2026-11-01T12:05:00Z"}]}`},
+		{"delete domain", "DELETE", "/api/v1/admin/domains/play.example.com", 204, nil, ``},
 		{"admin unauthorized", "GET", "/api/v1/admin/api-keys", 401, nil, `{"error":"unauthorized"}`},
 		{"unknown arena", "GET", "/api/v1/admin/api-keys", 404, nil, `{"error":"arena_not_found"}`},
 

@@ -125,6 +125,9 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		if ra, ok := ctx.Value(tenantKey).(*requestArena); ok {
 			ra.slug = a.Slug
 		}
+		if s.cfg.FrontHints != nil {
+			s.cfg.FrontHints.Tenant(ctx, a)
+		}
 		st, release, err := s.arenaDB(ctx, a)
 		if err != nil {
 			writeError(w, r, fmt.Errorf("arena %s database: %w", a.Slug, err))

@@ -95,6 +95,13 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/"+strings.Split(admin, "_")[1], admin, nil, 409)
 	e.mustDo(t, "DELETE", "/api/v1/admin/admin-tokens/00000000", admin, nil, 404)
 
+	e.mustDo(t, "POST", "/api/v1/admin/domains", admin, map[string]any{"hostname": "play.alpha.example"}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/domains", admin, map[string]any{"hostname": "alpha.test"}, 409)
+	e.mustDo(t, "POST", "/api/v1/admin/domains", admin, map[string]any{"hostname": "10.0.0.1"}, 422)
+	e.mustDo(t, "GET", "/api/v1/admin/domains", admin, nil, 200)
+	e.mustDo(t, "DELETE", "/api/v1/admin/domains/play.alpha.example", admin, nil, 204)
+	e.mustDo(t, "DELETE", "/api/v1/admin/domains/play.alpha.example", admin, nil, 404)
+
 	e.mustDo(t, "GET", "/api/v1/tournaments", "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/tournaments/cup", "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/tournaments/open", "", nil, 200)

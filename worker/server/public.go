@@ -29,6 +29,9 @@ func (s *Server) publicRoute(pattern string, h publicHandler) {
 	s.public = append(s.public, pattern)
 	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
 		keyID := s.apiKey(r, t)
+		if s.cfg.FrontHints != nil {
+			s.cfg.FrontHints.PublicRead(r.Context(), keyID)
+		}
 		if !s.rateLimit(w, r, t, keyID) {
 			return
 		}

@@ -19,9 +19,14 @@ const rateWindow = time.Minute
 // key) in fixed one-minute windows.
 type RateLimiter interface {
 	// Count adds a request to bucket's current window at now and returns
-	// the window's count including it.
+	// the window's count including it, or CountUnknown.
 	Count(ctx context.Context, t *Tenant, bucket string, windowStart time.Time) (int, error)
 }
+
+// CountUnknown is the count of a limiter that only knows the request is
+// within the limit (the edge's rate-limiting binding); the answer then
+// carries no RateLimit-Remaining.
+const CountUnknown = -1
 
 // MemoryRateLimiter keeps counters in process memory: right for the
 // native server, useless on the edge where no memory survives a request.
@@ -86,7 +91,9 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, t *Tenant, ke
 	}
 	h := w.Header()
 	h.Set("RateLimit-Limit", strconv.Itoa(limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(max(limit-count, 0)))
+	if count != CountUnknown {
+		h.Set("RateLimit-Remaining", strconv.Itoa(max(limit-count, 0)))
+	}
 	h.Set("RateLimit-Reset", strconv.Itoa(reset))
 	if count > limit {
 		h.Set("Retry-After", strconv.Itoa(reset))

@@ -129,6 +129,11 @@ var statusByCode = map[string]int{
 	core.CodeAlreadyVolunteered:       http.StatusConflict,
 	core.CodeCoronationPending:        http.StatusConflict,
 	core.CodeTitleRetired:             http.StatusConflict,
+
+	// Custom domains.
+	core.CodeDomainNotFound:       http.StatusNotFound,
+	core.CodeTooManyDomains:       http.StatusConflict,
+	core.CodeDomainProviderFailed: http.StatusBadGateway,
 }
 
 // StatusOf returns the HTTP status of a wire error code; an undeclared

@@ -16,6 +16,9 @@ type ScheduledReport struct {
 	Arenas int            `json:"arenas"`
 	Failed []string       `json:"failed"` // slugs whose jobs failed
 	Jobs   map[string]int `json:"jobs"`   // job name -> arenas it changed something in
+	// Changed lists the slugs of arenas some job changed (what a front
+	// cache must forget).
+	Changed []string `json:"changed"`
 }
 
 // scheduledJob is one timer-driven rule run for each arena. It must be
@@ -64,6 +67,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 		{name: "stream_live", run: s.pollStreams},
 		{name: "alerts", run: s.runAlerts},
 		{name: "webhooks", run: s.deliverWebhooks},
+		{name: "custom_domains", run: s.refreshDomains},
 	}
 }
 
@@ -79,7 +83,7 @@ func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now 
 // schema are migrated first. One arena failing does not stop the others.
 func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 	now := s.now()
-	report := ScheduledReport{RanAt: now.UTC(), Failed: []string{}, Jobs: map[string]int{}}
+	report := ScheduledReport{RanAt: now.UTC(), Failed: []string{}, Jobs: map[string]int{}, Changed: []string{}}
 	var arenas []core.Arena
 	err := s.withDirectory(ctx, func() (err error) {
 		arenas, err = s.dir.Arenas(ctx)
@@ -126,6 +130,9 @@ func (s *Server) runArenaJobs(ctx context.Context, a *core.Arena, jobs []schedul
 		}
 		if changed {
 			report.Jobs[job.name]++
+			if n := len(report.Changed); n == 0 || report.Changed[n-1] != a.Slug {
+				report.Changed = append(report.Changed, a.Slug)
+			}
 		}
 	}
 	return true

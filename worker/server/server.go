@@ -65,6 +65,15 @@ type Config struct {
 	// ObjectRouteKey). Nil: the recording routes answer 503.
 	Objects        core.ObjectStore
 	ObjectRouteKey []byte
+	// FrontHints is told what a front cache needs (the edge); nil for none.
+	FrontHints FrontHints
+	// CustomHostnames registers custom domains with the edge provider
+	// (Cloudflare for SaaS); nil makes a domain active at once.
+	CustomHostnames core.CustomHostnames
+	// HostCacheTTL, when SoleWriter is false, lets host lookups be answered
+	// from memory for this long (a warm edge isolate); 0 asks the directory
+	// on every request.
+	HostCacheTTL time.Duration
 }
 
 // Server serves every arena.
@@ -124,6 +133,8 @@ func New(cfg Config) *Server {
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()
 		s.cache = &publicCache{entries: map[string]publicEntry{}}
+	} else if cfg.HostCacheTTL > 0 {
+		s.dir.CacheHostsFor(cfg.HostCacheTTL, cfg.Clock)
 	}
 	s.routes()
 	return s
@@ -171,6 +182,9 @@ func (s *Server) routes() {
 	s.adminRoute("DELETE /api/v1/admin/admin-tokens/{id}", s.handleRevokeToken(core.TokenAdmin))
 	s.adminRoute("POST /api/v1/admin/titles", s.handleCreateTitle)
 	s.adminRoute("POST /api/v1/admin/titles/{id}/retire", s.handleRetireTitle)
+	s.adminRoute("POST /api/v1/admin/domains", s.handleAddDomain)
+	s.adminRoute("GET /api/v1/admin/domains", s.handleListDomains)
+	s.adminRoute("DELETE /api/v1/admin/domains/{hostname}", s.handleDeleteDomain)
 
 	s.gameRoute("GET /api/v1/me/live-match", s.handleLiveMatch)
 	s.gameRoute("GET /api/v1/me/upcoming-match", s.handleUpcomingMatch)

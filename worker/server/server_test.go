@@ -25,10 +25,18 @@ type testEnv struct {
 }
 
 // newTestEnv serves the JSON API alone (dev routes on with dev) from a
-// fresh data directory with local files, like the native binary.
-func newTestEnv(t *testing.T, dev bool) *testEnv {
+// fresh data directory with local files, like the native binary; opts
+// change the config.
+func newTestEnv(t *testing.T, dev bool, opts ...func(*server.Config)) *testEnv {
 	t.Helper()
-	return newTestEnvWith(t, dev, nil)
+	if len(opts) == 0 {
+		return newTestEnvWith(t, dev, nil)
+	}
+	return newTestEnvWith(t, dev, func(c *server.Config) {
+		for _, o := range opts {
+			o(c)
+		}
+	})
 }
 
 // newTestEnvWith is newTestEnv with the server's configuration adjusted

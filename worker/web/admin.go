@@ -49,6 +49,10 @@ func (s *Site) adminRoutes() {
 	s.adminTokenRoutes(core.TokenAPIKey) // /admin/api-keys
 	s.adminTokenRoutes(core.TokenAdmin)  // /admin/admin-tokens
 
+	s.adminPage("GET /admin/domains", s.adminDomains)
+	s.adminAction("POST /admin/domains", s.adminAddDomain)
+	s.adminAction("POST /admin/domains/{hostname}/remove", s.adminRemoveDomain)
+
 	s.adminPage("GET /admin/settings", s.adminSettings)
 	s.adminAction("POST /admin/settings", s.adminUpdateSettings)
 	s.adminAction("POST /admin/settings/admins", s.adminAddAdmin)
@@ -123,6 +127,9 @@ var adminNotices = map[string]string{
 	"admin-removed": "Admin removed.",
 	"title-created": "Title created, vacant: players volunteer for its coronation.",
 	"title-retired": "Title retired: it keeps its lineage and takes no more challenges.",
+
+	"domain-added":   "Domain added.",
+	"domain-removed": "Domain removed: it no longer serves this arena.",
 }
 
 // adminNotice reads the notice of a redirect.

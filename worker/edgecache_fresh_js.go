@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && edgefresh
 
 package main
 
@@ -14,7 +14,9 @@ import (
 )
 
 // edgeCache keeps public reads in the Workers Cache API of the data center
-// the request reached. Keys are synthetic URLs under a host nobody serves.
+// the request reached, called from Go: right only in the fresh-instance
+// build, where the instance belongs to one request. Keys are synthetic
+// URLs under a host nobody serves.
 type edgeCache struct{}
 
 func cacheRequest(key string) (*http.Request, error) {

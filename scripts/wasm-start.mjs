@@ -1,0 +1,41 @@
+// Measures how long the kept-instance build takes to start, outside
+// workerd (whose clock stands still during computation): compiling
+// app.wasm (once per isolate; workerd does it when it loads the script),
+// then instantiating it and running Go's main until the bridge is
+// registered (on an isolate's first request). Prints one line of JSON.
+// Usage: node scripts/wasm-start.mjs build [runs]
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const dir = resolve(process.argv[2] ?? "build");
+const runs = Number(process.argv[3] ?? 5);
+await import(join(dir, "wasm_exec.js"));
+const bytes = readFileSync(join(dir, "app.wasm"));
+
+const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+let t = performance.now();
+const mod = await WebAssembly.compile(bytes);
+const compileMs = performance.now() - t;
+
+const starts = [];
+for (let i = 0; i < runs; i++) {
+  globalThis.context = { env: { ARENA_DIRECTORY_URL: "http://127.0.0.1:9" }, binding: {} }; // never contacted
+  delete globalThis.arenaEdge;
+  const go = new Go();
+  t = performance.now();
+  const inst = new WebAssembly.Instance(mod, go.importObject);
+  const instantiated = performance.now();
+  go.run(inst);
+  if (!globalThis.arenaEdge) throw new Error("Go did not register the bridge");
+  starts.push({ instantiate: instantiated - t, total: performance.now() - t });
+}
+const r = (x) => Math.round(x * 10) / 10;
+console.log(
+  JSON.stringify({
+    compileMs: r(compileMs),
+    instantiateMs: r(median(starts.map((s) => s.instantiate))),
+    goMainMs: r(median(starts.map((s) => s.total - s.instantiate))),
+    startMs: r(median(starts.map((s) => s.total))),
+  }),
+);
+process.exit(0);

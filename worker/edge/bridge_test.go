@@ -1,0 +1,201 @@
+package edge
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// jsSide plays a request's JS side the way js/go.mjs does: ask for the
+// next command, perform it, deliver the result, until the answer.
+func jsSide(b *Bridge, id int64, perform func(Command) Result) Response {
+	for {
+		next := make(chan Command, 1)
+		b.Next(id, func(c Command) { next <- c })
+		cmd := <-next
+		if cmd.Kind == KindRespond {
+			return *cmd.Response
+		}
+		b.Deliver(id, cmd.Seq, perform(cmd))
+	}
+}
+
+func newBridge() *Bridge {
+	return New(time.Now, func(string, ...any) {})
+}
+
+// echoFetch answers a fetch with its URL and which call performed it.
+func echoFetch(id int64) func(Command) Result {
+	return func(c Command) Result {
+		if c.Kind != KindFetch {
+			return Result{Err: "unexpected " + c.Kind}
+		}
+		return Result{Status: 200, Header: http.Header{"X-Call": {fmt.Sprint(id)}}, Body: []byte(c.Fetch.URL)}
+	}
+}
+
+func TestEachRequestsFetchesRunOnItsOwnSide(t *testing.T) {
+	b := newBridge()
+	client := &http.Client{Transport: Transport{Bridge: b}}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := range 3 { // several round trips, like a submission's queries
+			res, err := client.Do(mustRequest(r.Context(), fmt.Sprintf("http://db.test/%s/%d", r.URL.Path, i)))
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			fmt.Fprintf(w, "%s by %s;", body, res.Header.Get("X-Call"))
+		}
+	})
+	const n = 32
+	var wg sync.WaitGroup
+	answers := make([]Response, n)
+	for i := range n {
+		id := int64(i + 1)
+		req, _ := http.NewRequest("GET", fmt.Sprintf("http://arena.test/r%d", id), nil)
+		require.NoError(t, b.ServeHTTP(id, h, req))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = jsSide(b, id, echoFetch(id))
+		}()
+	}
+	wg.Wait()
+	for i, a := range answers {
+		id := i + 1
+		want := ""
+		for j := range 3 {
+			want += fmt.Sprintf("http://db.test//r%d/%d by %d;", id, j, id)
+		}
+		assert.Equal(t, 200, a.Status)
+		assert.Equal(t, want, string(a.Body), "request %d", id)
+	}
+	assert.Zero(t, b.InFlight(), "every call handed over its answer")
+}
+
+func mustRequest(ctx context.Context, url string) *http.Request {
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		panic(err)
+	}
+	return req
+}
+
+func TestAPanicAnswers500AndTheBridgeServesOn(t *testing.T) {
+	b := newBridge()
+	req, _ := http.NewRequest("GET", "http://arena.test/", nil)
+	require.NoError(t, b.ServeHTTP(1, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }), req))
+	a := jsSide(b, 1, echoFetch(1))
+	assert.Equal(t, http.StatusInternalServerError, a.Status)
+	assert.JSONEq(t, `{"error":"internal"}`, string(a.Body))
+	require.NoError(t, b.ServeHTTP(2, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(204) }), req))
+	assert.Equal(t, 204, jsSide(b, 2, echoFetch(2)).Status)
+}
+
+func TestAnIdInFlightIsRefused(t *testing.T) {
+	b := newBridge()
+	block := make(chan struct{})
+	require.NoError(t, b.Start(7, func(context.Context) Response { <-block; return Response{Status: 200} }))
+	assert.Error(t, b.Start(7, func(context.Context) Response { return Response{} }))
+	close(block)
+	assert.Equal(t, 200, jsSide(b, 7, echoFetch(7)).Status)
+	assert.Equal(t, 500, jsSide(b, 7, echoFetch(7)).Status, "an answered call is unknown")
+}
+
+func TestCancelEndsAWaitingCommand(t *testing.T) {
+	b := newBridge()
+	got := make(chan error, 1)
+	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
+		_, err := b.Do(ctx, Command{Kind: KindFetch, Fetch: &Fetch{Method: "GET", URL: "http://slow.test"}})
+		got <- err
+		return Response{Status: 504}
+	}))
+	next := make(chan Command, 1)
+	b.Next(1, func(c Command) { next <- c })
+	cmd := <-next
+	require.Equal(t, KindFetch, cmd.Kind, "the JS side is performing the fetch")
+	b.Cancel(1) // its deadline passed
+	assert.ErrorIs(t, <-got, context.Canceled)
+	b.Deliver(1, cmd.Seq, Result{Status: 200}) // too late: dropped
+	assert.Equal(t, 504, jsSide(b, 1, echoFetch(1)).Status)
+}
+
+func TestStaleCallsAreCancelled(t *testing.T) {
+	now := time.Now()
+	b := New(func() time.Time { return now }, func(string, ...any) {})
+	got := make(chan error, 1)
+	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
+		_, err := b.Do(ctx, Command{Kind: KindFetch, Fetch: &Fetch{Method: "GET", URL: "http://gone.test"}})
+		got <- err
+		return Response{Status: 500}
+	}))
+	now = now.Add(staleAfter + time.Second) // its request was dropped by the runtime
+	require.NoError(t, b.Start(2, func(context.Context) Response { return Response{Status: 200} }))
+	assert.ErrorIs(t, <-got, context.Canceled)
+	assert.Equal(t, 200, jsSide(b, 2, echoFetch(2)).Status)
+}
+
+func TestIOOutsideARequestIsDeferredToTheNextAnswer(t *testing.T) {
+	b := newBridge()
+	client := &http.Client{Transport: Transport{Bridge: b}}
+	_, err := client.Post("http://db.test/v2/pipeline", "application/json", strings.NewReader(`{"close":true}`))
+	assert.ErrorIs(t, err, ErrNoRequest)
+	_, err = b.Do(context.Background(), Command{Kind: KindRateLimit, RateLimit: &RateLimit{Binding: "X", Key: "k"}})
+	assert.ErrorIs(t, err, ErrNoRequest)
+	require.NoError(t, b.Start(1, func(context.Context) Response { return Response{Status: 200} }))
+	a := jsSide(b, 1, echoFetch(1))
+	require.Len(t, a.Deferred, 1, "only fetches are deferred")
+	assert.Equal(t, "http://db.test/v2/pipeline", a.Deferred[0].URL)
+	assert.Equal(t, `{"close":true}`, string(a.Deferred[0].Body))
+	require.NoError(t, b.Start(2, func(context.Context) Response { return Response{Status: 200} }))
+	assert.Empty(t, jsSide(b, 2, echoFetch(2)).Deferred, "sent once")
+}
+
+func TestAFailedJSCallIsAnError(t *testing.T) {
+	b := newBridge()
+	var err error
+	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
+		_, err = Transport{Bridge: b}.RoundTrip(mustRequest(ctx, "http://down.test/"))
+		return Response{Status: 502}
+	}))
+	jsSide(b, 1, func(Command) Result { return Result{Err: "TypeError: fetch failed"} })
+	assert.ErrorContains(t, err, "fetch failed")
+}
+
+func TestR2BucketThroughTheJSSide(t *testing.T) {
+	b := newBridge()
+	bucket := R2Bucket{Bridge: b, Binding: "RECORDINGS"}
+	var put *R2Op
+	var got *R2Object
+	var missing, putErr error
+	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
+		putErr = bucket.Put(ctx, "r/1.gz", []byte("gz"), "application/gzip")
+		got, _ = bucket.Get(ctx, "r/1.gz")
+		_, missing = bucket.Head(ctx, "r/2.gz")
+		return Response{Status: 200}
+	}))
+	jsSide(b, 1, func(c Command) Result {
+		switch {
+		case c.R2.Op == "put":
+			put = c.R2
+			return Result{Status: 200}
+		case c.R2.Key == "r/1.gz":
+			return Result{Status: 200, Header: http.Header{"Etag": {`"e1"`}, "Content-Length": {"2"}, "Content-Type": {"application/gzip"}}, Body: []byte("gz")}
+		}
+		return Result{Status: 404}
+	})
+	require.NoError(t, putErr)
+	assert.Equal(t, &R2Op{Binding: "RECORDINGS", Op: "put", Key: "r/1.gz", ContentType: "application/gzip", Body: []byte("gz")}, put)
+	assert.Equal(t, &R2Object{Key: "r/1.gz", Size: 2, ETag: `"e1"`, ContentType: "application/gzip", Body: []byte("gz")}, got)
+	assert.ErrorIs(t, missing, ErrObjectNotFound)
+}

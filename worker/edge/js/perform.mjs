@@ -1,0 +1,68 @@
+// perform does, on the calling request's side, the I/O Go asked for (see
+// worker/edge/bridge.go): outbound fetch, the rate-limiting bindings, R2.
+// Failures come back as { error }.
+export async function perform(cmd, env) {
+  try {
+    switch (cmd.kind) {
+      case "fetch": {
+        const f = cmd.fetch;
+        const init = { method: f.method, headers: f.headers, redirect: "manual" };
+        if (f.body.byteLength > 0 && f.method !== "GET" && f.method !== "HEAD") init.body = f.body;
+        const res = await fetch(f.url, init);
+        return { status: res.status, headers: [...res.headers], body: new Uint8Array(await res.arrayBuffer()) };
+      }
+      case "ratelimit": {
+        const binding = env[cmd.ratelimit.binding];
+        if (!binding) return { error: `no rate-limiting binding ${cmd.ratelimit.binding}` };
+        const { success } = await binding.limit({ key: cmd.ratelimit.key });
+        return { success };
+      }
+      case "r2":
+        return await r2(cmd.r2, env);
+      default:
+        return { error: `unknown command ${cmd.kind}` };
+    }
+  } catch (e) {
+    return { error: String(e?.message ?? e) };
+  }
+}
+
+// r2 runs one bucket call; objects come back as status, metadata headers
+// and (get) the body.
+async function r2(op, env) {
+  const bucket = env[op.binding];
+  if (!bucket) return { error: `no R2 binding ${op.binding}` };
+  const meta = (o) => [
+    ["etag", o.httpEtag ?? ""],
+    ["content-length", String(o.size)],
+    ["content-type", o.httpMetadata?.contentType ?? ""],
+  ];
+  switch (op.op) {
+    case "get": {
+      const o = await bucket.get(op.key);
+      if (!o) return { status: 404 };
+      return { status: 200, headers: meta(o), body: new Uint8Array(await o.arrayBuffer()) };
+    }
+    case "head": {
+      const o = await bucket.head(op.key);
+      return o ? { status: 200, headers: meta(o) } : { status: 404 };
+    }
+    case "put": {
+      const o = await bucket.put(op.key, op.body, { httpMetadata: { contentType: op.contentType } });
+      return { status: 200, headers: meta(o) };
+    }
+    case "delete":
+      await bucket.delete(op.key);
+      return { status: 204 };
+    default:
+      return { error: `unknown R2 call ${op.op}` };
+  }
+}
+
+// sendDeferred sends a fetch Go made outside any request; nobody reads the
+// answer.
+export function sendDeferred(f) {
+  const init = { method: f.method, headers: f.headers, redirect: "manual" };
+  if (f.body.byteLength > 0) init.body = f.body;
+  return fetch(f.url, init).then((r) => r.arrayBuffer());
+}

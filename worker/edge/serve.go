@@ -1,0 +1,45 @@
+package edge
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+)
+
+// ServeHTTP runs h for req inside call id: the request's context is the
+// call's, so every outbound call it makes goes through its JS side.
+func (b *Bridge) ServeHTTP(id int64, h http.Handler, req *http.Request) error {
+	return b.Start(id, func(ctx context.Context) Response {
+		w := &recorder{header: http.Header{}, status: http.StatusOK}
+		h.ServeHTTP(w, req.WithContext(ctx))
+		res := Response{Status: w.status, Header: w.header, Body: w.body.Bytes()}
+		if c := callFrom(ctx); c != nil {
+			c.mu.Lock()
+			cacheHint(req, &res, c.hints)
+			c.mu.Unlock()
+		}
+		return res
+	})
+}
+
+// recorder buffers a handler's answer (the arena's answers are small:
+// JSON and HTML pages).
+type recorder struct {
+	header http.Header
+	status int
+	wrote  bool
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(status int) {
+	if !r.wrote {
+		r.status, r.wrote = status, true
+	}
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.wrote = true
+	return r.body.Write(p)
+}
