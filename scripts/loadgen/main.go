@@ -1,10 +1,16 @@
 // Command loadgen measures the game-client protocol against a running
-// server (make bench starts one): full matches (ready, ready, discovery,
-// submit, submit) per second, then submissions per second with p50/p99 on
-// matches made live beforehand, and GET /healthz in the same run as the
-// reference line. It creates its own tournaments through the admin API.
+// server (make bench starts one, with the dev routes on): full matches
+// (ready, ready, discovery, submit, submit) per second; then result
+// submissions in a groups tournament (1024 players in 32 groups by
+// default): round by round, the round's windows are opened by moving the
+// dev clock, both sides ready beforehand, then both sides of every match
+// submit (the timed part), and every match is read back and checked
+// against what was submitted; then GET /healthz in the same run as the
+// reference line, printed with the ratio. It creates its own tournaments
+// through the admin API.
 //
 //	loadgen -base http://127.0.0.1:8787 -admin <admin token> [-matches 2000] [-c 32]
+//	        [-players 1024] [-groups 32] [-rounds 0 (all)]
 package main
 
 import (
@@ -28,6 +34,9 @@ func main() {
 	admin := flag.String("admin", "", "the arena's admin token")
 	matches := flag.Int("matches", 2000, "matches per phase")
 	conc := flag.Int("c", 32, "concurrent clients")
+	players := flag.Int("players", 1024, "players of the groups tournament (0 skips it)")
+	groups := flag.Int("groups", 32, "groups of the groups tournament")
+	rounds := flag.Int("rounds", 0, "group rounds to play (0: all)")
 	flag.Parse()
 	if *admin == "" {
 		fmt.Fprintln(os.Stderr, "loadgen: -admin is required")
@@ -36,46 +45,34 @@ func main() {
 	g := &gen{base: *base, admin: *admin, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2}}}
 	start := time.Now()
 	full := g.setup("bench-full", *matches)
-	submit := g.setup("bench-submit", *matches)
-	fmt.Printf("loadgen: set up %d matches in %s\n", 2**matches, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("loadgen: set up %d matches in %s\n", *matches, time.Since(start).Round(time.Millisecond))
 
 	// Phase 1: full matches.
 	lat, elapsed := g.run(full, *conc, func(m match, rec func(time.Duration)) {
 		g.ready(m, m.p1, rec)
 		g.ready(m, m.p2, rec)
 		nonce := g.nonce(m.p1, rec)
-		res, hash := result(m.id, nonce, m.p1)
+		res, hash := result(m.id, nonce, m.p1, [2]int{3, 1})
 		g.submit(m, m.p1, res, hash, "pending", rec)
 		g.submit(m, m.p2, res, hash, "confirmed", rec)
 	})
 	report("full matches", len(full), elapsed, lat, 5)
 
-	// Phase 2: submissions only, on matches made live first.
-	nonces := make([]string, len(submit))
-	g.run(submit, *conc, func(m match, rec func(time.Duration)) {
-		g.ready(m, m.p1, rec)
-		g.ready(m, m.p2, rec)
-	})
-	for i, m := range submit {
-		nonces[i] = g.nonce(m.p1, func(time.Duration) {})
+	// Phase 2: submissions in a groups tournament, every match read back.
+	var submitRate float64
+	if *players > 0 {
+		submitRate = g.groupsScenario(*players, *groups, *rounds, *conc)
 	}
-	index := map[int64]int{}
-	for i, m := range submit {
-		index[m.id] = i
-	}
-	lat, elapsed = g.run(submit, *conc, func(m match, rec func(time.Duration)) {
-		res, hash := result(m.id, nonces[index[m.id]], m.p1)
-		g.submit(m, m.p1, res, hash, "pending", rec)
-		g.submit(m, m.p2, res, hash, "confirmed", rec)
-	})
-	report("submissions", 2*len(submit), elapsed, lat, 1)
 
 	// Reference: the cheapest request the server answers.
 	refs := make([]match, *matches*2)
 	lat, elapsed = g.run(refs, *conc, func(_ match, rec func(time.Duration)) {
 		g.call("GET", "/healthz", "", nil, 200, rec)
 	})
-	report("GET /healthz", len(refs), elapsed, lat, 1)
+	healthRate := report("GET /healthz", len(refs), elapsed, lat, 1)
+	if submitRate > 0 {
+		fmt.Printf("ratio submissions/healthz: %.3f (submissions %.0f/s, healthz %.0f req/s, same run)\n", submitRate/healthRate, submitRate, healthRate)
+	}
 	if n := g.failures.Load(); n > 0 {
 		fmt.Fprintf(os.Stderr, "loadgen: %d requests failed\n", n)
 		os.Exit(1)
@@ -85,6 +82,7 @@ func main() {
 type match struct {
 	id     int64
 	p1, p2 string
+	nonce  string
 }
 
 type gen struct {
@@ -183,8 +181,9 @@ func (g *gen) submit(m match, who, res, hash, want string, rec func(time.Duratio
 	}
 }
 
-func result(id int64, nonce, winner string) (string, string) {
-	s := fmt.Sprintf(`{"matchId":%d,"score":[3,1],"sessionNonce":%q,"winner":%q}`, id, nonce, winner)
+// result is a canonical svc.result.v3 result and its hash.
+func result(id int64, nonce, winner string, score [2]int) (string, string) {
+	s := fmt.Sprintf(`{"matchId":%d,"score":[%d,%d],"sessionNonce":%q,"winner":%q}`, id, score[0], score[1], nonce, winner)
 	sum := sha256.Sum256([]byte(s))
 	return s, hex.EncodeToString(sum[:])
 }
@@ -241,7 +240,8 @@ func (g *gen) admincall(method, path string, body, out any) {
 	}
 }
 
-func report(name string, n int, elapsed time.Duration, lat []time.Duration, perItem int) {
+// report prints a phase's rate and latencies and returns the rate.
+func report(name string, n int, elapsed time.Duration, lat []time.Duration, perItem int) float64 {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	pct := func(p float64) time.Duration {
 		if len(lat) == 0 {
@@ -252,4 +252,5 @@ func report(name string, n int, elapsed time.Duration, lat []time.Duration, perI
 	fmt.Printf("%-14s %7d in %8s = %9.0f/s   request p50 %8s  p99 %8s  (%d requests each)\n",
 		name, n, elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(),
 		pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), perItem)
+	return float64(n) / elapsed.Seconds()
 }

@@ -34,14 +34,18 @@ func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
 			}
 			return errors.New("webhook: refusing a non-public address " + ap.Addr().String())
 		}}
-		transport := http.DefaultTransport.(*http.Transport).Clone()
-		if runtime.GOOS != "js" {
-			// On the edge requests go through fetch (a dialer would
-			// bypass it), which reaches no private network anyway.
-			transport.DialContext = dialer.DialContext
+		// On the edge, http.DefaultTransport is the request bridge's
+		// fetch, which reaches no private network: it is used as is.
+		rt := http.DefaultTransport
+		if base, ok := rt.(*http.Transport); ok {
+			transport := base.Clone()
+			if runtime.GOOS != "js" {
+				transport.DialContext = dialer.DialContext
+			}
+			transport.Proxy = nil
+			rt = transport
 		}
-		transport.Proxy = nil
-		client = &http.Client{Transport: transport, Timeout: core.WebhookTimeout,
+		client = &http.Client{Transport: rt, Timeout: core.WebhookTimeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	return &httpWebhookSender{client: client}
