@@ -14,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
@@ -99,7 +100,9 @@ func run(args []string) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("unexpected arguments %q", rest)
 	}
-	log := newLogger(o.logFormat)
+	logOut := newLogWriter(os.Stderr)
+	defer logOut.Close()
+	log := newLogger(o.logFormat, logOut)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -370,11 +373,11 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func newLogger(format string) *slog.Logger {
+func newLogger(format string, out io.Writer) *slog.Logger {
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, nil))
+		return slog.New(slog.NewJSONHandler(out, nil))
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, nil))
+	return slog.New(slog.NewTextHandler(out, nil))
 }
 
 func env(name, fallback string) string {

@@ -65,7 +65,7 @@ func main() {
 	}
 
 	// Reference: the cheapest request the server answers.
-	refs := make([]match, *matches*2)
+	refs := make([]match, max(*matches*2, 40000))
 	lat, elapsed = g.run(refs, *conc, func(_ match, rec func(time.Duration)) {
 		g.call("GET", "/healthz", "", nil, 200, rec)
 	})

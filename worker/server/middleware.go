@@ -3,11 +3,14 @@ package server
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"arena/core"
@@ -33,8 +36,38 @@ type tenantHandler func(w http.ResponseWriter, r *http.Request, t *Tenant)
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
+// requestIDs hands out request ids: 16 hex digits, a random prefix drawn
+// once per process (per isolate on the edge) and a counter, so ids are
+// unique across restarts without reading randomness on every request.
+type requestIDs struct {
+	prefix [8]byte
+	n      atomic.Uint32
+}
+
+func newRequestIDs(random io.Reader) *requestIDs {
+	ids := &requestIDs{}
+	var b [4]byte
+	if random != nil {
+		_, _ = io.ReadFull(random, b[:]) // a zero prefix on failure: ids stay unique in the process
+	}
+	hex.Encode(ids.prefix[:], b[:])
+	return ids
+}
+
+func (ids *requestIDs) next() string {
+	var b [16]byte
+	copy(b[:8], ids.prefix[:])
+	n := ids.n.Add(1)
+	const digits = "0123456789abcdef"
+	for i := 15; i >= 8; i-- {
+		b[i] = digits[n&15]
+		n >>= 4
+	}
+	return string(b[:])
+}
+
 // observe gives the request an id (the client's X-Request-Id or CF-Ray
-// when well-formed, else a random one), logs one line when it ends
+// when well-formed, else the process's next one: requestIDs), logs one line when it ends
 // (method, path without query, status, duration, arena, request id) and
 // turns a panic into a logged 500. Nothing secret is logged: no headers,
 // no query strings, no bodies.
@@ -45,7 +78,7 @@ func (s *Server) observe(w http.ResponseWriter, r *http.Request, next http.Handl
 		id = r.Header.Get("Cf-Ray")
 	}
 	if !requestIDPattern.MatchString(id) {
-		id, _ = core.RandomHex(s.rand, 8)
+		id = s.requestIDs.next()
 	}
 	w.Header().Set("X-Request-Id", id)
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}

@@ -173,16 +173,39 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) string {
 	if m == nil {
 		return ""
 	}
-	id, ok := core.ParseToken(core.TokenAPIKey, m[1])
+	token := m[1]
+	id, ok := core.ParseToken(core.TokenAPIKey, token)
 	if !ok {
 		return ""
+	}
+	var cacheKey string
+	var version uint64
+	if s.keys != nil {
+		cacheKey, version = t.Arena.Slug+"/"+id, t.Store.DB().Version()
+		if e, ok := s.keys.get(cacheKey, version); ok {
+			if e.found && (sameToken(token, e.verified) || core.TokenMatches(token, e.hash)) {
+				if e.verified != token {
+					e.verified = token
+					s.keys.put(cacheKey, e)
+				}
+				return id
+			}
+			return ""
+		}
 	}
 	hash, found, err := t.Store.APIKeyHash(r.Context(), id)
 	if err != nil {
 		logger(r.Context()).WarnContext(r.Context(), "API key lookup failed", "error", err.Error())
 		return ""
 	}
-	if !found || !core.TokenMatches(m[1], hash) {
+	e := apiKeyEntry{version: version, found: found, hash: hash}
+	if found && core.TokenMatches(token, hash) {
+		e.verified = token
+	}
+	if s.keys != nil {
+		s.keys.put(cacheKey, e)
+	}
+	if e.verified == "" {
 		return ""
 	}
 	return id

@@ -88,6 +88,9 @@ type Server struct {
 	// public lists the public API endpoints for the meta object.
 	public []string
 	cache  *publicCache // nil unless cfg.SoleWriter
+	keys   *apiKeyCache // nil unless cfg.SoleWriter
+
+	requestIDs *requestIDs
 
 	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
 	// sessionPlayer is the signed-in web session's account, when there is
@@ -121,6 +124,7 @@ func New(cfg Config) *Server {
 		rand:     cfg.Random,
 		arenaDBs: newArenaPool(cfg.OpenDB, cfg.MaxOpenArenas),
 	}
+	s.requestIDs = newRequestIDs(cfg.Random)
 	if cfg.Dev != nil {
 		s.now = cfg.Dev.Clock(cfg.Clock)
 	}
@@ -133,6 +137,7 @@ func New(cfg Config) *Server {
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()
 		s.cache = &publicCache{entries: map[string]publicEntry{}}
+		s.keys = &apiKeyCache{entries: map[string]apiKeyEntry{}}
 	} else if cfg.HostCacheTTL > 0 {
 		s.dir.CacheHostsFor(cfg.HostCacheTTL, cfg.Clock)
 	}
