@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"sync/atomic"
 )
 
 // Group commit of a local database's batches.
@@ -31,6 +32,10 @@ type groupCommit struct {
 	mu      sync.Mutex
 	queue   []*pendingBatch
 	leading bool
+
+	// groups and batches count the transactions run and the batches they
+	// carried (their ratio is the coalescing).
+	groups, batches atomic.Uint64
 }
 
 // pendingBatch is one caller's batch waiting for its group.
@@ -103,6 +108,8 @@ func (db *DB) localBatch(ctx context.Context, stmts []Stmt) error {
 func (db *DB) commitGroup(group []*pendingBatch) {
 	// The transaction is the group's, not one caller's: a caller giving up
 	// must not roll back the others. Each batch runs under its own context.
+	db.group.groups.Add(1)
+	db.group.batches.Add(uint64(len(group)))
 	tx, err := db.writer.BeginTx(context.WithoutCancel(group[0].ctx), nil)
 	if err != nil {
 		for _, p := range group {

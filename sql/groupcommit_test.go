@@ -1,0 +1,246 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	_ "arena/sql/sqlitedriver"
+)
+
+// The ledger the group commit tests write: each batch is one row of
+// batches, two of rows and one more on the counter, or (a doomed batch)
+// fails on its second row and must leave nothing.
+const ledgerSchema = `
+CREATE TABLE batches (id INTEGER PRIMARY KEY);
+CREATE TABLE rows (batch INTEGER NOT NULL, k INTEGER NOT NULL, PRIMARY KEY (batch, k));
+CREATE TABLE counter (id INTEGER PRIMARY KEY CHECK (id = 1), total INTEGER NOT NULL);
+INSERT INTO counter (id, total) VALUES (1, 0);`
+
+func ledgerBatch(id int64, doomed bool) []Stmt {
+	second := int64(2)
+	if doomed {
+		second = 1 // the primary key of the first row again
+	}
+	return []Stmt{
+		{SQL: "INSERT INTO batches (id) VALUES (?)", Args: []any{id}},
+		{SQL: "UPDATE counter SET total = total + 1 WHERE id = ?", Args: []any{1}},
+		{SQL: "INSERT INTO rows (batch, k) VALUES (?, ?)", Args: []any{id, 1}},
+		{SQL: "INSERT INTO rows (batch, k) VALUES (?, ?)", Args: []any{id, second}},
+	}
+}
+
+func openLedger(t *testing.T, path string, create bool) *DB {
+	t.Helper()
+	db, err := Open("file:"+path, "")
+	require.NoError(t, err)
+	if create {
+		_, err = db.ExecContext(context.Background(), ledgerSchema)
+		require.NoError(t, err)
+	}
+	return db
+}
+
+// checkLedger asserts the ledger is whole: the acknowledged batches are
+// all there, the refused ones are not, no batch is there in part, and the
+// counter agrees with the batches. It returns the batches there.
+func checkLedger(t *testing.T, db *DB, acked, refused []int64) int {
+	t.Helper()
+	ctx := context.Background()
+	var integrity string
+	require.NoError(t, db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&integrity))
+	assert.Equal(t, "ok", integrity)
+	var batches, total, partial, orphans int
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM batches").Scan(&batches))
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT total FROM counter").Scan(&total))
+	require.NoError(t, db.QueryRowContext(ctx,
+		"SELECT count(*) FROM batches b WHERE (SELECT count(*) FROM rows r WHERE r.batch = b.id) != 2").Scan(&partial))
+	require.NoError(t, db.QueryRowContext(ctx,
+		"SELECT count(*) FROM rows r WHERE NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = r.batch)").Scan(&orphans))
+	assert.Equal(t, batches, total, "the counter counts the batches there")
+	assert.Zero(t, partial, "no batch is there in part")
+	assert.Zero(t, orphans, "no rows without their batch")
+	present := func(id int64) bool {
+		var n int
+		require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM batches WHERE id = ?", id).Scan(&n))
+		return n == 1
+	}
+	lost := 0
+	for _, id := range acked {
+		if !present(id) {
+			lost++
+		}
+	}
+	assert.Zero(t, lost, "acknowledged batches lost")
+	applied := 0
+	for _, id := range refused {
+		if present(id) {
+			applied++
+		}
+	}
+	assert.Zero(t, applied, "refused batches applied")
+	return batches
+}
+
+// TestGroupCommitEachBatchItsOwnOutcome: concurrent batches share
+// transactions, and each caller is told its own batch's outcome: the
+// doomed ones fail and leave nothing, the others all apply.
+func TestGroupCommitEachBatchItsOwnOutcome(t *testing.T) {
+	db := openLedger(t, filepath.Join(t.TempDir(), "ledger.db"), true)
+	defer db.Close()
+	var mu sync.Mutex
+	var acked, refused []int64
+	var wg sync.WaitGroup
+	for w := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				id := int64(w*1000 + i)
+				doomed := id%7 == 3
+				err := db.Batch(context.Background(), ledgerBatch(id, doomed)...)
+				mu.Lock()
+				if err == nil {
+					acked = append(acked, id)
+				} else {
+					refused = append(refused, id)
+				}
+				mu.Unlock()
+				assert.Equal(t, doomed, err != nil, "batch %d: %v", id, err)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, len(acked), checkLedger(t, db, acked, refused))
+	groups, batches := db.group.groups.Load(), db.group.batches.Load()
+	assert.Equal(t, uint64(64*40), batches)
+	assert.Less(t, groups, batches, "concurrent batches shared transactions")
+	t.Logf("%d batches in %d transactions", batches, groups)
+}
+
+// TestGroupCommitCallerGone: a batch whose caller gave up before its turn
+// does not run, and the others of its group still apply.
+func TestGroupCommitCallerGone(t *testing.T) {
+	db := openLedger(t, filepath.Join(t.TempDir(), "ledger.db"), true)
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := db.Batch(ctx, ledgerBatch(1, false)...)
+	require.Error(t, err)
+	require.NoError(t, db.Batch(context.Background(), ledgerBatch(2, false)...))
+	assert.Equal(t, 1, checkLedger(t, db, []int64{2}, []int64{1}))
+}
+
+// TestGroupCommitSurvivesKill kills a process (SIGKILL) while 32 of its
+// goroutines commit batches in groups, several times over, and checks
+// after each kill that every batch the process was told had committed is
+// there, whole, and that nothing is there in part: what group commit
+// acknowledges is durable, and a transaction cut off mid-commit is not
+// half-applied.
+func TestGroupCommitSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	db := openLedger(t, path, true)
+	require.NoError(t, db.Close())
+	var acked, refused []int64
+	for round := range 4 {
+		child := exec.Command(os.Args[0], "-test.run=^TestGroupCommitKillChild$", "-test.count=1")
+		child.Env = append(os.Environ(), "ARENA_LEDGER="+path, "ARENA_LEDGER_ROUND="+strconv.Itoa(round))
+		out, err := child.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, child.Start())
+		// Kill after a random number of acknowledgements, with batches in
+		// flight.
+		killAt := 300 + rand.IntN(1500)
+		lines := bufio.NewScanner(out)
+		seen, coalesced := 0, false
+		for lines.Scan() {
+			f := strings.Fields(lines.Text())
+			if len(f) != 2 {
+				continue
+			}
+			id, _ := strconv.ParseInt(f[1], 10, 64)
+			switch f[0] {
+			case "ok":
+				acked = append(acked, id)
+				seen++
+			case "err":
+				refused = append(refused, id)
+			case "coalesced":
+				coalesced = true
+			}
+			if seen == killAt {
+				require.NoError(t, child.Process.Signal(syscall.SIGKILL))
+			}
+		}
+		err = child.Wait()
+		var exit *exec.ExitError
+		require.True(t, errors.As(err, &exit), "the child ran until killed: %v", err)
+		assert.Equal(t, syscall.SIGKILL, exit.Sys().(syscall.WaitStatus).Signal())
+		assert.True(t, coalesced, "round %d: batches shared transactions before the kill", round)
+
+		db := openLedger(t, path, false)
+		n := checkLedger(t, db, acked, refused)
+		require.NoError(t, db.Close())
+		t.Logf("round %d: killed after %d acknowledgements; %d batches there, %d acknowledged in all", round, seen, n, len(acked))
+	}
+}
+
+// TestGroupCommitKillChild is TestGroupCommitSurvivesKill's process: it
+// commits batches from 32 goroutines until killed, writing "ok ID" once a
+// batch is committed and "err ID" once refused (unbuffered, so the parent
+// has every acknowledgement the process made), and "coalesced 1" once a
+// transaction has carried several batches.
+func TestGroupCommitKillChild(t *testing.T) {
+	path := os.Getenv("ARENA_LEDGER")
+	if path == "" {
+		t.Skip("run by TestGroupCommitSurvivesKill")
+	}
+	round, _ := strconv.Atoi(os.Getenv("ARENA_LEDGER_ROUND"))
+	db, err := Open("file:"+path, "")
+	if err != nil {
+		panic(err)
+	}
+	var mu sync.Mutex
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		_, _ = fmt.Fprintf(os.Stdout, format, args...)
+	}
+	var told atomic.Bool
+	for w := range 32 {
+		go func() {
+			for i := 0; ; i++ {
+				id := int64(round)<<40 | int64(w)<<24 | int64(i)
+				if err := db.Batch(context.Background(), ledgerBatch(id, i%9 == 4)...); err != nil {
+					say("err %d\n", id)
+				} else {
+					say("ok %d\n", id)
+				}
+				if !told.Load() && db.group.batches.Load() > db.group.groups.Load() {
+					told.Store(true)
+					say("coalesced 1\n")
+				}
+			}
+		}()
+	}
+	time.Sleep(time.Minute) // killed long before
+	t.Fatal("not killed")
+}
