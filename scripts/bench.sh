@@ -12,15 +12,19 @@
 #   go:         the Go benchmarks (standings and bracket of a 1024-player
 #               tournament, the website's pages for a 64-player tournament).
 #   recordings: scripts/bench-recordings.sh.
-# Usage: scripts/bench.sh [read] [protocol] [go] [recordings]  (make bench:
-# all of them). BENCH_DURATION (10s), BENCH_CLIENTS (32), BENCH_PLAYERS
+#   memory:     a fresh native server given BENCH_ARENAS (1000) arenas, each
+#               with a started 16-player cup, every arena's API and pages
+#               read twice (scripts/arenamem); its resident memory and peak
+#               against the 512 MiB budget.
+# Usage: scripts/bench.sh [read] [protocol] [go] [recordings] [memory]
+# (make bench: all of them). BENCH_DURATION (10s), BENCH_CLIENTS (32), BENCH_PLAYERS
 # (1024), BENCH_GROUPS (32), BENCH_ROUNDS (0: all) change the runs.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 duration=${BENCH_DURATION:-10s}
-parts=" ${*:-read protocol go recordings} "
+parts=" ${*:-read protocol go recordings memory} "
 want() { [[ "$parts" == *" $1 "* ]]; }
 need=()
 command -v wrk >/dev/null || need+=(wrk)
@@ -136,6 +140,19 @@ bench_go() {
   go test ./worker/web -run '^$' -bench 'TournamentPage64|PublicPages' -benchmem -count 1
 }
 
+bench_memory() {
+  echo "bench: memory with ${BENCH_ARENAS:-1000} arenas on a fresh server (budget 512 MiB resident)"
+  go build -o "$tmp/arenamem" ./scripts/arenamem
+  local mport
+  mport=$(free_port)
+  ARENA_TICK_INTERVAL=0 "$tmp/arena" --addr "127.0.0.1:$mport" --data "$tmp/mem" --log json 2>"$tmp/mem.log" &
+  local mpid=$!
+  pids+=($mpid)
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$mport/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+  "$tmp/arenamem" -base "http://127.0.0.1:$mport" -operator "$(cat "$tmp/mem/operator-token")" -pid "$mpid" \
+    -arenas "${BENCH_ARENAS:-1000}" -limit-mb 512
+}
+
 want read && { bench_read; echo; }
 want protocol && { bench_protocol; echo; }
 want go && { bench_go; echo; }
@@ -143,3 +160,4 @@ if want recordings; then
   echo "bench: recordings"
   scripts/bench-recordings.sh
 fi
+want memory && bench_memory

@@ -80,6 +80,21 @@ func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return db.QueryRowContext(ctx, query, args...)
 }
 
+// queryRowOnWriter runs a reading query expected to return one row on a
+// local database's writing connection (as queryRow remotely). The readers'
+// page caches are dropped whenever another connection commits, so reading
+// rows the hot paths have just written (a match being readied or
+// submitted) costs a reader many page reads; the writer made those writes
+// and its cache is warm. The read waits for the group commit in flight.
+func (db *DB) queryRowOnWriter(ctx context.Context, query string, args ...any) *sql.Row {
+	if db.Local {
+		if st, err := prepared(ctx, db.writer, &db.writeStmts, query); err == nil {
+			return st.QueryRowContext(ctx, args...)
+		}
+	}
+	return db.queryRow(ctx, query, args...)
+}
+
 // Version counts the writes made through this DB value. A process that is
 // the only writer of a database (the native server) can key caches by it:
 // an unchanged version means unchanged data. Each DB value counts from its
@@ -146,7 +161,7 @@ func Open(rawURL, token string) (*DB, error) {
 			return nil, fmt.Errorf("store: file URLs take one slash or none (file:/path or file:path)")
 		}
 		q := u.Query()
-		for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+		for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)", "temp_store(MEMORY)"} {
 			q.Add("_pragma", p)
 		}
 		q.Set("_txlock", "immediate")

@@ -13,9 +13,10 @@ import (
 
 var _ core.ProtocolStore = (*Arena)(nil)
 
-// MatchState implements core.ProtocolStore: one query.
+// MatchState implements core.ProtocolStore: one query, on the writer's
+// connection locally (the match is about to be written: queryRowOnWriter).
 func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
-	st, err := scanMatchState(s.db.queryRow(ctx, q("match_state")+" WHERE m.id = ?", id))
+	st, err := scanMatchState(s.db.queryRowOnWriter(ctx, q("match_state")+" WHERE m.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
 	}
@@ -181,7 +182,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
 	var status, token, hash, produced string
-	if err := s.db.queryRow(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash, &produced); err != nil {
+	if err := s.db.queryRowOnWriter(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash, &produced); err != nil {
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to read the submission outcome: %w", err)
 	}
 	out := core.SubmitOutcome{MatchStatus: core.MatchStatus(status)}
