@@ -34,13 +34,16 @@ func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
 			}
 			return errors.New("webhook: refusing a non-public address " + ap.Addr().String())
 		}}
-		transport := http.DefaultTransport.(*http.Transport).Clone()
-		if runtime.GOOS != "js" {
-			// On the edge requests go through fetch (a dialer would
-			// bypass it), which reaches no private network anyway.
-			transport.DialContext = dialer.DialContext
+		// On the edge requests go through fetch (the kept-instance build's
+		// http.DefaultTransport is the request bridge; a dialer would
+		// bypass it), which reaches no private network anyway.
+		var transport http.RoundTripper = http.DefaultTransport
+		if t, ok := transport.(*http.Transport); ok && runtime.GOOS != "js" {
+			t = t.Clone()
+			t.DialContext = dialer.DialContext
+			t.Proxy = nil
+			transport = t
 		}
-		transport.Proxy = nil
 		client = &http.Client{Transport: transport, Timeout: core.WebhookTimeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
