@@ -206,6 +206,13 @@ func (s *Server) HandleTenant(pattern string, h func(w http.ResponseWriter, r *h
 	s.mux.HandleFunc(pattern, s.tenant(h))
 }
 
+// Tenanted wraps a handler for one arena's request outside the route
+// table (the site's 404 page): the host picks the arena, as in
+// HandleTenant.
+func (s *Server) Tenanted(h func(w http.ResponseWriter, r *http.Request, t *Tenant)) http.HandlerFunc {
+	return s.tenant(h)
+}
+
 // Handle registers a handler that serves every host.
 func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
 
