@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"io/fs"
 	"log/slog"
-	"mime"
 	"net/http"
 	"path"
 	"time"
@@ -63,6 +62,15 @@ func Register(srv *server.Server, cfg Config) *Site {
 	return s
 }
 
+// staticTypes are the assets' content types, the same on every platform
+// (mime's table depends on the machine).
+var staticTypes = map[string]string{
+	".css": "text/css; charset=utf-8",
+	".js":  "text/javascript; charset=utf-8",
+	".svg": "image/svg+xml",
+	".ico": "image/x-icon",
+}
+
 // serveStatic serves an embedded asset: under its content-hashed name
 // (views.StaticPath) for a year, immutable; under its plain name (or an
 // outdated hash) for an hour. Anything else is 404, never 500.
@@ -89,9 +97,7 @@ func serveStatic(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("ETag", `"`+views.StaticHash(name)+`"`)
 	h.Set("X-Content-Type-Options", "nosniff")
-	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
-		h.Set("Content-Type", ct)
-	}
+	h.Set("Content-Type", staticTypes[path.Ext(name)])
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
 }
 
