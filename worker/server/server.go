@@ -79,6 +79,7 @@ type Server struct {
 	// public lists the public API endpoints for the meta object.
 	public []string
 	cache  *publicCache // nil unless cfg.SoleWriter
+	memo   *memoCache   // Memo's; nil unless cfg.SoleWriter
 
 	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
 	// sessionPlayer is the signed-in web session's account, when there is
@@ -124,6 +125,7 @@ func New(cfg Config) *Server {
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()
 		s.cache = &publicCache{entries: map[string]publicEntry{}}
+		s.memo = &memoCache{entries: map[string]memoEntry{}}
 	}
 	s.routes()
 	return s

@@ -11,27 +11,15 @@ import (
 // (GET /tournaments/{slug}/embed, framing allowed, no navigation), and
 // its bracket as a standalone picture (GET /tournaments/{slug}/bracket.svg)
 // for chat apps and forums. Both draw the page's own view model
-// (publicResults), so the three never disagree.
+// (tournamentData), so the three never disagree.
 
 // tournamentEmbed serves the embed; its results refresh like the page's.
 func (s *Site) tournamentEmbed(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	ctx := r.Context()
 	tour, ok := s.tournamentFor(w, r, t)
 	if !ok {
 		return
 	}
-	regs, err := t.Store.Registrations(ctx, tour.ID)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	now := s.srv.Now()
-	results, _, err := publicResults(ctx, t, tour, regs, now)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	region, err := s.resultsRegion(r, tour, results)
+	data, err := s.tournamentData(r, t, tour)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -41,7 +29,7 @@ func (s *Site) tournamentEmbed(w http.ResponseWriter, r *http.Request, t *server
 	h.Set("Cache-Control", "public, max-age=10")
 	s.render(w, r, t, http.StatusOK, views.EmbedView(views.EmbedPage{
 		ArenaName: t.Arena.Name, Tournament: publicCard(tour), PageURL: origin(r) + "/tournaments/" + tour.Slug,
-		Now: now, Results: region,
+		Now: s.srv.Now(), Results: data.region,
 	}))
 }
 
@@ -53,16 +41,12 @@ func (s *Site) bracketSVG(w http.ResponseWriter, r *http.Request, t *server.Tena
 	if !ok {
 		return
 	}
-	regs, err := t.Store.Registrations(ctx, tour.ID)
+	data, err := s.tournamentData(r, t, tour)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	results, _, err := publicResults(ctx, t, tour, regs, s.srv.Now())
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	results := data.results
 	if results.Bracket == nil {
 		s.publicNotFound(w, r, t, "This tournament has no bracket yet.")
 		return

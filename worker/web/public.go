@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"net/http"
 	"slices"
+	"strconv"
+	"time"
 
 	"arena/core"
 	"arena/views"
@@ -49,13 +51,42 @@ func (s *Site) publicNotFound(w http.ResponseWriter, r *http.Request, t *server.
 // the matches being played, open now and coming up across the running
 // tournaments, and the tournaments by status.
 func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	ctx := r.Context()
-	list, err := t.Store.Tournaments(ctx, false)
+	now := s.srv.Now()
+	v, err := s.srv.Memo(t, "home/"+strconv.FormatInt(now.Unix()/60, 10), func() (any, error) { return s.homeLists(r, t, now) })
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	now := s.srv.Now()
+	lists := v.(*homeLists)
+	l := s.layout(r, t, "Home")
+	l.Share = s.share(r, "", t.Arena.Name+": tournaments, live matches and the ladder.")
+	p := views.HomePage{Layout: l, Now: now, Live: lists.live, OpenNow: lists.open, Upcoming: lists.upcoming, Sections: lists.sections}
+	if l.Viewer != nil {
+		region, err := s.nextRegion(r, t, l.Viewer.PlatformID, lists.tournaments, nil)
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		p.Next = region
+		p.Layout.HTMX = region.Every > 0
+	}
+	s.render(w, r, t, http.StatusOK, views.HomeView(p))
+}
+
+// homeLists are the home page's part that is the same for everyone, read
+// once per write to the arena and per minute (server.Memo).
+type homeLists struct {
+	tournaments          []core.Tournament
+	live, open, upcoming []views.MatchSummary
+	sections             []views.TournamentSection
+}
+
+func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*homeLists, error) {
+	ctx := r.Context()
+	list, err := t.Store.Tournaments(ctx, false)
+	if err != nil {
+		return nil, err
+	}
 	type found struct {
 		m    core.Match
 		tour views.TournamentRef
@@ -68,8 +99,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 		}
 		matches, err := t.Store.Matches(ctx, tour.ID)
 		if err != nil {
-			s.fail(w, r, t, err)
-			return
+			return nil, err
 		}
 		ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
 		for _, m := range matches {
@@ -97,32 +127,19 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	}
 	book, err := publicPlayers(ctx, t, ids)
 	if err != nil {
-		s.fail(w, r, t, err)
-		return
+		return nil, err
 	}
-	l := s.layout(r, t, "Home")
-	l.Share = s.share(r, "", t.Arena.Name+": tournaments, live matches and the ladder.")
-	p := views.HomePage{Layout: l, Now: now}
+	out := &homeLists{tournaments: list, sections: publicSections(list)}
 	for _, f := range live {
-		p.Live = append(p.Live, book.summary(&f.m, f.tour, now))
+		out.live = append(out.live, book.summary(&f.m, f.tour, now))
 	}
 	for _, f := range open {
-		p.OpenNow = append(p.OpenNow, book.summary(&f.m, f.tour, now))
+		out.open = append(out.open, book.summary(&f.m, f.tour, now))
 	}
 	for _, f := range upcoming {
-		p.Upcoming = append(p.Upcoming, book.summary(&f.m, f.tour, now))
+		out.upcoming = append(out.upcoming, book.summary(&f.m, f.tour, now))
 	}
-	if l.Viewer != nil {
-		region, err := s.nextRegion(r, t, l.Viewer.PlatformID, list, nil)
-		if err != nil {
-			s.fail(w, r, t, err)
-			return
-		}
-		p.Next = region
-		p.Layout.HTMX = region.Every > 0
-	}
-	p.Sections = publicSections(list)
-	s.render(w, r, t, http.StatusOK, views.HomeView(p))
+	return out, nil
 }
 
 // publicSectionOrder is how the home page groups tournaments.

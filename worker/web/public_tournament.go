@@ -38,12 +38,11 @@ func (s *Site) tournamentFor(w http.ResponseWriter, r *http.Request, t *server.T
 // tournamentPage shows a public tournament; drafts and unknown slugs are
 // the 404 page.
 func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	ctx := r.Context()
 	tour, ok := s.tournamentFor(w, r, t)
 	if !ok {
 		return
 	}
-	regs, err := t.Store.Registrations(ctx, tour.ID)
+	data, err := s.tournamentData(r, t, tour)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -51,27 +50,15 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 	now := s.srv.Now()
 	l := s.layout(r, t, tour.Name)
 	l.Share = s.share(r, "", publicTournamentDescription(tour))
-	results, book, err := publicResults(ctx, t, tour, regs, now)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
 	p := views.TournamentPage{
 		Layout: l, Now: now, Tournament: publicCard(tour),
-		Registration: publicRegistration(tour, len(regs), now),
-		Players:      make([]views.PlayerRef, 0, len(regs)),
-	}
-	for _, reg := range regs {
-		p.Players = append(p.Players, book.player(reg.PlatformID))
-	}
-	if p.Results, err = s.resultsRegion(r, tour, results); err != nil {
-		s.fail(w, r, t, err)
-		return
+		Registration: publicRegistration(tour, len(data.regs), now),
+		Players:      data.players, Results: data.region,
 	}
 	if a, ok := any(s).(publicTournamentActions); ok {
-		p.Actions = a.tournamentActions(r, t, l, tour, regs)
+		p.Actions = a.tournamentActions(r, t, l, tour, data.regs)
 	}
-	if v := l.Viewer; v != nil && core.SideOfPlayer(regs, v.PlatformID) != nil && !tour.Status.Final() {
+	if v := l.Viewer; v != nil && core.SideOfPlayer(data.regs, v.PlatformID) != nil && !tour.Status.Final() {
 		if p.Next, err = s.nextRegion(r, t, v.PlatformID, nil, tour); err != nil {
 			s.fail(w, r, t, err)
 			return
@@ -85,27 +72,55 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 // tournamentLive is GET /tournaments/{slug}/live: the results region, the
 // same for everyone.
 func (s *Site) tournamentLive(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	ctx := r.Context()
 	tour, ok := s.tournamentFor(w, r, t)
 	if !ok {
 		return
 	}
-	regs, err := t.Store.Registrations(ctx, tour.ID)
+	data, err := s.tournamentData(r, t, tour)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	results, _, err := publicResults(ctx, t, tour, regs, s.srv.Now())
+	s.answerLive(w, r, t, data.region, true)
+}
+
+// tournamentData is what every view of a tournament shows (its page, the
+// results' poll, the embed, the bracket picture): the sides and the
+// results, read and rendered once per write to the arena (server.Memo)
+// and per minute (the countdowns and open windows follow the clock).
+type tournamentData struct {
+	regs    []core.Registration
+	players []views.PlayerRef // the sides, in registration order
+	results views.TournamentResults
+	region  views.LiveRegion // the results as the live region shows them
+}
+
+func (s *Site) tournamentData(r *http.Request, t *server.Tenant, tour *core.Tournament) (*tournamentData, error) {
+	ctx := r.Context()
+	now := s.srv.Now()
+	key := "tournament/" + strconv.FormatInt(tour.ID, 10) + "/" + strconv.FormatInt(now.Unix()/60, 10)
+	v, err := s.srv.Memo(t, key, func() (any, error) {
+		regs, err := t.Store.Registrations(ctx, tour.ID)
+		if err != nil {
+			return nil, err
+		}
+		results, book, err := publicResults(ctx, t, tour, regs, now)
+		if err != nil {
+			return nil, err
+		}
+		d := &tournamentData{regs: regs, results: results, players: make([]views.PlayerRef, 0, len(regs))}
+		for _, reg := range regs {
+			d.players = append(d.players, book.player(reg.PlatformID))
+		}
+		if d.region, err = s.resultsRegion(r, tour, results); err != nil {
+			return nil, err
+		}
+		return d, nil
+	})
 	if err != nil {
-		s.fail(w, r, t, err)
-		return
+		return nil, err
 	}
-	region, err := s.resultsRegion(r, tour, results)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	s.answerLive(w, r, t, region, true)
+	return v.(*tournamentData), nil
 }
 
 // resultsRegion is a tournament's results as a live region: it refreshes
