@@ -158,6 +158,13 @@ func TestReadyReportConfirm(t *testing.T) {
 		resp := p1.Get(t, m.Path(""))
 		require.Equal(t, http.StatusOK, resp.Status)
 		assert.Contains(t, resp.Body, `action="`+m.Path("ready")+`"`)
+		// The box as the page's live poll renders it comes back to the
+		// page, not to the poll's address.
+		poll := p1.Get(t, m.Path("live"))
+		require.Equal(t, http.StatusOK, poll.Status)
+		assert.Contains(t, poll.Body, `action="`+m.Path("ready")+`"`)
+		assert.Contains(t, poll.Body, `<input type="hidden" name="next" value="`+m.Path("")+`">`)
+		assert.NotContains(t, poll.Body, `value="`+m.Path("live")+`"`)
 	})
 	t.Run("ReadyBothSidesGoesLive", func(t *testing.T) {
 		resp := p1.Post(t, m.Path("ready"), url.Values{"next": {m.Path("")}})

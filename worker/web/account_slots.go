@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 
@@ -95,12 +96,14 @@ func (s *Site) MatchActions(r *http.Request, t *server.Tenant, m *core.MatchStat
 }
 
 // matchActions is the public match page's hook (see publicMatchActions).
+// Its forms come back to the match's page, also when the box was
+// rendered for the page's live poll (GET /matches/{id}/live).
 func (s *Site) matchActions(r *http.Request, t *server.Tenant, l views.Layout, _ *core.Tournament, st *core.MatchState) templ.Component {
 	viewer := s.sessionPlayer(r, t)
 	if l.Viewer != nil {
 		viewer = l.Viewer.PlatformID
 	}
-	p, err := s.matchActionsProps(r.Context(), t, st, viewer, r.URL.Path)
+	p, err := s.matchActionsProps(r.Context(), t, st, viewer, "/matches/"+strconv.FormatInt(st.ID, 10))
 	if err != nil {
 		s.cfg.Logger.ErrorContext(r.Context(), "match actions", slog.String("error", err.Error()))
 		return nil
