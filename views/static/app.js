@@ -3,7 +3,8 @@
 // its date when both fall on one day), every <time data-countdown> as the
 // time left until it, names the viewer's zone in the footer, and reads
 // the admin pages' date-time fields in the viewer's zone (their hidden
-// <name>Offset field tells the server the offset of each value).
+// <name>Offset field tells the server the offset of each value), and
+// keeps what the viewer opened in a live region open when it refreshes.
 (function () {
   var full = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
   var dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
@@ -95,6 +96,18 @@
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
   });
-  // A live region came back from the server (htmx): show its times too.
-  document.addEventListener("htmx:afterSettle", function () { refresh(document); });
+  // A live region came back from the server (htmx): the parts the viewer
+  // had opened (a group's matches) stay open, and its times are shown
+  // like the page's.
+  var opened = [];
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    opened = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open] > summary"), function (s) { return s.textContent; });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll(".live-region details > summary").forEach(function (s) {
+      if (opened.indexOf(s.textContent) >= 0) s.parentNode.open = true;
+    });
+    opened = [];
+    refresh(document);
+  });
 })();
