@@ -71,8 +71,7 @@ func TestCompletedCupOnAPhone(t *testing.T) {
 	assert.Equal(t, []string{"Group A", "Group B", "Group C", "Group D"}, texts(t, ctx, "caption"))
 	winner := text(t, ctx, fmt.Sprintf(`a[href="/matches/%d"] .bm-seat.win`, final.ID))
 	assert.Contains(t, winner, final.Winner.PersonaName)
-	outside := eval[int](t, ctx, `Array.from(document.querySelectorAll('.bm')).filter(b => { const r = b.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth }).length`)
-	assert.Zero(t, outside, "every match box is on the screen")
+	assert.Zero(t, boxesOffScreen(t, ctx), "every match box is on the screen")
 	assert.True(t, fitsTheScreen(t, ctx), "the page itself does not scroll sideways")
 	screenshot(t, ctx)
 }
