@@ -869,7 +869,7 @@ func PlayerView(p PlayerPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "\">Match calendar (iCal)</a> <span class=\"muted\">: add it to your calendar app to see this player's match windows.</span></p></article>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "\">Match calendar (iCal)</a><span class=\"muted\">: add it to your calendar app to see this player's match windows.</span></p></article>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
