@@ -67,10 +67,24 @@ func Ladder(ctx context.Context, st TournamentStore, want string) (SeasonLadder,
 	if err != nil {
 		return SeasonLadder{}, err
 	}
-	for i, row := range rows {
-		out.Rows = append(out.Rows, RankedRow{Rank: i + 1, LadderRow: row})
-	}
+	out.Rows = RankLadder(rows)
 	return out, nil
+}
+
+// RankLadder ranks season rows that come best first (most points, then
+// most tournaments): equal points share a rank and the places they take
+// are skipped ("1, 2, 2, 4", competition ranking). The API and the site
+// both show these ranks; the order of rows sharing a rank is kept.
+func RankLadder(rows []LadderRow) []RankedRow {
+	out := make([]RankedRow, 0, len(rows))
+	for i, row := range rows {
+		rank := i + 1
+		if i > 0 && row.Points == rows[i-1].Points {
+			rank = out[i-1].Rank
+		}
+		out = append(out, RankedRow{Rank: rank, LadderRow: row})
+	}
+	return out
 }
 
 // SeasonDraft is a ladder season as an admin gives it: the body of POST

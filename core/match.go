@@ -18,6 +18,35 @@ const (
 // Resolved reports whether the match has its final result.
 func (s MatchStatus) Resolved() bool { return s == MatchConfirmed || s == MatchForfeited }
 
+// WindowState is where a match's window stands at an instant: players
+// ready up while it is open (spec 3, ready).
+type WindowState string
+
+// Window states.
+const (
+	WindowBefore WindowState = "before" // it opens later
+	WindowOpen   WindowState = "open"   // opensAt <= now < closesAt
+	WindowClosed WindowState = "closed" // closesAt <= now
+)
+
+// WindowAt returns where the window [opens, closes) stands at now.
+func WindowAt(opens, closes, now time.Time) WindowState {
+	switch {
+	case now.Before(opens):
+		return WindowBefore
+	case now.Before(closes):
+		return WindowOpen
+	}
+	return WindowClosed
+}
+
+// Window returns where the match's window stands at now.
+func (m *Match) Window(now time.Time) WindowState { return WindowAt(m.OpensAt, m.ClosesAt, now) }
+
+// ReadySides reports which sides pressed ready (a scheduled match's; a
+// live match had both).
+func (m *Match) ReadySides() (p1, p2 bool) { return m.P1ReadyAt != nil, m.P2ReadyAt != nil }
+
 // Match stages: the spec's four, plus a Swiss round's and a round-robin
 // tournament's matches. Double-elimination matches are playoff matches
 // (the grand final and its reset final); a Swiss top cut is a bracket.

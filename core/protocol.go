@@ -82,9 +82,9 @@ func Ready(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller, match
 		return ReadyOutcome{}, Errorf(CodeOpponentUndecided, "the opponent is not decided yet")
 	case st.Status != MatchScheduled:
 		return ReadyOutcome{}, Errorf(CodePastReadyPhase, "match %d is %s", matchID, st.Status)
-	case now.Before(st.OpensAt):
+	case st.Window(now) == WindowBefore:
 		return ReadyOutcome{}, Errorf(CodeWindowNotOpen, "the window opens at %s", st.OpensAt.Format(time.RFC3339))
-	case !now.Before(st.ClosesAt):
+	case st.Window(now) == WindowClosed:
 		return ReadyOutcome{}, Errorf(CodeWindowClosed, "the window closed at %s", st.ClosesAt.Format(time.RFC3339))
 	}
 	nonce, seed, err := liveSecrets(random)

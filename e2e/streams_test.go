@@ -112,7 +112,7 @@ func TestFollowTournamentInTheBrowser(t *testing.T) {
 	assert.Equal(t, "Follow", text(t, ctx, ".follow-button"))
 	within(t, ctx,
 		chromedp.Click(chromedp.CSS(".follow-button")),
-		chromedp.WaitVisible(chromedp.CSS(`.follow .notice[role="status"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.notice[role="status"]`)),
 	)
 	assert.Contains(t, text(t, ctx, ".follow-button"), "Following")
 	within(t, ctx, chromedp.Navigate(a.URL+"/account"), chromedp.WaitVisible(chromedp.CSS(".follows")))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -26,15 +27,14 @@ func signIn(t *testing.T, ctx context.Context, base, platformID string) {
 	)
 }
 
-// click presses the button of the form posting to action on a freshly
-// loaded page and waits for the page the site answers with: its success
-// notice, which it returns.
+// click presses the button of the form posting to action and waits for
+// the page the site answers with (a new page, not the one clicked on): its
+// success notice, which it returns.
 func click(t *testing.T, ctx context.Context, action string) string {
 	t.Helper()
-	within(t, ctx,
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`form[action=%q] button[type="submit"]`, action))),
-		chromedp.WaitVisible(chromedp.CSS(`.notice[role="status"]`)),
-	)
+	markPage(t, ctx)
+	within(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`form[action=%q] button[type="submit"]`, action))))
+	waitFor(t, ctx, "the answer to "+action, `window.arenaTestMark !== true && document.readyState !== "loading" && !!document.querySelector('.notice[role="status"]')`, 15*time.Second)
 	return text(t, ctx, `.notice[role="status"]`)
 }
 
@@ -48,7 +48,7 @@ func TestTournamentInTheBrowser(t *testing.T) {
 		Fields: map[string]any{"smallFinal": false, "matchWindowMinutes": 120}})
 	playerA, playerB := arenatest.Blaise, arenatest.Charles
 
-	alice, bob, admin := browser(t), browser(t), browser(t)
+	alice, bob, admin := browser(t), phone(t), browser(t)
 	tournamentPage := a.URL + "/tournaments/browser-cup"
 
 	// Player A registers first, two players through the API, B last: seeds
@@ -87,10 +87,10 @@ func TestTournamentInTheBrowser(t *testing.T) {
 	// A reports a win 3-1; B confirms it.
 	within(t, alice, chromedp.Navigate(matchPage),
 		chromedp.Click(chromedp.CSS(fmt.Sprintf(`input[name="winner"][value=%q]`, playerA))),
-		chromedp.SetValue(chromedp.CSS("#score_p1"), "3"),
-		chromedp.SetValue(chromedp.CSS("#score_p2"), "1"),
+		chromedp.SetValue(chromedp.CSS(fmt.Sprintf("#score_p1-%d", sf1.ID)), "3"),
+		chromedp.SetValue(chromedp.CSS(fmt.Sprintf("#score_p2-%d", sf1.ID)), "1"),
 	)
-	assert.Contains(t, click(t, alice, sf1.Path("report")), "Result reported.")
+	assert.Equal(t, "Your side reported: Blaise Pascal won (3–1). Waiting for your opponent to confirm.", click(t, alice, sf1.Path("report")))
 	within(t, bob, chromedp.Navigate(matchPage))
 	assert.Equal(t, "You confirmed the result.", click(t, bob, sf1.Path("report/confirm")))
 

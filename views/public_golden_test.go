@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -29,12 +30,18 @@ var goldenUpdate = func() flag.Getter {
 	return flag.Lookup("update").Value.(flag.Getter)
 }()
 
+// assetHash matches a hashed asset's path (views.StaticPath).
+var assetHash = regexp.MustCompile(`/static/([a-z.]+)\.[0-9a-z]+\.(css|js|svg)`)
+
 // assertGolden renders c and compares it byte for byte with
 // testdata/golden/<name>.html.
 func assertGolden(t *testing.T, name string, c templ.Component) {
 	t.Helper()
 	var buf bytes.Buffer
 	require.NoError(t, c.Render(context.Background(), &buf))
+	// Asset names carry their content's hash: a stylesheet change must not
+	// rewrite every page's golden file.
+	buf = *bytes.NewBuffer(assetHash.ReplaceAll(buf.Bytes(), []byte("/static/$1.HASH.$2")))
 	path := filepath.Join("testdata", "golden", name+".html")
 	if update, _ := goldenUpdate.Get().(bool); update {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
@@ -69,6 +76,16 @@ func layout(title string) views.Layout {
 	return l
 }
 
+// region is a live region showing c that polls every 10 s (static:
+// never).
+func region(id string, c templ.Component, static bool) views.LiveRegion {
+	r := views.LiveRegion{ID: id, URL: "/" + id + "/live", Version: "v1", Every: 10 * time.Second, Content: c}
+	if static {
+		r.Every = 0
+	}
+	return r
+}
+
 func groupMatch(id int64, round string, p1, p2 *views.PlayerRef, winner int, score *views.Score, status string) views.MatchSummary {
 	m := views.MatchSummary{
 		ID: id, Tournament: winter, Stage: "group", Round: round, GroupName: "A", Status: status,
@@ -96,10 +113,14 @@ func TestGoldenHome(t *testing.T) {
 	live := groupMatch(11, "Round 2", ada, blaise, 0, nil, "live")
 	awaiting := groupMatch(12, "Round 2", grace, mallory, 0, nil, "awaiting_result")
 	next := groupMatch(13, "Round 3", ada, grace, 0, nil, "scheduled")
-	next.OpensAt, next.ClosesAt = t0, t0.Add(2*hour)
+	next.OpensAt, next.ClosesAt, next.Window = t0.Add(hour), t0.Add(3*hour), views.WindowBefore
+	open := groupMatch(14, "Round 2", hedy, grace, 0, nil, "scheduled")
+	open.OpensAt, open.ClosesAt, open.Window, open.P2Ready = t0.Add(-hour), t0.Add(90*time.Minute), views.WindowOpen, true
 	assertGolden(t, "home", views.HomeView(views.HomePage{
 		Layout:   layout("Home"),
+		Now:      t0,
 		Live:     []views.MatchSummary{live, awaiting},
+		OpenNow:  []views.MatchSummary{open},
 		Upcoming: []views.MatchSummary{next},
 		Sections: []views.TournamentSection{
 			{Title: "Running now", Tournaments: c[1:2]},
@@ -155,19 +176,17 @@ func TestGoldenTournamentCompleted(t *testing.T) {
 	bracket := bracketOf8()
 	card := cards()[2]
 	card.Description = "Sixteen players.\nThe top two of each group go through."
-	assertGolden(t, "tournament_completed", views.TournamentView(views.TournamentPage{
-		Layout:       layout(card.Name),
-		Tournament:   card,
-		Registration: views.RegistrationState{State: views.RegistrationClosed, Count: 16, Max: 16},
-		Players:      []views.PlayerRef{*ada, *blaise, *grace, *mallory},
+	results := views.TournamentResults{
+		Format: "groups_playoffs",
 		Groups: []views.GroupTable{{
 			Name: "A",
 			Rows: []views.StandingRow{
-				{Rank: 1, Player: *ada, Played: 3, Wins: 3, Losses: 0, ScoreDiff: 7, Points: 9, Advances: true},
-				{Rank: 2, Player: *mallory, Played: 3, Wins: 2, Losses: 1, ScoreDiff: 1, Points: 6, Advances: true},
-				{Rank: 3, Player: *grace, Played: 3, Wins: 1, Losses: 2, ScoreDiff: -2, Points: 3},
-				{Rank: 4, Player: *hedy, Played: 3, Wins: 0, Losses: 3, ScoreDiff: -6, Points: 0},
+				{Rank: 1, Player: *ada, Played: 3, Wins: 3, Losses: 0, ScoreDiff: 7, Points: 9, Advances: true, SeparatedBy: "points"},
+				{Rank: 2, Player: *mallory, Played: 3, Wins: 2, Losses: 1, ScoreDiff: 1, Points: 6, Advances: true, SeparatedBy: "points"},
+				{Rank: 3, Player: *grace, Played: 3, Wins: 1, Losses: 2, ScoreDiff: -2, Points: 3, SeparatedBy: "head_to_head_points"},
+				{Rank: 4, Player: *hedy, Played: 3, Wins: 0, Losses: 3, ScoreDiff: -6, Points: 3},
 			},
+			Decided: true,
 			Matches: []views.MatchSummary{
 				groupMatch(1, "Round 1", ada, hedy, 1, &views.Score{P1: 3, P2: 0}, "confirmed"),
 				groupMatch(2, "Round 1", mallory, grace, 1, &views.Score{P1: 3, P2: 2}, "confirmed"),
@@ -178,8 +197,18 @@ func TestGoldenTournamentCompleted(t *testing.T) {
 		Podium: []views.PodiumPlace{
 			{Rank: 1, Player: *blaise}, {Rank: 2, Player: *ada}, {Rank: 3, Player: *mallory}, {Rank: 4, Player: *grace},
 		},
-		Actions: templ.Raw(`<form method="post" action="/actions-slot"><button type="submit">Slot</button></form>`),
+	}
+	assertGolden(t, "tournament_completed", views.TournamentView(views.TournamentPage{
+		Layout:       layout(card.Name),
+		Tournament:   card,
+		Registration: views.RegistrationState{State: views.RegistrationClosed, Count: 16, Max: 16},
+		Players:      []views.PlayerRef{*ada, *blaise, *grace, *mallory},
+		Results:      region("tournament-results", views.TournamentResultsView(results), true),
+		Actions:      templ.Raw(`<form method="post" action="/actions-slot"><button type="submit">Slot</button></form>`),
 	}))
+	// A group still being played: its qualifying places are provisional.
+	results.Groups[0].Decided, results.Podium, results.Bracket = false, nil, nil
+	assertGolden(t, "results_groups_open", views.TournamentResultsView(results))
 }
 
 func TestGoldenTournamentRegistration(t *testing.T) {
@@ -193,7 +222,8 @@ func TestGoldenTournamentRegistration(t *testing.T) {
 		{"tournament_registration_upcoming", views.RegistrationState{State: views.RegistrationUpcoming, Count: 0, Max: 16}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := views.TournamentPage{Layout: layout(card.Name), Tournament: card, Registration: tc.state}
+			p := views.TournamentPage{Layout: layout(card.Name), Tournament: card, Registration: tc.state,
+				Results: region("tournament-results", views.TournamentResultsView(views.TournamentResults{}), true)}
 			if tc.state.Count > 0 {
 				p.Players = []views.PlayerRef{*ada, *mallory}
 			}
@@ -250,18 +280,20 @@ func TestGoldenMatch(t *testing.T) {
 	resolved := t0.Add(-30 * time.Minute)
 	final := groupMatch(31, "Final", ada, blaise, 2, &views.Score{P1: 2, P2: 3}, "confirmed")
 	final.Tournament, final.Stage, final.GroupName, final.ResultSource = autumn, "final", "", "admin"
+	decided := views.MatchDetail{
+		MatchSummary: final, BracketSlot: "FINAL", LiveAt: &live, ResolvedAt: &resolved,
+		P1Roster: []views.PlayerRef{*ada, *grace}, P2Roster: []views.PlayerRef{*blaise, *mallory},
+	}
 	assertGolden(t, "match_decided", views.MatchView(views.MatchPage{
 		Layout: layout("Ada Lovelace vs Blaise Pascal"),
-		Match: views.MatchDetail{
-			MatchSummary: final, BracketSlot: "FINAL", LiveAt: &live, ResolvedAt: &resolved,
-			P1Roster: []views.PlayerRef{*ada, *grace}, P2Roster: []views.PlayerRef{*blaise, *mallory},
-		},
+		Match:  decided,
+		Live: region("match-live", views.MatchLiveView(views.MatchLive{Now: t0, Match: decided,
+			Actions: templ.Raw(`<p>match actions slot</p>`)}), true),
 		Casters: []views.Caster{
 			{Name: "Arena TV", StreamURL: "https://stream.example/arena", Source: "arena"},
 			{Name: "Bad Link", StreamURL: "javascript:alert(1)", Source: "community"},
 		},
 		Streams: []views.MatchStream{{Player: *ada, StreamURL: "https://stream.example/ada"}},
-		Actions: templ.Raw(`<p>match actions slot</p>`),
 	}))
 	scheduled := groupMatch(40, "Round 3", mallory, nil, 0, nil, "scheduled")
 	viewer := layout("Mallory vs TBD")
@@ -269,7 +301,12 @@ func TestGoldenMatch(t *testing.T) {
 	assertGolden(t, "match_scheduled", views.MatchView(views.MatchPage{
 		Layout: viewer,
 		Match:  views.MatchDetail{MatchSummary: scheduled},
+		Live:   region("match-live", views.MatchLiveView(views.MatchLive{Now: t0, Match: views.MatchDetail{MatchSummary: scheduled}}), false),
 	}))
+	// Open now: the player's opponent is ready, the player is not.
+	open := groupMatch(41, "Round 3", ada, blaise, 0, nil, "scheduled")
+	open.OpensAt, open.ClosesAt, open.Window, open.P2Ready = t0.Add(-hour), t0.Add(hour+5*time.Minute), views.WindowOpen, true
+	assertGolden(t, "match_open_live", views.MatchLiveView(views.MatchLive{Now: t0, Match: views.MatchDetail{MatchSummary: open}, ViewerSide: 1}))
 }
 
 func TestGoldenPlayer(t *testing.T) {
@@ -283,6 +320,12 @@ func TestGoldenPlayer(t *testing.T) {
 	assertGolden(t, "player", views.PlayerView(views.PlayerPage{
 		Layout:   layout(ada.Name),
 		Player:   profile,
+		Now:      t0,
+		Entries:  []views.PlayerEntry{{Tournament: cards()[0]}, {Tournament: cards()[1], CaptainName: "Grace Hopper"}},
+		Ladder:   &views.LadderPlace{Rank: 2, Points: 70, SeasonName: "Season 1", Shared: true},
+		Page:     2,
+		OlderURL: "/players/" + ada.PlatformID + "?page=3#history",
+		NewerURL: "/players/" + ada.PlatformID + "?page=1#history",
 		Stats:    views.PlayerStats{MatchesPlayed: 3, Wins: 2, Losses: 1, WinRate: 67},
 		Trophies: []views.Trophy{{Rank: 2, Tournament: autumn}, {Rank: 1, Tournament: winter}},
 		Upcoming: []views.MatchSummary{upcoming},

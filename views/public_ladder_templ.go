@@ -47,8 +47,8 @@ type LadderRow struct {
 	Rating *RatingFigures
 }
 
-// LadderView renders the ladder. The selector is a plain GET form; with
-// htmx it swaps only the table when the choice changes.
+// LadderView renders the ladder. The selector is a plain GET form (the
+// page loads no htmx: nothing on it refreshes by itself).
 func LadderView(p LadderPage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -82,7 +82,7 @@ func LadderView(p LadderPage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Ladder</h1><form method=\"get\" action=\"/ladder\" class=\"season-picker\" hx-get=\"/ladder\" hx-trigger=\"change\" hx-target=\"#ladder\" hx-select=\"#ladder\" hx-swap=\"outerHTML\" hx-push-url=\"true\"><label for=\"season\">Season</label> <select id=\"season\" name=\"season\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Ladder</h1><form method=\"get\" action=\"/ladder\" class=\"season-picker\"><label for=\"season\">Season</label> <select id=\"season\" name=\"season\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -193,7 +193,7 @@ func serve(ctx context.Context, o options, log *slog.Logger) error {
 
 	httpServer := &http.Server{
 		Addr:              o.addr,
-		Handler:           srv,
+		Handler:           server.Compress(srv),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

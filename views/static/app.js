@@ -1,15 +1,29 @@
-// Shows every <time datetime="..."> in the viewer's time zone, and every
-// <time data-countdown> as the time left until it. Without JavaScript the
-// page shows the UTC text the server rendered.
+// Arena's one script; every page works without it. It shows every
+// <time datetime="..."> in the viewer's time zone (a range's end without
+// its date when both fall on one day), every <time data-countdown> as the
+// time left until it, names the viewer's zone in the footer, and reads
+// the admin pages' date-time fields in the viewer's zone (their hidden
+// <name>Offset field tells the server the offset of each value), and
+// keeps what the viewer opened in a live region open when it refreshes.
 (function () {
+  var full = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  var dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+  var timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+  function sameDay(a, b) {
+    return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  }
   function localize(root) {
     root.querySelectorAll("time[datetime]:not([data-countdown])").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
       if (isNaN(d)) return;
-      var opts = el.dataset.format === "date"
-        ? { dateStyle: "medium" }
-        : { dateStyle: "medium", timeStyle: "short" };
-      el.textContent = new Intl.DateTimeFormat(undefined, opts).format(d);
+      var f = el.dataset.format === "date" ? dateOnly : full;
+      if (el.dataset.format === "time") {
+        // The end of a range: its date only when it differs from the start's.
+        var start = el.parentNode && el.parentNode.querySelector("time[datetime]");
+        var s = start && new Date(start.getAttribute("datetime"));
+        f = s && !isNaN(s) && sameDay(s, d) ? timeOnly : full;
+      }
+      el.textContent = f.format(d);
       el.title = d.toISOString();
     });
   }
@@ -30,16 +44,70 @@
     root.querySelectorAll("time[data-countdown]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
       if (isNaN(d)) return;
-      el.textContent = left(d);
-      el.title = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(d);
+      var text = left(d);
+      el.textContent = el.dataset.countdown === "in" ? text.replace(/ left$/, "") : text;
+      el.title = full.format(d);
     });
+  }
+  // The viewer's zone: its name and offset, "Europe/Paris (UTC+01:00)".
+  function zoneName() {
+    var name = Intl.DateTimeFormat().resolvedOptions().timeZone || "your time zone";
+    var off = -new Date().getTimezoneOffset();
+    var sign = off < 0 ? "−" : "+";
+    off = Math.abs(off);
+    var hh = String(Math.floor(off / 60)).padStart(2, "0"), mm = String(off % 60).padStart(2, "0");
+    return name + " (UTC" + sign + hh + ":" + mm + ")";
+  }
+  function pad(n) { return String(n).padStart(2, "0"); }
+  function localValue(d) {
+    return d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + "T" + pad(d.getHours()) + ":" + pad(d.getMinutes());
+  }
+  // Date-time fields: the server renders each value with the offset it is
+  // in (0: UTC); they are shown in the viewer's zone, and each change
+  // records the offset of the value typed.
+  function zoneFields(root) {
+    root.querySelectorAll("input[type=datetime-local][data-offset-field]").forEach(function (input) {
+      var offset = input.form && input.form.querySelector("input[name='" + input.dataset.offsetField + "']");
+      if (!offset) return;
+      var m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(input.value);
+      if (m) {
+        var utc = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5]) - (parseInt(offset.value, 10) || 0) * 60000;
+        input.value = localValue(new Date(utc));
+      }
+      var record = function () {
+        var d = new Date(input.value);
+        offset.value = isNaN(d) ? "0" : String(-d.getTimezoneOffset());
+      };
+      record();
+      input.addEventListener("change", record);
+      input.addEventListener("input", record);
+    });
+    root.querySelectorAll("[data-zone-hint]").forEach(function (el) { el.textContent = zoneName(); });
+  }
+  function refresh(root) {
+    localize(root);
+    countdown(root);
   }
   document.addEventListener("DOMContentLoaded", function () {
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
-    localize(document);
-    countdown(document);
+    refresh(document);
+    zoneFields(document);
+    document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
   });
-  document.addEventListener("htmx:afterSwap", function (e) { localize(e.target); countdown(e.target); });
+  // A live region came back from the server (htmx): the parts the viewer
+  // had opened (a group's matches) stay open, and its times are shown
+  // like the page's.
+  var opened = [];
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    opened = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open] > summary"), function (s) { return s.textContent; });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll(".live-region details > summary").forEach(function (s) {
+      if (opened.indexOf(s.textContent) >= 0) s.parentNode.open = true;
+    });
+    opened = [];
+    refresh(document);
+  });
 })();

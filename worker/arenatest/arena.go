@@ -157,7 +157,8 @@ func New(tb testing.TB, o Options) *Arena {
 	}
 	var listener *httptest.Server
 	if !o.InProcess {
-		listener = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.Handler.ServeHTTP(w, r) }))
+		// Compressed as the native binary serves it (server.Compress).
+		listener = httptest.NewServer(server.Compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.Handler.ServeHTTP(w, r) })))
 		a.URL = listener.URL
 	}
 	tb.Cleanup(func() {

@@ -2,6 +2,7 @@ package arenatest
 
 import (
 	"context"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -71,14 +72,17 @@ func (p Page) Cookie(name string) *http.Cookie {
 	return nil
 }
 
-var noticePattern = regexp.MustCompile(`<p class="notice[^"]*"[^>]*>([^<]*)</p>`)
+var (
+	noticePattern = regexp.MustCompile(`<p class="notice[^"]*"[^>]*>(.*?)</p>`)
+	tagPattern    = regexp.MustCompile(`<[^>]*>`)
+)
 
-// Notices returns the page's notices (what a form did, or why not),
-// joined by " | ".
+// Notices returns the page's notices (what a form did, or why not) as
+// text, joined by " | ".
 func (p Page) Notices() string {
 	var out []string
 	for _, m := range noticePattern.FindAllStringSubmatch(p.Body, -1) {
-		out = append(out, m[1])
+		out = append(out, html.UnescapeString(tagPattern.ReplaceAllString(m[1], "")))
 	}
 	return strings.Join(out, " | ")
 }

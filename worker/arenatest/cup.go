@@ -252,3 +252,13 @@ func (p PublicTournament) Match(id int64) *PublicMatch {
 	}
 	return nil
 }
+
+// PlayerName is the player's name as the public API shows it.
+func (a *Arena) PlayerName(tb testing.TB, platformID string) string {
+	tb.Helper()
+	var out struct {
+		Player PublicPlayer `json:"player"`
+	}
+	Decode(tb, a.API(tb, http.MethodGet, "/api/v1/players/"+platformID, "", nil, http.StatusOK), &out)
+	return out.Player.PersonaName
+}

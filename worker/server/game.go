@@ -152,7 +152,7 @@ func (s *Server) handleUpcomingMatch(w http.ResponseWriter, r *http.Request, t *
 		MatchID: st.ID, Slot: slot, OpponentPlatformID: opponent, OpponentName: name,
 		Tournament:    tournamentRef{Slug: st.Tournament.Slug, Name: st.Tournament.Name},
 		WindowOpensAt: isoTime(st.OpensAt), WindowClosesAt: isoTime(st.ClosesAt),
-		WindowOpen: !now.Before(st.OpensAt) && now.Before(st.ClosesAt), SelfReady: self, OpponentReady: other,
+		WindowOpen: st.Window(now) == core.WindowOpen, SelfReady: self, OpponentReady: other,
 	})
 }
 

@@ -36,6 +36,7 @@ var statusByCode = map[string]int{
 	core.CodeLastAdmin:           http.StatusConflict,
 	core.CodeLastAdminToken:      http.StatusConflict,
 	core.CodeOperatorOnly:        http.StatusForbidden,
+	core.CodeNameFromPlatform:    http.StatusForbidden,
 
 	// Tournaments, registrations, lifecycle.
 	core.CodeTournamentNotFound: http.StatusNotFound,

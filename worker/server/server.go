@@ -89,6 +89,7 @@ type Server struct {
 	public []string
 	cache  *publicBodies // nil unless cfg.SoleWriter
 	keys   *apiKeys      // nil unless cfg.SoleWriter
+	memo   *memos        // Memo's; nil unless cfg.SoleWriter
 
 	requestIDs *requestIDs
 
@@ -138,6 +139,7 @@ func New(cfg Config) *Server {
 		s.dir.CacheHosts()
 		s.cache = newVersionedCache[publicVersion](maxPublicEntries, maxPublicBytes, publicEntrySize)
 		s.keys = newVersionedCache[uint64, apiKeyEntry](maxAPIKeyEntries, 0, nil)
+		s.memo = newVersionedCache[publicVersion, any](maxMemoEntries, 0, nil)
 	} else if cfg.HostCacheTTL > 0 {
 		s.dir.CacheHostsFor(cfg.HostCacheTTL, cfg.Clock)
 	}
@@ -223,6 +225,13 @@ func (s *Server) routes() {
 // picks the arena): how the web pages plug into the server.
 func (s *Server) HandleTenant(pattern string, h func(w http.ResponseWriter, r *http.Request, t *Tenant)) {
 	s.mux.HandleFunc(pattern, s.tenant(h))
+}
+
+// Tenanted wraps a handler for one arena's request outside the route
+// table (the site's 404 page): the host picks the arena, as in
+// HandleTenant.
+func (s *Server) Tenanted(h func(w http.ResponseWriter, r *http.Request, t *Tenant)) http.HandlerFunc {
+	return s.tenant(h)
 }
 
 // Handle registers a handler that serves every host.

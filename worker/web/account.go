@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"arena/core"
@@ -75,6 +76,19 @@ func withNotice(next, code string) string {
 	}
 	q := u.Query()
 	q.Set("notice", code)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// withMatchNotice is withNotice naming the match the action was about
+// (?match=): a page showing several matches confirms it in that one's box.
+func withMatchNotice(next, code string, id int64) string {
+	u, err := url.Parse(withNotice(next, code))
+	if err != nil {
+		return "/"
+	}
+	q := u.Query()
+	q.Set("match", strconv.FormatInt(id, 10))
 	u.RawQuery = q.Encode()
 	return u.String()
 }

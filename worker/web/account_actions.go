@@ -155,7 +155,7 @@ func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *
 			s.matchActionRefused(w, r, t, id, viewer, next, err)
 			return
 		}
-		http.Redirect(w, r, withNotice(next, code), http.StatusSeeOther)
+		http.Redirect(w, r, withMatchNotice(next, code, id), http.StatusSeeOther)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -157,15 +158,22 @@ func TestReadyReportConfirm(t *testing.T) {
 		resp := p1.Get(t, m.Path(""))
 		require.Equal(t, http.StatusOK, resp.Status)
 		assert.Contains(t, resp.Body, `action="`+m.Path("ready")+`"`)
+		// The box as the page's live poll renders it comes back to the
+		// page, not to the poll's address.
+		poll := p1.Get(t, m.Path("live"))
+		require.Equal(t, http.StatusOK, poll.Status)
+		assert.Contains(t, poll.Body, `action="`+m.Path("ready")+`"`)
+		assert.Contains(t, poll.Body, `<input type="hidden" name="next" value="`+m.Path("")+`">`)
+		assert.NotContains(t, poll.Body, `value="`+m.Path("live")+`"`)
 	})
 	t.Run("ReadyBothSidesGoesLive", func(t *testing.T) {
 		resp := p1.Post(t, m.Path("ready"), url.Values{"next": {m.Path("")}})
 		require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
-		assert.Equal(t, m.Path("")+"?notice=ready", resp.Location)
+		assert.Equal(t, m.Path("")+"?match="+strconv.FormatInt(m.ID, 10)+"&notice=ready", resp.Location)
 		assert.Equal(t, "scheduled", e.Match(t, m.ID).Status)
 		resp = p2.Post(t, m.Path("ready"), nil)
 		require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
-		assert.Equal(t, m.Path("")+"?notice=live", resp.Location)
+		assert.Equal(t, m.Path("")+"?match="+strconv.FormatInt(m.ID, 10)+"&notice=live", resp.Location)
 		assert.Equal(t, "live", e.Match(t, m.ID).Status)
 		resp = p1.Post(t, m.Path("ready"), nil)
 		assert.Equal(t, http.StatusConflict, resp.Status)
@@ -204,11 +212,11 @@ func TestReadyReportConfirm(t *testing.T) {
 	t.Run("Report", func(t *testing.T) {
 		resp := p1.Report(t, m, *m.P1, "3", "1")
 		require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
-		assert.Equal(t, m.Path("")+"?notice=reported", resp.Location)
+		assert.Equal(t, m.Path("")+"?match="+strconv.FormatInt(m.ID, 10)+"&notice=reported", resp.Location)
 		assert.Equal(t, "awaiting_result", e.Match(t, m.ID).Status)
 		mine := p1.Get(t, resp.Location)
-		assert.Contains(t, mine.Body, "Result reported.")
-		assert.Contains(t, mine.Body, "Waiting for your opponent to confirm")
+		assert.Equal(t, "Your side reported: "+e.PlayerName(t, *m.P1)+" won (3–1). Waiting for your opponent to confirm.", mine.Notices(),
+			"one confirmation: the box's new state")
 		theirs := p2.Get(t, m.Path(""))
 		assert.Contains(t, theirs.Body, `action="`+m.Path("report/confirm")+`"`)
 		assert.Contains(t, theirs.Body, `action="`+m.Path("report/dispute")+`"`)
@@ -226,7 +234,7 @@ func TestReadyReportConfirm(t *testing.T) {
 	t.Run("OpponentConfirms", func(t *testing.T) {
 		resp := p2.Post(t, m.Path("report/confirm"), nil)
 		require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
-		assert.Equal(t, m.Path("")+"?notice=confirmed", resp.Location)
+		assert.Equal(t, m.Path("")+"?match="+strconv.FormatInt(m.ID, 10)+"&notice=confirmed", resp.Location)
 		pm := e.Tournament(t, "winter-cup").Match(m.ID)
 		require.NotNil(t, pm)
 		assert.Equal(t, "confirmed", pm.Status)
@@ -256,7 +264,7 @@ func TestReportDispute(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
 	resp = p1.Post(t, m.Path("report/dispute"), nil)
 	require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
-	assert.Equal(t, m.Path("")+"?notice=disputed", resp.Location)
+	assert.Equal(t, m.Path("")+"?match="+strconv.FormatInt(m.ID, 10)+"&notice=disputed", resp.Location)
 	assert.Equal(t, "disputed", e.Match(t, m.ID).Status)
 	var queue struct {
 		Matches []arenatest.AdminMatch `json:"matches"`
@@ -266,7 +274,9 @@ func TestReportDispute(t *testing.T) {
 	require.GreaterOrEqual(t, i, 0, "the disputed match waits in the admin queue")
 	assert.Equal(t, "disputed", queue.Matches[i].Status)
 	page := p2.Get(t, m.Path(""))
-	assert.Contains(t, page.Body, "the arena's admin decides")
+	assert.Contains(t, page.Body, "This result is disputed: the arena&#39;s admin decides.")
+	assert.Equal(t, "This result is disputed: the arena's admin decides.", p1.Get(t, resp.Location).Notices(),
+		"the disputing side's one confirmation")
 	resp = p1.Post(t, m.Path("report/confirm"), nil)
 	assert.Equal(t, http.StatusConflict, resp.Status, "nothing left to confirm")
 }

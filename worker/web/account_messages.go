@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"arena/core"
 )
@@ -43,10 +44,39 @@ var noticeMessages = map[string]string{
 	"cast_retired":    "You no longer cast this match.",
 	"invited":         "Caster invited: their channel is listed on the match.",
 	"alerts_read":     "Every alert is marked read.",
+	"named":           "Your name is saved.",
 }
 
 // notice returns the message of the request's ?notice=, or "".
 func notice(r *http.Request) string { return noticeMessages[r.URL.Query().Get("notice")] }
+
+// stateNotices are the notices whose news the page's own box already
+// shows as the viewer's new state ("You are registered.", "You are
+// ready"): the box's line is then the one confirmation. castNotices are
+// shown by the casting box, further down the page. Every other notice is
+// the page's flash, at its top: one message per action, never two.
+var stateNotices = map[string]bool{"registered": true, "ready": true, "reported": true, "disputed": true}
+
+// fresh reports whether the request's notice is one of the box's states.
+func fresh(r *http.Request) bool { return stateNotices[r.URL.Query().Get("notice")] }
+
+// freshMatch reports whether the request's notice is a state of the
+// match's box: the action's redirect names the match (?match=) when the
+// page shows several.
+func freshMatch(r *http.Request, id int64) bool {
+	m := r.URL.Query().Get("match")
+	return fresh(r) && (m == "" || m == strconv.FormatInt(id, 10))
+}
+
+// flash is the page's message for the request's ?notice=: "" when a box
+// of the page shows it instead.
+func flash(r *http.Request) string {
+	code := r.URL.Query().Get("notice")
+	if stateNotices[code] || castNotices[code] {
+		return ""
+	}
+	return noticeMessages[code]
+}
 
 // actionMessages are the readable messages of the errors an action can
 // meet (the same codes as the API's).
@@ -97,6 +127,7 @@ var actionMessages = map[string]string{
 	core.CodeCastersFull:          "This match has as many casters as it can take.",
 	core.CodeCastOwnMatch:         "Players show their own match as their stream, not as casters.",
 	core.CodePlayerNotFound:       "This arena has no such player.",
+	core.CodeNameFromPlatform:     "Your name comes from your platform profile: change it there.",
 }
 
 // actionMessage is the readable message of a domain error: the code's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 
@@ -39,7 +40,7 @@ func (s *Site) tournamentActions(r *http.Request, t *server.Tenant, l views.Layo
 	if p == nil {
 		return nil
 	}
-	p.Notice = notice(r)
+	p.Fresh = fresh(r)
 	return views.TournamentActions(*p)
 }
 
@@ -52,6 +53,7 @@ func (s *Site) tournamentActionsProps(t *server.Tenant, tour *core.Tournament, r
 	p := &views.TournamentActionsProps{
 		Slug: tour.Slug, Next: next, Team: tour.IsTeam(),
 		TeamMin: max(tour.TeamMinPlayers, 1), TeamMax: max(tour.TeamMaxPlayers, 1), ClosesAt: tour.RegistrationClosesAt,
+		StartsAt: tour.StartsAt,
 	}
 	open := tour.RegistrationOpenAt(s.srv.Now())
 	var side *core.Registration
@@ -94,23 +96,22 @@ func (s *Site) MatchActions(r *http.Request, t *server.Tenant, m *core.MatchStat
 }
 
 // matchActions is the public match page's hook (see publicMatchActions).
+// Its forms come back to the match's page, also when the box was
+// rendered for the page's live poll (GET /matches/{id}/live).
 func (s *Site) matchActions(r *http.Request, t *server.Tenant, l views.Layout, _ *core.Tournament, st *core.MatchState) templ.Component {
 	viewer := s.sessionPlayer(r, t)
 	if l.Viewer != nil {
 		viewer = l.Viewer.PlatformID
 	}
-	p, err := s.matchActionsProps(r.Context(), t, st, viewer, r.URL.Path)
+	p, err := s.matchActionsProps(r.Context(), t, st, viewer, "/matches/"+strconv.FormatInt(st.ID, 10))
 	if err != nil {
 		s.cfg.Logger.ErrorContext(r.Context(), "match actions", slog.String("error", err.Error()))
 		return nil
 	}
-	if p == nil {
-		return nil
+	if p == nil || p.State == views.MatchNothing {
+		return nil // a decided match: nothing left to do
 	}
-	p.Notice = notice(r)
-	if p.State == views.MatchNothing && p.Notice == "" {
-		return nil // a decided match: the box only carries an action's notice
-	}
+	p.Fresh = freshMatch(r, st.ID)
 	return views.MatchActions(*p)
 }
 
@@ -122,23 +123,23 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 	if side == 0 || st.P1 == "" || st.P2 == "" {
 		return nil, nil
 	}
+	now := s.srv.Now()
 	p := &views.MatchActionsProps{
-		MatchID: st.ID, Next: next, OpensAt: st.OpensAt, ClosesAt: st.ClosesAt,
+		MatchID: st.ID, Next: next, Now: now, OpensAt: st.OpensAt, ClosesAt: st.ClosesAt,
 		P1: views.MatchActionSide{ID: st.P1, Name: orPlaceholder(st.P1Name, st.P1)},
 		P2: views.MatchActionSide{ID: st.P2, Name: orPlaceholder(st.P2Name, st.P2)},
 	}
-	now := s.srv.Now()
 	switch st.Status {
 	case core.MatchScheduled:
-		self, other := st.P1ReadyAt != nil, st.P2ReadyAt != nil
+		self, other := st.ReadySides()
 		if side == 2 {
 			self, other = other, self
 		}
 		p.OpponentReady = other
-		switch {
-		case now.Before(st.OpensAt):
+		switch window := st.Window(now); {
+		case window == core.WindowBefore:
 			p.State = views.MatchWindowNotOpen
-		case !now.Before(st.ClosesAt):
+		case window == core.WindowClosed:
 			p.State = views.MatchWindowClosed
 		case self:
 			p.State = views.MatchWaitingOpponent

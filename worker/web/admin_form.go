@@ -10,9 +10,34 @@ import (
 	"arena/views"
 )
 
-// datetimeLocal is the value layout of <input type="datetime-local">; the
-// admin pages read it as UTC.
+// datetimeLocal is the value layout of <input type="datetime-local">.
+// The admin pages render these fields in UTC; the page script shows them
+// in the viewer's zone and posts, beside each field <name>, the field
+// <name>Offset: the minutes the typed value is ahead of UTC. Without the
+// script the offset is 0 and the value UTC, as the field's hint says.
 const datetimeLocal = "2006-01-02T15:04"
+
+// maxZoneOffset bounds a time zone's offset from UTC (UTC+14 is the
+// furthest; 18 hours is what ISO 8601 allows).
+const maxZoneOffset = 18 * 60
+
+// adminFormTime reads the date-time field name in UTC: the value as
+// typed, less its <name>Offset. A value that is not a date-time, or an
+// offset that is not a zone's, stays as typed (the core draft then says
+// what is wrong with it).
+func adminFormTime(r *http.Request, name string) string {
+	raw := strings.TrimSpace(r.PostFormValue(name))
+	offset, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue(name + "Offset")))
+	if err != nil || offset == 0 || offset < -maxZoneOffset || offset > maxZoneOffset {
+		return raw
+	}
+	for _, layout := range []string{datetimeLocal, datetimeLocal + ":05"} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			return t.Add(-time.Duration(offset) * time.Minute).Format(datetimeLocal)
+		}
+	}
+	return raw
+}
 
 // adminFormInt reads an optional whole number within r: ok false (with
 // core's message set in errs) when it is present but not one.
@@ -36,10 +61,11 @@ func adminTimeValue(t time.Time) string {
 // adminTournamentValues reads the tournament form as typed.
 func adminTournamentValues(r *http.Request) views.AdminTournamentValues {
 	f := func(name string) string { return r.PostFormValue(name) }
+	at := func(name string) string { return adminFormTime(r, name) }
 	return views.AdminTournamentValues{
 		Slug: strings.TrimSpace(f("slug")), Name: f("name"), Description: f("description"), Format: f("format"),
-		MaxPlayers: f("maxPlayers"), RegistrationOpensAt: f("registrationOpensAt"),
-		RegistrationClosesAt: f("registrationClosesAt"), StartsAt: f("startsAt"), Environment: f("environment"),
+		MaxPlayers: f("maxPlayers"), RegistrationOpensAt: at("registrationOpensAt"),
+		RegistrationClosesAt: at("registrationClosesAt"), StartsAt: at("startsAt"), Environment: f("environment"),
 		Season: f("season"), TeamMinPlayers: f("teamMinPlayers"), TeamMaxPlayers: f("teamMaxPlayers"),
 		GroupCount: f("groupCount"), AdvancePerGroup: f("advancePerGroup"), SmallFinal: f("smallFinal") != "",
 		MatchWindowMinutes: f("matchWindowMinutes"), HandMode: f("handMode"), DelaySeconds: f("delaySeconds"),

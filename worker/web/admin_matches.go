@@ -247,7 +247,7 @@ func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server
 		return
 	}
 	id := m.ID
-	form := views.AdminRescheduleForm{OpensAt: r.PostFormValue("opensAt"), ClosesAt: r.PostFormValue("closesAt")}
+	form := views.AdminRescheduleForm{OpensAt: adminFormTime(r, "opensAt"), ClosesAt: adminFormTime(r, "closesAt")}
 	draft := core.WindowDraft{OpensAt: adminFormInstant(form.OpensAt), ClosesAt: adminFormInstant(form.ClosesAt)}
 	_, err := core.Reschedule(ctx, t.Store, m, draft, s.srv.Now())
 	if code := adminErrorCode(err); code != "" {

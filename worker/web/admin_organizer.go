@@ -53,7 +53,8 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 	form.Name, form.Description = f("detailsName"), f("detailsDescription")
 	edit := core.TournamentEdit{Name: &form.Name, Description: &form.Description}
 	if form.Schedule {
-		form.RegistrationOpensAt, form.RegistrationClosesAt, form.StartsAt = f("detailsRegistrationOpensAt"), f("detailsRegistrationClosesAt"), f("detailsStartsAt")
+		at := func(name string) string { return adminFormTime(r, name) }
+		form.RegistrationOpensAt, form.RegistrationClosesAt, form.StartsAt = at("detailsRegistrationOpensAt"), at("detailsRegistrationClosesAt"), at("detailsStartsAt")
 		edit.RegistrationOpensAt = adminFormInstant(form.RegistrationOpensAt)
 		edit.RegistrationClosesAt = adminFormInstant(form.RegistrationClosesAt)
 		edit.StartsAt = adminFormInstant(form.StartsAt)
@@ -192,7 +193,7 @@ func adminSeasonDraft(f views.AdminSeasonForm) core.SeasonDraft {
 // adminSeasonFormOf reads the posted season form.
 func adminSeasonFormOf(r *http.Request) views.AdminSeasonForm {
 	f := r.PostFormValue
-	return views.AdminSeasonForm{Slug: f("slug"), Name: f("name"), StartsAt: f("startsAt"), EndsAt: f("endsAt")}
+	return views.AdminSeasonForm{Slug: f("slug"), Name: f("name"), StartsAt: adminFormTime(r, "startsAt"), EndsAt: adminFormTime(r, "endsAt")}
 }
 
 // adminCreateSeason is POST /admin/seasons (core.SeasonDraft, the admin

@@ -112,11 +112,13 @@ func TestAdminTournamentForm(t *testing.T) {
 	e := arenatest.New(t, arenatest.Options{})
 	c := e.SignedIn(t, arenatest.Ada)
 
-	t.Run("NewFormSaysUTC", func(t *testing.T) {
+	t.Run("NewFormNamesTheZone", func(t *testing.T) {
 		page := c.Get(t, "/admin/tournaments/new")
 		require.Equal(t, http.StatusOK, page.Status)
 		assert.Contains(t, page.Body, `type="datetime-local"`)
-		assert.Contains(t, page.Body, "Registration opens <span class=\"muted\">(UTC)</span>")
+		assert.Contains(t, page.Body, `<label for="registrationOpensAt">Registration opens</label>`)
+		assert.Contains(t, page.Body, `<input type="hidden" name="registrationOpensAtOffset" value="0">`)
+		assert.Contains(t, page.Body, `Time in <span data-zone-hint>UTC</span>`, "UTC until the script names the viewer's zone")
 		assert.Contains(t, page.Body, `<option value="season-1">Season 1</option>`)
 	})
 	t.Run("ErrFieldsAreMarked", func(t *testing.T) {

@@ -122,6 +122,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		s.fail(w, r, t, err)
 		return
 	}
+	now := s.srv.Now()
 	p := views.AdminTournament{
 		Slug: tour.Slug, Name: tour.Name, Description: tour.Description, Status: string(tour.Status),
 		Format: string(tour.Format), Environment: string(tour.Environment), Season: tour.SeasonSlug,
@@ -170,7 +171,9 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		row := views.AdminMatchRow{
 			ID: m.ID, Round: adminRoundLabel(m), Status: string(m.Status), P1: m.P1, P2: m.P2,
 			P1Name: names[m.P1], P2Name: names[m.P2], OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, ResultSource: m.ResultSource,
+			Window: string(m.Window(now)),
 		}
+		row.P1Ready, row.P2Ready = m.ReadySides()
 		if m.Status.Resolved() {
 			row.Winner = m.Winner
 		}

@@ -54,7 +54,7 @@ func TestPublicSwissAndRoundRobin(t *testing.T) {
 	pubInOrder(t, page.Body, `<h2 id="swiss-heading">Swiss rounds</h2>`, "Round 2 of 3.", "<caption>Standings</caption>",
 		`<details class="group-matches swiss-round" open><summary>Round 2</summary>`, "<summary>Round 1</summary>")
 	assert.Contains(t, page.Body, `<abbr title="Buchholz: the points of every opponent played">Bh</abbr>`)
-	assert.Contains(t, page.Body, `<td class="muted">bye</td>`)
+	assert.Contains(t, page.Body, `<td class="muted fx-p2">bye</td>`)
 	api := e.Tournament(t, "swiss")
 	require.Len(t, api.Groups, 1)
 	for _, row := range api.Groups[0].Standings {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"net/http"
 	"slices"
+	"strconv"
+	"time"
 
 	"arena/core"
 	"arena/views"
@@ -20,11 +22,22 @@ func (s *Site) publicRoutes() {
 	s.page("GET /matches/{id}", s.matchPage)
 	s.page("GET /players/{platformId}", s.playerPage)
 	s.page("GET /ladder", s.ladderPage)
+
+	// Live regions (live.go) and the player's next steps.
+	s.page("GET /matches/{id}/live", s.matchLive)
+	s.page("GET /tournaments/{slug}/live", s.tournamentLive)
+	s.page("GET /me/next", s.nextMe)
+	// Calendars, embeds and the bracket picture.
+	s.page("GET /players/{platformId}/calendar.ics", s.playerCalendar)
+	s.page("GET /tournaments/{slug}/calendar.ics", s.tournamentCalendar)
+	s.page("GET /tournaments/{slug}/embed", s.tournamentEmbed)
+	s.page("GET /tournaments/{slug}/bracket.svg", s.bracketSVG)
 }
 
 // Home page limits: enough to fill a screen, not a whole tournament.
 const (
 	homeLiveLimit     = 12
+	homeOpenLimit     = 8
 	homeUpcomingLimit = 8
 )
 
@@ -34,21 +47,51 @@ func (s *Site) publicNotFound(w http.ResponseWriter, r *http.Request, t *server.
 	s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, message))
 }
 
-// home is the arena's front page: live and upcoming matches across the
-// running tournaments, and the tournaments by status.
+// home is the arena's front page: the signed-in player's next steps, then
+// the matches being played, open now and coming up across the running
+// tournaments, and the tournaments by status.
 func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	ctx := r.Context()
-	list, err := t.Store.Tournaments(ctx, false)
+	now := s.srv.Now()
+	v, err := s.srv.Memo(t, "home/"+strconv.FormatInt(now.Unix()/60, 10), func() (any, error) { return s.homeLists(r, t, now) })
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	now := s.srv.Now()
+	lists := v.(*homeLists)
+	l := s.layout(r, t, "Home")
+	l.Share = s.share(r, "", t.Arena.Name+": tournaments, live matches and the ladder.")
+	p := views.HomePage{Layout: l, Now: now, Live: lists.live, OpenNow: lists.open, Upcoming: lists.upcoming, Sections: lists.sections}
+	if l.Viewer != nil {
+		region, err := s.nextRegion(r, t, l.Viewer.PlatformID, lists.tournaments, nil)
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		p.Next = region
+		p.Layout.HTMX = region.Every > 0
+	}
+	s.render(w, r, t, http.StatusOK, views.HomeView(p))
+}
+
+// homeLists are the home page's part that is the same for everyone, read
+// once per write to the arena and per minute (server.Memo).
+type homeLists struct {
+	tournaments          []core.Tournament
+	live, open, upcoming []views.MatchSummary
+	sections             []views.TournamentSection
+}
+
+func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*homeLists, error) {
+	ctx := r.Context()
+	list, err := t.Store.Tournaments(ctx, false)
+	if err != nil {
+		return nil, err
+	}
 	type found struct {
 		m    core.Match
 		tour views.TournamentRef
 	}
-	var live, upcoming []found
+	var live, open, upcoming []found
 	for i := range list {
 		tour := &list[i]
 		if tour.Status != core.StatusGroupStage && tour.Status != core.StatusPlayoffs {
@@ -56,44 +99,47 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 		}
 		matches, err := t.Store.Matches(ctx, tour.ID)
 		if err != nil {
-			s.fail(w, r, t, err)
-			return
+			return nil, err
 		}
 		ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
 		for _, m := range matches {
 			switch {
 			case m.Status == core.MatchLive || m.Status == core.MatchAwaitingResult:
 				live = append(live, found{m, ref})
-			case m.Status == core.MatchScheduled && m.P1 != "" && m.P2 != "" && m.ClosesAt.After(now):
+			case m.Status != core.MatchScheduled || m.P1 == "" || m.P2 == "":
+			case m.Window(now) == core.WindowOpen:
+				open = append(open, found{m, ref})
+			case m.Window(now) == core.WindowBefore:
 				upcoming = append(upcoming, found{m, ref})
 			}
 		}
 	}
-	slices.SortFunc(live, func(a, b found) int {
-		return cmp.Or(a.m.ClosesAt.Compare(b.m.ClosesAt), cmp.Compare(a.m.ID, b.m.ID))
-	})
+	byClose := func(a, b found) int { return cmp.Or(a.m.ClosesAt.Compare(b.m.ClosesAt), cmp.Compare(a.m.ID, b.m.ID)) }
+	slices.SortFunc(live, byClose)
+	slices.SortFunc(open, byClose)
 	slices.SortFunc(upcoming, func(a, b found) int {
-		return cmp.Or(a.m.ClosesAt.Compare(b.m.ClosesAt), cmp.Compare(a.m.ID, b.m.ID))
+		return cmp.Or(a.m.OpensAt.Compare(b.m.OpensAt), cmp.Compare(a.m.ID, b.m.ID))
 	})
-	live, upcoming = live[:min(len(live), homeLiveLimit)], upcoming[:min(len(upcoming), homeUpcomingLimit)]
+	live, open, upcoming = live[:min(len(live), homeLiveLimit)], open[:min(len(open), homeOpenLimit)], upcoming[:min(len(upcoming), homeUpcomingLimit)]
 	var ids []string
-	for _, f := range slices.Concat(live, upcoming) {
+	for _, f := range slices.Concat(live, open, upcoming) {
 		ids = append(ids, f.m.P1, f.m.P2)
 	}
 	book, err := publicPlayers(ctx, t, ids)
 	if err != nil {
-		s.fail(w, r, t, err)
-		return
+		return nil, err
 	}
-	p := views.HomePage{Layout: s.layout(r, t, "Home")}
+	out := &homeLists{tournaments: list, sections: publicSections(list)}
 	for _, f := range live {
-		p.Live = append(p.Live, book.summary(&f.m, f.tour))
+		out.live = append(out.live, book.summary(&f.m, f.tour, now))
+	}
+	for _, f := range open {
+		out.open = append(out.open, book.summary(&f.m, f.tour, now))
 	}
 	for _, f := range upcoming {
-		p.Upcoming = append(p.Upcoming, book.summary(&f.m, f.tour))
+		out.upcoming = append(out.upcoming, book.summary(&f.m, f.tour, now))
 	}
-	p.Sections = publicSections(list)
-	s.render(w, r, t, http.StatusOK, views.HomeView(p))
+	return out, nil
 }
 
 // publicSectionOrder is how the home page groups tournaments.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"arena/worker/arenatest"
+	"arena/worker/server"
 )
 
 // pubBenchSite serves the demo arena in process for benchmarks (no
@@ -13,9 +14,13 @@ import (
 // 64-player groups_playoffs cup (8 groups of 8, the top 4 of each into a
 // bracket of 32) played up to the middle of the playoffs: the groups and
 // the first round decided, half of the round of 16 too.
-func pubBenchSite(b *testing.B) *arenatest.Arena {
+func pubBenchSite(b *testing.B, opts ...func(*arenatest.Options)) *arenatest.Arena {
 	b.Helper()
-	e := arenatest.New(b, arenatest.Options{NoRateLimits: true, InProcess: true})
+	o := arenatest.Options{NoRateLimits: true, InProcess: true}
+	for _, f := range opts {
+		f(&o)
+	}
+	e := arenatest.New(b, o)
 	e.OpenCup(b, arenatest.Cup{Slug: "big-cup", Name: "Big Cup", Format: "groups_playoffs", MaxPlayers: 64,
 		Players: arenatest.CupPlayers(64), Seeded: true, Fields: map[string]any{"groupCount": 8, "advancePerGroup": 4}})
 	e.SetStatus(b, "big-cup", "registration_closed", "group_stage")
@@ -47,9 +52,21 @@ func pubBenchPage(b *testing.B, e *arenatest.Arena, path string) {
 
 // BenchmarkTournamentPage64 renders the page of a 64-player groups_playoffs
 // tournament in its playoffs: 8 group tables with 224 matches, a bracket
-// of 32 plus the small final. Target: under 5 ms per page.
+// of 32 plus the small final, as the native server serves it (the results
+// built once per write to the arena, server.Memo). Target: under 5 ms per
+// page.
 func BenchmarkTournamentPage64(b *testing.B) {
 	e := pubBenchSite(b)
+	pubBenchPage(b, e, "/tournaments/big-cup")
+}
+
+// BenchmarkTournamentPage64Cold is the same page built from the database
+// on every request, as a server that is not its databases' only writer
+// builds it (no Memo, no host cache): the worst case, for comparison.
+func BenchmarkTournamentPage64Cold(b *testing.B) {
+	e := pubBenchSite(b, func(o *arenatest.Options) {
+		o.Config = func(c *server.Config) { c.SoleWriter = false }
+	})
 	pubBenchPage(b, e, "/tournaments/big-cup")
 }
 
@@ -66,6 +83,9 @@ func BenchmarkPublicPages(b *testing.B) {
 		{"Ladder", "/ladder"},
 		{"LadderAll", "/ladder?season=all"},
 		{"TournamentCompleted16", "/tournaments/autumn-open"},
+		{"ResultsPoll64", "/tournaments/big-cup/live"},
+		{"Embed64", "/tournaments/big-cup/embed"},
+		{"BracketSVG64", "/tournaments/big-cup/bracket.svg"},
 	} {
 		b.Run(p.name, func(b *testing.B) { pubBenchPage(b, e, p.path) })
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 
@@ -18,58 +19,104 @@ type publicMatchActions interface {
 	matchActions(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, st *core.MatchState) templ.Component
 }
 
-// matchPage shows one match of a public tournament; a malformed or
-// unknown id, or a draft's match, is the 404 page.
-func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+// matchFor reads the {id} match of a public tournament; a malformed or
+// unknown id, or a draft's match, answers the 404 page (ok false).
+func (s *Site) matchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.MatchState, *core.Tournament, publicBook, bool) {
 	ctx := r.Context()
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return
+		return nil, nil, nil, false
 	}
 	st, err := t.Store.MatchState(ctx, id)
 	if core.ErrorCode(err) == core.CodeMatchNotFound {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return
+		return nil, nil, nil, false
 	}
 	if err != nil {
 		s.fail(w, r, t, err)
-		return
+		return nil, nil, nil, false
 	}
 	tour, err := t.Store.TournamentByID(ctx, st.TournamentID)
 	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return
+		return nil, nil, nil, false
 	}
 	if err != nil {
 		s.fail(w, r, t, err)
-		return
+		return nil, nil, nil, false
 	}
 	book, err := publicPlayers(ctx, t, append([]string{st.P1, st.P2}, append(st.P1Roster, st.P2Roster...)...))
 	if err != nil {
 		s.fail(w, r, t, err)
+		return nil, nil, nil, false
+	}
+	return st, tour, book, true
+}
+
+// matchPage shows one match of a public tournament.
+func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	st, tour, book, ok := s.matchFor(w, r, t)
+	if !ok {
 		return
 	}
-	m := &st.Match
-	p := views.MatchPage{
-		Layout: s.layout(r, t, publicMatchTitle(book, m)),
-		Match: views.MatchDetail{
-			MatchSummary: book.summary(m, views.TournamentRef{Slug: tour.Slug, Name: tour.Name, Title: tour.Format == core.FormatTitle}),
-			BracketSlot:  m.BracketSlot,
-			LiveAt:       m.LiveAt, EndedAt: m.EndedAt, ResolvedAt: m.ResolvedAt,
-		},
+	l := s.layout(r, t, publicMatchTitle(book, &st.Match))
+	l.Share = s.share(r, "", publicMatchDescription(book, st, tour))
+	p := views.MatchPage{Layout: l, Match: s.matchDetail(st, tour, book)}
+	region, err := s.matchRegion(r, t, l, tour, st, p.Match)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
 	}
-	if tour.IsTeam() {
-		p.Match.P1Roster, p.Match.P2Roster = book.roster(st.P1Roster), book.roster(st.P2Roster)
-	}
-	if a, ok := any(s).(publicMatchActions); ok {
-		p.Actions = a.matchActions(r, t, p.Layout, tour, st)
-	}
+	p.Live, p.Layout.HTMX = region, region.Every > 0
 	if err := s.matchWatch(r, t, st, book, &p); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
 	s.render(w, r, t, http.StatusOK, views.MatchView(p))
+}
+
+// matchLive is GET /matches/{id}/live: the match page's live region.
+func (s *Site) matchLive(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	st, tour, book, ok := s.matchFor(w, r, t)
+	if !ok {
+		return
+	}
+	l := s.layout(r, t, "")
+	region, err := s.matchRegion(r, t, l, tour, st, s.matchDetail(st, tour, book))
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	s.answerLive(w, r, t, region, false)
+}
+
+// matchDetail is the match as its page shows it.
+func (s *Site) matchDetail(st *core.MatchState, tour *core.Tournament, book publicBook) views.MatchDetail {
+	m := &st.Match
+	d := views.MatchDetail{
+		MatchSummary: book.summary(m, views.TournamentRef{Slug: tour.Slug, Name: tour.Name, Title: tour.Format == core.FormatTitle}, s.srv.Now()),
+		BracketSlot:  m.BracketSlot,
+		LiveAt:       m.LiveAt, EndedAt: m.EndedAt, ResolvedAt: m.ResolvedAt,
+	}
+	if tour.IsTeam() {
+		d.P1Roster, d.P2Roster = book.roster(st.P1Roster), book.roster(st.P2Roster)
+	}
+	return d
+}
+
+// matchRegion is the match page's live region for the viewer in l: it
+// refreshes until the match is decided.
+func (s *Site) matchRegion(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, st *core.MatchState, d views.MatchDetail) (views.LiveRegion, error) {
+	live := views.MatchLive{Now: s.srv.Now(), Match: d}
+	if l.Viewer != nil {
+		live.ViewerSide = st.SideOf(l.Viewer.PlatformID)
+	}
+	if a, ok := any(s).(publicMatchActions); ok {
+		live.Actions = a.matchActions(r, t, l, tour, st)
+	}
+	url := "/matches/" + strconv.FormatInt(st.ID, 10) + "/live"
+	return s.liveRegion(r.Context(), "match-live", url, !st.Status.Resolved(), views.MatchLiveView(live))
 }
 
 // publicMatchTitle is a match page's title: "Ada vs Blaise".
@@ -81,6 +128,19 @@ func publicMatchTitle(book publicBook, m *core.Match) string {
 		return book.player(id).Name
 	}
 	return name(m.P1) + " vs " + name(m.P2)
+}
+
+// publicMatchDescription is a match's link preview: where it is played
+// and how it stands.
+func publicMatchDescription(book publicBook, st *core.MatchState, tour *core.Tournament) string {
+	d := tour.Name + ", " + st.Round + ": " + views.MatchStatusLabel(string(st.Status))
+	if st.Status.Resolved() && st.Winner != "" {
+		d += ", " + book.player(st.Winner).Name + " won"
+		if st.Score != nil {
+			d += " " + strconv.Itoa(st.Score.P1) + "–" + strconv.Itoa(st.Score.P2)
+		}
+	}
+	return d + "."
 }
 
 func (b publicBook) roster(ids []string) []views.PlayerRef {

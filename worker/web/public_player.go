@@ -3,13 +3,16 @@ package web
 import (
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"arena/core"
 	"arena/views"
 	"arena/worker/server"
 )
 
-// Player page limits.
+// Player page limits: a history page holds playerRecentLimit matches.
 const (
 	playerRecentLimit   = 20
 	playerUpcomingLimit = 10
@@ -58,7 +61,14 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		}
 	}
 	slices.Reverse(recent) // newest first
-	recent, upcoming = recent[:min(len(recent), playerRecentLimit)], upcoming[:min(len(upcoming), playerUpcomingLimit)]
+	page := max(1, core.NumberText(r.URL.Query().Get("page")).N)
+	pages := max(1, (len(recent)+playerRecentLimit-1)/playerRecentLimit)
+	if page > pages {
+		page = pages
+	}
+	hasOlder := len(recent) > page*playerRecentLimit
+	recent = recent[(page-1)*playerRecentLimit : min(len(recent), page*playerRecentLimit)]
+	upcoming = upcoming[:min(len(upcoming), playerUpcomingLimit)]
 	var ids []string
 	for _, st := range slices.Concat(recent, upcoming) {
 		ids = append(ids, st.P1, st.P2)
@@ -75,10 +85,31 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 	}
 	book[id] = *profile
 	me := book.player(id)
+	now := s.srv.Now()
+	l := s.layout(r, t, me.Name)
+	l.Share = s.share(r, "", publicPlayerDescription(me, stats))
+	l.Share.Type = "profile"
+	if pic := me.AvatarURL; pic != "" && !strings.HasPrefix(pic, "/") {
+		l.Share.Image = pic
+	}
 	p := views.PlayerPage{
-		Layout: s.layout(r, t, me.Name),
-		Player: me,
-		Stats:  views.PlayerStats{MatchesPlayed: stats.MatchesPlayed, Wins: stats.Wins, Losses: stats.Losses, WinRate: stats.WinRate},
+		Layout: l, Player: me, Now: now, Page: page,
+		Stats: views.PlayerStats{MatchesPlayed: stats.MatchesPlayed, Wins: stats.Wins, Losses: stats.Losses, WinRate: stats.WinRate},
+		Own:   l.Viewer != nil && l.Viewer.PlatformID == id,
+	}
+	if hasOlder {
+		p.OlderURL = "/players/" + id + "?page=" + strconv.Itoa(page+1) + "#history"
+	}
+	if page > 1 {
+		p.NewerURL = "/players/" + id + "?page=" + strconv.Itoa(page-1) + "#history"
+	}
+	if p.Entries, err = s.playerEntries(r, t, id); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if p.Ladder, err = playerLadderPlace(r, t, id); err != nil {
+		s.fail(w, r, t, err)
+		return
 	}
 	for _, title := range held {
 		if reign := title.CurrentReign(); reign != nil {
@@ -89,10 +120,10 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		p.Trophies = append(p.Trophies, views.Trophy{Rank: tr.Rank, Tournament: views.TournamentRef{Slug: tr.TournamentSlug, Name: tr.TournamentName}})
 	}
 	for _, st := range upcoming {
-		p.Upcoming = append(p.Upcoming, book.summary(&st.Match, publicTournamentRef(st)))
+		p.Upcoming = append(p.Upcoming, book.summary(&st.Match, publicTournamentRef(st), now))
 	}
 	for _, st := range recent {
-		p.Recent = append(p.Recent, publicResult(book, st, id))
+		p.Recent = append(p.Recent, publicResult(book, st, id, now))
 	}
 	if p.Channel, err = t.Store.StreamLogin(ctx, id); err != nil {
 		s.fail(w, r, t, err)
@@ -119,7 +150,7 @@ func publicTournamentRef(st *core.MatchState) views.TournamentRef {
 }
 
 // publicResult is a decided match seen from the side the player is on.
-func publicResult(book publicBook, st *core.MatchState, id string) views.PlayerResult {
+func publicResult(book publicBook, st *core.MatchState, id string, now time.Time) views.PlayerResult {
 	side := st.SideOf(id)
 	if side == 0 { // a captain whose roster was not stored
 		side = 1
@@ -132,7 +163,7 @@ func publicResult(book publicBook, st *core.MatchState, id string) views.PlayerR
 		mine, theirs = st.P2, st.P1
 	}
 	res := views.PlayerResult{
-		Match:    book.summary(&st.Match, publicTournamentRef(st)),
+		Match:    book.summary(&st.Match, publicTournamentRef(st), now),
 		Opponent: book.side(theirs),
 		Won:      st.Winner == mine,
 		Forfeit:  st.Status == core.MatchForfeited,
@@ -144,6 +175,71 @@ func publicResult(book publicBook, st *core.MatchState, id string) views.PlayerR
 		}
 	}
 	return res
+}
+
+// playerEntries are the tournaments the player is entered in that are
+// not over, starting soonest first.
+func (s *Site) playerEntries(r *http.Request, t *server.Tenant, id string) ([]views.PlayerEntry, error) {
+	ctx := r.Context()
+	captains, err := t.Store.RosterCaptains(ctx, id)
+	if err != nil || len(captains) == 0 {
+		return nil, err
+	}
+	list, err := t.Store.Tournaments(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []views.PlayerEntry
+	var others []string
+	for i := range list {
+		tour := &list[i]
+		captain, ok := captains[tour.ID]
+		if !ok || tour.Status.Final() {
+			continue
+		}
+		out = append(out, views.PlayerEntry{Tournament: publicCard(tour), CaptainName: captain})
+		if captain != id {
+			others = append(others, captain)
+		}
+	}
+	book, err := publicPlayers(ctx, t, others)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if c := out[i].CaptainName; c == id {
+			out[i].CaptainName = ""
+		} else {
+			out[i].CaptainName = book.player(c).Name
+		}
+	}
+	slices.SortStableFunc(out, func(a, b views.PlayerEntry) int { return a.Tournament.StartsAt.Compare(b.Tournament.StartsAt) })
+	return out, nil
+}
+
+// playerLadderPlace is the player's place on the latest season's ladder
+// (core's ranks: equal points share one), nil when they have none.
+func playerLadderPlace(r *http.Request, t *server.Tenant, id string) (*views.LadderPlace, error) {
+	ladder, err := core.Ladder(r.Context(), t.Store, "")
+	if err != nil || ladder.Season == nil {
+		return nil, err
+	}
+	for i, row := range ladder.Rows {
+		if row.PlatformID != id {
+			continue
+		}
+		shared := (i > 0 && ladder.Rows[i-1].Rank == row.Rank) || (i+1 < len(ladder.Rows) && ladder.Rows[i+1].Rank == row.Rank)
+		return &views.LadderPlace{Rank: row.Rank, Points: row.Points, SeasonName: ladder.Season.Name, Shared: shared}, nil
+	}
+	return nil, nil
+}
+
+// publicPlayerDescription is a profile's link preview.
+func publicPlayerDescription(me views.PlayerRef, st core.PlayerStats) string {
+	if st.MatchesPlayed == 0 {
+		return me.Name + ": no match played yet."
+	}
+	return me.Name + ": " + strconv.Itoa(st.MatchesPlayed) + " matches, " + strconv.Itoa(st.Wins) + " wins (" + strconv.Itoa(st.WinRate) + "%)."
 }
 
 // publicRating is a rating as the pages show it.

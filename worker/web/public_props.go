@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"time"
 
 	"arena/core"
 	"arena/views"
@@ -50,13 +51,14 @@ func (b publicBook) side(id string) *views.PlayerRef {
 	return &p
 }
 
-// summary is a match as lists show it.
-func (b publicBook) summary(m *core.Match, tour views.TournamentRef) views.MatchSummary {
+// summary is a match as lists show it at now.
+func (b publicBook) summary(m *core.Match, tour views.TournamentRef, now time.Time) views.MatchSummary {
+	p1Ready, p2Ready := m.ReadySides()
 	return views.MatchSummary{
 		ID: m.ID, Tournament: tour, Stage: m.Stage, Round: m.Round, GroupName: m.GroupName,
-		Status: string(m.Status), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt,
-		P1: b.side(m.P1), P2: b.side(m.P2), Winner: publicWinnerSlot(m), Score: publicScore(m.Score),
-		ResultSource: m.ResultSource,
+		Status: string(m.Status), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Window: string(m.Window(now)),
+		P1: b.side(m.P1), P2: b.side(m.P2), P1Ready: p1Ready, P2Ready: p2Ready,
+		Winner: publicWinnerSlot(m), Score: publicScore(m.Score), ResultSource: m.ResultSource,
 	}
 }
 
@@ -87,6 +89,6 @@ func publicCard(t *core.Tournament) views.TournamentCard {
 	return views.TournamentCard{
 		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: string(t.Status), Format: string(t.Format),
 		RegistrationOpensAt: t.RegistrationOpensAt, RegistrationClosesAt: t.RegistrationClosesAt,
-		StartsAt: t.StartsAt, PlayerCount: t.PlayerCount, MaxPlayers: t.MaxPlayers,
+		StartsAt: t.StartsAt, CompletedAt: t.CompletedAt, PlayerCount: t.PlayerCount, MaxPlayers: t.MaxPlayers,
 	}
 }

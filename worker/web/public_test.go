@@ -54,25 +54,36 @@ func TestPublicHome(t *testing.T) {
 	live := pubBetween(t, page.Body, `<h2 id="live-heading">`, "</section>")
 	assert.Contains(t, live, "No match is being played right now.")
 
-	// The winter cup's second round is open now: both groups' matches are
-	// the ones closing soonest.
+	// The winter cup's second round is open now (a match whose window is
+	// open is not "Scheduled"), its third round upcoming; the first is
+	// played and in neither list.
 	winter := e.API(t, "GET", "/api/v1/tournaments/winter-cup", "", nil, http.StatusOK)
+	open := pubBetween(t, page.Body, `<h2 id="open-heading">`, "</section>")
 	upcoming := pubBetween(t, page.Body, `<h2 id="upcoming-heading">`, "</section>")
-	round2 := 0
+	counts := map[string]int{}
 	for _, g := range winter["groups"].([]any) {
 		for _, raw := range g.(map[string]any)["matches"].([]any) {
 			m := raw.(map[string]any)
-			if m["round"] == "Round 2" {
-				round2++
-				assert.Contains(t, upcoming, `href="/matches/`+pubID(m["id"])+`"`)
-				assert.Contains(t, upcoming, pubName(m["player1"]))
-			}
-			if m["round"] == "Round 1" {
-				assert.NotContains(t, upcoming, `href="/matches/`+pubID(m["id"])+`"`, "played matches are not upcoming")
+			link := `href="/matches/` + pubID(m["id"]) + `"`
+			switch m["round"] {
+			case "Round 1":
+				assert.NotContains(t, open+upcoming, link, "played matches are neither open nor upcoming")
+			case "Round 2":
+				counts["open"]++
+				assert.Contains(t, open, link)
+				assert.Contains(t, open, pubName(m["player1"]))
+				assert.NotContains(t, upcoming, link)
+			case "Round 3":
+				counts["upcoming"]++
+				assert.Contains(t, upcoming, link)
+				assert.NotContains(t, open, link)
 			}
 		}
 	}
-	assert.Equal(t, 4, round2)
+	assert.Equal(t, map[string]int{"open": 4, "upcoming": 4}, counts)
+	assert.Contains(t, open, `<span class="badge open">Open now</span>`)
+	assert.NotContains(t, open, `<span class="badge scheduled">Scheduled</span>`)
+	assert.Regexp(t, `left</time>\s+to ready up`, open)
 	assert.Contains(t, upcoming, "Winter Cup")
 	assert.Regexp(t, pubISOTime, upcoming)
 
@@ -92,8 +103,8 @@ func TestPublicHomeShowsLiveMatches(t *testing.T) {
 	live := pubBetween(t, body, `<h2 id="live-heading">`, "</section>")
 	assert.Contains(t, live, `href="/matches/`+pubID(m["id"])+`"`)
 	assert.Contains(t, live, `<span class="badge live">Live</span>`)
-	upcoming := pubBetween(t, body, `<h2 id="upcoming-heading">`, "</section>")
-	assert.NotContains(t, upcoming, `href="/matches/`+pubID(m["id"])+`"`)
+	open := pubBetween(t, body, `<h2 id="open-heading">`, "</section>")
+	assert.NotContains(t, open, `href="/matches/`+pubID(m["id"])+`"`)
 }
 
 // pubWinterRound2 returns the demo winter cup's open second-round matches.
@@ -124,8 +135,11 @@ func TestPublicTournamentList(t *testing.T) {
 	}
 	require.Len(t, parts, 4)
 	pubInOrder(t, page.Body, parts...)
-	assert.Contains(t, page.Body, `<td class="num">16 / 16</td>`)
-	assert.Contains(t, page.Body, `<td class="num">5 / 16</td>`)
+	assert.Contains(t, page.Body, `<td class="num" data-label="Players">16 / 16</td>`)
+	assert.Contains(t, page.Body, `<td class="num" data-label="Players">5 / 16</td>`)
+	assert.Contains(t, page.Body, `<td data-label="Ended"><span class="when-label">Ended</span>`, "a completed tournament says when it ended")
+	assert.Contains(t, page.Body, `<td data-label="Started"><span class="when-label">Started</span>`, "a running one when it started")
+	assert.Contains(t, page.Body, `<td data-label="Starts"><span class="when-label">Starts</span>`)
 	assert.Regexp(t, pubISOTime, page.Body)
 }
 
@@ -164,8 +178,8 @@ func TestPublicTournamentCompleted(t *testing.T) {
 		// Quarterfinals, Semifinals (left), Final, Small final, Semifinals, Quarterfinals (right).
 		pubInOrder(t, bracket, labels...)
 		assert.Equal(t, 8, strings.Count(bracket, `<a class="bm`), "4 quarterfinals, 2 semifinals, final, small final")
-		assert.Contains(t, bracket, `<section class="bracket-col left out-pair"`)
-		assert.Contains(t, bracket, `<section class="bracket-col center in-left in-right"`)
+		assert.Contains(t, bracket, `<section class="bracket-col left out-pair ord-0"`)
+		assert.Contains(t, bracket, `<section class="bracket-col center ord-6 in-left in-right"`, "after both halves' two rounds on a phone")
 	})
 
 	t.Run("FinalWinnerHighlighted", func(t *testing.T) {
@@ -284,7 +298,7 @@ func TestPublicMatchPage(t *testing.T) {
 		assert.Contains(t, page.Body, `<span class="badge confirmed">Confirmed</span>`)
 		score := final["score"].(map[string]any)
 		assert.Contains(t, page.Body, fmt.Sprintf(`<div class="scoreline"><span>%s</span>`, pubID(score["p1"])))
-		assert.Regexp(t, `<div class="score-side winner"><div class="score-name"><a href="/players/\d+">`+regexp.QuoteMeta(pubName(final["winner"]))+`</a><span aria-hidden="true">✓</span>`, page.Body)
+		assert.Regexp(t, `<div class="score-side winner"><span class="avatar[^"]*"[^>]*>[A-Z0-9]{1,2}</span><div class="score-name"><a href="/players/\d+">`+regexp.QuoteMeta(pubName(final["winner"]))+`</a><span aria-hidden="true">✓</span>`, page.Body)
 		sources := map[string]string{"game_client": "Reported by both game clients", "admin": "Decided by the arena's admin"}
 		assert.Contains(t, page.Body, sources[final["resultSource"].(string)])
 		assert.Regexp(t, pubISOTime, page.Body)
@@ -294,9 +308,11 @@ func TestPublicMatchPage(t *testing.T) {
 		m := pubWinterRound2(t, e)[0]
 		shown := c.Get(t, "/matches/"+pubID(m["id"]))
 		require.Equal(t, http.StatusOK, shown.Status)
-		assert.Contains(t, shown.Body, `<span class="badge scheduled">Scheduled</span>`)
+		assert.Contains(t, shown.Body, `<span class="badge open">Open now</span>`, "its window is open")
 		assert.Contains(t, shown.Body, "Both players mark themselves ready")
-		assert.Contains(t, shown.Body, `<time datetime="`+m["closesAt"].(string)+`">`)
+		assert.Contains(t, shown.Body, `<time class="countdown" datetime="`+m["closesAt"].(string)+`" data-countdown>2 h 0 min left</time>`)
+		assert.Contains(t, shown.Body, `<span class="ready-line">Nobody is ready yet</span>`)
+		assert.Equal(t, 2, strings.Count(shown.Body, `<div class="side-ready">not ready</div>`))
 		assert.NotContains(t, shown.Body, "<dt>Result</dt>")
 	})
 }
@@ -316,13 +332,14 @@ func TestPublicPlayerPage(t *testing.T) {
 	assert.Contains(t, page.Body, "<dt>Matches</dt><dd>"+pubID(stats["matchesPlayed"])+"</dd>")
 	assert.Contains(t, page.Body, "<dt>Wins</dt><dd>"+pubID(stats["wins"])+"</dd>")
 	assert.Contains(t, page.Body, "<dt>Losses</dt><dd>"+pubID(stats["losses"])+"</dd>")
-	assert.Contains(t, page.Body, "<dt>Win rate</dt><dd>"+pubID(stats["winRate"])+"%</dd>")
+	assert.Contains(t, page.Body, `<dt>Win rate</dt><dd class="win-rate">`+pubID(stats["winRate"])+"%</dd>")
 	trophies := pubBetween(t, page.Body, `<ul class="trophies">`, "</ul>")
 	assert.Contains(t, trophies, `<strong>1st</strong> in <a href="/tournaments/autumn-open">Autumn Open</a>`)
 
-	recent := pubBetween(t, page.Body, `<table class="results">`, "</table>")
+	recent := pubBetween(t, page.Body, `<table class="results cards">`, "</table>")
 	assert.Equal(t, int(stats["matchesPlayed"].(float64)), strings.Count(recent, "<tr>")-1, "every decided match (fewer than the limit)")
-	assert.Equal(t, int(stats["wins"].(float64)), strings.Count(recent, `<td class="winner">Won`))
+	assert.Equal(t, int(stats["wins"].(float64)), strings.Count(recent, `<td class="rs-result winner">Won`))
+	assert.NotContains(t, page.Body, `<nav class="pager"`, "one page of history")
 	assert.Regexp(t, pubISOTime, page.Body)
 
 	// A winter cup player has upcoming matches.

@@ -20,49 +20,136 @@ type publicTournamentActions interface {
 	tournamentActions(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, regs []core.Registration) templ.Component
 }
 
+// tournamentFor reads the {slug} tournament; a draft or an unknown slug
+// answers the 404 page (ok false).
+func (s *Site) tournamentFor(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, bool) {
+	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
+		s.publicNotFound(w, r, t, "There is no tournament here.")
+		return nil, false
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return nil, false
+	}
+	return tour, true
+}
+
 // tournamentPage shows a public tournament; drafts and unknown slugs are
 // the 404 page.
 func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
-	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
-		s.publicNotFound(w, r, t, "There is no tournament here.")
+	tour, ok := s.tournamentFor(w, r, t)
+	if !ok {
 		return
 	}
+	data, err := s.tournamentData(r, t, tour)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	regs, err := t.Store.Registrations(ctx, tour.ID)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	now := s.srv.Now()
 	l := s.layout(r, t, tour.Name)
-	p, err := publicTournament(ctx, t, tour, regs, s.srv.Now())
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
+	l.Share = s.share(r, "", publicTournamentDescription(tour))
+	p := views.TournamentPage{
+		Layout: l, Now: now, Tournament: publicCard(tour),
+		Registration: publicRegistration(tour, len(data.regs), now),
+		Players:      data.players, Results: data.region,
 	}
-	p.Layout = l
 	if a, ok := any(s).(publicTournamentActions); ok {
-		p.Actions = a.tournamentActions(r, t, l, tour, regs)
+		p.Actions = a.tournamentActions(r, t, l, tour, data.regs)
 	}
+	if v := l.Viewer; v != nil && core.SideOfPlayer(data.regs, v.PlatformID) != nil && !tour.Status.Final() {
+		if p.Next, err = s.nextRegion(r, t, v.PlatformID, nil, tour); err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	}
+	p.Layout.HTMX = p.Results.Every > 0 || (p.Next != nil && p.Next.Every > 0)
 	p.Follow = views.FollowButton(*s.followButton(r, t, core.FollowTournament, strconv.FormatInt(tour.ID, 10), "/tournaments/"+tour.Slug))
 	s.render(w, r, t, http.StatusOK, views.TournamentView(p))
 }
 
-// publicTournament builds a tournament page's props (all but the layout
-// and the actions): the same data as the API's full tournament.
-func publicTournament(ctx context.Context, t *server.Tenant, tour *core.Tournament, regs []core.Registration, now time.Time) (views.TournamentPage, error) {
+// tournamentLive is GET /tournaments/{slug}/live: the results region, the
+// same for everyone.
+func (s *Site) tournamentLive(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tour, ok := s.tournamentFor(w, r, t)
+	if !ok {
+		return
+	}
+	data, err := s.tournamentData(r, t, tour)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	s.answerLive(w, r, t, data.region, true)
+}
+
+// tournamentData is what every view of a tournament shows (its page, the
+// results' poll, the embed, the bracket picture): the sides and the
+// results, read and rendered once per write to the arena (server.Memo)
+// and per minute (the countdowns and open windows follow the clock).
+type tournamentData struct {
+	regs    []core.Registration
+	players []views.PlayerRef // the sides, in registration order
+	results views.TournamentResults
+	region  views.LiveRegion // the results as the live region shows them
+}
+
+func (s *Site) tournamentData(r *http.Request, t *server.Tenant, tour *core.Tournament) (*tournamentData, error) {
+	ctx := r.Context()
+	now := s.srv.Now()
+	key := "tournament/" + strconv.FormatInt(tour.ID, 10) + "/" + strconv.FormatInt(now.Unix()/60, 10)
+	v, err := s.srv.Memo(t, key, func() (any, error) {
+		regs, err := t.Store.Registrations(ctx, tour.ID)
+		if err != nil {
+			return nil, err
+		}
+		results, book, err := publicResults(ctx, t, tour, regs, now)
+		if err != nil {
+			return nil, err
+		}
+		d := &tournamentData{regs: regs, results: results, players: make([]views.PlayerRef, 0, len(regs))}
+		for _, reg := range regs {
+			d.players = append(d.players, book.player(reg.PlatformID))
+		}
+		if d.region, err = s.resultsRegion(r, tour, results); err != nil {
+			return nil, err
+		}
+		return d, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*tournamentData), nil
+}
+
+// resultsRegion is a tournament's results as a live region: it refreshes
+// from the draw until the tournament is over.
+func (s *Site) resultsRegion(r *http.Request, tour *core.Tournament, results views.TournamentResults) (views.LiveRegion, error) {
+	live := tour.Status == core.StatusRegistrationClosed || tour.Status == core.StatusGroupStage || tour.Status == core.StatusPlayoffs
+	return s.liveRegion(r.Context(), "tournament-results", "/tournaments/"+tour.Slug+"/live", live, views.TournamentResultsView(results))
+}
+
+// publicTournamentDescription is a tournament's link preview.
+func publicTournamentDescription(t *core.Tournament) string {
+	d := views.TournamentStatusLabel(string(t.Status)) + " · " + strconv.Itoa(t.PlayerCount) + " of " + strconv.Itoa(t.MaxPlayers) + " players"
+	if t.Description != "" {
+		d += ". " + t.Description
+	}
+	return d
+}
+
+// publicResults builds a tournament's results (the same data as the
+// API's full tournament) and the book of its players.
+func publicResults(ctx context.Context, t *server.Tenant, tour *core.Tournament, regs []core.Registration, now time.Time) (views.TournamentResults, publicBook, error) {
 	matches, err := t.Store.Matches(ctx, tour.ID)
 	if err != nil {
-		return views.TournamentPage{}, err
+		return views.TournamentResults{}, nil, err
 	}
 	var podium []core.PodiumPlace
 	if tour.Status == core.StatusCompleted {
 		if podium, err = t.Store.Podium(ctx, tour.ID); err != nil {
-			return views.TournamentPage{}, err
+			return views.TournamentResults{}, nil, err
 		}
 	}
 	ids := make([]string, 0, len(regs))
@@ -71,30 +158,23 @@ func publicTournament(ctx context.Context, t *server.Tenant, tour *core.Tourname
 	}
 	book, err := publicPlayers(ctx, t, ids)
 	if err != nil {
-		return views.TournamentPage{}, err
+		return views.TournamentResults{}, nil, err
 	}
-	p := views.TournamentPage{
-		Tournament:   publicCard(tour),
-		Registration: publicRegistration(tour, len(regs), now),
-		Players:      make([]views.PlayerRef, 0, len(regs)),
-	}
-	for _, reg := range regs {
-		p.Players = append(p.Players, book.player(reg.PlatformID))
-	}
-	if p.Groups, err = publicGroups(tour, regs, matches, book); err != nil {
-		return views.TournamentPage{}, err
+	p := views.TournamentResults{Now: now, Format: string(tour.Format)}
+	if p.Groups, err = publicGroups(tour, regs, matches, book, now); err != nil {
+		return views.TournamentResults{}, nil, err
 	}
 	p.RoundRobin = tour.Format == core.FormatRoundRobin
 	if tour.Format == core.FormatSwiss {
-		if p.Swiss, err = publicSwiss(tour, regs, matches, book); err != nil {
-			return views.TournamentPage{}, err
+		if p.Swiss, err = publicSwiss(tour, regs, matches, book, now); err != nil {
+			return views.TournamentResults{}, nil, err
 		}
 	}
-	p.Bracket = publicBracket(matches, book)
+	p.Bracket = publicBracket(matches, book, now)
 	for _, pl := range podium {
 		p.Podium = append(p.Podium, views.PodiumPlace{Rank: pl.Rank, Player: book.player(pl.PlayerID)})
 	}
-	return p, nil
+	return p, book, nil
 }
 
 // publicRegistration says where registration stands at now.
@@ -113,7 +193,7 @@ func publicRegistration(t *core.Tournament, count int, now time.Time) views.Regi
 
 // publicGroups builds the group tables with their matches; the places
 // that advance are marked in groups_playoffs tournaments.
-func publicGroups(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook) ([]views.GroupTable, error) {
+func publicGroups(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook, now time.Time) ([]views.GroupTable, error) {
 	tables, names, err := core.GroupTables(tour, regs, matches)
 	if err != nil {
 		return nil, err
@@ -123,19 +203,24 @@ func publicGroups(tour *core.Tournament, regs []core.Registration, matches []cor
 	}
 	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
 	byGroup := make(map[string][]views.MatchSummary, len(names))
+	open := map[string]bool{} // groups with a match still to decide
 	for i := range matches {
 		if m := &matches[i]; m.Stage == core.StageGroup || m.Stage == core.StageRoundRobin {
-			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.summary(m, ref))
+			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.summary(m, ref, now))
+			if !m.Status.Resolved() {
+				open[m.GroupName] = true
+			}
 		}
 	}
 	out := make([]views.GroupTable, 0, len(names))
 	for _, g := range names {
-		gt := views.GroupTable{Name: g, Rows: make([]views.StandingRow, 0, len(tables[g])), Matches: byGroup[g]}
+		gt := views.GroupTable{Name: g, Rows: make([]views.StandingRow, 0, len(tables[g])), Matches: byGroup[g], Decided: !open[g]}
 		for _, row := range tables[g] {
 			gt.Rows = append(gt.Rows, views.StandingRow{
 				Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played, Wins: row.Wins,
 				Losses: row.Losses, ScoreDiff: row.ScoreDiff, Points: row.Points,
-				Advances: tour.Format == core.FormatGroupsPlayoffs && row.Rank <= tour.AdvancePerGroup,
+				Advances:    tour.Format == core.FormatGroupsPlayoffs && row.Rank <= tour.AdvancePerGroup,
+				SeparatedBy: string(row.SeparatedBy),
 			})
 		}
 		out = append(out, gt)
@@ -145,7 +230,7 @@ func publicGroups(tour *core.Tournament, regs []core.Registration, matches []cor
 
 // publicSwiss builds a Swiss stage's standings and rounds (the latest
 // first); the top cut's places are marked.
-func publicSwiss(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook) (*views.SwissStage, error) {
+func publicSwiss(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook, now time.Time) (*views.SwissStage, error) {
 	rows, swiss, err := core.SwissTable(tour, regs, matches)
 	if err != nil {
 		return nil, err
@@ -154,8 +239,9 @@ func publicSwiss(tour *core.Tournament, regs []core.Registration, matches []core
 	for _, row := range rows {
 		sw.Rows = append(sw.Rows, views.SwissRow{Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played,
 			Wins: row.Wins, Losses: row.Losses, Byes: row.Byes, Points: row.Points, Buchholz: row.Buchholz,
-			SonnebornBerger: row.SonnebornBerger, Advances: row.Rank <= tour.TopCut})
+			SonnebornBerger: row.SonnebornBerger, Advances: row.Rank <= tour.TopCut, SeparatedBy: string(row.SeparatedBy)})
 	}
+	decided := len(swiss) > 0
 	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
 	for i := range swiss {
 		m := &swiss[i]
@@ -165,10 +251,14 @@ func publicSwiss(tour *core.Tournament, regs []core.Registration, matches []core
 		}
 		for j := range sw.RoundMatches {
 			if sw.RoundMatches[j].Number == m.RoundNumber {
-				sw.RoundMatches[j].Matches = append(sw.RoundMatches[j].Matches, book.summary(m, ref))
+				sw.RoundMatches[j].Matches = append(sw.RoundMatches[j].Matches, book.summary(m, ref, now))
 			}
 		}
+		if !m.Status.Resolved() {
+			decided = false
+		}
 	}
+	sw.Decided = decided && sw.Round >= sw.Rounds
 	return sw, nil
 }
 
@@ -176,7 +266,7 @@ func publicSwiss(tour *core.Tournament, regs []core.Registration, matches []core
 // lays them out; nil before the playoffs. A double elimination's columns
 // keep every match position of their round (empty where byes left no
 // match), so the picture lines up.
-func publicBracket(matches []core.Match, book publicBook) *views.Bracket {
+func publicBracket(matches []core.Match, book publicBook, now time.Time) *views.Bracket {
 	bySlot := map[string]*core.Match{}
 	for i := range matches {
 		if m := &matches[i]; core.IsBracketStage(m.Stage) {
@@ -207,7 +297,7 @@ func publicBracket(matches []core.Match, book publicBook) *views.Bracket {
 		}
 		for _, bm := range col.Matches {
 			m := bySlot[bm.BracketSlot]
-			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score)}
+			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score), Window: string(m.Window(now))}
 			if _, _, i, ok := core.ParseBracketSlot(m.BracketSlot); ok {
 				box.Position = i
 			}

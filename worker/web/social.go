@@ -125,9 +125,6 @@ func (s *Site) followButton(r *http.Request, t *server.Tenant, kind, target, pag
 		return p
 	}
 	p.Following = v.IsFollowing(kind, target)
-	if code := r.URL.Query().Get("notice"); code == "followed" || code == "unfollowed" {
-		p.Notice = notice(r)
-	}
 	return p
 }
 
@@ -204,7 +201,7 @@ func (s *Site) alertsPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		s.fail(w, r, t, err)
 		return
 	}
-	p := views.AlertsPage{Layout: s.layout(r, t, "Alerts"), Notice: notice(r), Unread: v.Unread}
+	p := views.AlertsPage{Layout: s.layout(r, t, "Alerts"), Unread: v.Unread}
 	for _, a := range list {
 		p.Alerts = append(p.Alerts, views.AlertItem{ID: a.ID, Title: a.Title, Path: safeNext(a.Path), At: a.CreatedAt, Read: a.Read})
 	}

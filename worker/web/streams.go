@@ -26,6 +26,7 @@ const callbackPath = "/stream-provider/callback"
 
 func (s *Site) streamRoutes() {
 	s.page("GET /account", s.accountPage)
+	s.action("POST /account/name", s.nameAction)
 	s.action("POST /account/webhook", s.webhookAction)
 	s.action("POST /stream-provider/link", s.linkAction)
 	s.action("POST /stream-provider/unlink", s.unlinkAction)
@@ -57,7 +58,8 @@ func (s *Site) renderAccount(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	ctx := r.Context()
-	p := views.AccountPage{Layout: s.layout(r, t, "Your account"), Notice: notice(r), Mock: s.srv.Streams().Mock(), StreamLogin: v.StreamLogin}
+	p := views.AccountPage{Layout: s.layout(r, t, "Your account"), Mock: s.srv.Streams().Mock(), StreamLogin: v.StreamLogin,
+		Profile: views.AccountProfile{Player: views.PlayerRef{PlatformID: v.PlatformID, Name: v.Name, AvatarURL: v.AvatarURL}, Editable: t.Arena.MockProfiles()}}
 	if v.StreamLogin != "" {
 		p.StreamURL = core.StreamURL(v.StreamLogin)
 		_, p.Live = s.srv.LiveNow(ctx, t)[v.StreamLogin]
@@ -173,6 +175,34 @@ func (s *Site) accountRefused(w http.ResponseWriter, r *http.Request, t *server.
 		return
 	}
 	s.renderAccount(w, r, t, server.StatusOf(core.ErrorCode(err)), func(p *views.AccountPage) { p.Error = msg })
+}
+
+// nameAction names the viewer as they typed it (mock mode; a real-mode
+// arena's names come from the platform: 403). A refused name shows the
+// account page again with the field's message.
+func (s *Site) nameAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	viewer, _, ok := s.actionStart(w, r, t, "/account")
+	if !ok {
+		return
+	}
+	typed := r.PostFormValue("personaName")
+	err := core.SetDisplayName(r.Context(), t.Store, t.Arena, viewer, core.DisplayNameDraft{PersonaName: typed}, s.srv.Now())
+	if err != nil {
+		msg := streamMessage(err)
+		if msg == "" {
+			s.fail(w, r, t, err)
+			return
+		}
+		s.renderAccount(w, r, t, server.StatusOf(core.ErrorCode(err)), func(p *views.AccountPage) {
+			if core.ErrorCode(err) == core.CodeInvalidField {
+				p.Profile.Name, p.Profile.Problem = typed, msg
+				return
+			}
+			p.Error = msg
+		})
+		return
+	}
+	http.Redirect(w, r, withNotice("/account", "named"), http.StatusSeeOther)
 }
 
 // unlinkAction clears the viewer's channel.

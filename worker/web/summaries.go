@@ -21,12 +21,11 @@ import (
 // table; mock mode never calls out (placeholder names and avatars).
 
 const (
-	defaultPlayerAPI   = "https://api.steampowered.com"
-	summaryBatch       = 100
-	summaryMaxAge      = 24 * time.Hour // a cached summary is read again after this
-	summaryTimeout     = 10 * time.Second
-	maxSummaryBytes    = 1 << 20
-	maxPersonaNameRune = 64
+	defaultPlayerAPI = "https://api.steampowered.com"
+	summaryBatch     = 100
+	summaryMaxAge    = 24 * time.Hour // a cached summary is read again after this
+	summaryTimeout   = 10 * time.Second
+	maxSummaryBytes  = 1 << 20
 )
 
 // playerAPI is the platform's web API base: the configured one or the
@@ -152,8 +151,8 @@ func (s *Site) fetchSummaries(ctx context.Context, key string, ids []string) (ma
 // is the placeholder.
 func personaName(name, id string) string {
 	name = strings.TrimSpace(strings.ToValidUTF8(name, ""))
-	if utf8.RuneCountInString(name) > maxPersonaNameRune {
-		name = string([]rune(name)[:maxPersonaNameRune])
+	if utf8.RuneCountInString(name) > core.MaxPersonaNameRunes {
+		name = string([]rune(name)[:core.MaxPersonaNameRunes])
 	}
 	if name == "" {
 		return core.PlaceholderName(id)

@@ -23,7 +23,7 @@ func (s *Site) titleRoutes() {
 
 // titlesPage is GET /titles: every title, with the viewer's buttons.
 func (s *Site) titlesPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	s.renderTitles(w, r, t, http.StatusOK, notice(r), "")
+	s.renderTitles(w, r, t, http.StatusOK, "", "") // the action's notice is the page's flash
 }
 
 // renderTitles answers the titles page with a notice or a refusal.

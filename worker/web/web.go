@@ -5,14 +5,16 @@
 package web
 
 import (
+	"bytes"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"path"
-	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 
+	"arena/core"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -32,6 +34,8 @@ type Config struct {
 	HTTP *http.Client
 	// Logger logs what the pages cannot show.
 	Logger *slog.Logger
+	// LiveEvery is how often live regions ask for news; 10 s when zero.
+	LiveEvery time.Duration
 }
 
 // Site serves the pages.
@@ -50,29 +54,51 @@ func Register(srv *server.Server, cfg Config) *Site {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Site{srv: srv, cfg: cfg, csrf: http.NewCrossOriginProtection()}
-	static, err := fs.Sub(views.Static, "static")
-	if err != nil {
-		panic(err)
-	}
-	srv.Handle("GET /static/", http.StripPrefix("/static/", staticHandler(http.FileServerFS(static))))
+	srv.Handle("GET /static/{file}", http.HandlerFunc(serveStatic))
+	srv.Handle("GET /favicon.ico", http.HandlerFunc(serveStatic))
 	srv.SetPageNotFound(s.notFound)
 	srv.SetSessionPlayer(s.sessionPlayer)
 	s.routes()
 	return s
 }
 
-// staticHandler lets browsers keep assets for a day. A name no file can
-// have (not UTF-8, say) is 404 like a missing file; the file server would
-// call it an internal error.
-func staticHandler(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/"); name != "" && !fs.ValidPath(name) {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		h.ServeHTTP(w, r)
-	})
+// staticTypes are the assets' content types, the same on every platform
+// (mime's table depends on the machine).
+var staticTypes = map[string]string{
+	".css": "text/css; charset=utf-8",
+	".js":  "text/javascript; charset=utf-8",
+	".svg": "image/svg+xml",
+	".ico": "image/x-icon",
+}
+
+// serveStatic serves an embedded asset: under its content-hashed name
+// (views.StaticPath) for a year, immutable; under its plain name (or an
+// outdated hash) for an hour. Anything else is 404, never 500.
+func serveStatic(w http.ResponseWriter, r *http.Request) {
+	requested := r.PathValue("file")
+	if r.URL.Path == "/favicon.ico" {
+		requested = "favicon.ico"
+	}
+	name, current, ok := views.StaticFile(requested)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	b, err := fs.ReadFile(views.Static, "static/"+name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	if current {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "public, max-age=3600")
+	}
+	h.Set("ETag", `"`+views.StaticHash(name)+`"`)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Type", staticTypes[path.Ext(name)])
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
 }
 
 // page registers a GET page for one arena.
@@ -95,12 +121,16 @@ func (s *Site) action(pattern string, h func(w http.ResponseWriter, r *http.Requ
 	})
 }
 
-// render writes a page.
+// render writes a page. Pages refuse to be framed, except an embed
+// (which sets its own framing headers first).
 func (s *Site) render(w http.ResponseWriter, r *http.Request, t *server.Tenant, status int, c templ.Component) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "same-origin")
-	w.Header().Set("X-Frame-Options", "DENY")
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	if h.Get("Content-Security-Policy") == "" {
+		h.Set("X-Frame-Options", "DENY")
+	}
 	w.WriteHeader(status)
 	if err := c.Render(r.Context(), w); err != nil {
 		s.cfg.Logger.ErrorContext(r.Context(), "render", slog.String("path", r.URL.Path), slog.String("error", err.Error()))
@@ -114,20 +144,45 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, t *server.Tenant, er
 	s.render(w, r, t, http.StatusInternalServerError, views.ErrorPage(s.layout(r, t, "Something went wrong"), http.StatusInternalServerError, "Something went wrong on our side. Please try again."))
 }
 
-// notFound is the site's 404 page (also for unknown hosts, without an arena).
+// notFound is the site's 404 page: on an arena's host with the arena's
+// frame (its name, the viewer, sign-in), else a bare one.
 func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.srv.Directory().ArenaByHost(r.Context(), core.NormalizeHost(r.Host)); err == nil {
+		s.srv.Tenanted(func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+			s.publicNotFound(w, withViewerMemo(r), t, "There is no page here.")
+		})(w, r)
+		return
+	}
 	s.render(w, r, nil, http.StatusNotFound, views.ErrorPage(views.Layout{Title: "Not found"}, http.StatusNotFound, "There is no page here."))
 }
 
-// layout returns the props every page's frame needs.
+// layout returns the props every page's frame needs: the arena, the
+// viewer, the action's flash message and the service's time.
 func (s *Site) layout(r *http.Request, t *server.Tenant, title string) views.Layout {
 	l := views.Layout{Title: title}
 	if t == nil {
 		return l
 	}
-	l.ArenaName = t.Arena.Name
+	l.ArenaName, l.Flash, l.Now = t.Arena.Name, flash(r), s.srv.Now()
 	if v := s.viewer(r.Context(), r, t); v != nil {
 		l.Viewer = v
 	}
 	return l
+}
+
+// share describes a page to link previews: its absolute URL on this host
+// (path "" is the request's own), a description and an image.
+func (s *Site) share(r *http.Request, path, description string) views.Share {
+	if path == "" {
+		path = r.URL.Path
+	}
+	return views.Share{URL: origin(r) + path, Description: description}
+}
+
+// origin is the request's scheme and host: the arena as the viewer reached it.
+func origin(r *http.Request) string {
+	if secureRequest(r) {
+		return "https://" + r.Host
+	}
+	return "http://" + r.Host
 }

@@ -1,0 +1,125 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// Calendar feeds (iCalendar): a player's match windows and a tournament's,
+// linked from their pages; calendar apps subscribe to them by URL.
+
+// calendarMaxAge is how long a feed may be reused: calendar apps poll
+// hours apart anyway.
+const calendarMaxAge = "public, max-age=300"
+
+// playerCalendar is GET /players/{platformId}/calendar.ics: every match
+// of the player with both sides known.
+func (s *Site) playerCalendar(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	ctx := r.Context()
+	id := r.PathValue("platformId")
+	if !core.ValidPlatformID(id) {
+		s.publicNotFound(w, r, t, "There is no player here: a player's id is 17 digits.")
+		return
+	}
+	profile, err := t.Store.Player(ctx, id)
+	if core.ErrorCode(err) == core.CodePlayerNotFound {
+		s.publicNotFound(w, r, t, "This arena has no such player.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	states, err := t.Store.PlayerMatches(ctx, id, publicAllStatuses...)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	var ids []string
+	for i := range states {
+		ids = append(ids, states[i].P1, states[i].P2)
+	}
+	book, err := publicPlayers(ctx, t, ids)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	name := orPlaceholder(profile.PersonaName, id)
+	cal := s.calendar(r, t, name+"'s matches · "+t.Arena.Name)
+	for i := range states {
+		st := &states[i]
+		cal.Events = append(cal.Events, matchEvent(r, book, &st.Match, st.Tournament.Name))
+	}
+	writeCalendar(w, cal, "matches-"+id+".ics")
+}
+
+// tournamentCalendar is GET /tournaments/{slug}/calendar.ics: the
+// tournament's start and every match window.
+func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	ctx := r.Context()
+	tour, ok := s.tournamentFor(w, r, t)
+	if !ok {
+		return
+	}
+	matches, err := t.Store.Matches(ctx, tour.ID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	var ids []string
+	for i := range matches {
+		ids = append(ids, matches[i].P1, matches[i].P2)
+	}
+	book, err := publicPlayers(ctx, t, ids)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	cal := s.calendar(r, t, tour.Name+" · "+t.Arena.Name)
+	cal.Events = append(cal.Events, views.CalendarEvent{
+		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: tour.StartsAt, End: tour.StartsAt.Add(tour.MatchWindow()),
+		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(string(tour.Status)) + ".",
+		URL: origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
+	})
+	for i := range matches {
+		cal.Events = append(cal.Events, matchEvent(r, book, &matches[i], tour.Name))
+	}
+	writeCalendar(w, cal, tour.Slug+".ics")
+}
+
+func (s *Site) calendar(r *http.Request, t *server.Tenant, name string) views.Calendar {
+	return views.Calendar{Name: name, ID: core.NormalizeHost(r.Host), Stamp: s.srv.Now()}
+}
+
+// matchEvent is a match's window as an event.
+func matchEvent(r *http.Request, book publicBook, m *core.Match, tournament string) views.CalendarEvent {
+	name := func(id string) string {
+		if id == "" {
+			return "TBD"
+		}
+		return book.player(id).Name
+	}
+	round := m.Round
+	if m.GroupName != "" {
+		round = "Group " + m.GroupName + ", " + m.Round
+	}
+	return views.CalendarEvent{
+		UID: "match-" + strconv.FormatInt(m.ID, 10), Start: m.OpensAt, End: m.ClosesAt,
+		Summary:     tournament + ": " + name(m.P1) + " vs " + name(m.P2),
+		Description: round + ". " + views.MatchStatusLabel(string(m.Status)) + ": both players ready up on the match page while the window is open.",
+		URL:         origin(r) + "/matches/" + strconv.FormatInt(m.ID, 10),
+	}
+}
+
+func writeCalendar(w http.ResponseWriter, cal views.Calendar, filename string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/calendar; charset=utf-8")
+	h.Set("Content-Disposition", `inline; filename="`+filename+`"`)
+	h.Set("Cache-Control", calendarMaxAge)
+	h.Set("X-Content-Type-Options", "nosniff")
+	_ = cal.WriteICS(w)
+}

@@ -1,0 +1,62 @@
+package web
+
+import (
+	"net/http"
+
+	"arena/views"
+	"arena/worker/server"
+)
+
+// Embeds: a tournament's bracket and standings for other sites' iframes
+// (GET /tournaments/{slug}/embed, framing allowed, no navigation), and
+// its bracket as a standalone picture (GET /tournaments/{slug}/bracket.svg)
+// for chat apps and forums. Both draw the page's own view model
+// (tournamentData), so the three never disagree.
+
+// tournamentEmbed serves the embed; its results refresh like the page's.
+func (s *Site) tournamentEmbed(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tour, ok := s.tournamentFor(w, r, t)
+	if !ok {
+		return
+	}
+	data, err := s.tournamentData(r, t, tour)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Security-Policy", "frame-ancestors *")
+	h.Set("Cache-Control", "public, max-age=10")
+	s.render(w, r, t, http.StatusOK, views.EmbedView(views.EmbedPage{
+		ArenaName: t.Arena.Name, Tournament: publicCard(tour), PageURL: origin(r) + "/tournaments/" + tour.Slug,
+		Now: s.srv.Now(), Results: data.region,
+	}))
+}
+
+// bracketSVG serves the bracket picture; a tournament without a bracket
+// yet (before its playoffs, a format without one) is 404.
+func (s *Site) bracketSVG(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	ctx := r.Context()
+	tour, ok := s.tournamentFor(w, r, t)
+	if !ok {
+		return
+	}
+	data, err := s.tournamentData(r, t, tour)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	results := data.results
+	if results.Bracket == nil {
+		s.publicNotFound(w, r, t, "This tournament has no bracket yet.")
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "image/svg+xml")
+	h.Set("Cache-Control", "public, max-age=60")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	if err := views.BracketSVG(views.LayOutBracketSVG(tour.Name, *results.Bracket)).Render(ctx, w); err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "bracket picture", "error", err.Error())
+	}
+}

@@ -1,0 +1,68 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"hash/fnv"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"arena/views"
+	"arena/worker/server"
+)
+
+// Live regions: the parts of a page that refresh themselves (a match's
+// state and the viewer's box, the player's next steps, a tournament's
+// results). htmx asks the region's URL with the version it shows about
+// every defaultLiveEvery; the answer is 204 while the region is unchanged,
+// else the region anew. A poll is an ordinary short GET, so it works the
+// same natively and on the edge; without JavaScript the page is simply
+// correct on reload.
+
+// defaultLiveEvery is how often a live region asks for news.
+const defaultLiveEvery = 10 * time.Second
+
+func (s *Site) liveEvery() time.Duration {
+	if s.cfg.LiveEvery > 0 {
+		return s.cfg.LiveEvery
+	}
+	return defaultLiveEvery
+}
+
+// liveRegion renders content once and returns the region showing it: its
+// version is the hash of the content's bytes. A region that is not live
+// (live false: a decided match, a finished tournament) never asks again.
+func (s *Site) liveRegion(ctx context.Context, id, url string, live bool, content templ.Component) (views.LiveRegion, error) {
+	var buf bytes.Buffer
+	if err := content.Render(ctx, &buf); err != nil {
+		return views.LiveRegion{}, err
+	}
+	h := fnv.New64a()
+	h.Write(buf.Bytes())
+	region := views.LiveRegion{ID: id, URL: url, Version: strconv.FormatUint(h.Sum64(), 36), Content: templ.Raw(buf.String())}
+	if live {
+		region.Every = s.liveEvery()
+	}
+	return region, nil
+}
+
+// answerLive answers a region's poll: 204 while the ?v= the client shows
+// is the region's version, else the region. A public region (the same for
+// everyone) may be kept by browsers and caches as long as a poll's
+// interval; a viewer's own never.
+func (s *Site) answerLive(w http.ResponseWriter, r *http.Request, t *server.Tenant, region views.LiveRegion, public bool) {
+	h := w.Header()
+	if public {
+		h.Set("Cache-Control", "public, max-age="+strconv.Itoa(max(1, int(s.liveEvery()/time.Second))))
+	} else {
+		h.Set("Cache-Control", "private, no-store")
+	}
+	if r.URL.Query().Get("v") == region.Version {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	s.render(w, r, t, http.StatusOK, views.Live(region))
+}
