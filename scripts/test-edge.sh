@@ -26,10 +26,13 @@ fail() {
   echo "     ${2-got HTTP ${status:-}: $(head -c 600 "$tmp/body" 2>/dev/null)}"
 }
 
-# The story's test binary and the Cloudflare API's twin build while the
-# rest starts.
+# The story's test binary, the Cloudflare API's twin and the formats' test
+# binary (worker/server) build while the rest starts.
 (go test -c -o "$tmp/story.test" ./e2e/story && go build -o "$tmp/cloudflare-twin" ./scripts/cloudflare-twin) >"$tmp/story-build.log" 2>&1 &
 story_build=$!
+(while kill -0 "$story_build" 2>/dev/null; do sleep 0.5; done # one Go build at a time beside the bundle's
+  go test -c -o "$tmp/server.test" ./worker/server) >"$tmp/server-build.log" 2>&1 &
+server_build=$!
 mkdir -p "$tmp/bridge"
 GOOS=js GOARCH=wasm go build -o "$tmp/bridge/bridgetest.wasm" ./worker/edge/testdata/bridgetest >"$tmp/bridge-build.log" 2>&1 &
 bridge_build=$!
@@ -58,6 +61,7 @@ start_libsql libsql-directory dir_url
 start_libsql libsql-edge edge_db
 start_libsql libsql-story story_db
 start_libsql libsql-story-other story_other_db
+start_libsql libsql-formats formats_db
 operator_token=$(random_hex 24)
 read -r worker_port twin_port <<<"$(free_ports 2)"
 cf_token=$(random_hex 16)
@@ -199,20 +203,63 @@ else
   fi
 fi
 
-# 13. Latency of sequential requests through the local Workers runtime
-# (players nobody is: every answer a 404 read from the database).
+# 13. What the story's later steps proved on the edge, one line per feature.
+# story_step NAME: the story ran step NAME and it passed.
+story_step() { grep -q -- "--- PASS: TestStory/$1 " "$tmp/story.log" 2>/dev/null; }
+# story_failed NAMES...: why the steps did not pass.
+story_failed() {
+  local step
+  for step in "$@"; do story_step "$step" || echo -n "$step: $(grep -q -- "--- FAIL: TestStory/$step " "$tmp/story.log" 2>/dev/null && echo failed || echo not reached); "
+  done
+}
+if story_step AnOfficialCasterOnALiveMatch; then
+  pass "casters: the admin seats edge_caster on a live 2-player cup match; the game client's live match lists it (streamUrl https://www.twitch.tv/edge_caster, source arena)"
+else
+  fail "casters (story step AnOfficialCasterOnALiveMatch)" "$(story_failed AnOfficialCasterOnALiveMatch)"
+fi
+if story_step ATitleIsCrownedAndChallenged && story_step PublicTitlesAnswerNotModified; then
+  pass "titles: two volunteers, the upcoming match names the title, the coronation resolved, a challenge accepted; /api/v1/public/titles answers an ETag and 304"
+else
+  fail "titles (story steps ATitleIsCrownedAndChallenged, PublicTitlesAnswerNotModified)" "$(story_failed ATitleIsCrownedAndChallenged PublicTitlesAnswerNotModified)"
+fi
+# The recording's bytes are in the R2 bucket wrangler dev keeps on disk.
+read -r rec_bytes rec_sha < <(sed -n 's/.*recording [0-9]*: \([0-9]*\) bytes, sha256 \([0-9a-f]*\).*/\1 \2/p' "$tmp/story.log" 2>/dev/null | head -n 1) || true
+in_bucket=no
+if [ -n "${rec_sha:-}" ] && find "$tmp/wrangler-state" -type f -size +1000k -exec sha256sum {} + 2>/dev/null | grep -q "^$rec_sha "; then in_bucket=yes; fi
+if story_step APlayerRecordsTheCastMatch && [ "$in_bucket" = yes ]; then
+  pass "recordings: the reference client's segment and $rec_bytes-byte recording uploaded through the signed route, finalized (1 MiB ranged reads), fetched back byte for byte; the object is in wrangler dev's R2 bucket"
+else
+  fail "recordings (story step APlayerRecordsTheCastMatch, the object in the R2 bucket)" "$(story_failed APlayerRecordsTheCastMatch)in the bucket: $in_bucket"
+fi
+
+# 14. Every tournament format played by reference clients through the edge
+# (worker/server's formats test against this deployment).
+if wait "$server_build"; then
+  formats_start=$(now_ms)
+  if (cd worker/server && ARENA_E2E_ADDR="127.0.0.1:$worker_port" ARENA_E2E_OPERATOR_TOKEN="$operator_token" ARENA_E2E_DATABASE_URL="$formats_db" \
+    "$tmp/server.test" -test.run '^TestFormatsPlayedByReferenceClients$' -test.count=1 -test.v >"$tmp/formats.log" 2>&1); then
+    pass "formats: $(grep -c '^    --- PASS' "$tmp/formats.log") tournaments (double elimination with and without reset, Swiss with a top cut, round robin) played by reference clients in $(($(now_ms) - formats_start)) ms"
+  else
+    fail "formats: TestFormatsPlayedByReferenceClients against wrangler dev" "$(grep -E -- '--- FAIL|Error|expected|actual|Messages' "$tmp/formats.log" | head -n 30)"
+  fi
+else
+  fail "formats: the worker/server test binary did not build" "$(tail -n 20 "$tmp/server-build.log")"
+fi
+
+# 15. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
+unexpected=""
 for ((i = 0; i < 50; i++)); do
-  out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -H 'Host: edge.test' "$base/api/v1/players/7656119809999$(printf %04d "$i")" || true)
-  [ "${out%% *}" = 404 ] || bad=$((bad + 1))
+  out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -H 'Host: edge.test' "$base/api/v1/players/7656119800009$(printf %04d "$i")" || true)
+  [ "${out%% *}" = 404 ] || { bad=$((bad + 1)); unexpected+=" #$i:${out%% *}"; }
   echo "${out#* }" >>"$tmp/times"
 done
 latency=$(sort -n "$tmp/times" | awk '{ t[NR] = $1 * 1000 } END {
   printf "p50 %.1f ms, p90 %.1f ms, max %.1f ms", t[int(NR * 0.5 + 0.5)], t[int(NR * 0.9 + 0.5)], t[NR] }')
-if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 ($latency)"; fi
+if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 (request:status$unexpected; $latency)"; fi
 
-# 14. One Go instance served everything above.
+# 16. One Go instance served everything above.
 instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
 requests=$(grep -c '^\[wrangler:info\] ' "$tmp/wrangler.log" || true)
 if [ "$instances" = 1 ]; then pass "kept instance: 1 Go instance for $requests requests"; else fail "kept instance (want 1 Go instance)" "$instances instances for $requests requests"; fi

@@ -6,8 +6,10 @@ import (
 	"context"
 
 	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/cron"
 
+	"arena/worker/objects"
 	"arena/worker/server"
 )
 
@@ -20,7 +22,9 @@ import (
 // libSQL servers may not accept).
 func main() {
 	log := newLogger()
-	handler, scheduled := build(log, func(cfg *server.Config) {
+	// Each request has its own Go instance: Go may call the binding itself.
+	recordings := objects.NewR2BindingJS(cloudflare.GetBinding(recordingsBinding))
+	handler, scheduled := build(log, recordings, func(cfg *server.Config) {
 		// No memory survives a request here: count in the arena database.
 		cfg.RateLimiter = server.DatabaseRateLimiter{}
 		cfg.SharedCache = edgeCache{}

@@ -36,7 +36,9 @@ func main() {
 	// Every outbound call (libSQL, the platform's and the Turso APIs) is
 	// made by its request's JS side.
 	http.DefaultTransport = edge.Transport{Bridge: bridge}
-	handler, scheduled := build(log, func(cfg *server.Config) {
+	// Recordings' bucket calls are made by their request's JS side too.
+	recordings := edge.R2Binding{Bridge: bridge, Binding: recordingsBinding}
+	handler, scheduled := build(log, recordings, func(cfg *server.Config) {
 		cfg.RateLimiter = edge.RateLimiter{Bridge: bridge, Fallback: server.DatabaseRateLimiter{}}
 		cfg.FrontHints = edge.Hints{}
 		cfg.HostCacheTTL = hostCacheTTL

@@ -18,6 +18,9 @@ func steps() []step {
 		tournamentSteps(), // steps_tournament_test.go: a 4-player cup played by reference clients
 		websiteSteps(),    // steps_website_test.go: public pages, mock sign-in
 		domainSteps(),     // steps_domains_test.go: a custom domain, verified, routed, removed
+		casterSteps(),     // steps_casters_test.go: the arena's channel casts a live match
+		recordingSteps(),  // steps_recordings_test.go: a recording and a segment of that match, uploaded and fetched back
+		titleSteps(),      // steps_titles_test.go: a title crowned and challenged; the public list's ETag
 		publicAPISteps(),  // steps_public_test.go: API keys, rate limits (last: it spends the minute's reads)
 	)
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	_ "arena/sql/sqlitedriver"
 	"arena/worker/cloudflare"
 	"arena/worker/cloudflare/cloudflaretest"
+	"arena/worker/objects"
 	"arena/worker/platform"
 	"arena/worker/server"
 	"arena/worker/web"
@@ -110,13 +112,15 @@ func startNative(t *testing.T) *target {
 	require.NoError(t, err)
 	_, err = store.Migrate(context.Background(), dirDB, store.DirectoryMigrations)
 	require.NoError(t, err)
+	sessionKey := []byte("story-session-key-32-bytes-long!")
 	srv := server.New(server.Config{
 		Directory: dirDB, OperatorToken: "story-operator", Provisioner: store.LocalProvisioner{Dir: dir},
 		OpenDB: open, Clock: time.Now, Random: rand.Reader, Logger: slog.New(slog.DiscardHandler),
 		RateLimiter: server.NewMemoryRateLimiter(), SoleWriter: true, Tickets: &platform.Verifier{},
 		CustomHostnames: &cloudflare.CustomHostnames{BaseURL: twin.URL, APIToken: twin.Token, ZoneID: twin.ZoneID},
+		Objects:         objects.Local{Dir: filepath.Join(dir, "objects")}, ObjectRouteKey: sessionKey,
 	})
-	web.Register(srv, web.Config{SessionKey: []byte("story-session-key-32-bytes-long!")})
+	web.Register(srv, web.Config{SessionKey: sessionKey})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		hs.Close()

@@ -73,6 +73,7 @@ type request struct {
 	auth               string // the Authorization header
 	body               any    // JSON, or url.Values for a form
 	cookie             string
+	ifNoneMatch        string // the If-None-Match header
 }
 
 func (w *world) do(t *testing.T, r request) answer {
@@ -102,6 +103,9 @@ func (w *world) do(t *testing.T, r request) answer {
 	}
 	if r.cookie != "" {
 		req.Header.Set("Cookie", r.cookie)
+	}
+	if r.ifNoneMatch != "" {
+		req.Header.Set("If-None-Match", r.ifNoneMatch)
 	}
 	res, err := w.http.Do(req)
 	require.NoError(t, err)
@@ -136,13 +140,23 @@ func (w *world) page(t *testing.T, path, cookie string) answer {
 	return w.do(t, request{method: "GET", path: path, cookie: cookie})
 }
 
-// hostTransport sends every request to the target with the story arena's
-// Host header: the reference clients know only the base URL.
-type hostTransport struct{ host string }
+// hostTransport sends every request to the target (base): with the story
+// arena's Host header when the URL names the target (the reference
+// clients know only the base URL), else with the URL's own host (the
+// upload and download URLs an arena makes name the arena's host).
+type hostTransport struct {
+	base *url.URL
+	host string
+}
 
 func (h hostTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	req.Host = h.host
+	if req.URL.Host == h.base.Host {
+		req.Host = h.host
+	} else {
+		req.Host = req.URL.Host
+		req.URL.Scheme, req.URL.Host = h.base.Scheme, h.base.Host
+	}
 	return http.DefaultTransport.RoundTrip(req)
 }
 
@@ -154,7 +168,9 @@ func (w *world) client(t *testing.T, id string) *client.Client {
 	}
 	s := client.NewSettings(w.target.base + "/")
 	s.MockSteamID = id
-	c, err := client.New(s, client.Deps{HTTP: &http.Client{Timeout: 30 * time.Second, Transport: hostTransport{w.host}}})
+	base, err := url.Parse(w.target.base)
+	require.NoError(t, err)
+	c, err := client.New(s, client.Deps{HTTP: &http.Client{Timeout: 30 * time.Second, Transport: hostTransport{base: base, host: w.host}}})
 	require.NoError(t, err)
 	w.clients[id] = c
 	return c

@@ -8,16 +8,15 @@
 package cloudflare
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"arena/core"
+	"arena/worker/httpjson"
 )
 
 // DefaultBaseURL is the Cloudflare API's address.
@@ -135,39 +134,14 @@ func (c *CustomHostnames) call(ctx context.Context, method, path string, body, o
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(raw)
-	}
 	u := strings.TrimSuffix(base, "/") + "/zones/" + url.PathEscape(c.ZoneID) + "/custom_hostnames" + path
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.APIToken)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	client := c.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	res, err := client.Do(req)
-	if err != nil {
-		return core.Errorf(core.CodeDomainProviderFailed, "cloudflare %s custom_hostnames%s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	status, raw, err := httpjson.Do(ctx, c.Client, method, u, c.APIToken, body)
 	if err != nil {
 		return core.Errorf(core.CodeDomainProviderFailed, "cloudflare %s custom_hostnames%s: %v", method, path, err)
 	}
 	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil || !env.Success || res.StatusCode >= 300 {
-		detail := fmt.Sprintf("HTTP %d", res.StatusCode)
+	if err := json.Unmarshal(raw, &env); err != nil || !env.Success || status >= 300 {
+		detail := fmt.Sprintf("HTTP %d", status)
 		for _, e := range env.Errors {
 			if e.Code == codeHostnameNotFound {
 				return core.Errorf(core.CodeDomainNotFound, "cloudflare: custom hostname not found")

@@ -80,8 +80,9 @@ type Response struct {
 // Result is what the JS side delivers for a command.
 type Result struct {
 	Status  int         // fetch: the HTTP status; r2: 200, or 404 for no object
-	Header  http.Header // fetch: the response headers; r2: Etag, Content-Length, Content-Type
-	Body    []byte      // fetch: the response body; r2 get: the object
+	Header  http.Header // fetch: the response headers
+	Body    []byte      // fetch: the response body; r2 get: the range's bytes
+	Size    int64       // r2 head and get: the whole object's size
 	Success bool        // ratelimit: within the limit
 	Err     string      // the JS call failed
 }

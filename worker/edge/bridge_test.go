@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +13,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"arena/core"
+	"arena/worker/objects"
 )
 
 // jsSide plays a request's JS side the way js/go.mjs does: ask for the
@@ -172,30 +176,84 @@ func TestAFailedJSCallIsAnError(t *testing.T) {
 	assert.ErrorContains(t, err, "fetch failed")
 }
 
-func TestR2BucketThroughTheJSSide(t *testing.T) {
+// TestR2ThroughTheJSSide drives the recordings store (objects.NewR2 in
+// local-route mode, as under wrangler dev) through the bridge, with the
+// JS side playing the bucket: the upload is one put, a read of a
+// 2.5 MiB object comes in 1 MiB ranged gets, a missing object is not
+// found, a delete removes it.
+func TestR2ThroughTheJSSide(t *testing.T) {
 	b := newBridge()
-	bucket := R2Bucket{Bridge: b, Binding: "RECORDINGS"}
-	var put *R2Op
-	var got *R2Object
-	var missing, putErr error
+	store := objects.NewR2(R2Binding{Bridge: b, Binding: "RECORDINGS"}, nil)
+	object := bytes.Repeat([]byte("0123456789abcdef"), 5<<15) // 2.5 MiB
+	var (
+		written          int64
+		info, gone       core.ObjectInfo
+		read             []byte
+		missing          core.ObjectInfo
+		writeErr, errAll error
+	)
 	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
-		putErr = bucket.Put(ctx, "r/1.gz", []byte("gz"), "application/gzip")
-		got, _ = bucket.Get(ctx, "r/1.gz")
-		_, missing = bucket.Head(ctx, "r/2.gz")
+		written, writeErr = store.(core.ObjectWriter).Write(ctx, "a/rec/1.gz", core.ReplayContentType, bytes.NewReader(object), 16<<20)
+		info, errAll = store.Stat(ctx, "a/rec/1.gz")
+		if r, err := store.Read(ctx, "a/rec/1.gz", 0, info.Size); err == nil {
+			read, _ = io.ReadAll(r)
+		}
+		missing, _ = store.Stat(ctx, "a/rec/2.gz")
+		_ = store.Delete(ctx, "a/rec/1.gz")
+		gone, _ = store.Stat(ctx, "a/rec/1.gz")
 		return Response{Status: 200}
 	}))
+	bucket := map[string][]byte{}
+	var calls []string
 	jsSide(b, 1, func(c Command) Result {
-		switch {
-		case c.R2.Op == "put":
-			put = c.R2
+		op := c.R2
+		require.Equal(t, "RECORDINGS", op.Binding)
+		calls = append(calls, fmt.Sprintf("%s %s %d+%d", op.Op, op.Key, op.Offset, op.Length))
+		o, found := bucket[op.Key]
+		switch op.Op {
+		case "put":
+			assert.Equal(t, core.ReplayContentType, op.ContentType)
+			bucket[op.Key] = op.Body
+			return Result{Status: 200, Size: int64(len(op.Body))}
+		case "delete":
+			delete(bucket, op.Key)
 			return Result{Status: 200}
-		case c.R2.Key == "r/1.gz":
-			return Result{Status: 200, Header: http.Header{"Etag": {`"e1"`}, "Content-Length": {"2"}, "Content-Type": {"application/gzip"}}, Body: []byte("gz")}
 		}
-		return Result{Status: 404}
+		if !found {
+			return Result{Status: 404}
+		}
+		if op.Op == "get" {
+			end := min(op.Offset+op.Length, int64(len(o)))
+			return Result{Status: 200, Size: int64(len(o)), Body: o[op.Offset:end]}
+		}
+		return Result{Status: 200, Size: int64(len(o))}
 	})
-	require.NoError(t, putErr)
-	assert.Equal(t, &R2Op{Binding: "RECORDINGS", Op: "put", Key: "r/1.gz", ContentType: "application/gzip", Body: []byte("gz")}, put)
-	assert.Equal(t, &R2Object{Key: "r/1.gz", Size: 2, ETag: `"e1"`, ContentType: "application/gzip", Body: []byte("gz")}, got)
-	assert.ErrorIs(t, missing, ErrObjectNotFound)
+	require.NoError(t, writeErr)
+	require.NoError(t, errAll)
+	assert.Equal(t, int64(len(object)), written)
+	assert.Equal(t, core.ObjectInfo{Found: true, Size: int64(len(object))}, info)
+	assert.Equal(t, object, read, "read back whole, byte for byte")
+	assert.False(t, missing.Found)
+	assert.False(t, gone.Found, "deleted")
+	assert.Equal(t, []string{
+		"put a/rec/1.gz 0+0",
+		"head a/rec/1.gz 0+0",
+		"get a/rec/1.gz 0+1048576",
+		"get a/rec/1.gz 1048576+1048576",
+		"get a/rec/1.gz 2097152+524288",
+		"head a/rec/2.gz 0+0",
+		"delete a/rec/1.gz 0+0",
+		"head a/rec/1.gz 0+0",
+	}, calls, "reads in ranges of at most 1 MiB")
+}
+
+func TestAnR2StatusOtherThanFoundOrNotIsAnError(t *testing.T) {
+	b := newBridge()
+	var err error
+	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
+		_, err = R2Binding{Bridge: b, Binding: "RECORDINGS"}.CallR2(ctx, objects.R2Call{Op: "head", Key: "k"})
+		return Response{Status: 200}
+	}))
+	jsSide(b, 1, func(Command) Result { return Result{Status: 500} })
+	assert.ErrorContains(t, err, "unexpected status 500")
 }

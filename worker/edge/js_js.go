@@ -16,7 +16,7 @@ import (
 //
 //	{op: "request", id, method, url, headers: [[name, value]...], body: Uint8Array}
 //	{op: "scheduled", id, cron}
-//	{op: "result", id, seq, result: {status, headers, body, success, error}}
+//	{op: "result", id, seq, result: {status, headers, body, size, success, error}}
 //	{op: "cancel", id}
 //
 // The promise comes from Promise.withResolvers, so no js.Func is made or
@@ -93,6 +93,9 @@ func resultFromJS(v js.Value) Result {
 	if s := v.Get("status"); s.Type() == js.TypeNumber {
 		r.Status = s.Int()
 	}
+	if s := v.Get("size"); s.Type() == js.TypeNumber {
+		r.Size = int64(s.Float())
+	}
 	if s := v.Get("success"); s.Type() == js.TypeBoolean {
 		r.Success = s.Bool()
 	}
@@ -151,8 +154,9 @@ func commandJS(cmd Command) js.Value {
 	case cmd.RateLimit != nil:
 		o["ratelimit"] = map[string]any{"binding": cmd.RateLimit.Binding, "key": cmd.RateLimit.Key}
 	case cmd.R2 != nil:
-		o["r2"] = map[string]any{"binding": cmd.R2.Binding, "op": cmd.R2.Op, "key": cmd.R2.Key,
-			"contentType": cmd.R2.ContentType, "body": bytesJS(cmd.R2.Body)}
+		op := cmd.R2
+		o["r2"] = map[string]any{"binding": op.Binding, "op": op.Op, "key": op.Key, "offset": op.Offset, "length": op.Length,
+			"contentType": op.ContentType, "body": bytesJS(op.Body)}
 	case cmd.Response != nil:
 		r := cmd.Response
 		hints := map[string]any{}

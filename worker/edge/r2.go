@@ -2,77 +2,47 @@ package edge
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"net/http"
-	"strconv"
+
+	"arena/worker/objects"
 )
 
-// KindR2 asks the request's JS side to use an R2 bucket binding (R2Op).
+// KindR2 asks the request's JS side to make one call on an R2 bucket
+// binding (R2Op).
 const KindR2 = "r2"
 
-// R2Op is one call on an R2 bucket binding: get, head, put or delete.
+// R2Op is one call (objects.R2Call: head, ranged get, put or delete) on
+// the R2 bucket binding named Binding.
 type R2Op struct {
-	Binding     string // the binding's name in wrangler.toml, e.g. RECORDINGS
-	Op          string
-	Key         string
-	ContentType string // put
-	Body        []byte // put
+	Binding string // the binding's name in wrangler.toml, e.g. RECORDINGS
+	objects.R2Call
 }
 
-// R2Bucket is an R2 bucket binding reached through each request's JS side
-// (Go never calls the binding itself: see the package comment).
-type R2Bucket struct {
+// R2Binding is objects.R2Binding for the kept-instance build: each call
+// is a command to the JS side of the request in its context (Go never
+// calls the binding itself: see the package comment), which answers
+// Result.Status 200 with the object's Size (and, for a get, the range's
+// bytes in Body), or 404 when no object has the key. Put and delete
+// answer 200.
+type R2Binding struct {
 	Bridge  *Bridge
 	Binding string
 }
 
-// R2Object is a stored object; Body only from Get.
-type R2Object struct {
-	Key         string
-	Size        int64
-	ETag        string
-	ContentType string
-	Body        []byte
-}
+var _ objects.R2Binding = R2Binding{}
 
-// ErrObjectNotFound is returned by Get and Head for a missing key.
-var ErrObjectNotFound = errors.New("edge: R2 object not found")
-
-// Get returns the object at key, or ErrObjectNotFound.
-func (b R2Bucket) Get(ctx context.Context, key string) (*R2Object, error) {
-	return b.object(ctx, "get", key)
-}
-
-// Head returns the object's metadata without its body, or ErrObjectNotFound.
-func (b R2Bucket) Head(ctx context.Context, key string) (*R2Object, error) {
-	return b.object(ctx, "head", key)
-}
-
-// Put stores body at key.
-func (b R2Bucket) Put(ctx context.Context, key string, body []byte, contentType string) error {
-	_, err := b.do(ctx, &R2Op{Op: "put", Key: key, Body: body, ContentType: contentType})
-	return err
-}
-
-// Delete removes the object at key; a missing one is not an error.
-func (b R2Bucket) Delete(ctx context.Context, key string) error {
-	_, err := b.do(ctx, &R2Op{Op: "delete", Key: key})
-	return err
-}
-
-func (b R2Bucket) object(ctx context.Context, op, key string) (*R2Object, error) {
-	r, err := b.do(ctx, &R2Op{Op: op, Key: key})
+// CallR2 implements objects.R2Binding.
+func (b R2Binding) CallR2(ctx context.Context, call objects.R2Call) (objects.R2Result, error) {
+	r, err := b.Bridge.Do(ctx, Command{Kind: KindR2, R2: &R2Op{Binding: b.Binding, R2Call: call}})
 	if err != nil {
-		return nil, err
+		return objects.R2Result{}, err
 	}
-	if r.Status == http.StatusNotFound {
-		return nil, ErrObjectNotFound
+	switch r.Status {
+	case http.StatusOK:
+		return objects.R2Result{Found: true, Size: r.Size, Body: r.Body}, nil
+	case http.StatusNotFound:
+		return objects.R2Result{}, nil
 	}
-	size, _ := strconv.ParseInt(r.Header.Get("Content-Length"), 10, 64)
-	return &R2Object{Key: key, Size: size, ETag: r.Header.Get("Etag"), ContentType: r.Header.Get("Content-Type"), Body: r.Body}, nil
-}
-
-func (b R2Bucket) do(ctx context.Context, op *R2Op) (Result, error) {
-	op.Binding = b.Binding
-	return b.Bridge.Do(ctx, Command{Kind: KindR2, R2: op})
+	return objects.R2Result{}, fmt.Errorf("edge: r2 %s: unexpected status %d", call.Op, r.Status)
 }

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"arena/core"
@@ -102,7 +101,7 @@ func (s *Server) publicBody(r *http.Request, t *Tenant, authenticated bool, h pu
 	sum := sha256.Sum256(body)
 	etag = `"` + hex.EncodeToString(sum[:16]) + `"`
 	if s.cache != nil {
-		s.cache.put(key, publicEntry{version: version, body: body, etag: etag})
+		s.cache.put(key, version, publicEntry{body: body, etag: etag})
 	}
 	if s.cfg.SharedCache != nil {
 		s.cfg.SharedCache.Put(ctx, key, body, etag, sharedCacheTTL)
@@ -110,13 +109,10 @@ func (s *Server) publicBody(r *http.Request, t *Tenant, authenticated bool, h pu
 	return body, etag, "miss", nil
 }
 
-// publicCache keeps rendered public reads of a process that is its arena
+// publicBodies keeps rendered public reads of a process that is its arena
 // databases' only writer (the native server): an entry is good while the
 // arena database's write count and the arena's settings are unchanged.
-type publicCache struct {
-	mu      sync.Mutex
-	entries map[string]publicEntry
-}
+type publicBodies = versionedCache[publicVersion, publicEntry]
 
 type publicVersion struct {
 	data      uint64 // writes to the arena database
@@ -124,29 +120,18 @@ type publicVersion struct {
 }
 
 type publicEntry struct {
-	version publicVersion
-	body    []byte
-	etag    string
+	body []byte
+	etag string
 }
 
-// maxPublicEntries bounds the cache; when full it starts over.
-const maxPublicEntries = 4096
+// The cache's bounds: entries, and the bytes of their bodies (a large
+// tournament's JSON is over 100 KB).
+const (
+	maxPublicEntries = 4096
+	maxPublicBytes   = 64 << 20
+)
 
-func (c *publicCache) get(key string, v publicVersion) (publicEntry, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	return e, ok && e.version == v
-}
-
-func (c *publicCache) put(key string, e publicEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.entries) >= maxPublicEntries {
-		c.entries = map[string]publicEntry{}
-	}
-	c.entries[key] = e
-}
+func publicEntrySize(e publicEntry) int { return len(e.body) + len(e.etag) }
 
 // etagMatches implements If-None-Match's comparison (weak, as RFC 9110
 // asks for GET): any listed tag or "*".
@@ -186,7 +171,7 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) string {
 			if e.found && (sameToken(token, e.verified) || core.TokenMatches(token, e.hash)) {
 				if e.verified != token {
 					e.verified = token
-					s.keys.put(cacheKey, e)
+					s.keys.put(cacheKey, version, e)
 				}
 				return id
 			}
@@ -198,12 +183,12 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) string {
 		logger(r.Context()).WarnContext(r.Context(), "API key lookup failed", "error", err.Error())
 		return ""
 	}
-	e := apiKeyEntry{version: version, found: found, hash: hash}
+	e := apiKeyEntry{found: found, hash: hash}
 	if found && core.TokenMatches(token, hash) {
 		e.verified = token
 	}
 	if s.keys != nil {
-		s.keys.put(cacheKey, e)
+		s.keys.put(cacheKey, version, e)
 	}
 	if e.verified == "" {
 		return ""

@@ -87,8 +87,8 @@ type Server struct {
 
 	// public lists the public API endpoints for the meta object.
 	public []string
-	cache  *publicCache // nil unless cfg.SoleWriter
-	keys   *apiKeyCache // nil unless cfg.SoleWriter
+	cache  *publicBodies // nil unless cfg.SoleWriter
+	keys   *apiKeys      // nil unless cfg.SoleWriter
 
 	requestIDs *requestIDs
 
@@ -136,8 +136,8 @@ func New(cfg Config) *Server {
 	}
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()
-		s.cache = &publicCache{entries: map[string]publicEntry{}}
-		s.keys = &apiKeyCache{entries: map[string]apiKeyEntry{}}
+		s.cache = newVersionedCache[publicVersion](maxPublicEntries, maxPublicBytes, publicEntrySize)
+		s.keys = newVersionedCache[uint64, apiKeyEntry](maxAPIKeyEntries, 0, nil)
 	} else if cfg.HostCacheTTL > 0 {
 		s.dir.CacheHostsFor(cfg.HostCacheTTL, cfg.Clock)
 	}

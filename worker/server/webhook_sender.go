@@ -34,18 +34,17 @@ func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
 			}
 			return errors.New("webhook: refusing a non-public address " + ap.Addr().String())
 		}}
-		// On the edge, http.DefaultTransport is the request bridge's
-		// fetch, which reaches no private network: it is used as is.
-		rt := http.DefaultTransport
-		if base, ok := rt.(*http.Transport); ok {
-			transport := base.Clone()
-			if runtime.GOOS != "js" {
-				transport.DialContext = dialer.DialContext
-			}
-			transport.Proxy = nil
-			rt = transport
+		// On the edge requests go through fetch (the kept-instance build's
+		// http.DefaultTransport is the request bridge; a dialer would
+		// bypass it), which reaches no private network anyway.
+		var transport http.RoundTripper = http.DefaultTransport
+		if t, ok := transport.(*http.Transport); ok && runtime.GOOS != "js" {
+			t = t.Clone()
+			t.DialContext = dialer.DialContext
+			t.Proxy = nil
+			transport = t
 		}
-		client = &http.Client{Transport: rt, Timeout: core.WebhookTimeout,
+		client = &http.Client{Transport: transport, Timeout: core.WebhookTimeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	return &httpWebhookSender{client: client}

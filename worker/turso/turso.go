@@ -4,17 +4,16 @@
 package turso
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"arena/core"
+	"arena/worker/httpjson"
 )
 
 // DefaultBaseURL is the Platform API's address.
@@ -119,44 +118,19 @@ func (p *Provisioner) call(ctx context.Context, method, path string, in, out any
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(base, "/")+path, body)
+	status, b, err := httpjson.Do(ctx, p.Client, method, strings.TrimRight(base, "/")+path, p.APIToken, in)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Authorization", "Bearer "+p.APIToken)
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	client := p.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode/100 != 2 {
+	if status/100 != 2 {
 		var apiErr struct {
 			Error string `json:"error"`
 		}
 		_ = json.Unmarshal(b, &apiErr)
 		if apiErr.Error == "" {
-			apiErr.Error = http.StatusText(resp.StatusCode)
+			apiErr.Error = http.StatusText(status)
 		}
-		return &apiError{status: resp.StatusCode, message: apiErr.Error}
+		return &apiError{status: status, message: apiErr.Error}
 	}
 	return json.Unmarshal(b, out)
 }

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"arena/core"
 	"arena/views"
@@ -71,34 +73,31 @@ func (s *Site) matchAction(w http.ResponseWriter, r *http.Request, t *server.Ten
 
 // povStreamAction advertises (or retires) the participant's own stream.
 func (s *Site) povStreamAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	id, viewer, next, ok := s.matchAction(w, r, t)
-	if !ok {
-		return
-	}
-	if err := core.SetPOVStream(r.Context(), t.Store, t.Store, t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
-		s.socialRefused(w, r, t, next, err)
-		return
-	}
-	code := "stream_on"
-	if off(r) {
-		code = "stream_off"
-	}
-	http.Redirect(w, r, withNotice(next, code)+"#cast-actions", http.StatusSeeOther)
+	s.matchToggle(w, r, t, core.SetPOVStream, "stream_on", "stream_off")
 }
 
 // castAction claims (or retires) a community caster seat.
 func (s *Site) castAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.matchToggle(w, r, t, core.ClaimCast, "casting", "cast_retired")
+}
+
+// matchToggle runs one of a match's on/off actions for the viewer (off=on
+// turns it off) and returns to the match's cast actions with the notice of
+// what it did.
+func (s *Site) matchToggle(w http.ResponseWriter, r *http.Request, t *server.Tenant,
+	apply func(context.Context, core.ProtocolStore, core.CastStore, core.StreamStore, int64, string, bool, time.Time) error,
+	onCode, offCode string) {
 	id, viewer, next, ok := s.matchAction(w, r, t)
 	if !ok {
 		return
 	}
-	if err := core.ClaimCast(r.Context(), t.Store, t.Store, t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
+	if err := apply(r.Context(), t.Store, t.Store, t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
 		s.socialRefused(w, r, t, next, err)
 		return
 	}
-	code := "casting"
+	code := onCode
 	if off(r) {
-		code = "cast_retired"
+		code = offCode
 	}
 	http.Redirect(w, r, withNotice(next, code)+"#cast-actions", http.StatusSeeOther)
 }

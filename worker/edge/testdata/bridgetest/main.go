@@ -7,18 +7,22 @@
 //	GET /panic     panics in the handler (the bridge answers 500)
 //	GET /crash     panics in a goroutine: Go exits
 //	GET /wait      waits until its request is cancelled
-//	GET /r2?key=K  puts, heads, gets and deletes K in the RECORDINGS bucket
+//	GET /r2?key=K  writes a 2.5 MiB object K into the RECORDINGS bucket through
+//	               the recordings store (objects.NewR2), stats it, reads it back
+//	               (in 1 MiB ranged gets), deletes it
 package main
 
 import (
+	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"time"
 
+	"arena/core"
 	"arena/worker/edge"
+	"arena/worker/objects"
 )
 
 func main() {
@@ -44,29 +48,40 @@ func main() {
 		<-r.Context().Done()
 		w.WriteHeader(http.StatusGatewayTimeout)
 	})
-	bucket := edge.R2Bucket{Bridge: b, Binding: "RECORDINGS"}
+	store := objects.NewR2(edge.R2Binding{Bridge: b, Binding: "RECORDINGS"}, nil)
 	mux.HandleFunc("GET /r2", func(w http.ResponseWriter, r *http.Request) {
 		ctx, key := r.Context(), r.URL.Query().Get("key")
-		if err := bucket.Put(ctx, key, []byte("replay of "+key), "application/gzip"); err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		head, err := bucket.Head(ctx, key)
+		object := bytes.Repeat([]byte(key+";"), (5<<19)/(len(key)+1))
+		n, err := store.(core.ObjectWriter).Write(ctx, key, core.ReplayContentType, bytes.NewReader(object), 16<<20)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		got, err := bucket.Get(ctx, key)
+		info, err := store.Stat(ctx, key)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		if err := bucket.Delete(ctx, key); err != nil {
+		body, err := store.Read(ctx, key, 0, info.Size)
+		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		_, gone := bucket.Get(ctx, key)
-		fmt.Fprintf(w, "size=%d type=%s etag=%t body=%s gone=%t", head.Size, head.ContentType, got.ETag != "", got.Body, errors.Is(gone, edge.ErrObjectNotFound))
+		read, err := io.ReadAll(body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		if err := store.Delete(ctx, key); err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		gone, err := store.Stat(ctx, key)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		fmt.Fprintf(w, "written=%t size=%t equal=%t gone=%t", n == int64(len(object)), info.Size == n, bytes.Equal(read, object), !gone.Found)
 	})
 	b.Register(mux, func(context.Context) edge.Response {
 		return edge.Response{Status: 200, Body: []byte("cron ran")}
