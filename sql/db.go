@@ -1,8 +1,9 @@
 // Package store (directory sql/) keeps Arena's data in libSQL: the
 // directory database and one database per arena, reached through
-// database/sql and libsql-client-go. The same SQLite dialect runs on a
-// local file and on a remote libSQL server. Queries and migrations are
-// embedded .sql files; this package implements core's store ports.
+// database/sql: modernc.org/sqlite for a local file, Arena's own Hrana
+// driver (sql/hrana) for a remote libSQL server. The same SQLite dialect
+// runs on both. Queries and migrations are embedded .sql files; this
+// package implements core's store ports.
 package store
 
 import (
@@ -15,7 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	_ "github.com/tursodatabase/libsql-client-go/libsql" // registers "libsql"
+	"arena/sql/hrana"
 )
 
 // DB is one libSQL database, local file or remote.
@@ -142,11 +143,15 @@ func (db *DB) Close() error {
 	return err
 }
 
+// sqliteDriver is the database/sql driver of file: URLs, registered by
+// sql/sqlitedriver in native builds (the Workers build opens no files).
+const sqliteDriver = "sqlite"
+
 // Open opens the database at rawURL. Remote URLs (libsql://, http://,
-// https://, ws://, wss://) get token as their authToken; file: URLs are
-// opened with WAL, foreign keys and a busy timeout through the sqlite
-// driver registered by the native build. Open does not touch the
-// database; the first query does.
+// https://, and ws:// and wss://, reached over HTTP) go through the
+// Hrana driver (sql/hrana) with token as their bearer token; file: URLs
+// are opened with WAL, foreign keys and a busy timeout through the
+// sqlite driver. Open does not touch the database; the first query does.
 func Open(rawURL, token string) (*DB, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -154,43 +159,39 @@ func Open(rawURL, token string) (*DB, error) {
 	}
 	db := &DB{URL: rawURL}
 	db.version.Store(versionBases.Add(1) << 32)
-	switch u.Scheme {
-	case "file":
-		db.Local = true
-		if strings.HasPrefix(rawURL, "file://") {
-			return nil, fmt.Errorf("store: file URLs take one slash or none (file:/path or file:path)")
+	if u.Scheme != "file" {
+		connector, err := hrana.NewConnector(rawURL, token)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
 		}
-		q := u.Query()
-		for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)", "temp_store(MEMORY)"} {
-			q.Add("_pragma", p)
-		}
-		q.Set("_txlock", "immediate")
-		path := strings.TrimPrefix(rawURL, "file:")
-		if i := strings.IndexByte(path, '?'); i >= 0 {
-			path = path[:i]
-		}
-		rawURL = "file:" + path + "?" + q.Encode()
-	case "libsql", "http", "https", "ws", "wss":
-		if token != "" {
-			q := u.Query()
-			q.Set("authToken", token)
-			u.RawQuery = q.Encode()
-			rawURL = u.String()
-		}
-	default:
-		return nil, fmt.Errorf("store: unsupported database URL scheme %q", u.Scheme)
+		// A remote connection holds nothing between statements (each is
+		// one HTTP request), so the pool only bounds concurrency.
+		sqlDB := sql.OpenDB(connector)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+		sqlDB.SetMaxIdleConns(4)
+		db.DB, db.writer = sqlDB, sqlDB
+		return db, nil
 	}
-	sqlDB, err := sql.Open("libsql", rawURL)
+	db.Local = true
+	if strings.HasPrefix(rawURL, "file://") {
+		return nil, fmt.Errorf("store: file URLs take one slash or none (file:/path or file:path)")
+	}
+	q := u.Query()
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)", "temp_store(MEMORY)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	path := strings.TrimPrefix(rawURL, "file:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	rawURL = "file:" + path + "?" + q.Encode()
+	sqlDB, err := sql.Open(sqliteDriver, rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open database: %w", err)
 	}
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	db.DB, db.writer = sqlDB, sqlDB
-	if !db.Local {
-		// Each remote connection is an HTTP stream; a few suffice.
-		sqlDB.SetMaxIdleConns(4)
-		return db, nil
-	}
 	// SQLite prepares statements per connection: a few reading connections
 	// keep their prepared statements warm. Reads run in-process and take
 	// CPU rather than wait, so a few readers per database use the cores;
@@ -198,7 +199,7 @@ func Open(rawURL, token string) (*DB, error) {
 	// databases open.
 	sqlDB.SetMaxOpenConns(maxReaders)
 	sqlDB.SetMaxIdleConns(maxIdleReaders)
-	writer, err := sql.Open("libsql", rawURL)
+	writer, err := sql.Open(sqliteDriver, rawURL)
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: unable to open database: %w", err)
@@ -218,17 +219,18 @@ const (
 	maxIdleReaders = maxReaders
 )
 
-// Stmt is one statement of a batch. Its SQL uses only positional ?
-// placeholders, so a batch can be sent as one request.
+// Stmt is one statement of a batch: one SQL statement (never several)
+// and its arguments.
 type Stmt struct {
 	SQL  string
 	Args []any
 }
 
 // Batch runs the statements atomically: all of them or none. Remotely it
-// is one request (BEGIN; ...; COMMIT in a single pipeline batch, rolled
-// back when any step fails); locally it is a savepoint of a transaction
-// on the writer that concurrent batches share (group commit,
+// is one request (hrana.Batcher: BEGIN, the statements, COMMIT in one
+// Hrana batch, rolled back when any step fails; the error is the first
+// failing statement's); locally it is a savepoint of a transaction on
+// the writer that concurrent batches share (group commit,
 // groupcommit.go). It is never an interactive transaction across round
 // trips.
 func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
@@ -239,17 +241,18 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 	if db.Local {
 		return db.localBatch(ctx, stmts) // groupcommit.go
 	}
-	var b strings.Builder
-	var args []any
-	b.WriteString("BEGIN;\n")
-	for _, s := range stmts {
-		b.WriteString(strings.TrimRight(strings.TrimSpace(s.SQL), ";"))
-		b.WriteString(";\n")
-		args = append(args, s.Args...)
+	steps := make([]hrana.Statement, len(stmts))
+	for i, s := range stmts {
+		steps[i] = hrana.Statement(s)
 	}
-	b.WriteString("COMMIT;")
-	_, err := db.writer.ExecContext(ctx, b.String(), args...)
-	return err
+	conn, err := db.writer.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		return dc.(hrana.Batcher).Batch(ctx, steps)
+	})
 }
 
 // timeLayout is how timestamps are stored: fixed-width UTC, so text order

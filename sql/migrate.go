@@ -29,6 +29,9 @@ type Migration struct {
 	Version int
 	Name    string
 	SQL     string
+	// Statements are SQL's statements one by one (splitScript): a remote
+	// database runs them as the steps of one batch.
+	Statements []string
 }
 
 // Migrations returns the set's migrations in version order. Files are
@@ -63,7 +66,7 @@ func (set MigrationSet) read() []Migration {
 		if err != nil {
 			panic(err)
 		}
-		out = append(out, Migration{Version: v, Name: name, SQL: string(b)})
+		out = append(out, Migration{Version: v, Name: name, SQL: string(b), Statements: splitScript(string(b))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
 	for i, m := range out {
@@ -107,7 +110,11 @@ func Migrate(ctx context.Context, db *DB, set MigrationSet) (int, error) {
 		if db.Local {
 			err = migrateLocal(ctx, db, m.SQL, record)
 		} else {
-			err = db.Batch(ctx, Stmt{SQL: m.SQL}, record)
+			stmts := make([]Stmt, 0, len(m.Statements)+1)
+			for _, st := range m.Statements {
+				stmts = append(stmts, Stmt{SQL: st})
+			}
+			err = db.Batch(ctx, append(stmts, record)...)
 		}
 		if err != nil {
 			again, rerr := appliedVersions(ctx, db)
@@ -126,7 +133,7 @@ func Migrate(ctx context.Context, db *DB, set MigrationSet) (int, error) {
 // (a rebuilt table is dropped and renamed under its children), then
 // checked for the whole database (PRAGMA foreign_key_check) before the
 // commit. Remote libSQL servers do not enforce foreign keys, so there the
-// migration is a plain batch.
+// migration is a plain batch of its statements and its record.
 func migrateLocal(ctx context.Context, db *DB, migration string, record Stmt) (err error) {
 	defer db.version.Add(1)
 	conn, err := db.writer.Conn(ctx)

@@ -2,9 +2,6 @@ package store_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,17 +20,16 @@ func TestMigrateRebuildKeepsRows(t *testing.T) {
 	backends(t, func(t *testing.T, open func() *store.DB) {
 		ctx := context.Background()
 		db := open()
-		files, err := filepath.Glob("migrations/arena/*.sql")
-		require.NoError(t, err)
-		sort.Strings(files)
-		_, err = db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+		_, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
 			applied_at TEXT NOT NULL DEFAULT '')`)
 		require.NoError(t, err)
-		for i, f := range files[:8] {
-			b, err := os.ReadFile(f)
-			require.NoError(t, err)
-			require.NoError(t, db.Batch(ctx, store.Stmt{SQL: string(b)},
-				store.Stmt{SQL: "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", Args: []any{i + 1, f}}))
+		for _, m := range store.ArenaMigrations.Migrations()[:8] {
+			var stmts []store.Stmt
+			for _, s := range m.Statements {
+				stmts = append(stmts, store.Stmt{SQL: s})
+			}
+			require.NoError(t, db.Batch(ctx, append(stmts,
+				store.Stmt{SQL: "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", Args: []any{m.Version, m.Name}})...))
 		}
 		for _, q := range []string{
 			`INSERT INTO tournaments (id, slug, name, format, max_players, registration_opens_at, registration_closes_at,

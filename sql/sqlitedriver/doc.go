@@ -1,5 +1,5 @@
 // Package sqlitedriver registers modernc.org/sqlite as the "sqlite"
-// driver that libsql-client-go hands file: URLs to. Import it for its
+// driver the store opens file: URLs with. Import it for its
 // side effect in native builds; in the Workers build (js/wasm) it is
 // empty, because the edge never opens files.
 package sqlitedriver

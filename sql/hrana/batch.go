@@ -1,0 +1,97 @@
+package hrana
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+)
+
+// Statement is one statement of a batch and its arguments: values
+// database/sql accepts, sql.Named ones sent by name.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Batcher runs statements atomically in one request. The driver's
+// connections implement it; reach it through sql.Conn.Raw:
+//
+//	conn.Raw(func(dc any) error { return dc.(hrana.Batcher).Batch(ctx, stmts) })
+type Batcher interface {
+	Batch(ctx context.Context, stmts []Statement) error
+}
+
+// Batch runs stmts in one transaction, all of them or none, in one
+// request: a Hrana batch of BEGIN IMMEDIATE, each statement run only if
+// the one before succeeded, COMMIT only if the last did, and ROLLBACK
+// when BEGIN succeeded but COMMIT did not run or failed. The error is the
+// first failing statement's, as a *BatchError (errors.As finds its
+// *Error), or BEGIN's or COMMIT's *Error. Rows the statements return are
+// dropped. Inside an interactive transaction Batch is refused.
+func (c *conn) Batch(ctx context.Context, stmts []Statement) error {
+	if c.closed {
+		return driver.ErrBadConn
+	}
+	if c.tx != nil {
+		return errors.New("hrana: a batch cannot run inside an interactive transaction")
+	}
+	if len(stmts) == 0 {
+		return nil
+	}
+	n := len(stmts)
+	commit := n + 1
+	steps := make([]batchStep, 0, n+3)
+	steps = append(steps, batchStep{Stmt: stmt{SQL: beginSQL}})
+	for i, st := range stmts {
+		s, err := batchStatement(st)
+		if err != nil {
+			return fmt.Errorf("hrana: batch statement %d: %w", i+1, err)
+		}
+		steps = append(steps, batchStep{Stmt: s, Condition: ptr(stepOK(i))})
+	}
+	steps = append(steps,
+		batchStep{Stmt: stmt{SQL: "COMMIT"}, Condition: ptr(stepOK(n))},
+		batchStep{Stmt: stmt{SQL: "ROLLBACK"}, Condition: ptr(and(stepOK(0), not(stepOK(commit))))},
+	)
+	results, err := c.c.oneShot(ctx, streamRequest{Type: "batch", Batch: &batch{Steps: steps}})
+	if err != nil {
+		return err
+	}
+	res, err := batchOutcome(results[0], len(steps))
+	if err != nil {
+		return err
+	}
+	for i, e := range res.StepErrors[:commit+1] {
+		switch {
+		case e == nil:
+		case i == 0 || i == commit:
+			return e
+		default:
+			return &BatchError{Statement: i - 1, Err: e}
+		}
+	}
+	if res.StepResults[commit] == nil {
+		return errors.New("hrana: the server skipped the batch's COMMIT without an error")
+	}
+	return nil
+}
+
+// batchStatement builds the wire statement of a batch's statement.
+func batchStatement(st Statement) (stmt, error) {
+	args := make([]driver.NamedValue, len(st.Args))
+	for i, a := range st.Args {
+		nv := driver.NamedValue{Ordinal: i + 1, Value: a}
+		if na, ok := a.(sql.NamedArg); ok {
+			nv.Name, nv.Value = na.Name, na.Value
+		}
+		v, err := driver.DefaultParameterConverter.ConvertValue(nv.Value)
+		if err != nil {
+			return stmt{}, err
+		}
+		nv.Value = v
+		args[i] = nv
+	}
+	return statement(st.SQL, args, false)
+}
