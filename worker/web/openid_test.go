@@ -1,13 +1,11 @@
 package web_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,135 +14,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/worker/arenatest"
+	"arena/worker/arenatest/platformtwin"
 	"arena/worker/web"
 )
 
-const openIDNS = "http://specs.openid.net/auth/2.0"
+const openIDNS = platformtwin.NS
 
-// fakeOP answers like the platform's OpenID endpoint: check_authentication
-// is valid exactly for the assertions it issued, unchanged, in OpenID's
-// key-value form.
-type fakeOP struct {
-	*httptest.Server
-	mu     sync.Mutex
-	issued map[string]url.Values // by response_nonce
-	checks atomic.Int32
-	down   atomic.Bool
-	serial atomic.Int32
-}
-
-func newFakeOP(t *testing.T) *fakeOP {
-	op := &fakeOP{issued: map[string]url.Values{}}
-	op.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.ParseForm() != nil || r.PostForm.Get("openid.mode") != "check_authentication" {
-			http.Error(w, "not a check_authentication", http.StatusBadRequest)
-			return
-		}
-		op.checks.Add(1)
-		if op.down.Load() {
-			http.Error(w, "down", http.StatusServiceUnavailable)
-			return
-		}
-		op.mu.Lock()
-		issued, ok := op.issued[r.PostForm.Get("openid.response_nonce")]
-		op.mu.Unlock()
-		valid := ok && len(issued) == len(r.PostForm)
-		for k, v := range issued {
-			if k != "openid.mode" && r.PostForm.Get(k) != v[0] {
-				valid = false
-			}
-		}
-		fmt.Fprintf(w, "ns:%s\nis_valid:%t\n", openIDNS, valid)
-	}))
-	t.Cleanup(op.Close)
-	return op
-}
-
-// assertion issues a positive assertion for the account, answering
-// returnTo at now; change alters what the platform issues (and signs).
-func (op *fakeOP) assertion(returnTo, account string, now time.Time, change func(url.Values)) url.Values {
-	identity := "https://steamcommunity.com/openid/id/" + account
-	v := url.Values{
-		"openid.ns":             {openIDNS},
-		"openid.mode":           {"id_res"},
-		"openid.op_endpoint":    {op.URL},
-		"openid.claimed_id":     {identity},
-		"openid.identity":       {identity},
-		"openid.return_to":      {returnTo},
-		"openid.response_nonce": {now.UTC().Format("2006-01-02T15:04:05Z") + fmt.Sprintf("n%d", op.serial.Add(1))},
-		"openid.assoc_handle":   {"1234567890"},
-		"openid.signed":         {"signed,op_endpoint,claimed_id,identity,return_to,response_nonce,assoc_handle"},
-		"openid.sig":            {"c2lnbmF0dXJl"},
-	}
-	if change != nil {
-		change(v)
-	}
-	signed := url.Values{}
-	for k, vs := range v {
-		signed[k] = append([]string(nil), vs...)
-	}
-	op.mu.Lock()
-	op.issued[v.Get("openid.response_nonce")] = signed
-	op.mu.Unlock()
-	return v
-}
-
-// fakeSummaries answers GetPlayerSummaries like the platform, for every
-// asked id except those in unknown, and records the calls.
-type fakeSummaries struct {
-	*httptest.Server
-	mu      sync.Mutex
-	calls   [][]string // steamids per call
-	keys    []string
-	unknown map[string]bool
-}
-
-func newFakeSummaries(t *testing.T) *fakeSummaries {
-	fs := &fakeSummaries{unknown: map[string]bool{}}
-	fs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/ISteamUser/GetPlayerSummaries/v0002/" {
-			http.NotFound(w, r)
-			return
-		}
-		ids := strings.Split(r.URL.Query().Get("steamids"), ",")
-		fs.mu.Lock()
-		fs.calls = append(fs.calls, ids)
-		fs.keys = append(fs.keys, r.URL.Query().Get("key"))
-		fs.mu.Unlock()
-		type player struct {
-			SteamID      string `json:"steamid"`
-			PersonaName  string `json:"personaname"`
-			AvatarFull   string `json:"avatarfull,omitempty"`
-			AvatarMedium string `json:"avatarmedium,omitempty"`
-		}
-		var players []player
-		for _, id := range ids {
-			if fs.unknown[id] {
-				continue
-			}
-			players = append(players, player{SteamID: id, PersonaName: "Gamer " + id[len(id)-4:],
-				AvatarFull: "https://avatars.test/" + id + "_full.jpg", AvatarMedium: "https://avatars.test/" + id + "_medium.jpg"})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"response": map[string]any{"players": players}})
-	}))
-	t.Cleanup(fs.Close)
-	return fs
-}
-
-func (fs *fakeSummaries) callCount() int {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	return len(fs.calls)
-}
-
-// openIDEnv is a site whose platform is the fakes, with a real-mode arena
+// openIDEnv is a site whose platform is the twins (platformtwin), with a real-mode arena
 // at http://real.test (publisher key "pubkey") and an endpoint that must
 // never be asked.
 type openIDEnv struct {
 	*arenatest.Arena
-	op        *fakeOP
-	summaries *fakeSummaries
+	op        *platformtwin.OpenID
+	summaries *platformtwin.Summaries
 	evil      *httptest.Server
 	evilCalls *atomic.Int32
 }
@@ -152,16 +34,17 @@ type openIDEnv struct {
 const realBase = "http://real.test"
 
 func newOpenIDEnv(t *testing.T) *openIDEnv {
-	op, sums := newFakeOP(t), newFakeSummaries(t)
+	var a *arenatest.Arena
+	op, sums := platformtwin.NewOpenID(t, func() time.Time { return a.Now }), platformtwin.NewSummaries(t)
 	var evilCalls atomic.Int32
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		evilCalls.Add(1)
 		fmt.Fprintf(w, "ns:%s\nis_valid:true\n", openIDNS)
 	}))
 	t.Cleanup(evil.Close)
-	e := arenatest.New(t, arenatest.Options{Site: web.Config{OpenIDEndpoint: op.URL, PlayerAPI: sums.URL}})
-	e.CreateArena(t, "real", "real.test", "pubkey", nil)
-	env := &openIDEnv{Arena: e, op: op, summaries: sums, evil: evil, evilCalls: &evilCalls}
+	a = arenatest.New(t, arenatest.Options{Site: web.Config{OpenIDEndpoint: op.URL, PlayerAPI: sums.URL}})
+	a.CreateArena(t, "real", "real.test", "pubkey", nil)
+	env := &openIDEnv{Arena: a, op: op, summaries: sums, evil: evil, evilCalls: &evilCalls}
 	t.Cleanup(func() { assert.Zero(t, evilCalls.Load(), "an endpoint named in a request was asked") })
 	return env
 }
@@ -197,7 +80,7 @@ func (e *openIDEnv) startAt(t *testing.T, c *arenatest.Browser, base, next strin
 func (e *openIDEnv) platformSignIn(t *testing.T, c *arenatest.Browser, base, account string) {
 	t.Helper()
 	returnTo := e.startAt(t, c, base, "/")
-	resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+	resp := callback(t, c, returnTo, e.op.Assertion(returnTo, account, e.Now, nil))
 	require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
 }
 
@@ -221,7 +104,7 @@ func TestOpenIDSignIn(t *testing.T) {
 	t.Run("SignsInAndCachesTheSummary", func(t *testing.T) {
 		c := e.Browser(t)
 		returnTo := e.start(t, c, "/ladder")
-		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+		resp := callback(t, c, returnTo, e.op.Assertion(returnTo, account, e.Now, nil))
 		require.Equal(t, http.StatusSeeOther, resp.Status, resp.Body)
 		assert.Equal(t, "/ladder", resp.Location)
 		cookie := resp.Cookie(arenatest.SessionCookie)
@@ -229,17 +112,17 @@ func TestOpenIDSignIn(t *testing.T) {
 		assert.True(t, cookie.HttpOnly)
 		assert.Equal(t, http.SameSiteLaxMode, cookie.SameSite)
 		assert.Empty(t, cookie.Domain)
-		assert.Equal(t, "Gamer 5678", c.SignedInAs(t, realBase))
-		assert.Equal(t, int32(1), e.op.checks.Load())
-		require.Equal(t, 1, e.summaries.callCount())
-		assert.Equal(t, []string{account}, e.summaries.calls[0])
-		assert.Equal(t, "pubkey", e.summaries.keys[0], "the arena's publisher key")
+		assert.Equal(t, platformtwin.PersonaName(account), c.SignedInAs(t, realBase))
+		assert.Equal(t, 1, e.op.Checks())
+		require.Equal(t, 1, len(e.summaries.Calls()))
+		assert.Equal(t, []string{account}, e.summaries.Calls()[0])
+		assert.Equal(t, "pubkey", e.summaries.Keys()[0], "the arena's publisher key")
 		var p struct {
 			Player arenatest.PublicPlayer `json:"player"`
 		}
 		arenatest.Decode(t, e.API(t, http.MethodGet, realBase+"/api/v1/players/"+account, "", nil, http.StatusOK), &p)
-		assert.Equal(t, "Gamer 5678", p.Player.PersonaName)
-		assert.Equal(t, "https://avatars.test/"+account+"_full.jpg", p.Player.AvatarURL)
+		assert.Equal(t, platformtwin.PersonaName(account), p.Player.PersonaName)
+		assert.Equal(t, e.summaries.AvatarURL(account), p.Player.AvatarURL)
 	})
 
 	refusals := []struct {
@@ -294,31 +177,31 @@ func TestOpenIDSignIn(t *testing.T) {
 			if tc.name == "ErrDifferentOPEndpoint" {
 				change = func(v url.Values) { v.Set("openid.op_endpoint", e.evil.URL) }
 			}
-			params := e.op.assertion(returnTo, account, e.Now, change)
+			params := e.op.Assertion(returnTo, account, e.Now, change)
 			if tc.tamper != nil {
 				tc.tamper(params)
 			}
-			before := e.op.checks.Load()
+			before := e.op.Checks()
 			resp := callback(t, c, returnTo, params)
 			assert.Equal(t, tc.status, resp.Status, resp.Body)
 			assert.Contains(t, resp.Body, `class="notice error"`)
 			assert.Nil(t, resp.Cookie(arenatest.SessionCookie), "never a session")
 			assert.Empty(t, c.SignedInAs(t, realBase))
-			assert.Equal(t, tc.asked, e.op.checks.Load() > before, "asked the platform")
+			assert.Equal(t, tc.asked, e.op.Checks() > before, "asked the platform")
 		})
 	}
 
 	t.Run("ErrNotStartedInThisBrowser", func(t *testing.T) {
 		returnTo := e.start(t, e.Browser(t), "/")
 		other := e.Browser(t) // the victim's browser, fed the attacker's assertion
-		resp := callback(t, other, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+		resp := callback(t, other, returnTo, e.op.Assertion(returnTo, account, e.Now, nil))
 		assert.Equal(t, http.StatusUnauthorized, resp.Status)
 		assert.Nil(t, resp.Cookie(arenatest.SessionCookie))
 	})
 	t.Run("ErrReplayedAssertion", func(t *testing.T) {
 		c := e.Browser(t)
 		returnTo := e.start(t, c, "/")
-		params := e.op.assertion(returnTo, account, e.Now, nil)
+		params := e.op.Assertion(returnTo, account, e.Now, nil)
 		require.Equal(t, http.StatusSeeOther, callback(t, c, returnTo, params).Status)
 		// The same browser brings the same answer again, its state cookie restored.
 		u, _ := url.Parse(returnTo)
@@ -326,18 +209,18 @@ func TestOpenIDSignIn(t *testing.T) {
 		c2 := e.Browser(t)
 		cb, _ := url.Parse(realBase + "/auth/openid/callback")
 		c2.Client.Jar.SetCookies(cb, []*http.Cookie{{Name: "arena_openid_state", Value: state, Path: "/auth/openid/callback"}})
-		before := e.op.checks.Load()
+		before := e.op.Checks()
 		resp := callback(t, c2, returnTo, params)
 		assert.Equal(t, http.StatusUnauthorized, resp.Status)
 		assert.Nil(t, resp.Cookie(arenatest.SessionCookie))
-		assert.Greater(t, e.op.checks.Load(), before, "refused for the used nonce, after every other check passed")
+		assert.Greater(t, e.op.Checks(), before, "refused for the used nonce, after every other check passed")
 	})
 	t.Run("ErrPlatformUnreachable", func(t *testing.T) {
-		e.op.down.Store(true)
-		defer e.op.down.Store(false)
+		e.op.Down.Store(true)
+		defer e.op.Down.Store(false)
 		c := e.Browser(t)
 		returnTo := e.start(t, c, "/")
-		resp := callback(t, c, returnTo, e.op.assertion(returnTo, account, e.Now, nil))
+		resp := callback(t, c, returnTo, e.op.Assertion(returnTo, account, e.Now, nil))
 		assert.Equal(t, http.StatusBadGateway, resp.Status)
 		assert.Nil(t, resp.Cookie(arenatest.SessionCookie))
 	})
@@ -367,7 +250,7 @@ func TestPlayerSummaries(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("765611980%08d", 1000+i)
 	}
-	e.summaries.unknown[ids[149]] = true
+	e.summaries.Unknown(ids[149])
 	refresh := func(t *testing.T, base string, ids []string) {
 		t.Helper()
 		resp := e.Browser(t).Send(t, http.MethodPost, base+"/__test/summaries", url.Values{"ids": {strings.Join(ids, ",")}})
@@ -376,32 +259,32 @@ func TestPlayerSummaries(t *testing.T) {
 
 	t.Run("BatchedByAHundred", func(t *testing.T) {
 		refresh(t, realBase, ids)
-		require.Equal(t, 2, e.summaries.callCount())
-		assert.Len(t, e.summaries.calls[0], 100)
-		assert.Len(t, e.summaries.calls[1], 50)
-		for _, k := range e.summaries.keys {
+		require.Equal(t, 2, len(e.summaries.Calls()))
+		assert.Len(t, e.summaries.Calls()[0], 100)
+		assert.Len(t, e.summaries.Calls()[1], 50)
+		for _, k := range e.summaries.Keys() {
 			assert.Equal(t, "pubkey", k)
 		}
 	})
 	t.Run("Cached", func(t *testing.T) {
 		refresh(t, realBase, ids[:120])
-		assert.Equal(t, 2, e.summaries.callCount(), "fresh summaries are not asked again")
+		assert.Equal(t, 2, len(e.summaries.Calls()), "fresh summaries are not asked again")
 		var p struct {
 			Player arenatest.PublicPlayer `json:"player"`
 		}
 		arenatest.Decode(t, e.API(t, http.MethodGet, realBase+"/api/v1/players/"+ids[7], "", nil, http.StatusOK), &p)
-		assert.Equal(t, "Gamer "+ids[7][13:], p.Player.PersonaName)
-		assert.Equal(t, "https://avatars.test/"+ids[7]+"_full.jpg", p.Player.AvatarURL)
+		assert.Equal(t, platformtwin.PersonaName(ids[7]), p.Player.PersonaName)
+		assert.Equal(t, e.summaries.AvatarURL(ids[7]), p.Player.AvatarURL)
 	})
 	t.Run("StaleAfterADay", func(t *testing.T) {
 		e.Advance(t, 25*time.Hour)
 		refresh(t, realBase, ids[:120])
-		require.Equal(t, 4, e.summaries.callCount())
-		assert.Len(t, e.summaries.calls[2], 100)
-		assert.Len(t, e.summaries.calls[3], 20)
+		require.Equal(t, 4, len(e.summaries.Calls()))
+		assert.Len(t, e.summaries.Calls()[2], 100)
+		assert.Len(t, e.summaries.Calls()[3], 20)
 	})
 	t.Run("MockModeNeverCallsOut", func(t *testing.T) {
 		refresh(t, e.URL, ids[:10])
-		assert.Equal(t, 4, e.summaries.callCount())
+		assert.Equal(t, 4, len(e.summaries.Calls()))
 	})
 }
