@@ -9,6 +9,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"net/url"
 	"strings"
@@ -253,6 +254,72 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 	return conn.Raw(func(dc any) error {
 		return dc.(hrana.Batcher).Batch(ctx, steps)
 	})
+}
+
+// BatchRead is Batch followed, in the same transaction, by read, whose
+// one row is scanned into dest: what the batch did, seen by the batch
+// itself, without another read (remotely: no other round trip). A read
+// that finds no row fails with sql.ErrNoRows and rolls the batch back, as
+// a failing statement does. dest holds *string, *int64 or sql.Scanner
+// values.
+func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stmt) error {
+	defer db.version.Add(1)
+	if db.Local {
+		return db.localBatchRead(ctx, stmts, &read, dest) // groupcommit.go
+	}
+	steps := make([]hrana.Statement, len(stmts))
+	for i, s := range stmts {
+		steps[i] = hrana.Statement(s)
+	}
+	conn, err := db.writer.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var row []driver.Value
+	if err := conn.Raw(func(dc any) error {
+		row, err = dc.(hrana.Batcher).BatchRead(ctx, steps, hrana.Statement(read))
+		return err
+	}); err != nil {
+		return err
+	}
+	if row == nil {
+		return sql.ErrNoRows
+	}
+	return assignRow(row, dest)
+}
+
+// assignRow stores a row's values into dest (BatchRead's remote side).
+func assignRow(row []driver.Value, dest []any) error {
+	if len(row) != len(dest) {
+		return fmt.Errorf("store: %d columns read into %d values", len(row), len(dest))
+	}
+	for i, v := range row {
+		switch d := dest[i].(type) {
+		case sql.Scanner:
+			if err := d.Scan(v); err != nil {
+				return err
+			}
+		case *string:
+			switch v := v.(type) {
+			case string:
+				*d = v
+			case []byte:
+				*d = string(v)
+			default:
+				return fmt.Errorf("store: column %d is %T, not text", i, v)
+			}
+		case *int64:
+			n, ok := v.(int64)
+			if !ok {
+				return fmt.Errorf("store: column %d is %T, not an integer", i, v)
+			}
+			*d = n
+		default:
+			return fmt.Errorf("store: cannot read into %T", d)
+		}
+	}
+	return nil
 }
 
 // timeLayout is how timestamps are stored: fixed-width UTC, so text order

@@ -43,7 +43,12 @@ type pendingBatch struct {
 	ctx   context.Context
 	stmts []Stmt
 	sts   []*sql.Stmt // prepared on the writer; nil for a statement run as text
-	err   error
+	// read, when set, runs after stmts in the same savepoint, its row
+	// scanned into dest (BatchRead).
+	read   *Stmt
+	readSt *sql.Stmt
+	dest   []any
+	err    error
 	// wake is signalled once: the batch is done (done true), or its caller
 	// now leads the next group.
 	wake chan struct{}
@@ -53,6 +58,12 @@ type pendingBatch struct {
 // localBatch runs stmts as one all-or-nothing unit of a group
 // transaction on the writer.
 func (db *DB) localBatch(ctx context.Context, stmts []Stmt) error {
+	return db.localBatchRead(ctx, stmts, nil, nil)
+}
+
+// localBatchRead is localBatch with read run last in the same savepoint,
+// its row scanned into dest.
+func (db *DB) localBatchRead(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
 	// Prepare before queueing: preparing needs the writer's connection too.
 	sts := make([]*sql.Stmt, len(stmts))
 	for i, s := range stmts {
@@ -65,7 +76,14 @@ func (db *DB) localBatch(ctx context.Context, stmts []Stmt) error {
 		}
 		sts[i] = st
 	}
-	b := &pendingBatch{ctx: ctx, stmts: stmts, sts: sts, wake: make(chan struct{}, 1)}
+	b := &pendingBatch{ctx: ctx, stmts: stmts, sts: sts, read: read, dest: dest, wake: make(chan struct{}, 1)}
+	if read != nil {
+		st, err := prepared(ctx, db.writer, &db.writeStmts, read.SQL)
+		if err != nil {
+			return err
+		}
+		b.readSt = st
+	}
 	g := &db.group
 	g.mu.Lock()
 	g.queue = append(g.queue, b)
@@ -170,6 +188,9 @@ func runBatch(tx *sql.Tx, p *pendingBatch) error {
 		if err != nil {
 			return err
 		}
+	}
+	if p.read != nil {
+		return tx.StmtContext(ctx, p.readSt).QueryRowContext(ctx, p.read.Args...).Scan(p.dest...)
 	}
 	return nil
 }

@@ -164,8 +164,8 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 // wins), reconciles the match (awaiting_result, confirmed or disputed),
 // records on the submission the status it produced and, when that
 // confirmed the match, seats the winner (and loser) in the bracket or
-// crowns a title match's winner (decisionStmts); one query then reads what
-// happened.
+// crowns a title match's winner (decisionStmts); the batch's last
+// statement reads what happened, in the same transaction and request.
 func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.SubmitOutcome, error) {
 	at := formatTime(rec.ReceivedAt)
 	stmts := []Stmt{
@@ -178,12 +178,10 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		{SQL: q("record_outcome"), Args: []any{rec.MatchID, rec.MatchID, rec.Side, rec.Token}},
 	}
 	stmts = append(stmts, decisionStmtsFor(shapeOf(st), at)...)
-	if err := s.db.Batch(ctx, stmts...); err != nil {
-		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
-	}
 	var status, token, hash, produced string
-	if err := s.db.queryRowOnWriter(ctx, q("submission_outcome"), rec.Side, rec.MatchID).Scan(&status, &token, &hash, &produced); err != nil {
-		return core.SubmitOutcome{}, fmt.Errorf("store: unable to read the submission outcome: %w", err)
+	outcome := Stmt{SQL: q("submission_outcome"), Args: []any{rec.Side, rec.MatchID}}
+	if err := s.db.BatchRead(ctx, outcome, []any{&status, &token, &hash, &produced}, stmts...); err != nil {
+		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
 	out := core.SubmitOutcome{MatchStatus: core.MatchStatus(status)}
 	switch {

@@ -21,6 +21,7 @@ type Statement struct {
 //	conn.Raw(func(dc any) error { return dc.(hrana.Batcher).Batch(ctx, stmts) })
 type Batcher interface {
 	Batch(ctx context.Context, stmts []Statement) error
+	BatchRead(ctx context.Context, stmts []Statement, read Statement) ([]driver.Value, error)
 }
 
 // Batch runs stmts in one transaction, all of them or none, in one
@@ -31,14 +32,29 @@ type Batcher interface {
 // *Error), or BEGIN's or COMMIT's *Error. Rows the statements return are
 // dropped. Inside an interactive transaction Batch is refused.
 func (c *conn) Batch(ctx context.Context, stmts []Statement) error {
-	if c.closed {
-		return driver.ErrBadConn
-	}
-	if c.tx != nil {
-		return errors.New("hrana: a batch cannot run inside an interactive transaction")
-	}
 	if len(stmts) == 0 {
 		return nil
+	}
+	_, err := c.batch(ctx, stmts, nil)
+	return err
+}
+
+// BatchRead is Batch with read as its last statement, in the same
+// transaction and request: it returns read's first row (nil when it has
+// none). A failing read rolls the batch back like any of its statements.
+func (c *conn) BatchRead(ctx context.Context, stmts []Statement, read Statement) ([]driver.Value, error) {
+	return c.batch(ctx, stmts, &read)
+}
+
+func (c *conn) batch(ctx context.Context, stmts []Statement, read *Statement) ([]driver.Value, error) {
+	if c.closed {
+		return nil, driver.ErrBadConn
+	}
+	if c.tx != nil {
+		return nil, errors.New("hrana: a batch cannot run inside an interactive transaction")
+	}
+	if read != nil {
+		stmts = append(stmts[:len(stmts):len(stmts)], *read)
 	}
 	n := len(stmts)
 	commit := n + 1
@@ -47,8 +63,9 @@ func (c *conn) Batch(ctx context.Context, stmts []Statement) error {
 	for i, st := range stmts {
 		s, err := batchStatement(st)
 		if err != nil {
-			return fmt.Errorf("hrana: batch statement %d: %w", i+1, err)
+			return nil, fmt.Errorf("hrana: batch statement %d: %w", i+1, err)
 		}
+		s.WantRows = read != nil && i == n-1
 		steps = append(steps, batchStep{Stmt: s, Condition: ptr(stepOK(i))})
 	}
 	steps = append(steps,
@@ -57,25 +74,35 @@ func (c *conn) Batch(ctx context.Context, stmts []Statement) error {
 	)
 	results, err := c.c.oneShot(ctx, streamRequest{Type: "batch", Batch: &batch{Steps: steps}})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res, err := batchOutcome(results[0], len(steps))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i, e := range res.StepErrors[:commit+1] {
 		switch {
 		case e == nil:
 		case i == 0 || i == commit:
-			return e
+			return nil, e
 		default:
-			return &BatchError{Statement: i - 1, Err: e}
+			return nil, &BatchError{Statement: i - 1, Err: e}
 		}
 	}
 	if res.StepResults[commit] == nil {
-		return errors.New("hrana: the server skipped the batch's COMMIT without an error")
+		return nil, errors.New("hrana: the server skipped the batch's COMMIT without an error")
 	}
-	return nil
+	if read == nil || res.StepResults[n] == nil || len(res.StepResults[n].Rows) == 0 {
+		return nil, nil
+	}
+	row := res.StepResults[n].Rows[0]
+	out := make([]driver.Value, len(row))
+	for i, v := range row {
+		if out[i], err = v.decode(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // batchStatement builds the wire statement of a batch's statement.

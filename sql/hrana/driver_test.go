@@ -3,6 +3,7 @@ package hrana_test
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -692,4 +693,46 @@ func (m *markedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	m.marks = append(m.marks, mark)
 	m.mu.Unlock()
 	return http.DefaultTransport.RoundTrip(req)
+}
+
+func TestBatchRead(t *testing.T) {
+	ctx := context.Background()
+	batchRead := func(db *sql.DB, read hrana.Statement, stmts ...hrana.Statement) (row []driver.Value, err error) {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close()
+		err = conn.Raw(func(dc any) error {
+			row, err = dc.(hrana.Batcher).BatchRead(ctx, stmts, read)
+			return err
+		})
+		return row, err
+	}
+	servers(t, func(t *testing.T, srv server) {
+		db := open(t, srv.URL, "")
+		mustExec(t, db, "CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
+		insert := func(name string) hrana.Statement {
+			return hrana.Statement{SQL: "INSERT INTO players (name) VALUES (?)", Args: []any{name}}
+		}
+		t.Run("ReadsWhatTheBatchDid", func(t *testing.T) {
+			row, err := batchRead(db, hrana.Statement{SQL: "SELECT count(*), group_concat(name, ',') FROM players"},
+				insert("ann"), insert("bob"))
+			require.NoError(t, err)
+			assert.Equal(t, []driver.Value{int64(2), "ann,bob"}, row)
+		})
+		t.Run("NoRow", func(t *testing.T) {
+			row, err := batchRead(db, hrana.Statement{SQL: "SELECT name FROM players WHERE name = ?", Args: []any{"zed"}}, insert("cy"))
+			require.NoError(t, err)
+			assert.Nil(t, row)
+			assert.Equal(t, 3, count(t, db, "players"), "the batch itself applied")
+		})
+		t.Run("FailingReadRollsBack", func(t *testing.T) {
+			_, err := batchRead(db, hrana.Statement{SQL: "SELECT * FROM nowhere"}, insert("dee"))
+			var berr *hrana.BatchError
+			require.ErrorAs(t, err, &berr)
+			assert.Equal(t, 1, berr.Statement, "the read, after the one statement")
+			assert.Equal(t, 3, count(t, db, "players"), "dee was rolled back")
+		})
+	})
 }
