@@ -238,22 +238,7 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 	if len(stmts) == 0 {
 		return nil
 	}
-	defer db.version.Add(1)
-	if db.Local {
-		return db.localBatch(ctx, stmts) // groupcommit.go
-	}
-	steps := make([]hrana.Statement, len(stmts))
-	for i, s := range stmts {
-		steps[i] = hrana.Statement(s)
-	}
-	conn, err := db.writer.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		return dc.(hrana.Batcher).Batch(ctx, steps)
-	})
+	return db.batch(ctx, stmts, nil, nil)
 }
 
 // BatchRead is Batch followed, in the same transaction, by read, whose
@@ -263,9 +248,14 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 // a failing statement does. dest holds *string, *int64 or sql.Scanner
 // values.
 func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stmt) error {
+	return db.batch(ctx, stmts, &read, dest)
+}
+
+// batch runs Batch and BatchRead (read nil: no read).
+func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
 	defer db.version.Add(1)
 	if db.Local {
-		return db.localBatchRead(ctx, stmts, &read, dest) // groupcommit.go
+		return db.localBatch(ctx, stmts, read, dest) // groupcommit.go
 	}
 	steps := make([]hrana.Statement, len(stmts))
 	for i, s := range stmts {
@@ -277,10 +267,15 @@ func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stm
 	}
 	defer conn.Close()
 	var row []driver.Value
-	if err := conn.Raw(func(dc any) error {
-		row, err = dc.(hrana.Batcher).BatchRead(ctx, steps, hrana.Statement(read))
+	err = conn.Raw(func(dc any) error {
+		b := dc.(hrana.Batcher)
+		if read == nil {
+			return b.Batch(ctx, steps)
+		}
+		row, err = b.BatchRead(ctx, steps, hrana.Statement(*read))
 		return err
-	}); err != nil {
+	})
+	if err != nil || read == nil {
 		return err
 	}
 	if row == nil {

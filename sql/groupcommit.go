@@ -56,14 +56,9 @@ type pendingBatch struct {
 }
 
 // localBatch runs stmts as one all-or-nothing unit of a group
-// transaction on the writer.
-func (db *DB) localBatch(ctx context.Context, stmts []Stmt) error {
-	return db.localBatchRead(ctx, stmts, nil, nil)
-}
-
-// localBatchRead is localBatch with read run last in the same savepoint,
-// its row scanned into dest.
-func (db *DB) localBatchRead(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
+// transaction on the writer; read, when set, runs last in the same
+// savepoint, its row scanned into dest.
+func (db *DB) localBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
 	// Prepare before queueing: preparing needs the writer's connection too.
 	sts := make([]*sql.Stmt, len(stmts))
 	for i, s := range stmts {
