@@ -21,17 +21,8 @@ const calendarMaxAge = "public, max-age=300"
 func (s *Site) playerCalendar(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
 	id := r.PathValue("platformId")
-	if !core.ValidPlatformID(id) {
-		s.publicNotFound(w, r, t, "There is no player here: a player's id is 17 digits.")
-		return
-	}
-	profile, err := t.Store.Player(ctx, id)
-	if core.ErrorCode(err) == core.CodePlayerNotFound {
-		s.publicNotFound(w, r, t, "This arena has no such player.")
-		return
-	}
-	if err != nil {
-		s.fail(w, r, t, err)
+	profile, ok := s.playerFor(w, r, t, id)
+	if !ok {
 		return
 	}
 	states, err := t.Store.PlayerMatches(ctx, id, publicAllStatuses...)

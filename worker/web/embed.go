@@ -15,13 +15,8 @@ import (
 
 // tournamentEmbed serves the embed; its results refresh like the page's.
 func (s *Site) tournamentEmbed(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	tour, ok := s.tournamentFor(w, r, t)
+	tour, data, ok := s.tournamentAndData(w, r, t)
 	if !ok {
-		return
-	}
-	data, err := s.tournamentData(r, t, tour)
-	if err != nil {
-		s.fail(w, r, t, err)
 		return
 	}
 	h := w.Header()
@@ -37,13 +32,8 @@ func (s *Site) tournamentEmbed(w http.ResponseWriter, r *http.Request, t *server
 // yet (before its playoffs, a format without one) is 404.
 func (s *Site) bracketSVG(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
-	tour, ok := s.tournamentFor(w, r, t)
+	tour, data, ok := s.tournamentAndData(w, r, t)
 	if !ok {
-		return
-	}
-	data, err := s.tournamentData(r, t, tour)
-	if err != nil {
-		s.fail(w, r, t, err)
 		return
 	}
 	results := data.results

@@ -24,22 +24,32 @@ var publicAllStatuses = []core.MatchStatus{
 	core.MatchConfirmed, core.MatchDisputed, core.MatchForfeited,
 }
 
+// playerFor reads the player of a public page ({platformId}); a
+// malformed or unknown id is the 404 page (false: answered).
+func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, id string) (*core.PlayerProfile, bool) {
+	if !core.ValidPlatformID(id) {
+		s.publicNotFound(w, r, t, "There is no player here: a player's id is 17 digits.")
+		return nil, false
+	}
+	profile, err := t.Store.Player(r.Context(), id)
+	if core.ErrorCode(err) == core.CodePlayerNotFound {
+		s.publicNotFound(w, r, t, actionMessage(err))
+		return nil, false
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return nil, false
+	}
+	return profile, true
+}
+
 // playerPage is a player's profile: stats, trophies, upcoming and recent
 // matches. A malformed or unknown account id is the 404 page.
 func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
 	id := r.PathValue("platformId")
-	if !core.ValidPlatformID(id) {
-		s.publicNotFound(w, r, t, "There is no player here: a player's id is 17 digits.")
-		return
-	}
-	profile, err := t.Store.Player(ctx, id)
-	if core.ErrorCode(err) == core.CodePlayerNotFound {
-		s.publicNotFound(w, r, t, "This arena has no such player.")
-		return
-	}
-	if err != nil {
-		s.fail(w, r, t, err)
+	profile, ok := s.playerFor(w, r, t, id)
+	if !ok {
 		return
 	}
 	stats, err := t.Store.PlayerStats(ctx, id)

@@ -35,16 +35,26 @@ func (s *Site) tournamentFor(w http.ResponseWriter, r *http.Request, t *server.T
 	return tour, true
 }
 
-// tournamentPage shows a public tournament; drafts and unknown slugs are
-// the 404 page.
-func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+// tournamentAndData is tournamentFor with the tournament's data
+// (tournamentData); false: answered.
+func (s *Site) tournamentAndData(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, *tournamentData, bool) {
 	tour, ok := s.tournamentFor(w, r, t)
 	if !ok {
-		return
+		return nil, nil, false
 	}
 	data, err := s.tournamentData(r, t, tour)
 	if err != nil {
 		s.fail(w, r, t, err)
+		return nil, nil, false
+	}
+	return tour, data, true
+}
+
+// tournamentPage shows a public tournament; drafts and unknown slugs are
+// the 404 page.
+func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tour, data, ok := s.tournamentAndData(w, r, t)
+	if !ok {
 		return
 	}
 	now := s.srv.Now()
@@ -59,6 +69,7 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 		p.Actions = a.tournamentActions(r, t, l, tour, data.regs)
 	}
 	if v := l.Viewer; v != nil && core.SideOfPlayer(data.regs, v.PlatformID) != nil && !tour.Status.Final() {
+		var err error
 		if p.Next, err = s.nextRegion(r, t, v.PlatformID, nil, tour); err != nil {
 			s.fail(w, r, t, err)
 			return
@@ -72,13 +83,8 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 // tournamentLive is GET /tournaments/{slug}/live: the results region, the
 // same for everyone.
 func (s *Site) tournamentLive(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	tour, ok := s.tournamentFor(w, r, t)
+	_, data, ok := s.tournamentAndData(w, r, t)
 	if !ok {
-		return
-	}
-	data, err := s.tournamentData(r, t, tour)
-	if err != nil {
-		s.fail(w, r, t, err)
 		return
 	}
 	s.answerLive(w, r, t, data.region, true)
