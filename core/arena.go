@@ -126,7 +126,7 @@ func RedactDatabaseURL(u string) string {
 var (
 	slugPattern       = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$`)
 	appIDPattern      = regexp.MustCompile(`^[1-9][0-9]{0,9}$`)
-	platformIDPattern = regexp.MustCompile(`^[0-9]{17}$`)
+	platformIDPattern = regexp.MustCompile(`^` + PlatformIDInputPattern + `$`)
 	hostLabelPattern  = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
 )
 
@@ -138,8 +138,16 @@ func ValidSlug(s string) bool { return slugPattern.MatchString(s) }
 // number of at most 10 digits).
 func ValidAppID(s string) bool { return appIDPattern.MatchString(s) }
 
-// ValidPlatformID reports whether s is a platform account id: exactly 17
-// decimal digits.
+// PlatformIDDigits is a platform account id's length in decimal digits,
+// and PlatformIDInputPattern the pattern of one (an HTML input's pattern
+// attribute matches it whole).
+const (
+	PlatformIDDigits       = 17
+	PlatformIDInputPattern = "[0-9]{17}"
+)
+
+// ValidPlatformID reports whether s is a platform account id: exactly
+// PlatformIDDigits decimal digits.
 func ValidPlatformID(s string) bool { return platformIDPattern.MatchString(s) }
 
 // NormalizeHost lowercases a host name and strips a port and a trailing

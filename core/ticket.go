@@ -32,7 +32,7 @@ const MaxTicketLength = 8192
 
 var (
 	ticketPattern     = regexp.MustCompile(`^[0-9A-Fa-f]+$`)
-	mockTicketPattern = regexp.MustCompile(`^MOCK:([0-9]{17})$`)
+	mockTicketPattern = regexp.MustCompile(`^MOCK:(` + PlatformIDInputPattern + `)$`)
 )
 
 // ParsePlatformAuthorization returns the ticket of an

@@ -548,7 +548,7 @@ func AdminSettingsPage(l Layout, p AdminSettings) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = adminInput("adminPlatformId", "text", p.NewAdmin, p.NewAdminErrors, templ.Attributes{"required": true, "inputmode": "numeric", "pattern": "[0-9]{17}", "autocomplete": "off"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = adminInput("adminPlatformId", "text", p.NewAdmin, p.NewAdminErrors, platformIDAttrs(templ.Attributes{"required": true, "autocomplete": "off"})).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -1340,7 +1340,7 @@ func adminRegisterForm(slug string, team bool, f AdminRegisterForm) templ.Compon
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = adminInput("platformId", "text", f.PlatformID, f.Errors, templ.Attributes{"required": true, "inputmode": "numeric", "pattern": "[0-9]{17}", "autocomplete": "off"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = adminInput("platformId", "text", f.PlatformID, f.Errors, platformIDAttrs(templ.Attributes{"required": true, "autocomplete": "off"})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

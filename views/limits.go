@@ -20,3 +20,14 @@ func rangeAttrs(r core.Range, extra templ.Attributes) templ.Attributes {
 
 // rangeText is "min to max" for a field's hint.
 func rangeText(r core.Range) string { return strconv.Itoa(r.Min) + " to " + strconv.Itoa(r.Max) }
+
+// platformIDAttrs are a platform account id input's attributes (the
+// pattern and length core.ValidPlatformID checks), plus extra ones.
+func platformIDAttrs(extra templ.Attributes) templ.Attributes {
+	out := templ.Attributes{"inputmode": "numeric", "pattern": core.PlatformIDInputPattern,
+		"maxlength": strconv.Itoa(core.PlatformIDDigits)}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
