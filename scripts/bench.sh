@@ -130,7 +130,7 @@ print('ratio arena/nginx p99:   anonymous %.2f, keyed %.2f (target <= 2.00)' % (
 bench_protocol() {
   echo "bench: game-client protocol (full matches, then submissions in groups), GET /healthz as the reference line"
   go build -o "$tmp/loadgen" ./scripts/loadgen
-  "$tmp/loadgen" -base "$base" -admin "$admin" -matches "${BENCH_MATCHES:-2000}" -c "${BENCH_CLIENTS:-32}" \
+  "$tmp/loadgen" -base "$base" -admin "$admin" -pid "${pids[0]}" -matches "${BENCH_MATCHES:-2000}" -c "${BENCH_CLIENTS:-32}" \
     -players "${BENCH_PLAYERS:-1024}" -groups "${BENCH_GROUPS:-32}" -rounds "${BENCH_ROUNDS:-0}"
 }
 

@@ -93,7 +93,7 @@ func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 // countReturned executes a data-changing statement with RETURNING and
 // counts the rows it returned (the rows it changed); it bumps Version.
 func (db *DB) countReturned(ctx context.Context, query string, args ...any) (int, error) {
-	defer db.version.Add(1)
+	defer db.wrote()
 	rows, err := db.writer.QueryContext(ctx, query, args...)
 	if err != nil {
 		return 0, err

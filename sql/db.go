@@ -41,7 +41,8 @@ type DB struct {
 	// connection instead of on every call.
 	readStmts, writeStmts sync.Map
 
-	group groupCommit // a local database's batches waiting for the writer
+	group groupCommit  // a local database's batches waiting for the writer
+	ckpt  checkpointer // a local database's checkpoints beside the writer
 }
 
 // prepared returns pool's prepared statement for query, preparing it once.
@@ -82,19 +83,18 @@ func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return db.QueryRowContext(ctx, query, args...)
 }
 
-// queryRowOnWriter runs a reading query expected to return one row on a
-// local database's writing connection (as queryRow remotely). The readers'
-// page caches are dropped whenever another connection commits, so reading
-// rows the hot paths have just written (a match being readied or
-// submitted) costs a reader many page reads; the writer made those writes
-// and its cache is warm. The read waits for the group commit in flight.
-func (db *DB) queryRowOnWriter(ctx context.Context, query string, args ...any) *sql.Row {
+// readOnWriter runs a one-row read and hands the row to scan. On a local
+// database it runs on the writing connection, queued with the batches
+// (groupcommit.go): the readers' page caches are dropped whenever another
+// connection commits, so reading rows the hot paths have just written (a
+// match being submitted) costs a reader many page reads; the writer made
+// those writes and its cache is warm. Remotely it is queryRow. scan runs
+// while the writer waits: it should only copy the row out.
+func (db *DB) readOnWriter(ctx context.Context, scan func(scanner) error, query string, args ...any) error {
 	if db.Local {
-		if st, err := prepared(ctx, db.writer, &db.writeStmts, query); err == nil {
-			return st.QueryRowContext(ctx, args...)
-		}
+		return db.localReadOnWriter(ctx, scan, query, args)
 	}
-	return db.queryRow(ctx, query, args...)
+	return scan(db.queryRow(ctx, query, args...))
 }
 
 // Version counts the writes made through this DB value. A process that is
@@ -110,7 +110,7 @@ var versionBases atomic.Uint64
 
 // write executes a statement that changes data and bumps Version.
 func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	defer db.version.Add(1)
+	defer db.wrote()
 	if db.Local {
 		st, err := prepared(ctx, db.writer, &db.writeStmts, query)
 		if err != nil {
@@ -124,7 +124,7 @@ func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result,
 // writeRow executes a data-changing statement with RETURNING and bumps
 // Version.
 func (db *DB) writeRow(ctx context.Context, query string, args ...any) *sql.Row {
-	defer db.version.Add(1)
+	defer db.wrote()
 	if db.Local {
 		if st, err := prepared(ctx, db.writer, &db.writeStmts, query); err == nil {
 			return st.QueryRowContext(ctx, args...)
@@ -200,7 +200,9 @@ func Open(rawURL, token string) (*DB, error) {
 	// databases open.
 	sqlDB.SetMaxOpenConns(maxReaders)
 	sqlDB.SetMaxIdleConns(maxIdleReaders)
-	writer, err := sql.Open(sqliteDriver, rawURL)
+	// The writer leaves checkpoints to a reading connection (checkpoint.go).
+	q.Add("_pragma", "wal_autocheckpoint(0)")
+	writer, err := sql.Open(sqliteDriver, "file:"+path+"?"+q.Encode())
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: unable to open database: %w", err)
@@ -253,7 +255,7 @@ func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stm
 
 // batch runs Batch and BatchRead (read nil: no read).
 func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
-	defer db.version.Add(1)
+	defer db.wrote()
 	if db.Local {
 		return db.localBatch(ctx, stmts, read, dest) // groupcommit.go
 	}

@@ -65,8 +65,7 @@ func decisionStmtsFor(m matchShape, at string) []Stmt {
 			Stmt{SQL: q("title_result_applied"), Args: []any{id}})
 	}
 	return append(out,
-		Stmt{SQL: q("record_result_event"), Args: []any{at, id}},
-		Stmt{SQL: q("record_disputed_event"), Args: []any{at, id}},
+		Stmt{SQL: q("record_decision_event"), Args: []any{at, id}},
 		Stmt{SQL: q("end_caster_seats"), Args: []any{at, id, id}})
 }
 

@@ -7,7 +7,8 @@ import (
 	"sync/atomic"
 )
 
-// Group commit of a local database's batches.
+// Group commit of a local database's batches, and the reads that go with
+// them.
 //
 // A local database has one writing connection, so concurrent batches
 // queue for it. Instead of one transaction each, the batches waiting when
@@ -19,40 +20,47 @@ import (
 // which is then applied. A batch whose caller gave up before its turn does
 // not run.
 //
-// There is no goroutine of its own: the first caller to find nobody
-// committing leads, running one group; when more batches queued meanwhile,
-// it hands the lead to the first of them and returns.
+// Reads that want the writer's warm page cache (readOnWriter: the match a
+// submission is about to write) queue the same way and run at the start
+// of their group's transaction, before its batches: they see exactly what
+// was committed, as a read of their own would, without a connection of
+// their own to wait for.
+//
+// One goroutine runs the groups while anything is queued (drain): it
+// holds the writer from one group to the next, so the connection never
+// idles waiting for a woken caller to be scheduled, and callers only wait
+// for their own outcome. It ends when the queue is empty; the next caller
+// starts another.
 
-// maxGroup bounds the batches of one transaction, so a group's commit
-// (and so each caller's wait) stays short.
+// maxGroup bounds the batches and reads of one transaction, so a group's
+// commit (and so each caller's wait) stays short.
 const maxGroup = 64
 
-// groupCommit is a local database's queue of batches.
+// groupCommit is a local database's queue of batches and reads.
 type groupCommit struct {
-	mu      sync.Mutex
-	queue   []*pendingBatch
-	leading bool
+	mu       sync.Mutex
+	queue    []*pendingBatch
+	draining bool
 
 	// groups and batches count the transactions run and the batches they
-	// carried (their ratio is the coalescing).
-	groups, batches atomic.Uint64
+	// carried (their ratio is the coalescing); reads counts the reads.
+	groups, batches, reads atomic.Uint64
 }
 
-// pendingBatch is one caller's batch waiting for its group.
+// pendingBatch is one caller's batch (or read) waiting for its group.
 type pendingBatch struct {
 	ctx   context.Context
 	stmts []Stmt
 	sts   []*sql.Stmt // prepared on the writer; nil for a statement run as text
-	// read, when set, runs after stmts in the same savepoint, its row
-	// scanned into dest (BatchRead).
-	read   *Stmt
-	readSt *sql.Stmt
-	dest   []any
-	err    error
-	// wake is signalled once: the batch is done (done true), or its caller
-	// now leads the next group.
-	wake chan struct{}
-	done bool
+	// read, when set, runs after stmts in the same savepoint (BatchRead),
+	// or alone before the group's batches when readOnly (readOnWriter); its
+	// row goes to scan.
+	read     *Stmt
+	readSt   *sql.Stmt
+	scan     func(*sql.Row) error
+	readOnly bool
+	err      error
+	done     chan struct{} // closed when err is final
 }
 
 // localBatch runs stmts as one all-or-nothing unit of a group
@@ -71,58 +79,75 @@ func (db *DB) localBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []a
 		}
 		sts[i] = st
 	}
-	b := &pendingBatch{ctx: ctx, stmts: stmts, sts: sts, read: read, dest: dest, wake: make(chan struct{}, 1)}
+	b := &pendingBatch{ctx: ctx, stmts: stmts, sts: sts, read: read}
 	if read != nil {
 		st, err := prepared(ctx, db.writer, &db.writeStmts, read.SQL)
 		if err != nil {
 			return err
 		}
 		b.readSt = st
+		b.scan = func(row *sql.Row) error { return row.Scan(dest...) }
 	}
+	return db.enqueue(b)
+}
+
+// localReadOnWriter runs a one-row read in the next group, before its
+// batches (readOnWriter).
+func (db *DB) localReadOnWriter(ctx context.Context, scan func(scanner) error, query string, args []any) error {
+	st, err := prepared(ctx, db.writer, &db.writeStmts, query)
+	if err != nil {
+		return err
+	}
+	b := &pendingBatch{ctx: ctx, read: &Stmt{SQL: query, Args: args}, readSt: st, readOnly: true,
+		scan: func(row *sql.Row) error { return scan(row) }}
+	return db.enqueue(b)
+}
+
+// enqueue queues b, starts the draining goroutine when none runs, and
+// waits for b's outcome.
+func (db *DB) enqueue(b *pendingBatch) error {
+	b.done = make(chan struct{})
 	g := &db.group
 	g.mu.Lock()
 	g.queue = append(g.queue, b)
-	if g.leading {
-		g.mu.Unlock()
-		<-b.wake
-		if b.done {
-			return b.err
-		}
-		g.mu.Lock() // promoted: b is first in the queue
+	if !g.draining {
+		g.draining = true
+		go db.drain()
 	}
-	g.leading = true
-	n := min(len(g.queue), maxGroup)
-	group := g.queue[:n:n]
-	g.queue = g.queue[n:]
 	g.mu.Unlock()
-
-	db.commitGroup(group)
-
-	g.mu.Lock()
-	if len(g.queue) > 0 {
-		next := g.queue[0]
-		g.mu.Unlock()
-		next.wake <- struct{}{} // next leads; g.leading stays true
-	} else {
-		g.leading = false
-		g.mu.Unlock()
-	}
-	for _, p := range group {
-		if p != b {
-			p.done = true
-			p.wake <- struct{}{}
-		}
-	}
+	<-b.done
 	return b.err
 }
 
-// commitGroup runs the group's batches in one transaction, each in its
-// own savepoint when there are several, and records each one's outcome.
+// drain runs groups until the queue is empty.
+func (db *DB) drain() {
+	g := &db.group
+	for {
+		g.mu.Lock()
+		if len(g.queue) == 0 {
+			g.draining = false
+			g.mu.Unlock()
+			return
+		}
+		n := min(len(g.queue), maxGroup)
+		group := g.queue[:n:n]
+		g.queue = g.queue[n:]
+		g.mu.Unlock()
+
+		db.commitGroup(group)
+		for _, p := range group {
+			close(p.done)
+		}
+	}
+}
+
+// commitGroup runs the group's reads, then its batches in one
+// transaction, each batch in its own savepoint when there are several,
+// and records each one's outcome.
 func (db *DB) commitGroup(group []*pendingBatch) {
 	// The transaction is the group's, not one caller's: a caller giving up
 	// must not roll back the others. Each batch runs under its own context.
 	db.group.groups.Add(1)
-	db.group.batches.Add(uint64(len(group)))
 	tx, err := db.writer.BeginTx(context.WithoutCancel(group[0].ctx), nil)
 	if err != nil {
 		for _, p := range group {
@@ -130,9 +155,22 @@ func (db *DB) commitGroup(group []*pendingBatch) {
 		}
 		return
 	}
-	savepoints := len(group) > 1
-	var applied []*pendingBatch
+	var batches []*pendingBatch
 	for _, p := range group {
+		if !p.readOnly {
+			batches = append(batches, p)
+			continue
+		}
+		db.group.reads.Add(1)
+		if p.err = p.ctx.Err(); p.err == nil {
+			ctx := context.WithoutCancel(p.ctx)
+			p.err = p.scan(tx.StmtContext(ctx, p.readSt).QueryRowContext(ctx, p.read.Args...))
+		}
+	}
+	db.group.batches.Add(uint64(len(batches)))
+	savepoints := len(batches) > 1
+	var applied []*pendingBatch
+	for _, p := range batches {
 		if p.err = p.ctx.Err(); p.err != nil {
 			continue // its caller gave up before its turn: not run
 		}
@@ -185,7 +223,7 @@ func runBatch(tx *sql.Tx, p *pendingBatch) error {
 		}
 	}
 	if p.read != nil {
-		return tx.StmtContext(ctx, p.readSt).QueryRowContext(ctx, p.read.Args...).Scan(p.dest...)
+		return p.scan(tx.StmtContext(ctx, p.readSt).QueryRowContext(ctx, p.read.Args...))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -243,4 +244,107 @@ func TestGroupCommitKillChild(t *testing.T) {
 	}
 	time.Sleep(time.Minute) // killed long before
 	t.Fatal("not killed")
+}
+
+// TestReadOnWriterSeesWhatWasCommitted: reads queued on the writer among
+// concurrent batches see exactly what was committed: never a batch in
+// part (the counter always agrees with the batches), never less than was
+// acknowledged before the read began, never more than had begun once it
+// returned, and never a refused batch.
+func TestReadOnWriterSeesWhatWasCommitted(t *testing.T) {
+	db := openLedger(t, filepath.Join(t.TempDir(), "ledger.db"), true)
+	defer db.Close()
+	ctx := context.Background()
+	var acked, started atomic.Int64
+	var wg sync.WaitGroup
+	for w := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 60 {
+				id := int64(w*1000 + i)
+				started.Add(1)
+				if err := db.Batch(ctx, ledgerBatch(id, id%5 == 2)...); err == nil {
+					acked.Add(1)
+				}
+			}
+		}()
+	}
+	reads := 0
+	for r := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			last := int64(-1)
+			for range 80 {
+				before := acked.Load()
+				var batches, total, doomed int64
+				err := db.readOnWriter(ctx, func(row scanner) error { return row.Scan(&batches, &total, &doomed) },
+					"SELECT (SELECT count(*) FROM batches), (SELECT total FROM counter), (SELECT count(*) FROM batches WHERE id % 5 = 2)")
+				after := started.Load()
+				if !assert.NoError(t, err) {
+					return
+				}
+				assert.Equal(t, batches, total, "reader %d: the counter agrees with the batches", r)
+				assert.Zero(t, doomed, "reader %d: no refused batch seen", r)
+				assert.GreaterOrEqual(t, batches, before, "reader %d: every batch acknowledged before the read is seen", r)
+				assert.LessOrEqual(t, batches, after, "reader %d: nothing seen that was not begun by then", r)
+				assert.GreaterOrEqual(t, batches, last, "reader %d: reads never go back", r)
+				last = batches
+			}
+		}()
+		reads += 80
+	}
+	wg.Wait()
+	assert.Equal(t, uint64(reads), db.group.reads.Load(), "the reads ran in the writer's groups")
+
+	var gone int64
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	err := db.readOnWriter(cancelled, func(row scanner) error { return row.Scan(&gone) }, "SELECT count(*) FROM batches")
+	assert.ErrorIs(t, err, context.Canceled, "a read whose caller gave up does not run")
+	err = db.readOnWriter(ctx, func(row scanner) error { return row.Scan(&gone) }, "SELECT id FROM batches WHERE id < 0")
+	assert.ErrorIs(t, err, sql.ErrNoRows)
+}
+
+// TestCheckpointsBesideTheWriter: the writer never checkpoints (its
+// wal_autocheckpoint is 0); a reading connection does, every
+// checkpointEvery writes, so the log stays near SQLite's own size while
+// thousands of batches commit, and nothing is lost.
+func TestCheckpointsBesideTheWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	db := openLedger(t, path, true)
+	ctx := context.Background()
+	var auto int
+	require.NoError(t, db.writer.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&auto))
+	assert.Zero(t, auto, "the writer leaves checkpoints to the readers")
+
+	var mu sync.Mutex
+	var acked []int64
+	var wg sync.WaitGroup
+	const workers, each = 16, 250
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				id := int64(w*10000 + i)
+				if assert.NoError(t, db.Batch(ctx, ledgerBatch(id, false)...)) {
+					mu.Lock()
+					acked = append(acked, id)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.Eventually(t, func() bool { return !db.ckpt.running.Load() }, 10*time.Second, 10*time.Millisecond)
+	done := db.ckpt.done.Load()
+	assert.GreaterOrEqual(t, done, uint64(workers*each/checkpointEvery/2), "checkpoints ran as the writes went on")
+	wal, err := os.Stat(path + "-wal")
+	require.NoError(t, err)
+	assert.Less(t, wal.Size(), int64(16<<20), "the log stays bounded (%d checkpoints)", done)
+	t.Logf("%d batches, %d checkpoints, log %d KiB", workers*each, done, wal.Size()>>10)
+	assert.Equal(t, len(acked), checkLedger(t, db, acked, nil))
+	require.NoError(t, db.Close())
 }

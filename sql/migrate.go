@@ -135,7 +135,7 @@ func Migrate(ctx context.Context, db *DB, set MigrationSet) (int, error) {
 // commit. Remote libSQL servers do not enforce foreign keys, so there the
 // migration is a plain batch of its statements and its record.
 func migrateLocal(ctx context.Context, db *DB, migration string, record Stmt) (err error) {
-	defer db.version.Add(1)
+	defer db.wrote()
 	conn, err := db.writer.Conn(ctx)
 	if err != nil {
 		return err

@@ -14,9 +14,14 @@ import (
 var _ core.ProtocolStore = (*Arena)(nil)
 
 // MatchState implements core.ProtocolStore: one query, on the writer's
-// connection locally (the match is about to be written: queryRowOnWriter).
+// connection locally (the match is about to be written: readOnWriter).
 func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
-	st, err := scanMatchState(s.db.queryRowOnWriter(ctx, q("match_state")+" WHERE m.id = ?", id))
+	var raw matchStateRow
+	err := s.db.readOnWriter(ctx, raw.scan, q("match_state")+" WHERE m.id = ?", id)
+	var st *core.MatchState
+	if err == nil {
+		st, err = raw.state()
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
 	}
@@ -67,52 +72,67 @@ func (s *Arena) matchStates(ctx context.Context, tail string, args ...any) ([]co
 }
 
 func scanMatchState(row scanner) (*core.MatchState, error) {
-	var (
-		st                              core.MatchState
-		m                               = &st.Match
-		status, opens, closes, env, f   string
-		s1, s2                          sql.NullInt64
-		p1r, p2r, live, ended, resolved sql.NullString
-		roster1, roster2                string
-	)
+	var raw matchStateRow
+	if err := raw.scan(row); err != nil {
+		return nil, err
+	}
+	return raw.state()
+}
+
+// matchStateRow is a match_state row as read: scan copies it out (all a
+// read on the writer does while the writer waits), state makes it a
+// core.MatchState.
+type matchStateRow struct {
+	st                              core.MatchState
+	status, opens, closes, env, f   string
+	s1, s2                          sql.NullInt64
+	p1r, p2r, live, ended, resolved sql.NullString
+	roster1, roster2                string
+}
+
+func (r *matchStateRow) scan(row scanner) error {
+	st, m := &r.st, &r.st.Match
 	t := &st.Tournament
-	err := row.Scan(&m.ID, &m.TournamentID, &m.Stage, &m.Round, &m.RoundNumber, &m.GroupName, &m.BracketSlot,
-		&status, &m.P1, &m.P2, &opens, &closes, &m.Winner, &s1, &s2, &m.ResultSource,
+	return row.Scan(&m.ID, &m.TournamentID, &m.Stage, &m.Round, &m.RoundNumber, &m.GroupName, &m.BracketSlot,
+		&r.status, &m.P1, &m.P2, &r.opens, &r.closes, &m.Winner, &r.s1, &r.s2, &m.ResultSource,
 		&m.WinnerTo.BracketSlot, &m.WinnerTo.Side, &m.LoserTo.BracketSlot, &m.LoserTo.Side,
-		&m.SessionNonce, &m.GameSeed, &p1r, &p2r, &live, &ended, &resolved,
-		&t.Slug, &t.Name, &env, &t.TeamMinPlayers, &t.TeamMaxPlayers, &t.Cast.HandMode, &t.Cast.DelaySeconds,
-		&t.AllowSpectators, &roster1, &roster2, &st.SubmittedHash[1], &st.SubmittedHash[2],
-		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &f)
-	if err != nil {
+		&m.SessionNonce, &m.GameSeed, &r.p1r, &r.p2r, &r.live, &r.ended, &r.resolved,
+		&t.Slug, &t.Name, &r.env, &t.TeamMinPlayers, &t.TeamMaxPlayers, &t.Cast.HandMode, &t.Cast.DelaySeconds,
+		&t.AllowSpectators, &r.roster1, &r.roster2, &st.SubmittedHash[1], &st.SubmittedHash[2],
+		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &r.f)
+}
+
+func (r *matchStateRow) state() (*core.MatchState, error) {
+	st := &r.st
+	m, t := &st.Match, &st.Tournament
+	var err error
+	t.ID, t.Environment, t.Format = m.TournamentID, core.Environment(r.env), core.TournamentFormat(r.f)
+	m.Status = core.MatchStatus(r.status)
+	if r.s1.Valid && r.s2.Valid {
+		m.Score = &core.OutcomeScore{P1: int(r.s1.Int64), P2: int(r.s2.Int64)}
+	}
+	if m.OpensAt, err = parseTime(r.opens); err != nil {
 		return nil, err
 	}
-	t.ID, t.Environment, t.Format = m.TournamentID, core.Environment(env), core.TournamentFormat(f)
-	m.Status = core.MatchStatus(status)
-	if s1.Valid && s2.Valid {
-		m.Score = &core.OutcomeScore{P1: int(s1.Int64), P2: int(s2.Int64)}
-	}
-	if m.OpensAt, err = parseTime(opens); err != nil {
-		return nil, err
-	}
-	if m.ClosesAt, err = parseTime(closes); err != nil {
+	if m.ClosesAt, err = parseTime(r.closes); err != nil {
 		return nil, err
 	}
 	for _, p := range []struct {
 		dst **time.Time
 		src sql.NullString
-	}{{&m.P1ReadyAt, p1r}, {&m.P2ReadyAt, p2r}, {&m.LiveAt, live}, {&m.EndedAt, ended}, {&m.ResolvedAt, resolved}} {
+	}{{&m.P1ReadyAt, r.p1r}, {&m.P2ReadyAt, r.p2r}, {&m.LiveAt, r.live}, {&m.EndedAt, r.ended}, {&m.ResolvedAt, r.resolved}} {
 		if *p.dst, err = parseNullTime(p.src); err != nil {
 			return nil, err
 		}
 	}
-	if err := json.Unmarshal([]byte(roster1), &st.P1Roster); err != nil {
+	if err := json.Unmarshal([]byte(r.roster1), &st.P1Roster); err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal([]byte(roster2), &st.P2Roster); err != nil {
+	if err := json.Unmarshal([]byte(r.roster2), &st.P2Roster); err != nil {
 		return nil, err
 	}
 	st.P1Roster, st.P2Roster = captainFirst(m.P1, st.P1Roster), captainFirst(m.P2, st.P2Roster)
-	return &st, nil
+	return st, nil
 }
 
 // captainFirst orders a roster captain first, the rest as stored. A side
@@ -161,11 +181,12 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 
 // SubmitResult implements core.ProtocolStore: one batch stores the side's
 // submission (only while the match is live, first submission per side
-// wins), reconciles the match (awaiting_result, confirmed or disputed),
-// records on the submission the status it produced and, when that
-// confirmed the match, seats the winner (and loser) in the bracket or
-// crowns a title match's winner (decisionStmts); the batch's last
-// statement reads what happened, in the same transaction and request.
+// wins), reconciles the match (awaiting_result, confirmed or disputed)
+// and, when that confirmed the match, seats the winner (and loser) in the
+// bracket or crowns a title match's winner (decisionStmts); the batch's
+// last statement reads what happened, in the same transaction and
+// request: the match's status is the one this submission produced when
+// the side's stored submission carries this batch's token.
 func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.SubmitOutcome, error) {
 	at := formatTime(rec.ReceivedAt)
 	stmts := []Stmt{
@@ -175,12 +196,11 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 			rec.MatchID, st.SessionNonce,
 		}},
 		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
-		{SQL: q("record_outcome"), Args: []any{rec.MatchID, rec.MatchID, rec.Side, rec.Token}},
 	}
 	stmts = append(stmts, decisionStmtsFor(shapeOf(st), at)...)
-	var status, token, hash, produced string
+	var status, token, hash string
 	outcome := Stmt{SQL: q("submission_outcome"), Args: []any{rec.Side, rec.MatchID}}
-	if err := s.db.BatchRead(ctx, outcome, []any{&status, &token, &hash, &produced}, stmts...); err != nil {
+	if err := s.db.BatchRead(ctx, outcome, []any{&status, &token, &hash}, stmts...); err != nil {
 		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
 	out := core.SubmitOutcome{MatchStatus: core.MatchStatus(status)}
@@ -190,7 +210,7 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 			core.MatchAwaitingResult: core.SubmitPending,
 			core.MatchConfirmed:      core.SubmitConfirmed,
 			core.MatchDisputed:       core.SubmitDisputed,
-		}[core.MatchStatus(produced)]
+		}[out.MatchStatus]
 		if out.Status == "" {
 			return out, fmt.Errorf("store: submission stored but match %d is %s", rec.MatchID, status)
 		}

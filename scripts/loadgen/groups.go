@@ -66,7 +66,7 @@ func (g *gen) groupsScenario(players, groups, rounds, conc int) float64 {
 	// The draw's start is startsAt (2 h ahead): round r opens r windows later.
 	g.advance(2 * time.Hour)
 	var lat []time.Duration
-	var timed time.Duration
+	var timed, serverCPU, selfCPU time.Duration
 	submitted := 0
 	want := map[int64]match{}
 	for r := 0; r < rounds; r++ {
@@ -88,16 +88,24 @@ func (g *gen) groupsScenario(players, groups, rounds, conc int) float64 {
 			ms[i].nonce = nonces[ms[i].id]
 			want[ms[i].id] = ms[i]
 		}
+		server0, self0 := g.cpuTimes()
 		l, elapsed := g.run(ms, conc, func(m match, rec func(time.Duration)) {
 			res, hash := result(m.id, m.nonce, winnerOf(m), scoreOf(m))
 			g.submit(m, m.p1, res, hash, "pending", rec)
 			g.submit(m, m.p2, res, hash, "confirmed", rec)
 		})
+		server1, self1 := g.cpuTimes()
+		serverCPU, selfCPU = serverCPU+server1-server0, selfCPU+self1-self0
 		lat = append(lat, l...)
 		timed += elapsed
 		submitted += 2 * len(ms)
 	}
 	rate := report("submissions", submitted, timed, lat, 1)
+	if g.pid != 0 {
+		per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(submitted) }
+		fmt.Printf("submissions CPU  server %.0f µs, load generator %.0f µs per submission (%.2f cores busy of the timed %s)\n",
+			per(serverCPU), per(selfCPU), (serverCPU+selfCPU).Seconds()/timed.Seconds(), timed.Round(time.Millisecond))
+	}
 
 	// Read every match back: confirmed by the game client with the winner
 	// both sides named, and both sides' stored results the bytes sent.

@@ -10,7 +10,11 @@
 // through the admin API.
 //
 //	loadgen -base http://127.0.0.1:8787 -admin <admin token> [-matches 2000] [-c 32]
-//	        [-players 1024] [-groups 32] [-rounds 0 (all)]
+//	        [-players 1024] [-groups 32] [-rounds 0 (all)] [-pid <server pid>]
+//
+// With -pid (Linux), the submissions line is followed by the CPU time the
+// server and the load generator spent during the timed part, per
+// submission: where a rate limit on a machine of two cores comes from.
 package main
 
 import (
@@ -37,12 +41,13 @@ func main() {
 	players := flag.Int("players", 1024, "players of the groups tournament (0 skips it)")
 	groups := flag.Int("groups", 32, "groups of the groups tournament")
 	rounds := flag.Int("rounds", 0, "group rounds to play (0: all)")
+	pid := flag.Int("pid", 0, "the server's process id: report its CPU time per submission (/proc/PID/stat)")
 	flag.Parse()
 	if *admin == "" {
 		fmt.Fprintln(os.Stderr, "loadgen: -admin is required")
 		os.Exit(2)
 	}
-	g := &gen{base: *base, admin: *admin, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2}}}
+	g := &gen{base: *base, admin: *admin, pid: *pid, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2}}}
 	start := time.Now()
 	full := g.setup("bench-full", *matches)
 	fmt.Printf("loadgen: set up %d matches in %s\n", *matches, time.Since(start).Round(time.Millisecond))
@@ -87,6 +92,7 @@ type match struct {
 
 type gen struct {
 	base, admin string
+	pid         int
 	http        *http.Client
 	failures    atomic.Int64
 	seq         atomic.Int64

@@ -110,19 +110,16 @@ WHERE title_id = (SELECT r.title_id FROM title_results r WHERE r.match_id = ? AN
 -- name: title_result_applied
 UPDATE title_results SET applied = 1 WHERE match_id = ? AND applied = 0
 
--- name: record_result_event
--- The decided match's result_confirmed event (once per match), read from
--- the decided row: a decision that did not happen records nothing.
+-- name: record_decision_event
+-- The decided match's result_confirmed event (once per match), or its
+-- result_disputed event when a submission or report left it disputed,
+-- read from the decided row: a decision that did not happen records
+-- nothing.
 INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, detail, created_at)
-SELECT 'result_confirmed', 'result:' || id, id, tournament_id, status, ? FROM matches
-WHERE id = ? AND status IN ('confirmed', 'forfeited')
-ON CONFLICT (dedupe_key) DO NOTHING
-
--- name: record_disputed_event
--- A submission or report that left the match disputed.
-INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, detail, created_at)
-SELECT 'result_disputed', 'disputed:' || id, id, tournament_id, status, ? FROM matches
-WHERE id = ? AND status = 'disputed'
+SELECT CASE status WHEN 'disputed' THEN 'result_disputed' ELSE 'result_confirmed' END,
+	CASE status WHEN 'disputed' THEN 'disputed:' ELSE 'result:' END || id, id, tournament_id, status, ?
+FROM matches
+WHERE id = ? AND status IN ('confirmed', 'forfeited', 'disputed')
 ON CONFLICT (dedupe_key) DO NOTHING
 
 -- name: end_caster_seats

@@ -80,13 +80,15 @@ UPDATE matches SET
 	updated_at = ?
 WHERE id = ? AND status IN ('live', 'awaiting_result')
 
--- name: record_outcome
-UPDATE match_submissions SET outcome = (SELECT status FROM matches WHERE id = ?)
-WHERE match_id = ? AND side = ? AND token = ?
-
 -- name: submission_outcome
-SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, ''), coalesce(s.outcome, '')
-FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = ?
+-- What a submission's batch did, read as its last statement, in its own
+-- transaction: the match's status and the side's stored submission (its
+-- token is the batch's own when the batch stored it, and then the status
+-- is the one it produced). +? is the side's value, not a parameter the planner may look into: SQLite
+-- plans a LEFT JOIN's ON clause with the bound value and prepares the
+-- statement again whenever it changes (every other submission).
+SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, '')
+FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = +?
 WHERE m.id = ?
 
 -- name: submissions
