@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -29,7 +30,8 @@ import (
 // One goroutine runs the groups while anything is queued (drain): it
 // holds the writer from one group to the next, so the connection never
 // idles waiting for a woken caller to be scheduled, and callers only wait
-// for their own outcome. It ends when the queue is empty; the next caller
+// for their own outcome. Before each group it lets the requests on their
+// way join it (gather). It ends when the queue is empty; the next caller
 // starts another.
 
 // maxGroup bounds the batches and reads of one transaction, so a group's
@@ -123,6 +125,7 @@ func (db *DB) enqueue(b *pendingBatch) error {
 func (db *DB) drain() {
 	g := &db.group
 	for {
+		db.gather()
 		g.mu.Lock()
 		if len(g.queue) == 0 {
 			g.draining = false
@@ -140,6 +143,30 @@ func (db *DB) drain() {
 		}
 	}
 }
+
+// gather lets the requests already on their way join the next group
+// while it is short (gatherWant): it yields the processor a few times
+// (gatherYields), so the handlers it would otherwise keep waiting queue
+// their reads and batches. A commit costs about the same for one batch as
+// for many (the pages it writes are mostly shared), so fuller groups mean
+// fewer commits; with nothing else to run, a yield returns at once.
+func (db *DB) gather() {
+	g := &db.group
+	for range gatherYields {
+		g.mu.Lock()
+		n := len(g.queue)
+		g.mu.Unlock()
+		if n >= gatherWant {
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
+const (
+	gatherWant   = 8
+	gatherYields = 4
+)
 
 // commitGroup runs the group's reads, then its batches in one
 // transaction, each batch in its own savepoint when there are several,

@@ -1,6 +1,8 @@
 -- The game-client protocol: discovery, ready, result submission, timers.
 
 -- name: match_state
+-- A side's roster is read only where teams play: a solo tournament's
+-- roster is its captain (captainFirst).
 SELECT m.id, m.tournament_id, m.stage, m.round_label, m.round_number, coalesce(m.group_name, ''),
 	coalesce(m.bracket_slot, ''), m.status, coalesce(m.p1_platform_id, ''), coalesce(m.p2_platform_id, ''),
 	m.opens_at, m.closes_at, coalesce(m.winner_platform_id, ''), m.score_p1, m.score_p2,
@@ -9,10 +11,10 @@ SELECT m.id, m.tournament_id, m.stage, m.round_label, m.round_number, coalesce(m
 	coalesce(m.game_seed, 0), m.p1_ready_at, m.p2_ready_at, m.live_at, m.ended_at, m.resolved_at,
 	t.slug, t.name, t.environment, t.team_min_players, t.team_max_players, t.cast_hand_mode,
 	t.cast_delay_seconds, t.allow_spectators,
-	(SELECT json_group_array(platform_id) FROM roster_members r
-		WHERE r.tournament_id = m.tournament_id AND r.captain_id = m.p1_platform_id),
-	(SELECT json_group_array(platform_id) FROM roster_members r
-		WHERE r.tournament_id = m.tournament_id AND r.captain_id = m.p2_platform_id),
+	CASE WHEN t.team_max_players > 1 THEN (SELECT json_group_array(platform_id) FROM roster_members r
+		WHERE r.tournament_id = m.tournament_id AND r.captain_id = m.p1_platform_id) ELSE '[]' END,
+	CASE WHEN t.team_max_players > 1 THEN (SELECT json_group_array(platform_id) FROM roster_members r
+		WHERE r.tournament_id = m.tournament_id AND r.captain_id = m.p2_platform_id) ELSE '[]' END,
 	coalesce((SELECT result_hash FROM match_submissions s WHERE s.match_id = m.id AND s.side = 1), ''),
 	coalesce((SELECT result_hash FROM match_submissions s WHERE s.match_id = m.id AND s.side = 2), ''),
 	(SELECT count(*) FROM referee_consents c
