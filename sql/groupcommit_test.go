@@ -161,6 +161,7 @@ func TestGroupCommitSurvivesKill(t *testing.T) {
 	db := openLedger(t, path, true)
 	require.NoError(t, db.Close())
 	var acked, refused []int64
+	checkpointed := 0
 	for round := range 4 {
 		child := exec.Command(os.Args[0], "-test.run=^TestGroupCommitKillChild$", "-test.count=1")
 		child.Env = append(os.Environ(), "ARENA_LEDGER="+path, "ARENA_LEDGER_ROUND="+strconv.Itoa(round))
@@ -186,6 +187,10 @@ func TestGroupCommitSurvivesKill(t *testing.T) {
 				refused = append(refused, id)
 			case "coalesced":
 				coalesced = true
+			case "checkpointed":
+				checkpointed++
+			case "torn":
+				t.Errorf("round %d: a read on the writer saw a batch in part: %s", round, lines.Text())
 			}
 			if seen == killAt {
 				require.NoError(t, child.Process.Signal(syscall.SIGKILL))
@@ -202,13 +207,16 @@ func TestGroupCommitSurvivesKill(t *testing.T) {
 		require.NoError(t, db.Close())
 		t.Logf("round %d: killed after %d acknowledgements; %d batches there, %d acknowledged in all", round, seen, n, len(acked))
 	}
+	assert.Positive(t, checkpointed, "checkpoints ran before some kill")
 }
 
 // TestGroupCommitKillChild is TestGroupCommitSurvivesKill's process: it
 // commits batches from 32 goroutines until killed, writing "ok ID" once a
 // batch is committed and "err ID" once refused (unbuffered, so the parent
 // has every acknowledgement the process made), and "coalesced 1" once a
-// transaction has carried several batches.
+// transaction has carried several batches; 4 more goroutines read the
+// ledger on the writer meanwhile, and checkpoints run every 256 batches,
+// so kills land during those too.
 func TestGroupCommitKillChild(t *testing.T) {
 	path := os.Getenv("ARENA_LEDGER")
 	if path == "" {
@@ -225,7 +233,7 @@ func TestGroupCommitKillChild(t *testing.T) {
 		defer mu.Unlock()
 		_, _ = fmt.Fprintf(os.Stdout, format, args...)
 	}
-	var told atomic.Bool
+	var told, toldCkpt atomic.Bool
 	for w := range 32 {
 		go func() {
 			for i := 0; ; i++ {
@@ -238,6 +246,24 @@ func TestGroupCommitKillChild(t *testing.T) {
 				if !told.Load() && db.group.batches.Load() > db.group.groups.Load() {
 					told.Store(true)
 					say("coalesced 1\n")
+				}
+				if !toldCkpt.Load() && db.ckpt.done.Load() > 0 {
+					toldCkpt.Store(true)
+					say("checkpointed 1\n")
+				}
+			}
+		}()
+	}
+	// Reads queued with the batches (readOnWriter) must never see one in
+	// part: "torn BATCHES TOTAL" if one does.
+	for range 4 {
+		go func() {
+			for {
+				var batches, total int64
+				err := db.readOnWriter(context.Background(), func(row scanner) error { return row.Scan(&batches, &total) },
+					"SELECT (SELECT count(*) FROM batches), (SELECT total FROM counter)")
+				if err == nil && batches != total {
+					say("torn %d %d\n", batches, total)
 				}
 			}
 		}()
