@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 )
 
@@ -38,6 +39,7 @@ const checkpointEvery = 256
 type checkpointer struct {
 	writes  atomic.Int64
 	running atomic.Bool
+	wg      sync.WaitGroup // the checkpoint running, which Close waits for
 	// done counts the checkpoints run (tests read it).
 	done atomic.Uint64
 }
@@ -51,7 +53,9 @@ func (db *DB) wrote() {
 		return
 	}
 	c.writes.Store(0)
+	c.wg.Add(1)
 	go func() {
+		defer c.wg.Done()
 		defer c.running.Store(false)
 		// Beside the writer, then the rest on it (it queues for the writer
 		// like any write).

@@ -133,8 +133,10 @@ func (db *DB) writeRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return db.writer.QueryRowContext(ctx, query, args...)
 }
 
-// Close closes the database's pools.
+// Close closes the database's pools, once a checkpoint running beside
+// the writer is done.
 func (db *DB) Close() error {
+	db.ckpt.wg.Wait()
 	err := db.DB.Close()
 	if db.writer != db.DB {
 		if werr := db.writer.Close(); err == nil {

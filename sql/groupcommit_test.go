@@ -374,3 +374,16 @@ func TestCheckpointsBesideTheWriter(t *testing.T) {
 	assert.Equal(t, len(acked), checkLedger(t, db, acked, nil))
 	require.NoError(t, db.Close())
 }
+
+// TestCloseWaitsForTheCheckpoint: a database closed right after the write
+// that starts a checkpoint closes once that checkpoint is done, instead of
+// pulling the connections from under it.
+func TestCloseWaitsForTheCheckpoint(t *testing.T) {
+	db := openLedger(t, filepath.Join(t.TempDir(), "ledger.db"), true)
+	for i := range checkpointEvery {
+		require.NoError(t, db.Batch(context.Background(), ledgerBatch(int64(i), false)...))
+	}
+	require.NoError(t, db.Close())
+	assert.False(t, db.ckpt.running.Load())
+	assert.Equal(t, uint64(1), db.ckpt.done.Load(), "the checkpoint the last write started ran to its end")
+}
