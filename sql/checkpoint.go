@@ -25,10 +25,10 @@ import (
 // ends, a second one on the writer's own connection copies the frames
 // committed meanwhile (a few hundred at most), queued for the writer like
 // any write, after which the writer's next transaction starts the log
-// over. A crash during either loses
-// nothing (SQLite's checkpoints are crash-safe); the log the next open
-// finds is replayed as before, and closing the last connection
-// checkpoints as it always did.
+// over. A crash during either loses nothing (SQLite's checkpoints are
+// crash-safe); the log the next open finds is replayed as before, and
+// closing the last connection checkpoints as it always did (Close waits
+// for a checkpoint under way).
 
 // checkpointEvery is how many writes run between two checkpoints: a write
 // dirties a handful of pages, so this keeps the log near SQLite's own
