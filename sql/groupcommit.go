@@ -27,10 +27,11 @@ import (
 // was committed, as a read of their own would, without a connection of
 // their own to wait for.
 //
-// One goroutine runs the groups while anything is queued (drain): it
-// holds the writer from one group to the next, so the connection never
-// idles waiting for a woken caller to be scheduled, and callers only wait
-// for their own outcome. Before each group it lets the requests on their
+// One goroutine runs the groups while anything is queued (drain), one
+// after the other, so the writer never idles waiting for a woken caller
+// to be scheduled to take the lead, and callers only wait for their own
+// outcome (other writes and the checkpoint's finish take the writer
+// between two groups). Before each group it lets the requests on their
 // way join it (gather). It ends when the queue is empty; the next caller
 // starts another.
 
