@@ -60,7 +60,7 @@ type pendingBatch struct {
 	// row goes to scan.
 	read     *Stmt
 	readSt   *sql.Stmt
-	scan     func(*sql.Row) error
+	scan     func(scanner) error
 	readOnly bool
 	err      error
 	done     chan struct{} // closed when err is final
@@ -89,7 +89,7 @@ func (db *DB) localBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []a
 			return err
 		}
 		b.readSt = st
-		b.scan = func(row *sql.Row) error { return row.Scan(dest...) }
+		b.scan = func(row scanner) error { return row.Scan(dest...) }
 	}
 	return db.enqueue(b)
 }
@@ -101,8 +101,7 @@ func (db *DB) localReadOnWriter(ctx context.Context, scan func(scanner) error, q
 	if err != nil {
 		return err
 	}
-	b := &pendingBatch{ctx: ctx, read: &Stmt{SQL: query, Args: args}, readSt: st, readOnly: true,
-		scan: func(row *sql.Row) error { return scan(row) }}
+	b := &pendingBatch{ctx: ctx, read: &Stmt{SQL: query, Args: args}, readSt: st, readOnly: true, scan: scan}
 	return db.enqueue(b)
 }
 

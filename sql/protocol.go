@@ -13,11 +13,15 @@ import (
 
 var _ core.ProtocolStore = (*Arena)(nil)
 
+// matchStateByID is the match_state query of one match, put together
+// once (ready and every submission run it).
+var matchStateByID = q("match_state") + " WHERE m.id = ?"
+
 // MatchState implements core.ProtocolStore: one query, on the writer's
 // connection locally (the match is about to be written: readOnWriter).
 func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
 	var raw matchStateRow
-	err := s.db.readOnWriter(ctx, raw.scan, q("match_state")+" WHERE m.id = ?", id)
+	err := s.db.readOnWriter(ctx, raw.scan, matchStateByID, id)
 	var st *core.MatchState
 	if err == nil {
 		st, err = raw.state()

@@ -177,11 +177,7 @@ func (s *Site) placeholderAvatar(w http.ResponseWriter, r *http.Request, t *serv
 		s.notFound(w, r)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "image/svg+xml")
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	svgHeaders(w, "public, max-age=31536000, immutable")
 	_, _ = w.Write([]byte(avatarSVG(id)))
 }
 

@@ -41,12 +41,19 @@ func (s *Site) bracketSVG(w http.ResponseWriter, r *http.Request, t *server.Tena
 		s.publicNotFound(w, r, t, "This tournament has no bracket yet.")
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "image/svg+xml")
-	h.Set("Cache-Control", "public, max-age=60")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	svgHeaders(w, "public, max-age=60")
 	if err := views.BracketSVG(views.LayOutBracketSVG(tour.Name, *results.Bracket)).Render(ctx, w); err != nil {
 		s.cfg.Logger.ErrorContext(ctx, "bracket picture", "error", err.Error())
 	}
+}
+
+// svgHeaders are the headers of a picture the site draws (a bracket, a
+// placeholder avatar): SVG that runs no script and loads nothing, cached
+// as cacheControl says.
+func svgHeaders(w http.ResponseWriter, cacheControl string) {
+	h := w.Header()
+	h.Set("Content-Type", "image/svg+xml")
+	h.Set("Cache-Control", cacheControl)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 }
