@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // CodeNameFromPlatform: the arena signs players in through the platform
@@ -25,19 +23,15 @@ type DisplayNameDraft struct {
 }
 
 // Check returns the name as stored (trimmed) or its problem at
-// personaName: 1 to MaxPersonaNameRunes characters, none of them a
-// control character.
+// personaName: displayable text of 1 to MaxPersonaNameRunes characters.
 func (d DisplayNameDraft) Check() (string, Problems) {
 	var p Problems
 	name := strings.TrimSpace(d.PersonaName)
-	switch {
-	case name == "":
+	if name == "" {
 		p.invalid("personaName", "Enter a name.")
-	case !utf8.ValidString(name) || strings.IndexFunc(name, unicode.IsControl) >= 0:
-		p.invalid("personaName", "Use letters, digits, spaces and punctuation only.")
-	case utf8.RuneCountInString(name) > MaxPersonaNameRunes:
-		p.invalid("personaName", "At most %d characters.", MaxPersonaNameRunes)
+		return name, p
 	}
+	checkText(&p, "personaName", name, MaxPersonaNameRunes)
 	return name, p
 }
 

@@ -114,7 +114,7 @@ func liveSecrets(random io.Reader) (string, int64, error) {
 // (MatchDecided), with the ladder points table points returns (read only
 // when a final completes it).
 func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st *MatchState, caller Caller, sub *ResultSubmission, now time.Time, random io.Reader, points func() PlacementPoints) (SubmitOutcome, error) {
-	side, winnerSide, err := CheckSubmission(st, caller.PlatformID, sub)
+	side, winner, winnerSide, err := CheckSubmission(st, caller.PlatformID, sub)
 	if err != nil {
 		return SubmitOutcome{}, err
 	}
@@ -128,10 +128,9 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 	if err != nil {
 		return SubmitOutcome{}, err
 	}
-	reserved, _ := parseReserved(sub.Result) // valid: CheckSubmission parsed it
 	rec := SubmissionRecord{
 		MatchID: st.ID, Side: side, SubmitterID: caller.PlatformID, AppID: caller.AppID,
-		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: reserved.winner, WinnerSideID: winnerSide,
+		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: winner, WinnerSideID: winnerSide,
 		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, ReceivedAt: now, Token: token,
 	}
 	out, err := ps.SubmitResult(ctx, st, rec) // rule 12

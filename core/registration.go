@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"time"
-	"unicode/utf8"
 )
 
 // Registration limits.
@@ -32,9 +31,7 @@ func (d *RegistrationDraft) Check() Problems {
 	if !ValidPlatformID(d.PlatformID) {
 		p.add(CodeInvalidSteamID, "platformId", "Enter a 17-digit account id.")
 	}
-	if utf8.RuneCountInString(d.PersonaName) > MaxPersonaNameRunes {
-		p.invalid("personaName", "At most %d characters.", MaxPersonaNameRunes)
-	}
+	checkText(&p, "personaName", d.PersonaName, MaxPersonaNameRunes)
 	SeedRange.check(&p, "seed", d.Seed, false)
 	if len(d.Roster) > TeamPlayersRange.Max {
 		p.invalid("roster", "At most %d players.", TeamPlayersRange.Max)

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -112,34 +111,34 @@ func CheckBody(sub *ResultSubmission, hasResult bool) error {
 
 // CheckSubmission applies rules 4 to 10 to a body that passed CheckBody,
 // for the verified caller, in the spec's order. It returns the caller's
-// side and the captain of the side result.winner names. Rule 11 (one hash
-// per side) and 12 (reconciliation) belong to the store's atomic step.
-func CheckSubmission(st *MatchState, caller string, sub *ResultSubmission) (side int, winnerCaptain string, err error) {
+// side, result.winner and the captain of the side it names. Rule 11 (one
+// hash per side) and 12 (reconciliation) belong to the store's atomic step.
+func CheckSubmission(st *MatchState, caller string, sub *ResultSubmission) (side int, winner, winnerCaptain string, err error) {
 	side = st.SideOf(caller)
 	if side == 0 { // rule 4
-		return 0, "", Errorf(CodeNotParticipant, "the caller plays on neither side")
+		return 0, "", "", Errorf(CodeNotParticipant, "the caller plays on neither side")
 	}
 	if st.Status.Resolved() { // rule 5
-		return 0, "", Errorf(CodeAlreadyResolved, "match %d is resolved", st.ID)
+		return 0, "", "", Errorf(CodeAlreadyResolved, "match %d is resolved", st.ID)
 	}
 	if (st.Status != MatchLive && st.Status != MatchAwaitingResult) || st.SessionNonce == "" { // rule 6
-		return 0, "", Errorf(CodeNotLive, "match %d is %s", st.ID, st.Status)
+		return 0, "", "", Errorf(CodeNotLive, "match %d is %s", st.ID, st.Status)
 	}
 	if ResultHash([]byte(sub.Result)) != sub.ResultHash { // rule 7
-		return 0, "", Errorf(CodeHashMismatch, "resultHash differs from the result's SHA-256")
+		return 0, "", "", Errorf(CodeHashMismatch, "resultHash differs from the result's SHA-256")
 	}
 	reserved, err := parseReserved(sub.Result) // rule 8
 	if err != nil {
-		return 0, "", err
+		return 0, "", "", err
 	}
 	if reserved.matchID != st.ID || reserved.sessionNonce != st.SessionNonce { // rule 9
-		return 0, "", Errorf(CodeResultNotForMatch, "matchId or sessionNonce is not this match's")
+		return 0, "", "", Errorf(CodeResultNotForMatch, "matchId or sessionNonce is not this match's")
 	}
 	winnerSide := st.SideOf(reserved.winner) // rule 10
 	if winnerSide == 0 {
-		return 0, "", Errorf(CodeInvalidWinner, "result.winner plays on neither side")
+		return 0, "", "", Errorf(CodeInvalidWinner, "result.winner plays on neither side")
 	}
-	return side, st.Captain(winnerSide), nil
+	return side, reserved.winner, st.Captain(winnerSide), nil
 }
 
 // ResultHash is the lowercase hex SHA-256 of the exact bytes.
@@ -154,17 +153,16 @@ type reservedKeys struct {
 	winner       string
 }
 
-// parseReserved reads the three reserved keys of a result: a JSON object
-// with an integer matchId, a non-empty string sessionNonce and a 17-digit
-// winner. The rest belongs to the game and is never looked at.
+// parseReserved reads the three reserved keys of a result: an I-JSON
+// object (no member name twice at any depth, no lone surrogate) with an
+// integer matchId, a non-empty string sessionNonce and a 17-digit winner.
+// The rest belongs to the game and is only walked, never interpreted.
 func parseReserved(result string) (reservedKeys, error) {
 	bad := func() (reservedKeys, error) {
-		return reservedKeys{}, Errorf(CodeInvalidResult, "result is not a JSON object with matchId, sessionNonce and winner")
+		return reservedKeys{}, Errorf(CodeInvalidResult, "result is not an I-JSON object with matchId, sessionNonce and winner")
 	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(result)))
-	dec.UseNumber()
-	var obj map[string]any
-	if err := dec.Decode(&obj); err != nil || obj == nil || dec.More() {
+	obj, err := readIJSONObject(result, "matchId", "sessionNonce", "winner")
+	if err != nil {
 		return bad()
 	}
 	var k reservedKeys

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,19 @@ func TestParseReserved(t *testing.T) {
 		{"NotAnObject", `[1,2,3]`, false},
 		{"Null", `null`, false},
 		{"TrailingData", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001"} {}`, false},
+		{"DuplicateWinner", `{"matchId":43,"sessionNonce":"abc","winner":"76561198000000002","winner":"76561198000000003"}`, false},
+		{"DuplicateGameKey", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","a":1,"a":2}`, false},
+		{"DuplicateKeyDeep", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","x":[{"y":{"k":1,"k":1}}]}`, false},
+		{"DuplicateKeyByEscape", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","\u0061":1,"a":2}`, false},
+		{"SameKeyInSiblings", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","x":[{"k":1},{"k":2}],"y":{"k":3}}`, true},
+		{"LoneHighSurrogate", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","s":"\ud800"}`, false},
+		{"LoneLowSurrogate", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","s":"x\udc00"}`, false},
+		{"LoneSurrogateInKey", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","\ud83d":1}`, false},
+		{"HighThenNotLow", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","s":"\ud83d\u0041"}`, false},
+		{"SurrogatePair", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","s":"\ud83d\ude00"}`, true},
+		{"EscapedBackslashBeforeU", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","s":"\\ud800"}`, true},
+		{"InvalidUTF8", "{\"matchId\":12,\"sessionNonce\":\"abc\",\"winner\":\"76561198000000001\",\"s\":\"\xff\"}", false},
+		{"TooDeep", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","d":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -155,15 +155,14 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 	return a, points, nil
 }
 
-// checkName records a problem unless name (trimmed) has 1 to MaxNameRunes
-// characters; empty says what to enter.
+// checkName records a problem unless name (trimmed) is displayable text
+// of 1 to MaxNameRunes characters; empty says what to enter.
 func checkName(p *Problems, field, name, empty string) {
-	switch {
-	case name == "":
+	if name == "" {
 		p.invalid(field, "%s", empty)
-	case utf8.RuneCountInString(name) > MaxNameRunes:
-		p.invalid(field, "At most %d characters.", MaxNameRunes)
+		return
 	}
+	checkText(p, field, name, MaxNameRunes)
 }
 
 // check returns the table, or records the first broken rule at

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Bearer token kinds. A token is "<kind>_<8 hex id>_<secret>": the id
@@ -115,8 +114,6 @@ type TokenDraft struct {
 func (d *TokenDraft) Check() (string, Problems) {
 	var p Problems
 	label := strings.TrimSpace(d.Label)
-	if utf8.RuneCountInString(label) > MaxTokenLabelRunes {
-		p.invalid("label", "At most %d characters.", MaxTokenLabelRunes)
-	}
+	checkText(&p, "label", label, MaxTokenLabelRunes)
 	return label, p
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,4 +58,49 @@ func TestBodyBreaksOff(t *testing.T) {
 		}
 	}
 	assert.NotContains(t, env.Logs.String(), "level=ERROR")
+}
+
+// TestBodyMustBeAnObject: a body that is JSON but not an object (null,
+// an array, a number, a string) is 400 invalid_json on every route that
+// reads one, and changes nothing (null once minted an API key).
+func TestBodyMustBeAnObject(t *testing.T) {
+	p := newProtocolEnv(t)
+	player := "Platform MOCK:76561198000000001"
+	routes := []struct{ name, method, host, path, auth string }{
+		{"CreateArena", "POST", "ops.test", "/api/v1/operator/arenas", operatorToken},
+		{"PatchArena", "PATCH", "ops.test", "/api/v1/operator/arenas/alpha", operatorToken},
+		{"Settings", "PUT", "alpha.test", "/api/v1/admin/settings", p.admin},
+		{"Season", "POST", "alpha.test", "/api/v1/admin/seasons", p.admin},
+		{"Tournament", "POST", "alpha.test", "/api/v1/admin/tournaments", p.admin},
+		{"APIKey", "POST", "alpha.test", "/api/v1/admin/api-keys", p.admin},
+		{"AdminToken", "POST", "alpha.test", "/api/v1/admin/admin-tokens", p.admin},
+		{"Title", "POST", "alpha.test", "/api/v1/admin/titles", p.admin},
+		{"Domain", "POST", "alpha.test", "/api/v1/admin/domains", p.admin},
+		{"Consent", "POST", "alpha.test", "/api/v1/me/referee-consent", player},
+		{"CasualRecording", "POST", "alpha.test", "/api/v1/me/recordings/init", player},
+		{"Respond", "POST", "alpha.test", "/api/v1/title-challenges/1/respond", player},
+		{"Result", "POST", "alpha.test", "/api/v1/matches/1/result", player},
+	}
+	for _, route := range routes {
+		for _, body := range []string{"null", "[]", "[{}]", "3", `"x"`, " null "} {
+			t.Run(route.name+"/"+body, func(t *testing.T) {
+				auth := route.auth
+				if !strings.HasPrefix(auth, "Platform ") {
+					auth = "Bearer " + auth
+				}
+				status, out := p.Do(t, route.method, "http://"+route.host+route.path, auth, body)
+				if route.name == "Result" && status == 404 {
+					return // rule 2 (the match) comes before the body
+				}
+				assert.Equal(t, http.StatusBadRequest, status, out)
+				assert.Equal(t, "invalid_json", out["error"])
+			})
+		}
+	}
+	keys := p.mustDo(t, "GET", "/api/v1/admin/api-keys", p.admin, nil, 200)
+	assert.Empty(t, keys["apiKeys"], "no API key was minted")
+	tokens := p.mustDo(t, "GET", "/api/v1/admin/admin-tokens", p.admin, nil, 200)
+	assert.Len(t, tokens["adminTokens"], 1, "no admin token was minted")
+	_, arenas := p.do(t, "GET", "ops.test", "/api/v1/operator/arenas", operatorToken, nil)
+	assert.Len(t, arenas["arenas"], 1, "no arena was created")
 }

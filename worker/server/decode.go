@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -27,7 +28,14 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 // decodeJSONLimit is decodeJSON for a body of at most limit bytes.
 func decodeJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
-	dec := json.NewDecoder(r.Body)
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		return jsonError(err)
+	}
+	if err := requireObject(raw); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return jsonError(err)
@@ -39,6 +47,16 @@ func decodeJSONLimit(w http.ResponseWriter, r *http.Request, dst any, limit int6
 		n.normalize()
 	}
 	return validateStruct(dst)
+}
+
+// requireObject refuses a body that is not a JSON object (null, an
+// array, a number, a string): every body the service reads is an object,
+// and json.Decode would take null as an empty one.
+func requireObject(raw []byte) error {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return core.Errorf(core.CodeInvalidJSON, "the body is not a JSON object")
+	}
+	return nil
 }
 
 // normalizer is a request body that tidies its fields (case, spaces)

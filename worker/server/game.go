@@ -191,6 +191,9 @@ type resultBody struct {
 // else is left to the rules, so their order holds. clientRole other than
 // host or guest, and startedAt/endedAt that are not ISO-8601, are dropped.
 func parseResultBody(raw []byte) (*core.ResultSubmission, bool, error) {
+	if err := requireObject(raw); err != nil {
+		return nil, false, err
+	}
 	var b resultBody
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&b); err != nil {

@@ -393,6 +393,11 @@ func TestSubmitRuleOrder(t *testing.T) {
 	noWinner := fmt.Sprintf(`{"matchId":%.0f,"sessionNonce":%q}`, live["matchId"], live["sessionNonce"])
 	floatID := fmt.Sprintf(`{"matchId":%.1f,"sessionNonce":%q,"winner":%q}`, live["matchId"], live["sessionNonce"], a)
 	hashOf := func(s string) string { sum := sha256.Sum256([]byte(s)); return hex.EncodeToString(sum[:]) }
+	// A game parser keeping the first "winner" would read another result
+	// from the same attested bytes than one keeping the last (I-JSON).
+	dupWinner := fmt.Sprintf(`{"matchId":%.0f,"sessionNonce":%q,"winner":%q,"winner":%q}`, live["matchId"], live["sessionNonce"], playerID(3), a)
+	dupDeep := fmt.Sprintf(`{"matchId":%.0f,"sessionNonce":%q,"winner":%q,"log":[{"t":1,"t":2}]}`, live["matchId"], live["sessionNonce"], a)
+	lone := fmt.Sprintf(`{"matchId":%.0f,"sessionNonce":%q,"winner":%q,"name":"\ud800"}`, live["matchId"], live["sessionNonce"], a)
 	cases := []struct {
 		name, path, account string
 		body                any
@@ -403,6 +408,9 @@ func TestSubmitRuleOrder(t *testing.T) {
 		{"NoSuchMatch", "/api/v1/matches/9999/result", a, submission(good, goodHash), 404, "match_not_found"},
 		{"MatchBeforeProtocol", "/api/v1/matches/9999/result", a, with("protocol", "v2"), 404, "match_not_found"},
 		{"NotJSON", matchPath(sf1, "result"), a, "{", 400, "invalid_json"},
+		{"NullBody", matchPath(sf1, "result"), a, "null", 400, "invalid_json"},
+		{"ArrayBody", matchPath(sf1, "result"), a, "[]", 400, "invalid_json"},
+		{"NumberBody", matchPath(sf1, "result"), a, "7", 400, "invalid_json"},
 		{"UnsupportedProtocol", matchPath(sf1, "result"), a, with("protocol", "svc.result.v2"), 422, "unsupported_protocol"},
 		{"MissingProtocol", matchPath(sf1, "result"), a, with("protocol", nil), 422, "unsupported_protocol"},
 		{"ProtocolBeforeParticipant", matchPath(sf1, "result"), playerID(2), with("protocol", "x"), 422, "unsupported_protocol"},
@@ -419,6 +427,10 @@ func TestSubmitRuleOrder(t *testing.T) {
 		{"ResultNotJSON", matchPath(sf1, "result"), a, submission(notJSON, hashOf(notJSON)), 422, "invalid_result"},
 		{"ResultWithoutWinner", matchPath(sf1, "result"), a, submission(noWinner, hashOf(noWinner)), 422, "invalid_result"},
 		{"MatchIDNotInteger", matchPath(sf1, "result"), a, submission(floatID, hashOf(floatID)), 422, "invalid_result"},
+		{"DuplicateWinnerKey", matchPath(sf1, "result"), a, submission(dupWinner, hashOf(dupWinner)), 422, "invalid_result"},
+		{"DuplicateKeyDeep", matchPath(sf1, "result"), a, submission(dupDeep, hashOf(dupDeep)), 422, "invalid_result"},
+		{"LoneSurrogate", matchPath(sf1, "result"), a, submission(lone, hashOf(lone)), 422, "invalid_result"},
+		{"HashBeforeDuplicateKey", matchPath(sf1, "result"), a, submission(dupWinner, goodHash), 422, "hash_mismatch"},
 		{"ResultForAnotherMatch", matchPath(sf1, "result"), a, submission(wrongID, wrongIDHash), 422, "result_not_for_match"},
 		{"WinnerOnNeitherSide", matchPath(sf1, "result"), a, submission(badWinner, badWinnerHash), 422, "invalid_winner"},
 	}

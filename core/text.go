@@ -1,0 +1,30 @@
+package core
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ValidDisplayText reports whether s is valid UTF-8 without a character
+// that can make a name display as another: Unicode controls (Cc) and the
+// bidirectional embeddings, overrides and isolates (U+202A to U+202E,
+// U+2066 to U+2069), which reorder the text around them.
+func ValidDisplayText(s string) bool {
+	return utf8.ValidString(s) && strings.IndexFunc(s, hiddenControl) < 0
+}
+
+func hiddenControl(r rune) bool {
+	return unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// checkText records a problem at field unless text is displayable
+// (ValidDisplayText) and at most maxRunes characters long.
+func checkText(p *Problems, field, text string, maxRunes int) {
+	switch {
+	case !ValidDisplayText(text):
+		p.invalid(field, "Use letters, digits, spaces and punctuation only.")
+	case utf8.RuneCountInString(text) > maxRunes:
+		p.invalid(field, "At most %d characters.", maxRunes)
+	}
+}
