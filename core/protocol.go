@@ -128,10 +128,14 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 	if err != nil {
 		return SubmitOutcome{}, err
 	}
+	score := sub.Score
+	if CheckReportedScore(st.P1, winnerSide, score) != nil {
+		score = nil // metadata: an impossible score is dropped, not refused
+	}
 	rec := SubmissionRecord{
 		MatchID: st.ID, Side: side, SubmitterID: caller.PlatformID, AppID: caller.AppID,
 		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: winner, WinnerSideID: winnerSide,
-		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, ReceivedAt: now, Token: token,
+		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, Score: score, ReceivedAt: now, Token: token,
 	}
 	out, err := ps.SubmitResult(ctx, st, rec) // rule 12
 	if err != nil {

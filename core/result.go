@@ -46,9 +46,10 @@ type ResultSubmission struct {
 	Protocol   string
 	Result     string
 	ResultHash string
-	ClientRole string     // "host", "guest" or ""
-	StartedAt  *time.Time // never hashed
-	EndedAt    *time.Time // never hashed
+	ClientRole string        // "host", "guest" or ""
+	StartedAt  *time.Time    // never hashed
+	EndedAt    *time.Time    // never hashed
+	Score      *OutcomeScore // never hashed; slot order
 }
 
 // MatchState is a match as the protocol sees it: the match, its
@@ -186,19 +187,20 @@ func parseReserved(result string) (reservedKeys, error) {
 
 // SubmissionRecord is one side's stored submission.
 type SubmissionRecord struct {
-	MatchID      int64      `json:"matchId"`
-	Side         int        `json:"side"`
-	SubmitterID  string     `json:"submitterId"`
-	AppID        string     `json:"appId"`
-	Result       string     `json:"result"`
-	ResultHash   string     `json:"resultHash"`
-	WinnerID     string     `json:"winner"`
-	WinnerSideID string     `json:"winnerSide"`
-	ClientRole   string     `json:"clientRole,omitempty"`
-	StartedAt    *time.Time `json:"startedAt,omitempty"`
-	EndedAt      *time.Time `json:"endedAt,omitempty"`
-	ReceivedAt   time.Time  `json:"receivedAt"`
-	Token        string     `json:"-"`
+	MatchID      int64         `json:"matchId"`
+	Side         int           `json:"side"`
+	SubmitterID  string        `json:"submitterId"`
+	AppID        string        `json:"appId"`
+	Result       string        `json:"result"`
+	ResultHash   string        `json:"resultHash"`
+	WinnerID     string        `json:"winner"`
+	WinnerSideID string        `json:"winnerSide"`
+	ClientRole   string        `json:"clientRole,omitempty"`
+	StartedAt    *time.Time    `json:"startedAt,omitempty"`
+	EndedAt      *time.Time    `json:"endedAt,omitempty"`
+	Score        *OutcomeScore `json:"score,omitempty"`
+	ReceivedAt   time.Time     `json:"receivedAt"`
+	Token        string        `json:"-"`
 }
 
 // SubmitOutcome is what a submission did: the status answered to the

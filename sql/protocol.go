@@ -193,11 +193,12 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 // the side's stored submission carries this batch's token.
 func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.SubmitOutcome, error) {
 	at := formatTime(rec.ReceivedAt)
+	p1, p2 := scoreArgs(rec.Score)
 	stmts := []Stmt{
 		{SQL: q("insert_submission"), Args: []any{
 			rec.MatchID, rec.Side, rec.SubmitterID, rec.AppID, rec.Result, rec.ResultHash, rec.WinnerID,
 			rec.WinnerSideID, nullString(rec.ClientRole), nullTime(rec.StartedAt), nullTime(rec.EndedAt), at, rec.Token,
-			rec.MatchID, st.SessionNonce,
+			p1, p2, rec.MatchID, st.SessionNonce,
 		}},
 		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
 	}
@@ -249,9 +250,13 @@ func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.Submissi
 		var r core.SubmissionRecord
 		var started, ended sql.NullString
 		var received string
+		var p1, p2 sql.NullInt64
 		if err := rows.Scan(&r.MatchID, &r.Side, &r.SubmitterID, &r.AppID, &r.Result, &r.ResultHash, &r.WinnerID,
-			&r.WinnerSideID, &r.ClientRole, &started, &ended, &received); err != nil {
+			&r.WinnerSideID, &r.ClientRole, &started, &ended, &received, &p1, &p2); err != nil {
 			return nil, err
+		}
+		if p1.Valid && p2.Valid {
+			r.Score = &core.OutcomeScore{P1: int(p1.Int64), P2: int(p2.Int64)}
 		}
 		if r.StartedAt, err = parseNullTime(started); err != nil {
 			return nil, err

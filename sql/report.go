@@ -18,10 +18,7 @@ var _ core.ReportStore = (*Arena)(nil)
 // to awaiting_result; one query then reads what happened.
 func (s *Arena) StoreReport(ctx context.Context, rep core.MatchReport) error {
 	at := formatTime(rep.ReportedAt)
-	var p1, p2 any
-	if rep.Score != nil {
-		p1, p2 = rep.Score.P1, rep.Score.P2
-	}
+	p1, p2 := scoreArgs(rep.Score)
 	err := s.db.Batch(ctx,
 		Stmt{SQL: q("insert_report"), Args: []any{
 			rep.MatchID, rep.Side, rep.ReporterID, rep.Winner, p1, p2, at, rep.Token, rep.MatchID, rep.MatchID,

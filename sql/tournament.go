@@ -333,6 +333,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// scoreArgs returns a score's two sides as query arguments, NULL for none.
+func scoreArgs(s *core.OutcomeScore) (p1, p2 any) {
+	if s == nil {
+		return nil, nil
+	}
+	return s.P1, s.P2
+}
+
 func nullTime(t *time.Time) any {
 	if t == nil {
 		return nil

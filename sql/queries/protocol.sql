@@ -54,8 +54,8 @@ RETURNING status, p1_ready_at IS NOT NULL, p2_ready_at IS NOT NULL
 
 -- name: insert_submission
 INSERT INTO match_submissions (match_id, side, submitter_id, app_id, result, result_hash, winner_id,
-	winner_side_id, client_role, started_at, ended_at, received_at, token)
-SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+	winner_side_id, client_role, started_at, ended_at, received_at, token, score_p1, score_p2)
+SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 WHERE EXISTS (SELECT 1 FROM matches WHERE id = ? AND status IN ('live', 'awaiting_result') AND session_nonce = ?)
 ON CONFLICT (match_id, side) DO NOTHING
 
@@ -78,6 +78,13 @@ UPDATE matches SET
 		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
 			AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
 		THEN ? ELSE resolved_at END,
+	-- Both agreeing sides sent the same score: it is the match's.
+	score_p1 = coalesce((SELECT min(score_p1) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
+		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
+			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1), score_p1),
+	score_p2 = coalesce((SELECT min(score_p2) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
+		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
+			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1), score_p2),
 	ended_at = coalesce(ended_at, ?),
 	updated_at = ?
 WHERE id = ? AND status IN ('live', 'awaiting_result')
@@ -95,7 +102,7 @@ WHERE m.id = ?
 
 -- name: submissions
 SELECT match_id, side, submitter_id, app_id, result, result_hash, winner_id, winner_side_id,
-	coalesce(client_role, ''), started_at, ended_at, received_at
+	coalesce(client_role, ''), started_at, ended_at, received_at, score_p1, score_p2
 FROM match_submissions WHERE match_id = ? ORDER BY received_at, side
 
 -- name: grace_expired

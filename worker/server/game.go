@@ -184,12 +184,14 @@ type resultBody struct {
 	ClientRole json.RawMessage `json:"clientRole"`
 	StartedAt  json.RawMessage `json:"startedAt"`
 	EndedAt    json.RawMessage `json:"endedAt"`
+	Score      json.RawMessage `json:"score"`
 }
 
 // parseResultBody reads a submission. Bodies that are not a JSON object
 // answer 400 invalid_json, oversized ones 413 body_too_large; everything
 // else is left to the rules, so their order holds. clientRole other than
-// host or guest, and startedAt/endedAt that are not ISO-8601, are dropped.
+// host or guest, startedAt/endedAt that are not ISO-8601, and a score that
+// is not { p1, p2 } of non-negative integers are dropped.
 func parseResultBody(raw []byte) (*core.ResultSubmission, bool, error) {
 	if err := requireObject(raw); err != nil {
 		return nil, false, err
@@ -211,7 +213,23 @@ func parseResultBody(raw []byte) (*core.ResultSubmission, bool, error) {
 		sub.ClientRole = role
 	}
 	sub.StartedAt, sub.EndedAt = optionalTime(b.StartedAt), optionalTime(b.EndedAt)
+	sub.Score = optionalScore(b.Score)
 	return sub, hasResult, nil
+}
+
+// optionalScore reads a submission's score metadata: exactly { p1, p2 },
+// both whole numbers (core's rule for scores decides the rest).
+func optionalScore(raw json.RawMessage) *core.OutcomeScore {
+	var s struct {
+		P1 *int `json:"p1"`
+		P2 *int `json:"p2"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if len(raw) == 0 || raw[0] != '{' || dec.Decode(&s) != nil || s.P1 == nil || s.P2 == nil {
+		return nil
+	}
+	return &core.OutcomeScore{P1: *s.P1, P2: *s.P2}
 }
 
 func optionalTime(raw json.RawMessage) *time.Time {

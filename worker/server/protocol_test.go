@@ -607,3 +607,58 @@ func TestSubmissionRoundTrips(t *testing.T) {
 	assert.Equal(t, playerID(1), final["p1PlatformId"], "seated in the submission's batch")
 	assert.Equal(t, playerID(2), final["p2PlatformId"])
 }
+
+// TestSubmissionScore: the score metadata of two agreeing submissions is
+// the match's score when both sent the same valid one, else the match has
+// none; it is never part of the hash and never refuses a submission.
+func TestSubmissionScore(t *testing.T) {
+	p := newProtocolEnv(t)
+	matches := p.bracket(t, "scores", "demo", 8) // four quarter-finals, open now
+	score := func(p1, p2 any) map[string]any { return map[string]any{"p1": p1, "p2": p2} }
+	cases := []struct {
+		name    string
+		a, b    any  // each side's score metadata (nil: none sent)
+		want    any  // the match's score afterwards
+		storedA bool // the first side's score was kept
+	}{
+		{"BothSame", score(3, 1), score(3, 1), map[string]any{"p1": float64(3), "p2": float64(1)}, true},
+		{"Different", score(3, 1), score(3, 2), nil, true},
+		{"OneSide", score(3, 1), nil, nil, true},
+		{"WinnerLowerDropped", score(1, 3), score(1, 3), nil, false},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := matches[i]
+			live := p.goLive(t, m)
+			a, b := m["p1PlatformId"].(string), m["p2PlatformId"].(string)
+			res, hash := result(live, a, `"score":[3,1],`)
+			for _, side := range []struct {
+				who   string
+				score any
+			}{{a, tc.a}, {b, tc.b}} {
+				body := submission(res, hash)
+				if side.score != nil {
+					body["score"] = side.score
+				}
+				status, out := p.game(t, "POST", matchPath(m, "result"), side.who, body, "")
+				require.Equal(t, 200, status, out)
+			}
+			detail := p.mustDo(t, "GET", fmt.Sprintf("/api/v1/admin/matches/%.0f", m["id"]), p.admin, nil, 200)
+			assert.Equal(t, "confirmed", detail["status"])
+			assert.Equal(t, tc.want, detail["score"])
+			first := detail["submissions"].([]any)[0].(map[string]any)
+			_, has := first["score"]
+			assert.Equal(t, tc.storedA, has, "the first side's score stored")
+			status, pub := p.Do(t, "GET", "http://alpha.test/api/v1/tournaments/scores", "", nil)
+			require.Equal(t, 200, status)
+			for _, col := range pub["bracket"].([]any) {
+				for _, pm := range col.(map[string]any)["matches"].([]any) {
+					if pm.(map[string]any)["id"] == m["id"] {
+						assert.Equal(t, tc.want, pm.(map[string]any)["score"])
+						assert.Equal(t, "game_client", pm.(map[string]any)["resultSource"])
+					}
+				}
+			}
+		})
+	}
+}
