@@ -1,6 +1,10 @@
 package client
 
-import "slices"
+import (
+	"slices"
+
+	"arena/core"
+)
 
 // Cast hand modes (spec 2.1): when full-scope material (both players'
 // hidden information) may be released.
@@ -173,12 +177,5 @@ type PublicMatch struct {
 
 // Decided reports whether the match is resolved: confirmed or forfeited.
 func (m *PublicMatch) Decided() bool {
-	return m.Status == StatusConfirmed || m.Status == StatusForfeited
+	return core.MatchStatus(m.Status).Resolved()
 }
-
-// Match statuses the client acts on (spec 2.4).
-const (
-	StatusAwaitingResult = "awaiting_result"
-	StatusConfirmed      = "confirmed"
-	StatusForfeited      = "forfeited"
-)

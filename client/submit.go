@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"arena/core"
 )
 
 // Submission is what Submit sent and what the arena answered.
@@ -199,11 +201,11 @@ func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte, m
 		switch {
 		case err == nil && found:
 			sub.Status, sub.MatchStatus = answer.Status, answer.MatchStatus
-			if retried && answer.Status == StatusDuplicate {
+			if retried && answer.Status == core.SubmitDuplicate {
 				c.lostAnswer(ctx, sub, m, winner)
 			}
 			return nil
-		case retried && isCode(err, http.StatusConflict, CodeAlreadyResolved):
+		case retried && isCode(err, http.StatusConflict, core.CodeAlreadyResolved):
 			if c.lostAnswer(ctx, sub, m, winner) {
 				return nil
 			}
@@ -224,12 +226,6 @@ func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte, m
 		}
 	}
 }
-
-// Codes and statuses of the result route that lostAnswer reads.
-const (
-	CodeAlreadyResolved = "already_resolved"
-	StatusDuplicate     = "duplicate"
-)
 
 // lostAnswer looks the match up after a retry was answered
 // already_resolved or duplicate. When the match is decided (confirmed or
