@@ -94,8 +94,9 @@ func SubmitBackoff(maxAttempts, attemptsLeft int) time.Duration {
 //  5. winner must be on a side (any roster member in team mode), else
 //     ErrWinnerNotOnSide.
 //  6. The result string is CanonicalResult(gameResult, matchId,
-//     sessionNonce, winner); gameResult is the game's own result object
-//     and is not modified. resultHash is ResultHash of its bytes.
+//     sessionNonce, winner), RFC 8785 over I-JSON; gameResult is the
+//     game's own result object and is not modified; a refusal is a
+//     *CanonicalError. resultHash is ResultHash of its bytes.
 //  7. POST /api/v1/matches/{id}/result with protocol svc.result.v3,
 //     clientRole from Settings (omitted when empty) and endedAt, the
 //     injected clock's now in UTC, RFC 3339, read once so every attempt
@@ -108,6 +109,13 @@ func SubmitBackoff(maxAttempts, attemptsLeft int) time.Duration {
 // its status and code (e.g. 409 already_submitted), a ticket failure as
 // is, a 200 that does not decode as ErrBadResponse. Cancelling ctx stops
 // at once with ctx.Err().
+//
+// Lost answers: when a retry is answered 409 already_resolved or 200
+// duplicate, an earlier attempt may have reached the arena with its
+// answer lost. The match is then looked up (Match, no ticket): decided
+// (confirmed or forfeited) for the submitted winner's side, the
+// submission succeeded with Status StatusDecided and the match's Winner;
+// otherwise the answer stands.
 //
 // Failures up to step 6 (refusals, discovery failures, a game result that
 // cannot be canonicalized) post nothing and return a nil Submission. Once

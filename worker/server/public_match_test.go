@@ -58,6 +58,13 @@ func TestPublicMatch(t *testing.T) {
 	assert.Nil(t, got["tournament"], "a title's match has no tournament")
 	assert.Equal(t, "title", got["stage"])
 
+	// A public read like the others: the edge front caches it by these.
+	res, err := http.Get(fmt.Sprintf("%s/api/v1/matches/%d", a.URL, final.ID))
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, "public, max-age=10", res.Header.Get("Cache-Control"))
+	assert.NotEmpty(t, res.Header.Get("ETag"))
+
 	for _, id := range []string{"999999", "0", "abc", "-1"} {
 		out := a.API(t, http.MethodGet, "/api/v1/matches/"+id, "", nil, http.StatusNotFound)
 		assert.Equal(t, "match_not_found", out["error"], id)
