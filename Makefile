@@ -2,17 +2,18 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test test-go worker test-edge tools fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
+.PHONY: dev test test-go worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
 	$(GO) run ./worker --dev
 
-## test: gofmt, go vet (native and wasm), go test (libSQL suite included), wasm build
-test: generate-check fmt-check vet tools test-go wasm
+## test: gofmt, go vet (native and wasm), go test (libSQL suite and client interop included), wasm build
+test: generate-check fmt-check vet tools clients test-go wasm
 
+# ARENA_REQUIRE_CLIENTS: client/interop fails (not skips) without the C# and TypeScript clients.
 test-go:
-	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 $(GO) test -count=1 ./...
+	ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 ARENA_REQUIRE_CLIENTS=1 $(GO) test -count=1 ./...
 	ARENA_REQUIRE_LIBSQL=1 $(GO) test -count=1 -race ./core/ ./worker/server/ ./worker/edge/ ./worker/platform/ ./worker/web/ ./client/
 
 ## generate: regenerate the templ components (views/*_templ.go, committed)
@@ -36,11 +37,16 @@ wasm:
 	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./worker
 	GOOS=js GOARCH=wasm $(GO) build -tags edgefresh -o /dev/null ./worker
 
-## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored), build the S3 test server (versitygw) there once, and Debian's chromium
+## tools: install tursodb, Node 22 and wrangler into tools/ (git-ignored), build the S3 test server (versitygw) there once, Debian's chromium and mono
 tools:
 	@scripts/tools.sh >/dev/null
 	@scripts/s3server.sh >/dev/null
 	@scripts/chromium.sh
+	@scripts/mono.sh
+
+## clients: build the C# game client (client/csharp/build.sh, with mono) for the interop tests; the TypeScript client needs no build
+clients: tools
+	@if [ -x client/csharp/build.sh ]; then client/csharp/build.sh; else echo "clients: no client/csharp/build.sh yet, C# client not built"; fi
 
 ## migrate: migrate the directory and every arena database in ./data
 migrate:

@@ -152,6 +152,12 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (in
 	if err != nil {
 		return 0, nil, err
 	}
+	return c.do(ctx, method, path, body, auth)
+}
+
+// do performs one request with the Authorization header auth (none when
+// empty: a public read).
+func (c *Client) do(ctx context.Context, method, path string, body []byte, auth string) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -160,7 +166,9 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (in
 	if err != nil {
 		return 0, nil, fmt.Errorf("client: %s %s: %w", method, path, err)
 	}
-	req.Header.Set("Authorization", auth)
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -188,6 +196,10 @@ func (c *Client) call(ctx context.Context, method, path string, body []byte, out
 	if err != nil {
 		return false, err
 	}
+	return decodeAnswer(method, path, status, data, out)
+}
+
+func decodeAnswer(method, path string, status int, data []byte, out any) (found bool, err error) {
 	switch status {
 	case http.StatusOK, http.StatusCreated:
 		if err := json.Unmarshal(data, out); err != nil {

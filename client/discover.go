@@ -113,3 +113,23 @@ func (c *Client) RefereeActive(m *LiveMatch) bool {
 	return c.settings.Enabled && c.settings.EnableReferee && m != nil &&
 		m.RefereeM0 != nil && m.RefereeM0.Enabled && m.RefereeM0.ConsentComplete
 }
+
+// Match reads the public match object (GET /api/v1/matches/{id}), with
+// no ticket: it works while the client is disabled too. An unknown match
+// (or one of a draft tournament) is an *APIError 404 match_not_found.
+func (c *Client) Match(ctx context.Context, matchID int64) (*PublicMatch, error) {
+	path := fmt.Sprintf("/api/v1/matches/%d", matchID)
+	status, data, err := c.do(ctx, http.MethodGet, path, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	var m PublicMatch
+	found, err := decodeAnswer(http.MethodGet, path, status, data, &m)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: GET %s: 204", ErrBadResponse, path)
+	}
+	return &m, nil
+}

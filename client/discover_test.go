@@ -128,7 +128,7 @@ func TestLiveMatch(t *testing.T) {
 	})
 	t.Run("APIErrorCarriesStatusAndCode", func(t *testing.T) {
 		arena := newFakeArena(t)
-		arena.failNext("live", fault{401, "missing_ticket"})
+		arena.failNext("live", fault{status: 401, code: "missing_ticket"})
 		c, _ := newClient(t, arena, nil)
 		_, err := c.LiveMatch(context.Background())
 		var apiErr *client.APIError
@@ -368,7 +368,7 @@ func liveJSON(t *testing.T, edit func(map[string]any)) string {
 func TestWaitForLiveMatch(t *testing.T) {
 	t.Run("PollsUntilValidMatch", func(t *testing.T) {
 		arena := newFakeArena(t)
-		arena.failNext("live", fault{500, "internal"})
+		arena.failNext("live", fault{status: 500, code: "internal"})
 		arena.liveBodies = []string{
 			"",
 			liveJSON(t, func(m map[string]any) { m["resultProtocol"] = "svc.result.v2" }),
@@ -430,7 +430,7 @@ func TestWaitForLiveMatch(t *testing.T) {
 	})
 	t.Run("StopsOn4xx", func(t *testing.T) {
 		arena := newFakeArena(t)
-		arena.failNext("live", fault{401, "missing_ticket"})
+		arena.failNext("live", fault{status: 401, code: "missing_ticket"})
 		c, sleeper := newClient(t, arena, nil)
 		_, err := c.WaitForLiveMatch(context.Background())
 		var apiErr *client.APIError

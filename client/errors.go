@@ -30,6 +30,10 @@ var (
 	// ErrInvalidLiveMatch is returned by Submit when discovery returns a
 	// match this client cannot report on (see LiveMatch.Valid).
 	ErrInvalidLiveMatch = errors.New("client: live match is not valid")
+	// ErrMatchMismatch is returned by SubmitJSON when the fresh discovery
+	// returns another match than the one the game played; nothing was
+	// posted.
+	ErrMatchMismatch = errors.New("client: live match is not the match played")
 	// ErrNotParticipant is returned by Submit when the local account is
 	// not a player of the live match; nothing was posted.
 	ErrNotParticipant = errors.New("client: local account is not a player of the live match")

@@ -35,6 +35,8 @@ type fakeMatch struct {
 	Status  string      // scheduled, live, awaiting_result, confirmed, disputed, forfeited
 	ready   [2]bool
 	hashes  [2]string // submitted resultHash per side
+	winner  string    // the confirmed result's winner
+	scores  []string  // the score metadata of each accepted submission, as sent ("" when absent)
 }
 
 // side returns 1 or 2 for a player on a roster, 0 otherwise.
@@ -49,10 +51,14 @@ func (m *fakeMatch) side(id string) int {
 
 // fault replaces one answer: status 0 drops the connection without an
 // answer, any other status answers `{ "error": code }`.
+// Status 0 with code "lost" handles the request first and then drops the
+// connection: the answer is lost, the effect is not.
 type fault struct {
 	status int
 	code   string
 }
+
+var lostAnswer = fault{status: 0, code: "lost"}
 
 // recordedRequest is one request the fake arena received.
 type recordedRequest struct {
@@ -84,6 +90,7 @@ func newFakeArena(t testing.TB) *fakeArena {
 	mux.HandleFunc("GET /api/v1/me/upcoming-match", a.route("upcoming", a.upcomingMatch))
 	mux.HandleFunc("POST /api/v1/matches/{id}/ready", a.route("ready", a.ready))
 	mux.HandleFunc("POST /api/v1/matches/{id}/result", a.route("result", a.result))
+	mux.HandleFunc("GET /api/v1/matches/{id}", a.publicMatch)
 	a.srv = httptest.NewServer(mux)
 	t.Cleanup(a.srv.Close)
 	return a
@@ -135,6 +142,12 @@ func (a *fakeArena) route(name string, h handler) http.HandlerFunc {
 			f := q[0]
 			a.faults[name] = q[1:]
 			if f.status == 0 {
+				if f.code == lostAnswer.code {
+					if caller, ok := a.verifyTicket(r.Header.Get("Authorization")); ok {
+						r.Body = io.NopCloser(bytes.NewReader(body))
+						h(httptest.NewRecorder(), r, caller)
+					}
+				}
 				conn, _, err := w.(http.Hijacker).Hijack()
 				if err != nil {
 					a.t.Errorf("fake arena: hijack: %v", err)
@@ -269,11 +282,12 @@ func (a *fakeArena) result(w http.ResponseWriter, r *http.Request, caller string
 		return
 	}
 	var sub struct {
-		Protocol   string `json:"protocol"`
-		Result     string `json:"result"`
-		ResultHash string `json:"resultHash"`
-		ClientRole string `json:"clientRole"`
-		EndedAt    string `json:"endedAt"`
+		Protocol   string          `json:"protocol"`
+		Result     string          `json:"result"`
+		ResultHash string          `json:"resultHash"`
+		ClientRole string          `json:"clientRole"`
+		EndedAt    string          `json:"endedAt"`
+		Score      json.RawMessage `json:"score"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&sub); err != nil {
 		writeError(w, http.StatusUnprocessableEntity, "invalid_result")
@@ -343,16 +357,43 @@ func (a *fakeArena) result(w http.ResponseWriter, r *http.Request, caller string
 		return
 	}
 	*own = sub.ResultHash
+	m.scores = append(m.scores, string(sub.Score))
 	status := "pending"
 	switch {
 	case other == "":
 		m.Status = "awaiting_result"
 	case other == sub.ResultHash:
 		m.Status, status = "confirmed", "confirmed"
+		m.winner = reserved.Winner
 	default:
 		m.Status, status = "disputed", "disputed"
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": status, "matchStatus": m.Status})
+}
+
+// publicMatch answers GET /api/v1/matches/{id}, the public match object
+// (no ticket), for the arena's match.
+func (a *fakeArena) publicMatch(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.requests = append(a.requests, recordedRequest{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization")})
+	m := a.match
+	if m == nil || r.PathValue("id") != strconv.FormatInt(m.ID, 10) {
+		writeError(w, http.StatusNotFound, "match_not_found")
+		return
+	}
+	player := func(id string) any {
+		if id == "" {
+			return nil
+		}
+		return map[string]any{"platformId": id, "personaName": "P" + id[len(id)-2:], "avatarUrl": ""}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id": m.ID, "stage": "group", "round": "Round 1", "bracketSlot": nil, "status": m.Status,
+		"opensAt": "2026-03-14T14:00:00Z", "closesAt": "2026-03-14T16:00:00Z",
+		"player1": player(m.Sides[0][0]), "player2": player(m.Sides[1][0]), "winner": player(m.winner),
+		"score": nil, "resultSource": nil, "tournament": map[string]any{"slug": "spring-cup", "name": "Spring Cup"},
+	})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

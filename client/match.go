@@ -1,6 +1,10 @@
 package client
 
-import "slices"
+import (
+	"slices"
+
+	"arena/core"
+)
 
 // Cast hand modes (spec 2.1): when full-scope material (both players'
 // hidden information) may be released.
@@ -137,4 +141,41 @@ type ReadyState struct {
 	Status        string `json:"status"`
 	Live          bool   `json:"live"`
 	OpponentReady bool   `json:"opponentReady"`
+}
+
+// PublicPlayer is a player object of the public API (spec 2.4).
+type PublicPlayer struct {
+	PlatformID  string `json:"platformId"`
+	PersonaName string `json:"personaName"`
+	AvatarURL   string `json:"avatarUrl"`
+}
+
+// Score is a match's score in slot order: the public match's score and
+// the optional score metadata of a submission (never hashed).
+type Score struct {
+	P1 int64 `json:"p1"`
+	P2 int64 `json:"p2"`
+}
+
+// PublicMatch is the public match object of GET /api/v1/matches/{id}
+// (spec 2.4's match object plus its tournament, nil for a title match).
+type PublicMatch struct {
+	ID           int64         `json:"id"`
+	Stage        string        `json:"stage"`
+	Round        string        `json:"round"`
+	BracketSlot  *string       `json:"bracketSlot"`
+	Status       string        `json:"status"`
+	OpensAt      string        `json:"opensAt"`
+	ClosesAt     string        `json:"closesAt"`
+	Player1      *PublicPlayer `json:"player1"`
+	Player2      *PublicPlayer `json:"player2"`
+	Winner       *PublicPlayer `json:"winner"`
+	Score        *Score        `json:"score"`
+	ResultSource *string       `json:"resultSource"`
+	Tournament   *Tournament   `json:"tournament"`
+}
+
+// Decided reports whether the match is resolved: confirmed or forfeited.
+func (m *PublicMatch) Decided() bool {
+	return core.MatchStatus(m.Status).Resolved()
 }

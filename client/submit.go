@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"arena/core"
 )
 
 // Submission is what Submit sent and what the arena answered.
@@ -20,6 +22,34 @@ type Submission struct {
 	Status      string
 	MatchStatus string // the match's status after the call
 	Attempts    int    // POSTs made, 1..MaxSubmitAttempts
+	// Winner is set with Status StatusDecided: the platform id of the
+	// decided match's winner, as the public match look-up answered.
+	Winner string
+}
+
+// StatusDecided is the Status of a submission whose answer was lost: a
+// retry was answered 409 already_resolved (or 200 duplicate) and the
+// public match look-up showed the match decided for the submitted
+// winner's side. MatchStatus is then confirmed or forfeited.
+const StatusDecided = "decided"
+
+// SubmitRequest is what the game reports on the session it just played.
+type SubmitRequest struct {
+	// LocalAccountID is the account this client plays as.
+	LocalAccountID string
+	// ActualOpponentID is the opponent the game actually played (1v1
+	// anti-mixup guard; ignored in team mode).
+	ActualOpponentID string
+	// MatchID, when positive, is the match the game played: the fresh
+	// discovery must return this match, else ErrMatchMismatch.
+	MatchID int64
+	// Result is the game's own result as JSON text (an object); nil or
+	// empty is {}. See CanonicalResultJSON.
+	Result []byte
+	// Winner is any member of the winning side; empty is a draw.
+	Winner string
+	// Score is optional metadata in slot order, sent as-is, never hashed.
+	Score *Score
 }
 
 // resultSubmission is the request body of POST /api/v1/matches/{id}/result
@@ -30,6 +60,7 @@ type resultSubmission struct {
 	ResultHash string `json:"resultHash"`
 	ClientRole string `json:"clientRole,omitempty"`
 	EndedAt    string `json:"endedAt"`
+	Score      *Score `json:"score,omitempty"`
 }
 
 // resultAnswer is the 200 body of a result submission.
@@ -63,8 +94,9 @@ func SubmitBackoff(maxAttempts, attemptsLeft int) time.Duration {
 //  5. winner must be on a side (any roster member in team mode), else
 //     ErrWinnerNotOnSide.
 //  6. The result string is CanonicalResult(gameResult, matchId,
-//     sessionNonce, winner); gameResult is the game's own result object
-//     and is not modified. resultHash is ResultHash of its bytes.
+//     sessionNonce, winner), RFC 8785 over I-JSON; gameResult is the
+//     game's own result object and is not modified; a refusal is a
+//     *CanonicalError. resultHash is ResultHash of its bytes.
 //  7. POST /api/v1/matches/{id}/result with protocol svc.result.v3,
 //     clientRole from Settings (omitted when empty) and endedAt, the
 //     injected clock's now in UTC, RFC 3339, read once so every attempt
@@ -78,15 +110,43 @@ func SubmitBackoff(maxAttempts, attemptsLeft int) time.Duration {
 // is, a 200 that does not decode as ErrBadResponse. Cancelling ctx stops
 // at once with ctx.Err().
 //
+// Lost answers: when a retry is answered 409 already_resolved or 200
+// duplicate, an earlier attempt may have reached the arena with its
+// answer lost. The match is then looked up (Match, no ticket): decided
+// (confirmed or forfeited) for the submitted winner's side, the
+// submission succeeded with Status StatusDecided and the match's Winner;
+// otherwise the answer stands.
+//
 // Failures up to step 6 (refusals, discovery failures, a game result that
 // cannot be canonicalized) post nothing and return a nil Submission. Once
 // the result string exists the Submission is always returned, carrying
 // the canonical string and hash (for logs or a later resubmission), the
 // attempts made and, on success, the arena's status.
 func (c *Client) Submit(ctx context.Context, localAccountID, actualOpponentID string, gameResult map[string]any, winner string) (*Submission, error) {
+	return c.submit(ctx, SubmitRequest{LocalAccountID: localAccountID, ActualOpponentID: actualOpponentID, Winner: winner},
+		func(m *LiveMatch) ([]byte, error) {
+			return CanonicalResult(gameResult, m.MatchID, m.SessionNonce, winner)
+		})
+}
+
+// SubmitJSON is Submit for a game whose result is JSON text (the form
+// every client shares, see CanonicalResultJSON), with the optional match
+// check and score metadata of req.
+func (c *Client) SubmitJSON(ctx context.Context, req SubmitRequest) (*Submission, error) {
+	result := req.Result
+	if len(bytes.TrimSpace(result)) == 0 {
+		result = []byte("{}")
+	}
+	return c.submit(ctx, req, func(m *LiveMatch) ([]byte, error) {
+		return CanonicalResultJSON(result, m.MatchID, m.SessionNonce, req.Winner)
+	})
+}
+
+func (c *Client) submit(ctx context.Context, req SubmitRequest, canonicalize func(*LiveMatch) ([]byte, error)) (*Submission, error) {
 	if !c.settings.Enabled {
 		return nil, ErrDisabled
 	}
+	winner := req.Winner
 	if winner == "" {
 		return nil, ErrDraw
 	}
@@ -100,17 +160,20 @@ func (c *Client) Submit(ctx context.Context, localAccountID, actualOpponentID st
 	if !m.Valid() {
 		return nil, fmt.Errorf("%w: match %d, slot %d, protocol %q", ErrInvalidLiveMatch, m.MatchID, m.Slot, m.ResultProtocol)
 	}
-	if m.Side(localAccountID) == 0 {
-		return nil, fmt.Errorf("%w: %q in match %d", ErrNotParticipant, localAccountID, m.MatchID)
+	if req.MatchID > 0 && m.MatchID != req.MatchID {
+		return nil, fmt.Errorf("%w: played %d, live match is %d", ErrMatchMismatch, req.MatchID, m.MatchID)
 	}
-	if !m.IsTeam() && actualOpponentID != m.OpponentPlatformID {
-		return nil, fmt.Errorf("%w: played %q, match %d expects %q", ErrOpponentMismatch, actualOpponentID, m.MatchID, m.OpponentPlatformID)
+	if m.Side(req.LocalAccountID) == 0 {
+		return nil, fmt.Errorf("%w: %q in match %d", ErrNotParticipant, req.LocalAccountID, m.MatchID)
+	}
+	if !m.IsTeam() && req.ActualOpponentID != m.OpponentPlatformID {
+		return nil, fmt.Errorf("%w: played %q, match %d expects %q", ErrOpponentMismatch, req.ActualOpponentID, m.MatchID, m.OpponentPlatformID)
 	}
 	if m.Side(winner) == 0 {
 		return nil, fmt.Errorf("%w: %q in match %d", ErrWinnerNotOnSide, winner, m.MatchID)
 	}
 
-	canonical, err := CanonicalResult(gameResult, m.MatchID, m.SessionNonce, winner)
+	canonical, err := canonicalize(m)
 	if err != nil {
 		return nil, err
 	}
@@ -121,15 +184,19 @@ func (c *Client) Submit(ctx context.Context, localAccountID, actualOpponentID st
 		ResultHash: sub.ResultHash,
 		ClientRole: c.settings.ClientRole,
 		EndedAt:    c.now().UTC().Format(time.RFC3339),
+		Score:      req.Score,
 	})
 	if err != nil {
 		return sub, err
 	}
-	return sub, c.postResult(ctx, sub, body)
+	return sub, c.postResult(ctx, sub, body, m, winner)
 }
 
 // postResult runs the attempts of step 7 and fills sub from the answer.
-func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte) error {
+// After a retryable failure, an answer of 409 already_resolved or 200
+// duplicate may be the server's verdict on a previous attempt whose
+// answer was lost: the match is then looked up (lostAnswer).
+func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte, m *LiveMatch, winner string) error {
 	path := fmt.Sprintf("/api/v1/matches/%d/result", sub.MatchID)
 	maxAttempts := c.settings.MaxSubmitAttempts
 	attemptsLeft := maxAttempts
@@ -138,10 +205,19 @@ func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte) e
 		attemptsLeft--
 		var answer resultAnswer
 		found, err := c.call(ctx, http.MethodPost, path, body, &answer)
+		retried := sub.Attempts > 1
 		switch {
 		case err == nil && found:
 			sub.Status, sub.MatchStatus = answer.Status, answer.MatchStatus
+			if retried && answer.Status == core.SubmitDuplicate {
+				c.lostAnswer(ctx, sub, m, winner)
+			}
 			return nil
+		case retried && isCode(err, http.StatusConflict, core.CodeAlreadyResolved):
+			if c.lostAnswer(ctx, sub, m, winner) {
+				return nil
+			}
+			return err
 		case err == nil:
 			return fmt.Errorf("%w: POST %s: 204 without a status", ErrBadResponse, path)
 		case ctx.Err() != nil:
@@ -157,6 +233,30 @@ func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte) e
 			return err
 		}
 	}
+}
+
+// lostAnswer looks the match up after a retry was answered
+// already_resolved or duplicate. When the match is decided (confirmed or
+// forfeited) and its winner is on the side of the winner this client
+// submitted, sub becomes StatusDecided and it returns true; otherwise
+// (another winner, not decided, the look-up failed) sub is unchanged.
+func (c *Client) lostAnswer(ctx context.Context, sub *Submission, m *LiveMatch, winner string) bool {
+	pm, err := c.Match(ctx, sub.MatchID)
+	if err != nil {
+		c.logf("client: submit match %d: looking the match up after a lost answer: %v", sub.MatchID, err)
+		return false
+	}
+	if !pm.Decided() || pm.Winner == nil || m.Side(pm.Winner.PlatformID) != m.Side(winner) {
+		return false
+	}
+	sub.Status, sub.MatchStatus, sub.Winner = StatusDecided, pm.Status, pm.Winner.PlatformID
+	return true
+}
+
+// isCode reports whether err is an *APIError with this status and code.
+func isCode(err error, status int, code string) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.Status == status && apiErr.Code == code
 }
 
 // retryable reports whether a failed attempt may be repeated: a network

@@ -154,7 +154,7 @@ func TestSubmitRefusesWithoutPosting(t *testing.T) {
 		{name: "TeamErrWinnerNotOnSide", match: liveMatchTeam(), local: carol, winner: eve, wantErr: client.ErrWinnerNotOnSide},
 		{name: "GameResultNotJSON", match: liveMatch1v1(), local: alice, opponent: bob, winner: alice,
 			game: map[string]any{"ratio": math.NaN()}},
-		{name: "DiscoveryFailsNoRetry", match: liveMatch1v1(), faults: []fault{{500, "internal"}}, local: alice, opponent: bob, winner: alice},
+		{name: "DiscoveryFailsNoRetry", match: liveMatch1v1(), faults: []fault{{status: 500, code: "internal"}}, local: alice, opponent: bob, winner: alice},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,7 +220,7 @@ func TestSubmitBackoff(t *testing.T) {
 
 func TestSubmitRetries(t *testing.T) {
 	drop := fault{status: 0}
-	internal := fault{500, "internal"}
+	internal := fault{status: 500, code: "internal"}
 	tests := []struct {
 		name         string
 		attempts     int
@@ -292,7 +292,7 @@ func TestSubmitRetries(t *testing.T) {
 func TestSubmitFreshTicketPerAttempt(t *testing.T) {
 	arena := newFakeArena(t)
 	arena.setMatch(liveMatch1v1())
-	arena.failNext("result", fault{500, "internal"}, fault{status: 0})
+	arena.failNext("result", fault{status: 500, code: "internal"}, fault{status: 0})
 	tickets := &countingTickets{arena: arena, account: alice}
 	sleeper := &fakeSleeper{}
 	c, err := client.New(client.NewSettings(arena.srv.URL), client.Deps{
@@ -319,7 +319,7 @@ func TestSubmitFreshTicketPerAttempt(t *testing.T) {
 func TestSubmitCancelDuringBackoff(t *testing.T) {
 	arena := newFakeArena(t)
 	arena.setMatch(liveMatch1v1())
-	arena.failNext("result", fault{500, "internal"})
+	arena.failNext("result", fault{status: 500, code: "internal"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c, sleeper := newClient(t, arena, nil)

@@ -125,6 +125,7 @@ var endpoints = []struct {
 	{"GET", "/api/v1/tournaments/{slug}", "getTournament", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/ladder", "getLadder", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/players/{platformId}", "getPlayer", []string{"<none>", "apiKey"}},
+	{"GET", "/api/v1/matches/{id}", "getMatch", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/public/titles", "listPublicTitles", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/casters", "listCasters", []string{"<none>", "apiKey"}},
 	{"POST", "/api/v1/operator/arenas", "createArena", []string{"operatorToken"}},

@@ -74,6 +74,9 @@ func conformingExamples() []example {
 		{"ladder rate limited", "GET", "/api/v1/ladder", 429, http.Header{"Retry-After": {"12"}, "Ratelimit-Limit": {"60"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"12"}}, `{"error":"rate_limited"}`},
 		{"player", "GET", "/api/v1/players/76561198000000001", 200, publicHeaders(), `{"player":$P1,"stats":{"matchesPlayed":3,"wins":2,"losses":1,"winRate":67,"trophies":[{"rank":1,"tournamentId":3,"tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}]},"rating":{"rating":1464.05,"deviation":151.52,"volatility":0.059996,"matches":3}}`},
 		{"player bad id", "GET", "/api/v1/players/123", 400, nil, `{"error":"invalid_steam_id"}`},
+		{"match", "GET", "/api/v1/matches/7", 200, publicHeaders(), `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"confirmed","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","player1":$P1,"player2":$P2,"winner":$P1,"score":{"p1":3,"p2":1},"resultSource":"game_client","tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}`},
+		{"title match", "GET", "/api/v1/matches/9", 200, publicHeaders(), `{"id":9,"stage":"title","round":"Coronation","bracketSlot":null,"status":"live","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-13T18:00:00Z","player1":$P1,"player2":$P2,"winner":null,"score":null,"resultSource":null,"tournament":null}`},
+		{"match not found", "GET", "/api/v1/matches/0", 404, nil, `{"error":"match_not_found"}`},
 		{"casters", "GET", "/api/v1/casters", 200, publicHeaders(), `{"casters":[{"platformId":"76561198000000018","streamLogin":"sophie_casts","streamUrl":"https://www.twitch.tv/sophie_casts","live":true,"matches":[7]},{"platformId":null,"streamLogin":"arena_official","streamUrl":"https://www.twitch.tv/arena_official","live":false,"matches":[]}]}`},
 
 		{"create arena", "POST", "/api/v1/operator/arenas", 201, nil, `{"arena":$ARENA,"adminToken":"admkey_0123abcd_c2VjcmV0LXNlY3JldC1zZWNyZXQ"}`},

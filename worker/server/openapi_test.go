@@ -110,6 +110,10 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1/players/"+playerID(1), "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/players/"+playerID(60), "", nil, 404)
 	e.mustDo(t, "GET", "/api/v1/players/abc", "", nil, 400)
+	e.mustDo(t, "GET", "/api/v1/matches/"+first, "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/matches/"+id, "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/matches/99999", "", nil, 404)
+	e.mustDo(t, "GET", "/api/v1/matches/abc", "", nil, 404)
 	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 1, "keyPerMinute": 1}}, 200)
 	e.Now = e.Now.Add(time.Minute) // a fresh rate window
 	e.mustDo(t, "GET", "/api/v1/ladder", "", nil, 200)

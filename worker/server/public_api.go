@@ -35,6 +35,45 @@ func (s *Server) handleTournament(r *http.Request, t *Tenant, _ bool) (any, erro
 	return full, s.decorateCasters(r.Context(), t, tour, full)
 }
 
+// publicMatchView is the public match object of GET /api/v1/matches/{id}:
+// the match object of the tournament's groups and bracket, plus the
+// tournament it belongs to (null for a title's match).
+type publicMatchView struct {
+	matchView
+	Tournament *tournamentRef `json:"tournament"`
+}
+
+// handleMatch answers one match by id, the look-up of a game client whose
+// answer to a submission was lost; a match of a draft tournament is not
+// found.
+func (s *Server) handleMatch(r *http.Request, t *Tenant, _ bool) (any, error) {
+	ctx := r.Context()
+	id, err := core.ParseMatchID(r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	m, err := t.Store.Match(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	if err != nil {
+		return nil, err
+	}
+	if !tour.Status.Public() {
+		return nil, core.Errorf(core.CodeMatchNotFound, "match %d of a draft", id)
+	}
+	profiles, err := t.Store.Players(ctx, []string{m.P1, m.P2})
+	if err != nil {
+		return nil, err
+	}
+	v := publicMatchView{matchView: playerBook(profiles).match(m)}
+	if tour.Format != core.FormatTitle {
+		v.Tournament = &tournamentRef{Slug: tour.Slug, Name: tour.Name}
+	}
+	return v, nil
+}
+
 // seasonView is a season in the ladder response. The "all" pseudo-season
 // has no dates.
 type seasonView struct {

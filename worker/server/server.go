@@ -163,6 +163,7 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/players/{platformId}", s.handlePlayer)
 	s.publicRoute("GET /api/v1/public/titles", s.handlePublicTitles)
 	s.publicRoute("GET /api/v1/casters", s.handleCasters)
+	s.publicRoute("GET /api/v1/matches/{id}", s.handleMatch)
 
 	s.adminRoute("PUT /api/v1/admin/settings", s.handleUpdateSettings)
 	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)

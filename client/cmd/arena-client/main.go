@@ -1,11 +1,21 @@
 // Command arena-client drives the reference game client by hand against an
-// arena, with mock tickets (MOCK:<id>, accepted by arenas in mock mode):
+// arena, with mock tickets (MOCK:<id>, accepted by arenas in mock mode).
+// Its command line is the same in the Go, C# and TypeScript clients
+// (docs/protocol.md):
 //
-//	arena-client -base http://localhost:8787 -as 76561198000000001 discover
-//	arena-client -as 76561198000000001 upcoming
-//	arena-client -as 76561198000000001 ready -match 12
-//	arena-client -as 76561198000000001 submit -opponent 76561198000000002 \
-//	    -winner 76561198000000001 -result '{"score":[3,1]}' -role host
+//	arena-client canonical --match 12 --nonce n-7f3a --winner 76561198000000001 < result.json
+//	arena-client --base http://localhost:8787 --as 76561198000000001 live
+//	arena-client --as 76561198000000001 upcoming
+//	arena-client --as 76561198000000001 ready --match 12
+//	arena-client --as 76561198000000001 submit --match 12 --opponent 76561198000000002 \
+//	    --winner 76561198000000001 --score 3,1 --result '{"rounds":[3,1]}' --role host
+//
+// canonical, live, upcoming, ready and submit print one JSON line (an
+// error as {"error":"<code>"}); exit status 0 on success, 1 when the
+// command failed, 2 for a usage error (and a refused canonical form).
+// The Go client's own commands besides:
+//
+//	arena-client -as 76561198000000001 discover      (the same as live)
 //	arena-client -as 76561198000000003 titles
 //	arena-client -as 76561198000000003 volunteer -title 2
 //	arena-client -as 76561198000000003 challenge -title 1
@@ -17,31 +27,40 @@
 //	arena-client -as 76561198000000001 segments -recording 3 -seq 0 -scope full
 //	arena-client -as 76561198000000002 segments -recording 3
 //
-// Answers go to stdout, errors to stderr with a non-zero exit status.
+// Environment ARENA_CLIENT_BACKOFF_SCALE (a number, default 1) multiplies
+// the submit retry waits; 0 retries at once.
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
+	"time"
 
 	"arena/client"
 )
 
-const usage = `usage: arena-client [-base URL] -as ID [-appid N] <command> [flags]
+const usage = `usage: arena-client [--base URL] [--as ID] [--appid N] <command> [flags]
 
 commands:
-  discover                      print the live match, or "no live match"
-  upcoming                      print the upcoming match, or "no upcoming match"
-  ready -match ID               mark yourself ready for a match
-  submit -opponent ID -winner ID [-result JSON] [-role host|guest] [-attempts N]
-                                submit a result (empty -winner: a draw, nothing sent)
+  canonical --match N --nonce S --winner W
+                                the canonical result of the game's result JSON on stdin:
+                                {"canonical":"...","sha256":"..."} or {"error":"<reason>"} (exit 2)
+  live                          print the live match, or {"none":true} (discover: the same)
+  upcoming                      print the upcoming match, or {"none":true}
+  ready --match N               mark yourself ready for a match
+  submit [--match N] --opponent ID --winner ID [--score P1,P2] [--result JSON]
+         [--role host|guest] [--attempts N]
+                                submit a result (the game's result JSON on stdin without
+                                --result; an empty --winner is a draw, nothing sent)
   titles                        list the titles: holders, clocks, challenges, lineage
   volunteer -title ID           volunteer for a vacant title
   challenge -title ID           challenge a title's holder
@@ -64,14 +83,14 @@ global flags:
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
 // run executes one command and returns the exit status: 0 on success, 1
 // when the command failed, 2 for a usage error.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	global := flag.NewFlagSet("arena-client", flag.ContinueOnError)
 	global.SetOutput(stderr)
 	global.Usage = func() {
@@ -84,7 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := global.Parse(args); err != nil {
 		return 2
 	}
-	if global.NArg() == 0 || *as == "" {
+	if global.NArg() == 0 || (*as == "" && global.Arg(0) != "canonical") {
 		global.Usage()
 		return 2
 	}
@@ -95,10 +114,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd, rest := global.Arg(0), global.Args()[1:]
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(stderr)
-	matchID := sub.Int64("match", 0, "match id (ready)")
+	matchID := sub.Int64("match", 0, "match id (canonical, ready, submit)")
+	nonce := sub.String("nonce", "", "session nonce (canonical)")
 	opponent := sub.String("opponent", "", "opponent actually played (submit, 1v1)")
 	winner := sub.String("winner", "", "winner's account id; empty is a draw (submit)")
-	result := sub.String("result", "{}", "the game's result object as JSON (submit)")
+	result := sub.String("result", "", "the game's result object as JSON; default: read stdin (submit)")
+	score := sub.String("score", "", "score metadata P1,P2 in slot order, never hashed (submit)")
 	role := sub.String("role", "", "clientRole: host or guest (submit)")
 	attempts := sub.Int("attempts", client.DefaultMaxSubmitAttempts, "submit attempts, 1 to 5 (submit)")
 	titleID := sub.Int64("title", 0, "title id (volunteer, challenge)")
@@ -121,33 +142,62 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sub.Int64Var(&rf.after, "after", -1, "list segments after this seq (segments)")
 	sub.Int64Var(&rf.seq, "seq", -1, "send this segment (segments)")
 	if err := sub.Parse(rest); err != nil {
-		return 2
+		return usageError(stdout)
+	}
+	if cmd == "canonical" {
+		return canonical(stdin, stdout, stderr, *matchID, *nonce, *winner)
 	}
 	settings.ClientRole = *role
 	settings.MaxSubmitAttempts = *attempts
 
-	c, err := client.New(settings, client.Deps{Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
+	scale, err := backoffScale()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 2
+		return usageError(stdout)
+	}
+	c, err := client.New(settings, client.Deps{
+		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) },
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			return client.SleepContext(ctx, time.Duration(float64(d)*scale))
+		},
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return usageError(stdout)
 	}
 
 	switch cmd {
-	case "discover":
+	case "live", "discover":
 		m, err := c.LiveMatch(ctx)
-		return answer(stdout, stderr, m, m == nil, "no live match", err)
+		return line(stdout, stderr, m, m == nil, err)
 	case "upcoming":
 		m, err := c.UpcomingMatch(ctx)
-		return answer(stdout, stderr, m, m == nil, "no upcoming match", err)
+		return line(stdout, stderr, m, m == nil, err)
 	case "ready":
 		if *matchID <= 0 {
-			fmt.Fprintln(stderr, "ready: -match is required")
-			return 2
+			fmt.Fprintln(stderr, "ready: --match is required")
+			return usageError(stdout)
 		}
 		st, err := c.Ready(ctx, *matchID)
-		return answer(stdout, stderr, st, false, "", err)
+		return line(stdout, stderr, st, false, err)
 	case "submit":
-		return submit(ctx, c, *as, *opponent, *winner, *result, stdout, stderr)
+		req := client.SubmitRequest{LocalAccountID: *as, ActualOpponentID: *opponent, MatchID: *matchID, Winner: *winner}
+		if *score != "" {
+			sc, ok := parseScore(*score)
+			if !ok {
+				fmt.Fprintf(stderr, "submit: --score must be P1,P2 (non-negative integers): %q\n", *score)
+				return usageError(stdout)
+			}
+			req.Score = sc
+		}
+		req.Result = []byte(*result)
+		if !flagSet(sub, "result") {
+			if req.Result, err = io.ReadAll(stdin); err != nil {
+				fmt.Fprintln(stderr, err)
+				return usageError(stdout)
+			}
+		}
+		return submit(ctx, c, req, stdout, stderr)
 	case "titles":
 		list, err := c.Titles(ctx)
 		return answer(stdout, stderr, list, len(list) == 0 && err == nil, "no titles", err)
@@ -195,26 +245,137 @@ func answer(stdout, stderr io.Writer, v any, absent bool, none string, err error
 	return 0
 }
 
-func submit(ctx context.Context, c *client.Client, local, opponent, winner, result string, stdout, stderr io.Writer) int {
-	var game map[string]any
-	dec := json.NewDecoder(bytes.NewReader([]byte(result)))
-	dec.UseNumber() // keep big integers exact
-	if err := dec.Decode(&game); err != nil || !json.Valid([]byte(result)) {
-		fmt.Fprintf(stderr, "submit: -result must be one JSON object: %q\n", result)
+// line prints v as one JSON line, {"none":true} when absent, or err as
+// {"error":"<code>"} with exit status 1.
+func line(stdout, stderr io.Writer, v any, absent bool, err error) int {
+	if err != nil {
+		return failure(stdout, stderr, err)
+	}
+	if absent {
+		v = map[string]bool{"none": true}
+	}
+	writeLine(stdout, v)
+	return 0
+}
+
+func writeLine(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// failure prints err's code as one JSON line (the detail on stderr) and
+// returns exit status 1.
+func failure(stdout, stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, err)
+	writeLine(stdout, map[string]string{"error": errorCode(err)})
+	return 1
+}
+
+func usageError(stdout io.Writer) int {
+	writeLine(stdout, map[string]string{"error": "usage"})
+	return 2
+}
+
+// errorCode is the code of a failed command: the server's error code, a
+// canonical form refusal's reason, or the client's own code for a local
+// refusal (docs/protocol.md, "Command line").
+func errorCode(err error) string {
+	var apiErr *client.APIError
+	var canonErr *client.CanonicalError
+	switch {
+	case errors.As(err, &canonErr):
+		return canonErr.Reason
+	case errors.Is(err, client.ErrRetriesExhausted):
+		return "retries_exhausted"
+	case errors.As(err, &apiErr) && apiErr.Code != "":
+		return apiErr.Code
+	case errors.As(err, &apiErr):
+		return fmt.Sprintf("http_%d", apiErr.Status)
+	case errors.Is(err, client.ErrNoLiveMatch):
+		return "no_live_match"
+	case errors.Is(err, client.ErrInvalidLiveMatch):
+		return "invalid_live_match"
+	case errors.Is(err, client.ErrMatchMismatch):
+		return "match_mismatch"
+	case errors.Is(err, client.ErrNotParticipant):
+		return "not_participant"
+	case errors.Is(err, client.ErrOpponentMismatch):
+		return "opponent_mismatch"
+	case errors.Is(err, client.ErrWinnerNotOnSide):
+		return "winner_not_on_side"
+	case errors.Is(err, client.ErrBadResponse):
+		return "bad_response"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "cancelled"
+	}
+	return "network_error"
+}
+
+// canonical prints the canonical form of the game's result JSON on stdin.
+func canonical(stdin io.Reader, stdout, stderr io.Writer, matchID int64, nonce, winner string) int {
+	game, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return usageError(stdout)
+	}
+	out, err := client.CanonicalResultJSON(game, matchID, nonce, winner)
+	var canonErr *client.CanonicalError
+	if errors.As(err, &canonErr) {
+		fmt.Fprintln(stderr, err)
+		writeLine(stdout, map[string]string{"error": canonErr.Reason})
 		return 2
 	}
-	sub, err := c.Submit(ctx, local, opponent, game, winner)
+	writeLine(stdout, map[string]string{"canonical": string(out), "sha256": client.ResultHash(out)})
+	return 0
+}
+
+func submit(ctx context.Context, c *client.Client, req client.SubmitRequest, stdout, stderr io.Writer) int {
+	sub, err := c.SubmitJSON(ctx, req)
 	if errors.Is(err, client.ErrDraw) {
-		fmt.Fprintln(stdout, "draw: nothing submitted")
+		writeLine(stdout, map[string]string{"status": "draw"})
 		return 0
 	}
 	if sub != nil {
-		fmt.Fprintf(stdout, "result:     %s\nresultHash: %s\nattempts:   %d\n", sub.Result, sub.ResultHash, sub.Attempts)
+		fmt.Fprintf(stderr, "result:     %s\nresultHash: %s\nattempts:   %d\n", sub.Result, sub.ResultHash, sub.Attempts)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return failure(stdout, stderr, err)
 	}
-	fmt.Fprintf(stdout, "status:     %s\nmatch:      %s\n", sub.Status, sub.MatchStatus)
+	writeLine(stdout, struct {
+		Status      string `json:"status"`
+		MatchStatus string `json:"matchStatus"`
+		Winner      string `json:"winner,omitempty"` // StatusDecided only
+	}{sub.Status, sub.MatchStatus, sub.Winner})
 	return 0
+}
+
+// parseScore reads --score P1,P2.
+func parseScore(s string) (*client.Score, bool) {
+	p1, p2, ok := strings.Cut(s, ",")
+	a, err1 := strconv.ParseInt(strings.TrimSpace(p1), 10, 64)
+	b, err2 := strconv.ParseInt(strings.TrimSpace(p2), 10, 64)
+	if !ok || err1 != nil || err2 != nil || a < 0 || b < 0 {
+		return nil, false
+	}
+	return &client.Score{P1: a, P2: b}, true
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// backoffScale reads ARENA_CLIENT_BACKOFF_SCALE (default 1).
+func backoffScale() (float64, error) {
+	v := os.Getenv("ARENA_CLIENT_BACKOFF_SCALE")
+	if v == "" {
+		return 1, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("ARENA_CLIENT_BACKOFF_SCALE must be a non-negative number: %q", v)
+	}
+	return f, nil
 }

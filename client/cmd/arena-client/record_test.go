@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,7 +29,7 @@ func TestRecordAndSegmentsCommands(t *testing.T) {
 	}
 	sh := func(as string, args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), append([]string{"-base", a.URL, "-as", as}, args...), &stdout, &stderr)
+		code := run(context.Background(), append([]string{"-base", a.URL, "-as", as}, args...), strings.NewReader(""), &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
 	decode := func(out string) map[string]any {

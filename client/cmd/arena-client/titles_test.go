@@ -44,12 +44,12 @@ func TestTitleCommands(t *testing.T) {
 		{"RespondNotHolder", []string{"-as", margaret, "respond", "-challenge", ids["challenge"], "-accept"}, 1, "", "403 not_holder"},
 		{"RespondNeedsAnAnswer", []string{"-as", grace, "respond", "-challenge", ids["challenge"]}, 2, "", "-accept or -decline"},
 		{"Accept", []string{"-as", grace, "respond", "-challenge", ids["challenge"], "-accept"}, 0, `"status": "accepted"`, ""},
-		{"UpcomingTitleMatch", []string{"-as", margaret, "upcoming"}, 0, `"name": "Arena Champion"`, ""},
+		{"UpcomingTitleMatch", []string{"-as", margaret, "upcoming"}, 0, `"name":"Arena Champion"`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), append([]string{"-base", a.URL}, tc.args...), &stdout, &stderr)
+			code := run(context.Background(), append([]string{"-base", a.URL}, tc.args...), strings.NewReader(""), &stdout, &stderr)
 			require.Equal(t, tc.wantCode, code, "stdout: %s stderr: %s", stdout.String(), stderr.String())
 			assert.Contains(t, stdout.String(), tc.wantOut)
 			assert.Contains(t, stderr.String(), tc.wantErr)

@@ -1,0 +1,334 @@
+// Package interop plays tournament matches on a served arena with the
+// game clients of every language, through their shared command line
+// (docs/protocol.md): the Go client, the C# client (mono
+// client/csharp/build/arena-client.exe, built by make clients) and the
+// TypeScript client (node client/typescript/bin/arena-client.mjs). Every
+// ordered pair plays a match, each client in both slots, with results
+// drawn from the shared vectors, and every match must end confirmed from
+// the game clients. A reverse proxy then drops the answer of each
+// client's confirming submission: the client must retry, meet
+// already_resolved, look the match up and report it decided.
+//
+// A client that is not built or whose runtime is missing is skipped,
+// unless ARENA_REQUIRE_CLIENTS=1 (make test) makes that a failure.
+// ARENA_INTEROP_CS and ARENA_INTEROP_TS name another arena-client.exe or
+// arena-client.mjs to try.
+package interop_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/worker/arenatest"
+)
+
+// root is the repository root, from this package's directory.
+const root = "../.."
+
+// cli is one client's command line.
+type cli struct {
+	name string
+	argv []string // the program and its leading arguments
+}
+
+// run runs the client with args and stdin; it returns the exit status and
+// the last line of stdout decoded as a JSON object.
+func (c cli) run(t *testing.T, stdin string, args ...string) (int, map[string]any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.argv[0], append(append([]string{}, c.argv[1:]...), args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Env = append(os.Environ(), "ARENA_CLIENT_BACKOFF_SCALE=0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err, "%s %v", c.name, args)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var out map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &out),
+		"%s %v: stdout %q, stderr %q", c.name, args, stdout.String(), stderr.String())
+	return code, out
+}
+
+// clients finds the clients to play with: Go always (built here), C# and
+// TypeScript when present.
+func clients(t *testing.T) []cli {
+	bin := filepath.Join(t.TempDir(), "arena-client")
+	build := exec.Command("go", "build", "-o", bin, "./client/cmd/arena-client")
+	build.Dir = root
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "building the Go client: %s", out)
+	list := []cli{{name: "go", argv: []string{bin}}}
+
+	require := os.Getenv("ARENA_REQUIRE_CLIENTS") == "1"
+	missing := func(name, why string) {
+		if require {
+			t.Errorf("the %s client is required (ARENA_REQUIRE_CLIENTS=1): %s", name, why)
+		} else {
+			t.Logf("the %s client is skipped: %s", name, why)
+		}
+	}
+	add := func(name, env, entry, runtime, hint string) {
+		if p := os.Getenv(env); p != "" {
+			entry = p
+		}
+		entry, _ = filepath.Abs(entry)
+		rt, err := exec.LookPath(runtime)
+		switch {
+		case err != nil:
+			missing(name, runtime+" is not installed ("+hint+")")
+		case fileMissing(entry):
+			missing(name, entry+" is missing ("+hint+")")
+		default:
+			list = append(list, cli{name: name, argv: []string{rt, entry}})
+		}
+	}
+	add("csharp", "ARENA_INTEROP_CS", filepath.Join(root, "client/csharp/build/arena-client.exe"), "mono", "make clients")
+	add("typescript", "ARENA_INTEROP_TS", filepath.Join(root, "client/typescript/bin/arena-client.mjs"), "node", "the TypeScript client's command line")
+	return list
+}
+
+func fileMissing(p string) bool {
+	_, err := os.Stat(p)
+	return err != nil
+}
+
+// vector is an entry of the shared vectors file.
+type vector struct {
+	Name, Input, Canonical, SHA256, Refuse, SessionNonce, Winner string
+	MatchID                                                      int64
+}
+
+// matchVectors are the vectors the matches' results are drawn from:
+// unicode, floats, nesting, escapes and UTF-16 key order.
+var matchVectors = []string{
+	"key-order-astral-vs-bmp-private", "rfc8785-values", "string-zwj-family", "number-0.1-plus-0.2",
+	"deep-nesting-arrays", "rfc8785-sorting", "string-u2028-u2029", "number-1e21",
+	"reserved-keys-replaced", "string-combining-marks", "rfc8785-ieee-4430000000000000", "key-order-astral-vs-ffff",
+	"number-5e-324", "string-escapes-controls", "game-state-realistic",
+}
+
+func readVectors(t *testing.T) map[string]vector {
+	data, err := os.ReadFile(filepath.Join(root, "client/testdata/vectors.json"))
+	require.NoError(t, err)
+	var doc struct{ Vectors []vector }
+	require.NoError(t, json.Unmarshal(data, &doc))
+	out := map[string]vector{}
+	for _, v := range doc.Vectors {
+		out[v.Name] = v
+	}
+	return out
+}
+
+// match is a live 1v1 match on the arena.
+type match struct {
+	id     int64
+	p1, p2 string
+}
+
+// newMatch creates a two-player cup (its final is the only match) and
+// returns the match, its window open.
+func newMatch(t *testing.T, a *arenatest.Arena, n int) match {
+	slug := fmt.Sprintf("interop-%d", n)
+	players := []string{fmt.Sprintf("7656119%05d%05d", 900+n, 1), fmt.Sprintf("7656119%05d%05d", 900+n, 2)}
+	a.OpenCup(t, arenatest.Cup{Slug: slug, MaxPlayers: 2, Players: players, Fields: map[string]any{"matchWindowMinutes": 600}})
+	a.SetStatus(t, slug, "registration_closed", "playoffs")
+	playable := a.Playable(t, slug)
+	require.Len(t, playable, 1)
+	return match{id: playable[0].ID, p1: *playable[0].P1, p2: *playable[0].P2}
+}
+
+// publicMatch reads the public match object.
+func publicMatch(t *testing.T, a *arenatest.Arena, id int64) map[string]any {
+	return a.API(t, http.MethodGet, "/api/v1/matches/"+strconv.FormatInt(id, 10), "", nil, http.StatusOK)
+}
+
+// play readies both sides and submits: c1 plays slot 1, c2 slot 2, the
+// winner is p1 or p2; base is where c2 submits (a proxy or the arena).
+func play(t *testing.T, a *arenatest.Arena, m match, c1, c2 cli, base, result, winner string) map[string]any {
+	id := strconv.FormatInt(m.id, 10)
+	for _, side := range []struct {
+		c  cli
+		as string
+	}{{c1, m.p1}, {c2, m.p2}} {
+		code, out := side.c.run(t, "", "--base", a.URL, "--as", side.as, "ready", "--match", id)
+		require.Equal(t, 0, code, "%s ready: %v", side.c.name, out)
+	}
+	code, out := c1.run(t, result, "--base", a.URL, "--as", m.p1, "submit", "--match", id, "--opponent", m.p2, "--winner", winner, "--score", "3,1")
+	require.Equal(t, 0, code, "%s submit: %v", c1.name, out)
+	assert.Equal(t, map[string]any{"status": "pending", "matchStatus": "awaiting_result"}, out, c1.name)
+	code, out = c2.run(t, result, "--base", base, "--as", m.p2, "submit", "--match", id, "--opponent", m.p1, "--winner", winner, "--score", "3,1")
+	require.Equal(t, 0, code, "%s submit: %v", c2.name, out)
+	return out
+}
+
+// checkConfirmed: the match ended confirmed from the game clients, for
+// winner; the score metadata, when the arena keeps it, is the one sent.
+func checkConfirmed(t *testing.T, a *arenatest.Arena, m match, winner string) {
+	pm := publicMatch(t, a, m.id)
+	assert.Equal(t, "confirmed", pm["status"])
+	assert.Equal(t, "game_client", pm["resultSource"])
+	if w, ok := pm["winner"].(map[string]any); assert.True(t, ok, "winner: %v", pm["winner"]) {
+		assert.Equal(t, winner, w["platformId"])
+	}
+	if pm["score"] != nil {
+		assert.Equal(t, map[string]any{"p1": float64(3), "p2": float64(1)}, pm["score"])
+	}
+}
+
+func TestInterop(t *testing.T) {
+	list := clients(t)
+	vectors := readVectors(t)
+	a := arenatest.New(t, arenatest.Options{NoSite: true, NoRateLimits: true})
+	n := 0
+
+	t.Run("Canonical", func(t *testing.T) {
+		for _, c := range list {
+			for _, name := range append(matchVectors, "refuse-duplicate-key-nested", "refuse-lone-surrogate-key", "refuse-unsafe-integer-2^53+1", "refuse-non-finite") {
+				v, ok := vectors[name]
+				require.True(t, ok, name)
+				code, out := c.run(t, v.Input, "canonical", "--match", strconv.FormatInt(v.MatchID, 10), "--nonce", v.SessionNonce, "--winner", v.Winner)
+				if v.Refuse != "" {
+					assert.Equal(t, 2, code, "%s %s", c.name, name)
+					assert.Equal(t, map[string]any{"error": v.Refuse}, out, "%s %s", c.name, name)
+					continue
+				}
+				assert.Equal(t, 0, code, "%s %s", c.name, name)
+				assert.Equal(t, map[string]any{"canonical": v.Canonical, "sha256": v.SHA256}, out, "%s %s", c.name, name)
+			}
+		}
+	})
+
+	for _, c1 := range list {
+		for _, c2 := range list {
+			v := vectors[matchVectors[n%len(matchVectors)]]
+			n++
+			t.Run(c1.name+"-vs-"+c2.name+"/"+v.Name, func(t *testing.T) {
+				m := newMatch(t, a, n)
+				winner := m.p1
+				if n%2 == 0 {
+					winner = m.p2
+				}
+				out := play(t, a, m, c1, c2, a.URL, v.Input, winner)
+				assert.Equal(t, map[string]any{"status": "confirmed", "matchStatus": "confirmed"}, out, c2.name)
+				checkConfirmed(t, a, m, winner)
+			})
+		}
+	}
+
+	// The confirming submission reaches the arena, its answer does not.
+	proxy := newDroppingProxy(t, a.URL)
+	for _, c := range list {
+		v := vectors[matchVectors[n%len(matchVectors)]]
+		n++
+		t.Run("lost-answer-"+c.name, func(t *testing.T) {
+			m := newMatch(t, a, n)
+			proxy.dropNextResult(m.id)
+			out := play(t, a, m, list[0], c, proxy.URL, v.Input, m.p2)
+			assert.Equal(t, map[string]any{"status": "decided", "matchStatus": "confirmed", "winner": m.p2}, out, c.name)
+			assert.Equal(t, int64(1), proxy.dropped.Load(), "the proxy dropped one answer")
+			assert.Equal(t, 2, proxy.results(m.id), "the client retried once")
+			checkConfirmed(t, a, m, m.p2)
+		})
+	}
+}
+
+// droppingProxy forwards everything to the arena; armed for a match, it
+// forwards that match's next result submission and then closes the
+// connection instead of answering.
+type droppingProxy struct {
+	*httptest.Server
+	target  string
+	armed   atomic.Int64 // match id whose next result answer is dropped (0: none)
+	dropped atomic.Int64
+	posts   postCounts
+}
+
+type postCounts struct {
+	mu chan struct{}
+	m  map[int64]int
+}
+
+func newDroppingProxy(t *testing.T, target string) *droppingProxy {
+	p := &droppingProxy{target: target, posts: postCounts{mu: make(chan struct{}, 1), m: map[int64]int{}}}
+	p.Server = httptest.NewServer(http.HandlerFunc(p.serve))
+	t.Cleanup(p.Close)
+	return p
+}
+
+func (p *droppingProxy) dropNextResult(id int64) {
+	p.dropped.Store(0)
+	p.armed.Store(id)
+}
+
+func (p *droppingProxy) results(id int64) int {
+	p.posts.mu <- struct{}{}
+	defer func() { <-p.posts.mu }()
+	return p.posts.m[id]
+}
+
+func (p *droppingProxy) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	req.Header = r.Header.Clone()
+	req.Header.Del("Accept-Encoding") // answers pass through decompressed
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer res.Body.Close()
+	answer, _ := io.ReadAll(res.Body)
+
+	var id int64
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/result") {
+		id, _ = strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/api/v1/matches/"), "/result"), 10, 64)
+		p.posts.mu <- struct{}{}
+		p.posts.m[id]++
+		<-p.posts.mu
+	}
+	if id != 0 && p.armed.CompareAndSwap(id, 0) {
+		p.dropped.Add(1)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+		return
+	}
+	for k, vs := range res.Header {
+		if k == "Content-Length" || k == "Content-Encoding" {
+			continue
+		}
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	w.WriteHeader(res.StatusCode)
+	_, _ = w.Write(answer)
+}
