@@ -226,10 +226,10 @@ fi
 read -r rec_bytes rec_sha < <(sed -n 's/.*recording [0-9]*: \([0-9]*\) bytes, sha256 \([0-9a-f]*\).*/\1 \2/p' "$tmp/story.log" 2>/dev/null | head -n 1) || true
 in_bucket=no
 if [ -n "${rec_sha:-}" ] && find "$tmp/wrangler-state" -type f -size +1000k -exec sha256sum {} + 2>/dev/null | grep -q "^$rec_sha "; then in_bucket=yes; fi
-if story_step APlayerRecordsTheCastMatch && [ "$in_bucket" = yes ]; then
-  pass "recordings: the reference client's segment and $rec_bytes-byte recording uploaded through the signed route, finalized (1 MiB ranged reads), fetched back byte for byte; the object is in wrangler dev's R2 bucket"
+if story_step APlayerRecordsTheCastMatch && story_step TheCastRecordingIsReleased && [ "$in_bucket" = yes ]; then
+  pass "recordings: the reference client's segment and $rec_bytes-byte recording uploaded through the signed route, finalized (1 MiB ranged reads), held from the uploader too until the match ended, then fetched back byte for byte; the object is in wrangler dev's R2 bucket"
 else
-  fail "recordings (story step APlayerRecordsTheCastMatch, the object in the R2 bucket)" "$(story_failed APlayerRecordsTheCastMatch)in the bucket: $in_bucket"
+  fail "recordings (story steps APlayerRecordsTheCastMatch, TheCastRecordingIsReleased, the object in the R2 bucket)" "$(story_failed APlayerRecordsTheCastMatch TheCastRecordingIsReleased)in the bucket: $in_bucket"
 fi
 
 # 14. Every tournament format played by reference clients through the edge

@@ -3,6 +3,7 @@ package server_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -38,6 +39,10 @@ func recordingFlows(t *testing.T, p *protocolEnv) {
 	status, share := p.game(t, "POST", rec+"/share", e.p1, nil, "")
 	require.Equal(t, 200, status)
 	p.game(t, "POST", rec+"/share", e.p2, nil, "")
+	p.game(t, "GET", rec, "", nil, "")                     // missing_ticket
+	p.game(t, "GET", rec+"/segments?after=0", "", nil, "") // missing_ticket
+	e.confirm(t)
+	p.Now = p.Now.Add(2 * time.Minute) // past the cast delay
 	status, fetched := p.game(t, "GET", rec, e.p1, nil, "")
 	require.Equal(t, 200, status)
 	e.get(t, fetched["url"].(string))

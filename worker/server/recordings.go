@@ -180,7 +180,8 @@ func (s *Server) handleMyRecordings(w http.ResponseWriter, r *http.Request, t *T
 
 // viewer is who asks for a recording outside the ticket-only routes: a
 // game client (its ticket, verified; a bad one is 401), else a signed-in
-// web session, else nobody; plus the share token of the query.
+// web session, else nobody; plus the share token of the query. Nobody
+// without a token is 401 (core.CheckViewer).
 func (s *Server) viewer(r *http.Request, t *Tenant) (core.Viewer, error) {
 	v := core.Viewer{Token: r.URL.Query().Get("token")}
 	if r.Header.Get("Authorization") != "" {
@@ -194,7 +195,7 @@ func (s *Server) viewer(r *http.Request, t *Tenant) (core.Viewer, error) {
 	if s.sessionPlayer != nil {
 		v.PlatformID = s.sessionPlayer(r, t)
 	}
-	return v, nil
+	return v, core.CheckViewer(v)
 }
 
 // releasePolicy reads what the delay gate needs for a match recording
