@@ -82,7 +82,8 @@ type Recording struct {
 	Visibility string
 	GameBuild  string
 	DurationMs int64
-	ObjectKey  string
+	ObjectKey  string // the upload's: what upload URLs name
+	ServedKey  string // the copy finalize checked, served for good; "" while pending
 	State      string
 	ByteSize   int64 // the stored object's size, read by finalize; 0 while pending
 	MaxBytes   int64 // the effective size limit told at init

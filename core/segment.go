@@ -25,7 +25,8 @@ const MaxSegmentsListed = 200
 type Segment struct {
 	RecordingID int64
 	Seq         int64
-	ObjectKey   string
+	ObjectKey   string // the upload's, as a recording's
+	ServedKey   string // the copy finalize checked; "" while pending
 	State       string // pending or ready, like a recording
 	ByteSize    int64
 	BaseTMs     int64

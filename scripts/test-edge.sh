@@ -227,7 +227,7 @@ read -r rec_bytes rec_sha < <(sed -n 's/.*recording [0-9]*: \([0-9]*\) bytes, sh
 in_bucket=no
 if [ -n "${rec_sha:-}" ] && find "$tmp/wrangler-state" -type f -size +1000k -exec sha256sum {} + 2>/dev/null | grep -q "^$rec_sha "; then in_bucket=yes; fi
 if story_step APlayerRecordsTheCastMatch && story_step TheCastRecordingIsReleased && [ "$in_bucket" = yes ]; then
-  pass "recordings: the reference client's segment and $rec_bytes-byte recording uploaded through the signed route, finalized (1 MiB ranged reads), held from the uploader too until the match ended, then fetched back byte for byte; the object is in wrangler dev's R2 bucket"
+  pass "recordings: the reference client's segment and $rec_bytes-byte recording uploaded through the signed route, finalized (a copy in R2, 1 MiB ranged reads), a PUT after finalize refused (409 recording_finalized), held from the uploader too until the match ended, then fetched back byte for byte, not the PUT's bytes; the object is in wrangler dev's R2 bucket"
 else
   fail "recordings (story steps APlayerRecordsTheCastMatch, TheCastRecordingIsReleased, the object in the R2 bucket)" "$(story_failed APlayerRecordsTheCastMatch TheCastRecordingIsReleased)in the bucket: $in_bucket"
 fi

@@ -35,9 +35,8 @@ type world struct {
 // castRecording is what the recording steps uploaded: fetched back once
 // the match ended (full scope waits for it, the uploader's too).
 type castRecording struct {
-	id     int64
-	file   []byte
-	upload string // the first upload URL the init answered
+	id   int64
+	file []byte
 }
 
 func newWorld(t *testing.T, tg *target) *world {

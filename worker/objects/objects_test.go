@@ -59,6 +59,34 @@ func checkStored(t *testing.T, store core.ObjectStore, key string, want []byte) 
 	require.NoError(t, store.Delete(ctx, key), "deleting a missing object is fine")
 }
 
+// checkCopy is what every adapter's Copy must do: a snapshot of the
+// object at from (replace swaps from's bytes afterwards, as a client's
+// second PUT would), found false for a missing object.
+func checkCopy(t *testing.T, store core.ObjectStore, from string, first []byte, replace func(key string, body []byte)) {
+	t.Helper()
+	ctx := context.Background()
+	to := strings.Replace(from, "/rec/", "/checked/", 1)
+	found, err := store.Copy(ctx, from, to)
+	require.NoError(t, err)
+	require.True(t, found)
+	replace(from, first[:len(first)/2])
+	assert.Equal(t, first[:len(first)/2], readAll(t, store, from, 0, int64(len(first))), "the source took the new bytes")
+	info, err := store.Stat(ctx, to)
+	require.NoError(t, err)
+	assert.Equal(t, core.ObjectInfo{Found: true, Size: int64(len(first))}, info, "the copy keeps its size")
+	assert.True(t, bytes.Equal(first, readAll(t, store, to, 0, int64(len(first)))), "the copy is a snapshot")
+	require.NoError(t, store.Delete(ctx, from))
+	assert.True(t, bytes.Equal(first, readAll(t, store, to, 0, int64(len(first)))), "and outlives its source")
+
+	found, err = store.Copy(ctx, from, to+".none")
+	require.NoError(t, err)
+	assert.False(t, found, "no source, no copy")
+	info, err = store.Stat(ctx, to+".none")
+	require.NoError(t, err)
+	assert.False(t, info.Found)
+	require.NoError(t, store.Delete(ctx, to))
+}
+
 // put sends a client's upload (curl-equivalent: one PUT, the body, the
 // Content-Type) to a presigned URL and returns the status.
 func put(t *testing.T, target, contentType string, body []byte) int {
@@ -116,6 +144,15 @@ func TestS3AgainstARealServer(t *testing.T) {
 	assert.Equal(t, body, fetched, "a presigned GET serves the object")
 
 	checkStored(t, s3, key, body)
+
+	t.Run("Copy", func(t *testing.T) {
+		require.Equal(t, http.StatusOK, put(t, signed, core.ReplayContentType, body))
+		checkCopy(t, s3, key, body, func(key string, b []byte) {
+			again, err := s3.PresignPut(ctx, key, core.ReplayContentType, time.Minute)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, put(t, again, core.ReplayContentType, b))
+		})
+	})
 }
 
 func TestLocal(t *testing.T) {
@@ -126,6 +163,12 @@ func TestLocal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(5000), n)
 	checkStored(t, store, "demo/rec/a.gz", body)
+	write := func(key string, b []byte) {
+		_, err := store.Write(ctx, key, core.ReplayContentType, bytes.NewReader(b), int64(len(b)))
+		require.NoError(t, err)
+	}
+	write("demo/rec/c.gz", body)
+	checkCopy(t, store, "demo/rec/c.gz", body, write)
 
 	t.Run("OverTheLimitKeepsNothing", func(t *testing.T) {
 		_, err := store.Write(ctx, "demo/rec/b.gz", core.ReplayContentType, bytes.NewReader(body), 4999)
@@ -204,6 +247,9 @@ func (b *localBinding) CallR2(ctx context.Context, c objects.R2Call) (objects.R2
 		return objects.R2Result{}, err
 	case "delete":
 		return objects.R2Result{}, b.dir.Delete(ctx, c.Key)
+	case "copy":
+		found, err := b.dir.Copy(ctx, c.From, c.Key)
+		return objects.R2Result{Found: found}, err
 	}
 	return objects.R2Result{}, io.ErrUnexpectedEOF
 }
@@ -225,6 +271,18 @@ func TestR2ThroughItsBinding(t *testing.T) {
 	assert.Equal(t, int64(4), binding.calls.Load()-before, "a 3 MiB read is four ranged gets")
 	assert.LessOrEqual(t, binding.max.Load(), int64(1<<20), "no call carries more than 1 MiB")
 	checkStored(t, store, "demo/rec/r.gz", body)
+
+	write := func(key string, b []byte) {
+		_, err := writer.Write(ctx, key, core.ReplayContentType, bytes.NewReader(b), int64(len(b)))
+		require.NoError(t, err)
+	}
+	write("demo/rec/c.gz", body)
+	before = binding.calls.Load()
+	found, err := store.Copy(ctx, "demo/rec/c.gz", "demo/checked/one-call.gz")
+	require.NoError(t, err)
+	assert.True(t, found)
+	assert.Equal(t, int64(1), binding.calls.Load()-before, "a copy is one call: the bytes stay on the JS side")
+	checkCopy(t, store, "demo/rec/c.gz", body, write)
 
 	_, err = writer.Write(ctx, "demo/rec/big.gz", core.ReplayContentType, bytes.NewReader(body), 1<<20)
 	assert.Equal(t, core.CodeRecordingTooLarge, core.ErrorCode(err))

@@ -34,6 +34,7 @@ func recordingFlows(t *testing.T, p *protocolEnv) {
 	p.game(t, "GET", rec+"/segments?after=x", e.p2, nil, "")
 	require.Equal(t, 204, e.put(t, target, e.replay(t, "full", nil), "application/gzip"))
 	p.game(t, "POST", rec+"/finalize", e.p1, nil, "")
+	e.put(t, target, []byte("swapped"), "application/gzip")                     // recording_finalized
 	p.game(t, "POST", rec+"/segments/init", e.p1, map[string]any{"seq": 1}, "") // recording_ended
 	p.game(t, "GET", rec, e.p2, nil, "")                                        // not released
 	status, share := p.game(t, "POST", rec+"/share", e.p1, nil, "")

@@ -127,7 +127,7 @@ func (s *Server) finalizeFor(r *http.Request, t *Tenant, rec *core.Recording) (*
 	if err != nil {
 		return nil, err
 	}
-	f := &core.Finalize{Recordings: t.Store, Objects: store, Now: s.now()}
+	f := &core.Finalize{Recordings: t.Store, Objects: store, Random: s.rand, Now: s.now()}
 	if rec.Casual() {
 		return f, nil
 	}
@@ -233,7 +233,7 @@ func (s *Server) handleFetchRecording(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	u, err := s.fetchURL(r.Context(), r, rec.ObjectKey)
+	u, err := s.fetchURL(r.Context(), r, rec.ServedKey)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -63,6 +63,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			return n > 0, err
 		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
+		{name: "object_removals", run: s.removeDueObjects},
 		// Streams, then the alerts they and the decisions above made.
 		{name: "stream_live", run: s.pollStreams},
 		{name: "alerts", run: s.runAlerts},
@@ -74,6 +75,18 @@ func (s *Server) scheduledJobs() []scheduledJob {
 // sweepRateCounters drops rate-limit windows older than the current one.
 func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
 	return false, st.SweepRateCounters(ctx, now.Truncate(rateWindow).Unix())
+}
+
+// removeDueObjects removes the objects whose removal is due: checked
+// copies no finalize claimed (one cut off by a crash), uploads of
+// finalized recordings once their URLs expired. Nothing a page shows
+// changes.
+func (s *Server) removeDueObjects(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+	if s.cfg.Objects == nil {
+		return false, nil
+	}
+	_, err := core.RemoveDueObjects(ctx, st, s.cfg.Objects, now)
+	return false, err
 }
 
 // RunScheduled runs every scheduled job once for every arena: the one

@@ -138,7 +138,7 @@ func (s *Server) handleSegments(w http.ResponseWriter, r *http.Request, t *Tenan
 		if !core.SegmentReleased(rec, &segs[i], t.Arena.Plan, cast, now) {
 			continue
 		}
-		u, err := s.fetchURL(r.Context(), r, segs[i].ObjectKey)
+		u, err := s.fetchURL(r.Context(), r, segs[i].ServedKey)
 		if err != nil {
 			writeError(w, r, err)
 			return
