@@ -225,7 +225,10 @@ fi
 # The recording's bytes are in the R2 bucket wrangler dev keeps on disk.
 read -r rec_bytes rec_sha < <(sed -n 's/.*recording [0-9]*: \([0-9]*\) bytes, sha256 \([0-9a-f]*\).*/\1 \2/p' "$tmp/story.log" 2>/dev/null | head -n 1) || true
 in_bucket=no
-if [ -n "${rec_sha:-}" ] && find "$tmp/wrangler-state" -type f -size +1000k -exec sha256sum {} + 2>/dev/null | grep -q "^$rec_sha "; then in_bucket=yes; fi
+# (Sums read whole first: grep -q stopping early would fail the pipeline
+# under pipefail once two blobs match, the upload and finalize's copy.)
+sums=$(find "$tmp/wrangler-state" -type f -size +1000k -exec sha256sum {} + 2>/dev/null || true)
+if [ -n "${rec_sha:-}" ] && grep -q "^$rec_sha " <<<"$sums"; then in_bucket=yes; fi
 if story_step APlayerRecordsTheCastMatch && story_step TheCastRecordingIsReleased && [ "$in_bucket" = yes ]; then
   pass "recordings: the reference client's segment and $rec_bytes-byte recording uploaded through the signed route, finalized (a copy in R2, 1 MiB ranged reads), a PUT after finalize refused (409 recording_finalized), held from the uploader too until the match ended, then fetched back byte for byte, not the PUT's bytes; the object is in wrangler dev's R2 bucket"
 else

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -89,7 +90,7 @@ func checkCopy(t *testing.T, store core.ObjectStore, from string, first []byte, 
 
 // put sends a client's upload (curl-equivalent: one PUT, the body, the
 // Content-Type) to a presigned URL and returns the status.
-func put(t *testing.T, target, contentType string, body []byte) int {
+func put(t testing.TB, target, contentType string, body []byte) int {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPut, target, bytes.NewReader(body))
 	require.NoError(t, err)
@@ -331,4 +332,51 @@ func TestRouteSigner(t *testing.T) {
 	}
 	other := objects.RouteSigner{Key: []byte("another-key")}
 	assert.Equal(t, core.CodeInvalidSignature, core.ErrorCode(other.Check(http.MethodPut, "demo/rec/a.gz", core.ReplayContentType, q, now)), "another deployment's key")
+}
+
+// BenchmarkFinalizeCopy measures what finalize's copy adds for an object
+// at the 16 MB ceiling, beside what finalize already pays: reading the
+// object through (Read, its bounded read). S3 is a real versitygw
+// (ARENA_REQUIRE_S3=1 to insist on it).
+func BenchmarkFinalizeCopy(b *testing.B) {
+	body := make([]byte, core.MaxRecordingBytes)
+	_, _ = rand.Read(body)
+	ctx := context.Background()
+	local := objects.Local{Dir: b.TempDir()}
+	s3 := s3test.Start(b)
+	for _, tc := range []struct {
+		name  string
+		store core.ObjectStore
+		put   func(key string)
+	}{
+		{"Local", local, func(key string) {
+			_, err := local.Write(ctx, key, core.ReplayContentType, bytes.NewReader(body), int64(len(body)))
+			require.NoError(b, err)
+		}},
+		{"S3", s3, func(key string) {
+			u, err := s3.PresignPut(ctx, key, core.ReplayContentType, time.Minute)
+			require.NoError(b, err)
+			require.Equal(b, http.StatusOK, put(b, u, core.ReplayContentType, body))
+		}},
+	} {
+		tc.put("demo/rec/bench.gz")
+		b.Run(tc.name+"/Copy", func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for i := 0; b.Loop(); i++ {
+				found, err := tc.store.Copy(ctx, "demo/rec/bench.gz", "demo/checked/bench-"+strconv.Itoa(i)+".gz")
+				require.NoError(b, err)
+				require.True(b, found)
+			}
+		})
+		b.Run(tc.name+"/Read", func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				rd, err := tc.store.Read(ctx, "demo/rec/bench.gz", 0, int64(len(body)))
+				require.NoError(b, err)
+				_, err = io.Copy(io.Discard, rd)
+				require.NoError(b, err)
+				rd.Close()
+			}
+		})
+	}
 }
