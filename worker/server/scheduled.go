@@ -63,12 +63,13 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			return n > 0, err
 		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
-		{name: "object_removals", run: s.removeDueObjects},
 		// Streams, then the alerts they and the decisions above made.
 		{name: "stream_live", run: s.pollStreams},
 		{name: "alerts", run: s.runAlerts},
 		{name: "webhooks", run: s.deliverWebhooks},
 		{name: "custom_domains", run: s.refreshDomains},
+		// Last: object storage failing stops no job above.
+		{name: "object_removals", run: s.removeDueObjects},
 	}
 }
 
