@@ -28,6 +28,11 @@ type ObjectStore interface {
 	Read(ctx context.Context, key string, offset, length int64) (io.ReadCloser, error)
 	// Delete removes the object; deleting a missing one is not an error.
 	Delete(ctx context.Context, key string) error
+	// Copy stores at to a copy of the object at from as it is now: a
+	// snapshot that no later write to from reaches. found is false when
+	// from has no object (then nothing is stored). Finalize checks such a
+	// copy, under a key no upload URL names, and serves only it.
+	Copy(ctx context.Context, from, to string) (found bool, err error)
 }
 
 // ObjectInfo is what Stat knows about an object.
@@ -77,3 +82,19 @@ const (
 // CodeStorageUnavailable: the deployment has no object storage
 // configured (503).
 const CodeStorageUnavailable = "storage_unavailable"
+
+// CodeRecordingFinalized: a PUT to the service's upload route after the
+// recording or segment it names was finalized (409). Nothing it sent
+// would be served anyway: what finalize checked is a copy.
+const CodeRecordingFinalized = "recording_finalized"
+
+// CheckedCopyClaimWindow is how long a finalize may take to claim the
+// copy it checked: the copy's removal is scheduled this far ahead before
+// the copy is made, and a finalize claims it (cancelling the removal)
+// only before then. A copy a crashed or losing finalize left behind is
+// removed by the scheduled job once due.
+const CheckedCopyClaimWindow = time.Hour
+
+// MaxObjectRemovalsPerRun bounds the objects one scheduled run removes
+// per arena; the rest wait for the next run.
+const MaxObjectRemovalsPerRun = 200

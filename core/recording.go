@@ -62,12 +62,12 @@ func (p Plan) RecordingBytes() int64 {
 
 // Recording errors.
 const (
-	CodeRecordingNotFound = "recording_not_found" // 404: no such recording, or not visible to the caller
-	CodeNotUploader       = "not_uploader"        // 403: only the uploader may do this
-	CodeRecordingPending  = "recording_pending"   // 409: not finalized yet
-	CodeRecordingEnded    = "recording_ended"     // 409: finalized; no more segments (spec 7), no new upload
-	CodeNotReleased       = "recording_not_released"
-	CodePlanSizeExceeded  = "plan_size_exceeded" // 402: over the plan's size after the event window
+	CodeRecordingNotFound = "recording_not_found"    // 404: no such recording, or not visible to the caller
+	CodeNotUploader       = "not_uploader"           // 403: only the uploader may do this
+	CodeRecordingPending  = "recording_pending"      // 409: not finalized yet
+	CodeRecordingEnded    = "recording_ended"        // 409: finalized; no more segments (spec 7), no new upload
+	CodeNotReleased       = "recording_not_released" // 409: full scope before its release, for everyone
+	CodePlanSizeExceeded  = "plan_size_exceeded"     // 402: over the plan's size after the event window
 	// CodeCasualQuotaExceeded: the account started its arena's allowance
 	// of casual recordings in the last 24 hours (429).
 	CodeCasualQuotaExceeded = "casual_quota_exceeded"
@@ -82,7 +82,8 @@ type Recording struct {
 	Visibility string
 	GameBuild  string
 	DurationMs int64
-	ObjectKey  string
+	ObjectKey  string // the upload's: what upload URLs name
+	ServedKey  string // the copy finalize checked, served for good; "" while pending
 	State      string
 	ByteSize   int64 // the stored object's size, read by finalize; 0 while pending
 	MaxBytes   int64 // the effective size limit told at init
@@ -143,6 +144,16 @@ type Viewer struct {
 	Token      string
 }
 
+// CheckViewer refuses a viewer with neither an account nor a share
+// token: every recording and segment route answers it CodeMissingTicket
+// (401, spec 5.1), before the recording is looked up.
+func CheckViewer(v Viewer) error {
+	if v.PlatformID == "" && v.Token == "" {
+		return Errorf(CodeMissingTicket, "no ticket, no session and no link token")
+	}
+	return nil
+}
+
 // visibleTo reports whether the recording's visibility lets v see it.
 func (r *Recording) visibleTo(v Viewer) bool {
 	if v.PlatformID != "" && v.PlatformID == r.UploaderID {
@@ -188,7 +199,8 @@ func releasedAfter(cast CastPolicy, t time.Time) (time.Time, bool) {
 // visibility (CodeRecordingNotFound, so a recording the caller may not see
 // looks like none), finalized (CodeRecordingPending), the plan's size
 // after the event window (CodePlanSizeExceeded, for everyone), then for
-// full scope and anyone but the uploader the delay gate
+// full scope the delay gate, for everyone the uploader included (spec
+// 4.1: full scope carries both players' hidden information)
 // (CodeNotReleased): never under hand mode hidden, never for a match that
 // never formally ended, else from its endedAt plus the cast delay (at
 // once for shown). Public scope and casual recordings are not gated.
@@ -203,7 +215,7 @@ func CheckFetch(r *Recording, v Viewer, plan Plan, policy *ReleasePolicy, now ti
 	if overPlanExpired(r.ByteSize, EffectiveMaxBytes(plan, r.Casual()), r.ReadyAt, now) {
 		return Errorf(CodePlanSizeExceeded, "recording %d is over the %s plan's size", r.ID, plan)
 	}
-	if r.Scope != ScopeFull || v.PlatformID == r.UploaderID || policy == nil {
+	if r.Scope != ScopeFull || policy == nil {
 		return nil
 	}
 	if policy.EndedAt == nil {

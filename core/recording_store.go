@@ -19,9 +19,14 @@ type RecordingStore interface {
 	CreateCasualRecording(ctx context.Context, r *Recording, perDay int, since time.Time) error
 	// Recording returns the recording, or CodeRecordingNotFound.
 	Recording(ctx context.Context, id int64) (*Recording, error)
-	// MarkRecordingReady finalizes a pending recording with the true size
-	// and the header's build and duration; false when it was not pending.
-	MarkRecordingReady(ctx context.Context, id, size int64, gameBuild string, durationMs int64, at time.Time) (bool, error)
+	// MarkRecordingReady finalizes a pending recording, in one batch: the
+	// checked copy c (its key served from now on, its size the true size)
+	// is claimed, its scheduled removal cancelled, and the removal of the
+	// upload object scheduled for c.UploadRemovalDue (unless c is the
+	// upload itself); the header's build and duration are kept. False,
+	// changing nothing, when the recording was not pending or c's removal
+	// was no longer scheduled after at.
+	MarkRecordingReady(ctx context.Context, id int64, c CheckedObject, gameBuild string, durationMs int64, at time.Time) (bool, error)
 	// ShareRecording makes the recording visible by link with token,
 	// unless it has a token already: it returns the token in force.
 	ShareRecording(ctx context.Context, id int64, token string) (string, error)
@@ -36,18 +41,40 @@ type RecordingStore interface {
 	InitSegment(ctx context.Context, s *Segment) (*Segment, error)
 	// Segment returns one segment, or CodeSegmentNotFound.
 	Segment(ctx context.Context, recordingID, seq int64) (*Segment, error)
-	// MarkSegmentReady finalizes a pending segment; false when it was not
-	// pending.
-	MarkSegmentReady(ctx context.Context, recordingID, seq, size, baseTMs int64, at time.Time) (bool, error)
+	// MarkSegmentReady finalizes a pending segment with its checked copy
+	// c, as MarkRecordingReady does a recording.
+	MarkSegmentReady(ctx context.Context, recordingID, seq int64, c CheckedObject, baseTMs int64, at time.Time) (bool, error)
 	// Segments returns the finalized segments with seq above after, in
 	// order, at most limit.
 	Segments(ctx context.Context, recordingID, after int64, limit int) ([]Segment, error)
+
+	// UploadFinalized reports whether the recording or segment whose
+	// upload object is key was finalized.
+	UploadFinalized(ctx context.Context, key string) (bool, error)
+	// ScheduleObjectRemoval records that the object at key is to be
+	// removed once due (unless claimed first).
+	ScheduleObjectRemoval(ctx context.Context, key string, due time.Time) error
+	// DueObjectRemovals returns at most limit keys whose removal is due
+	// at now.
+	DueObjectRemovals(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// ForgetObjectRemovals drops the records of removals due at now of
+	// keys (done).
+	ForgetObjectRemovals(ctx context.Context, keys []string, now time.Time) error
 
 	// AddTrace stores a trace unless its match already has one for the
 	// slot; false then.
 	AddTrace(ctx context.Context, t TraceRecord) (bool, error)
 	// Traces returns a match's stored traces by slot.
 	Traces(ctx context.Context, matchID int64) ([]TraceRecord, error)
+}
+
+// CheckedObject is the copy a finalize checked: the key served once it
+// is claimed, its size, and when the upload it was copied from may be
+// removed (once every upload URL naming it expired).
+type CheckedObject struct {
+	Key              string
+	Size             int64
+	UploadRemovalDue time.Time
 }
 
 // SettingCasualRecordingsPerDay is the arena setting holding how many

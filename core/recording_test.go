@@ -74,19 +74,21 @@ func TestCheckFetch(t *testing.T) {
 		at     time.Time
 		code   string
 	}{
-		"UploaderBeforeTheDelay":     {rec(nil), Viewer{PlatformID: uploader}, PlanFree, delayed, ready, ""},
+		"UploaderBeforeTheDelay":     {rec(nil), Viewer{PlatformID: uploader}, PlanFree, delayed, ready, CodeNotReleased},
+		"UploaderAtTheDelay":         {rec(nil), Viewer{PlatformID: uploader}, PlanFree, delayed, ended.Add(120 * time.Second), ""},
+		"UploaderNeverEnded":         {rec(nil), Viewer{PlatformID: uploader}, PlanFree, &ReleasePolicy{Cast: CastPolicy{HandMode: HandModeShown}}, ended.Add(1000 * time.Hour), CodeNotReleased},
 		"MemberBeforeTheDelay":       {rec(nil), Viewer{PlatformID: opponent}, PlanFree, delayed, ended.Add(119 * time.Second), CodeNotReleased},
 		"MemberAtTheDelay":           {rec(nil), Viewer{PlatformID: opponent}, PlanFree, delayed, ended.Add(120 * time.Second), ""},
 		"AnonymousOnArena":           {rec(nil), Viewer{}, PlanFree, delayed, ended.Add(time.Hour), CodeRecordingNotFound},
 		"PrivateToOthers":            {rec(func(r *Recording) { r.Visibility = VisibilityPrivate }), Viewer{PlatformID: opponent}, PlanFree, delayed, ended.Add(time.Hour), CodeRecordingNotFound},
-		"PrivateToUploader":          {rec(func(r *Recording) { r.Visibility = VisibilityPrivate }), Viewer{PlatformID: uploader}, PlanFree, delayed, ended, ""},
+		"PrivateToUploader":          {rec(func(r *Recording) { r.Visibility = VisibilityPrivate }), Viewer{PlatformID: uploader}, PlanFree, delayed, ended.Add(time.Hour), ""},
 		"LinkWithToken":              {rec(func(r *Recording) { r.Visibility = VisibilityLink }), Viewer{Token: "tok-123"}, PlanFree, delayed, ended.Add(time.Hour), ""},
 		"LinkWithTokenBeforeDelay":   {rec(func(r *Recording) { r.Visibility = VisibilityLink }), Viewer{Token: "tok-123"}, PlanFree, delayed, ended.Add(time.Minute), CodeNotReleased},
 		"LinkWithoutToken":           {rec(func(r *Recording) { r.Visibility = VisibilityLink }), Viewer{PlatformID: opponent}, PlanFree, delayed, ended.Add(time.Hour), CodeRecordingNotFound},
 		"LinkWrongToken":             {rec(func(r *Recording) { r.Visibility = VisibilityLink }), Viewer{Token: "tok-124"}, PlanFree, delayed, ended.Add(time.Hour), CodeRecordingNotFound},
 		"Pending":                    {rec(func(r *Recording) { r.State = RecordingPending }), Viewer{PlatformID: uploader}, PlanFree, delayed, ended, CodeRecordingPending},
 		"HiddenNeverToOthers":        {rec(nil), Viewer{PlatformID: opponent}, PlanFree, &ReleasePolicy{Cast: CastPolicy{HandMode: HandModeHidden}, EndedAt: &ended}, ended.Add(1000 * time.Hour), CodeNotReleased},
-		"HiddenToUploader":           {rec(nil), Viewer{PlatformID: uploader}, PlanFree, &ReleasePolicy{Cast: CastPolicy{HandMode: HandModeHidden}, EndedAt: &ended}, ended, ""},
+		"HiddenToUploaderToo":        {rec(nil), Viewer{PlatformID: uploader}, PlanFree, &ReleasePolicy{Cast: CastPolicy{HandMode: HandModeHidden}, EndedAt: &ended}, ended.Add(1000 * time.Hour), CodeNotReleased},
 		"ShownAtOnce":                {rec(nil), Viewer{PlatformID: opponent}, PlanFree, &ReleasePolicy{Cast: CastPolicy{HandMode: HandModeShown}, EndedAt: &ended}, ended, ""},
 		"NeverEnded":                 {rec(nil), Viewer{PlatformID: opponent}, PlanFree, &ReleasePolicy{Cast: CastPolicy{HandMode: HandModeShown}}, ended.Add(1000 * time.Hour), CodeNotReleased},
 		"PublicScopeNotGated":        {rec(func(r *Recording) { r.Scope = ScopePublic }), Viewer{PlatformID: opponent}, PlanFree, &ReleasePolicy{Cast: CastPolicy{HandMode: HandModeHidden}}, ended, ""},
@@ -114,22 +116,20 @@ func TestSegmentReleased(t *testing.T) {
 	seg := &Segment{Seq: 1, State: RecordingReady, ByteSize: 1000, ReadyAt: &up}
 	rec := &Recording{ID: 1, MatchID: 9, UploaderID: uploader, Scope: ScopeFull, Visibility: VisibilityArena}
 	delayed := &CastPolicy{HandMode: HandModeDelayed, DelaySeconds: 60}
-	member := Viewer{PlatformID: opponent}
-	assert.False(t, SegmentReleased(rec, seg, member, PlanFree, delayed, up.Add(59*time.Second)), "castDelaySeconds after its own upload")
-	assert.True(t, SegmentReleased(rec, seg, member, PlanFree, delayed, up.Add(60*time.Second)))
-	assert.True(t, SegmentReleased(rec, seg, Viewer{PlatformID: uploader}, PlanFree, delayed, up), "the uploader at once")
-	assert.True(t, SegmentReleased(rec, seg, member, PlanFree, &CastPolicy{HandMode: HandModeShown}, up), "shown: at once")
-	assert.False(t, SegmentReleased(rec, seg, member, PlanFree, &CastPolicy{HandMode: HandModeHidden}, up.Add(1000*time.Hour)), "hidden: never")
+	assert.False(t, SegmentReleased(rec, seg, PlanFree, delayed, up.Add(59*time.Second)), "castDelaySeconds after its own upload, for everyone (no viewer: the uploader too)")
+	assert.True(t, SegmentReleased(rec, seg, PlanFree, delayed, up.Add(60*time.Second)))
+	assert.True(t, SegmentReleased(rec, seg, PlanFree, &CastPolicy{HandMode: HandModeShown}, up), "shown: at once")
+	assert.False(t, SegmentReleased(rec, seg, PlanFree, &CastPolicy{HandMode: HandModeHidden}, up.Add(1000*time.Hour)), "hidden: never")
 	public := *rec
 	public.Scope = ScopePublic
-	assert.True(t, SegmentReleased(&public, seg, member, PlanFree, &CastPolicy{HandMode: HandModeHidden}, up), "public scope is not gated")
+	assert.True(t, SegmentReleased(&public, seg, PlanFree, &CastPolicy{HandMode: HandModeHidden}, up), "public scope is not gated")
 	pending := *seg
 	pending.State, pending.ReadyAt = RecordingPending, nil
-	assert.False(t, SegmentReleased(&public, &pending, member, PlanFree, delayed, up.Add(time.Hour)), "not uploaded yet")
+	assert.False(t, SegmentReleased(&public, &pending, PlanFree, delayed, up.Add(time.Hour)), "not uploaded yet")
 	big := *seg
 	big.ByteSize = 3 * MB
-	assert.True(t, SegmentReleased(&public, &big, member, PlanFree, delayed, up.Add(OverPlanWindow-time.Second)))
-	assert.False(t, SegmentReleased(&public, &big, member, PlanFree, delayed, up.Add(OverPlanWindow)), "over the plan after the window")
+	assert.True(t, SegmentReleased(&public, &big, PlanFree, delayed, up.Add(OverPlanWindow-time.Second)))
+	assert.False(t, SegmentReleased(&public, &big, PlanFree, delayed, up.Add(OverPlanWindow)), "over the plan after the window")
 }
 
 func TestCheckHeader(t *testing.T) {

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -28,6 +29,19 @@ func NewObjectKey(slug string, random io.Reader) (string, error) {
 // same three parts).
 func SegmentObjectKey(recordingKey string, seq int64) string {
 	return fmt.Sprintf("%s-seg-%d.gz", strings.TrimSuffix(recordingKey, ".gz"), seq)
+}
+
+// NewCheckedObjectKey returns a fresh key for the copy finalize checks of
+// the upload at key: "<slug>/checked/<random>[-seg-<seq>]-<attempt>.gz".
+// No upload URL names a key under checked/, and each finalize attempt
+// copies to its own key, so a checked copy is written once, before it is
+// checked, and never again.
+func NewCheckedObjectKey(key string, random io.Reader) (string, error) {
+	attempt, err := RandomHex(random, 8)
+	if err != nil {
+		return "", err
+	}
+	return strings.Replace(strings.TrimSuffix(key, ".gz"), "/rec/", "/checked/", 1) + "-" + attempt + ".gz", nil
 }
 
 // NewShareToken returns a link token: 128 random bits, base64url.
@@ -111,6 +125,7 @@ type Finalize struct {
 	// Derive, when set, receives the recording's events for the referee's
 	// derived trace (match recordings only).
 	Derive *TraceDeriver
+	Random io.Reader // the checked copy's key
 	Now    time.Time
 }
 
@@ -121,35 +136,88 @@ func (f *Finalize) nonce() string {
 	return f.Match.SessionNonce
 }
 
-// readObject stats the object and reads it through InspectReplay, in
-// order: missing (CodeUploadMissing), over the ceiling (deleted,
-// CodeRecordingTooLarge), malformed (CodeInvalidRecording). It returns the
-// true size and the header.
-func (f *Finalize) readObject(ctx context.Context, key string) (int64, ReplayHeader, error) {
+// checkUpload checks the upload at key through a copy no upload URL
+// names, so that what it checked can be served for good, whatever is
+// PUT to the upload URL later (a presigned URL cannot be revoked). In
+// order: the upload is missing (CodeUploadMissing) or over the ceiling
+// (deleted, CodeRecordingTooLarge); the copy's removal is scheduled (a
+// crash from here on leaves nothing the scheduled job does not remove);
+// the copy is made and read through InspectReplay (the ceiling again,
+// malformed: CodeInvalidRecording). It returns the copy, to be claimed
+// by marking the recording or segment ready, and the header. On a
+// failure the copy is removed at once.
+func (f *Finalize) checkUpload(ctx context.Context, key string) (CheckedObject, ReplayHeader, error) {
 	info, err := f.Objects.Stat(ctx, key)
 	if err != nil {
-		return 0, ReplayHeader{}, err
+		return CheckedObject{}, ReplayHeader{}, err
 	}
+	if err := f.refuseOversize(ctx, key, info); err != nil {
+		return CheckedObject{}, ReplayHeader{}, err
+	}
+	checked, err := NewCheckedObjectKey(key, f.Random)
+	if err != nil {
+		return CheckedObject{}, ReplayHeader{}, err
+	}
+	if err := f.Recordings.ScheduleObjectRemoval(ctx, checked, f.Now.Add(CheckedCopyClaimWindow)); err != nil {
+		return CheckedObject{}, ReplayHeader{}, err
+	}
+	c := CheckedObject{Key: checked, UploadRemovalDue: f.Now.Add(UploadURLTTL)}
+	h, err := f.readCopy(ctx, key, &c)
+	if err != nil {
+		if derr := f.Objects.Delete(ctx, checked); derr != nil {
+			return CheckedObject{}, ReplayHeader{}, errors.Join(err, derr)
+		}
+		return CheckedObject{}, ReplayHeader{}, err
+	}
+	return c, h, nil
+}
+
+// refuseOversize is CodeUploadMissing for no object and, over the
+// ceiling, the upload deleted and CodeRecordingTooLarge.
+func (f *Finalize) refuseOversize(ctx context.Context, key string, info ObjectInfo) error {
 	if !info.Found {
-		return 0, ReplayHeader{}, Errorf(CodeUploadMissing, "nothing was uploaded")
+		return Errorf(CodeUploadMissing, "nothing was uploaded")
 	}
 	if info.Size > MaxRecordingBytes {
 		if err := f.Objects.Delete(ctx, key); err != nil {
-			return 0, ReplayHeader{}, err
+			return err
 		}
-		return 0, ReplayHeader{}, Errorf(CodeRecordingTooLarge, "%d bytes is over the %d byte ceiling", info.Size, MaxRecordingBytes)
+		return Errorf(CodeRecordingTooLarge, "%d bytes is over the %d byte ceiling", info.Size, MaxRecordingBytes)
 	}
-	body, err := f.Objects.Read(ctx, key, 0, info.Size)
+	return nil
+}
+
+// readCopy copies the upload at key to c.Key and inspects the copy,
+// setting c.Size.
+func (f *Finalize) readCopy(ctx context.Context, key string, c *CheckedObject) (ReplayHeader, error) {
+	found, err := f.Objects.Copy(ctx, key, c.Key)
 	if err != nil {
-		return 0, ReplayHeader{}, err
+		return ReplayHeader{}, err
+	}
+	if !found {
+		return ReplayHeader{}, Errorf(CodeUploadMissing, "nothing was uploaded")
+	}
+	info, err := f.Objects.Stat(ctx, c.Key)
+	if err != nil {
+		return ReplayHeader{}, err
+	}
+	if !info.Found { // a copy is only removed once its claim lapsed
+		return ReplayHeader{}, fmt.Errorf("core: the checked copy %s is gone", c.Key)
+	}
+	if info.Size > MaxRecordingBytes { // the upload grew between the stat and the copy
+		return ReplayHeader{}, f.refuseOversize(ctx, key, info)
+	}
+	body, err := f.Objects.Read(ctx, c.Key, 0, info.Size)
+	if err != nil {
+		return ReplayHeader{}, err
 	}
 	defer body.Close()
 	var onEvent func([]byte)
 	if f.Derive != nil {
 		onEvent = f.Derive.Add
 	}
-	h, err := InspectReplay(storeReader{body}, info.Size, onEvent)
-	return info.Size, h, err
+	c.Size = info.Size
+	return InspectReplay(storeReader{body}, info.Size, onEvent)
 }
 
 // FinalizeRecording reads the uploaded object of the caller's recording
@@ -165,12 +233,12 @@ func FinalizeRecording(ctx context.Context, f *Finalize, r *Recording, caller st
 	if r.State == RecordingReady {
 		return r, nil
 	}
-	size, h, err := f.readObject(ctx, r.ObjectKey)
+	c, h, err := f.checkUpload(ctx, r.ObjectKey)
 	if err != nil {
 		return nil, err
 	}
 	if err := CheckHeader(r, f.nonce(), h); err != nil {
-		return nil, err
+		return nil, f.drop(ctx, c, err)
 	}
 	build, duration := r.GameBuild, r.DurationMs
 	if h.GameBuild != "" {
@@ -179,8 +247,19 @@ func FinalizeRecording(ctx context.Context, f *Finalize, r *Recording, caller st
 	if h.DurationMs > 0 {
 		duration = h.DurationMs
 	}
-	if _, err := f.Recordings.MarkRecordingReady(ctx, r.ID, size, build, duration, f.Now); err != nil {
+	claimed, err := f.Recordings.MarkRecordingReady(ctx, r.ID, c, build, duration, f.Now)
+	if err != nil {
 		return nil, err
+	}
+	if !claimed { // a racing finalize won, or this one outlived its claim
+		if err := f.drop(ctx, c, nil); err != nil {
+			return nil, err
+		}
+		out, err := f.Recordings.Recording(ctx, r.ID)
+		if err == nil && out.State != RecordingReady {
+			err = fmt.Errorf("core: the finalize of recording %d outlived its claim", r.ID)
+		}
+		return out, err
 	}
 	if f.Derive != nil && f.Match != nil {
 		if trace, ok := f.Derive.Trace(f.Match, DerivedRuleset, ReplayFormat); ok {
@@ -227,17 +306,69 @@ func FinalizeSegment(ctx context.Context, f *Finalize, r *Recording, s *Segment,
 	if s.State == RecordingReady {
 		return s, nil
 	}
-	size, h, err := f.readObject(ctx, s.ObjectKey)
+	c, h, err := f.checkUpload(ctx, s.ObjectKey)
 	if err != nil {
 		return nil, err
 	}
 	if err := CheckSegmentHeader(r, s, f.nonce(), h); err != nil {
+		return nil, f.drop(ctx, c, err)
+	}
+	claimed, err := f.Recordings.MarkSegmentReady(ctx, r.ID, s.Seq, c, *h.BaseTMs, f.Now)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := f.Recordings.MarkSegmentReady(ctx, r.ID, s.Seq, size, *h.BaseTMs, f.Now); err != nil {
-		return nil, err
+	if !claimed {
+		if err := f.drop(ctx, c, nil); err != nil {
+			return nil, err
+		}
 	}
 	return f.Recordings.Segment(ctx, r.ID, s.Seq)
+}
+
+// drop removes a checked copy that will not be served and returns why
+// (cause, joined with a failed removal's error; its scheduled removal
+// stays as the fallback).
+func (f *Finalize) drop(ctx context.Context, c CheckedObject, cause error) error {
+	if err := f.Objects.Delete(ctx, c.Key); err != nil {
+		return errors.Join(cause, err)
+	}
+	return cause
+}
+
+// RemoveDueObjects removes the objects whose scheduled removal is due at
+// now (copies no finalize claimed, uploads of finalized recordings and
+// segments whose URLs expired), at most MaxObjectRemovalsPerRun, and
+// returns how many. The scheduled job runs it for every arena; an object
+// removed twice (a run cut off between the removal and its record) is
+// no error.
+func RemoveDueObjects(ctx context.Context, rs RecordingStore, objects ObjectStore, now time.Time) (int, error) {
+	keys, err := rs.DueObjectRemovals(ctx, now, MaxObjectRemovalsPerRun)
+	if err != nil || len(keys) == 0 {
+		return 0, err
+	}
+	for _, key := range keys {
+		if err := objects.Delete(ctx, key); err != nil {
+			return 0, err
+		}
+	}
+	if err := rs.ForgetObjectRemovals(ctx, keys, now); err != nil {
+		return 0, err
+	}
+	return len(keys), nil
+}
+
+// CheckUpload refuses a PUT to the service's upload route once the
+// recording or segment whose upload key it names was finalized
+// (CodeRecordingFinalized).
+func CheckUpload(ctx context.Context, rs RecordingStore, key string) error {
+	done, err := rs.UploadFinalized(ctx, key)
+	if err != nil {
+		return err
+	}
+	if done {
+		return Errorf(CodeRecordingFinalized, "what was uploaded here was finalized")
+	}
+	return nil
 }
 
 // TraceOutcome is the answer to a trace submission.

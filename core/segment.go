@@ -25,7 +25,8 @@ const MaxSegmentsListed = 200
 type Segment struct {
 	RecordingID int64
 	Seq         int64
-	ObjectKey   string
+	ObjectKey   string // the upload's, as a recording's
+	ServedKey   string // the copy finalize checked; "" while pending
 	State       string // pending or ready, like a recording
 	ByteSize    int64
 	BaseTMs     int64
@@ -74,19 +75,20 @@ func CheckSegmentList(r *Recording, v Viewer) error {
 	return nil
 }
 
-// SegmentReleased reports whether a segment is listed to v now: it is
+// SegmentReleased reports whether a segment is listed now: it is
 // finalized; not over the plan's size past the event window; and, for a
-// full-scope recording and anyone but the uploader, released under the
-// cast policy castDelaySeconds after its own upload (at once for shown,
-// never for hidden). cast is nil for a casual recording.
-func SegmentReleased(r *Recording, s *Segment, v Viewer, plan Plan, cast *CastPolicy, now time.Time) bool {
+// full-scope recording, released under the cast policy castDelaySeconds
+// after its own upload (at once for shown, never for hidden), for
+// everyone the uploader included, as CheckFetch gates a whole recording.
+// cast is nil for a casual recording.
+func SegmentReleased(r *Recording, s *Segment, plan Plan, cast *CastPolicy, now time.Time) bool {
 	if s.State != RecordingReady || s.ReadyAt == nil {
 		return false
 	}
 	if overPlanExpired(s.ByteSize, EffectiveMaxBytes(plan, r.Casual()), s.ReadyAt, now) {
 		return false
 	}
-	if r.Scope != ScopeFull || v.PlatformID == r.UploaderID || cast == nil {
+	if r.Scope != ScopeFull || cast == nil {
 		return true
 	}
 	at, ok := releasedAfter(*cast, *s.ReadyAt)

@@ -180,6 +180,7 @@ var endpoints = []struct {
 	{"POST", "/api/v1/matches/{id}/gameplay-trace", "submitGameplayTrace", []string{"platformTicket"}},
 	{"PUT", "/api/v1/objects/{arena}/rec/{object}", "uploadObject", nil},
 	{"GET", "/api/v1/objects/{arena}/rec/{object}", "downloadObject", nil},
+	{"GET", "/api/v1/objects/{arena}/checked/{object}", "downloadCheckedObject", nil},
 	{"POST", "/auth/mock", "signInMock", nil},
 	{"POST", "/stream-provider/link", "linkStreamMock", nil},
 	{"POST", "/__dev/clock", "devAdvanceClock", nil},

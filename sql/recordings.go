@@ -53,17 +53,66 @@ func (s *Arena) Recording(ctx context.Context, id int64) (*core.Recording, error
 	return r, nil
 }
 
-// MarkRecordingReady implements core.RecordingStore.
-func (s *Arena) MarkRecordingReady(ctx context.Context, id, size int64, gameBuild string, durationMs int64, at time.Time) (bool, error) {
-	var got int64
-	err := s.db.writeRow(ctx, q("mark_recording_ready"), size, gameBuild, durationMs, formatTime(at), id).Scan(&got)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+// MarkRecordingReady implements core.RecordingStore: one batch (the
+// claim, the upload's removal scheduled, the copy's cancelled) and the
+// read of whether it claimed.
+func (s *Arena) MarkRecordingReady(ctx context.Context, id int64, c core.CheckedObject, gameBuild string, durationMs int64, at time.Time) (bool, error) {
+	var claimed int64
+	err := s.db.BatchRead(ctx, Stmt{SQL: q("recording_claimed"), Args: []any{id, c.Key}}, []any{&claimed},
+		Stmt{SQL: q("mark_recording_ready"), Args: []any{id, c.Key, c.Size, gameBuild, durationMs, formatTime(at)}},
+		Stmt{SQL: q("recording_upload_removal"), Args: []any{id, c.Key, formatTime(c.UploadRemovalDue)}},
+		Stmt{SQL: q("cancel_recording_copy_removal"), Args: []any{id, c.Key}})
 	if err != nil {
 		return false, fmt.Errorf("store: unable to finalize recording %d: %w", id, err)
 	}
-	return true, nil
+	return claimed == 1, nil
+}
+
+// UploadFinalized implements core.RecordingStore.
+func (s *Arena) UploadFinalized(ctx context.Context, key string) (bool, error) {
+	var done bool
+	if err := s.db.queryRow(ctx, q("upload_finalized"), key).Scan(&done); err != nil {
+		return false, fmt.Errorf("store: unable to read the state of upload %s: %w", key, err)
+	}
+	return done, nil
+}
+
+// ScheduleObjectRemoval implements core.RecordingStore.
+func (s *Arena) ScheduleObjectRemoval(ctx context.Context, key string, due time.Time) error {
+	if _, err := s.db.write(ctx, q("schedule_object_removal"), key, formatTime(due)); err != nil {
+		return fmt.Errorf("store: unable to schedule the removal of %s: %w", key, err)
+	}
+	return nil
+}
+
+// DueObjectRemovals implements core.RecordingStore.
+func (s *Arena) DueObjectRemovals(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	rows, err := s.db.query(ctx, q("due_object_removals"), formatTime(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list due object removals: %w", err)
+	}
+	defer rows.Close()
+	var keys []string
+	for rows.Next() {
+		var key string
+		if err := rows.Scan(&key); err != nil {
+			return nil, err
+		}
+		keys = append(keys, key)
+	}
+	return keys, rows.Err()
+}
+
+// ForgetObjectRemovals implements core.RecordingStore: one batch.
+func (s *Arena) ForgetObjectRemovals(ctx context.Context, keys []string, now time.Time) error {
+	stmts := make([]Stmt, len(keys))
+	for i, key := range keys {
+		stmts[i] = Stmt{SQL: q("forget_object_removal"), Args: []any{key, formatTime(now)}}
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to record object removals: %w", err)
+	}
+	return nil
 }
 
 // ShareRecording implements core.RecordingStore.
@@ -104,7 +153,7 @@ func scanRecording(row scanner) (*core.Recording, error) {
 		ready   sql.NullString
 	)
 	err := row.Scan(&r.ID, &r.MatchID, &r.UploaderID, &r.Scope, &r.Visibility, &r.GameBuild, &r.DurationMs,
-		&r.ObjectKey, &r.State, &r.ByteSize, &r.MaxBytes, &r.ShareToken, &created, &ready)
+		&r.ObjectKey, &r.ServedKey, &r.State, &r.ByteSize, &r.MaxBytes, &r.ShareToken, &created, &ready)
 	if err != nil {
 		return nil, err
 	}
@@ -144,17 +193,17 @@ func (s *Arena) Segment(ctx context.Context, recordingID, seq int64) (*core.Segm
 	return seg, nil
 }
 
-// MarkSegmentReady implements core.RecordingStore.
-func (s *Arena) MarkSegmentReady(ctx context.Context, recordingID, seq, size, baseTMs int64, at time.Time) (bool, error) {
-	var got int64
-	err := s.db.writeRow(ctx, q("mark_segment_ready"), size, baseTMs, formatTime(at), recordingID, seq).Scan(&got)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+// MarkSegmentReady implements core.RecordingStore, as MarkRecordingReady.
+func (s *Arena) MarkSegmentReady(ctx context.Context, recordingID, seq int64, c core.CheckedObject, baseTMs int64, at time.Time) (bool, error) {
+	var claimed int64
+	err := s.db.BatchRead(ctx, Stmt{SQL: q("segment_claimed"), Args: []any{recordingID, seq, c.Key}}, []any{&claimed},
+		Stmt{SQL: q("mark_segment_ready"), Args: []any{recordingID, seq, c.Key, c.Size, baseTMs, formatTime(at)}},
+		Stmt{SQL: q("segment_upload_removal"), Args: []any{recordingID, seq, c.Key, formatTime(c.UploadRemovalDue)}},
+		Stmt{SQL: q("cancel_segment_copy_removal"), Args: []any{recordingID, seq, c.Key}})
 	if err != nil {
 		return false, fmt.Errorf("store: unable to finalize segment %d: %w", seq, err)
 	}
-	return true, nil
+	return claimed == 1, nil
 }
 
 // Segments implements core.RecordingStore.
@@ -182,7 +231,7 @@ func scanSegment(row scanner) (*core.Segment, error) {
 		created string
 		ready   sql.NullString
 	)
-	err := row.Scan(&seg.RecordingID, &seg.Seq, &seg.ObjectKey, &seg.State, &seg.ByteSize, &seg.BaseTMs, &created, &ready)
+	err := row.Scan(&seg.RecordingID, &seg.Seq, &seg.ObjectKey, &seg.ServedKey, &seg.State, &seg.ByteSize, &seg.BaseTMs, &created, &ready)
 	if err != nil {
 		return nil, err
 	}

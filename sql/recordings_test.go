@@ -41,10 +41,15 @@ func TestRecordingStore(t *testing.T) {
 		assert.Equal(t, "rec/a.gz", second.ObjectKey, "its key kept")
 		assert.Equal(t, core.ScopePublic, second.Scope, "a pending one takes the new init")
 
-		ok, err := s.MarkRecordingReady(ctx, first.ID, 1234, "3", 99, at)
+		// checked is a copy a finalize made and is about to claim.
+		checked := func(key string, size int64) core.CheckedObject {
+			require.NoError(t, s.ScheduleObjectRemoval(ctx, key, at.Add(core.CheckedCopyClaimWindow)))
+			return core.CheckedObject{Key: key, Size: size, UploadRemovalDue: at.Add(core.UploadURLTTL)}
+		}
+		ok, err := s.MarkRecordingReady(ctx, first.ID, checked("checked/a-1.gz", 1234), "3", 99, at)
 		require.NoError(t, err)
 		assert.True(t, ok)
-		ok, err = s.MarkRecordingReady(ctx, first.ID, 1, "x", 1, at)
+		ok, err = s.MarkRecordingReady(ctx, first.ID, checked("checked/a-2.gz", 1), "x", 1, at)
 		require.NoError(t, err)
 		assert.False(t, ok, "only a pending recording")
 		done, err := s.InitMatchRecording(ctx, rec(pid(1), "rec/c.gz"))
@@ -117,11 +122,11 @@ func TestRecordingStore(t *testing.T) {
 				require.NoError(t, err)
 			}
 			for _, seq := range []int64{0, 2, 3} {
-				ok, err := s.MarkSegmentReady(ctx, pending.ID, seq, 100+seq, seq*1000, at.Add(time.Duration(seq)*time.Second))
+				ok, err := s.MarkSegmentReady(ctx, pending.ID, seq, checked(fmt.Sprintf("checked/p2-seg-%d.gz", seq), 100+seq), seq*1000, at.Add(time.Duration(seq)*time.Second))
 				require.NoError(t, err)
 				assert.True(t, ok)
 			}
-			ok, err := s.MarkSegmentReady(ctx, pending.ID, 0, 1, 1, at)
+			ok, err := s.MarkSegmentReady(ctx, pending.ID, 0, checked("checked/p2-seg-0-again.gz", 1), 1, at)
 			require.NoError(t, err)
 			assert.False(t, ok)
 			list, err := s.Segments(ctx, pending.ID, 0, 10)
@@ -132,10 +137,67 @@ func TestRecordingStore(t *testing.T) {
 			_, err = s.Segment(ctx, pending.ID, 9)
 			assert.Equal(t, core.CodeSegmentNotFound, core.ErrorCode(err))
 
-			_, err = s.MarkRecordingReady(ctx, pending.ID, 10, "", 0, at)
+			_, err = s.MarkRecordingReady(ctx, pending.ID, checked("checked/p2.gz", 10), "", 0, at)
 			require.NoError(t, err)
 			_, err = s.InitSegment(ctx, &core.Segment{RecordingID: pending.ID, Seq: 7, ObjectKey: "7", CreatedAt: at})
 			assert.Equal(t, core.CodeRecordingEnded, core.ErrorCode(err), "the feed ended with the recording's finalize")
+		})
+
+		t.Run("CheckedCopies", func(t *testing.T) {
+			r, err := s.InitMatchRecording(ctx, rec(pid(3), "rec/p3.gz"))
+			require.NoError(t, err)
+			seg, err := s.InitSegment(ctx, &core.Segment{RecordingID: r.ID, Seq: 0, ObjectKey: "rec/p3-seg-0.gz", CreatedAt: at})
+			require.NoError(t, err)
+			for _, key := range []string{"rec/p3.gz", "rec/p3-seg-0.gz"} {
+				done, err := s.UploadFinalized(ctx, key)
+				require.NoError(t, err)
+				assert.False(t, done, key)
+			}
+
+			ok, err := s.MarkRecordingReady(ctx, r.ID, core.CheckedObject{Key: "checked/p3-x.gz", Size: 5}, "", 0, at)
+			require.NoError(t, err)
+			assert.False(t, ok, "a copy whose removal was never scheduled is never claimed")
+			require.NoError(t, s.ScheduleObjectRemoval(ctx, "checked/p3-late.gz", at))
+			ok, err = s.MarkRecordingReady(ctx, r.ID, core.CheckedObject{Key: "checked/p3-late.gz", Size: 5}, "", 0, at)
+			require.NoError(t, err)
+			assert.False(t, ok, "nor one whose removal is due: the scheduled job may be removing it")
+			got, err := s.Recording(ctx, r.ID)
+			require.NoError(t, err)
+			assert.Equal(t, core.RecordingPending, got.State, "a refused claim changes nothing")
+
+			ok, err = s.MarkSegmentReady(ctx, r.ID, seg.Seq, checked("checked/p3-seg-0-a.gz", 7), 0, at)
+			require.NoError(t, err)
+			require.True(t, ok)
+			ok, err = s.MarkRecordingReady(ctx, r.ID, checked("checked/p3-a.gz", 9), "", 0, at)
+			require.NoError(t, err)
+			require.True(t, ok)
+			got, err = s.Recording(ctx, r.ID)
+			require.NoError(t, err)
+			assert.Equal(t, "checked/p3-a.gz", got.ServedKey)
+			assert.Equal(t, "rec/p3.gz", got.ObjectKey, "the upload key kept")
+			gotSeg, err := s.Segment(ctx, r.ID, 0)
+			require.NoError(t, err)
+			assert.Equal(t, "checked/p3-seg-0-a.gz", gotSeg.ServedKey)
+			for _, key := range []string{"rec/p3.gz", "rec/p3-seg-0.gz"} {
+				done, err := s.UploadFinalized(ctx, key)
+				require.NoError(t, err)
+				assert.True(t, done, key)
+			}
+
+			due, err := s.DueObjectRemovals(ctx, at.Add(core.UploadURLTTL-time.Second), 100)
+			require.NoError(t, err)
+			assert.NotContains(t, due, "rec/p3.gz", "the upload stays while its URLs may be valid")
+			due, err = s.DueObjectRemovals(ctx, at.Add(core.CheckedCopyClaimWindow), 100)
+			require.NoError(t, err)
+			assert.Contains(t, due, "rec/p3.gz", "then it goes")
+			assert.Contains(t, due, "rec/p3-seg-0.gz")
+			assert.Contains(t, due, "checked/p3-late.gz", "an unclaimed copy goes")
+			assert.NotContains(t, due, "checked/p3-a.gz", "the claimed copy is served for good")
+			assert.NotContains(t, due, "checked/p3-seg-0-a.gz")
+			require.NoError(t, s.ForgetObjectRemovals(ctx, due, at.Add(core.CheckedCopyClaimWindow)))
+			due, err = s.DueObjectRemovals(ctx, at.Add(1000*time.Hour), 100)
+			require.NoError(t, err)
+			assert.Empty(t, due, "removed once")
 		})
 
 		t.Run("Traces", func(t *testing.T) {

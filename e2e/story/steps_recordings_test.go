@@ -62,13 +62,23 @@ func recordingSteps() []step {
 			assert.Equal(t, init.RecordingID, done.ID, "init is idempotent: the segment's recording")
 			assert.Equal(t, "ready", done.State)
 			assert.Equal(t, int64(len(file)), done.ByteSize)
-			url, err := c.FetchRecording(ctx, done.ID, "")
-			require.NoError(t, err)
-			got, err = c.Download(ctx, url)
-			require.NoError(t, err)
-			assert.True(t, bytes.Equal(file, got), "the recording comes back byte for byte (%d bytes, got %d)", len(file), len(got))
-			// make test-edge finds these bytes in the bucket wrangler dev keeps.
-			t.Logf("recording %d: %d bytes, sha256 %x", done.ID, len(file), sha256.Sum256(file))
+			_, err = c.FetchRecording(ctx, done.ID, "")
+			var apiErr *client.APIError
+			require.ErrorAs(t, err, &apiErr, "full scope of a live match")
+			assert.Equal(t, "recording_not_released", apiErr.Code, "the delay gate holds for the uploader too")
+			w.castRecording = castRecording{id: done.ID, file: file}
+
+			// The first upload URL is still valid: a second PUT to it after
+			// finalize (forged bytes) changes nothing that is served. The
+			// service's route refuses it; a presigned URL's store takes it
+			// onto a key nothing reads.
+			forged := bytes.Repeat([]byte("forged "), 1<<16)
+			err = c.Upload(ctx, init.Upload.URL, forged)
+			if init.Upload.Local {
+				require.ErrorAs(t, err, &apiErr, "a PUT to the service's route after finalize")
+				assert.Equal(t, 409, apiErr.Status)
+				assert.Equal(t, "recording_finalized", apiErr.Code)
+			}
 		}},
 		{"TheCastMatchIsPlayedOut", func(t *testing.T, w *world) {
 			ctx := context.Background()
@@ -79,6 +89,19 @@ func recordingSteps() []step {
 			require.NoError(t, err)
 			assert.Equal(t, "confirmed", done.Status)
 			assert.Equal(t, "completed", w.read(t, "/api/v1/tournaments/"+castCup)["status"])
+		}},
+		{"TheCastRecordingIsReleased", func(t *testing.T, w *world) {
+			ctx := context.Background()
+			rec := w.castRecording
+			require.NotZero(t, rec.id, "the recording step ran")
+			c := w.client(t, castPlayers[0])
+			url, err := c.FetchRecording(ctx, rec.id, "")
+			require.NoError(t, err, "ended, and the cast shows hands at once")
+			got, err := c.Download(ctx, url)
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(rec.file, got), "the recording comes back byte for byte, not the bytes PUT after finalize (%d bytes, got %d)", len(rec.file), len(got))
+			// make test-edge finds these bytes in the bucket wrangler dev keeps.
+			t.Logf("recording %d: %d bytes, sha256 %x", rec.id, len(rec.file), sha256.Sum256(rec.file))
 		}},
 	}
 }

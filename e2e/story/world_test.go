@@ -28,6 +28,15 @@ type world struct {
 
 	clients map[string]*client.Client // by platform id
 	matches map[string]int64          // the cup's matches by bracket slot
+
+	castRecording castRecording // the cast match's full-scope recording
+}
+
+// castRecording is what the recording steps uploaded: fetched back once
+// the match ended (full scope waits for it, the uploader's too).
+type castRecording struct {
+	id   int64
+	file []byte
 }
 
 func newWorld(t *testing.T, tg *target) *world {

@@ -155,7 +155,7 @@ func commandJS(cmd Command) js.Value {
 		o["ratelimit"] = map[string]any{"binding": cmd.RateLimit.Binding, "key": cmd.RateLimit.Key}
 	case cmd.R2 != nil:
 		op := cmd.R2
-		o["r2"] = map[string]any{"binding": op.Binding, "op": op.Op, "key": op.Key, "offset": op.Offset, "length": op.Length,
+		o["r2"] = map[string]any{"binding": op.Binding, "op": op.Op, "key": op.Key, "from": op.From, "offset": op.Offset, "length": op.Length,
 			"contentType": op.ContentType, "body": bytesJS(op.Body)}
 	case cmd.Response != nil:
 		r := cmd.Response

@@ -20,9 +20,12 @@ import (
 //	                                                        -> Found, Size, Body (the range)
 //	put:    env.RECORDINGS.put(Key, Body, {httpMetadata: {contentType: ContentType}})
 //	delete: env.RECORDINGS.delete(Key)
+//	copy:   o = env.RECORDINGS.get(From); env.RECORDINGS.put(Key, o.body, {httpMetadata: o.httpMetadata})
+//	                                                        -> Found (From had an object), Size
 type R2Call struct {
-	Op          string // head, get, put or delete
+	Op          string // head, get, put, delete or copy
 	Key         string
+	From        string // copy: the source key
 	Offset      int64
 	Length      int64
 	ContentType string
@@ -99,6 +102,18 @@ func (r R2) PresignGet(ctx context.Context, key string, ttl time.Duration) (stri
 	return r.S3.PresignGet(ctx, key, ttl)
 }
 
+// Copy implements core.ObjectStore through the binding (R2 has no copy
+// call there): the JS side streams the object's body into the put, so
+// it never passes through Go.
+func (r R2) Copy(ctx context.Context, from, to string) (bool, error) {
+	return r2Copy(ctx, r.Binding, from, to)
+}
+
+// Copy implements core.ObjectStore, as R2's.
+func (r R2Local) Copy(ctx context.Context, from, to string) (bool, error) {
+	return r2Copy(ctx, r.Binding, from, to)
+}
+
 // Stat implements core.ObjectStore.
 func (r R2Local) Stat(ctx context.Context, key string) (core.ObjectInfo, error) {
 	return r2Stat(ctx, r.Binding, key)
@@ -134,6 +149,14 @@ func r2Stat(ctx context.Context, b R2Binding, key string) (core.ObjectInfo, erro
 		return core.ObjectInfo{}, fmt.Errorf("objects: R2 head %s: %w", key, err)
 	}
 	return core.ObjectInfo{Found: res.Found, Size: res.Size}, nil
+}
+
+func r2Copy(ctx context.Context, b R2Binding, from, to string) (bool, error) {
+	res, err := b.CallR2(ctx, R2Call{Op: "copy", Key: to, From: from})
+	if err != nil {
+		return false, fmt.Errorf("objects: R2 copy %s to %s: %w", from, to, err)
+	}
+	return res.Found, nil
 }
 
 func r2Delete(ctx context.Context, b R2Binding, key string) error {

@@ -35,6 +35,15 @@ func (b jsBinding) CallR2(ctx context.Context, c R2Call) (R2Result, error) {
 		p = b.v.Call("put", c.Key, body, map[string]any{"httpMetadata": map[string]any{"contentType": c.ContentType}})
 	case "delete":
 		p = b.v.Call("delete", c.Key)
+	case "copy":
+		src, err := await(b.v.Call("get", c.From))
+		if err != nil {
+			return R2Result{}, err
+		}
+		if src.IsNull() || src.IsUndefined() {
+			return R2Result{}, nil
+		}
+		p = b.v.Call("put", c.Key, src.Get("body"), map[string]any{"httpMetadata": src.Get("httpMetadata")})
 	default:
 		return R2Result{}, errors.New("objects: unknown R2 op " + c.Op)
 	}

@@ -1,6 +1,7 @@
 package objects
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -72,6 +73,16 @@ func (s *S3) client() *http.Client {
 // presign returns a presigned URL for method on key; contentType, when
 // set, is a signed header the request must carry.
 func (s *S3) presign(ctx context.Context, method, key, contentType string, ttl time.Duration) (string, error) {
+	var signed http.Header
+	if contentType != "" {
+		signed = http.Header{"Content-Type": {contentType}}
+	}
+	return s.presignHeaders(ctx, method, key, signed, ttl)
+}
+
+// presignHeaders returns a presigned URL for method on key whose request
+// must carry the signed headers.
+func (s *S3) presignHeaders(ctx context.Context, method, key string, signed http.Header, ttl time.Duration) (string, error) {
 	u, err := s.objectURL(key)
 	if err != nil {
 		return "", err
@@ -83,8 +94,8 @@ func (s *S3) presign(ctx context.Context, method, key, contentType string, ttl t
 	if err != nil {
 		return "", err
 	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
+	for k, v := range signed {
+		req.Header[k] = v
 	}
 	return presignV4(req, s.AccessKeyID, s.SecretAccessKey, s.region(), ttl)
 }
@@ -99,18 +110,22 @@ func (s *S3) PresignGet(ctx context.Context, key string, ttl time.Duration) (str
 	return s.presign(ctx, http.MethodGet, key, "", ttl)
 }
 
-// do sends a presigned request for the service itself.
-func (s *S3) do(ctx context.Context, method, key string, header http.Header) (*http.Response, error) {
-	signed, err := s.presign(ctx, method, key, "", opTTL)
+// do sends a presigned request for the service itself; signed headers
+// are part of the signature (every x-amz- header must be), the others
+// (Range) are only sent.
+func (s *S3) do(ctx context.Context, method, key string, signedHeader, header http.Header) (*http.Response, error) {
+	target, err := s.presignHeaders(ctx, method, key, signedHeader, opTTL)
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, method, signed, nil)
+	req, err := http.NewRequestWithContext(ctx, method, target, nil)
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range header {
-		req.Header[k] = v
+	for _, h := range []http.Header{signedHeader, header} {
+		for k, v := range h {
+			req.Header[k] = v
+		}
 	}
 	resp, err := s.client().Do(req)
 	if err != nil {
@@ -121,7 +136,7 @@ func (s *S3) do(ctx context.Context, method, key string, header http.Header) (*h
 
 // Stat implements core.ObjectStore with a HEAD request.
 func (s *S3) Stat(ctx context.Context, key string) (core.ObjectInfo, error) {
-	resp, err := s.do(ctx, http.MethodHead, key, nil)
+	resp, err := s.do(ctx, http.MethodHead, key, nil, nil)
 	if err != nil {
 		return core.ObjectInfo{}, err
 	}
@@ -145,7 +160,7 @@ func (s *S3) Read(ctx context.Context, key string, offset, length int64) (io.Rea
 		return nil, errors.New("objects: read needs offset >= 0 and length > 0")
 	}
 	header := http.Header{"Range": {fmt.Sprintf("bytes=%d-%d", offset, offset+length-1)}}
-	resp, err := s.do(ctx, http.MethodGet, key, header)
+	resp, err := s.do(ctx, http.MethodGet, key, nil, header)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +180,7 @@ func (s *S3) Read(ctx context.Context, key string, offset, length int64) (io.Rea
 
 // Delete implements core.ObjectStore.
 func (s *S3) Delete(ctx context.Context, key string) error {
-	resp, err := s.do(ctx, http.MethodDelete, key, nil)
+	resp, err := s.do(ctx, http.MethodDelete, key, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -175,6 +190,37 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 		return nil
 	}
 	return fmt.Errorf("objects: DELETE %s: status %d", key, resp.StatusCode)
+}
+
+// Copy implements core.ObjectStore with CopyObject: the store copies
+// the object itself (nothing passes through the service), as a
+// snapshot. A copy can answer 200 with an error in its body (S3 does
+// for long copies), so the body is read too.
+func (s *S3) Copy(ctx context.Context, from, to string) (bool, error) {
+	src, err := s.objectURL(from)
+	if err != nil {
+		return false, err
+	}
+	signed := http.Header{"X-Amz-Copy-Source": {src.EscapedPath()}}
+	resp, err := s.do(ctx, http.MethodPut, to, signed, nil)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil {
+		return false, fmt.Errorf("objects: copy %s: %w", from, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return false, nil
+	case resp.StatusCode != http.StatusOK || bytes.Contains(body, []byte("<Error>")):
+		if bytes.Contains(body, []byte("<Code>NoSuchKey</Code>")) {
+			return false, nil
+		}
+		return false, fmt.Errorf("objects: copy %s to %s: status %d: %.200s", from, to, resp.StatusCode, body)
+	}
+	return true, nil
 }
 
 // limitedBody reads a bounded part of a response body and closes it.

@@ -56,11 +56,24 @@ func (s *Server) seedDemoRecording(ctx context.Context, st *store.Arena, slug st
 	if err != nil {
 		return err
 	}
-	size, err := writer.Write(ctx, rec.ObjectKey, core.ReplayContentType, bytes.NewReader(file), core.MaxRecordingBytes)
+	// Stored as a finalize stores what it checked: under a checked key,
+	// its removal scheduled until the claim.
+	served, err := core.NewCheckedObjectKey(rec.ObjectKey, s.rand)
 	if err != nil {
 		return err
 	}
-	_, err = st.MarkRecordingReady(ctx, rec.ID, size, rec.GameBuild, duration, at)
+	if err := st.ScheduleObjectRemoval(ctx, served, at.Add(core.CheckedCopyClaimWindow)); err != nil {
+		return err
+	}
+	size, err := writer.Write(ctx, served, core.ReplayContentType, bytes.NewReader(file), core.MaxRecordingBytes)
+	if err != nil {
+		return err
+	}
+	c := core.CheckedObject{Key: served, Size: size, UploadRemovalDue: at}
+	claimed, err := st.MarkRecordingReady(ctx, rec.ID, c, rec.GameBuild, duration, at)
+	if err == nil && !claimed {
+		err = fmt.Errorf("demo recording: the checked copy was not claimed")
+	}
 	return err
 }
 

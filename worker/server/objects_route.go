@@ -93,9 +93,14 @@ const uploadReadTime = 15 * time.Minute
 // handleObjectPut takes one upload to the service's signed route
 // (upload.local): Content-Type application/gzip as signed, streamed into
 // the store, never held in memory; over the 16 MB ceiling it is refused
-// (413) and nothing is kept. Answers 204.
+// (413) and nothing is kept. Once the recording or segment was finalized,
+// 409 recording_finalized (what finalize checked is a copy, served for
+// good; until then the URL takes a retried upload). Answers 204.
 func (s *Server) handleObjectPut(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	key, writer, err := s.routeObject(r, t, r.Header.Get("Content-Type"))
+	if err == nil {
+		err = core.CheckUpload(r.Context(), t.Store, key)
+	}
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -3,6 +3,7 @@ package server_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -33,11 +34,16 @@ func recordingFlows(t *testing.T, p *protocolEnv) {
 	p.game(t, "GET", rec+"/segments?after=x", e.p2, nil, "")
 	require.Equal(t, 204, e.put(t, target, e.replay(t, "full", nil), "application/gzip"))
 	p.game(t, "POST", rec+"/finalize", e.p1, nil, "")
+	e.put(t, target, []byte("swapped"), "application/gzip")                     // recording_finalized
 	p.game(t, "POST", rec+"/segments/init", e.p1, map[string]any{"seq": 1}, "") // recording_ended
 	p.game(t, "GET", rec, e.p2, nil, "")                                        // not released
 	status, share := p.game(t, "POST", rec+"/share", e.p1, nil, "")
 	require.Equal(t, 200, status)
 	p.game(t, "POST", rec+"/share", e.p2, nil, "")
+	p.game(t, "GET", rec, "", nil, "")                     // missing_ticket
+	p.game(t, "GET", rec+"/segments?after=0", "", nil, "") // missing_ticket
+	e.confirm(t)
+	p.Now = p.Now.Add(2 * time.Minute) // past the cast delay
 	status, fetched := p.game(t, "GET", rec, e.p1, nil, "")
 	require.Equal(t, 200, status)
 	e.get(t, fetched["url"].(string))

@@ -127,7 +127,7 @@ func (s *Server) finalizeFor(r *http.Request, t *Tenant, rec *core.Recording) (*
 	if err != nil {
 		return nil, err
 	}
-	f := &core.Finalize{Recordings: t.Store, Objects: store, Now: s.now()}
+	f := &core.Finalize{Recordings: t.Store, Objects: store, Random: s.rand, Now: s.now()}
 	if rec.Casual() {
 		return f, nil
 	}
@@ -180,7 +180,8 @@ func (s *Server) handleMyRecordings(w http.ResponseWriter, r *http.Request, t *T
 
 // viewer is who asks for a recording outside the ticket-only routes: a
 // game client (its ticket, verified; a bad one is 401), else a signed-in
-// web session, else nobody; plus the share token of the query.
+// web session, else nobody; plus the share token of the query. Nobody
+// without a token is 401 (core.CheckViewer).
 func (s *Server) viewer(r *http.Request, t *Tenant) (core.Viewer, error) {
 	v := core.Viewer{Token: r.URL.Query().Get("token")}
 	if r.Header.Get("Authorization") != "" {
@@ -194,7 +195,7 @@ func (s *Server) viewer(r *http.Request, t *Tenant) (core.Viewer, error) {
 	if s.sessionPlayer != nil {
 		v.PlatformID = s.sessionPlayer(r, t)
 	}
-	return v, nil
+	return v, core.CheckViewer(v)
 }
 
 // releasePolicy reads what the delay gate needs for a match recording
@@ -232,7 +233,7 @@ func (s *Server) handleFetchRecording(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	u, err := s.fetchURL(r.Context(), r, rec.ObjectKey)
+	u, err := s.fetchURL(r.Context(), r, rec.ServedKey)
 	if err != nil {
 		writeError(w, r, err)
 		return

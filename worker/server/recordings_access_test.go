@@ -27,15 +27,16 @@ func (e *recordingEnv) fetch(t *testing.T, id int64, account, token string) (int
 }
 
 // TestFetchDelayGate: a full-scope recording of a delayed (120 s) cup is
-// the uploader's at once, everyone else's 120 s after the match ended,
-// and nobody else's while it never ended.
+// served 120 s after the match ended, to everyone the uploader included,
+// and to nobody while it never ended.
 func TestFetchDelayGate(t *testing.T) {
 	e := newRecordingEnv(t)
 	id, status, out := e.upload(t, e.p1, "full", e.replay(t, "full", nil))
 	require.Equal(t, 200, status, out)
 
-	status, _ = e.fetch(t, id, e.p1, "")
-	assert.Equal(t, 200, status, "the uploader, at once")
+	status, out = e.fetch(t, id, e.p1, "")
+	assert.Equal(t, 409, status, "the uploader, while the match is live")
+	assert.Equal(t, "recording_not_released", out["error"])
 	e.Now = e.Now.Add(time.Hour)
 	status, out = e.fetch(t, id, e.p2, "")
 	assert.Equal(t, 409, status, "the match has not ended")
@@ -45,16 +46,22 @@ func TestFetchDelayGate(t *testing.T) {
 	e.Now = e.Now.Add(119 * time.Second)
 	status, _ = e.fetch(t, id, e.p2, "")
 	assert.Equal(t, 409, status, "119 s after the end")
+	status, out = e.fetch(t, id, e.p1, "")
+	assert.Equal(t, 409, status, "the uploader too, 119 s after the end")
+	assert.Equal(t, "recording_not_released", out["error"])
 	e.Now = e.Now.Add(time.Second)
 	status, out = e.fetch(t, id, e.p2, "")
 	assert.Equal(t, 200, status, out)
+	status, out = e.fetch(t, id, e.p1, "")
+	assert.Equal(t, 200, status, "the uploader, released: %v", out)
 	status, out = e.fetch(t, id, playerID(7), "")
 	assert.Equal(t, 200, status, "any arena member with a ticket: %v", out)
 	status, out = e.fetch(t, id, "", "")
-	assert.Equal(t, 404, status, "nobody")
-	assert.Equal(t, "recording_not_found", out["error"])
-	status, out = e.game(t, "GET", fmt.Sprintf("/api/v1/recordings/%d", id), "", nil, "")
-	assert.Equal(t, 404, status, out)
+	assert.Equal(t, 401, status, "no ticket and no token")
+	assert.Equal(t, "missing_ticket", out["error"])
+	status, out = e.fetch(t, 424242, "", "")
+	assert.Equal(t, 401, status, "the ticket first, before the recording is looked up: %v", out)
+	assert.Equal(t, "missing_ticket", out["error"])
 	status, out = e.Do(t, "GET", fmt.Sprintf("http://alpha.test/api/v1/recordings/%d", id), "Platform MOCK:123", nil)
 	assert.Equal(t, 401, status, "a malformed ticket is refused, not ignored")
 	assert.Equal(t, "missing_ticket", out["error"])
@@ -263,15 +270,17 @@ func TestDemoRecording(t *testing.T) {
 	assert.Equal(t, "public", h.Scope)
 	final := a.MatchBySlot(t, "autumn-open", "FINAL")
 	assert.Equal(t, final.ID, h.MatchID)
-	status, _ := a.Do(t, "GET", "/api/v1/recordings/1", "", nil)
-	assert.Equal(t, 404, status, "members only")
+	status, out := a.Do(t, "GET", "/api/v1/recordings/1", "", nil)
+	assert.Equal(t, 401, status, "members only")
+	assert.Equal(t, "missing_ticket", out["error"])
 }
 
 // TestArenaMembersBySession: a signed-in web session makes a member, as
 // a ticket does; a signed-out browser is nobody.
 func TestArenaMembersBySession(t *testing.T) {
 	a := arenatest.New(t, arenatest.Options{})
-	assert.Equal(t, 404, a.Browser(t).Get(t, "/api/v1/recordings/1").Status, "a visitor")
+	assert.Equal(t, 401, a.Browser(t).Get(t, "/api/v1/recordings/1").Status, "a visitor: no ticket, no session, no token")
+	assert.Equal(t, 401, a.Browser(t).Get(t, "/api/v1/recordings/1/segments").Status, "a visitor")
 	member := a.SignedIn(t, arenatest.Charles)
 	page := member.Get(t, "/api/v1/recordings/1")
 	require.Equal(t, 200, page.Status, page.Body)

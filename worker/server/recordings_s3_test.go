@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -34,6 +35,19 @@ func TestRecordingsOnS3(t *testing.T) {
 	got, err := c.Download(ctx, url)
 	require.NoError(t, err)
 	assert.Equal(t, file, got)
+
+	// The presigned URL cannot be revoked: the store takes another PUT,
+	// and nothing any fetch serves changes.
+	swap := bytes.Repeat([]byte("not gzip "), 3<<17)
+	require.NoError(t, c.Upload(ctx, init.Upload.URL, swap), "the store itself takes the PUT")
+	url, err = c.FetchRecording(ctx, rec.ID, "")
+	require.NoError(t, err)
+	got, err = c.Download(ctx, url)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(file, got), "fetch serves what finalize checked: %d bytes, not %d", len(file), len(got))
+	again, err := c.FinalizeRecording(ctx, rec.ID)
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(file)), again.ByteSize, "finalizing again reads nothing new")
 
 	big, err := c.InitRecording(ctx, 0, client.ScopePublic, "s3", 0)
 	require.NoError(t, err)

@@ -105,6 +105,7 @@ var statusByCode = map[string]int{
 	core.CodeInvalidSignature:    http.StatusForbidden,
 	core.CodeURLExpired:          http.StatusForbidden,
 	core.CodeStorageUnavailable:  http.StatusServiceUnavailable,
+	core.CodeRecordingFinalized:  http.StatusConflict,
 
 	// Players' result reports (the website).
 	core.CodeReportPending:   http.StatusConflict,

@@ -68,12 +68,26 @@ func (s *Server) scheduledJobs() []scheduledJob {
 		{name: "alerts", run: s.runAlerts},
 		{name: "webhooks", run: s.deliverWebhooks},
 		{name: "custom_domains", run: s.refreshDomains},
+		// Last: object storage failing stops no job above.
+		{name: "object_removals", run: s.removeDueObjects},
 	}
 }
 
 // sweepRateCounters drops rate-limit windows older than the current one.
 func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
 	return false, st.SweepRateCounters(ctx, now.Truncate(rateWindow).Unix())
+}
+
+// removeDueObjects removes the objects whose removal is due: checked
+// copies no finalize claimed (one cut off by a crash), uploads of
+// finalized recordings once their URLs expired. Nothing a page shows
+// changes.
+func (s *Server) removeDueObjects(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+	if s.cfg.Objects == nil {
+		return false, nil
+	}
+	_, err := core.RemoveDueObjects(ctx, st, s.cfg.Objects, now)
+	return false, err
 }
 
 // RunScheduled runs every scheduled job once for every arena: the one

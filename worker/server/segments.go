@@ -135,10 +135,10 @@ func (s *Server) handleSegments(w http.ResponseWriter, r *http.Request, t *Tenan
 	now := s.now()
 	out := make([]segmentLink, 0, len(segs))
 	for i := range segs {
-		if !core.SegmentReleased(rec, &segs[i], v, t.Arena.Plan, cast, now) {
+		if !core.SegmentReleased(rec, &segs[i], t.Arena.Plan, cast, now) {
 			continue
 		}
-		u, err := s.fetchURL(r.Context(), r, segs[i].ObjectKey)
+		u, err := s.fetchURL(r.Context(), r, segs[i].ServedKey)
 		if err != nil {
 			writeError(w, r, err)
 			return

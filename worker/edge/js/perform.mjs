@@ -48,6 +48,14 @@ async function r2(op, env) {
       const o = await bucket.put(op.key, op.body, { httpMetadata: { contentType: op.contentType } });
       return { status: 200, size: o.size };
     }
+    case "copy": {
+      // The body streams from the get into the put (an R2 body knows its
+      // length); the bytes never reach Go.
+      const src = await bucket.get(op.from);
+      if (!src) return { status: 404 };
+      const o = await bucket.put(op.key, src.body, { httpMetadata: src.httpMetadata });
+      return { status: 200, size: o.size };
+    }
     case "delete":
       await bucket.delete(op.key);
       return { status: 200 };
