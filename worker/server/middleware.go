@@ -152,7 +152,11 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			return err
 		})
 		if err != nil {
-			writeError(w, r, err)
+			if core.ErrorCode(err) == core.CodeArenaNotFound {
+				writeError(w, r, err)
+			} else {
+				s.failTenant(w, r, nil, err)
+			}
 			return
 		}
 		if ra, ok := ctx.Value(tenantKey).(*requestArena); ok {
@@ -163,7 +167,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		}
 		st, release, err := s.arenaDB(ctx, a)
 		if err != nil {
-			writeError(w, r, fmt.Errorf("arena %s database: %w", a.Slug, err))
+			s.failTenant(w, r, &Tenant{Arena: a}, fmt.Errorf("arena %s database: %w", a.Slug, err))
 			return
 		}
 		defer release()
