@@ -70,30 +70,31 @@ func prepared(ctx context.Context, pool *sql.DB, cache *sync.Map, query string) 
 // query runs a reading query (prepared once on a local database). Close
 // the rows when done: that also ends a local call's deadline.
 func (db *DB) query(ctx context.Context, query string, args ...any) (*rows, error) {
-	if !db.Local {
-		r, err := db.QueryContext(ctx, query, args...)
-		if err != nil {
-			return nil, err
-		}
-		return &rows{Rows: r, ctx: ctx, cancel: noDeadline}, nil
+	if err := db.gaveUp(ctx); err != nil {
+		return nil, err
 	}
 	ctx, cancel := db.bound(ctx)
-	st, err := prepared(ctx, db.DB, &db.readStmts, query)
+	var r *sql.Rows
+	var err error
+	if db.Local {
+		var st *sql.Stmt
+		if st, err = prepared(ctx, db.DB, &db.readStmts, query); err == nil {
+			r, err = st.QueryContext(ctx, args...)
+		}
+	} else {
+		r, err = db.QueryContext(ctx, query, args...)
+	}
 	if err != nil {
 		cancel()
-		return nil, unanswered(ctx, err)
+		return nil, db.failed(ctx, err)
 	}
-	r, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		cancel()
-		return nil, unanswered(ctx, err)
-	}
-	return &rows{Rows: r, ctx: ctx, cancel: cancel}, nil
+	return &rows{Rows: r, db: db, ctx: ctx, cancel: cancel}, nil
 }
 
 // rows are a query's rows under the call's deadline.
 type rows struct {
 	*sql.Rows
+	db     *DB
 	ctx    context.Context
 	cancel context.CancelFunc
 }
@@ -105,42 +106,44 @@ func (r *rows) Close() error {
 	return err
 }
 
-// Err is the error that ended the rows; a deadline that ran out is
-// ErrUnavailable.
-func (r *rows) Err() error { return unanswered(r.ctx, r.Rows.Err()) }
+// Err is the error that ended the rows (failed's).
+func (r *rows) Err() error { return r.db.failed(r.ctx, r.Rows.Err()) }
 
 // queryRow runs a reading query expected to return one row, when the
 // row is scanned.
 func (db *DB) queryRow(ctx context.Context, query string, args ...any) scanner {
-	if !db.Local {
-		return db.QueryRowContext(ctx, query, args...)
-	}
-	return boundRow{db: db, ctx: ctx, query: query, args: args, pool: db.DB, stmts: &db.readStmts}
+	return row{db: db, ctx: ctx, query: query, args: args, pool: db.DB, stmts: &db.readStmts}
 }
 
-// boundRow is a local database's one-row statement, run when scanned,
-// under the call's deadline (which must last until the row is scanned).
-type boundRow struct {
+// row is a one-row statement, run when scanned, under the call's
+// deadline (which must last until the row is scanned).
+type row struct {
 	db    *DB
 	ctx   context.Context
 	query string
 	args  []any
 	pool  *sql.DB
-	stmts *sync.Map
-	write bool // a write: Version moves once it ran
+	stmts *sync.Map // the pool's prepared statements (a local database)
+	write bool      // a write: Version moves once it ran
 }
 
-func (r boundRow) Scan(dest ...any) error {
+func (r row) Scan(dest ...any) error {
+	if err := r.db.gaveUp(r.ctx); err != nil {
+		return err
+	}
 	if r.write {
 		defer r.db.wrote()
 	}
 	ctx, cancel := r.db.bound(r.ctx)
 	defer cancel()
+	if !r.db.Local {
+		return r.db.failed(ctx, r.pool.QueryRowContext(ctx, r.query, r.args...).Scan(dest...))
+	}
 	st, err := prepared(ctx, r.pool, r.stmts, r.query)
 	if err != nil {
-		return unanswered(ctx, err)
+		return r.db.failed(ctx, err)
 	}
-	return unanswered(ctx, st.QueryRowContext(ctx, r.args...).Scan(dest...))
+	return r.db.failed(ctx, st.QueryRowContext(ctx, r.args...).Scan(dest...))
 }
 
 // readOnWriter runs a one-row read and hands the row to scan. On a local
@@ -151,12 +154,15 @@ func (r boundRow) Scan(dest ...any) error {
 // those writes and its cache is warm. Remotely it is queryRow. scan runs
 // while the writer waits: it should only copy the row out.
 func (db *DB) readOnWriter(ctx context.Context, scan func(scanner) error, query string, args ...any) error {
-	if db.Local {
-		ctx, cancel := db.bound(ctx)
-		defer cancel()
-		return unanswered(ctx, db.localReadOnWriter(ctx, scan, query, args))
+	if !db.Local {
+		return scan(db.queryRow(ctx, query, args...))
 	}
-	return scan(db.queryRow(ctx, query, args...))
+	if err := db.gaveUp(ctx); err != nil {
+		return err
+	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
+	return db.failed(ctx, db.localReadOnWriter(ctx, scan, query, args))
 }
 
 // Version counts the writes made through this DB value. A process that is
@@ -172,28 +178,28 @@ var versionBases atomic.Uint64
 
 // write executes a statement that changes data and bumps Version.
 func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	defer db.wrote()
-	if db.Local {
-		ctx, cancel := db.bound(ctx)
-		defer cancel()
-		st, err := prepared(ctx, db.writer, &db.writeStmts, query)
-		if err != nil {
-			return nil, unanswered(ctx, err)
-		}
-		res, err := st.ExecContext(ctx, args...)
-		return res, unanswered(ctx, err)
+	if err := db.gaveUp(ctx); err != nil {
+		return nil, err
 	}
-	return db.writer.ExecContext(ctx, query, args...)
+	defer db.wrote()
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
+	if !db.Local {
+		res, err := db.writer.ExecContext(ctx, query, args...)
+		return res, db.failed(ctx, err)
+	}
+	st, err := prepared(ctx, db.writer, &db.writeStmts, query)
+	if err != nil {
+		return nil, db.failed(ctx, err)
+	}
+	res, err := st.ExecContext(ctx, args...)
+	return res, db.failed(ctx, err)
 }
 
-// writeRow executes a data-changing statement with RETURNING and bumps
-// Version; locally the statement runs when the row is scanned.
+// writeRow executes a data-changing statement with RETURNING, when the
+// row is scanned, and bumps Version.
 func (db *DB) writeRow(ctx context.Context, query string, args ...any) scanner {
-	if db.Local {
-		return boundRow{db: db, ctx: ctx, query: query, args: args, pool: db.writer, stmts: &db.writeStmts, write: true}
-	}
-	defer db.wrote()
-	return db.writer.QueryRowContext(ctx, query, args...)
+	return row{db: db, ctx: ctx, query: query, args: args, pool: db.writer, stmts: &db.writeStmts, write: true}
 }
 
 // DefaultTimeout is how long a database call may take when the
@@ -215,6 +221,62 @@ var ErrUnavailable = errors.New("store: the database did not answer in time")
 // is not Unavailable.
 func Unavailable(err error) bool {
 	return errors.Is(err, ErrUnavailable) || errors.Is(err, hrana.ErrUnavailable)
+}
+
+// FailFast returns ctx under which a database that did not answer one
+// call (Unavailable) fails every later call made under ctx at once,
+// instead of each waiting out a deadline of its own: a request that goes
+// on after a failure it tolerates (a setting's default, a visitor's
+// frame, nobody shown live) still answers within about one deadline.
+// Each request and each arena's scheduled jobs run under one; other
+// databases are not affected.
+func FailFast(ctx context.Context) context.Context {
+	return context.WithValue(ctx, failFastKey{}, &silentDBs{})
+}
+
+type failFastKey struct{}
+
+// silentDBs are the databases that did not answer under one FailFast
+// context, with the error of the call they did not answer.
+type silentDBs struct {
+	mu   sync.Mutex
+	errs map[*DB]error
+}
+
+// gaveUp returns an error when db did not answer an earlier call under
+// ctx's FailFast.
+func (db *DB) gaveUp(ctx context.Context) error {
+	s, _ := ctx.Value(failFastKey{}).(*silentDBs)
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	err := s.errs[db]
+	s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("store: not asked, an earlier call got no answer: %w", err)
+	}
+	return nil
+}
+
+// failed returns a call's error, ErrUnavailable when ctx's deadline ran
+// out, and remembers under ctx's FailFast that db did not answer.
+func (db *DB) failed(ctx context.Context, err error) error {
+	err = unanswered(ctx, err)
+	if err == nil || !Unavailable(err) {
+		return err
+	}
+	if s, _ := ctx.Value(failFastKey{}).(*silentDBs); s != nil {
+		s.mu.Lock()
+		if s.errs == nil {
+			s.errs = map[*DB]error{}
+		}
+		if s.errs[db] == nil {
+			s.errs[db] = err
+		}
+		s.mu.Unlock()
+	}
+	return err
 }
 
 // bound gives a local database's call its deadline (remote calls get
@@ -383,12 +445,20 @@ func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stm
 
 // batch runs Batch and BatchRead (read nil: no read).
 func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
-	defer db.wrote()
-	if db.Local {
-		ctx, cancel := db.bound(ctx)
-		defer cancel()
-		return unanswered(ctx, db.localBatch(ctx, stmts, read, dest)) // groupcommit.go
+	if err := db.gaveUp(ctx); err != nil {
+		return err
 	}
+	defer db.wrote()
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
+	if db.Local {
+		return db.failed(ctx, db.localBatch(ctx, stmts, read, dest)) // groupcommit.go
+	}
+	return db.failed(ctx, db.remoteBatch(ctx, stmts, read, dest))
+}
+
+// remoteBatch runs a batch in one request (hrana.Batcher).
+func (db *DB) remoteBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
 	steps := make([]hrana.Statement, len(stmts))
 	for i, s := range stmts {
 		steps[i] = hrana.Statement(s)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/openapi/openapitest"
 	"arena/sql/libsqltest"
 	"arena/worker/arenatest"
 	"arena/worker/server"
@@ -51,6 +52,7 @@ func newStallEnv(t *testing.T, o arenatest.Options) *stallEnv {
 	o.Now = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	e := &stallEnv{Arena: arenatest.New(t, o), stalled: libsqltest.StartServer(t), healthy: libsqltest.StartServer(t),
 		admins: map[string]string{}, matches: map[string]float64{}, live: map[string]map[string]any{}}
+	e.Handler = conforming(t, e.Server)
 	for host, db := range map[string]*libsqltest.Server{"stalled.test": e.stalled, "healthy.test": e.healthy} {
 		req := map[string]any{"slug": strings.TrimSuffix(host, ".test"), "name": "Arena " + host, "hosts": []string{host},
 			"plan": "indie", "appIds": []string{"480"}, "gracePeriodSeconds": 60, "databaseUrl": db.URL}
@@ -64,6 +66,14 @@ func newStallEnv(t *testing.T, o arenatest.Options) *stallEnv {
 		e.signedIn.SignInAt(t, "http://stalled.test", playerID(1))
 	}
 	return e
+}
+
+// conforming checks every API answer of h against the OpenAPI document
+// (the 503s included); the site's pages are not in it.
+func conforming(t *testing.T, h http.Handler) http.Handler {
+	rec := openapitest.NewRecorder(t)
+	rec.AllowUndocumented()
+	return rec.Handler(h)
 }
 
 // admin calls host's admin API, requiring the status.
@@ -159,10 +169,14 @@ func (e *stallEnv) routeKinds(host string) []struct {
 		page                     bool
 	}{
 		{name: "PublicAPI", method: "GET", path: "/api/v1/tournaments/cup"},
+		// Reads the live set, shows nobody live when it cannot, then reads
+		// on: one deadline all the same (store.FailFast).
+		{name: "PublicAPIAfterAFallback", method: "GET", path: "/api/v1/casters"},
 		{name: "Admin", method: "GET", path: "/api/v1/admin/tournaments/cup/matches", auth: "Bearer " + e.admins[host]},
 		{name: "GameRead", method: "GET", path: "/api/v1/me/live-match", auth: "Platform MOCK:" + playerID(2)},
 		{name: "GameWrite", method: "POST", path: e.matchPath(host, "result"), auth: "Platform MOCK:" + playerID(2), body: e.submission(host)},
 		{name: "Page", method: "GET", path: "/tournaments/cup", page: true},
+		{name: "PageAfterAFallback", method: "GET", path: "/casters", page: true},
 	}
 }
 
@@ -333,6 +347,7 @@ func TestStalledDirectory(t *testing.T) {
 	directory := libsqltest.StartServer(t)
 	a := arenatest.New(t, arenatest.Options{NoDemo: true, InProcess: true, OperatorToken: operatorToken,
 		DBTimeout: stallDeadline, DirectoryURL: directory.URL})
+	a.Handler = conforming(t, a.Server)
 	a.CreateArena(t, "north", "north.test", "", nil) // a local arena database
 	e := &stallEnv{Arena: a}
 
