@@ -138,14 +138,11 @@ type answer struct {
 
 // call sends one request in process, timed.
 func (e *stallEnv) call(method, host, path, auth string, body any) answer {
-	var rd *bytes.Reader
+	var raw []byte
 	if body != nil {
-		raw, _ := json.Marshal(body)
-		rd = bytes.NewReader(raw)
-	} else {
-		rd = bytes.NewReader(nil)
+		raw, _ = json.Marshal(body)
 	}
-	req := httptest.NewRequest(method, path, rd)
+	req := httptest.NewRequest(method, path, bytes.NewReader(raw))
 	req.Host = host
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
