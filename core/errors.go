@@ -63,4 +63,9 @@ const (
 	CodeBodyTooLarge     = "body_too_large"
 	CodeMethodNotAllowed = "method_not_allowed"
 	CodeRateLimited      = "rate_limited"
+	// CodeDatabaseUnavailable: the arena's or the directory's database did
+	// not answer within its deadline (stalled, down, or failing with 5xx).
+	// 503 with Retry-After; a write it interrupted may or may not have
+	// been applied, and the client's retry is safe.
+	CodeDatabaseUnavailable = "database_unavailable"
 )

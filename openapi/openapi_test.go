@@ -293,7 +293,9 @@ func TestErrorCodes(t *testing.T) {
 		codes  []string
 	}{
 		{"submitResult", "401", []string{"missing_ticket"}},
-		{"submitResult", "503", []string{"platform_unavailable"}},
+		{"submitResult", "503", []string{"platform_unavailable", "database_unavailable"}},
+		{"getTournament", "503", []string{"database_unavailable"}},
+		{"updateSettings", "503", []string{"database_unavailable"}},
 		{"submitResult", "403", []string{"not_participant"}},
 		{"submitResult", "404", []string{"match_not_found", "arena_not_found"}},
 		{"submitResult", "409", []string{"already_resolved", "not_live", "already_submitted"}},

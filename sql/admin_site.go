@@ -93,15 +93,20 @@ func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 // countReturned executes a data-changing statement with RETURNING and
 // counts the rows it returned (the rows it changed); it bumps Version.
 func (db *DB) countReturned(ctx context.Context, query string, args ...any) (int, error) {
+	if err := db.gaveUp(ctx); err != nil {
+		return 0, err
+	}
 	defer db.wrote()
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
 	rows, err := db.writer.QueryContext(ctx, query, args...)
 	if err != nil {
-		return 0, err
+		return 0, db.failed(ctx, err)
 	}
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
 		n++
 	}
-	return n, rows.Err()
+	return n, db.failed(ctx, rows.Err())
 }

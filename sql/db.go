@@ -10,8 +10,10 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,6 +29,10 @@ type DB struct {
 	Local bool
 	// URL is the database URL without credentials.
 	URL string
+
+	// timeout bounds each call (Opener.Timeout): remotely every request,
+	// in the Hrana driver; locally each call of the methods below.
+	timeout time.Duration
 
 	// writer runs every write. For a local file it is a one-connection
 	// pool beside the reading pool: writes queue in the process instead of
@@ -61,26 +67,83 @@ func prepared(ctx context.Context, pool *sql.DB, cache *sync.Map, query string) 
 	return st, nil
 }
 
-// query runs a reading query (prepared once on a local database).
-func (db *DB) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if !db.Local {
-		return db.QueryContext(ctx, query, args...)
-	}
-	st, err := prepared(ctx, db.DB, &db.readStmts, query)
-	if err != nil {
+// query runs a reading query (prepared once on a local database). Close
+// the rows when done: that also ends a local call's deadline.
+func (db *DB) query(ctx context.Context, query string, args ...any) (*rows, error) {
+	if err := db.gaveUp(ctx); err != nil {
 		return nil, err
 	}
-	return st.QueryContext(ctx, args...)
+	ctx, cancel := db.bound(ctx)
+	var r *sql.Rows
+	var err error
+	if db.Local {
+		var st *sql.Stmt
+		if st, err = prepared(ctx, db.DB, &db.readStmts, query); err == nil {
+			r, err = st.QueryContext(ctx, args...)
+		}
+	} else {
+		r, err = db.QueryContext(ctx, query, args...)
+	}
+	if err != nil {
+		cancel()
+		return nil, db.failed(ctx, err)
+	}
+	return &rows{Rows: r, db: db, ctx: ctx, cancel: cancel}, nil
 }
 
-// queryRow runs a reading query expected to return one row.
-func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	if db.Local {
-		if st, err := prepared(ctx, db.DB, &db.readStmts, query); err == nil {
-			return st.QueryRowContext(ctx, args...)
-		}
+// rows are a query's rows under the call's deadline.
+type rows struct {
+	*sql.Rows
+	db     *DB
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Close closes the rows and ends the call's deadline.
+func (r *rows) Close() error {
+	err := r.Rows.Close()
+	r.cancel()
+	return err
+}
+
+// Err is the error that ended the rows (failed's).
+func (r *rows) Err() error { return r.db.failed(r.ctx, r.Rows.Err()) }
+
+// queryRow runs a reading query expected to return one row, when the
+// row is scanned.
+func (db *DB) queryRow(ctx context.Context, query string, args ...any) scanner {
+	return row{db: db, ctx: ctx, query: query, args: args, pool: db.DB, stmts: &db.readStmts}
+}
+
+// row is a one-row statement, run when scanned, under the call's
+// deadline (which must last until the row is scanned).
+type row struct {
+	db    *DB
+	ctx   context.Context
+	query string
+	args  []any
+	pool  *sql.DB
+	stmts *sync.Map // the pool's prepared statements (a local database)
+	write bool      // a write: Version moves once it ran
+}
+
+func (r row) Scan(dest ...any) error {
+	if err := r.db.gaveUp(r.ctx); err != nil {
+		return err
 	}
-	return db.QueryRowContext(ctx, query, args...)
+	if r.write {
+		defer r.db.wrote()
+	}
+	ctx, cancel := r.db.bound(r.ctx)
+	defer cancel()
+	if !r.db.Local {
+		return r.db.failed(ctx, r.pool.QueryRowContext(ctx, r.query, r.args...).Scan(dest...))
+	}
+	st, err := prepared(ctx, r.pool, r.stmts, r.query)
+	if err != nil {
+		return r.db.failed(ctx, err)
+	}
+	return r.db.failed(ctx, st.QueryRowContext(ctx, r.args...).Scan(dest...))
 }
 
 // readOnWriter runs a one-row read and hands the row to scan. On a local
@@ -91,10 +154,15 @@ func (db *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row 
 // those writes and its cache is warm. Remotely it is queryRow. scan runs
 // while the writer waits: it should only copy the row out.
 func (db *DB) readOnWriter(ctx context.Context, scan func(scanner) error, query string, args ...any) error {
-	if db.Local {
-		return db.localReadOnWriter(ctx, scan, query, args)
+	if !db.Local {
+		return scan(db.queryRow(ctx, query, args...))
 	}
-	return scan(db.queryRow(ctx, query, args...))
+	if err := db.gaveUp(ctx); err != nil {
+		return err
+	}
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
+	return db.failed(ctx, db.localReadOnWriter(ctx, scan, query, args))
 }
 
 // Version counts the writes made through this DB value. A process that is
@@ -110,27 +178,124 @@ var versionBases atomic.Uint64
 
 // write executes a statement that changes data and bumps Version.
 func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	defer db.wrote()
-	if db.Local {
-		st, err := prepared(ctx, db.writer, &db.writeStmts, query)
-		if err != nil {
-			return nil, err
-		}
-		return st.ExecContext(ctx, args...)
+	if err := db.gaveUp(ctx); err != nil {
+		return nil, err
 	}
-	return db.writer.ExecContext(ctx, query, args...)
+	defer db.wrote()
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
+	if !db.Local {
+		res, err := db.writer.ExecContext(ctx, query, args...)
+		return res, db.failed(ctx, err)
+	}
+	st, err := prepared(ctx, db.writer, &db.writeStmts, query)
+	if err != nil {
+		return nil, db.failed(ctx, err)
+	}
+	res, err := st.ExecContext(ctx, args...)
+	return res, db.failed(ctx, err)
 }
 
-// writeRow executes a data-changing statement with RETURNING and bumps
-// Version.
-func (db *DB) writeRow(ctx context.Context, query string, args ...any) *sql.Row {
-	defer db.wrote()
-	if db.Local {
-		if st, err := prepared(ctx, db.writer, &db.writeStmts, query); err == nil {
-			return st.QueryRowContext(ctx, args...)
-		}
+// writeRow executes a data-changing statement with RETURNING, when the
+// row is scanned, and bumps Version.
+func (db *DB) writeRow(ctx context.Context, query string, args ...any) scanner {
+	return row{db: db, ctx: ctx, query: query, args: args, pool: db.writer, stmts: &db.writeStmts, write: true}
+}
+
+// DefaultTimeout is how long a database call may take when the
+// deployment sets no other deadline (Opener.Timeout).
+const DefaultTimeout = 5 * time.Second
+
+// ErrUnavailable is wrapped by the error of a call the database did not
+// answer within its deadline (a local call; a remote server that did not
+// answer is hrana.ErrUnavailable). Unavailable tells both apart from real
+// errors.
+var ErrUnavailable = errors.New("store: the database did not answer in time")
+
+// Unavailable reports whether err says the database did not answer: a
+// call's deadline ran out, the server refused the connection or broke
+// it off, or it answered 5xx (hrana.ErrUnavailable). Whether a write
+// that failed so was applied is unknown: its caller answers that the
+// database is unavailable, never that the write was done, and the
+// client's retry must be safe. A refused statement (a constraint, a bug)
+// is not Unavailable.
+func Unavailable(err error) bool {
+	return errors.Is(err, ErrUnavailable) || errors.Is(err, hrana.ErrUnavailable)
+}
+
+// FailFast returns ctx under which a database that did not answer one
+// call (Unavailable) fails every later call made under ctx at once,
+// instead of each waiting out a deadline of its own: a request that goes
+// on after a failure it tolerates (a setting's default, a visitor's
+// frame, nobody shown live) still answers within about one deadline.
+// Each request and each arena's scheduled jobs run under one; other
+// databases are not affected.
+func FailFast(ctx context.Context) context.Context {
+	return context.WithValue(ctx, failFastKey{}, &silentDBs{})
+}
+
+type failFastKey struct{}
+
+// silentDBs are the databases that did not answer under one FailFast
+// context, with the error of the call they did not answer.
+type silentDBs struct {
+	mu   sync.Mutex
+	errs map[*DB]error
+}
+
+// gaveUp returns an error when db did not answer an earlier call under
+// ctx's FailFast.
+func (db *DB) gaveUp(ctx context.Context) error {
+	s, _ := ctx.Value(failFastKey{}).(*silentDBs)
+	if s == nil {
+		return nil
 	}
-	return db.writer.QueryRowContext(ctx, query, args...)
+	s.mu.Lock()
+	err := s.errs[db]
+	s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("store: not asked, an earlier call got no answer: %w", err)
+	}
+	return nil
+}
+
+// failed returns a call's error, ErrUnavailable when ctx's deadline ran
+// out, and remembers under ctx's FailFast that db did not answer.
+func (db *DB) failed(ctx context.Context, err error) error {
+	err = unanswered(ctx, err)
+	if err == nil || !Unavailable(err) {
+		return err
+	}
+	if s, _ := ctx.Value(failFastKey{}).(*silentDBs); s != nil {
+		s.mu.Lock()
+		if s.errs == nil {
+			s.errs = map[*DB]error{}
+		}
+		if s.errs[db] == nil {
+			s.errs[db] = err
+		}
+		s.mu.Unlock()
+	}
+	return err
+}
+
+// bound gives a local database's call its deadline (remote calls get
+// theirs per request, in the Hrana driver).
+func (db *DB) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if !db.Local || db.timeout <= 0 {
+		return ctx, noDeadline
+	}
+	return context.WithTimeout(ctx, db.timeout)
+}
+
+func noDeadline() {}
+
+// unanswered marks err as ErrUnavailable when ctx's deadline ran out.
+func unanswered(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() != context.DeadlineExceeded || Unavailable(err) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, err)
 }
 
 // Close closes the database's pools, once a checkpoint running beside
@@ -150,23 +315,46 @@ func (db *DB) Close() error {
 // sql/sqlitedriver in native builds (the Workers build opens no files).
 const sqliteDriver = "sqlite"
 
+// Open opens the database at rawURL with the default deadline
+// (Opener.Open).
+func Open(rawURL, token string) (*DB, error) { return Opener{}.Open(rawURL, token) }
+
+// Opener opens databases with a deployment's settings.
+type Opener struct {
+	// Dir resolves relative file: URLs (the data directory); empty
+	// leaves them relative to the working directory.
+	Dir string
+	// Timeout bounds every call to a database it opens: each request to
+	// a remote server, each local statement or batch, including the wait
+	// for the local writer. DefaultTimeout when 0. A call past it fails
+	// with an error Unavailable recognizes.
+	Timeout time.Duration
+}
+
 // Open opens the database at rawURL. Remote URLs (libsql://, http://,
 // https://, and ws:// and wss://, reached over HTTP) go through the
 // Hrana driver (sql/hrana) with token as their bearer token; file: URLs
 // are opened with WAL, foreign keys and a busy timeout through the
 // sqlite driver. Open does not touch the database; the first query does.
-func Open(rawURL, token string) (*DB, error) {
+func (o Opener) Open(rawURL, token string) (*DB, error) {
+	if path, ok := cutFilePrefix(rawURL); ok && o.Dir != "" && !filepath.IsAbs(path) {
+		rawURL = "file:" + filepath.Join(o.Dir, path)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("store: invalid database URL: %w", err)
 	}
-	db := &DB{URL: rawURL}
+	db := &DB{URL: rawURL, timeout: o.Timeout}
+	if db.timeout <= 0 {
+		db.timeout = DefaultTimeout
+	}
 	db.version.Store(versionBases.Add(1) << 32)
 	if u.Scheme != "file" {
 		connector, err := hrana.NewConnector(rawURL, token)
 		if err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}
+		connector.Timeout = db.timeout
 		// A remote connection holds nothing between statements (each is
 		// one HTTP request), so the pool only bounds concurrency.
 		sqlDB := sql.OpenDB(connector)
@@ -257,10 +445,20 @@ func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stm
 
 // batch runs Batch and BatchRead (read nil: no read).
 func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
-	defer db.wrote()
-	if db.Local {
-		return db.localBatch(ctx, stmts, read, dest) // groupcommit.go
+	if err := db.gaveUp(ctx); err != nil {
+		return err
 	}
+	defer db.wrote()
+	ctx, cancel := db.bound(ctx)
+	defer cancel()
+	if db.Local {
+		return db.failed(ctx, db.localBatch(ctx, stmts, read, dest)) // groupcommit.go
+	}
+	return db.failed(ctx, db.remoteBatch(ctx, stmts, read, dest))
+}
+
+// remoteBatch runs a batch in one request (hrana.Batcher).
+func (db *DB) remoteBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
 	steps := make([]hrana.Statement, len(stmts))
 	for i, s := range stmts {
 		steps[i] = hrana.Statement(s)

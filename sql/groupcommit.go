@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Group commit of a local database's batches, and the reads that go with
@@ -106,7 +108,11 @@ func (db *DB) localReadOnWriter(ctx context.Context, scan func(scanner) error, q
 }
 
 // enqueue queues b, starts the draining goroutine when none runs, and
-// waits for b's outcome.
+// waits for b's outcome. When b's context ends while b still waits in
+// the queue (its deadline: the writer is held too long), b is taken out,
+// never to run, and the context's error returned. Once its group has
+// taken it, b's outcome is awaited: the group runs on the local file and
+// its statements run to their end (runBatch).
 func (db *DB) enqueue(b *pendingBatch) error {
 	b.done = make(chan struct{})
 	g := &db.group
@@ -115,6 +121,18 @@ func (db *DB) enqueue(b *pendingBatch) error {
 	if !g.draining {
 		g.draining = true
 		go db.drain()
+	}
+	g.mu.Unlock()
+	select {
+	case <-b.done:
+		return b.err
+	case <-b.ctx.Done():
+	}
+	g.mu.Lock()
+	if i := slices.Index(g.queue, b); i >= 0 {
+		g.queue = slices.Delete(g.queue, i, i+1)
+		g.mu.Unlock()
+		return b.ctx.Err()
 	}
 	g.mu.Unlock()
 	<-b.done
@@ -175,11 +193,29 @@ func (db *DB) commitGroup(group []*pendingBatch) {
 	// The transaction is the group's, not one caller's: a caller giving up
 	// must not roll back the others. Each batch runs under its own context.
 	db.group.groups.Add(1)
-	tx, err := db.writer.BeginTx(context.WithoutCancel(group[0].ctx), nil)
-	if err != nil {
+	fail := func(err error) {
 		for _, p := range group {
 			p.err = err
 		}
+	}
+	// The wait for the writer (held by a write, a migration, the
+	// checkpoint's second pass) ends when every caller's deadline has: a
+	// group that cannot start applies nothing.
+	ctx := context.WithoutCancel(group[0].ctx)
+	wait, cancel := ctx, context.CancelFunc(noDeadline)
+	if last, ok := latestDeadline(group); ok {
+		wait, cancel = context.WithDeadline(ctx, last)
+	}
+	conn, err := db.writer.Conn(wait)
+	cancel()
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		fail(err)
 		return
 	}
 	var batches []*pendingBatch
@@ -231,6 +267,22 @@ func (db *DB) commitGroup(group []*pendingBatch) {
 			p.err = err
 		}
 	}
+}
+
+// latestDeadline is the last of the group's callers' deadlines; false
+// when one of them has none.
+func latestDeadline(group []*pendingBatch) (time.Time, bool) {
+	var last time.Time
+	for _, p := range group {
+		d, ok := p.ctx.Deadline()
+		if !ok {
+			return time.Time{}, false
+		}
+		if d.After(last) {
+			last = d
+		}
+	}
+	return last, true
 }
 
 // runBatch executes one batch's statements inside the group transaction.

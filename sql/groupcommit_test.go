@@ -387,3 +387,54 @@ func TestCloseWaitsForTheCheckpoint(t *testing.T) {
 	assert.False(t, db.ckpt.running.Load())
 	assert.Equal(t, uint64(1), db.ckpt.done.Load(), "the checkpoint the last write started ran to its end")
 }
+
+// TestWaitForTheWriterBounded: while something else holds a local
+// database's writer (a long migration, a stuck statement), batches and
+// writes queued for it give up by the database's deadline, with an
+// error Unavailable recognizes, and none of them is applied later; once
+// the writer is free, writes go through again.
+func TestWaitForTheWriterBounded(t *testing.T) {
+	const timeout = 200 * time.Millisecond
+	const slack = time.Second // scheduling on a busy machine
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	openLedger(t, path, true).Close()
+	db, err := Opener{Timeout: timeout}.Open("file:"+path, "")
+	require.NoError(t, err)
+	defer db.Close()
+	ctx := context.Background()
+	held, err := db.writer.Conn(ctx)
+	require.NoError(t, err)
+
+	var wg sync.WaitGroup
+	var refused []int64
+	var mu sync.Mutex
+	for id := range int64(8) { // one group waiting for the writer, the rest queued behind it
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			err := db.Batch(ctx, ledgerBatch(id+1, false)...)
+			took := time.Since(start)
+			assert.True(t, Unavailable(err), "batch %d: %v", id+1, err)
+			assert.Less(t, took, timeout+slack, "batch %d", id+1)
+			mu.Lock()
+			refused = append(refused, id+1)
+			mu.Unlock()
+		}()
+	}
+	start := time.Now()
+	_, err = db.write(ctx, "UPDATE counter SET total = total + 100")
+	assert.True(t, Unavailable(err), "%v", err)
+	err = db.writeRow(ctx, "UPDATE counter SET total = total + 100 RETURNING total").Scan(new(int64))
+	assert.True(t, Unavailable(err), "%v", err)
+	assert.Less(t, time.Since(start), 2*timeout+slack)
+	wg.Wait()
+
+	require.NoError(t, held.Close())
+	time.Sleep(2 * timeout) // nothing given up is applied late
+	require.NoError(t, db.Batch(ctx, ledgerBatch(100, false)...))
+	assert.Equal(t, 1, checkLedger(t, db, []int64{100}, refused))
+	var total int64
+	require.NoError(t, db.QueryRowContext(ctx, "SELECT total FROM counter").Scan(&total))
+	assert.Equal(t, int64(1), total, "the writes that gave up changed nothing")
+}

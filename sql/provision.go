@@ -61,14 +61,9 @@ func (p LocalProvisioner) RemoveDatabase(ctx context.Context, slug, url string) 
 }
 
 // OpenIn returns an opener that resolves relative file: URLs against dir
-// and opens everything else as Open does.
+// and opens everything else as Open does (Opener with Dir).
 func OpenIn(dir string) func(url, token string) (*DB, error) {
-	return func(url, token string) (*DB, error) {
-		if path, ok := cutFilePrefix(url); ok && !filepath.IsAbs(path) {
-			url = "file:" + filepath.Join(dir, path)
-		}
-		return Open(url, token)
-	}
+	return Opener{Dir: dir}.Open
 }
 
 func cutFilePrefix(url string) (string, bool) {

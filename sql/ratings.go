@@ -40,7 +40,7 @@ func (s *Arena) RatingLadder(ctx context.Context) ([]core.PlayerRating, error) {
 	return out, err
 }
 
-func scanRatings(rows *sql.Rows, each func(core.PlayerRating)) error {
+func scanRatings(rows *rows, each func(core.PlayerRating)) error {
 	defer rows.Close()
 	for rows.Next() {
 		var p core.PlayerRating

@@ -36,13 +36,22 @@ func build(log *slog.Logger, recordings objects.R2Binding, edge func(*server.Con
 		log.Error("ARENA_DIRECTORY_URL is not set")
 		return notConfigured{}, nil
 	}
-	dir, err := store.Open(dirURL, cloudflare.Getenv("ARENA_DIRECTORY_TOKEN"))
+	opener := store.Opener{Timeout: store.DefaultTimeout}
+	if v := cloudflare.Getenv("ARENA_DB_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			opener.Timeout = d
+		} else {
+			log.Error("ARENA_DB_TIMEOUT is not a positive duration: using the default", slog.String("value", v), slog.Duration("default", store.DefaultTimeout))
+		}
+	}
+	dir, err := opener.Open(dirURL, cloudflare.Getenv("ARENA_DIRECTORY_TOKEN"))
 	if err != nil {
 		log.Error("directory database", slog.String("error", err.Error()))
 		return notConfigured{}, nil
 	}
 	cfg := server.Config{
 		Directory:      dir,
+		OpenDB:         opener.Open,
 		OperatorToken:  cloudflare.Getenv("ARENA_OPERATOR_TOKEN"),
 		Clock:          core.Clock(time.Now),
 		Random:         rand.Reader,

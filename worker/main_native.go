@@ -56,6 +56,7 @@ type options struct {
 	tick           time.Duration
 	pprof          string
 	maxOpenArenas  int
+	dbTimeout      time.Duration
 }
 
 func parseOptions(args []string) (options, []string, error) {
@@ -68,12 +69,16 @@ func parseOptions(args []string) (options, []string, error) {
 	fs.StringVar(&o.logFormat, "log", env("ARENA_LOG_FORMAT", "text"), "log format: text or json (ARENA_LOG_FORMAT)")
 	fs.StringVar(&o.pprof, "pprof", os.Getenv("ARENA_PPROF"), "serve net/http/pprof on this address, e.g. 127.0.0.1:6060; empty disables (ARENA_PPROF)")
 	fs.IntVar(&o.maxOpenArenas, "max-open-arenas", envInt("ARENA_MAX_OPEN_ARENAS", server.DefaultMaxOpenArenas), "arena databases kept open at most; the least recently used idle one is closed first (ARENA_MAX_OPEN_ARENAS)")
+	fs.DurationVar(&o.dbTimeout, "db-timeout", envDuration("ARENA_DB_TIMEOUT", store.DefaultTimeout), "deadline of every database call; an arena whose database does not answer in time gets 503 database_unavailable (ARENA_DB_TIMEOUT)")
 	fs.DurationVar(&o.tick, "tick", envDuration("ARENA_TICK_INTERVAL", time.Minute), "scheduled jobs interval; 0 disables (ARENA_TICK_INTERVAL)")
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
 	}
 	if o.maxOpenArenas < 1 {
 		return o, nil, fmt.Errorf("--max-open-arenas must be at least 1")
+	}
+	if o.dbTimeout <= 0 {
+		return o, nil, fmt.Errorf("--db-timeout must be positive")
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "dev" {
@@ -131,7 +136,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 	if dirURL == "" {
 		dirURL = "file:directory.db"
 	}
-	openDB := store.OpenIn(o.dataDir)
+	openDB := store.Opener{Dir: o.dataDir, Timeout: o.dbTimeout}.Open
 	dir, err := openDB(dirURL, o.directoryToken)
 	if err != nil {
 		return nil, nil, err

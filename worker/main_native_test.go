@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/core"
+	store "arena/sql"
 	"arena/worker/server"
 )
 
@@ -99,4 +100,22 @@ func TestStartFinishesDemoSeeding(t *testing.T) {
 		require.Error(t, startOnce(t, dataDir, crash, nil))
 		require.NoError(t, startOnce(t, dataDir, realSeed, assertDemo(t, dataDir)))
 	})
+}
+
+// TestDatabaseTimeoutSetting: --db-timeout, else ARENA_DB_TIMEOUT, else
+// store.DefaultTimeout; a deadline that is not positive is refused.
+func TestDatabaseTimeoutSetting(t *testing.T) {
+	t.Setenv("ARENA_DB_TIMEOUT", "")
+	o, _, err := parseOptions(nil)
+	require.NoError(t, err)
+	assert.Equal(t, store.DefaultTimeout, o.dbTimeout)
+	t.Setenv("ARENA_DB_TIMEOUT", "2s")
+	o, _, err = parseOptions(nil)
+	require.NoError(t, err)
+	assert.Equal(t, 2*time.Second, o.dbTimeout)
+	o, _, err = parseOptions([]string{"--db-timeout", "750ms"})
+	require.NoError(t, err)
+	assert.Equal(t, 750*time.Millisecond, o.dbTimeout)
+	_, _, err = parseOptions([]string{"--db-timeout", "0s"})
+	assert.ErrorContains(t, err, "--db-timeout")
 }

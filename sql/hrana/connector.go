@@ -35,6 +35,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync/atomic"
+	"time"
 )
 
 // Connector opens connections to one database. Build it with
@@ -44,6 +45,10 @@ type Connector struct {
 	// transport is looked up on every request. Set it before the first
 	// statement; the client is used as it is, never copied.
 	HTTP *http.Client
+	// Timeout bounds every request to the server (each statement, batch
+	// or step of a transaction is one); 0 means no deadline but the
+	// statement's context's. Set it before the first statement.
+	Timeout time.Duration
 
 	pipelineURL string // <base>/v2/pipeline
 	redacted    string // the URL without credentials, for errors

@@ -593,6 +593,7 @@ func TestTransport(t *testing.T) {
 		require.ErrorAs(t, err, &herr)
 		assert.Equal(t, http.StatusNotFound, herr.Status)
 		assert.ErrorContains(t, err, "HTTP 404")
+		assert.NotErrorIs(t, err, hrana.ErrUnavailable, "the server answered")
 	})
 	t.Run("ServerErrorNotRetried", func(t *testing.T) {
 		twin := startStreamServer(t)
@@ -604,6 +605,7 @@ func TestTransport(t *testing.T) {
 		var herr *hrana.HTTPError
 		require.ErrorAs(t, err, &herr)
 		assert.Equal(t, http.StatusInternalServerError, herr.Status)
+		assert.ErrorIs(t, err, hrana.ErrUnavailable, "a 5xx is the server not serving")
 		assert.Len(t, twin.Log(), before+1, "sent once")
 		assert.Equal(t, 1, count(t, db, "players"), "the server ran it: applied once, not twice")
 	})
@@ -627,6 +629,7 @@ func TestTransport(t *testing.T) {
 		require.Error(t, err)
 		var herr *hrana.HTTPError
 		assert.False(t, errors.As(err, &herr))
+		assert.ErrorIs(t, err, hrana.ErrUnavailable)
 		assert.Equal(t, int32(1), accepted.Load(), "one attempt: the write may have run")
 	})
 	t.Run("ContextCarried", func(t *testing.T) {
@@ -674,6 +677,92 @@ func TestTransport(t *testing.T) {
 		log := twin.Log()
 		assert.Equal(t, []string{"execute", "close"}, log[len(log)-1].Types)
 		assert.Nil(t, log[len(log)-1].Baton)
+	})
+}
+
+// TestTimeout: a server that never answers (a paused process: the
+// kernel takes the connection and the request, nothing reads them) fails
+// the statement by the Connector's Timeout or the context's deadline,
+// whichever comes first, with ErrUnavailable; an answered error is not
+// ErrUnavailable.
+func TestTimeout(t *testing.T) {
+	// Listening but never accepting: connections wait in the backlog.
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer silent.Close()
+	silentURL := "http://" + silent.Addr().String()
+	// slack covers scheduling on a busy machine; the point is that the
+	// call ends near its deadline instead of never.
+	const slack = time.Second
+	connector := func(t *testing.T, url string, timeout time.Duration) *sql.DB {
+		c, err := hrana.NewConnector(url, "")
+		require.NoError(t, err)
+		c.Timeout = timeout
+		db := sql.OpenDB(c)
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	timed := func(f func() error) (time.Duration, error) {
+		start := time.Now()
+		err := f()
+		return time.Since(start), err
+	}
+	t.Run("ConnectorTimeout", func(t *testing.T) {
+		db := connector(t, silentURL, 300*time.Millisecond)
+		took, err := timed(func() error {
+			_, err := db.ExecContext(context.Background(), "INSERT INTO players VALUES ('ann')")
+			return err
+		})
+		assert.ErrorIs(t, err, hrana.ErrUnavailable)
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, took, 300*time.Millisecond+slack)
+	})
+	t.Run("ContextDeadlineFirst", func(t *testing.T) {
+		db := connector(t, silentURL, time.Hour)
+		cctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		took, err := timed(func() error {
+			var n int
+			return db.QueryRowContext(cctx, "SELECT 1").Scan(&n)
+		})
+		assert.ErrorIs(t, err, hrana.ErrUnavailable)
+		assert.Less(t, took, 200*time.Millisecond+slack)
+	})
+	t.Run("Batch", func(t *testing.T) {
+		db := connector(t, silentURL, 300*time.Millisecond)
+		conn, err := db.Conn(context.Background())
+		require.NoError(t, err)
+		defer conn.Close()
+		took, err := timed(func() error {
+			return conn.Raw(func(dc any) error {
+				return dc.(hrana.Batcher).Batch(context.Background(), []hrana.Statement{{SQL: "INSERT INTO players VALUES ('ann')"}})
+			})
+		})
+		assert.ErrorIs(t, err, hrana.ErrUnavailable)
+		assert.Less(t, took, 300*time.Millisecond+slack)
+	})
+	t.Run("ConnectionRefused", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		l.Close()
+		_, err = connector(t, "http://"+addr, time.Second).ExecContext(context.Background(), "SELECT 1")
+		assert.ErrorIs(t, err, hrana.ErrUnavailable)
+	})
+	t.Run("CallerGaveUp", func(t *testing.T) {
+		cctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		_, err := connector(t, silentURL, time.Hour).ExecContext(cctx, "SELECT 1")
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.NotErrorIs(t, err, hrana.ErrUnavailable, "nobody waits for this answer")
+	})
+	t.Run("AnsweredErrorIsNot", func(t *testing.T) {
+		db := connector(t, libsqltest.Start(t), time.Second)
+		mustExec(t, db, "CREATE TABLE players (name TEXT UNIQUE)")
+		mustExec(t, db, "INSERT INTO players VALUES ('ann')")
+		_, err := db.ExecContext(context.Background(), "INSERT INTO players VALUES ('ann')")
+		assert.ErrorContains(t, err, "UNIQUE constraint failed")
+		assert.NotErrorIs(t, err, hrana.ErrUnavailable)
 	})
 }
 

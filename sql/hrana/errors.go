@@ -39,6 +39,8 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // HTTPError is an HTTP answer other than 200 from the server. Per the
 // protocol the stream is no longer valid; whether a request that got one
 // ran is the server's to say (Message), so the driver never repeats it.
+// A 5xx answer is ErrUnavailable (errors.Is): the server, or a proxy
+// before it, could not serve the request.
 type HTTPError struct {
 	Status  int
 	Message string // the body's message, or the body itself, shortened
@@ -55,6 +57,20 @@ func (e *HTTPError) Error() string {
 	}
 	return msg
 }
+
+// Is makes a 5xx answer ErrUnavailable.
+func (e *HTTPError) Is(target error) bool {
+	return target == ErrUnavailable && e.Status >= 500
+}
+
+// ErrUnavailable is wrapped by the error of every request the server did
+// not answer: its deadline passed (the Connector's Timeout or the
+// context's), the connection was refused or broke off, or the server
+// answered 5xx. The request may have run (the driver never repeats it);
+// a caller tells its client that the outcome is unknown and lets it
+// retry. A statement the server refused (a constraint, a syntax error) is
+// an *Error, never this.
+var ErrUnavailable = errors.New("hrana: the server did not answer")
 
 // ErrStreamLost is returned inside a transaction whose stream the server
 // closed or let expire, or whose request failed on the way: the

@@ -14,8 +14,15 @@ import (
 // send posts one pipeline to pipelineURL on the stream of baton (nil:
 // a new stream) and returns the server's answer, one result per request.
 // It sends the request once: a failure on the way is returned, never
-// retried, since the server may have run it.
+// retried, since the server may have run it. The request ends by the
+// Connector's Timeout; a request the server did not answer fails with
+// ErrUnavailable.
 func (c *Connector) send(ctx context.Context, pipelineURL string, baton *string, reqs []streamRequest) (*pipelineResponse, error) {
+	if c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+		defer cancel() // the answer is read whole before send returns
+	}
 	body, err := json.Marshal(pipelineRequest{Baton: baton, Requests: reqs})
 	if err != nil {
 		return nil, fmt.Errorf("hrana: unable to encode the request: %w", err)
@@ -34,12 +41,12 @@ func (c *Connector) send(ctx context.Context, pipelineURL string, baton *string,
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("hrana: request to %s failed: %w", c.redacted, unwrapURLError(err))
+		return nil, unanswered(ctx, fmt.Errorf("hrana: request to %s failed: %w", c.redacted, unwrapURLError(err)))
 	}
 	defer resp.Body.Close()
 	answer, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("hrana: reading the answer of %s failed: %w", c.redacted, err)
+		return nil, unanswered(ctx, fmt.Errorf("hrana: reading the answer of %s failed: %w", c.redacted, err))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, httpError(resp.StatusCode, answer)
@@ -52,6 +59,16 @@ func (c *Connector) send(ctx context.Context, pipelineURL string, baton *string,
 		return nil, fmt.Errorf("hrana: the server answered %d of %d requests", len(out.Results), len(reqs))
 	}
 	return &out, nil
+}
+
+// unanswered marks err, a request that failed on the way, as
+// ErrUnavailable, unless the caller itself gave up (its context was
+// cancelled, not timed out): then nobody waits for the answer.
+func unanswered(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, err)
 }
 
 // unwrapURLError drops net/http's "Post <url>:" wrapping (the URL is

@@ -73,6 +73,77 @@ func Start(tb testing.TB) string {
 	})
 }
 
+// Server is a libSQL server that a test can pause, kill and bring back,
+// on the same address and database file.
+type Server struct {
+	// URL is the server's http:// origin.
+	URL  string
+	addr string
+	cmd  func(addr string) *exec.Cmd
+	tb   testing.TB
+
+	proc *os.Process
+	done chan struct{} // closed when proc has exited
+}
+
+// StartServer runs a libSQL server over a fresh database file, as Start
+// does, and returns it to control. It stops when the test ends.
+func StartServer(tb testing.TB) *Server {
+	tb.Helper()
+	bin := Binary(tb)
+	file := filepath.Join(tb.TempDir(), "db.db")
+	s := &Server{tb: tb, cmd: func(addr string) *exec.Cmd { return exec.Command(bin, "--sync-server", addr, file) }}
+	for attempt := 0; ; attempt++ {
+		s.addr = freeAddr(tb)
+		if out, ok := s.start(); ok {
+			break
+		} else if attempt == 2 {
+			tb.Fatalf("libsqltest: tursodb did not start: %s", out)
+		}
+	}
+	s.URL = "http://" + s.addr
+	tb.Cleanup(func() {
+		_ = s.proc.Kill()
+		<-s.done
+	})
+	return s
+}
+
+// start runs the server on s.addr and waits until it answers.
+func (s *Server) start() (string, bool) {
+	cmd := s.cmd(s.addr)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		s.tb.Fatalf("libsqltest: start tursodb: %v", err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	s.proc, s.done = cmd.Process, done
+	if waitReady("http://"+s.addr+"/v2", done) {
+		return "", true
+	}
+	_ = cmd.Process.Kill()
+	<-done
+	return out.String(), false
+}
+
+// Kill kills the server's process (SIGKILL) and waits for it to exit:
+// connections are refused until Restart.
+func (s *Server) Kill() {
+	_ = s.proc.Kill()
+	<-s.done
+}
+
+// Restart starts the killed server again on its address and database
+// file and waits until it answers.
+func (s *Server) Restart() {
+	s.tb.Helper()
+	if out, ok := s.start(); !ok {
+		s.tb.Fatalf("libsqltest: tursodb did not restart: %s", out)
+	}
+}
+
 // Serve starts the server command(addr) makes on a free local address,
 // waits until it answers HTTP on probe (any status), and returns its
 // http:// origin; it tries three addresses before failing the test. The

@@ -72,6 +72,12 @@ type Options struct {
 	// Objects keeps recordings; a directory in DataDir (upload.local)
 	// when nil.
 	Objects core.ObjectStore
+	// DBTimeout is the deadline of every database call
+	// (store.Opener.Timeout); store.DefaultTimeout when zero.
+	DBTimeout time.Duration
+	// DirectoryURL is the directory database (a libSQL server's URL); a
+	// file in DataDir when empty.
+	DirectoryURL string
 }
 
 // Arena is a served Arena process.
@@ -111,9 +117,13 @@ func New(tb testing.TB, o Options) *Arena {
 	if a.OperatorToken == "" {
 		a.OperatorToken = OperatorToken
 	}
-	open := store.OpenIn(a.DataDir)
+	open := store.Opener{Dir: a.DataDir, Timeout: o.DBTimeout}.Open
+	directoryURL := o.DirectoryURL
+	if directoryURL == "" {
+		directoryURL = "file:directory.db"
+	}
 	var err error
-	a.Directory, err = open("file:directory.db", "")
+	a.Directory, err = open(directoryURL, "")
 	require.NoError(tb, err)
 	if !o.LazyDirectory {
 		_, err = store.Migrate(context.Background(), a.Directory, store.DirectoryMigrations)

@@ -54,6 +54,12 @@ type Fetch struct {
 	URL    string
 	Header http.Header
 	Body   []byte
+	// TimeoutMs is how long the JS side lets the fetch run: what was left
+	// of the outbound request's context's deadline (0: none). Go stops
+	// waiting at the deadline by itself, but the request's JS side performs
+	// one command at a time: a fetch it went on awaiting (a stalled
+	// database) would hold the answer Go already has.
+	TimeoutMs int64
 }
 
 // RateLimit asks a rate-limiting binding whether Key may make one more

@@ -257,3 +257,36 @@ func TestAnR2StatusOtherThanFoundOrNotIsAnError(t *testing.T) {
 	jsSide(b, 1, func(Command) Result { return Result{Status: 500} })
 	assert.ErrorContains(t, err, "unexpected status 500")
 }
+
+// TestFetchCarriesItsDeadline: a fetch whose context has a deadline (a
+// database call's) tells the JS side how long it may run, so the JS side
+// stops awaiting a server that never answers when Go stops waiting;
+// without a deadline it runs as long as it takes.
+func TestFetchCarriesItsDeadline(t *testing.T) {
+	b := newBridge()
+	client := &http.Client{Transport: Transport{Bridge: b}}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 300*time.Millisecond)
+		defer cancel()
+		for _, c := range []context.Context{ctx, r.Context()} {
+			res, err := client.Do(mustRequest(c, "http://db.test/v2/pipeline"))
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			res.Body.Close()
+		}
+	})
+	req, _ := http.NewRequest("GET", "http://arena.test/", nil)
+	require.NoError(t, b.ServeHTTP(1, h, req))
+	var timeouts []int64
+	res := jsSide(b, 1, func(c Command) Result {
+		timeouts = append(timeouts, c.Fetch.TimeoutMs)
+		return Result{Status: 200}
+	})
+	require.Equal(t, 200, res.Status, string(res.Body))
+	require.Len(t, timeouts, 2)
+	assert.Greater(t, timeouts[0], int64(0), "the deadline's fetch is bounded")
+	assert.LessOrEqual(t, timeouts[0], int64(300), "by what is left of it")
+	assert.Zero(t, timeouts[1], "no deadline: unbounded")
+}

@@ -143,7 +143,7 @@ func headerJS(h http.Header) js.Value {
 }
 
 func fetchJS(f *Fetch) map[string]any {
-	return map[string]any{"method": f.Method, "url": f.URL, "headers": headerJS(f.Header), "body": bytesJS(f.Body)}
+	return map[string]any{"method": f.Method, "url": f.URL, "headers": headerJS(f.Header), "body": bytesJS(f.Body), "timeoutMs": f.TimeoutMs}
 }
 
 func commandJS(cmd Command) js.Value {

@@ -31,9 +31,11 @@ func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Host != "" && req.Host != req.URL.Host {
 		header.Set("Host", req.Host)
 	}
-	r, err := t.Bridge.Do(req.Context(), Command{Kind: KindFetch, Fetch: &Fetch{
-		Method: req.Method, URL: req.URL.String(), Header: header, Body: body,
-	}})
+	fetch := &Fetch{Method: req.Method, URL: req.URL.String(), Header: header, Body: body}
+	if deadline, ok := req.Context().Deadline(); ok {
+		fetch.TimeoutMs = max(deadline.Sub(t.Bridge.now()).Milliseconds(), 1)
+	}
+	r, err := t.Bridge.Do(req.Context(), Command{Kind: KindFetch, Fetch: fetch})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package server_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -15,6 +18,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
+	store "arena/sql"
+	"arena/sql/hrana"
 	"arena/worker/server"
 )
 
@@ -88,6 +94,7 @@ func TestEveryCoreCodeHasAStatus(t *testing.T) {
 		"invalid_resultHash": 422, "hash_mismatch": 422, "result_not_for_match": 422, "invalid_winner": 422,
 		"opponent_undecided": 409, "past_ready_phase": 409, "window_not_open": 409, "window_closed": 409,
 		"tournament_not_found": 404, "player_not_found": 404, "invalid_steam_id": 400,
+		"database_unavailable": 503,
 	} {
 		assert.Equal(t, want, server.StatusOf(code), code)
 	}
@@ -120,4 +127,36 @@ func TestCodesAreDeclaredInCore(t *testing.T) {
 		})
 		require.NoError(t, err)
 	}
+}
+
+// TestErrorCodeOfADatabaseThatDidNotAnswer: a database call that got no
+// answer (a deadline, a refused connection, a 5xx; locally or remotely)
+// is database_unavailable, 503 with Retry-After; a statement the database
+// refused and any other failure stay internal, and a domain error keeps
+// its code.
+func TestErrorCodeOfADatabaseThatDidNotAnswer(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"RemoteDeadline", fmt.Errorf("store: unable to read: %w", fmt.Errorf("%w: %w", hrana.ErrUnavailable, context.DeadlineExceeded)), core.CodeDatabaseUnavailable},
+		{"Remote5xx", fmt.Errorf("arena x database: %w", &hrana.HTTPError{Status: http.StatusBadGateway}), core.CodeDatabaseUnavailable},
+		{"LocalDeadline", fmt.Errorf("%w: %w", store.ErrUnavailable, context.DeadlineExceeded), core.CodeDatabaseUnavailable},
+		{"Remote4xx", &hrana.HTTPError{Status: http.StatusBadRequest}, core.CodeInternal},
+		{"Constraint", &hrana.BatchError{Statement: 1, Err: &hrana.Error{Message: "UNIQUE constraint failed: matches.id"}}, core.CodeInternal},
+		{"Bug", errors.New("store: 2 columns read into 3 values"), core.CodeInternal},
+		{"BareDeadline", context.DeadlineExceeded, core.CodeInternal},
+		{"Domain", core.Errorf(core.CodeMatchNotFound, "no match 7"), core.CodeMatchNotFound},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code := server.ErrorCode(c.err)
+			assert.Equal(t, c.want, code)
+			h := http.Header{}
+			server.SetRetryAfter(h, code)
+			assert.Equal(t, code == core.CodeDatabaseUnavailable, h.Get("Retry-After") != "")
+		})
+	}
+	assert.Equal(t, http.StatusServiceUnavailable, server.StatusOf(core.CodeDatabaseUnavailable))
 }

@@ -141,10 +141,13 @@ func logger(ctx context.Context) *slog.Logger {
 
 // tenant resolves the arena from the Host header (port ignored,
 // case-insensitive); an unknown host is 404 arena_not_found. The arena's
-// database stays open until the handler returns.
+// database stays open until the handler returns. A database that does not
+// answer one of the request's calls fails its later ones at once
+// (store.FailFast): the request answers within about one deadline.
 func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ctx := r.Context()
+		ctx := store.FailFast(r.Context())
+		r = r.WithContext(ctx)
 		host := core.NormalizeHost(r.Host)
 		var a *core.Arena
 		err := s.withDirectory(ctx, func() (err error) {
@@ -152,7 +155,11 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			return err
 		})
 		if err != nil {
-			writeError(w, r, err)
+			if core.ErrorCode(err) == core.CodeArenaNotFound {
+				writeError(w, r, err)
+			} else {
+				s.failTenant(w, r, nil, err)
+			}
 			return
 		}
 		if ra, ok := ctx.Value(tenantKey).(*requestArena); ok {
@@ -163,7 +170,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		}
 		st, release, err := s.arenaDB(ctx, a)
 		if err != nil {
-			writeError(w, r, fmt.Errorf("arena %s database: %w", a.Slug, err))
+			s.failTenant(w, r, &Tenant{Arena: a}, fmt.Errorf("arena %s database: %w", a.Slug, err))
 			return
 		}
 		defer release()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/core"
+	store "arena/sql"
 )
 
 // publicMaxAge is how long clients and the edge may reuse a public read:
@@ -27,7 +28,11 @@ type publicHandler func(r *http.Request, t *Tenant, authenticated bool) (any, er
 func (s *Server) publicRoute(pattern string, h publicHandler) {
 	s.public = append(s.public, pattern)
 	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
-		keyID := s.apiKey(r, t)
+		keyID, err := s.apiKey(r, t)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
 		if s.cfg.FrontHints != nil {
 			s.cfg.FrontHints.PublicRead(r.Context(), keyID)
 		}
@@ -152,16 +157,18 @@ var apiKeyHeader = regexp.MustCompile(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]
 
 // apiKey returns the id of the request's public-API key when it is a valid,
 // unrevoked key of this arena (spec 5.2), else "". Malformed, unknown,
-// revoked and other arenas' keys are anonymous, never an error.
-func (s *Server) apiKey(r *http.Request, t *Tenant) string {
+// revoked and other arenas' keys are anonymous, never an error; a
+// database that did not answer is (store.Unavailable): the read that
+// follows would wait for it again.
+func (s *Server) apiKey(r *http.Request, t *Tenant) (string, error) {
 	m := apiKeyHeader.FindStringSubmatch(r.Header.Get("Authorization"))
 	if m == nil {
-		return ""
+		return "", nil
 	}
 	token := m[1]
 	id, ok := core.ParseToken(core.TokenAPIKey, token)
 	if !ok {
-		return ""
+		return "", nil
 	}
 	var cacheKey string
 	var version uint64
@@ -173,15 +180,18 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) string {
 					e.verified = token
 					s.keys.put(cacheKey, version, e)
 				}
-				return id
+				return id, nil
 			}
-			return ""
+			return "", nil
 		}
 	}
 	hash, found, err := t.Store.APIKeyHash(r.Context(), id)
 	if err != nil {
+		if store.Unavailable(err) {
+			return "", err
+		}
 		logger(r.Context()).WarnContext(r.Context(), "API key lookup failed", "error", err.Error())
-		return ""
+		return "", nil
 	}
 	e := apiKeyEntry{found: found, hash: hash}
 	if found && core.TokenMatches(token, hash) {
@@ -191,7 +201,7 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) string {
 		s.keys.put(cacheKey, version, e)
 	}
 	if e.verified == "" {
-		return ""
+		return "", nil
 	}
-	return id
+	return id, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arena/core"
+	store "arena/sql"
 )
 
 // rateWindow is the window of the public read limits (spec section 8:
@@ -80,6 +81,12 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, t *Tenant, ke
 	now := s.now()
 	start := now.Truncate(rateWindow)
 	count, err := s.cfg.RateLimiter.Count(r.Context(), t, bucket, start)
+	if err != nil && store.Unavailable(err) {
+		// The arena's database did not answer: the read would wait for it
+		// again.
+		writeError(w, r, err)
+		return false
+	}
 	if err != nil {
 		// Failing open keeps the read API up when the counter store is not.
 		logger(r.Context()).WarnContext(r.Context(), "rate limiter unavailable", "error", err.Error())

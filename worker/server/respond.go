@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"arena/core"
+	store "arena/sql"
 )
 
 // statusByCode maps every wire error code to its HTTP status: the one
@@ -27,6 +28,8 @@ var statusByCode = map[string]int{
 	core.CodeBodyTooLarge:     http.StatusRequestEntityTooLarge,
 	core.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	core.CodeRateLimited:      http.StatusTooManyRequests,
+	// With Retry-After: DatabaseRetryAfter.
+	core.CodeDatabaseUnavailable: http.StatusServiceUnavailable,
 
 	// Arenas and their databases.
 	core.CodeDatabaseUnreachable: http.StatusUnprocessableEntity,
@@ -168,14 +171,45 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
-// writeError answers err: a *core.Error with its code's status, anything
-// else as 500 internal, logged with the request's context and never shown.
-// When the request's body broke off (see watchedBody) a failure is the
-// client's: 400 invalid_json, logged as information.
+// DatabaseRetryAfter is the Retry-After, in seconds, of 503
+// database_unavailable, on the API and the site alike: long enough for a
+// stalled or restarting database to come back, short enough that a game
+// client retrying its submission is not kept waiting.
+const DatabaseRetryAfter = "5"
+
+// ErrorCode returns the wire code err answers with: a *core.Error's own
+// code, database_unavailable when the database did not answer
+// (store.Unavailable: a deadline ran out, the server refused or broke the
+// connection, or answered 5xx), internal otherwise.
+func ErrorCode(err error) string {
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	if store.Unavailable(err) {
+		return core.CodeDatabaseUnavailable
+	}
+	return core.CodeInternal
+}
+
+// SetRetryAfter sets the Retry-After header that goes with code, if any
+// (rate_limited sets its own, from its window).
+func SetRetryAfter(h http.Header, code string) {
+	if code == core.CodeDatabaseUnavailable {
+		h.Set("Retry-After", DatabaseRetryAfter)
+	}
+}
+
+// writeError answers err: a *core.Error with its code's status, a
+// database that did not answer as 503 database_unavailable (ErrorCode),
+// anything else as 500 internal, logged with the request's context and
+// never shown. When the request's body broke off (see watchedBody) a
+// failure is the client's: 400 invalid_json, logged as information.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code != core.CodeInternal {
 		if status, ok := statusByCode[ce.Code]; ok {
+			SetRetryAfter(w.Header(), ce.Code)
 			writeJSON(w, status, errorBody{Error: ce.Code, Field: ce.Field, Reason: ce.Reason})
 			return
 		}
@@ -183,6 +217,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if body, ok := r.Context().Value(bodyKey).(*watchedBody); ok && body.err != nil {
 		logger(r.Context()).InfoContext(r.Context(), "request body broke off", slog.String("error", body.err.Error()))
 		writeCode(w, r, core.CodeInvalidJSON)
+		return
+	}
+	if code := ErrorCode(err); code == core.CodeDatabaseUnavailable {
+		logger(r.Context()).WarnContext(r.Context(), "database unavailable", slog.String("error", err.Error()))
+		writeCode(w, r, code)
 		return
 	}
 	logger(r.Context()).ErrorContext(r.Context(), "request failed", slog.String("error", err.Error()))

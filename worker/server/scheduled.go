@@ -128,8 +128,10 @@ func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 }
 
 // runArenaJobs runs the jobs for one arena, stopping at the first
-// failure (logged); it reports whether all of them ran.
+// failure (logged); it reports whether all of them ran. An arena database
+// that does not answer costs one deadline (store.FailFast).
 func (s *Server) runArenaJobs(ctx context.Context, a *core.Arena, jobs []scheduledJob, now time.Time, report *ScheduledReport) bool {
+	ctx = store.FailFast(ctx)
 	st, release, err := s.arenaDB(ctx, a)
 	if err != nil {
 		s.log.ErrorContext(ctx, "scheduled jobs: arena database", slog.String("arena", a.Slug), slog.String("error", err.Error()))

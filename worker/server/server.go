@@ -94,6 +94,9 @@ type Server struct {
 	requestIDs *requestIDs
 
 	pageNotFound http.HandlerFunc // the site's 404 page, when there is a site
+	// pageFailed answers a page whose arena could not be served (its
+	// database, or the directory, did not answer): the site's error page.
+	pageFailed func(w http.ResponseWriter, r *http.Request, t *Tenant, err error)
 	// sessionPlayer is the signed-in web session's account, when there is
 	// a site (recordings visible to arena members).
 	sessionPlayer func(r *http.Request, t *Tenant) string
@@ -242,6 +245,13 @@ func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, 
 // /__dev/ (the site's 404 page); JSON otherwise.
 func (s *Server) SetPageNotFound(h http.HandlerFunc) { s.pageNotFound = h }
 
+// SetPageFailed sets the answer to a page request whose arena could not
+// be served (the site's error page, t nil when the directory failed);
+// JSON errors otherwise.
+func (s *Server) SetPageFailed(f func(w http.ResponseWriter, r *http.Request, t *Tenant, err error)) {
+	s.pageFailed = f
+}
+
 // SetSessionPlayer tells the server how to find a request's signed-in
 // web account (the site's sessions): arena members see recordings by it.
 func (s *Server) SetSessionPlayer(f func(r *http.Request, t *Tenant) string) { s.sessionPlayer = f }
@@ -286,11 +296,28 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request, fallback http.H
 		writeCode(w, r, core.CodeMethodNotAllowed)
 		return
 	}
-	if s.pageNotFound != nil && !strings.HasPrefix(r.URL.Path, "/api/") && !strings.HasPrefix(r.URL.Path, "/__dev/") {
+	if s.pageNotFound != nil && pageRequest(r) {
 		s.pageNotFound(w, r)
 		return
 	}
 	writeCode(w, r, core.CodeNotFound)
+}
+
+// pageRequest reports whether r is for the site (a page or a form), not
+// the JSON API or the dev routes.
+func pageRequest(r *http.Request) bool {
+	return !strings.HasPrefix(r.URL.Path, "/api/") && !strings.HasPrefix(r.URL.Path, "/__dev/")
+}
+
+// failTenant answers a request the tenancy could not serve (the
+// directory or the arena's database failed): the site's error page for a
+// page, the JSON error otherwise. t is nil when the arena is unknown.
+func (s *Server) failTenant(w http.ResponseWriter, r *http.Request, t *Tenant, err error) {
+	if s.pageFailed != nil && pageRequest(r) {
+		s.pageFailed(w, r, t, err)
+		return
+	}
+	writeError(w, r, err)
 }
 
 // statusProbe records the status a fallback handler would answer.

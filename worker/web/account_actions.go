@@ -31,7 +31,7 @@ func (s *Site) actionStart(w http.ResponseWriter, r *http.Request, t *server.Ten
 	}
 	viewer = s.sessionPlayer(r, t)
 	if viewer == "" {
-		http.Redirect(w, r, signInURL(next), http.StatusSeeOther)
+		s.signInFirst(w, r, t, next)
 		return "", "", false
 	}
 	return viewer, next, true

@@ -85,7 +85,7 @@ func (s *Site) adminOnly(h adminHandler) func(w http.ResponseWriter, r *http.Req
 			if r.Method == http.MethodGet {
 				next = r.URL.RequestURI()
 			}
-			http.Redirect(w, r, "/signin?next="+url.QueryEscape(next), http.StatusSeeOther)
+			s.signInFirst(w, r, t, next)
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")

@@ -137,6 +137,7 @@ func (s *Site) sessionPlayer(r *http.Request, t *server.Tenant) string {
 type viewerMemo struct {
 	looked bool
 	viewer *views.Viewer
+	err    error // why the session could not be read, when it could not
 }
 
 type viewerMemoKey struct{}
@@ -154,30 +155,45 @@ func (s *Site) viewer(ctx context.Context, r *http.Request, t *server.Tenant) *v
 	if memo != nil && memo.looked {
 		return memo.viewer
 	}
-	v := s.lookUpViewer(ctx, r, t)
+	v, err := s.lookUpViewer(ctx, r, t)
 	if memo != nil {
-		memo.looked, memo.viewer = true, v
+		memo.looked, memo.viewer, memo.err = true, v, err
 	}
 	return v
 }
 
-func (s *Site) lookUpViewer(ctx context.Context, r *http.Request, t *server.Tenant) *views.Viewer {
+// signInFirst answers a request that needs a signed-in player and has
+// none: 303 to the sign-in page coming back to next, or, when the
+// session could not be read because the database did not answer, the
+// 503 page (sending a signed-in player to sign in again would be wrong).
+func (s *Site) signInFirst(w http.ResponseWriter, r *http.Request, t *server.Tenant, next string) {
+	if memo, _ := r.Context().Value(viewerMemoKey{}).(*viewerMemo); memo != nil && memo.err != nil &&
+		server.ErrorCode(memo.err) == core.CodeDatabaseUnavailable {
+		s.unavailable(w, r, t, memo.err)
+		return
+	}
+	http.Redirect(w, r, signInURL(next), http.StatusSeeOther)
+}
+
+// lookUpViewer reads the request's session; a session that cannot be
+// read is served as a visitor (the error says why).
+func (s *Site) lookUpViewer(ctx context.Context, r *http.Request, t *server.Tenant) (*views.Viewer, error) {
 	id := s.sessionID(r, t)
 	if id == "" {
-		return nil
+		return nil, nil
 	}
 	ws, err := t.Store.WebSession(ctx, id, s.srv.Now())
 	if err != nil {
 		s.cfg.Logger.WarnContext(ctx, "session unavailable: serving a visitor", slog.String("arena", t.Arena.Slug), slog.String("error", err.Error()))
-		return nil
+		return nil, err
 	}
 	if ws == nil || (ws.Mock && !mockSignIn(t)) {
-		return nil
+		return nil, nil
 	}
 	v := &views.Viewer{PlatformID: ws.PlatformID, Name: ws.PersonaName, AvatarURL: ws.AvatarURL, IsAdmin: ws.IsAdmin,
 		Unread: ws.Unread, StreamLogin: ws.StreamLogin, Follows: ws.Follows}
 	if v.Name == "" {
 		v.Name = core.PlaceholderName(ws.PlatformID)
 	}
-	return v
+	return v, nil
 }

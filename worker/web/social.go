@@ -193,7 +193,7 @@ func (s *Site) alertsPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 	w.Header().Set("Cache-Control", "no-store")
 	v := s.viewer(r.Context(), r, t)
 	if v == nil {
-		http.Redirect(w, r, signInURL("/alerts"), http.StatusSeeOther)
+		s.signInFirst(w, r, t, "/alerts")
 		return
 	}
 	list, err := t.Store.Alerts(r.Context(), v.PlatformID, inboxSize)

@@ -54,7 +54,7 @@ func (s *Site) renderAccount(w http.ResponseWriter, r *http.Request, t *server.T
 	w.Header().Set("Cache-Control", "no-store")
 	v := s.viewer(r.Context(), r, t)
 	if v == nil {
-		http.Redirect(w, r, signInURL("/account"), http.StatusSeeOther)
+		s.signInFirst(w, r, t, "/account")
 		return
 	}
 	ctx := r.Context()

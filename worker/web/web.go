@@ -57,6 +57,7 @@ func Register(srv *server.Server, cfg Config) *Site {
 	srv.Handle("GET /static/{file}", http.HandlerFunc(serveStatic))
 	srv.Handle("GET /favicon.ico", http.HandlerFunc(serveStatic))
 	srv.SetPageNotFound(s.notFound)
+	srv.SetPageFailed(s.tenantFailed)
 	srv.SetSessionPlayer(s.sessionPlayer)
 	s.routes()
 	return s
@@ -138,10 +139,45 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, t *server.Tenant, 
 }
 
 // fail answers a page request that failed: the error page, the details in
-// the log only.
+// the log only; 503 with Retry-After when the database did not answer.
 func (s *Site) fail(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
+	if server.ErrorCode(err) == core.CodeDatabaseUnavailable {
+		s.unavailable(w, r, t, err)
+		return
+	}
 	s.cfg.Logger.ErrorContext(r.Context(), "page failed", slog.String("path", r.URL.Path), slog.String("error", err.Error()))
 	s.render(w, r, t, http.StatusInternalServerError, views.ErrorPage(s.layout(r, t, "Something went wrong"), http.StatusInternalServerError, "Something went wrong on our side. Please try again."))
+}
+
+// unavailable answers a page whose arena's database (or the directory,
+// t nil) did not answer: the error page, 503 with Retry-After. Its frame
+// names the arena but not the viewer: looking up the session would wait
+// on the same database again.
+func (s *Site) unavailable(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
+	s.cfg.Logger.WarnContext(r.Context(), "page: database unavailable", slog.String("path", r.URL.Path), slog.String("error", err.Error()))
+	l := views.Layout{Title: "Temporarily unavailable"}
+	if t != nil {
+		l.ArenaName, l.Now = t.Arena.Name, s.srv.Now()
+	}
+	server.SetRetryAfter(w.Header(), core.CodeDatabaseUnavailable)
+	status := server.StatusOf(core.CodeDatabaseUnavailable)
+	s.render(w, r, t, status, views.ErrorPage(l, status, "The arena's data is not answering right now. Please try again in a few seconds."))
+}
+
+// tenantFailed answers a page whose arena could not be served before the
+// page ran (server.SetPageFailed): its database or the directory failed.
+// t, when set, has no store to read.
+func (s *Site) tenantFailed(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
+	if server.ErrorCode(err) == core.CodeDatabaseUnavailable {
+		s.unavailable(w, r, t, err)
+		return
+	}
+	s.cfg.Logger.ErrorContext(r.Context(), "page failed", slog.String("path", r.URL.Path), slog.String("error", err.Error()))
+	l := views.Layout{Title: "Something went wrong"}
+	if t != nil {
+		l.ArenaName = t.Arena.Name
+	}
+	s.render(w, r, t, http.StatusInternalServerError, views.ErrorPage(l, http.StatusInternalServerError, "Something went wrong on our side. Please try again."))
 }
 
 // notFound is the site's 404 page: on an arena's host with the arena's
@@ -151,6 +187,9 @@ func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
 		s.srv.Tenanted(func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 			s.publicNotFound(w, withViewerMemo(r), t, "There is no page here.")
 		})(w, r)
+		return
+	} else if server.ErrorCode(err) == core.CodeDatabaseUnavailable {
+		s.unavailable(w, r, nil, err)
 		return
 	}
 	s.render(w, r, nil, http.StatusNotFound, views.ErrorPage(views.Layout{Title: "Not found"}, http.StatusNotFound, "There is no page here."))

@@ -3,9 +3,11 @@
 // concurrent requests each get their own answers and I/O, that a panic
 // answers 500 and the instance serves on, that when Go exits the waiting
 // requests fail at once and the next request starts a new instance, and
-// that a request past its deadline is cancelled in Go.
+// that a request past its deadline is cancelled in Go, and that a fetch
+// ends at the deadline Go gave it.
 // Usage: node go_test.mjs bridgetest.wasm  (go.mjs and wasm_exec.js beside it)
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { GoExited, goBridge } from "./go.mjs";
 import { perform as performForReal } from "./perform.mjs";
 
@@ -103,6 +105,19 @@ const revived = await get("/echo?n=z").catch(failed);
 check("the next request starts a new instance", revived.status === 200 && decode(revived.body) === "n=z got=echo:http://echo.test/z" && started === 2, `${revived.status}, ${started} instances`);
 const cron = await serve({ op: "scheduled", cron: "* * * * *" }, {}, perform);
 check("a cron run goes through the same bridge", decode(cron.body) === "cron ran");
+
+// 5. A fetch carrying Go's deadline (a database call's) to a server that
+// never answers (a stalled database) ends at that deadline: the request's
+// side is free to take Go's answer (503) instead of awaiting the server.
+const silent = createServer(() => {}); // takes connections, never answers
+await new Promise((resolve) => silent.listen(0, "127.0.0.1", resolve));
+const t1 = Date.now();
+const stalled = await performForReal({ kind: "fetch", fetch: { method: "POST", url: `http://127.0.0.1:${silent.address().port}/v2/pipeline`,
+  headers: [], body: new Uint8Array([123, 125]), timeoutMs: 200 } }, {});
+const waited = Date.now() - t1;
+check("a fetch to a server that never answers ends at Go's deadline", stalled.error !== undefined && waited >= 150 && waited < 1500,
+  `${JSON.stringify(stalled)} after ${waited} ms`);
+silent.close();
 
 log(`bridge: ${failures === 0 ? "all passed" : failures + " failed"}`);
 process.exit(failures === 0 ? 0 : 1);

@@ -8,6 +8,9 @@ export async function perform(cmd, env) {
         const f = cmd.fetch;
         const init = { method: f.method, headers: f.headers, redirect: "manual" };
         if (f.body.byteLength > 0 && f.method !== "GET" && f.method !== "HEAD") init.body = f.body;
+        // Go gave up at its deadline (a stalled database): so does the
+        // fetch, or this request would await it before taking Go's answer.
+        if (f.timeoutMs > 0) init.signal = AbortSignal.timeout(f.timeoutMs);
         const res = await fetch(f.url, init);
         return { status: res.status, headers: [...res.headers], body: new Uint8Array(await res.arrayBuffer()) };
       }
