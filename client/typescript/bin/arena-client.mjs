@@ -67,6 +67,12 @@ async function readStdin() {
   return new Uint8Array(Buffer.concat(chunks));
 }
 
+/** Whether text (a string or bytes) holds only JSON whitespace. */
+function isBlank(text) {
+  if (typeof text === "string") return /^[ \t\r\n]*$/.test(text);
+  return text.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+}
+
 /** A decimal integer flag, or NaN. */
 function integer(s) {
   return typeof s === "string" && /^-?[0-9]+$/.test(s) ? Number(s) : NaN;
@@ -142,7 +148,8 @@ async function submit(client, as, flags, stdout, opts) {
     if (m === null) throw new UsageError("submit: --score must be P1,P2 (non-negative integers)");
     score = { p1: Number(m[1]), p2: Number(m[2]) };
   }
-  const result = flags.result ?? (await readStdin());
+  let result = flags.result ?? (await readStdin());
+  if (isBlank(result)) result = "{}"; // no result at all: an empty object, as in the Go client
   const input = { result, winner: flags.winner, opponentId: flags.opponent, localAccountId: as, matchId };
   if (score !== undefined) input.score = score;
   const out = await client.submit(input, opts);

@@ -143,8 +143,9 @@ export declare class ArenaClient {
      * (times backoffScale); any 4xx is final. A lost answer (a retry after a
      * failure answered 409 already_resolved or 200 duplicate) is resolved by
      * the public match: decided with this client's winner on the winning side
-     * is `decided`; a duplicate on a match still awaiting a result is
-     * `pending`; a match decided the other way keeps the server's code.
+     * is `decided`; otherwise a duplicate stays the server's answer (this
+     * side's hash is recorded, e.g. the match still awaits the other side)
+     * and already_resolved stays a failure with its code.
      */
     submit(input: SubmitInput, options?: CallOptions): Promise<Submission | Draw>;
     /** The attempts of a submit, with the lost-answer rule. */

@@ -243,8 +243,9 @@ export class ArenaClient {
    * (times backoffScale); any 4xx is final. A lost answer (a retry after a
    * failure answered 409 already_resolved or 200 duplicate) is resolved by
    * the public match: decided with this client's winner on the winning side
-   * is `decided`; a duplicate on a match still awaiting a result is
-   * `pending`; a match decided the other way keeps the server's code.
+   * is `decided`; otherwise a duplicate stays the server's answer (this
+   * side's hash is recorded, e.g. the match still awaits the other side)
+   * and already_resolved stays a failure with its code.
    */
   async submit(input: SubmitInput, options: CallOptions = {}): Promise<Submission | Draw> {
     ensureEnabled(this.rt);
@@ -346,14 +347,8 @@ export class ArenaClient {
     if (decided && decidedWinner !== "" && sameSide(m, decidedWinner, winner)) {
       return { ...submission, status: "decided", matchStatus: pm.status, winner: decidedWinner };
     }
-    if (refusal === undefined && pm.status === "awaiting_result") {
-      return { ...submission, status: "pending", matchStatus: pm.status };
-    }
     if (refusal !== undefined) throw refusal;
-    if (decided) {
-      throw new ArenaError("already_resolved", `match ${m.matchId} was decided for ${decidedWinner || "nobody"}`, { status: 409 });
-    }
-    return submission;
+    return submission; // the duplicate answer stands: this side's hash is recorded
   }
 }
 
