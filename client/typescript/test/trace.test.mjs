@@ -71,3 +71,16 @@ test("end refuses an unknown reason and a trace that never began", async () => {
   await assert.rejects(r.end(1, "rage_quit"), (e) => e.code === "invalid_trace");
   await assert.rejects(c.traceRecorder(refMatch(), () => 0).end(0, "timeout"), (e) => e.code === "invalid_trace");
 });
+
+test("setRefereeConsent posts the player's choice", async () => {
+  const arena = await startArena({ "POST /api/v1/me/referee-consent": { status: 200, json: { granted: true } } });
+  try {
+    const c = new ArenaClient({ baseUrl: arena.base, mockSteamId: P1 });
+    await c.setRefereeConsent(true);
+    const [post] = arena.to("POST /api/v1/me/referee-consent");
+    assert.deepEqual(JSON.parse(post.body), { granted: true });
+    assert.equal(post.headers.authorization, `Platform MOCK:${P1}`);
+  } finally {
+    await arena.close();
+  }
+});
