@@ -13,7 +13,7 @@ export type { ArenaErrorCode, ArenaErrorOptions, ClientErrorCode, RefusalCode, S
 export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
 export type { Cast, Caster, HandMode, LiveMatch, MatchStatus, PublicMatch, PublicPlayer, ReadyState, RefereeM0, Tournament, UpcomingMatch, } from "./match.js";
 export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
-export type { Recording, RecordingInit, RecordingInitBody, SegmentFeed, SegmentInit, SegmentLink, Share, UploadTarget } from "./recordings.js";
+export type { Recording, RecordingInit, RecordingInitBody, SegmentFeed, SegmentInit, SegmentLink, Share, SpoolDisposition, SpoolResult, SpooledFile, UploadTarget, } from "./recordings.js";
 export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";
 export type { RecordingScope, ReplayHeader } from "./replay.js";
 export { submitBackoffSeconds } from "./runtime.js";

@@ -57,6 +57,25 @@ export interface SegmentFeed {
     state: "live" | "ended";
     segments: SegmentLink[];
 }
+/** A recording the game kept because it could not be submitted. */
+export interface SpooledFile {
+    /** The game's name for it; files are tried in ascending name order. */
+    name: string;
+    file: Uint8Array;
+}
+/**
+ * What to do with a spooled file: `submitted` (remove it), `refused` (the
+ * arena refused it for good, or it is not a replay: set it aside so it is
+ * not tried forever), `kept` (a transient failure: try again later).
+ */
+export type SpoolDisposition = "submitted" | "refused" | "kept";
+/** The outcome of resubmitting one spooled file. */
+export interface SpoolResult {
+    name: string;
+    disposition: SpoolDisposition;
+    recording?: Recording;
+    error?: unknown;
+}
 /**
  * Recordings (game.replay.v1 gzip files) and near-live segments (spec 2.5,
  * 4.1). Reach it as ArenaClient.recordings. Files are the bytes the game
@@ -87,6 +106,13 @@ export declare class Recordings {
      * @throws ArenaError `not_replay` (nothing sent) or the failing step's error.
      */
     submit(file: Uint8Array, options?: CallOptions): Promise<Recording>;
+    /**
+     * Resubmits the recordings a game spooled (wherever it keeps them: files,
+     * IndexedDB, ...), oldest name first, each with submit(). The game acts
+     * on each disposition; this method stores nothing. Stops early, with the
+     * signal's reason, when aborted.
+     */
+    resubmitSpool(files: Iterable<SpooledFile>, options?: CallOptions): Promise<SpoolResult[]>;
     /** The caller's recordings plus tournament recordings of their matches. */
     mine(options?: CallOptions): Promise<Recording[]>;
     /** A short-lived download URL of a recording; token is a share link's token. */

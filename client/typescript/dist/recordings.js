@@ -61,6 +61,29 @@ export class Recordings {
         await retry(this.rt, "recording upload", () => this.upload(init.upload.url, file, options), signal);
         return retry(this.rt, "recording finalize", () => this.finalize(init.recordingId, options), signal);
     }
+    /**
+     * Resubmits the recordings a game spooled (wherever it keeps them: files,
+     * IndexedDB, ...), oldest name first, each with submit(). The game acts
+     * on each disposition; this method stores nothing. Stops early, with the
+     * signal's reason, when aborted.
+     */
+    async resubmitSpool(files, options = {}) {
+        ensureEnabled(this.rt);
+        const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const out = [];
+        for (const { name, file } of sorted) {
+            try {
+                out.push({ name, disposition: "submitted", recording: await this.submit(file, options) });
+            }
+            catch (e) {
+                if (options.signal?.aborted)
+                    throw options.signal.reason;
+                const refused = e instanceof ArenaError && (e.code === "not_replay" || (e.status >= 400 && e.status < 500));
+                out.push({ name, disposition: refused ? "refused" : "kept", error: e });
+            }
+        }
+        return out;
+    }
     /** The caller's recordings plus tournament recordings of their matches. */
     async mine(options = {}) {
         ensureEnabled(this.rt);

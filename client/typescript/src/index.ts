@@ -25,7 +25,19 @@ export type {
   UpcomingMatch,
 } from "./match.js";
 export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
-export type { Recording, RecordingInit, RecordingInitBody, SegmentFeed, SegmentInit, SegmentLink, Share, UploadTarget } from "./recordings.js";
+export type {
+  Recording,
+  RecordingInit,
+  RecordingInitBody,
+  SegmentFeed,
+  SegmentInit,
+  SegmentLink,
+  Share,
+  SpoolDisposition,
+  SpoolResult,
+  SpooledFile,
+  UploadTarget,
+} from "./recordings.js";
 export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";
 export type { RecordingScope, ReplayHeader } from "./replay.js";
 export { submitBackoffSeconds } from "./runtime.js";

@@ -68,6 +68,28 @@ export interface SegmentFeed {
   segments: SegmentLink[];
 }
 
+/** A recording the game kept because it could not be submitted. */
+export interface SpooledFile {
+  /** The game's name for it; files are tried in ascending name order. */
+  name: string;
+  file: Uint8Array;
+}
+
+/**
+ * What to do with a spooled file: `submitted` (remove it), `refused` (the
+ * arena refused it for good, or it is not a replay: set it aside so it is
+ * not tried forever), `kept` (a transient failure: try again later).
+ */
+export type SpoolDisposition = "submitted" | "refused" | "kept";
+
+/** The outcome of resubmitting one spooled file. */
+export interface SpoolResult {
+  name: string;
+  disposition: SpoolDisposition;
+  recording?: Recording;
+  error?: unknown;
+}
+
 /**
  * Recordings (game.replay.v1 gzip files) and near-live segments (spec 2.5,
  * 4.1). Reach it as ArenaClient.recordings. Files are the bytes the game
@@ -124,6 +146,28 @@ export class Recordings {
     const init = await retry(this.rt, "recording init", () => this.init(h.matchId ?? null, body, options), signal);
     await retry(this.rt, "recording upload", () => this.upload(init.upload.url, file, options), signal);
     return retry(this.rt, "recording finalize", () => this.finalize(init.recordingId, options), signal);
+  }
+
+  /**
+   * Resubmits the recordings a game spooled (wherever it keeps them: files,
+   * IndexedDB, ...), oldest name first, each with submit(). The game acts
+   * on each disposition; this method stores nothing. Stops early, with the
+   * signal's reason, when aborted.
+   */
+  async resubmitSpool(files: Iterable<SpooledFile>, options: CallOptions = {}): Promise<SpoolResult[]> {
+    ensureEnabled(this.rt);
+    const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const out: SpoolResult[] = [];
+    for (const { name, file } of sorted) {
+      try {
+        out.push({ name, disposition: "submitted", recording: await this.submit(file, options) });
+      } catch (e) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        const refused = e instanceof ArenaError && (e.code === "not_replay" || (e.status >= 400 && e.status < 500));
+        out.push({ name, disposition: refused ? "refused" : "kept", error: e });
+      }
+    }
+    return out;
   }
 
   /** The caller's recordings plus tournament recordings of their matches. */

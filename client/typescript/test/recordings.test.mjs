@@ -145,3 +145,35 @@ test("segments: init, PUT, finalize, and the released list", async () => {
     await arena.close();
   }
 });
+
+test("resubmitSpool: oldest name first, each file's disposition", async () => {
+  let arena;
+  let next = 20;
+  arena = await startArena({
+    "POST /api/v1/matches/12/recording/init": () => ({ status: 200, json: { recordingId: next, upload: { url: `${arena.base}/up/${next++}`, local: true }, maxBytes: 2 << 20 } }),
+    "PUT /up/20": { status: 200, json: {} },
+    "PUT /up/21": { status: 503, json: { error: "internal" } },
+    "POST /api/v1/recordings/20/finalize": { status: 200, json: { id: 20, state: "ready" } },
+    "POST /api/v1/me/recordings/init": { status: 429, json: { error: "quota_exceeded" } },
+  });
+  const { sleep } = recordingSleep();
+  try {
+    const c = new ArenaClient({ baseUrl: arena.base, mockSteamId: P1, sleep, maxSubmitAttempts: 2 });
+    const match = await sampleFile(matchHeader(liveMatch(), "public", "b", 1));
+    const casual = await sampleFile({ scope: "public", gameBuild: "c", durationMs: 1 });
+    const out = await c.recordings.resubmitSpool([
+      { name: "c.replay.gz", file: casual },
+      { name: "b.replay.gz", file: match },
+      { name: "a.replay.gz", file: match },
+      { name: "0.replay.gz", file: new Uint8Array([1, 2]) },
+    ]);
+    assert.deepEqual(out.map((r) => [r.name, r.disposition]), [
+      ["0.replay.gz", "refused"], ["a.replay.gz", "submitted"], ["b.replay.gz", "kept"], ["c.replay.gz", "refused"],
+    ]);
+    assert.equal(out[1].recording.id, 20);
+    assert.equal(out[2].error.code, "internal");
+    assert.equal(arena.to("PUT /up/21").length, 2);
+  } finally {
+    await arena.close();
+  }
+});
