@@ -10,12 +10,13 @@
 //       --winner 76561198000000001 --score 3,1 --result '{"rounds":[3,1]}'
 //
 // Every command prints one JSON line on stdout. Exit status: 0 success,
-// 1 failure ({"error":"<code>"}), 2 usage error (canonical: a refusal).
+// 1 failure ({"error":"<code>"}), 2 usage error ({"error":"usage"}; for
+// canonical also a refusal).
 // ARENA_CLIENT_BACKOFF_SCALE multiplies submit retry waits (0: no wait).
 import process from "node:process";
 import { ArenaClient, ArenaError, hashResult } from "../dist/index.js";
 
-const USAGE = `usage: arena-client [--base URL] [--as ID] <command> [flags]
+const USAGE = `usage: arena-client [--base URL] [--as ID] [--appid N] <command> [flags]
 
 commands:
   canonical --match N --nonce S --winner W   canonical form and SHA-256 of the result JSON on stdin
@@ -23,20 +24,23 @@ commands:
   live                                       the live match (discovery), or {"none":true}
   ready --match N                            mark yourself ready
   submit --match N --opponent ID --winner W [--score P1,P2] [--result JSON]
+         [--role host|guest] [--attempts 1..5]
                                              submit a result (without --result: JSON on stdin;
                                              an empty --winner is a draw: nothing is sent)
 
 global flags:
   --base URL   arena origin (default http://localhost:8787)
   --as ID      play as this 17-digit account (mock ticket MOCK:<ID>)
+  --appid N    X-Platform-AppId ordering hint
 `;
 
 const COMMAND_FLAGS = {
   canonical: ["match", "nonce", "winner"],
   upcoming: [],
   live: [],
+  discover: [],
   ready: ["match"],
-  submit: ["match", "opponent", "winner", "score", "result"],
+  submit: ["match", "opponent", "winner", "score", "result", "role", "attempts"],
 };
 
 class UsageError extends Error {}
@@ -73,9 +77,15 @@ function isBlank(text) {
   return text.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
 }
 
-/** A decimal integer flag, or NaN. */
-function integer(s) {
-  return typeof s === "string" && /^-?[0-9]+$/.test(s) ? Number(s) : NaN;
+/**
+ * An integer flag: undefined when absent, a usage error when not a decimal
+ * integer (as Go's flag package refuses it).
+ */
+function integer(flags, name) {
+  const s = flags[name];
+  if (s === undefined) return undefined;
+  if (!/^-?[0-9]+$/.test(s.trim())) throw new UsageError(`--${name} must be an integer: ${JSON.stringify(s)}`);
+  return Number(s.trim());
 }
 
 function line(out, v) {
@@ -83,8 +93,8 @@ function line(out, v) {
 }
 
 async function canonical(flags, stdout) {
+  const matchId = integer(flags, "match") ?? 0;
   const input = await readStdin();
-  const matchId = integer(flags.match);
   try {
     line(stdout, await hashResult(input, { matchId, sessionNonce: flags.nonce ?? "", winner: flags.winner ?? "" }));
     return 0;
@@ -96,7 +106,7 @@ async function canonical(flags, stdout) {
 }
 
 async function run(argv, stdout, stderr, signal) {
-  const { flags: global, rest } = parseFlags(argv, ["base", "as"]);
+  const { flags: global, rest } = parseFlags(argv, ["base", "as", "appid"]);
   const [command, ...tail] = rest;
   if (command === undefined || !(command in COMMAND_FLAGS)) throw new UsageError(command === undefined ? "no command" : `unknown command ${command}`);
   const { flags, rest: extra } = parseFlags(tail, COMMAND_FLAGS[command]);
@@ -104,15 +114,22 @@ async function run(argv, stdout, stderr, signal) {
   if (command === "canonical") return canonical(flags, stdout);
 
   if (global.as === undefined || global.as === "") throw new UsageError("--as is required");
-  const scale = Number(process.env.ARENA_CLIENT_BACKOFF_SCALE ?? "1");
+  const rawScale = process.env.ARENA_CLIENT_BACKOFF_SCALE ?? "";
+  const scale = rawScale === "" ? 1 : Number(rawScale);
+  if (!Number.isFinite(scale) || scale < 0) throw new UsageError(`ARENA_CLIENT_BACKOFF_SCALE must be a non-negative number: ${JSON.stringify(rawScale)}`);
   let client;
   try {
-    client = new ArenaClient({
+    const options = {
       baseUrl: global.base ?? "http://localhost:8787",
       mockSteamId: global.as,
-      backoffScale: Number.isFinite(scale) && scale >= 0 ? scale : 1,
+      backoffScale: scale,
       log: (m) => stderr.write(m + "\n"),
-    });
+    };
+    if (global.appid !== undefined) options.appId = global.appid;
+    if (flags.role !== undefined && flags.role !== "") options.clientRole = flags.role;
+    const attempts = integer(flags, "attempts");
+    if (attempts !== undefined) options.maxSubmitAttempts = attempts;
+    client = new ArenaClient(options);
   } catch (e) {
     if (e instanceof ArenaError) throw new UsageError(e.message);
     throw e;
@@ -120,14 +137,15 @@ async function run(argv, stdout, stderr, signal) {
   const opts = { signal };
   switch (command) {
     case "upcoming":
-    case "live": {
-      const m = command === "live" ? await client.liveMatch(opts) : await client.upcomingMatch(opts);
+    case "live":
+    case "discover": {
+      const m = command === "upcoming" ? await client.upcomingMatch(opts) : await client.liveMatch(opts);
       line(stdout, m ?? { none: true });
       return 0;
     }
     case "ready": {
-      const matchId = integer(flags.match);
-      if (!(matchId > 0)) throw new UsageError("ready: --match N is required");
+      const matchId = integer(flags, "match");
+      if (matchId === undefined || matchId <= 0) throw new UsageError("ready: --match N is required");
       line(stdout, await client.ready(matchId, opts));
       return 0;
     }
@@ -138,19 +156,19 @@ async function run(argv, stdout, stderr, signal) {
 }
 
 async function submit(client, as, flags, stdout, opts) {
-  const matchId = integer(flags.match);
-  if (!(matchId > 0)) throw new UsageError("submit: --match N is required");
-  if (flags.opponent === undefined) throw new UsageError("submit: --opponent ID is required");
-  if (flags.winner === undefined) throw new UsageError("submit: --winner ID is required (an empty one is a draw)");
+  // As in the Go client: an absent --winner is a draw, an absent --opponent
+  // is "" (refused by the 1v1 guard), an absent --match checks no match id.
+  const matchId = integer(flags, "match");
   let score;
-  if (flags.score !== undefined) {
-    const m = /^([0-9]+),([0-9]+)$/.exec(flags.score);
+  if (flags.score !== undefined && flags.score !== "") {
+    const m = /^\s*([0-9]+)\s*,\s*([0-9]+)\s*$/.exec(flags.score);
     if (m === null) throw new UsageError("submit: --score must be P1,P2 (non-negative integers)");
     score = { p1: Number(m[1]), p2: Number(m[2]) };
   }
   let result = flags.result ?? (await readStdin());
   if (isBlank(result)) result = "{}"; // no result at all: an empty object, as in the Go client
-  const input = { result, winner: flags.winner, opponentId: flags.opponent, localAccountId: as, matchId };
+  const input = { result, winner: flags.winner ?? "", opponentId: flags.opponent ?? "", localAccountId: as };
+  if (matchId !== undefined && matchId > 0) input.matchId = matchId;
   if (score !== undefined) input.score = score;
   const out = await client.submit(input, opts);
   if (out.status === "draw") line(stdout, { status: "draw" });
@@ -168,6 +186,7 @@ async function main() {
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`arena-client: ${e.message}\n\n${USAGE}`);
+      line(process.stdout, { error: "usage" });
       code = 2;
     } else if (e instanceof ArenaError) {
       process.stderr.write(`arena-client: ${e.message}\n`);

@@ -34,11 +34,12 @@ export declare function canonicalize(json: GameResult): string;
 /**
  * The canonical result string of svc.result.v3: the game's object with
  * matchId, sessionNonce and winner set by the client (values the game put
- * under those names are dropped), canonicalized as by canonicalize. The
- * game's JSON is checked first, then the reserved values.
+ * under those names are dropped), canonicalized as by canonicalize. When
+ * several problems exist the first reported is, as in every client: the
+ * reserved values (invalid_match, invalid_nonce, invalid_winner), then
+ * invalid_json, not_object, then the first I-JSON refusal in the text.
  *
- * @throws ArenaError with a RefusalCode (those of canonicalize, then
- *   invalid_match, invalid_nonce, invalid_winner).
+ * @throws ArenaError with a RefusalCode.
  */
 export declare function canonicalResult(result: GameResult, keys: ResultKeys): string;
 /** Lowercase hex SHA-256 of the UTF-8 bytes of text (crypto.subtle). */

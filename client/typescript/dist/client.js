@@ -142,7 +142,7 @@ export class ArenaClient {
      *
      * Network failures and statuses >= 500 are retried up to
      * maxSubmitAttempts, waiting 2^(maxSubmitAttempts - attemptsLeft + 1) s
-     * (times backoffScale); any 4xx is final. A lost answer (a retry after a
+     * (times backoffScale), then `retries_exhausted`; any 4xx is final. A lost answer (a retry after a
      * failure answered 409 already_resolved or 200 duplicate) is resolved by
      * the public match: decided with this client's winner on the winning side
      * is `decided`; otherwise a duplicate stays the server's answer (this

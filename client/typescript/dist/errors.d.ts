@@ -5,12 +5,15 @@
 export type RefusalCode = "invalid_json" | "not_object" | "duplicate_key" | "lone_surrogate" | "unsafe_integer" | "non_finite" | "invalid_winner" | "invalid_nonce" | "invalid_match";
 /**
  * Failures decided by the client itself, with nothing sent (or, for
- * `network`, nothing received):
+ * `network_error`, nothing received):
  * - `disabled`: settings.enabled is false.
  * - `invalid_settings`: a setting cannot be used as given.
  * - `no_ticket`: the ticket provider failed or gave a malformed ticket.
- * - `network`: no HTTP status was received (connection failed, timed out,
- *   answer cut short). Status 0.
+ * - `network_error`: no HTTP status was received (connection failed, timed
+ *   out, answer cut short). Status 0.
+ * - `retries_exhausted`: every attempt of a retried call failed by network
+ *   error or status >= 500; `cause` is the last failure, `status` its
+ *   status, `attempts` the attempts made.
  * - `bad_response`: a 2xx answer that does not decode.
  * - `auto_discover_off`: waitForLiveMatch with settings.autoDiscover false.
  * - `no_live_match`: the submit's fresh discovery found no live match.
@@ -26,7 +29,7 @@ export type RefusalCode = "invalid_json" | "not_object" | "duplicate_key" | "lon
  * - `trace_inactive`, `invalid_trace`: see TraceRecorder.
  * - `not_replay`: bytes without a readable game.replay.v1 header.
  */
-export type ClientErrorCode = RefusalCode | "disabled" | "invalid_settings" | "no_ticket" | "network" | "bad_response" | "auto_discover_off" | "no_live_match" | "invalid_live_match" | "match_mismatch" | "not_participant" | "opponent_mismatch" | "winner_not_on_side" | "invalid_score" | "trace_inactive" | "invalid_trace" | "not_replay";
+export type ClientErrorCode = RefusalCode | "disabled" | "invalid_settings" | "no_ticket" | "network_error" | "retries_exhausted" | "bad_response" | "auto_discover_off" | "no_live_match" | "invalid_live_match" | "match_mismatch" | "not_participant" | "opponent_mismatch" | "winner_not_on_side" | "invalid_score" | "trace_inactive" | "invalid_trace" | "not_replay";
 /**
  * Codes the arena answers with (spec 7), as `{ "error": "<code>" }`. Newer
  * servers may add codes, so any string is accepted.

@@ -24,6 +24,6 @@ export class ArenaError extends Error {
      * server failure (status >= 500). Submits retry exactly these.
      */
     get retryable() {
-        return this.code === "network" || this.status >= 500;
+        return this.code === "network_error" || (this.code !== "retries_exhausted" && this.status >= 500);
     }
 }

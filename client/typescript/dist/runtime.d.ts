@@ -25,8 +25,11 @@ export declare function ensureEnabled(rt: Runtime): void;
  * Runs step until it succeeds, fails for good (any failure that is not
  * ArenaError.retryable), or settings.maxSubmitAttempts are spent, waiting
  * submitBackoffSeconds (times backoffScale) between attempts. When every
- * attempt failed the last failure is rethrown with `attempts` set.
+ * attempt failed it throws `retries_exhausted` (see exhausted).
  */
 export declare function retry<T>(rt: Runtime, what: string, step: () => Promise<T>, signal?: AbortSignal): Promise<T>;
-/** The last failure of a retried step, marked with the attempts made. */
+/**
+ * ArenaError `retries_exhausted` after the last failure e of a retried call:
+ * e's status, method and path, the attempts made, e as the cause.
+ */
 export declare function exhausted(e: ArenaError, attempts: number): ArenaError;

@@ -18,7 +18,7 @@ export function ensureEnabled(rt) {
  * Runs step until it succeeds, fails for good (any failure that is not
  * ArenaError.retryable), or settings.maxSubmitAttempts are spent, waiting
  * submitBackoffSeconds (times backoffScale) between attempts. When every
- * attempt failed the last failure is rethrown with `attempts` set.
+ * attempt failed it throws `retries_exhausted` (see exhausted).
  */
 export async function retry(rt, what, step, signal) {
     const maxAttempts = rt.settings.maxSubmitAttempts;
@@ -39,9 +39,12 @@ export async function retry(rt, what, step, signal) {
         }
     }
 }
-/** The last failure of a retried step, marked with the attempts made. */
+/**
+ * ArenaError `retries_exhausted` after the last failure e of a retried call:
+ * e's status, method and path, the attempts made, e as the cause.
+ */
 export function exhausted(e, attempts) {
-    return new ArenaError(e.code, `${e.message} (after ${attempts} attempts)`, {
+    return new ArenaError("retries_exhausted", `${e.message} (${e.code}, after ${attempts} attempts)`, {
         status: e.status,
         ...(e.method === undefined ? {} : { method: e.method }),
         ...(e.path === undefined ? {} : { path: e.path }),

@@ -37,7 +37,7 @@ export declare class Transport {
     /**
      * Performs one request against url (a path on the arena, or an absolute
      * URL) and returns status and body. No status at all (connection failed,
-     * timed out, body cut short) is ArenaError `network`; an aborted signal
+     * timed out, body cut short) is ArenaError `network_error`; an aborted signal
      * rejects with its reason.
      */
     send(method: string, url: string, options?: {

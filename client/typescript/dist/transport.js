@@ -50,7 +50,7 @@ export class Transport {
     /**
      * Performs one request against url (a path on the arena, or an absolute
      * URL) and returns status and body. No status at all (connection failed,
-     * timed out, body cut short) is ArenaError `network`; an aborted signal
+     * timed out, body cut short) is ArenaError `network_error`; an aborted signal
      * rejects with its reason.
      */
     async send(method, url, options = {}) {
@@ -87,7 +87,7 @@ export class Transport {
         catch (e) {
             if (signal?.aborted)
                 throw signal.reason;
-            throw new ArenaError("network", `${method} ${path}: ${describe(e)}`, { method, path, cause: e });
+            throw new ArenaError("network_error", `${method} ${path}: ${describe(e)}`, { method, path, cause: e });
         }
         finally {
             clearTimeout(timer);

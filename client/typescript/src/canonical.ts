@@ -305,19 +305,20 @@ export function canonicalize(json: GameResult): string {
 /**
  * The canonical result string of svc.result.v3: the game's object with
  * matchId, sessionNonce and winner set by the client (values the game put
- * under those names are dropped), canonicalized as by canonicalize. The
- * game's JSON is checked first, then the reserved values.
+ * under those names are dropped), canonicalized as by canonicalize. When
+ * several problems exist the first reported is, as in every client: the
+ * reserved values (invalid_match, invalid_nonce, invalid_winner), then
+ * invalid_json, not_object, then the first I-JSON refusal in the text.
  *
- * @throws ArenaError with a RefusalCode (those of canonicalize, then
- *   invalid_match, invalid_nonce, invalid_winner).
+ * @throws ArenaError with a RefusalCode.
  */
 export function canonicalResult(result: GameResult, keys: ResultKeys): string {
-  const members = new Canonicalizer(resultText(result)).rootMembers();
   const { matchId, sessionNonce, winner } = keys;
   if (typeof matchId !== "number" || !Number.isSafeInteger(matchId) || matchId <= 0) throw refuse("invalid_match");
   if (typeof sessionNonce !== "string" || sessionNonce === "") throw refuse("invalid_nonce");
   if (!isWellFormed(sessionNonce)) throw refuse("lone_surrogate", "in the session nonce");
   if (typeof winner !== "string" || !PLATFORM_ID.test(winner)) throw refuse("invalid_winner");
+  const members = new Canonicalizer(resultText(result)).rootMembers();
   const merged = members.filter(([k]) => !(RESERVED_KEYS as readonly string[]).includes(k));
   merged.push(["matchId", String(matchId)], ["sessionNonce", JSON.stringify(sessionNonce)], ["winner", JSON.stringify(winner)]);
   return writeObject(merged);

@@ -15,12 +15,15 @@ export type RefusalCode =
 
 /**
  * Failures decided by the client itself, with nothing sent (or, for
- * `network`, nothing received):
+ * `network_error`, nothing received):
  * - `disabled`: settings.enabled is false.
  * - `invalid_settings`: a setting cannot be used as given.
  * - `no_ticket`: the ticket provider failed or gave a malformed ticket.
- * - `network`: no HTTP status was received (connection failed, timed out,
- *   answer cut short). Status 0.
+ * - `network_error`: no HTTP status was received (connection failed, timed
+ *   out, answer cut short). Status 0.
+ * - `retries_exhausted`: every attempt of a retried call failed by network
+ *   error or status >= 500; `cause` is the last failure, `status` its
+ *   status, `attempts` the attempts made.
  * - `bad_response`: a 2xx answer that does not decode.
  * - `auto_discover_off`: waitForLiveMatch with settings.autoDiscover false.
  * - `no_live_match`: the submit's fresh discovery found no live match.
@@ -41,7 +44,8 @@ export type ClientErrorCode =
   | "disabled"
   | "invalid_settings"
   | "no_ticket"
-  | "network"
+  | "network_error"
+  | "retries_exhausted"
   | "bad_response"
   | "auto_discover_off"
   | "no_live_match"
@@ -126,6 +130,6 @@ export class ArenaError extends Error {
    * server failure (status >= 500). Submits retry exactly these.
    */
   get retryable(): boolean {
-    return this.code === "network" || this.status >= 500;
+    return this.code === "network_error" || (this.code !== "retries_exhausted" && this.status >= 500);
   }
 }

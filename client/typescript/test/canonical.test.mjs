@@ -131,8 +131,10 @@ test("canonicalResult checks the reserved values", () => {
     [{ ...KEYS, winner: "765611980000000012" }, "invalid_winner"], [{ ...KEYS, winner: "7656119800000000x" }, "invalid_winner"],
   ];
   for (const [keys, code] of bad) assert.throws(() => canonicalResult("{}", keys), refusal(code), JSON.stringify(keys));
-  // The game's JSON is judged first.
-  assert.throws(() => canonicalResult("[]", { ...KEYS, winner: "" }), refusal("not_object"));
+  // The reserved values are judged first, in this order, then the JSON.
+  assert.throws(() => canonicalResult("[", { ...KEYS, winner: "" }), refusal("invalid_winner"));
+  assert.throws(() => canonicalResult('{"a":1,"a":2}', { ...KEYS, sessionNonce: "", winner: "" }), refusal("invalid_nonce"));
+  assert.throws(() => canonicalResult("[]", { matchId: 0, sessionNonce: "", winner: "" }), refusal("invalid_match"));
   assert.equal(canonicalResult("{}", { ...KEYS, matchId: 9007199254740991 }), '{"matchId":9007199254740991,"sessionNonce":"nonce-abc","winner":"76561198000000001"}');
 });
 

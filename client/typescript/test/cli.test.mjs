@@ -57,13 +57,17 @@ test("canonical: refusals are one line and exit 2", async () => {
   }
 });
 
-test("usage errors exit 2 with nothing on stdout", async () => {
-  for (const args of [[], ["frobnicate"], ["canonical", "--bogus", "1"], ["live"], ["--as", "123", "live"], ["--as", P1, "submit", "--match", "12"]]) {
+test("usage errors: {\"error\":\"usage\"} and exit 2", async () => {
+  const cases = [[], ["frobnicate"], ["canonical", "--bogus", "1"], ["canonical", "--match", "x"], ["live"], ["--as", "123", "live"],
+    ["--as", P1, "ready"], ["--as", P1, "submit", "--score", "3-1"], ["--as", P1, "submit", "--role", "server"], ["--base"]];
+  for (const args of cases) {
     const r = await cli(args);
     assert.equal(r.code, 2, args.join(" "));
-    assert.equal(r.stdout, "");
+    assert.deepEqual(oneLine(r.stdout), { error: "usage" });
     assert.match(r.stderr, /usage: arena-client/);
   }
+  const badScale = await cli(["--as", P1, "live"], { env: { ARENA_CLIENT_BACKOFF_SCALE: "fast" } });
+  assert.deepEqual([badScale.code, oneLine(badScale.stdout)], [2, { error: "usage" }]);
 });
 
 test("live, upcoming, ready against an arena", async () => {
@@ -115,9 +119,11 @@ test("submit: the flow through the command line", async () => {
     assert.deepEqual(oneLine(empty.stdout), { error: "already_resolved" });
     assert.equal(JSON.parse(arena.to("POST /api/v1/matches/12/result")[0].body).result, canonicalResult("{}", { matchId: 12, sessionNonce: "nonce-abc", winner: P1 }));
 
-    const draw = await cli([...base, "--winner", "", "--result", "{}"]);
-    assert.equal(draw.code, 0);
-    assert.deepEqual(oneLine(draw.stdout), { status: "draw" });
+    for (const winner of [["--winner", ""], []]) {
+      const draw = await cli([...base, ...winner, "--result", "{}"]);
+      assert.equal(draw.code, 0);
+      assert.deepEqual(oneLine(draw.stdout), { status: "draw" });
+    }
 
     const before = arena.to("POST /api/v1/matches/12/result").length;
     for (const [args, want] of [[["--winner", P1, "--result", "{}", "--opponent", "76561198000000009"], "opponent_mismatch"],
@@ -132,4 +138,21 @@ test("submit: the flow through the command line", async () => {
   } finally {
     await arena.close();
   }
+});
+
+test("network failures: network_error, and retries_exhausted after every attempt", async () => {
+  const arena = await startArena({
+    "GET /api/v1/me/live-match": { status: 200, json: liveMatch() },
+    "POST /api/v1/matches/12/result": { status: 503, json: { error: "internal" } },
+  });
+  const closed = arena.base;
+  try {
+    const r = await cli(["--base", arena.base, "--as", P1, "submit", "--match", "12", "--opponent", P2, "--winner", P1, "--result", "{}"]);
+    assert.deepEqual([r.code, oneLine(r.stdout)], [1, { error: "retries_exhausted" }]);
+    assert.equal(arena.to("POST /api/v1/matches/12/result").length, 3);
+  } finally {
+    await arena.close();
+  }
+  const down = await cli(["--base", closed, "--as", P1, "live"]);
+  assert.deepEqual([down.code, oneLine(down.stdout)], [1, { error: "network_error" }]);
 });

@@ -171,7 +171,8 @@ test("resubmitSpool: oldest name first, each file's disposition", async () => {
       ["0.replay.gz", "refused"], ["a.replay.gz", "submitted"], ["b.replay.gz", "kept"], ["c.replay.gz", "refused"],
     ]);
     assert.equal(out[1].recording.id, 20);
-    assert.equal(out[2].error.code, "internal");
+    assert.equal(out[2].error.code, "retries_exhausted");
+    assert.equal(out[2].error.cause.code, "internal");
     assert.equal(arena.to("PUT /up/21").length, 2);
   } finally {
     await arena.close();

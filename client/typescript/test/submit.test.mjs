@@ -75,12 +75,12 @@ test("retries on network failure and >= 500 with backoff 2^(max-left+1) s", asyn
 
 test("retries exhausted: the last failure with the attempts made", async () => {
   await withArena({ [LIVE]: { status: 200, json: liveMatch() }, [RESULT]: { status: 502, text: "<html>bad gateway</html>" } }, { maxSubmitAttempts: 5, backoffScale: 0.5 }, async ({ arena, client, waits }) => {
-    await assert.rejects(client.submit(INPUT), (e) => e instanceof ArenaError && e.code === "http_502" && e.status === 502 && e.attempts === 5);
+    await assert.rejects(client.submit(INPUT), (e) => e instanceof ArenaError && e.code === "retries_exhausted" && e.status === 502 && e.attempts === 5 && e.cause.code === "http_502");
     assert.equal(arena.to(RESULT).length, 5);
     assert.deepEqual(waits, [2000, 4000, 8000, 16000]);
   });
   await withArena({ [LIVE]: { status: 200, json: liveMatch() }, [RESULT]: "drop" }, { maxSubmitAttempts: 1 }, async ({ arena, client, waits }) => {
-    await assert.rejects(client.submit(INPUT), (e) => e.code === "network" && e.status === 0 && e.attempts === 1);
+    await assert.rejects(client.submit(INPUT), (e) => e.code === "retries_exhausted" && e.status === 0 && e.attempts === 1 && e.cause.code === "network_error");
     assert.equal(arena.to(RESULT).length, 1);
     assert.deepEqual(waits, []);
   });
