@@ -36,8 +36,9 @@ export declare class ReplayWriter {
      * (match_started, turn_started, ...), the recorder's hidden information
      * other types (hand, pointer).
      *
-     * @throws ArenaError `invalid_json` after finish, without a type or with
-     *   tMs < 0; a RefusalCode when fields cannot be canonicalized.
+     * @throws Error after finish, RangeError without a type or with tMs not
+     *   an integer >= 0 (programming errors); ArenaError with a RefusalCode
+     *   when fields cannot be canonicalized.
      */
     append(tMs: number, type: string, fields?: Record<string, unknown>): void;
     /** The whole gzip file for header h; the writer takes no more events. */

@@ -53,12 +53,13 @@ export class ReplayWriter {
    * (match_started, turn_started, ...), the recorder's hidden information
    * other types (hand, pointer).
    *
-   * @throws ArenaError `invalid_json` after finish, without a type or with
-   *   tMs < 0; a RefusalCode when fields cannot be canonicalized.
+   * @throws Error after finish, RangeError without a type or with tMs not
+   *   an integer >= 0 (programming errors); ArenaError with a RefusalCode
+   *   when fields cannot be canonicalized.
    */
   append(tMs: number, type: string, fields: Record<string, unknown> = {}): void {
-    if (this.finished) throw new ArenaError("invalid_json", "replay: append after finish");
-    if (type === "" || !Number.isSafeInteger(tMs) || tMs < 0) throw new ArenaError("invalid_json", "replay: an event needs a type and an integer tMs >= 0");
+    if (this.finished) throw new Error("replay: append after finish");
+    if (type === "" || !Number.isSafeInteger(tMs) || tMs < 0) throw new RangeError("replay: an event needs a type and an integer tMs >= 0");
     this.lines.push(canonicalize({ ...fields, tMs, type }));
   }
 

@@ -28,3 +28,16 @@ test("dist/ is what tsc makes of src/", { skip }, () => {
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test("the library uses web platform APIs only (no Node built-ins, no runtime dependencies)", () => {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  assert.equal(pkg.dependencies, undefined, "no runtime dependencies");
+  for (const f of readdirSync(join(root, "dist")).filter((f) => f.endsWith(".js"))) {
+    const code = readFileSync(join(root, "dist", f), "utf8");
+    for (const m of code.matchAll(/\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"/g)) {
+      const spec = m[1] ?? m[2];
+      assert.ok(spec.startsWith("./") && spec.endsWith(".js"), `dist/${f} imports ${spec}`);
+    }
+    assert.doesNotMatch(code, /\b(process\.|Buffer\.|require\(|__dirname)/, `dist/${f} uses a Node-only global`);
+  }
+});

@@ -29,10 +29,12 @@ test("ReplayWriter: one gzip file, the header line first, canonical lines", asyn
     "",
   ]);
   const w = new ReplayWriter();
-  assert.throws(() => w.append(-1, "x"), code("invalid_json"));
-  assert.throws(() => w.append(0, ""), code("invalid_json"));
+  assert.throws(() => w.append(-1, "x"), RangeError);
+  assert.throws(() => w.append(1.5, "x"), RangeError);
+  assert.throws(() => w.append(0, ""), RangeError);
+  assert.throws(() => w.append(0, "x", { bad: NaN }), code("non_finite"));
   await w.finish({ scope: "public", gameBuild: "b", durationMs: 0 });
-  assert.throws(() => w.append(0, "late"), code("invalid_json"));
+  assert.throws(() => w.append(0, "late"), /after finish/);
 });
 
 test("readReplayHeader: match, casual, segment, a two-member file, and refusals", async () => {
