@@ -198,7 +198,9 @@ export class ArenaClient {
             let failure;
             try {
                 const answer = await this.rt.transport.send("POST", path, { body, contentType: "application/json", signal });
-                if (answer.status === 200) {
+                if (answer.status === 204)
+                    throw new ArenaError("bad_response", `POST ${path}: 204 without a status`, { status: 204, method: "POST", path });
+                if (answer.status === 200 || answer.status === 201) {
                     const verdict = parseVerdict(path, answer.text);
                     const submission = { ...sent, status: verdict.status, matchStatus: verdict.matchStatus, attempts };
                     if (failedBefore && verdict.status === "duplicate")

@@ -296,7 +296,8 @@ export class ArenaClient {
       let failure: ArenaError;
       try {
         const answer = await this.rt.transport.send("POST", path, { body, contentType: "application/json", signal });
-        if (answer.status === 200) {
+        if (answer.status === 204) throw new ArenaError("bad_response", `POST ${path}: 204 without a status`, { status: 204, method: "POST", path });
+        if (answer.status === 200 || answer.status === 201) {
           const verdict = parseVerdict(path, answer.text);
           const submission: Submission = { ...sent, status: verdict.status, matchStatus: verdict.matchStatus, attempts };
           if (failedBefore && verdict.status === "duplicate") return this.resolveLostAnswer(m, winner, submission, undefined, signal);

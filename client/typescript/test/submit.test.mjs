@@ -109,6 +109,15 @@ test("a 4xx is final", async () => {
   }
 });
 
+test("an answer without a verdict is bad_response, not retried", async () => {
+  for (const answer of [{ status: 204 }, { status: 200, text: "<html>ok</html>" }, { status: 200, json: { matchStatus: "live" } }]) {
+    await withArena({ [LIVE]: { status: 200, json: liveMatch() }, [RESULT]: answer }, {}, async ({ arena, client }) => {
+      await assert.rejects(client.submit(INPUT), code("bad_response"));
+      assert.equal(arena.to(RESULT).length, 1);
+    });
+  }
+});
+
 test("guards that send nothing", async () => {
   const cases = [
     ["no_live_match", { status: 204 }, INPUT],
