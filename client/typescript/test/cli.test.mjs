@@ -144,15 +144,15 @@ test("network failures: network_error, and retries_exhausted after every attempt
   const arena = await startArena({
     "GET /api/v1/me/live-match": { status: 200, json: liveMatch() },
     "POST /api/v1/matches/12/result": { status: 503, json: { error: "internal" } },
+    "GET /api/v1/me/upcoming-match": "drop",
   });
-  const closed = arena.base;
   try {
     const r = await cli(["--base", arena.base, "--as", P1, "submit", "--match", "12", "--opponent", P2, "--winner", P1, "--result", "{}"]);
     assert.deepEqual([r.code, oneLine(r.stdout)], [1, { error: "retries_exhausted" }]);
     assert.equal(arena.to("POST /api/v1/matches/12/result").length, 3);
+    const down = await cli(["--base", arena.base, "--as", P1, "upcoming"]);
+    assert.deepEqual([down.code, oneLine(down.stdout)], [1, { error: "network_error" }]);
   } finally {
     await arena.close();
   }
-  const down = await cli(["--base", closed, "--as", P1, "live"]);
-  assert.deepEqual([down.code, oneLine(down.stdout)], [1, { error: "network_error" }]);
 });
