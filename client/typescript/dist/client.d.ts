@@ -2,6 +2,7 @@ import { type GameResult } from "./canonical.js";
 import { type LiveMatch, type MatchStatus, type PublicMatch, type ReadyState, type UpcomingMatch } from "./match.js";
 import { Recordings } from "./recordings.js";
 import { type ArenaSettings, type ArenaSettingsInput } from "./settings.js";
+import { Titles } from "./titles.js";
 import { TraceRecorder } from "./trace.js";
 import { type CallOptions, type FetchLike, type Sleep, type TicketProvider } from "./transport.js";
 /** How long one request may take before it counts as a network failure. */
@@ -76,6 +77,8 @@ export declare class ArenaClient {
     readonly settings: ArenaSettings;
     /** Recordings and near-live segments. */
     readonly recordings: Recordings;
+    /** E-sport titles: list, challenge, respond, volunteer. */
+    readonly titles: Titles;
     private readonly rt;
     /**
      * @throws ArenaError `invalid_settings` (see validateSettings), or

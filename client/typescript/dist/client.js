@@ -4,6 +4,7 @@ import { RESULT_PROTOCOL, isTeam, isValidLiveMatch, sideOf, } from "./match.js";
 import { Recordings } from "./recordings.js";
 import { ensureEnabled, exhausted, submitBackoffSeconds } from "./runtime.js";
 import { normalizeSettings, validateSettings } from "./settings.js";
+import { Titles } from "./titles.js";
 import { TraceRecorder } from "./trace.js";
 import { Transport, answerError, sleep as realSleep } from "./transport.js";
 /** How long one request may take before it counts as a network failure. */
@@ -18,6 +19,8 @@ export class ArenaClient {
     settings;
     /** Recordings and near-live segments. */
     recordings;
+    /** E-sport titles: list, challenge, respond, volunteer. */
+    titles;
     rt;
     /**
      * @throws ArenaError `invalid_settings` (see validateSettings), or
@@ -41,6 +44,7 @@ export class ArenaClient {
             log: options.log ?? (() => { }),
         };
         this.recordings = new Recordings(this.rt);
+        this.titles = new Titles(this.rt);
     }
     /**
      * The caller's live match (GET /api/v1/me/live-match), or null when there

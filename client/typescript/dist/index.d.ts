@@ -19,6 +19,8 @@ export type { RecordingScope, ReplayHeader } from "./replay.js";
 export { submitBackoffSeconds } from "./runtime.js";
 export { DEFAULT_DISCOVER_INTERVAL_SECONDS, DEFAULT_MAX_SUBMIT_ATTEMPTS, DEFAULT_REFEREE_RULESET, DEFAULT_REFEREE_TRACE_SCHEMA, MAX_DISCOVER_INTERVAL_SECONDS, MAX_SUBMIT_ATTEMPTS, MIN_DISCOVER_INTERVAL_SECONDS, MIN_SUBMIT_ATTEMPTS, PLATFORM_ID_PATTERN, TRACE_SCHEMA_PATTERN, normalizeSettings, validateSettings, } from "./settings.js";
 export type { ArenaSettings, ArenaSettingsInput, ClientRole } from "./settings.js";
+export { Titles } from "./titles.js";
+export type { Reign, Title, TitleChallenge, Volunteering } from "./titles.js";
 export { TRACE_PROTOCOL, TraceRecorder } from "./trace.js";
 export type { ActionTarget, EndReason, Slot, Trace, TraceOutcome } from "./trace.js";
 export { sleep } from "./transport.js";

@@ -12,5 +12,6 @@ export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
 export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";
 export { submitBackoffSeconds } from "./runtime.js";
 export { DEFAULT_DISCOVER_INTERVAL_SECONDS, DEFAULT_MAX_SUBMIT_ATTEMPTS, DEFAULT_REFEREE_RULESET, DEFAULT_REFEREE_TRACE_SCHEMA, MAX_DISCOVER_INTERVAL_SECONDS, MAX_SUBMIT_ATTEMPTS, MIN_DISCOVER_INTERVAL_SECONDS, MIN_SUBMIT_ATTEMPTS, PLATFORM_ID_PATTERN, TRACE_SCHEMA_PATTERN, normalizeSettings, validateSettings, } from "./settings.js";
+export { Titles } from "./titles.js";
 export { TRACE_PROTOCOL, TraceRecorder } from "./trace.js";
 export { sleep } from "./transport.js";

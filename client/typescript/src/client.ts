@@ -14,6 +14,7 @@ import {
 import { Recordings } from "./recordings.js";
 import { ensureEnabled, exhausted, submitBackoffSeconds, type Runtime } from "./runtime.js";
 import { normalizeSettings, validateSettings, type ArenaSettings, type ArenaSettingsInput } from "./settings.js";
+import { Titles } from "./titles.js";
 import { TraceRecorder } from "./trace.js";
 import { Transport, answerError, sleep as realSleep, type CallOptions, type FetchLike, type Sleep, type TicketProvider } from "./transport.js";
 
@@ -112,6 +113,8 @@ export class ArenaClient {
   readonly settings: ArenaSettings;
   /** Recordings and near-live segments. */
   readonly recordings: Recordings;
+  /** E-sport titles: list, challenge, respond, volunteer. */
+  readonly titles: Titles;
   private readonly rt: Runtime;
 
   /**
@@ -136,6 +139,7 @@ export class ArenaClient {
       log: options.log ?? (() => {}),
     };
     this.recordings = new Recordings(this.rt);
+    this.titles = new Titles(this.rt);
   }
 
   /**

@@ -56,6 +56,8 @@ export {
   validateSettings,
 } from "./settings.js";
 export type { ArenaSettings, ArenaSettingsInput, ClientRole } from "./settings.js";
+export { Titles } from "./titles.js";
+export type { Reign, Title, TitleChallenge, Volunteering } from "./titles.js";
 export { TRACE_PROTOCOL, TraceRecorder } from "./trace.js";
 export type { ActionTarget, EndReason, Slot, Trace, TraceOutcome } from "./trace.js";
 export { sleep } from "./transport.js";
