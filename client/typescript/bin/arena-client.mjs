@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// arena-client: the shared command line of the Arena reference clients,
+// for debugging a game's own implementation against an arena in mock mode.
+//
+//   arena-client canonical --match 42 --nonce n-1 --winner 76561198000000001 < result.json
+//   arena-client --base http://localhost:8787 --as 76561198000000001 live
+//   arena-client --as 76561198000000001 upcoming
+//   arena-client --as 76561198000000001 ready --match 12
+//   arena-client --as 76561198000000001 submit --match 12 --opponent 76561198000000002 \
+//       --winner 76561198000000001 --score 3,1 --result '{"rounds":[3,1]}'
+//
+// Every command prints one JSON line on stdout. Exit status: 0 success,
+// 1 failure ({"error":"<code>"}), 2 usage error ({"error":"usage"}; for
+// canonical also a refusal).
+// ARENA_CLIENT_BACKOFF_SCALE multiplies submit retry waits (0: no wait).
+import process from "node:process";
+import { ArenaClient, ArenaError, hashResult } from "../dist/index.js";
+
+const USAGE = `usage: arena-client [--base URL] [--as ID] [--appid N] <command> [flags]
+
+commands:
+  canonical --match N --nonce S --winner W   canonical form and SHA-256 of the result JSON on stdin
+  upcoming                                   the upcoming match, or {"none":true}
+  live                                       the live match (discovery), or {"none":true}
+  ready --match N                            mark yourself ready
+  submit --match N --opponent ID --winner W [--score P1,P2] [--result JSON]
+         [--role host|guest] [--attempts 1..5]
+                                             submit a result (without --result: JSON on stdin;
+                                             an empty --winner is a draw: nothing is sent)
+
+global flags:
+  --base URL   arena origin (default http://localhost:8787)
+  --as ID      play as this 17-digit account (mock ticket MOCK:<ID>)
+  --appid N    X-Platform-AppId ordering hint
+`;
+
+const COMMAND_FLAGS = {
+  canonical: ["match", "nonce", "winner"],
+  upcoming: [],
+  live: [],
+  discover: [],
+  ready: ["match"],
+  submit: ["match", "opponent", "winner", "score", "result", "role", "attempts"],
+};
+
+class UsageError extends Error {}
+
+/** Parses `-name value`, `--name value`, `-name=value`, `--name=value` until a non-flag. */
+function parseFlags(args, allowed) {
+  const flags = {};
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("-") || arg === "-" || arg === "--") break;
+    const body = arg.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const name = eq < 0 ? body : body.slice(0, eq);
+    if (!allowed.includes(name)) throw new UsageError(`unknown flag ${arg}`);
+    let value;
+    if (eq >= 0) value = body.slice(eq + 1);
+    else if (i + 1 < args.length) value = args[++i];
+    else throw new UsageError(`flag ${arg} needs a value`);
+    flags[name] = value;
+  }
+  return { flags, rest: args.slice(i) };
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** Whether text (a string or bytes) holds only JSON whitespace. */
+function isBlank(text) {
+  if (typeof text === "string") return /^[ \t\r\n]*$/.test(text);
+  return text.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+}
+
+/**
+ * An integer flag: undefined when absent, a usage error when not a decimal
+ * integer (as Go's flag package refuses it).
+ */
+function integer(flags, name) {
+  const s = flags[name];
+  if (s === undefined) return undefined;
+  if (!/^-?[0-9]+$/.test(s.trim())) throw new UsageError(`--${name} must be an integer: ${JSON.stringify(s)}`);
+  return Number(s.trim());
+}
+
+function line(out, v) {
+  out.write(JSON.stringify(v) + "\n");
+}
+
+async function canonical(flags, stdout) {
+  const matchId = integer(flags, "match") ?? 0;
+  const input = await readStdin();
+  try {
+    line(stdout, await hashResult(input, { matchId, sessionNonce: flags.nonce ?? "", winner: flags.winner ?? "" }));
+    return 0;
+  } catch (e) {
+    if (!(e instanceof ArenaError)) throw e;
+    line(stdout, { error: e.code });
+    return 2;
+  }
+}
+
+async function run(argv, stdout, stderr, signal) {
+  const { flags: global, rest } = parseFlags(argv, ["base", "as", "appid"]);
+  const [command, ...tail] = rest;
+  if (command === undefined || !(command in COMMAND_FLAGS)) throw new UsageError(command === undefined ? "no command" : `unknown command ${command}`);
+  const { flags, rest: extra } = parseFlags(tail, COMMAND_FLAGS[command]);
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  if (command === "canonical") return canonical(flags, stdout);
+
+  if (global.as === undefined || global.as === "") throw new UsageError("--as is required");
+  const rawScale = process.env.ARENA_CLIENT_BACKOFF_SCALE ?? "";
+  const scale = rawScale === "" ? 1 : Number(rawScale);
+  if (!Number.isFinite(scale) || scale < 0) throw new UsageError(`ARENA_CLIENT_BACKOFF_SCALE must be a non-negative number: ${JSON.stringify(rawScale)}`);
+  let client;
+  try {
+    const options = {
+      baseUrl: global.base ?? "http://localhost:8787",
+      mockSteamId: global.as,
+      backoffScale: scale,
+      log: (m) => stderr.write(m + "\n"),
+    };
+    if (global.appid !== undefined) options.appId = global.appid;
+    if (flags.role !== undefined && flags.role !== "") options.clientRole = flags.role;
+    const attempts = integer(flags, "attempts");
+    if (attempts !== undefined) options.maxSubmitAttempts = attempts;
+    client = new ArenaClient(options);
+  } catch (e) {
+    if (e instanceof ArenaError) throw new UsageError(e.message);
+    throw e;
+  }
+  const opts = { signal };
+  switch (command) {
+    case "upcoming":
+    case "live":
+    case "discover": {
+      const m = command === "upcoming" ? await client.upcomingMatch(opts) : await client.liveMatch(opts);
+      line(stdout, m ?? { none: true });
+      return 0;
+    }
+    case "ready": {
+      const matchId = integer(flags, "match");
+      if (matchId === undefined || matchId <= 0) throw new UsageError("ready: --match N is required");
+      line(stdout, await client.ready(matchId, opts));
+      return 0;
+    }
+    case "submit":
+      return submit(client, global.as, flags, stdout, opts);
+  }
+  return 2;
+}
+
+async function submit(client, as, flags, stdout, opts) {
+  // As in the Go client: an absent --winner is a draw, an absent --opponent
+  // is "" (refused by the 1v1 guard), an absent --match checks no match id.
+  const matchId = integer(flags, "match");
+  let score;
+  if (flags.score !== undefined && flags.score !== "") {
+    const m = /^\s*([0-9]+)\s*,\s*([0-9]+)\s*$/.exec(flags.score);
+    if (m === null) throw new UsageError("submit: --score must be P1,P2 (non-negative integers)");
+    score = { p1: Number(m[1]), p2: Number(m[2]) };
+  }
+  let result = flags.result ?? (await readStdin());
+  if (isBlank(result)) result = "{}"; // no result at all: an empty object, as in the Go client
+  const input = { result, winner: flags.winner ?? "", opponentId: flags.opponent ?? "", localAccountId: as };
+  if (matchId !== undefined && matchId > 0) input.matchId = matchId;
+  if (score !== undefined) input.score = score;
+  const out = await client.submit(input, opts);
+  if (out.status === "draw") line(stdout, { status: "draw" });
+  else if (out.status === "decided") line(stdout, { status: out.status, matchStatus: out.matchStatus, winner: out.winner });
+  else line(stdout, { status: out.status, matchStatus: out.matchStatus });
+  return 0;
+}
+
+async function main() {
+  const ctrl = new AbortController();
+  process.once("SIGINT", () => ctrl.abort(new Error("interrupted")));
+  let code;
+  try {
+    code = await run(process.argv.slice(2), process.stdout, process.stderr, ctrl.signal);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`arena-client: ${e.message}\n\n${USAGE}`);
+      line(process.stdout, { error: "usage" });
+      code = 2;
+    } else if (e instanceof ArenaError) {
+      process.stderr.write(`arena-client: ${e.message}\n`);
+      line(process.stdout, { error: e.code });
+      code = 1;
+    } else {
+      process.stderr.write(`arena-client: ${e instanceof Error ? e.stack : String(e)}\n`);
+      code = 1;
+    }
+  }
+  process.exitCode = code;
+}
+
+await main();

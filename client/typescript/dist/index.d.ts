@@ -1,0 +1,27 @@
+/**
+ * Arena game client (spec 4.4) for browsers, Node 20+ and Workers: fetch
+ * only, crypto.subtle for SHA-256, no runtime dependencies.
+ *
+ * @module
+ */
+export { ArenaClient, DEFAULT_TIMEOUT_MS } from "./client.js";
+export type { ArenaClientOptions, Draw, Score, SubmitInput, SubmitStatus, Submission } from "./client.js";
+export { RESERVED_KEYS, canonicalResult, canonicalize, hashResult, sha256Hex } from "./canonical.js";
+export type { CanonicalResult, GameResult, ResultKeys } from "./canonical.js";
+export { ArenaError } from "./errors.js";
+export type { ArenaErrorCode, ArenaErrorOptions, ClientErrorCode, RefusalCode, ServerErrorCode } from "./errors.js";
+export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
+export type { Cast, Caster, HandMode, LiveMatch, MatchStatus, PublicMatch, PublicPlayer, ReadyState, RefereeM0, Tournament, UpcomingMatch, } from "./match.js";
+export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
+export type { Recording, RecordingInit, RecordingInitBody, SegmentFeed, SegmentInit, SegmentLink, Share, SpoolDisposition, SpoolResult, SpooledFile, UploadTarget, } from "./recordings.js";
+export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";
+export type { RecordingScope, ReplayHeader } from "./replay.js";
+export { submitBackoffSeconds } from "./runtime.js";
+export { DEFAULT_DISCOVER_INTERVAL_SECONDS, DEFAULT_MAX_SUBMIT_ATTEMPTS, DEFAULT_REFEREE_RULESET, DEFAULT_REFEREE_TRACE_SCHEMA, MAX_DISCOVER_INTERVAL_SECONDS, MAX_SUBMIT_ATTEMPTS, MIN_DISCOVER_INTERVAL_SECONDS, MIN_SUBMIT_ATTEMPTS, PLATFORM_ID_PATTERN, TRACE_SCHEMA_PATTERN, normalizeSettings, validateSettings, } from "./settings.js";
+export type { ArenaSettings, ArenaSettingsInput, ClientRole } from "./settings.js";
+export { Titles } from "./titles.js";
+export type { Reign, Title, TitleChallenge, Volunteering } from "./titles.js";
+export { TRACE_PROTOCOL, TraceRecorder } from "./trace.js";
+export type { ActionTarget, EndReason, Slot, Trace, TraceOutcome } from "./trace.js";
+export { sleep } from "./transport.js";
+export type { CallOptions, FetchLike, Sleep, TicketProvider } from "./transport.js";

@@ -1,0 +1,176 @@
+/** The only result protocol this client speaks (spec 9). */
+export const RESULT_PROTOCOL = "svc.result.v3";
+
+/** Recording-release policies for hidden information (spec 2.1). */
+export type HandMode = "hidden" | "delayed" | "shown";
+
+export interface Tournament {
+  slug: string;
+  name: string;
+}
+
+/** A match's recording-release policy. */
+export interface Cast {
+  /** Empty or absent means hidden (see castPolicy). */
+  handMode?: HandMode | "";
+  /** For delayed: seconds after capture; 0 otherwise. */
+  delaySeconds?: number;
+}
+
+/** One active caster of a match. */
+export interface Caster {
+  platformId: string;
+  streamUrl: string;
+  source: "community" | "invited" | "arena";
+}
+
+/** Present on a live match only when the arena runs the AI referee. */
+export interface RefereeM0 {
+  enabled: boolean;
+  /** Both players granted training consent; traces are accepted only then. */
+  consentComplete: boolean;
+  traceProtocol: string;
+  captureProtocol: string;
+}
+
+/**
+ * The caller's live match as discovery returns it (spec 2.1). Servers may
+ * add fields; they are kept as received.
+ */
+export interface LiveMatch {
+  matchId: number;
+  /**
+   * The fairness seed of an organized match: an unsigned 32-bit value
+   * (0..4294967295) carried in an int64 on the wire, exact in a JS number.
+   * Absent or 0 means a casual session (see isCasual): the game seeds
+   * itself. Never read it into a signed 32-bit integer (`| 0` wraps
+   * 4218965659 to a negative number); use `>>> 0` if you need a uint32.
+   */
+  gameSeed?: number;
+  /** The caller's side: 1 or 2. */
+  slot: 1 | 2;
+  sessionNonce: string;
+  /** Slot-1 side (its captain in team mode). */
+  p1PlatformId: string;
+  /** Slot-2 side (its captain in team mode). */
+  p2PlatformId: string;
+  opponentPlatformId: string;
+  tournament: Tournament;
+  windowClosesAt: string;
+  allowSpectators: boolean;
+  cast?: Cast;
+  casters?: Caster[];
+  casterPlatformId?: string | null;
+  streamUrl?: string | null;
+  p1Roster?: string[];
+  p2Roster?: string[];
+  teamMinPlayers?: number;
+  teamMaxPlayers?: number;
+  resultProtocol: string;
+  /** Absent: do not trace or capture. */
+  refereeM0?: RefereeM0;
+}
+
+/** The caller's next match before it goes live (spec 2.2). */
+export interface UpcomingMatch {
+  matchId: number;
+  slot: 1 | 2;
+  opponentPlatformId: string;
+  opponentName: string;
+  tournament: Tournament;
+  windowOpensAt: string;
+  windowClosesAt: string;
+  windowOpen: boolean;
+  selfReady: boolean;
+  opponentReady: boolean;
+}
+
+/** The answer to a ready call; live is true once both sides are ready. */
+export interface ReadyState {
+  status: string;
+  live: boolean;
+  opponentReady: boolean;
+}
+
+/** A player as the public API shows one. */
+export interface PublicPlayer {
+  platformId: string;
+  personaName: string;
+  avatarUrl: string;
+}
+
+/** Match statuses (spec 3). */
+export type MatchStatus =
+  | "pending"
+  | "scheduled"
+  | "live"
+  | "awaiting_result"
+  | "confirmed"
+  | "disputed"
+  | "forfeited"
+  | (string & {});
+
+/** The public match object of GET /api/v1/matches/{id} (no ticket). */
+export interface PublicMatch {
+  id: number;
+  stage: string;
+  round: number;
+  bracketSlot: number;
+  status: MatchStatus;
+  opensAt: string | null;
+  closesAt: string | null;
+  player1: PublicPlayer | null;
+  player2: PublicPlayer | null;
+  winner: PublicPlayer | null;
+  score: { p1: number; p2: number } | null;
+  resultSource: string | null;
+  tournament: Tournament | null;
+}
+
+/** Whether the match has no fairness seed (gameSeed 0 or absent). */
+export function isCasual(m: LiveMatch): boolean {
+  return !m.gameSeed;
+}
+
+/** The hand mode, with an empty or absent one read as hidden. */
+export function castPolicy(m: LiveMatch): HandMode {
+  const mode = m.cast?.handMode;
+  return mode === undefined || mode === "" ? "hidden" : mode;
+}
+
+/** Whether the match belongs to a team tournament (teamMaxPlayers > 1). */
+export function isTeam(m: LiveMatch): boolean {
+  return (m.teamMaxPlayers ?? 1) > 1;
+}
+
+/**
+ * Whether the client can report a result on m: a positive matchId, a
+ * sessionNonce, slot 1 or 2 and resultProtocol svc.result.v3.
+ */
+export function isValidLiveMatch(m: LiveMatch | null | undefined): boolean {
+  return (
+    m != null &&
+    Number.isSafeInteger(m.matchId) &&
+    m.matchId > 0 &&
+    typeof m.sessionNonce === "string" &&
+    m.sessionNonce !== "" &&
+    (m.slot === 1 || m.slot === 2) &&
+    m.resultProtocol === RESULT_PROTOCOL
+  );
+}
+
+/**
+ * The side (1 or 2) accountId plays on, or 0 for neither: p1PlatformId /
+ * p2PlatformId in 1v1, the rosters in team mode. An empty id is on no side.
+ */
+export function sideOf(m: LiveMatch, accountId: string): 0 | 1 | 2 {
+  if (accountId === "") return 0;
+  if (isTeam(m)) {
+    if (m.p1Roster?.includes(accountId)) return 1;
+    if (m.p2Roster?.includes(accountId)) return 2;
+    return 0;
+  }
+  if (accountId === m.p1PlatformId) return 1;
+  if (accountId === m.p2PlatformId) return 2;
+  return 0;
+}

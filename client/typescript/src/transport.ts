@@ -1,0 +1,198 @@
+import { ArenaError } from "./errors.js";
+import type { ArenaSettings } from "./settings.js";
+
+/**
+ * Yields a fresh platform web-API ticket (hex) for one request: in a game,
+ * the platform SDK (Steam's GetAuthTicketForWebApi with the arena's
+ * identity). Tickets are single-use, so it is called before every request,
+ * retries included. A rejection aborts the request; it is not retried.
+ */
+export type TicketProvider = (signal?: AbortSignal) => string | Promise<string>;
+
+/** The fetch the client calls; globalThis.fetch by default. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Waits ms milliseconds, rejecting with signal.reason when signal aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Options every network call takes. */
+export interface CallOptions {
+  /** Aborting rejects at once with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Real sleep on setTimeout. */
+export const sleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+/** One answer: the status and the body text. */
+export interface Answer {
+  status: number;
+  text: string;
+}
+
+/** How a request authenticates. */
+export type Auth = "ticket" | "none";
+
+/** The HTTP side of a client: tickets, headers, timeouts, error mapping. */
+export class Transport {
+  constructor(
+    readonly settings: ArenaSettings,
+    private readonly fetchFn: FetchLike,
+    private readonly tickets: TicketProvider | undefined,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** The Authorization header value of one request. */
+  private async authorization(signal?: AbortSignal): Promise<string> {
+    if (this.settings.mockSteamId !== "") return `Platform MOCK:${this.settings.mockSteamId}`;
+    if (this.tickets === undefined) throw new ArenaError("no_ticket", "no ticket provider and no mockSteamId");
+    let ticket: string;
+    try {
+      ticket = await this.tickets(signal);
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason;
+      throw new ArenaError("no_ticket", `ticket provider failed: ${String(e)}`, { cause: e });
+    }
+    if (typeof ticket !== "string" || ticket === "" || /\s/.test(ticket)) {
+      throw new ArenaError("no_ticket", "the ticket provider returned a malformed ticket");
+    }
+    return `Platform ${ticket}`;
+  }
+
+  /**
+   * Performs one request against url (a path on the arena, or an absolute
+   * URL) and returns status and body. No status at all (connection failed,
+   * timed out, body cut short) is ArenaError `network_error`; an aborted signal
+   * rejects with its reason.
+   */
+  async send(
+    method: string,
+    url: string,
+    options: { body?: BodyInit; contentType?: string; auth?: Auth; signal?: AbortSignal | undefined } = {},
+  ): Promise<Answer> {
+    return this.request(method, url, options, async (res) => ({ status: res.status, text: await res.text() }));
+  }
+
+  /** GET of an object (no ticket: the URL is signed), body as bytes. */
+  async sendBytes(method: string, url: string, signal?: AbortSignal): Promise<{ status: number; bytes: Uint8Array }> {
+    return this.request(method, url, { auth: "none", signal }, async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) }));
+  }
+
+  private async request<T>(
+    method: string,
+    url: string,
+    options: { body?: BodyInit; contentType?: string; auth?: Auth; signal?: AbortSignal | undefined },
+    read: (res: Response) => Promise<T>,
+  ): Promise<T> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const headers: Record<string, string> = { Accept: "application/json" };
+    const absolute = /^https?:\/\//i.test(url);
+    if ((options.auth ?? "ticket") === "ticket") {
+      headers["Authorization"] = await this.authorization(signal);
+      if (this.settings.appId !== "") headers["X-Platform-AppId"] = this.settings.appId;
+    }
+    if (options.contentType !== undefined) headers["Content-Type"] = options.contentType;
+    const target = absolute ? url : this.settings.baseUrl + url;
+    const path = pathOf(target);
+
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(new Error(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+    const onAbort = () => ctrl.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const init: RequestInit = { method, headers, signal: ctrl.signal, redirect: "follow" };
+      if (options.body !== undefined) init.body = options.body;
+      return await read(await this.fetchFn(target, init));
+    } catch (e) {
+      if (signal?.aborted) throw signal.reason;
+      throw new ArenaError("network_error", `${method} ${path}: ${describe(e)}`, { method, path, cause: e });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /**
+   * Sends a JSON request and decodes a 200/201 answer. Returns undefined
+   * for 204, throws ArenaError with the server's code for any other status
+   * and `bad_response` for a body that is not JSON.
+   */
+  async json<T>(method: string, path: string, body?: unknown, options: { auth?: Auth; signal?: AbortSignal | undefined } = {}): Promise<T | undefined> {
+    const answer = await this.send(method, path, {
+      ...(body === undefined ? {} : { body: JSON.stringify(body), contentType: "application/json" }),
+      ...options,
+    });
+    return decode<T>(method, path, answer);
+  }
+
+  /** json() for answers that must have a body (204 is `bad_response`). */
+  async jsonBody<T>(method: string, path: string, body?: unknown, options: { auth?: Auth; signal?: AbortSignal | undefined } = {}): Promise<T> {
+    const out = await this.json<T>(method, path, body, options);
+    if (out === undefined) throw new ArenaError("bad_response", `${method} ${path}: 204 without a body`, { status: 204, method, path });
+    return out;
+  }
+}
+
+/** Decodes an answer: the body of a 200/201, undefined for 204, else an error. */
+export function decode<T>(method: string, path: string, answer: Answer): T | undefined {
+  if (answer.status === 204) return undefined;
+  if (answer.status === 200 || answer.status === 201) {
+    try {
+      return JSON.parse(answer.text) as T;
+    } catch (e) {
+      throw new ArenaError("bad_response", `${method} ${path}: the answer is not JSON`, { status: answer.status, method, path, cause: e });
+    }
+  }
+  throw answerError(method, path, answer);
+}
+
+/**
+ * The error of a non-success answer: the `error` member of a
+ * `{ "error": "<code>" }` body, else `http_<status>`.
+ */
+export function answerError(method: string, path: string, answer: Answer): ArenaError {
+  let code = "";
+  try {
+    const body = JSON.parse(answer.text) as unknown;
+    if (body !== null && typeof body === "object" && typeof (body as { error?: unknown }).error === "string") {
+      code = (body as { error: string }).error;
+    }
+  } catch {
+    // a body of another shape: no code
+  }
+  if (code === "") code = `http_${answer.status}`;
+  return new ArenaError(code, `${method} ${path}: ${answer.status} ${code}`, { status: answer.status, method, path });
+}
+
+/** A URL's path without its query (an upload URL's signature stays out of errors). */
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.replace(/\?.*$/, "");
+  }
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    const cause = (e as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${e.message} (${cause.message})` : e.message;
+  }
+  return String(e);
+}

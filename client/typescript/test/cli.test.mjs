@@ -1,0 +1,158 @@
+// The shared command line: one JSON line on stdout, exit 0 / 1 / 2.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { canonicalResult, sha256Hex } from "../dist/index.js";
+import { P1, P2, liveMatch, startArena } from "../testkit/fakearena.mjs";
+
+const BIN = fileURLToPath(new URL("../bin/arena-client.mjs", import.meta.url));
+
+/** Runs the CLI without blocking the fake arena living in this process. */
+function cli(args, { stdin = "", env = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ARENA_CLIENT_BACKOFF_SCALE: "0", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const oneLine = (stdout) => {
+  assert.match(stdout, /^[^\n]+\n$/, `one line expected: ${JSON.stringify(stdout)}`);
+  return JSON.parse(stdout);
+};
+
+test("canonical: the line and exit 0", async () => {
+  const input = '{"b":[1.0,"é\\u2028"],"a":{"y":1e21,"x":-0}}';
+  const r = await cli(["canonical", "--match", "42", "-nonce", "nonce-abc", "--winner=76561198000000001"], { stdin: input });
+  assert.equal(r.code, 0, r.stderr);
+  const canonical = canonicalResult(input, { matchId: 42, sessionNonce: "nonce-abc", winner: P1 });
+  assert.deepEqual(oneLine(r.stdout), { canonical, sha256: await sha256Hex(canonical) });
+  assert.equal(canonical, '{"a":{"x":0,"y":1e+21},"b":[1,"é\u2028"],"matchId":42,"sessionNonce":"nonce-abc","winner":"76561198000000001"}');
+});
+
+test("canonical: refusals are one line and exit 2", async () => {
+  const cases = [
+    ['{"a":1,"a":2}', ["--match", "42", "--nonce", "n", "--winner", P1], "duplicate_key"],
+    ['{"a":"\\ud800"}', ["--match", "42", "--nonce", "n", "--winner", P1], "lone_surrogate"],
+    ['{"id":9007199254740993}', ["--match", "42", "--nonce", "n", "--winner", P1], "unsafe_integer"],
+    ['{"x":1e400}', ["--match", "42", "--nonce", "n", "--winner", P1], "non_finite"],
+    ["[1]", ["--match", "42", "--nonce", "n", "--winner", P1], "not_object"],
+    ['{"a":', ["--match", "42", "--nonce", "n", "--winner", P1], "invalid_json"],
+    [Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x22, 0x7d]), ["--match", "42", "--nonce", "n", "--winner", P1], "invalid_json"],
+    ["{}", ["--match", "42", "--nonce", "n", "--winner", "123"], "invalid_winner"],
+    ["{}", ["--match", "42", "--nonce", "", "--winner", P1], "invalid_nonce"],
+    ["{}", ["--match", "0", "--nonce", "n", "--winner", P1], "invalid_match"],
+    ["{}", ["--nonce", "n", "--winner", P1], "invalid_match"],
+  ];
+  for (const [stdin, flags, want] of cases) {
+    const r = await cli(["canonical", ...flags], { stdin });
+    assert.equal(r.code, 2, want);
+    assert.deepEqual(oneLine(r.stdout), { error: want });
+  }
+});
+
+test("usage errors: {\"error\":\"usage\"} and exit 2", async () => {
+  const cases = [[], ["frobnicate"], ["canonical", "--bogus", "1"], ["canonical", "--match", "x"], ["live"], ["--as", "123", "live"],
+    ["--as", P1, "ready"], ["--as", P1, "submit", "--score", "3-1"], ["--as", P1, "submit", "--role", "server"], ["--base"]];
+  for (const args of cases) {
+    const r = await cli(args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.deepEqual(oneLine(r.stdout), { error: "usage" });
+    assert.match(r.stderr, /usage: arena-client/);
+  }
+  const badScale = await cli(["--as", P1, "live"], { env: { ARENA_CLIENT_BACKOFF_SCALE: "fast" } });
+  assert.deepEqual([badScale.code, oneLine(badScale.stdout)], [2, { error: "usage" }]);
+});
+
+test("live, upcoming, ready against an arena", async () => {
+  const arena = await startArena({
+    "GET /api/v1/me/live-match": [{ status: 200, json: liveMatch() }, { status: 204 }],
+    "GET /api/v1/me/upcoming-match": { status: 204 },
+    "POST /api/v1/matches/12/ready": [{ status: 200, json: { status: "ready", live: false, opponentReady: false } }, { status: 409, json: { error: "window_closed" } }],
+  });
+  try {
+    const live = await cli(["-base", arena.base, "-as", P1, "live"]);
+    assert.equal(live.code, 0, live.stderr);
+    assert.deepEqual(oneLine(live.stdout), liveMatch());
+    assert.equal(arena.requests[0].headers.authorization, `Platform MOCK:${P1}`);
+    assert.deepEqual(oneLine((await cli(["--base", arena.base, "--as", P1, "live"])).stdout), { none: true });
+    assert.deepEqual(oneLine((await cli(["--base", arena.base, "--as", P1, "upcoming"])).stdout), { none: true });
+    assert.deepEqual(oneLine((await cli(["--base", arena.base, "--as", P1, "ready", "--match", "12"])).stdout), { status: "ready", live: false, opponentReady: false });
+    const refused = await cli(["--base", arena.base, "--as", P1, "ready", "--match", "12"]);
+    assert.equal(refused.code, 1);
+    assert.deepEqual(oneLine(refused.stdout), { error: "window_closed" });
+  } finally {
+    await arena.close();
+  }
+});
+
+test("submit: the flow through the command line", async () => {
+  const arena = await startArena({
+    "GET /api/v1/me/live-match": { status: 200, json: liveMatch() },
+    "POST /api/v1/matches/12/result": [{ status: 200, json: { status: "pending", matchStatus: "awaiting_result" } }, "drop", { status: 409, json: { error: "already_resolved" } }],
+    "GET /api/v1/matches/12": { status: 200, json: { id: 12, status: "confirmed", winner: { platformId: P1, personaName: "one", avatarUrl: "" } } },
+  });
+  try {
+    const base = ["--base", arena.base, "--as", P1, "submit", "--match", "12", "--opponent", P2];
+    const first = await cli([...base, "--winner", P1, "--score", "3,1"], { stdin: '{"rounds":[3,1]}' });
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(oneLine(first.stdout), { status: "pending", matchStatus: "awaiting_result" });
+    const body = JSON.parse(arena.to("POST /api/v1/matches/12/result")[0].body);
+    assert.deepEqual(body.score, { p1: 3, p2: 1 });
+    assert.equal(body.result, canonicalResult('{"rounds":[3,1]}', { matchId: 12, sessionNonce: "nonce-abc", winner: P1 }));
+
+    // The next two answers: a dropped connection, then already_resolved.
+    const lost = await cli([...base, "--winner", P1, "--result", '{"rounds":[3,1]}']);
+    assert.equal(lost.code, 0, lost.stderr);
+    assert.deepEqual(oneLine(lost.stdout), { status: "decided", matchStatus: "confirmed", winner: P1 });
+
+    // No result at all is an empty object.
+    arena.requests.length = 0;
+    const empty = await cli([...base, "--winner", P1], { stdin: " \n" });
+    assert.equal(empty.code, 1); // the scripted already_resolved, without an earlier failure
+    assert.deepEqual(oneLine(empty.stdout), { error: "already_resolved" });
+    assert.equal(JSON.parse(arena.to("POST /api/v1/matches/12/result")[0].body).result, canonicalResult("{}", { matchId: 12, sessionNonce: "nonce-abc", winner: P1 }));
+
+    for (const winner of [["--winner", ""], []]) {
+      const draw = await cli([...base, ...winner, "--result", "{}"]);
+      assert.equal(draw.code, 0);
+      assert.deepEqual(oneLine(draw.stdout), { status: "draw" });
+    }
+
+    const before = arena.to("POST /api/v1/matches/12/result").length;
+    for (const [args, want] of [[["--winner", P1, "--result", "{}", "--opponent", "76561198000000009"], "opponent_mismatch"],
+      [["--winner", P1, "--result", '{"a":1,"a":2}'], "duplicate_key"]]) {
+      const r = await cli([...base, ...args]);
+      assert.equal(r.code, 1, want);
+      assert.deepEqual(oneLine(r.stdout), { error: want });
+    }
+    const other = await cli(["--base", arena.base, "--as", P1, "submit", "--match", "13", "--opponent", P2, "--winner", P1, "--result", "{}"]);
+    assert.deepEqual([other.code, oneLine(other.stdout)], [1, { error: "match_mismatch" }]);
+    assert.equal(arena.to("POST /api/v1/matches/12/result").length, before, "refusals post nothing");
+  } finally {
+    await arena.close();
+  }
+});
+
+test("network failures: network_error, and retries_exhausted after every attempt", async () => {
+  const arena = await startArena({
+    "GET /api/v1/me/live-match": { status: 200, json: liveMatch() },
+    "POST /api/v1/matches/12/result": { status: 503, json: { error: "internal" } },
+    "GET /api/v1/me/upcoming-match": "drop",
+  });
+  try {
+    const r = await cli(["--base", arena.base, "--as", P1, "submit", "--match", "12", "--opponent", P2, "--winner", P1, "--result", "{}"]);
+    assert.deepEqual([r.code, oneLine(r.stdout)], [1, { error: "retries_exhausted" }]);
+    assert.equal(arena.to("POST /api/v1/matches/12/result").length, 3);
+    const down = await cli(["--base", arena.base, "--as", P1, "upcoming"]);
+    assert.deepEqual([down.code, oneLine(down.stdout)], [1, { error: "network_error" }]);
+  } finally {
+    await arena.close();
+  }
+});

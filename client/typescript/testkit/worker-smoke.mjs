@@ -1,0 +1,18 @@
+// A Worker that exercises the library under workerd (see
+// test/workers.test.mjs): canonical form and SHA-256 (crypto.subtle), a
+// replay file through CompressionStream / DecompressionStream, and the
+// client's fetch against the arena named by the ARENA binding.
+import { ArenaClient, ReplayWriter, canonicalResult, readReplayHeader, sha256Hex } from "../dist/index.js";
+
+export default {
+  async fetch(request, env) {
+    const input = await request.text();
+    const canonical = canonicalResult(input, { matchId: 42, sessionNonce: "nonce-abc", winner: "76561198000000001" });
+    const w = new ReplayWriter();
+    w.append(0, "match_started");
+    const header = await readReplayHeader(await w.finish({ scope: "public", gameBuild: "workerd", durationMs: 1 }));
+    const client = new ArenaClient({ baseUrl: env.ARENA, mockSteamId: "76561198000000001" });
+    const live = await client.liveMatch();
+    return Response.json({ canonical, sha256: await sha256Hex(canonical), header, live });
+  },
+};
