@@ -130,8 +130,8 @@ namespace Arena.Client
         /// <c>already_resolved</c> or 200 <c>duplicate</c>, the first answer may have been lost:
         /// the client looks the match up (GET /api/v1/matches/{id}) and reports
         /// <see cref="SubmitResult.Decided"/> when it is confirmed or forfeited for the side of
-        /// the winner it submitted; a duplicate whose match still awaits the other side is a
-        /// success as answered; anything else fails with the arena's code.
+        /// the winner it submitted; otherwise a duplicate stands as answered (the arena holds
+        /// this hash) and already_resolved fails with that code.
         /// </summary>
         public async Task<SubmitResult> SubmitResultAsync(ResultSubmission submission, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -228,9 +228,10 @@ namespace Arena.Client
             }
         }
 
-        // SettleLostAnswerAsync decides a submission whose first answer may have been lost, from
-        // the public match: decided for our winner's side is success ("decided"); a duplicate
-        // still awaiting the other side is success as answered; anything else fails with code.
+        // SettleLostAnswerAsync reads the public match after a retry was answered
+        // already_resolved or duplicate: decided for the side of our winner is success
+        // ("decided"). Otherwise a duplicate stands as answered (the arena holds our hash; the
+        // match awaits the other side or was disputed), and already_resolved fails.
         async Task<SubmitResult> SettleLostAnswerAsync(SubmitResult outcome, LiveMatch match, int winnerSide, string code, int httpStatus, CancellationToken ct)
         {
             var lookup = await GetMatchAsync(match.MatchId, ct);
@@ -240,15 +241,11 @@ namespace Arena.Client
                 outcome.Status = SubmitResult.Decided;
                 outcome.MatchStatus = lookup.Value.Status;
                 outcome.DecidedWinner = lookup.Value.Winner.PlatformId;
-                outcome.Error = null;
+                outcome.HttpStatus = lookup.HttpStatus;
                 return outcome;
             }
-            if (code == SubmitResult.Duplicate)
-            {
-                string status = lookup.IsSuccess ? lookup.Value.Status : outcome.MatchStatus;
-                if (status == MatchStatus.AwaitingResult) return outcome;
-                outcome.Status = null;
-            }
+            if (!lookup.IsSuccess) Trace("submit match " + match.MatchId + ": look-up after a lost answer failed: " + lookup);
+            if (code == SubmitResult.Duplicate) return outcome;
             return Fail(outcome, code, httpStatus, lookup.IsSuccess
                 ? "match " + match.MatchId + " is " + lookup.Value.Status + (lookup.Value.Winner != null ? ", won by " + lookup.Value.Winner.PlatformId : "")
                 : "look-up failed: " + lookup);
