@@ -19,7 +19,8 @@ namespace Arena.Client.Cli
     /// mono arena-client.exe --as 76561198000000001 submit --match 12 --opponent 76561198000000002 --winner 76561198000000001 --score 3,1 --result '{"moves":31}'
     /// </code>
     /// Answers are one JSON line on stdout. Exit status: 0 success, 1 failure
-    /// (<c>{"error":"&lt;code&gt;"}</c>), 2 usage error or, for canonical, a refusal.
+    /// (<c>{"error":"&lt;code&gt;"}</c>), 2 for a usage error (<c>{"error":"usage"}</c>) or, for
+    /// canonical, a refusal.
     /// </summary>
     public static class Program
     {
@@ -56,6 +57,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
             }
             catch (UsageException e)
             {
+                WriteLine(stdout, "{\"error\":\"usage\"}");
                 stderr.WriteLine("arena-client: " + e.Message);
                 stderr.WriteLine(Usage);
                 return 2;

@@ -125,7 +125,8 @@ namespace Arena.Client
         /// <item>POST protocol, result, resultHash, clientRole, startedAt, endedAt (UTC now, read once) and score.</item>
         /// </list>
         /// Each attempt takes a fresh ticket. A network failure or a status of 500 or more is
-        /// retried after the spec's backoff up to MaxSubmitAttempts; any other answer is final.
+        /// retried after the spec's backoff up to MaxSubmitAttempts (then <c>retries_exhausted</c>);
+        /// any other answer is final.
         /// When an earlier attempt failed that way and a later one answers 409
         /// <c>already_resolved</c> or 200 <c>duplicate</c>, the first answer may have been lost:
         /// the client looks the match up (GET /api/v1/matches/{id}) and reports
@@ -220,7 +221,7 @@ namespace Arena.Client
                 if (answerMayBeLost && r.HttpStatus == 409 && r.Error == "already_resolved")
                     return await SettleLostAnswerAsync(outcome, match, winnerSide, r.Error, r.HttpStatus, ct);
                 if (!r.IsRetryable) return Fail(outcome, r.Error, r.HttpStatus, r.Detail);
-                if (attemptsLeft == 0) return Fail(outcome, r.Error, r.HttpStatus, "after " + outcome.Attempts + " attempts: " + r.Detail);
+                if (attemptsLeft == 0) return Fail(outcome, ArenaError.RetriesExhausted, r.HttpStatus, "after " + outcome.Attempts + " attempts, the last: " + r);
                 answerMayBeLost = true;
                 TimeSpan wait = ScaledBackoff(attemptsLeft);
                 Trace("submit match " + match.MatchId + " attempt " + outcome.Attempts + " failed (" + r + "); retrying in " + wait.TotalSeconds + " s");

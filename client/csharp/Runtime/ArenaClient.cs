@@ -169,7 +169,8 @@ namespace Arena.Client
 
         /// <summary>
         /// Runs <paramref name="step"/> until it succeeds, fails for good (not retryable), or
-        /// MaxSubmitAttempts are spent, waiting the spec's backoff between attempts.
+        /// MaxSubmitAttempts are spent (then <c>retries_exhausted</c>), waiting the spec's backoff
+        /// between attempts.
         /// </summary>
         internal async Task<ArenaResult<T>> RetryAsync<T>(string what, Func<Task<ArenaResult<T>>> step, CancellationToken ct) where T : class
         {
@@ -177,7 +178,8 @@ namespace Arena.Client
             for (int attempt = 1; ; attempt++)
             {
                 ArenaResult<T> r = await step();
-                if (r.IsSuccess || !r.IsRetryable || attempt >= max) return r;
+                if (r.IsSuccess || !r.IsRetryable) return r;
+                if (attempt >= max) return ArenaResult<T>.Failure(ArenaError.RetriesExhausted, r.HttpStatus, what + " after " + attempt + " attempts: " + r);
                 TimeSpan wait = ScaledBackoff(max - attempt);
                 Trace(what + " attempt " + attempt + " failed (" + r + "); retrying in " + wait.TotalSeconds + " s");
                 await Delay(wait, ct);

@@ -27,6 +27,11 @@ namespace Arena.Client
         public const string OpponentMismatch = "opponent_mismatch";
         /// <summary>The winner is on neither side of the live match; nothing was sent.</summary>
         public const string WinnerNotOnSide = "winner_not_on_side";
+        /// <summary>
+        /// Every attempt failed with a network failure or a status of 500 or more; HttpStatus and
+        /// Detail describe the last one.
+        /// </summary>
+        public const string RetriesExhausted = "retries_exhausted";
         /// <summary><see cref="ArenaClientSettings.AutoDiscover"/> is off: poll with GetLiveMatchAsync yourself.</summary>
         public const string AutoDiscoverOff = "auto_discover_off";
         /// <summary>A trace was asked of a recorder whose match the referee does not trace.</summary>

@@ -223,6 +223,7 @@ namespace Arena.Client.Tests
             Assert.Equal("{\"error\":\"invalid_winner\"}\n", badWinner.Item2, "winner");
             var usage = Cli("", "frobnicate");
             Assert.Equal(2, usage.Item1, "unknown command");
+            Assert.Equal("{\"error\":\"usage\"}\n", usage.Item2, "usage line");
         }
 
         [Test]

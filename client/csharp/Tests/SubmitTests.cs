@@ -125,19 +125,21 @@ namespace Arena.Client.Tests
             var waits = new List<TimeSpan>();
             var r = await SubmitP1Wins(Fake.Client(http, waits, s => s.MaxSubmitAttempts = 2));
             Assert.True(!r.IsSuccess, "failure");
-            Assert.Equal("http_502", r.Error, "error of a body without a code");
-            Assert.Equal(502, r.HttpStatus, "status");
+            Assert.Equal("retries_exhausted", r.Error, "error");
+            Assert.Equal(502, r.HttpStatus, "the last status");
+            Assert.True(r.Detail.Contains("http_502"), "the last failure in the detail: " + r.Detail);
             Assert.Equal(2, r.Attempts, "attempts");
             Assert.Equal(1, waits.Count, "no wait after the last attempt");
             Assert.NotNull(r.Canonical, "the canonical string is kept for a later resubmission");
         }
 
         [Test]
-        static async Task NetworkFailureToTheEndIsNetworkError()
+        static async Task NetworkFailureToTheEndIsRetriesExhausted()
         {
             var http = Arena(Fake.LiveMatch(), Answers(Fake.Dropped()));
             var r = await SubmitP1Wins(Fake.Client(http, tweak: s => s.MaxSubmitAttempts = 1));
-            Assert.Equal("network_error", r.Error, "error");
+            Assert.Equal("retries_exhausted", r.Error, "error");
+            Assert.True(r.Detail.Contains("network_error"), "the last failure in the detail: " + r.Detail);
             Assert.Equal(0, r.HttpStatus, "status 0");
             Assert.Equal(1, r.Attempts, "one attempt allowed");
         }
