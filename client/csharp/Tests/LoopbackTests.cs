@@ -255,6 +255,9 @@ namespace Arena.Client.Tests
             {
                 if (r.PathAndQuery == "/api/v1/me/live-match") return r.Authorization == "Platform MOCK:" + Fake.P1 ? Json(200, JsonWriter.Compact(Fake.LiveMatch())) : new LoopbackServer.Answer { Status = 204 };
                 if (r.PathAndQuery == "/api/v1/matches/42/result") return Json(409, "{\"error\":\"already_submitted\"}");
+                if (r.PathAndQuery == "/api/v1/matches/42/ready") return Json(200, "{\"status\":\"live\",\"live\":true,\"opponentReady\":true}");
+                if (r.PathAndQuery == "/api/v1/matches/43/ready") return Json(409, "{\"error\":\"window_closed\"}");
+                if (r.PathAndQuery == "/api/v1/me/upcoming-match") return new LoopbackServer.Answer { Status = 204 };
                 return Json(404, "{\"error\":\"not_found\"}");
             }))
             {
@@ -271,6 +274,14 @@ namespace Arena.Client.Tests
                 Assert.Equal(42L, JsonReader.Parse(live.Item2.Trim()).GetInt64("matchId"), "live match line");
                 var none = Cli("", "--base", server.BaseUrl, "--as", Fake.P2, "live");
                 Assert.Equal("{\"none\":true}\n", none.Item2, "none");
+                var ready = Cli("", "--base", server.BaseUrl, "--as", Fake.P1, "ready", "--match", "42");
+                Assert.Equal(0, ready.Item1, "ready exit status");
+                Assert.Equal("{\"status\":\"live\",\"live\":true,\"opponentReady\":true}\n", ready.Item2, "ready answer line");
+                var closed = Cli("", "--base", server.BaseUrl, "--as", Fake.P1, "ready", "--match", "43");
+                Assert.Equal(1, closed.Item1, "refused ready exit status");
+                Assert.Equal("{\"error\":\"window_closed\"}\n", closed.Item2, "refused ready");
+                var upcoming = Cli("", "--base", server.BaseUrl, "--as", Fake.P1, "upcoming");
+                Assert.Equal("{\"none\":true}\n", upcoming.Item2, "no upcoming match");
                 var badScore = Cli("", "--base", server.BaseUrl, "--as", Fake.P1, "submit", "--match", "42", "--opponent", Fake.P2, "--winner", Fake.P1, "--score", "2");
                 Assert.Equal(2, badScore.Item1, "usage error");
             }

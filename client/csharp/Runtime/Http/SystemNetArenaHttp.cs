@@ -41,6 +41,7 @@ namespace Arena.Client.Http
         {
             using (var request = new HttpRequestMessage(new HttpMethod(method), url))
             {
+                request.Headers.ExpectContinue = false; // no 100-continue round trip before a body
                 string contentType = null;
                 if (headers != null)
                 {
