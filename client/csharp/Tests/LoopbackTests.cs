@@ -196,6 +196,7 @@ namespace Arena.Client.Tests
             psi.Arguments = "\"" + exe + "\"";
             foreach (string a in args) psi.Arguments += " \"" + a.Replace("\\", "\\\\").Replace("\"", "\\\"") + "\"";
             psi.EnvironmentVariables["ARENA_CLIENT_BACKOFF_SCALE"] = "0";
+            psi.EnvironmentVariables["LANG"] = "de_DE.UTF-8"; // a decimal comma must not reach the output
             using (var p = Process.Start(psi))
             {
                 var stderr = p.StandardError.ReadToEndAsync();

@@ -76,7 +76,7 @@ namespace Arena.Client.Tests
 
     /// <summary>
     /// A small test runner: finds [Test] and [TestCases] methods in this assembly, runs them (an
-    /// optional argument filters names by substring), prints each failure and a closing line
+    /// optional argument filters names by substring) under the de-DE culture, prints each failure and a closing line
     /// "N passed, N failed"; the exit status is 1 when any failed.
     /// </summary>
     static class TestRunner
@@ -89,6 +89,11 @@ namespace Arena.Client.Tests
         static async Task<int> RunAsync(string[] args)
         {
             string filter = args.Length > 0 ? args[0] : null;
+            // Every test runs under a culture with a decimal comma: a game's locale must never
+            // reach the bytes that are hashed or sent.
+            var culture = new CultureInfo("de-DE");
+            CultureInfo.DefaultThreadCurrentCulture = culture;
+            Thread.CurrentThread.CurrentCulture = culture;
             var cases = new List<TestCase>();
             var methods = typeof(TestRunner).Assembly.GetTypes()
                 .SelectMany(t => t.GetMethods(BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic))
@@ -123,7 +128,6 @@ namespace Arena.Client.Tests
             foreach (var c in cases)
             {
                 if (filter != null && c.Name.IndexOf(filter, StringComparison.Ordinal) < 0) continue;
-                var culture = Thread.CurrentThread.CurrentCulture;
                 try
                 {
                     var run = Task.Run(c.Run);
@@ -137,10 +141,6 @@ namespace Arena.Client.Tests
                     failed++;
                     var inner = Unwrap(e);
                     Console.WriteLine("FAIL " + c.Name + ": " + (inner is AssertionException ? inner.Message : inner.ToString()));
-                }
-                finally
-                {
-                    Thread.CurrentThread.CurrentCulture = culture;
                 }
             }
             Console.WriteLine(passed.ToString(CultureInfo.InvariantCulture) + " passed, " + failed.ToString(CultureInfo.InvariantCulture) + " failed");
