@@ -46,8 +46,18 @@ multiplies the retry waits (default 1, 0 = no wait).";
             public UsageException(string message) : base(message) { }
         }
 
-        /// <summary>Runs the command line; the exit status is the return value.</summary>
+        /// <summary>Runs the command line and exits with its status.</summary>
         public static int Main(string[] args)
+        {
+            int status = Run(args);
+            Console.Error.Flush();
+            // Exit at once: Mono sometimes hangs at the end of Main waiting for the threads
+            // HttpClient left behind, and the interop test waits for this process.
+            Environment.Exit(status);
+            return status;
+        }
+
+        static int Run(string[] args)
         {
             var stdout = Console.OpenStandardOutput();
             var stderr = Console.Error;

@@ -44,7 +44,9 @@ namespace Arena.Client.Tests
             listener = new TcpListener(IPAddress.Loopback, 0);
             listener.Start();
             Port = ((IPEndPoint)listener.LocalEndpoint).Port;
-            Task.Run(ServeAsync);
+            // Dedicated threads, not the thread pool: a test blocked on a child process must not
+            // starve the server that child talks to.
+            new Thread(Accept) { IsBackground = true }.Start();
         }
 
         public int Port { get; }
@@ -59,20 +61,20 @@ namespace Arena.Client.Tests
             return port;
         }
 
-        async Task ServeAsync()
+        void Accept()
         {
             while (true)
             {
                 TcpClient conn;
                 try
                 {
-                    conn = await listener.AcceptTcpClientAsync();
+                    conn = listener.AcceptTcpClient();
                 }
                 catch (Exception)
                 {
                     return; // stopped
                 }
-                ThreadPool.QueueUserWorkItem(_ => Serve(conn));
+                new Thread(() => Serve(conn)) { IsBackground = true }.Start();
             }
         }
 
@@ -203,10 +205,14 @@ namespace Arena.Client.Tests
                 var stdinBytes = Encoding.UTF8.GetBytes(stdin ?? "");
                 p.StandardInput.BaseStream.Write(stdinBytes, 0, stdinBytes.Length);
                 p.StandardInput.Close();
-                string stdout = p.StandardOutput.ReadToEnd();
-                p.WaitForExit();
+                var stdout = p.StandardOutput.ReadToEndAsync();
+                if (!p.WaitForExit(30000))
+                {
+                    p.Kill();
+                    throw new AssertionException("arena-client " + string.Join(" ", args) + " did not exit within 30 s");
+                }
                 stderr.Wait();
-                return Tuple.Create(p.ExitCode, stdout);
+                return Tuple.Create(p.ExitCode, stdout.Result);
             }
         }
 

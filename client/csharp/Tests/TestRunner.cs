@@ -83,7 +83,10 @@ namespace Arena.Client.Tests
     {
         static int Main(string[] args)
         {
-            return RunAsync(args).GetAwaiter().GetResult();
+            int status = RunAsync(args).GetAwaiter().GetResult();
+            Console.Out.Flush();
+            Environment.Exit(status); // Mono may otherwise hang at exit on leftover HttpClient threads
+            return status;
         }
 
         static async Task<int> RunAsync(string[] args)

@@ -29,7 +29,7 @@ namespace Arena.Client.Tests
                     if (File.Exists(candidate)) return candidate;
                 }
             }
-            throw new FileNotFoundException(RelativePath + " not found above " + starts[0] + " (set ARENA_VECTORS_FILE to use another file)");
+            throw new AssertionException(RelativePath + " not found above " + starts[0] + " (set ARENA_VECTORS_FILE to use another file)");
         }
 
         [TestCases]
