@@ -67,6 +67,16 @@ namespace Arena.Client.Tests
         }
 
         [Test]
+        static void PowersOfTwoTakeTheFartherNeighbour()
+        {
+            // At 2^896 and 2^976 the closest 16-digit decimal lies below the value, outside the
+            // narrower lower half of the rounding interval; the 16-digit one above reads back, so
+            // the shortest form has 16 digits, not 17 (checked against V8).
+            Assert.Equal("5.282945311356653e+269", EcmaNumber.Format(FromBits("77f0000000000000")), "2^896");
+            Assert.Equal("6.386688990511104e+293", EcmaNumber.Format(FromBits("7cf0000000000000")), "2^976");
+        }
+
+        [Test]
         static void EcmaScriptLayout()
         {
             var cases = new[]

@@ -170,7 +170,13 @@ namespace Arena.Client.Json
             while (CompareWithPowerOf10(num, den, n - 1) < 0) n--;
             while (CompareWithPowerOf10(num, den, n) >= 0) n++;
 
-            for (int p = 1; p <= 17; p++)
+            // For a normal double at most one decimal of 15 or fewer significant digits lies in
+            // its rounding interval (the interval is under 2^-52 of the value wide, the 15-digit
+            // grid at least 10^-15 of it apart), so when the correctly rounded 15 digits read
+            // back, they (trailing zeros dropped) are the shortest form; otherwise only 16 and 17
+            // remain. Subnormals, whose interval is relatively wider, try every length.
+            int shortest = biased == 0 ? 1 : 15;
+            for (int p = shortest; p <= 17; p++)
             {
                 int shift = p - n;
                 BigInteger dividend = shift >= 0 ? num * BigInteger.Pow(10, shift) : num;
@@ -178,10 +184,11 @@ namespace Arena.Client.Json
                 BigInteger remainder;
                 BigInteger s = BigInteger.DivRem(dividend, divisor, out remainder);
                 int half = (remainder << 1).CompareTo(divisor);
-                // The closest p-digit candidate first; on an exact tie the even one first.
-                BigInteger first = half > 0 || (half == 0 && !s.IsEven) ? s + 1 : s;
-                string found = TryCandidate(first, p, n, value);
-                if (found == null && half == 0) found = TryCandidate(first == s ? s + 1 : s, p, n, value);
+                // Only the two p-digit neighbours of the value can read back as it. The closer one
+                // first (on an exact tie the even one); the farther one still counts, because at a
+                // power of two the interval below the value is half as wide as the one above.
+                BigInteger closer = half > 0 || (half == 0 && !s.IsEven) ? s + 1 : s;
+                string found = TryCandidate(closer, p, n, value) ?? TryCandidate(closer == s ? s + 1 : s, p, n, value);
                 if (found != null) return found;
             }
             throw new InvalidOperationException("no 17-digit form reads back as " + bits.ToString("x16", CultureInfo.InvariantCulture));

@@ -47,15 +47,20 @@ namespace Arena.Client.Json
         /// </summary>
         public static string CanonicalNumber(string token, out string refusal)
         {
-            refusal = JsonReader.NumberProblem(token);
-            if (refusal != null) return null;
+            refusal = null;
             if (token.IndexOf('.') < 0 && token.IndexOf('e') < 0 && token.IndexOf('E') < 0)
             {
+                refusal = JsonReader.NumberProblem(token);
+                if (refusal != null) return null;
                 long n = long.Parse(token, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
                 return n.ToString(CultureInfo.InvariantCulture); // "-0" becomes "0"
             }
             double d;
-            EcmaNumber.TryParse(token, out d);
+            if (!EcmaNumber.TryParse(token, out d) || double.IsInfinity(d))
+            {
+                refusal = RefusalReason.NonFinite;
+                return null;
+            }
             return EcmaNumber.Format(d);
         }
 
