@@ -199,6 +199,9 @@ namespace Arena.Client.Tests
             foreach (string a in args) psi.Arguments += " \"" + a.Replace("\\", "\\\\").Replace("\"", "\\\"") + "\"";
             psi.EnvironmentVariables["ARENA_CLIENT_BACKOFF_SCALE"] = "0";
             psi.EnvironmentVariables["LANG"] = "de_DE.UTF-8"; // a decimal comma must not reach the output
+            // A proxy that answers nothing: requests to the loopback arena must go direct.
+            psi.EnvironmentVariables["http_proxy"] = "http://127.0.0.1:9";
+            psi.EnvironmentVariables["HTTP_PROXY"] = "http://127.0.0.1:9";
             using (var p = Process.Start(psi))
             {
                 var stderr = p.StandardError.ReadToEndAsync();

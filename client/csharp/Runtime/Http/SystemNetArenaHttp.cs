@@ -18,12 +18,18 @@ namespace Arena.Client.Http
         public const int MaxResponseBytes = 17 << 20;
 
         readonly HttpClient http;
+        readonly HttpClient loopback; // no proxy for 127.0.0.1 and localhost, as Go's client does
         readonly bool ownsClient;
 
-        /// <summary>A new HttpClient whose requests time out after <paramref name="timeout"/>.</summary>
+        /// <summary>
+        /// New HttpClients whose requests time out after <paramref name="timeout"/>. Requests use
+        /// the system's proxy settings, except requests to a loopback address (a local arena in
+        /// development), which always go direct.
+        /// </summary>
         public SystemNetArenaHttp(TimeSpan timeout)
         {
             http = new HttpClient { Timeout = timeout };
+            loopback = new HttpClient(new HttpClientHandler { UseProxy = false }) { Timeout = timeout };
             ownsClient = true;
         }
 
@@ -34,6 +40,7 @@ namespace Arena.Client.Http
         public SystemNetArenaHttp(HttpClient client)
         {
             http = client ?? throw new ArgumentNullException(nameof(client));
+            loopback = client;
         }
 
         /// <inheritdoc />
@@ -58,7 +65,8 @@ namespace Arena.Client.Http
                 }
                 try
                 {
-                    using (var response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken).ConfigureAwait(false))
+                    var client = request.RequestUri.IsLoopback ? loopback : http;
+                    using (var response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, cancellationToken).ConfigureAwait(false))
                     {
                         byte[] data = await ReadBoundedAsync(response.Content, cancellationToken).ConfigureAwait(false);
                         if (data == null) return ArenaHttpResponse.NetworkFailure("answer over " + MaxResponseBytes + " bytes");
@@ -97,7 +105,9 @@ namespace Arena.Client.Http
         /// <summary>Disposes the HttpClient this object created.</summary>
         public void Dispose()
         {
-            if (ownsClient) http.Dispose();
+            if (!ownsClient) return;
+            http.Dispose();
+            loopback.Dispose();
         }
     }
 }
