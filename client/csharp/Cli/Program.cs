@@ -185,8 +185,9 @@ multiplies the retry waits (default 1, 0 = no wait).";
         {
             string text, nonce, winner;
             long matchId;
-            if (!flags.TryGetValue("match", out text) || !long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out matchId))
-                matchId = 0; // refused below as invalid_match
+            if (!flags.TryGetValue("match", out text)) matchId = 0; // refused below as invalid_match
+            else if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out matchId))
+                throw new UsageException("--match needs an integer");
             if (!flags.TryGetValue("nonce", out nonce)) nonce = "";
             if (!flags.TryGetValue("winner", out winner)) winner = "";
             var result = ResultCanonicalizer.Canonicalize(ReadAll(stdin), matchId, nonce, winner);
