@@ -1,0 +1,288 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using Arena.Client.Json;
+
+namespace Arena.Client.Cli
+{
+    /// <summary>
+    /// arena-client: the command line every Arena client shares (Go, C#, TypeScript), for game
+    /// developers to check their own implementation against an arena in mock mode.
+    /// <code>
+    /// mono arena-client.exe canonical --match 42 --nonce n --winner 76561198000000001 &lt; result.json
+    /// mono arena-client.exe --base http://localhost:8787 --as 76561198000000001 live
+    /// mono arena-client.exe --as 76561198000000001 ready --match 12
+    /// mono arena-client.exe --as 76561198000000001 submit --match 12 --opponent 76561198000000002 --winner 76561198000000001 --score 3,1 --result '{"moves":31}'
+    /// </code>
+    /// Answers are one JSON line on stdout. Exit status: 0 success, 1 failure
+    /// (<c>{"error":"&lt;code&gt;"}</c>), 2 for a usage error (<c>{"error":"usage"}</c>) or, for
+    /// canonical, a refusal.
+    /// </summary>
+    public static class Program
+    {
+        const string Usage = @"usage: arena-client [--base URL] [--as ID] <command> [flags]
+
+commands:
+  canonical --match N --nonce S --winner W    canonicalize the game's result JSON read on stdin
+  upcoming                                    the upcoming match, or {""none"":true}
+  live                                        the live match (discovery), or {""none"":true}
+  ready --match N                             mark yourself ready
+  submit --match N --opponent ID --winner W [--score P1,P2] [--result JSON]
+                                              submit a result (stdin without --result; empty
+                                              --winner: a draw, nothing is submitted)
+
+global flags:
+  --base URL   the arena's origin (default http://localhost:8787)
+  --as ID      play as this 17-digit account (mock ticket MOCK:<id>)
+Single-dash forms (-as) and --flag=value are accepted. ARENA_CLIENT_BACKOFF_SCALE
+multiplies the retry waits (default 1, 0 = no wait).";
+
+        sealed class UsageException : Exception
+        {
+            public UsageException(string message) : base(message) { }
+        }
+
+        /// <summary>Runs the command line and exits with its status.</summary>
+        public static int Main(string[] args)
+        {
+            int status = Run(args);
+            Console.Error.Flush();
+            // Exit at once: Mono sometimes hangs at the end of Main waiting for the threads
+            // HttpClient left behind, and the interop test waits for this process.
+            Environment.Exit(status);
+            return status;
+        }
+
+        static int Run(string[] args)
+        {
+            var stdout = Console.OpenStandardOutput();
+            var stderr = Console.Error;
+            try
+            {
+                return RunAsync(args, Console.OpenStandardInput(), stdout, stderr, CancellationToken.None).GetAwaiter().GetResult();
+            }
+            catch (UsageException e)
+            {
+                WriteLine(stdout, "{\"error\":\"usage\"}");
+                stderr.WriteLine("arena-client: " + e.Message);
+                stderr.WriteLine(Usage);
+                return 2;
+            }
+        }
+
+        static readonly HashSet<string> GlobalFlags = new HashSet<string> { "base", "as" };
+        static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "nonce", "winner", "opponent", "score", "result" };
+
+        // ParseFlags reads "--name value", "-name value" and "--name=value" pairs from args[start..]
+        // until the first argument that is not a flag; it returns the index of that argument.
+        static int ParseFlags(string[] args, int start, HashSet<string> allowed, Dictionary<string, string> into, bool stopAtNonFlag)
+        {
+            int i = start;
+            while (i < args.Length)
+            {
+                string a = args[i];
+                if (!a.StartsWith("-", StringComparison.Ordinal) || a == "-" || a == "--")
+                {
+                    if (stopAtNonFlag) return i;
+                    throw new UsageException("unexpected argument " + a);
+                }
+                string name = a.TrimStart('-');
+                string value = null;
+                int eq = name.IndexOf('=');
+                if (eq >= 0)
+                {
+                    value = name.Substring(eq + 1);
+                    name = name.Substring(0, eq);
+                }
+                if (!allowed.Contains(name)) throw new UsageException("unknown flag " + a);
+                if (value == null)
+                {
+                    if (i + 1 >= args.Length) throw new UsageException("flag " + a + " needs a value");
+                    value = args[++i];
+                }
+                into[name] = value;
+                i++;
+            }
+            return i;
+        }
+
+        internal static async Task<int> RunAsync(string[] args, Stream stdin, Stream stdout, TextWriter stderr, CancellationToken ct)
+        {
+            var global = new Dictionary<string, string>();
+            int next = ParseFlags(args, 0, GlobalFlags, global, true);
+            if (next >= args.Length) throw new UsageException("no command");
+            string command = args[next];
+            var flags = new Dictionary<string, string>();
+            ParseFlags(args, next + 1, CommandFlags, flags, false);
+
+            if (command == "canonical") return Canonical(flags, stdin, stdout);
+
+            string baseUrl;
+            if (!global.TryGetValue("base", out baseUrl)) baseUrl = "http://localhost:8787";
+            string account;
+            if (!global.TryGetValue("as", out account) || !ResultCanonicalizer.IsPlatformId(account))
+                throw new UsageException(command + " needs --as <17 digits>");
+            var settings = new ArenaClientSettings { BaseUrl = baseUrl, MockSteamId = account, BackoffScale = BackoffScale() };
+            ArenaClient client;
+            try
+            {
+                client = new ArenaClient(settings);
+            }
+            catch (ArgumentException e)
+            {
+                throw new UsageException(e.Message);
+            }
+            client.Log = message => stderr.WriteLine("arena-client: " + message);
+
+            switch (command)
+            {
+                case "upcoming":
+                    {
+                        var r = await client.GetUpcomingMatchAsync(ct);
+                        return Answer(stdout, stderr, r, r.Value != null ? r.Value.Raw : null);
+                    }
+                case "live":
+                    {
+                        var r = await client.GetLiveMatchAsync(ct);
+                        return Answer(stdout, stderr, r, r.Value != null ? r.Value.Raw : null);
+                    }
+                case "ready":
+                    {
+                        var r = await client.ReadyAsync(RequireMatch(flags), ct);
+                        return Answer(stdout, stderr, r, r.Value != null ? r.Value.Raw : null);
+                    }
+                case "submit":
+                    return await Submit(client, account, flags, stdin, stdout, stderr, ct);
+                default:
+                    throw new UsageException("unknown command " + command);
+            }
+        }
+
+        static double BackoffScale()
+        {
+            string text = Environment.GetEnvironmentVariable("ARENA_CLIENT_BACKOFF_SCALE");
+            if (string.IsNullOrEmpty(text)) return 1;
+            double scale;
+            if (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out scale) || scale < 0 || double.IsInfinity(scale))
+                throw new UsageException("ARENA_CLIENT_BACKOFF_SCALE must be a non-negative number");
+            return scale;
+        }
+
+        static long RequireMatch(Dictionary<string, string> flags)
+        {
+            string text;
+            long id;
+            if (!flags.TryGetValue("match", out text) || !long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id) || id <= 0)
+                throw new UsageException("--match needs a positive match id");
+            return id;
+        }
+
+        static int Canonical(Dictionary<string, string> flags, Stream stdin, Stream stdout)
+        {
+            string text, nonce, winner;
+            long matchId;
+            if (!flags.TryGetValue("match", out text)) matchId = 0; // refused below as invalid_match
+            else if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out matchId))
+                throw new UsageException("--match needs an integer");
+            if (!flags.TryGetValue("nonce", out nonce)) nonce = "";
+            if (!flags.TryGetValue("winner", out winner)) winner = "";
+            var result = ResultCanonicalizer.Canonicalize(ReadAll(stdin), matchId, nonce, winner);
+            if (!result.IsAccepted)
+            {
+                WriteLine(stdout, "{\"error\":" + JsonWriter.Quote(result.Refusal) + "}");
+                return 2;
+            }
+            WriteLine(stdout, "{\"canonical\":" + JsonWriter.Quote(result.Canonical) + ",\"sha256\":" + JsonWriter.Quote(result.Sha256) + "}");
+            return 0;
+        }
+
+        static async Task<int> Submit(ArenaClient client, string account, Dictionary<string, string> flags, Stream stdin, Stream stdout, TextWriter stderr, CancellationToken ct)
+        {
+            long matchId = RequireMatch(flags);
+            string opponent, winner, scoreText, resultJson;
+            if (!flags.TryGetValue("opponent", out opponent)) opponent = "";
+            if (!flags.TryGetValue("winner", out winner)) winner = "";
+            MatchScore score = null;
+            if (flags.TryGetValue("score", out scoreText)) score = ParseScore(scoreText);
+            byte[] resultBytes = flags.TryGetValue("result", out resultJson) ? Encoding.UTF8.GetBytes(resultJson) : null;
+            if (string.IsNullOrEmpty(winner))
+            {
+                WriteLine(stdout, "{\"status\":\"draw\"}");
+                stderr.WriteLine("arena-client: empty winner: a draw, nothing submitted");
+                return 0;
+            }
+            if (resultBytes == null) resultBytes = ReadAll(stdin);
+            string text;
+            try
+            {
+                text = new UTF8Encoding(false, true).GetString(resultBytes);
+            }
+            catch (ArgumentException)
+            {
+                return Failure(stdout, stderr, RefusalReason.InvalidJson, "the result is not UTF-8");
+            }
+            var outcome = await client.SubmitResultAsync(new ResultSubmission
+            {
+                LocalPlatformId = account,
+                OpponentPlatformId = opponent,
+                Winner = winner,
+                ResultJson = string.IsNullOrWhiteSpace(text) ? "{}" : text,
+                Score = score,
+                ExpectedMatchId = matchId,
+            }, ct);
+            if (outcome.Canonical != null) stderr.WriteLine("arena-client: result " + outcome.Canonical + " sha256 " + outcome.ResultHash + ", " + outcome.Attempts + " attempt(s)");
+            if (!outcome.IsSuccess) return Failure(stdout, stderr, outcome.Error, outcome.Detail);
+            var answer = JsonValue.NewObject().Set("status", outcome.Status).Set("matchStatus", outcome.MatchStatus ?? "");
+            if (outcome.DecidedWinner != null) answer.Set("winner", outcome.DecidedWinner);
+            WriteLine(stdout, JsonWriter.Compact(answer));
+            return 0;
+        }
+
+        static MatchScore ParseScore(string text)
+        {
+            string[] parts = text.Split(',');
+            int p1, p2;
+            if (parts.Length != 2 ||
+                !int.TryParse(parts[0].Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out p1) ||
+                !int.TryParse(parts[1].Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out p2))
+                throw new UsageException("--score needs P1,P2 (two non-negative integers)");
+            return new MatchScore(p1, p2);
+        }
+
+        static int Answer<T>(Stream stdout, TextWriter stderr, ArenaResult<T> r, JsonValue raw) where T : class
+        {
+            if (!r.IsSuccess) return Failure(stdout, stderr, r.Error, r.Detail);
+            WriteLine(stdout, raw != null ? JsonWriter.Compact(raw) : "{\"none\":true}");
+            return 0;
+        }
+
+        static int Failure(Stream stdout, TextWriter stderr, string code, string detail)
+        {
+            if (!string.IsNullOrEmpty(detail)) stderr.WriteLine("arena-client: " + code + ": " + detail);
+            WriteLine(stdout, "{\"error\":" + JsonWriter.Quote(code ?? "unknown") + "}");
+            return 1;
+        }
+
+        static byte[] ReadAll(Stream stream)
+        {
+            using (var buffer = new MemoryStream())
+            {
+                stream.CopyTo(buffer);
+                return buffer.ToArray();
+            }
+        }
+
+        // WriteLine writes one line of UTF-8 whatever the console's encoding (a C locale would
+        // otherwise turn non-ASCII characters into '?').
+        static void WriteLine(Stream stdout, string line)
+        {
+            byte[] bytes = new UTF8Encoding(false).GetBytes(line + "\n");
+            stdout.Write(bytes, 0, bytes.Length);
+            stdout.Flush();
+        }
+    }
+}
