@@ -2,14 +2,19 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test test-go worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
+.PHONY: dev test test-go test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
 	$(GO) run ./worker --dev
 
 ## test: gofmt, go vet (native and wasm), go test (libSQL suite and client interop included), wasm build
-test: generate-check fmt-check vet tools clients test-go wasm
+test: generate-check fmt-check vet tools clients test-clients test-go wasm
+
+## test-clients: the C# and TypeScript game clients' own suites (every shared vector, the submit flow against fakes)
+test-clients: clients
+	client/csharp/test.sh
+	cd client/typescript && npm ci --no-audit --no-fund --loglevel=error && node --test
 
 # ARENA_REQUIRE_CLIENTS: client/interop fails (not skips) without the C# and TypeScript clients.
 test-go:

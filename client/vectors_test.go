@@ -233,6 +233,7 @@ func vectorSources(t testing.TB) []vector {
 		ok("number-1e-6", "1e-6 -> 0.000001", num(`1e-6`)),
 		ok("number-1e-7", "1e-7 -> 1e-7", num(`1e-7`)),
 		ok("number-5e-324", "the smallest subnormal", num(`5e-324`)),
+		ok("number-2-pow-896", "2^896: its shortest form has 16 digits, not 17", num(`5.282945311356653e+269`)),
 		ok("number-underflow", "1e-400 is nearest to 0", num(`1e-400`)),
 		ok("number-0.1-plus-0.2", "the shortest round-trip form", num(`0.30000000000000004`)),
 		ok("number-0.3", "", num(`0.3`)),
