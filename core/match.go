@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // MatchStatus is a match's state (spec section 3).
 type MatchStatus string
@@ -15,8 +18,12 @@ const (
 	MatchForfeited      MatchStatus = "forfeited"
 )
 
+// ResolvedStatuses are the statuses of a match that has its final result:
+// the one definition of "resolved", which the store's queries read too.
+var ResolvedStatuses = []MatchStatus{MatchConfirmed, MatchForfeited}
+
 // Resolved reports whether the match has its final result.
-func (s MatchStatus) Resolved() bool { return s == MatchConfirmed || s == MatchForfeited }
+func (s MatchStatus) Resolved() bool { return slices.Contains(ResolvedStatuses, s) }
 
 // WindowState is where a match's window stands at an instant: players
 // ready up while it is open (spec 3, ready).

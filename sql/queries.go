@@ -5,14 +5,30 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"arena/core"
 )
 
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
 // queries maps a query's name (its "-- name: X" line in queries/*.sql) to
-// its text.
+// its text, with the words of core's definitions spelled out.
 var queries = loadQueries(queryFiles)
+
+// queryWords are the names a query may use for a list core defines, in
+// double braces: "status IN {{resolved}}" is the SQL of
+// core.MatchStatus.Resolved.
+var queryWords = strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses))
+
+// sqlList writes values as a SQL list of string literals: ('a', 'b').
+func sqlList[T ~string](values []T) string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = "'" + strings.ReplaceAll(string(v), "'", "''") + "'"
+	}
+	return "(" + strings.Join(quoted, ", ") + ")"
+}
 
 func loadQueries(fsys fs.FS) map[string]string {
 	out := map[string]string{}
@@ -32,7 +48,11 @@ func loadQueries(fsys fs.FS) map[string]string {
 				if _, dup := out[name]; dup {
 					panic(fmt.Sprintf("store: query %q defined twice", name))
 				}
-				out[name] = strings.TrimSpace(body.String())
+				text := queryWords.Replace(strings.TrimSpace(body.String()))
+				if strings.Contains(text, "{{") {
+					panic(fmt.Sprintf("store: query %q names an unknown word: %s", name, text))
+				}
+				out[name] = text
 			}
 			body.Reset()
 		}

@@ -17,7 +17,7 @@ UPDATE matches SET
 WHERE status = 'scheduled'
 	AND tournament_id = (SELECT d.tournament_id FROM matches d WHERE d.id = ?)
 	AND bracket_slot = (SELECT d.winner_to_slot FROM matches d WHERE d.id = ?)
-	AND EXISTS (SELECT 1 FROM matches d WHERE d.id = ? AND d.status IN ('confirmed', 'forfeited')
+	AND EXISTS (SELECT 1 FROM matches d WHERE d.id = ? AND d.status IN {{resolved}}
 		AND d.winner_platform_id IS NOT NULL)
 
 -- name: seat_loser
@@ -32,7 +32,7 @@ UPDATE matches SET
 WHERE status = 'scheduled'
 	AND tournament_id = (SELECT d.tournament_id FROM matches d WHERE d.id = ?)
 	AND bracket_slot = (SELECT d.loser_to_slot FROM matches d WHERE d.id = ?)
-	AND EXISTS (SELECT 1 FROM matches d WHERE d.id = ? AND d.status IN ('confirmed', 'forfeited')
+	AND EXISTS (SELECT 1 FROM matches d WHERE d.id = ? AND d.status IN {{resolved}}
 		AND d.winner_platform_id IS NOT NULL)
 
 -- name: insert_grand_final_reset
@@ -46,7 +46,7 @@ SELECT d.tournament_id, 'final', 'Grand final reset', d.round_number + 1, 'GF2',
 	strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || t.match_window_minutes || ' minutes'), ?, ?
 FROM matches d JOIN tournaments t ON t.id = d.tournament_id
 WHERE d.id = ? AND d.bracket_slot = 'GF' AND t.format = 'double_elimination' AND t.grand_final_reset = 1
-	AND d.status IN ('confirmed', 'forfeited') AND d.winner_platform_id = d.p2_platform_id
+	AND d.status IN {{resolved}} AND d.winner_platform_id = d.p2_platform_id
 ON CONFLICT (tournament_id, bracket_slot) DO NOTHING
 
 -- name: decision_token
@@ -56,7 +56,7 @@ SELECT coalesce(decision_token, '') FROM matches WHERE id = ?
 -- Tournaments still in playoffs whose final is decided: completing them is
 -- what MatchDecided does next, and what the scheduled jobs repair.
 SELECT DISTINCT m.tournament_id FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-WHERE t.status = 'playoffs' AND m.bracket_slot = 'FINAL' AND m.status IN ('confirmed', 'forfeited')
+WHERE t.status = 'playoffs' AND m.bracket_slot = 'FINAL' AND m.status IN {{resolved}}
 ORDER BY m.tournament_id
 
 -- What a decided title match does to its title, in the same batch as the
@@ -73,7 +73,7 @@ ORDER BY m.tournament_id
 INSERT INTO title_results (match_id, title_id, winner_platform_id, holder_platform_id, decided_at, applied)
 SELECT d.id, t.id, d.winner_platform_id, t.holder_platform_id, ?, 0
 FROM matches d JOIN titles t ON t.tournament_id = d.tournament_id
-WHERE d.id = ? AND d.status IN ('confirmed', 'forfeited') AND d.winner_platform_id IS NOT NULL
+WHERE d.id = ? AND d.status IN {{resolved}} AND d.winner_platform_id IS NOT NULL
 	AND t.retired_at IS NULL
 	AND (t.holder_platform_id IS NULL OR t.holder_platform_id IN (d.p1_platform_id, d.p2_platform_id))
 ON CONFLICT (match_id) DO NOTHING
@@ -126,7 +126,7 @@ ON CONFLICT (dedupe_key) DO NOTHING
 -- A caster's seat ends with the match.
 UPDATE match_casters SET ended_at = ?
 WHERE match_id = ? AND ended_at IS NULL
-	AND EXISTS (SELECT 1 FROM matches WHERE id = ? AND status IN ('confirmed', 'forfeited'))
+	AND EXISTS (SELECT 1 FROM matches WHERE id = ? AND status IN {{resolved}})
 
 -- name: stages_to_settle
 -- Round-robin and Swiss stages with every match resolved (the next round,
@@ -136,10 +136,10 @@ SELECT t.id FROM tournaments t
 WHERE (t.status = 'group_stage' AND t.format IN ('round_robin', 'swiss')
 		AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id)
 		AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id
-			AND m.status NOT IN ('confirmed', 'forfeited')))
+			AND m.status NOT IN {{resolved}}))
 	OR (t.status = 'playoffs' AND t.format = 'double_elimination'
 		AND EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id AND m.bracket_slot = 'GF'
-			AND m.status IN ('confirmed', 'forfeited'))
+			AND m.status IN {{resolved}})
 		AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id AND m.stage = 'final'
-			AND m.status NOT IN ('confirmed', 'forfeited')))
+			AND m.status NOT IN {{resolved}}))
 ORDER BY t.id

@@ -16,7 +16,7 @@ FROM ratings ORDER BY rating DESC, deviation, platform_id
 SELECT coalesce((SELECT max(ends_at) FROM rating_periods), ''),
 	(SELECT min(m.resolved_at) FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 	WHERE m.resolved_at >= coalesce((SELECT max(ends_at) FROM rating_periods), '') AND m.resolved_at < ?
-		AND m.status IN ('confirmed', 'forfeited') AND coalesce(m.result_source, '') <> 'bye'
+		AND m.status IN {{resolved}} AND coalesce(m.result_source, '') <> 'bye'
 		AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
 		AND m.winner_platform_id IS NOT NULL AND t.team_max_players = 1)
 
@@ -24,7 +24,7 @@ SELECT coalesce((SELECT max(ends_at) FROM rating_periods), ''),
 SELECT m.p1_platform_id, m.p2_platform_id, m.winner_platform_id
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 WHERE m.resolved_at >= ? AND m.resolved_at < ?
-	AND m.status IN ('confirmed', 'forfeited') AND coalesce(m.result_source, '') <> 'bye'
+	AND m.status IN {{resolved}} AND coalesce(m.result_source, '') <> 'bye'
 	AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
 	AND m.winner_platform_id IS NOT NULL AND t.team_max_players = 1
 ORDER BY m.resolved_at, m.id

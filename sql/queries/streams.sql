@@ -29,7 +29,7 @@ RETURNING platform_id, return_to, created_at, expires_at
 SELECT stream_login FROM players WHERE stream_login IS NOT NULL
 UNION SELECT stream_login FROM match_casters WHERE ended_at IS NULL
 UNION SELECT s.stream_login FROM match_streams s JOIN matches m ON m.id = s.match_id
-	WHERE m.status NOT IN ('confirmed', 'forfeited')
+	WHERE m.status NOT IN {{resolved}}
 ORDER BY 1
 
 -- name: live_set
@@ -61,7 +61,7 @@ ON CONFLICT (dedupe_key) DO NOTHING
 -- has a free seat; an ended seat of the same channel is reopened.
 INSERT INTO match_casters (match_id, stream_login, source, platform_id, invited_by, created_at)
 SELECT ?, ?, ?, ?, ?, ?
-WHERE EXISTS (SELECT 1 FROM matches WHERE id = ? AND status NOT IN ('confirmed', 'forfeited'))
+WHERE EXISTS (SELECT 1 FROM matches WHERE id = ? AND status NOT IN {{resolved}})
 	AND (SELECT count(*) FROM match_casters WHERE match_id = ? AND ended_at IS NULL AND stream_login != ?) < ?
 ON CONFLICT (match_id, stream_login) DO UPDATE SET source = excluded.source, platform_id = excluded.platform_id,
 	invited_by = excluded.invited_by, created_at = CASE WHEN match_casters.ended_at IS NULL
@@ -105,7 +105,7 @@ WHERE m.tournament_id = ? ORDER BY s.created_at, s.platform_id
 
 -- name: active_streams
 SELECT s.match_id, s.platform_id, s.stream_login FROM match_streams s JOIN matches m ON m.id = s.match_id
-WHERE m.status NOT IN ('confirmed', 'forfeited') ORDER BY s.created_at, s.platform_id
+WHERE m.status NOT IN {{resolved}} ORDER BY s.created_at, s.platform_id
 
 -- name: follow
 INSERT INTO follows (platform_id, kind, target_id, created_at) VALUES (?, ?, ?, ?)

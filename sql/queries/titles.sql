@@ -28,7 +28,7 @@ SELECT t.id, t.slug, t.name, t.tournament_id, tr.environment, coalesce(t.holder_
 			c.responded_at, coalesce(c.match_id, 0))
 		FROM title_challenges c WHERE c.title_id = t.id AND c.status IN ('pending', 'declined')),
 	(SELECT json_array(m.id, m.round_label, m.status, m.p1_platform_id, m.p2_platform_id, m.opens_at, m.closes_at)
-		FROM matches m WHERE m.tournament_id = t.tournament_id AND m.status NOT IN ('confirmed', 'forfeited')
+		FROM matches m WHERE m.tournament_id = t.tournament_id AND m.status NOT IN {{resolved}}
 		ORDER BY m.id LIMIT 1)
 FROM titles t JOIN tournaments tr ON tr.id = t.tournament_id
 
@@ -58,7 +58,7 @@ INSERT INTO title_volunteers (title_id, platform_id, volunteered_at, token)
 SELECT t.id, ?, ?, ? FROM titles t
 WHERE t.id = ? AND t.holder_platform_id IS NULL AND t.retired_at IS NULL
 	AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.tournament_id
-		AND m.status NOT IN ('confirmed', 'forfeited'))
+		AND m.status NOT IN {{resolved}})
 ON CONFLICT (title_id, platform_id) DO NOTHING
 
 -- name: insert_coronation
@@ -74,7 +74,7 @@ FROM titles t
 WHERE t.id = ? AND t.holder_platform_id IS NULL AND t.retired_at IS NULL
 	AND (SELECT count(*) FROM title_volunteers v WHERE v.title_id = t.id) >= 2
 	AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.tournament_id
-		AND m.status NOT IN ('confirmed', 'forfeited'))
+		AND m.status NOT IN {{resolved}})
 
 -- name: volunteer_stored
 SELECT count(*) FROM title_volunteers WHERE title_id = ? AND token = ?
@@ -93,7 +93,7 @@ SELECT t.id, ?, t.holder_platform_id, 'pending', ?, ? FROM titles t
 WHERE t.id = ? AND t.holder_platform_id IS NOT NULL AND t.holder_platform_id <> ? AND t.retired_at IS NULL
 	AND NOT EXISTS (SELECT 1 FROM title_challenges c WHERE c.title_id = t.id AND c.status IN ('pending', 'declined'))
 	AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.tournament_id
-		AND m.status NOT IN ('confirmed', 'forfeited'))
+		AND m.status NOT IN {{resolved}})
 ON CONFLICT DO NOTHING
 
 -- name: challenge_stored
@@ -113,7 +113,7 @@ WHERE id = ? AND status = 'pending'
 	AND EXISTS (SELECT 1 FROM titles t WHERE t.id = title_challenges.title_id AND t.holder_platform_id = ?
 		AND t.retired_at IS NULL AND t.clock_started_at > ?
 		AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.tournament_id
-			AND m.status NOT IN ('confirmed', 'forfeited')))
+			AND m.status NOT IN {{resolved}}))
 
 -- name: insert_title_match
 INSERT INTO matches (tournament_id, stage, round_label, round_number, status, p1_platform_id, p2_platform_id,

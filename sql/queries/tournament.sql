@@ -115,7 +115,7 @@ ORDER BY CASE stage WHEN 'group' THEN 0 ELSE 1 END, length(coalesce(group_name, 
 -- name: resolve_match
 UPDATE matches SET status = ?, winner_platform_id = ?, score_p1 = ?, score_p2 = ?, result_source = ?,
 	resolved_at = ?, ended_at = coalesce(ended_at, ?), updated_at = ?, decision_token = ?
-WHERE id = ? AND status NOT IN ('confirmed', 'forfeited')
+WHERE id = ? AND status NOT IN {{resolved}}
 	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
 
 
@@ -149,7 +149,7 @@ SELECT count(*), coalesce(sum(CASE WHEN m.winner_platform_id = r.captain_id THEN
 FROM roster_members r
 JOIN matches m ON m.tournament_id = r.tournament_id
 	AND (m.p1_platform_id = r.captain_id OR m.p2_platform_id = r.captain_id)
-WHERE r.platform_id = ? AND m.status IN ('confirmed', 'forfeited')
+WHERE r.platform_id = ? AND m.status IN {{resolved}}
 	AND coalesce(m.result_source, '') <> 'bye'
 
 -- name: player_trophies
