@@ -98,11 +98,12 @@ func groupMatch(id int64, round string, p1, p2 *views.PlayerRef, winner int, sco
 }
 
 func cards() []views.TournamentCard {
+	started := t0.Add(-2 * hour)
 	return []views.TournamentCard{
 		{Slug: "spring-invitational", Name: "Spring Invitational", Status: "registration_open", Format: "groups_playoffs",
 			RegistrationOpensAt: t0.Add(-day), RegistrationClosesAt: t0.Add(6 * day), StartsAt: t0.Add(7 * day), PlayerCount: 5, MaxPlayers: 16},
 		{Slug: "winter-cup", Name: "Winter Cup", Status: "group_stage", Format: "groups_playoffs",
-			RegistrationOpensAt: t0.Add(-14 * day), RegistrationClosesAt: t0.Add(-7 * day), StartsAt: t0.Add(-2 * hour), PlayerCount: 8, MaxPlayers: 8},
+			RegistrationOpensAt: t0.Add(-14 * day), RegistrationClosesAt: t0.Add(-7 * day), StartsAt: started, StartedAt: &started, PlayerCount: 8, MaxPlayers: 8},
 		{Slug: "autumn-open", Name: "Autumn Open", Status: "completed", Format: "playoffs_only",
 			RegistrationOpensAt: t0.Add(-30 * day), RegistrationClosesAt: t0.Add(-23 * day), StartsAt: t0.Add(-22 * day), PlayerCount: 16, MaxPlayers: 16},
 	}

@@ -127,7 +127,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		Slug: tour.Slug, Name: tour.Name, Description: tour.Description, Status: string(tour.Status),
 		Format: string(tour.Format), Environment: string(tour.Environment), Season: tour.SeasonSlug,
 		MaxPlayers: tour.MaxPlayers, PlayerCount: len(regs), RegistrationOpensAt: tour.RegistrationOpensAt,
-		RegistrationClosesAt: tour.RegistrationClosesAt, StartsAt: tour.StartsAt,
+		RegistrationClosesAt: tour.RegistrationClosesAt, StartsAt: tour.StartsAt, StartedAt: tour.PlayStartedAt(now),
 		TeamMinPlayers: tour.TeamMinPlayers, TeamMaxPlayers: tour.TeamMaxPlayers, GroupCount: tour.GroupCount,
 		AdvancePerGroup: tour.AdvancePerGroup, SmallFinal: tour.SmallFinal, MatchWindowMinutes: tour.MatchWindowMinutes,
 		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,

@@ -129,7 +129,7 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 	if err != nil {
 		return nil, err
 	}
-	out := &homeLists{tournaments: list, sections: publicSections(list)}
+	out := &homeLists{tournaments: list, sections: publicSections(list, now)}
 	for _, f := range live {
 		out.live = append(out.live, book.summary(&f.m, f.tour, now))
 	}
@@ -156,13 +156,13 @@ var publicSectionOrder = []struct {
 
 // publicSections groups the tournaments by status, keeping their order
 // within a group and leaving out empty groups.
-func publicSections(list []core.Tournament) []views.TournamentSection {
+func publicSections(list []core.Tournament, now time.Time) []views.TournamentSection {
 	var out []views.TournamentSection
 	for _, sec := range publicSectionOrder {
 		var cards []views.TournamentCard
 		for i := range list {
 			if slices.Contains(sec.statuses, list[i].Status) {
-				cards = append(cards, publicCard(&list[i]))
+				cards = append(cards, publicCard(&list[i], now))
 			}
 		}
 		if len(cards) > 0 {
@@ -180,8 +180,9 @@ func (s *Site) tournamentList(w http.ResponseWriter, r *http.Request, t *server.
 		return
 	}
 	p := views.TournamentsPage{Layout: s.layout(r, t, "Tournaments"), Tournaments: make([]views.TournamentCard, 0, len(list))}
+	now := s.srv.Now()
 	for i := range list {
-		p.Tournaments = append(p.Tournaments, publicCard(&list[i]))
+		p.Tournaments = append(p.Tournaments, publicCard(&list[i], now))
 	}
 	s.render(w, r, t, http.StatusOK, views.TournamentsView(p))
 }

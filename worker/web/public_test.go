@@ -452,3 +452,37 @@ func TestPublicPagesEscapeText(t *testing.T) {
 	assert.Contains(t, body, `<title>&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt; &amp; Co · Demo Arena</title>`)
 	assert.Contains(t, body, `&lt;img src=x onerror=&#34;alert(1)&#34;&gt;`)
 }
+
+// Issue 25 point 2: a tournament whose playoffs an admin starts a week
+// before its planned start says it started when its play did, on the
+// public pages and the admin's, not on the planned day.
+func TestTournamentStartedWhenPlayStarted(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	planned := e.Now.Add(7 * 24 * time.Hour)
+	e.OpenCup(t, arenatest.Cup{Slug: "early", MaxPlayers: 4, Players: arenatest.CupPlayers(4),
+		Fields: map[string]any{"startsAt": planned.Format(time.RFC3339)}})
+	e.SetStatus(t, "early", "registration_closed", "playoffs")
+	now := e.ServiceNow(t)
+	started := `datetime="` + now.UTC().Format(time.RFC3339) + `"`
+	plannedAt := `datetime="` + planned.UTC().Format(time.RFC3339) + `"`
+
+	page := e.Browser(t).Get(t, "/tournaments/early")
+	require.Equal(t, http.StatusOK, page.Status)
+	facts := pubBetween(t, page.Body, `<dl class="facts">`, "</dl>")
+	assert.Contains(t, facts, "<dt>Started</dt>")
+	assert.Contains(t, facts, started, "the day play started")
+	assert.NotContains(t, facts, plannedAt, "not the planned start")
+
+	list := pubBetween(t, e.Browser(t).Get(t, "/tournaments").Body, `href="/tournaments/early"`, "</tr>")
+	assert.Contains(t, list, `<span class="when-label">Started</span>`)
+	assert.Contains(t, list, started)
+	assert.NotContains(t, list, plannedAt)
+
+	admin := e.SignedIn(t, arenatest.Ada)
+	row := pubBetween(t, admin.Get(t, "/admin").Body, `href="/admin/tournaments/early"`, "</tr>")
+	assert.Contains(t, row, "Started")
+	assert.Contains(t, row, started)
+	assert.NotContains(t, row, plannedAt)
+	manage := admin.Get(t, "/admin/tournaments/early").Body
+	assert.Regexp(t, `<dt>Started</dt><dd><time `+started, manage)
+}

@@ -61,7 +61,7 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 	l := s.layout(r, t, tour.Name)
 	l.Share = s.share(r, "", publicTournamentDescription(tour))
 	p := views.TournamentPage{
-		Layout: l, Now: now, Tournament: publicCard(tour),
+		Layout: l, Now: now, Tournament: publicCard(tour, now),
 		Registration: publicRegistration(tour, len(data.regs), now),
 		Players:      data.players, Results: data.region,
 	}
