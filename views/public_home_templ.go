@@ -279,7 +279,7 @@ func TournamentsView(p TournamentsPage) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = pubTournamentBadge(t.Status).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = pubTournamentBadge(t).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

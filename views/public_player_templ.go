@@ -452,7 +452,7 @@ func PlayerView(p PlayerPage) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = pubTournamentBadge(e.Tournament.Status).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = pubTournamentBadge(e.Tournament).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

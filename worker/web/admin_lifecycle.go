@@ -69,7 +69,7 @@ func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string
 // adminStepEffects says what a lifecycle step does, in the admin's words.
 func adminStepEffects(tour *core.Tournament, to core.TournamentStatus, sides int, now time.Time) []string {
 	window := fmt.Sprintf("%d minutes", tour.MatchWindowMinutes)
-	utc := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+	utc := func(t time.Time) string { return core.FormatTime(t, nil) }
 	switch to {
 	case core.StatusRegistrationOpen:
 		return []string{
