@@ -203,7 +203,7 @@ func TestGoldenTournamentCompleted(t *testing.T) {
 		Layout:       layout(card.Name),
 		Tournament:   card,
 		Registration: views.RegistrationState{State: views.RegistrationClosed, Count: 16, Max: 16},
-		Players:      []views.PlayerRef{*ada, *blaise, *grace, *mallory},
+		Players:      []views.EnteredSide{{Player: *ada, Seed: 1}, {Player: *blaise, Seed: 2}, {Player: *grace}, {Player: *mallory}},
 		Results:      region("tournament-results", views.TournamentResultsView(results), true),
 		Actions:      templ.Raw(`<form method="post" action="/actions-slot"><button type="submit">Slot</button></form>`),
 	}))
@@ -226,7 +226,7 @@ func TestGoldenTournamentRegistration(t *testing.T) {
 			p := views.TournamentPage{Layout: layout(card.Name), Tournament: card, Registration: tc.state,
 				Results: region("tournament-results", views.TournamentResultsView(views.TournamentResults{}), true)}
 			if tc.state.Count > 0 {
-				p.Players = []views.PlayerRef{*ada, *mallory}
+				p.Players = []views.EnteredSide{{Player: *ada}, {Player: *mallory}}
 			}
 			assertGolden(t, tc.name, views.TournamentView(p))
 		})

@@ -151,7 +151,8 @@ func TestPublicTournamentCompleted(t *testing.T) {
 	assert.Contains(t, page.Body, "<h1>Autumn Open</h1>")
 	assert.Contains(t, page.Body, `<span class="badge completed">Completed</span>`)
 	assert.Contains(t, page.Body, "Sixteen players, four groups")
-	assert.Contains(t, page.Body, "<strong>Registration is closed.</strong>")
+	assert.NotContains(t, page.Body, "Registration is closed", "issue 25 point 10: a completed tournament is over, not closed for registration")
+	assert.Contains(t, page.Body, "Over: 16 took part.")
 	assert.Regexp(t, pubISOTime, page.Body)
 
 	t.Run("Podium", func(t *testing.T) {
@@ -227,7 +228,7 @@ func TestPublicTournamentRegistration(t *testing.T) {
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, page.Body, `<p class="registration open"><strong>Registration is open.</strong>`)
 	assert.Contains(t, page.Body, "5 of 16 places taken")
-	players := pubBetween(t, page.Body, `<ol class="player-list">`, "</ol>")
+	players := pubBetween(t, page.Body, `<ul class="player-list">`, "</ul>")
 	assert.Equal(t, 5, strings.Count(players, "<li>"))
 	assert.Contains(t, players, `<a href="/players/76561198000000001">Ada Lovelace</a>`)
 	assert.NotContains(t, page.Body, "bracket-scroll")
@@ -485,4 +486,25 @@ func TestTournamentStartedWhenPlayStarted(t *testing.T) {
 	assert.NotContains(t, row, plannedAt)
 	manage := admin.Get(t, "/admin/tournaments/early").Body
 	assert.Regexp(t, `<dt>Started</dt><dd><time `+started, manage)
+}
+
+// Issue 25 point 6: the bracket picture is linked only once the bracket
+// exists (it was a link to a 404 before), and point 10: the players are
+// listed seeds first, the seed shown, not numbered in registration order.
+func TestTournamentLinksItsBracketPictureOnceItExists(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	e.OpenCup(t, arenatest.Cup{Slug: "pic", MaxPlayers: 4, Players: arenatest.CupPlayers(4)})
+	before := e.Browser(t).Get(t, "/tournaments/pic").Body
+	assert.NotContains(t, before, "/tournaments/pic/bracket.svg", "no link to a picture that is not there")
+	assert.Equal(t, http.StatusNotFound, e.Browser(t).Get(t, "/tournaments/pic/bracket.svg").Status)
+
+	e.SetStatus(t, "pic", "registration_closed", "playoffs")
+	after := e.Browser(t).Get(t, "/tournaments/pic").Body
+	assert.Contains(t, after, `href="/tournaments/pic/bracket.svg"`)
+	assert.Equal(t, http.StatusOK, e.Browser(t).Get(t, "/tournaments/pic/bracket.svg").Status)
+
+	winter := e.Browser(t).Get(t, "/tournaments/winter-cup").Body
+	players := pubBetween(t, winter, `<ul class="player-list">`, "</ul>")
+	assert.NotContains(t, winter, `<ol class="player-list">`, "no numbers that read as seeds")
+	assert.Regexp(t, `^<ul class="player-list"><li><a href="/players/\d+">[^<]+</a> <span class="muted">seed 1</span></li>`, players, "seed 1 first, its seed shown")
 }
