@@ -4,8 +4,12 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 
 	"arena/worker/arenatest"
@@ -34,5 +38,35 @@ func TestTimesInOneShape(t *testing.T) {
 		signIn(t, ctx, a.URL, arenatest.Ada)
 		openPage(t, ctx, a.URL+"/admin")
 		assert.Regexp(t, `^\d{1,2} [A-Z][a-z]{2} 2026, \d\d:\d\d `+named+`$`, text(t, ctx, `main table time`), "the admin's pages: the same shape")
+	})
+}
+
+// TestLiveStreamPlaysOnAClick: a match whose caster is live offers her
+// stream: nothing loads until the viewer presses play, which loads the
+// provider's embed player for the page's host; without scripts there is
+// the link out only. At both widths the player fits the screen.
+func TestLiveStreamPlaysOnAClick(t *testing.T) {
+	a := newArena(t)
+	a.API(t, "POST", "/__dev/stream-live", "", map[string]any{"logins": []string{"sophie_casts"}}, http.StatusOK)
+	a.Tick(t)
+	page := fmt.Sprintf("%s/matches/%d", a.URL, castMatchID(t, a))
+	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
+		ctx := open(t)
+		openPage(t, ctx, page)
+		assert.Zero(t, count(t, ctx, "iframe"), "nothing loads before the click")
+		assert.True(t, shown(t, ctx, ".stream-embed .embed-play"))
+		assert.Equal(t, "https://www.twitch.tv/sophie_casts", attr(t, ctx, ".stream-embed a", "href"))
+		within(t, ctx, chromedp.Click(chromedp.CSS(".stream-embed .embed-play")))
+		src := attr(t, ctx, ".stream-embed iframe", "src")
+		assert.True(t, strings.HasPrefix(src, "https://player.twitch.tv/?channel=sophie_casts&parent="), src)
+		assert.False(t, shown(t, ctx, ".stream-embed .embed-play"), "the button gave way to the player")
+		assert.True(t, fitsTheScreen(t, ctx))
+		screenshot(t, ctx)
+
+		bare := open(t)
+		withoutScripts(t, bare)
+		openPage(t, bare, page)
+		assert.False(t, shown(t, bare, ".stream-embed .embed-play"), "no button that would do nothing")
+		assert.True(t, shown(t, bare, `.stream-embed a[href="https://www.twitch.tv/sophie_casts"]`), "the link out")
 	})
 }

@@ -104,11 +104,30 @@
     localize(root);
     countdown(root);
   }
+  // A live stream on a match page: its player loads only when the viewer
+  // asks for it (without the script, the link out is all there is).
+  function streamPlayers(root) {
+    root.querySelectorAll(".stream-embed[data-embed]").forEach(function (box) {
+      var play = box.querySelector(".embed-play");
+      if (!play) return;
+      play.hidden = false;
+      play.addEventListener("click", function () {
+        var frame = document.createElement("iframe");
+        frame.src = box.dataset.embed;
+        frame.title = box.dataset.embedTitle || "Live stream";
+        frame.allow = "autoplay; fullscreen";
+        frame.allowFullscreen = true;
+        box.insertBefore(frame, box.firstChild);
+        play.remove();
+      });
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     refresh(document);
     zoneFields(document);
+    streamPlayers(document);
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
   });

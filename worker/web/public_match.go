@@ -73,6 +73,9 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		s.fail(w, r, t, err)
 		return
 	}
+	if p.Embed != nil {
+		setPagePolicy(w.Header(), core.StreamEmbedOrigin)
+	}
 	s.render(w, r, t, http.StatusOK, views.MatchView(p))
 }
 

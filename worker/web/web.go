@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -121,15 +122,16 @@ func (s *Site) action(pattern string, h func(w http.ResponseWriter, r *http.Requ
 	})
 }
 
-// render writes a page. Pages refuse to be framed, except an embed
-// (which sets its own framing headers first).
+// render writes a page. Pages refuse to be framed and take the page
+// policy (setPagePolicy), except a page that set its own first (an
+// embed, a match page embedding a stream).
 func (s *Site) render(w http.ResponseWriter, r *http.Request, t *server.Tenant, status int, c templ.Component) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	if h.Get("Content-Security-Policy") == "" {
-		h.Set("X-Frame-Options", "DENY")
+		setPagePolicy(h)
 	}
 	w.WriteHeader(status)
 	if err := c.Render(r.Context(), w); err != nil {
@@ -185,4 +187,19 @@ func origin(r *http.Request) string {
 		return "https://" + r.Host
 	}
 	return "http://" + r.Host
+}
+
+// setPagePolicy gives a page its Content-Security-Policy, the one home of
+// the site's policy: scripts, styles and requests from the arena itself
+// (htmx adds its indicator style inline), pictures from the arena or any
+// secure host (platform avatars), no plugins, never framed. Frames load
+// only from frameSrc: nothing, unless the page embeds a stream player.
+func setPagePolicy(h http.Header, frameSrc ...string) {
+	frames := "'none'"
+	if len(frameSrc) > 0 {
+		frames = strings.Join(frameSrc, " ")
+	}
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; "+
+		"object-src 'none'; base-uri 'self'; frame-ancestors 'none'; frame-src "+frames)
+	h.Set("X-Frame-Options", "DENY")
 }
