@@ -70,3 +70,66 @@ func TestLiveStreamPlaysOnAClick(t *testing.T) {
 		assert.True(t, shown(t, bare, `.stream-embed a[href="https://www.twitch.tv/sophie_casts"]`), "the link out")
 	})
 }
+
+// TestPhoneHeaderLeavesTheScreen (point 4): on a phone the site's header
+// takes two lines at most, signed out and signed in (nothing alone on a
+// last line), and on the admin pages the page's title still starts in the
+// first fifth of the screen; on a desktop the header is one line.
+func TestPhoneHeaderLeavesTheScreen(t *testing.T) {
+	a := newArena(t)
+	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
+		ctx := open(t)
+		phone := isPhone(t)
+		height := func() float64 {
+			return eval[float64](t, ctx, `document.querySelector("header.site").getBoundingClientRect().height`)
+		}
+		most := 70.0 // one line with the sign-in button
+		if phone {
+			most = 92 // two lines
+		}
+		openPage(t, ctx, a.URL+"/")
+		assert.LessOrEqual(t, height(), most, "signed out")
+		signIn(t, ctx, a.URL, arenatest.Ada)
+		openPage(t, ctx, a.URL+"/")
+		assert.LessOrEqual(t, height(), most, "signed in")
+		assert.True(t, shown(t, ctx, `form[action="/signout"] button`))
+		assert.True(t, fitsTheScreen(t, ctx))
+		screenshot(t, ctx, "home")
+		openPage(t, ctx, a.URL+"/admin")
+		top := eval[float64](t, ctx, `document.querySelector("main h1").getBoundingClientRect().top`)
+		assert.Less(t, top, 0.2*eval[float64](t, ctx, `window.innerHeight`)+40, "the admin's title near the top")
+		assert.True(t, fitsTheScreen(t, ctx))
+		screenshot(t, ctx, "admin")
+	})
+}
+
+// TestOpenRoundInSight (point 5): on a group-stage tournament whose
+// round is open, each group's matches show without a click, at both
+// widths; a tie-break mark beside a name reads as a footnote (an arrow,
+// no box), not as a label of the player.
+func TestOpenRoundInSight(t *testing.T) {
+	a := newArena(t)
+	open := pubOpenWinterMatch(t, a)
+	widths(t, func(t *testing.T, browser func(t *testing.T) context.Context) {
+		ctx := browser(t)
+		openPage(t, ctx, a.URL+"/tournaments/winter-cup")
+		assert.True(t, shown(t, ctx, fmt.Sprintf(`.group-matches a[href="/matches/%d"]`, open)), "the open match without a click")
+		assert.Equal(t, 2, count(t, ctx, ".group-matches[open]"), "both groups play now")
+		if count(t, ctx, ".groups .tb") > 0 {
+			assert.Regexp(t, `^↑`, text(t, ctx, ".groups .tb"))
+			assert.Equal(t, "none", eval[string](t, ctx, `getComputedStyle(document.querySelector(".groups .tb")).borderTopStyle`), "no label box")
+		}
+		assert.True(t, fitsTheScreen(t, ctx))
+		screenshot(t, ctx)
+	})
+}
+
+// pubOpenWinterMatch is a Winter Cup match whose window is open now.
+func pubOpenWinterMatch(t *testing.T, a *arenatest.Arena) int64 {
+	t.Helper()
+	for _, m := range a.Playable(t, "winter-cup") {
+		return m.ID
+	}
+	t.Fatal("no open Winter Cup match")
+	return 0
+}

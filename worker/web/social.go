@@ -53,6 +53,9 @@ func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Req
 			return
 		}
 		code := "followed"
+		if kind == core.FollowPlayer {
+			code = "followed_player"
+		}
 		if off(r) {
 			code = "unfollowed"
 		}
