@@ -247,3 +247,17 @@ func TestAccountHelpers(t *testing.T) {
 		assert.Equal(t, map[string]string{"ns": "http://specs.openid.net/auth/2.0", "is_valid": "true"}, got)
 	})
 }
+
+// Issue 25 point 10: signing in from the header of a page comes back to
+// that page, not to the home page.
+func TestHeaderSignInComesBack(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	b := e.Browser(t)
+	page := b.Get(t, "/tournaments/winter-cup").Body
+	assert.Contains(t, page, `<a class="button" href="/signin?next=%2Ftournaments%2Fwinter-cup">Sign in</a>`)
+	signin := b.Get(t, "/signin?next=%2Ftournaments%2Fwinter-cup").Body
+	assert.Contains(t, signin, `name="next" value="/tournaments/winter-cup"`)
+	done := b.Post(t, "/auth/mock", url.Values{"platformId": {arenatest.Blaise}, "next": {"/tournaments/winter-cup"}})
+	assert.Equal(t, "/tournaments/winter-cup", done.Location)
+	assert.Contains(t, e.Browser(t).Get(t, "/").Body, `<a class="button" href="/signin">Sign in</a>`, "the home page's own link stays plain")
+}

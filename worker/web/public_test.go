@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -137,9 +138,9 @@ func TestPublicTournamentList(t *testing.T) {
 	pubInOrder(t, page.Body, parts...)
 	assert.Contains(t, page.Body, `<td class="num" data-label="Players">16 / 16</td>`)
 	assert.Contains(t, page.Body, `<td class="num" data-label="Players">5 / 16</td>`)
-	assert.Contains(t, page.Body, `<td data-label="Ended"><span class="when-label">Ended</span>`, "a completed tournament says when it ended")
-	assert.Contains(t, page.Body, `<td data-label="Started"><span class="when-label">Started</span>`, "a running one when it started")
-	assert.Contains(t, page.Body, `<td data-label="Starts"><span class="when-label">Starts</span>`)
+	assert.Contains(t, page.Body, `<td data-label="Ended"><span class="when-label">Ended </span>`, "a completed tournament says when it ended")
+	assert.Contains(t, page.Body, `<td data-label="Started"><span class="when-label">Started </span>`, "a running one when it started")
+	assert.Contains(t, page.Body, `<td data-label="Starts"><span class="when-label">Starts </span>`)
 	assert.Regexp(t, pubISOTime, page.Body)
 }
 
@@ -475,7 +476,7 @@ func TestTournamentStartedWhenPlayStarted(t *testing.T) {
 	assert.NotContains(t, facts, plannedAt, "not the planned start")
 
 	list := pubBetween(t, e.Browser(t).Get(t, "/tournaments").Body, `href="/tournaments/early"`, "</tr>")
-	assert.Contains(t, list, `<span class="when-label">Started</span>`)
+	assert.Contains(t, list, `<span class="when-label">Started </span>`)
 	assert.Contains(t, list, started)
 	assert.NotContains(t, list, plannedAt)
 
@@ -507,4 +508,47 @@ func TestTournamentLinksItsBracketPictureOnceItExists(t *testing.T) {
 	players := pubBetween(t, winter, `<ul class="player-list">`, "</ul>")
 	assert.NotContains(t, winter, `<ol class="player-list">`, "no numbers that read as seeds")
 	assert.Regexp(t, `^<ul class="player-list"><li><a href="/players/\d+">[^<]+</a> <span class="muted">seed 1</span></li>`, players, "seed 1 first, its seed shown")
+}
+
+// Issue 25 point 10: the home page's link preview is titled with the
+// arena's name (not "Home") and every shared page has an image; admin
+// pages have a meta description too.
+func TestSharedPagesHaveTitleImageAndDescription(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	home := e.Browser(t).Get(t, "/").Body
+	assert.Contains(t, home, `<meta property="og:title" content="Demo Arena">`)
+	image := regexp.MustCompile(`<meta property="og:image" content="(http://[^"]+/static/share\.[0-9a-f]+\.png)">`).FindStringSubmatch(home)
+	require.NotNil(t, image, "an og:image")
+	for _, path := range []string{"/tournaments/winter-cup", "/ladder"} {
+		body := e.Browser(t).Get(t, path).Body
+		assert.Contains(t, body, `<meta name="description" content="`, path)
+	}
+	assert.Contains(t, e.Browser(t).Get(t, "/tournaments/winter-cup").Body, `<meta property="og:image" content="`)
+	admin := e.SignedIn(t, arenatest.Ada).Get(t, "/admin").Body
+	assert.Contains(t, admin, `<meta name="description" content="Admin · Demo Arena`)
+	u, err := url.Parse(image[1])
+	require.NoError(t, err)
+	pic := e.Browser(t).Get(t, u.Path)
+	assert.Equal(t, http.StatusOK, pic.Status)
+	assert.Equal(t, "image/png", pic.Header.Get("Content-Type"))
+}
+
+// Issue 25 point 10: the calendar links subscribe (webcal:), the file
+// stays linked, and a past match's event says its result instead of
+// asking the players to ready up.
+func TestCalendarsSubscribeAndTellResults(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	u, err := url.Parse(e.URL)
+	require.NoError(t, err)
+	page := e.Browser(t).Get(t, "/tournaments/autumn-open").Body
+	assert.Contains(t, page, `href="webcal://`+u.Host+`/tournaments/autumn-open/calendar.ics">Subscribe to the calendar</a>`)
+	assert.Contains(t, page, `href="/tournaments/autumn-open/calendar.ics">iCal file</a>`)
+	player := e.Browser(t).Get(t, "/players/"+arenatest.Ada).Body
+	assert.Contains(t, player, `href="webcal://`+u.Host+`/players/`+arenatest.Ada+`/calendar.ics"`)
+
+	ics := strings.ReplaceAll(e.Browser(t).Get(t, "/tournaments/autumn-open/calendar.ics").Body, "\r\n ", "")
+	assert.NotContains(t, ics, "ready up", "the Autumn Open is over")
+	assert.Contains(t, ics, " won ")
+	winter := strings.ReplaceAll(e.Browser(t).Get(t, "/tournaments/winter-cup/calendar.ics").Body, "\r\n ", "")
+	assert.Regexp(t, `Window \d{1,2} [A-Z][a-z]{2} 2026\\, \d\d:\d\d – \d\d:\d\d UTC: both players ready up`, winter, "an open match: when, in the one shape")
 }

@@ -70,6 +70,7 @@ var staticTypes = map[string]string{
 	".js":  "text/javascript; charset=utf-8",
 	".svg": "image/svg+xml",
 	".ico": "image/x-icon",
+	".png": "image/png",
 }
 
 // serveStatic serves an embedded asset: under its content-hashed name
@@ -166,6 +167,9 @@ func (s *Site) layout(r *http.Request, t *server.Tenant, title string) views.Lay
 		return l
 	}
 	l.ArenaName, l.Flash, l.Now = t.Arena.Name, flash(r), s.srv.Now()
+	if r.Method == http.MethodGet && r.URL.Path != "/signin" {
+		l.Here = r.URL.Path
+	}
 	if v := s.viewer(r.Context(), r, t); v != nil {
 		l.Viewer = v
 	}
@@ -173,12 +177,13 @@ func (s *Site) layout(r *http.Request, t *server.Tenant, title string) views.Lay
 }
 
 // share describes a page to link previews: its absolute URL on this host
-// (path "" is the request's own), a description and an image.
+// (path "" is the request's own), a description and an image (the
+// arena's card; a page may put its own).
 func (s *Site) share(r *http.Request, path, description string) views.Share {
 	if path == "" {
 		path = r.URL.Path
 	}
-	return views.Share{URL: origin(r) + path, Description: description}
+	return views.Share{URL: origin(r) + path, Description: description, Image: origin(r) + views.StaticPath("share.png")}
 }
 
 // origin is the request's scheme and host: the arena as the viewer reached it.
