@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -132,4 +134,63 @@ func pubOpenWinterMatch(t *testing.T, a *arenatest.Arena) int64 {
 	}
 	t.Fatal("no open Winter Cup match")
 	return 0
+}
+
+// TestAvatarInitialsReadable (point 10): white initials on every
+// placeholder hue have at least 4.5:1 contrast (WCAG AA).
+func TestAvatarInitialsReadable(t *testing.T) {
+	a := newArena(t)
+	ctx := browser(t)
+	openPage(t, ctx, a.URL+"/")
+	worst := eval[float64](t, ctx, `(() => {
+		const lum = c => { const [r, g, b] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map(v => v / 255)
+			.map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4)); return 0.2126 * r + 0.7152 * g + 0.0722 * b };
+		let worst = 21;
+		for (let i = 0; i < 12; i++) {
+			const s = document.createElement("span");
+			s.className = "avatar initials small hue-" + i; s.textContent = "AB";
+			document.body.append(s);
+			const st = getComputedStyle(s);
+			worst = Math.min(worst, (lum(st.color) + 0.05) / (lum(st.backgroundColor) + 0.05));
+			s.remove();
+		}
+		return worst;
+	})()`)
+	assert.GreaterOrEqual(t, worst, 4.5)
+}
+
+// axeSource is axe-core as scripts/audit.sh installs it ("" when it is
+// not installed).
+func axeSource(t *testing.T) string {
+	b, err := os.ReadFile(filepath.Join("..", "tools", "audit", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// TestNoSeriousAxeViolations ("Done when"): axe finds no serious or
+// critical violation on the home page, a tournament, a match, a player
+// and the admin dashboard, at both widths. Needs axe-core from
+// scripts/audit.sh (skipped without it).
+func TestNoSeriousAxeViolations(t *testing.T) {
+	axe := axeSource(t)
+	if axe == "" {
+		t.Skip("axe-core is not installed: run scripts/audit.sh once")
+	}
+	a := newArena(t)
+	match := castMatchID(t, a)
+	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
+		ctx := open(t)
+		signIn(t, ctx, a.URL, arenatest.Ada)
+		for _, path := range []string{"/", "/tournaments/winter-cup", "/tournaments/autumn-open", fmt.Sprintf("/matches/%d", match), "/players/" + arenatest.Ada, "/admin", "/casters"} {
+			openPage(t, ctx, a.URL+path)
+			eval[bool](t, ctx, axe+";true")
+			found := run(t, ctx, chromedp.Evaluate[[]string](`axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations
+				.filter(v => v.impact === "serious" || v.impact === "critical")
+				.map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).slice(0, 3).join(", ")))`,
+				chromedp.EvalAwaitPromise))
+			assert.Empty(t, found, path)
+		}
+	})
 }
