@@ -194,3 +194,53 @@ func TestNoSeriousAxeViolations(t *testing.T) {
 		}
 	})
 }
+
+// TestPodiumFirstPlaceFirst (point 10): on a phone the podium's steps
+// wrap, and first place comes first (it stood right of second); on a
+// desktop first place stands in the middle, second on its left.
+func TestPodiumFirstPlaceFirst(t *testing.T) {
+	a := newArena(t)
+	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
+		ctx := open(t)
+		openPage(t, ctx, a.URL+"/tournaments/autumn-open")
+		box := func(place string) [2]float64 {
+			r := eval[[]float64](t, ctx, `(r => [r.left, r.bottom])(document.querySelector(".podium .place-`+place+`").getBoundingClientRect())`)
+			return [2]float64{r[0], r[1]}
+		}
+		first, second := box("1"), box("2") // left, bottom: a row's steps share their bottom
+		if isPhone(t) {
+			assert.True(t, first[1] < second[1] || (first[1] == second[1] && first[0] < second[0]), "first place first: %v, second %v", first, second)
+		} else {
+			assert.Less(t, second[0], first[0], "second on first's left")
+		}
+		screenshot(t, ctx)
+	})
+}
+
+// TestBracketNamesWhole (point 10): at a 1366 px laptop's width no
+// bracket cuts a name short ("Sophie Wils…" in the double elimination).
+func TestBracketNamesWhole(t *testing.T) {
+	a := newArena(t)
+	ctx := browser(t)
+	within(t, ctx, chromedp.EmulateViewport(1366, 768))
+	for _, slug := range []string{"summer-double", "autumn-open"} {
+		openPage(t, ctx, a.URL+"/tournaments/"+slug)
+		cut := eval[[]string](t, ctx, `Array.from(document.querySelectorAll(".bm-seat .name")).filter(n => n.scrollWidth > n.clientWidth).map(n => n.textContent)`)
+		assert.Empty(t, cut, slug)
+		assert.True(t, fitsTheScreen(t, ctx), slug)
+	}
+}
+
+// TestAdminTablesFitAPhone (point 10): the admin pages' tables stay
+// within a phone's screen (their cells stack).
+func TestAdminTablesFitAPhone(t *testing.T) {
+	a := newArena(t)
+	ctx := phone(t)
+	signIn(t, ctx, a.URL, arenatest.Ada)
+	for _, path := range []string{"/admin", "/admin/tournaments/winter-cup", "/admin/tournaments/spring-invitational", "/admin/seasons", "/admin/titles", "/admin/api-keys", "/admin/admin-tokens", "/admin/settings"} {
+		openPage(t, ctx, a.URL+path)
+		wide := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("main table")).filter(t => t.getBoundingClientRect().right > window.innerWidth + 1).map(t => t.className || t.querySelector("caption, th")?.textContent || "table")`)
+		assert.Empty(t, wide, path)
+		assert.True(t, fitsTheScreen(t, ctx), path)
+	}
+}
