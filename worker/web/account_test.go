@@ -261,3 +261,18 @@ func TestHeaderSignInComesBack(t *testing.T) {
 	assert.Equal(t, "/tournaments/winter-cup", done.Location)
 	assert.Contains(t, e.Browser(t).Get(t, "/").Body, `<a class="button" href="/signin">Sign in</a>`, "the home page's own link stays plain")
 }
+
+// Issue 25 point 10: a new player carries a placeholder name ("Player
+// 0099") and the pages ask them to choose one until they do.
+func TestNewPlayerIsAskedForAName(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	id := arenatest.CupPlayer(99)
+	b := e.SignedIn(t, id)
+	home := b.Get(t, "/").Body
+	assert.Contains(t, home, `Other players see you as Player 0099.`)
+	assert.Contains(t, home, `<a href="/account#personaName">Choose your display name</a>`)
+	assert.NotContains(t, b.Get(t, "/account").Body, "Other players see you as", "not on the page that asks already")
+	b.PostOK(t, "/account/name", url.Values{"personaName": {"Alan Kay"}})
+	assert.NotContains(t, b.Get(t, "/").Body, "Other players see you as", "named now")
+	assert.NotContains(t, e.SignedIn(t, arenatest.Ada).Get(t, "/").Body, "Other players see you as", "a named player is not asked")
+}

@@ -553,3 +553,13 @@ func TestCalendarsSubscribeAndTellResults(t *testing.T) {
 	winter := strings.ReplaceAll(e.Browser(t).Get(t, "/tournaments/winter-cup/calendar.ics").Body, "\r\n ", "")
 	assert.Regexp(t, `Window \d{1,2} [A-Z][a-z]{2} 2026\\, \d\d:\d\d – \d\d:\d\d UTC: both players ready up`, winter, "an open match: when, in the one shape")
 }
+
+// Issue 25 point 10: the tournament page offers the embed's code to copy,
+// pointing at this arena's host.
+func TestTournamentOffersItsEmbedCode(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	page := e.Browser(t).Get(t, "/tournaments/winter-cup").Body
+	code := pubBetween(t, page, `<textarea id="embed-code" readonly`, "</textarea>")
+	assert.Contains(t, code, `&lt;iframe src=&#34;`+e.URL+`/tournaments/winter-cup/embed&#34; title=&#34;Winter Cup&#34;`)
+	assert.Contains(t, page, `<label for="embed-code">`)
+}

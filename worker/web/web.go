@@ -172,6 +172,9 @@ func (s *Site) layout(r *http.Request, t *server.Tenant, title string) views.Lay
 	}
 	if v := s.viewer(r.Context(), r, t); v != nil {
 		l.Viewer = v
+		// Players name themselves where the platform does not (mock
+		// sign-in): a new one is asked to, on every page until they do.
+		l.AskName = t.Arena.MockProfiles() && v.Name == core.PlaceholderName(v.PlatformID) && r.URL.Path != "/account"
 	}
 	return l
 }
