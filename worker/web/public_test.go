@@ -563,3 +563,17 @@ func TestTournamentOffersItsEmbedCode(t *testing.T) {
 	assert.Contains(t, code, `&lt;iframe src=&#34;`+e.URL+`/tournaments/winter-cup/embed&#34; title=&#34;Winter Cup&#34;`)
 	assert.Contains(t, page, `<label for="embed-code">`)
 }
+
+// Issue 25 point 1 (the page's side) on a served match: a score set by
+// the admin's resolution shows on the page and in its link preview with
+// the winner's score first, whoever the winner is.
+func TestMatchPageShowsTheScoreWinnerFirst(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	m := e.Playable(t, "winter-cup")[0]
+	e.Admin(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%d/resolve", m.ID), map[string]any{"winner": *m.P2, "score": map[string]int{"p1": 1, "p2": 3}}, http.StatusOK)
+	winner := e.PlayerName(t, *m.P2)
+	page := e.Browser(t).Get(t, m.Path("")).Body
+	assert.Contains(t, page, "<dt>Result</dt><dd>Decided by the arena&#39;s admin: "+winner+" won 3–1</dd>")
+	assert.Contains(t, page, `<span>1</span><span aria-hidden="true">–</span><span class="sr-only">to</span><span>3</span>`, "the scoreboard in slot order")
+	assert.Regexp(t, `<meta property="og:description" content="[^"]*`+regexp.QuoteMeta(winner)+` won 3–1\.">`, page, "not \"won 1–3\"")
+}
