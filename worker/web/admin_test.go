@@ -787,6 +787,8 @@ func TestRegistrationOpenMeansOpen(t *testing.T) {
 		"registrationClosesAt": now.Add(48 * time.Hour).Format(time.RFC3339),
 		"startsAt":             now.Add(72 * time.Hour).Format(time.RFC3339),
 	}, http.StatusCreated)
+	confirm := admin.Get(t, "/admin/tournaments/later/status?to=registration_open").Body
+	assert.Contains(t, confirm, "nobody can register, not even from the admin pages", "the step says what opening early means")
 	e.SetStatus(t, "later", "registration_open")
 	page := e.Browser(t).Get(t, "/tournaments/later").Body
 	head := pubBetween(t, page, `<header class="page-head">`, "</header>")

@@ -71,8 +71,12 @@ func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	cal := s.calendar(r, t, tour.Name+" · "+t.Arena.Name)
+	start := tour.StartsAt
+	if tour.FirstMatchAt != nil {
+		start = *tour.FirstMatchAt // when play starts, an early or late start too
+	}
 	cal.Events = append(cal.Events, views.CalendarEvent{
-		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: tour.StartsAt, End: tour.StartsAt.Add(tour.MatchWindow()),
+		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: start, End: start.Add(tour.MatchWindow()),
 		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(string(tour.Status)) + ".",
 		URL: origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
 	})

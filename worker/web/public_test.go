@@ -488,6 +488,10 @@ func TestTournamentStartedWhenPlayStarted(t *testing.T) {
 	assert.NotContains(t, row, plannedAt)
 	manage := admin.Get(t, "/admin/tournaments/early").Body
 	assert.Regexp(t, `<dt>Started</dt><dd><time `+started, manage)
+
+	ics := e.Browser(t).Get(t, "/tournaments/early/calendar.ics").Body
+	event := pubBetween(t, ics, "UID:tournament-", "END:VEVENT")
+	assert.Contains(t, event, "DTSTART:"+now.UTC().Format("20060102T150405Z"), "the calendar's start is play's")
 }
 
 // Issue 25 point 6: the bracket picture is linked only once the bracket
