@@ -206,7 +206,7 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 		vs := name(st.P1) + " vs " + name(st.P2)
 		switch ev.Kind {
 		case EventMatchUpcoming:
-			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s UTC.", t.Name, vs, st.OpensAt.UTC().Format("Jan 2 15:04"))
+			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s.", t.Name, vs, FormatTime(st.OpensAt, nil))
 		case EventMatchLive:
 			msg.Title = fmt.Sprintf("Live now in %s: %s.", t.Name, vs)
 		case EventResultConfirmed:

@@ -290,6 +290,69 @@ type DirectoryEntry struct {
 	StreamURL   string  `json:"streamUrl"`
 	Live        bool    `json:"live"`
 	Matches     []int64 `json:"matches"`
+	// MatchDetails names each of Matches, in the same order, as people
+	// know it (DescribeCastMatches fills it).
+	MatchDetails []CastMatch `json:"matchDetails"`
+}
+
+// CastMatch is a cast or streamed match as a spectator knows it: its
+// tournament (or title), round and players.
+type CastMatch struct {
+	ID         int64          `json:"id"`
+	Tournament CastTournament `json:"tournament"`
+	Stage      string         `json:"stage"`
+	Round      string         `json:"round"`
+	Group      string         `json:"group,omitempty"`
+	Status     string         `json:"status"`
+	Player1    *PlayerProfile `json:"player1"`
+	Player2    *PlayerProfile `json:"player2"`
+	// State is the match as read, for the website's own labels.
+	State *MatchState `json:"-"`
+}
+
+// CastTournament names a cast match's tournament; Title is set when the
+// match is a title's.
+type CastTournament struct {
+	Slug  string `json:"slug"`
+	Name  string `json:"name"`
+	Title bool   `json:"title,omitempty"`
+}
+
+// DescribeCastMatches fills each entry's MatchDetails: one read of each
+// match the directory names (the directory lists the arena's few
+// undecided casts).
+func DescribeCastMatches(ctx context.Context, ps ProtocolStore, entries []DirectoryEntry) error {
+	seen := map[int64]*CastMatch{}
+	for i := range entries {
+		e := &entries[i]
+		e.MatchDetails = make([]CastMatch, 0, len(e.Matches))
+		for _, id := range e.Matches {
+			cm, ok := seen[id]
+			if !ok {
+				st, err := ps.MatchState(ctx, id)
+				if err != nil {
+					return err
+				}
+				cm = &CastMatch{ID: id, Stage: st.Stage, Round: st.Round, Group: st.GroupName, Status: string(st.Status), State: st,
+					Tournament: CastTournament{Slug: st.Tournament.Slug, Name: st.Tournament.Name, Title: st.Tournament.Format == FormatTitle},
+					Player1:    castPlayer(st.P1, st.P1Name), Player2: castPlayer(st.P2, st.P2Name)}
+				seen[id] = cm
+			}
+			e.MatchDetails = append(e.MatchDetails, *cm)
+		}
+	}
+	return nil
+}
+
+// castPlayer is a side as the directory names it; nil while undecided.
+func castPlayer(id, name string) *PlayerProfile {
+	if id == "" {
+		return nil
+	}
+	if name == "" {
+		name = PlaceholderName(id)
+	}
+	return &PlayerProfile{PlatformID: id, PersonaName: name}
 }
 
 // CasterDirectory lists the arena's channels: every linked player's and

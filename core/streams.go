@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -102,6 +103,17 @@ func NormalizeStreamLogin(login string) (string, error) {
 
 // StreamURL is where a channel is watched: the provider's channel page.
 func StreamURL(login string) string { return "https://www.twitch.tv/" + login }
+
+// StreamEmbedOrigin is the origin of the provider's embed player: the one
+// frame source a page that embeds a stream allows.
+const StreamEmbedOrigin = "https://player.twitch.tv"
+
+// StreamEmbedURL is the provider's documented embed player of a channel,
+// for a page served on host (the player refuses to play on a host not
+// named as its parent).
+func StreamEmbedURL(login, host string) string {
+	return StreamEmbedOrigin + "/?channel=" + url.QueryEscape(login) + "&parent=" + url.QueryEscape(host)
+}
 
 // LinkState is a link in progress: the random state handed to the
 // provider, the player it links and the arena origin to return to.

@@ -113,6 +113,19 @@ type Tournament struct {
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 	CompletedAt     *time.Time
+	// FirstMatchAt is when its first match opens (or opened): when play
+	// really starts, which an admin's early or late start moves away from
+	// StartsAt. Nil until a stage is drawn.
+	FirstMatchAt *time.Time
+}
+
+// PlayStartedAt is when the tournament's play started, as of now: its
+// first match's opening once that has come; nil before.
+func (t *Tournament) PlayStartedAt(now time.Time) *time.Time {
+	if t.FirstMatchAt == nil || t.FirstMatchAt.After(now) {
+		return nil
+	}
+	return t.FirstMatchAt
 }
 
 // IsTeam reports whether sides are teams (teamMaxPlayers > 1).

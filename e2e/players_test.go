@@ -206,8 +206,9 @@ func TestPublicPagesAtBothWidths(t *testing.T) {
 			assert.Subset(t, entries, []string{"Spring Invitational", "Winter Cup"}, "current registrations")
 			assert.NotContains(t, entries, "Autumn Open", "not a finished one")
 			assert.Regexp(t, `^\d+%$`, text(t, ctx, ".win-rate"))
-			assert.Equal(t, "/players/"+arenatest.Ada+"/calendar.ics", attr(t, ctx, `.share-links a`, "href"))
-			assert.Regexp(t, `^Match calendar \(iCal\): add it to your calendar app`, text(t, ctx, ".share-links"))
+			assert.Equal(t, "webcal://"+strings.TrimPrefix(a.URL, "http://")+"/players/"+arenatest.Ada+"/calendar.ics", attr(t, ctx, `.share-links a`, "href"))
+			assert.Equal(t, "/players/"+arenatest.Ada+"/calendar.ics", attr(t, ctx, `.share-links a:nth-of-type(2)`, "href"))
+			assert.Regexp(t, `^Subscribe to the match calendar \(iCal file\): add it to your calendar app`, text(t, ctx, ".share-links"))
 			assert.Equal(t, "profile", attr(t, ctx, `meta[property="og:type"]`, "content"))
 			assert.Equal(t, phone, cardsShown(t, ctx, "table.results"))
 			for _, cell := range []string{".rs-result", ".rs-date", ".rs-opponent"} {

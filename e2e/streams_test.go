@@ -90,7 +90,7 @@ func TestCasterAndFollowerInTheBrowser(t *testing.T) {
 	assert.Empty(t, texts(t, follower, "header.site .unread-count"), "read alerts are not counted")
 
 	within(t, follower, chromedp.Navigate(a.URL+"/players/"+ursula), chromedp.WaitVisible(chromedp.CSS(".follow")))
-	assert.Equal(t, "Followed: you will get its alerts.", click(t, follower, "/follow/player/"+ursula))
+	assert.Equal(t, "Followed: you will get this player's alerts.", click(t, follower, "/follow/player/"+ursula), "issue 25 point 10: not \"its alerts\"")
 	assert.Contains(t, text(t, follower, ".follow-button"), "Following")
 	assert.Contains(t, text(t, follower, ".channel"), "ursula_tv")
 
@@ -98,7 +98,8 @@ func TestCasterAndFollowerInTheBrowser(t *testing.T) {
 	rows := texts(t, follower, "table.casters tr.caster-row")
 	require.GreaterOrEqual(t, len(rows), 2)
 	assert.Contains(t, rows[0], "live now")
-	assert.Contains(t, strings.Join(rows[:2], "\n"), fmt.Sprintf("Match #%d", id))
+	assert.Contains(t, strings.Join(rows[:2], "\n"), "Edsger Dijkstra vs Ada Lovelace Winter Cup · Group A · Round 2", "the cast match by its players, tournament and round")
+	assert.Equal(t, 2, count(t, follower, fmt.Sprintf(`table.casters a[href="/matches/%d"]`, id)))
 	screenshot(t, follower, "directory")
 }
 

@@ -138,13 +138,13 @@ func scanTournament(row scanner) (*core.Tournament, error) {
 		t                                  core.Tournament
 		format, status, env                string
 		opens, closes, starts, created, up string
-		completed                          sql.NullString
+		completed, firstMatch              sql.NullString
 	)
 	err := row.Scan(&t.ID, &t.Slug, &t.Name, &t.Description, &format, &status, &t.MaxPlayers,
 		&opens, &closes, &starts, &env, &t.SeasonID, &t.SeasonSlug, &t.TeamMinPlayers, &t.TeamMaxPlayers,
 		&t.GroupCount, &t.AdvancePerGroup, &t.SmallFinal, &t.MatchWindowMinutes, &t.Cast.HandMode,
 		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed,
-		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings)
+		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings, &firstMatch)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +158,9 @@ func scanTournament(row scanner) (*core.Tournament, error) {
 		}
 	}
 	if t.CompletedAt, err = parseNullTime(completed); err != nil {
+		return nil, err
+	}
+	if t.FirstMatchAt, err = parseNullTime(firstMatch); err != nil {
 		return nil, err
 	}
 	return &t, nil

@@ -1276,7 +1276,7 @@ func acctISO(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // acctUTC is a timestamp as text before the script shows it in the
 // viewer's zone.
-func acctUTC(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") }
+func acctUTC(t time.Time) string { return core.FormatTime(t, nil) }
 
 func acctQueryEscape(s string) string { return url.QueryEscape(s) }
 

@@ -70,13 +70,14 @@ func LayOutBracketSVG(title string, b Bracket) SVGBracket {
 		var bottom, right int
 		if len(wcols) > 0 {
 			out.Labels = append(out.Labels, SVGLabel{X: svgMargin, Y: y + 14, Text: "Winners' bracket", Part: true})
-			bottom, right = out.addColumns(wcols, svgMargin, y+svgLabelH, true)
+			// The part's heading on its own line, its rounds' below it.
+			bottom, right = out.addColumns(wcols, svgMargin, y+2*svgLabelH, true)
 			y = bottom + svgPartGap
 		}
 		if len(lcols) > 0 {
 			out.Labels = append(out.Labels, SVGLabel{X: svgMargin, Y: y + 14, Text: "Losers' bracket", Part: true})
 			var r int
-			bottom, r = out.addColumns(lcols, svgMargin, y+svgLabelH, false)
+			bottom, r = out.addColumns(lcols, svgMargin, y+2*svgLabelH, false)
 			right = max(right, r)
 		}
 		x := right + svgColGap

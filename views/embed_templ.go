@@ -162,7 +162,7 @@ func EmbedView(p EmbedPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = pubTournamentBadge(p.Tournament.Status).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = pubTournamentBadge(p.Tournament).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -378,7 +378,7 @@ func nextEntry(now time.Time, e NextEntry) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = pubTournamentBadge(e.Tournament.Status).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = pubTournamentBadge(e.Tournament).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

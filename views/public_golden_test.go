@@ -98,11 +98,12 @@ func groupMatch(id int64, round string, p1, p2 *views.PlayerRef, winner int, sco
 }
 
 func cards() []views.TournamentCard {
+	started := t0.Add(-2 * hour)
 	return []views.TournamentCard{
 		{Slug: "spring-invitational", Name: "Spring Invitational", Status: "registration_open", Format: "groups_playoffs",
 			RegistrationOpensAt: t0.Add(-day), RegistrationClosesAt: t0.Add(6 * day), StartsAt: t0.Add(7 * day), PlayerCount: 5, MaxPlayers: 16},
 		{Slug: "winter-cup", Name: "Winter Cup", Status: "group_stage", Format: "groups_playoffs",
-			RegistrationOpensAt: t0.Add(-14 * day), RegistrationClosesAt: t0.Add(-7 * day), StartsAt: t0.Add(-2 * hour), PlayerCount: 8, MaxPlayers: 8},
+			RegistrationOpensAt: t0.Add(-14 * day), RegistrationClosesAt: t0.Add(-7 * day), StartsAt: started, StartedAt: &started, PlayerCount: 8, MaxPlayers: 8},
 		{Slug: "autumn-open", Name: "Autumn Open", Status: "completed", Format: "playoffs_only",
 			RegistrationOpensAt: t0.Add(-30 * day), RegistrationClosesAt: t0.Add(-23 * day), StartsAt: t0.Add(-22 * day), PlayerCount: 16, MaxPlayers: 16},
 	}
@@ -202,7 +203,7 @@ func TestGoldenTournamentCompleted(t *testing.T) {
 		Layout:       layout(card.Name),
 		Tournament:   card,
 		Registration: views.RegistrationState{State: views.RegistrationClosed, Count: 16, Max: 16},
-		Players:      []views.PlayerRef{*ada, *blaise, *grace, *mallory},
+		Players:      []views.EnteredSide{{Player: *ada, Seed: 1}, {Player: *blaise, Seed: 2}, {Player: *grace}, {Player: *mallory}},
 		Results:      region("tournament-results", views.TournamentResultsView(results), true),
 		Actions:      templ.Raw(`<form method="post" action="/actions-slot"><button type="submit">Slot</button></form>`),
 	}))
@@ -225,7 +226,7 @@ func TestGoldenTournamentRegistration(t *testing.T) {
 			p := views.TournamentPage{Layout: layout(card.Name), Tournament: card, Registration: tc.state,
 				Results: region("tournament-results", views.TournamentResultsView(views.TournamentResults{}), true)}
 			if tc.state.Count > 0 {
-				p.Players = []views.PlayerRef{*ada, *mallory}
+				p.Players = []views.EnteredSide{{Player: *ada}, {Player: *mallory}}
 			}
 			assertGolden(t, tc.name, views.TournamentView(p))
 		})

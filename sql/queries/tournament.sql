@@ -26,7 +26,8 @@ SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
 	t.cast_delay_seconds, t.allow_spectators,
 	(SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
 	t.created_at, t.updated_at, t.completed_at,
-	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings
+	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings,
+	(SELECT min(m.opens_at) FROM matches m WHERE m.tournament_id = t.id)
 FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
 
 -- name: set_tournament_status

@@ -6,22 +6,38 @@
 // <name>Offset field tells the server the offset of each value), and
 // keeps what the viewer opened in a live region open when it refreshes.
 (function () {
-  var full = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-  var dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-  var timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+  // The service's one shape of a time (core.TimeLayout), the zone named:
+  // "27 Nov 2026, 15:00 CET".
+  var day = { day: "numeric", month: "short", year: "numeric" };
+  var clock = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  var full = new Intl.DateTimeFormat("en-GB", Object.assign({ timeZoneName: "short" }, day, clock));
+  var dateOnly = new Intl.DateTimeFormat("en-GB", day);
+  var startOnly = new Intl.DateTimeFormat("en-GB", Object.assign({}, day, clock));
+  var timeOnly = new Intl.DateTimeFormat("en-GB", Object.assign({ timeZoneName: "short" }, clock));
   function sameDay(a, b) {
     return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+  }
+  // other is a range's other end: the next or first <time> beside el.
+  function other(el, end) {
+    var all = el.parentNode ? el.parentNode.querySelectorAll("time[datetime]") : [];
+    var o = all.length === 2 ? all[end ? 0 : 1] : null;
+    var d = o && new Date(o.getAttribute("datetime"));
+    return d && !isNaN(d) ? d : null;
   }
   function localize(root) {
     root.querySelectorAll("time[datetime]:not([data-countdown])").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
       if (isNaN(d)) return;
-      var f = el.dataset.format === "date" ? dateOnly : full;
-      if (el.dataset.format === "time") {
+      var f = el.dataset.format === "date" ? dateOnly : full, o;
+      if (el.dataset.format === "start") {
+        // The start of a range: the zone named once, at its end, when
+        // both fall on one day in the viewer's zone.
+        o = other(el, false);
+        f = o && sameDay(o, d) ? startOnly : full;
+      } else if (el.dataset.format === "time") {
         // The end of a range: its date only when it differs from the start's.
-        var start = el.parentNode && el.parentNode.querySelector("time[datetime]");
-        var s = start && new Date(start.getAttribute("datetime"));
-        f = s && !isNaN(s) && sameDay(s, d) ? timeOnly : full;
+        o = other(el, true);
+        f = o && sameDay(o, d) ? timeOnly : full;
       }
       el.textContent = f.format(d);
       el.title = d.toISOString();
@@ -88,11 +104,30 @@
     localize(root);
     countdown(root);
   }
+  // A live stream on a match page: its player loads only when the viewer
+  // asks for it (without the script, the link out is all there is).
+  function streamPlayers(root) {
+    root.querySelectorAll(".stream-embed[data-embed]").forEach(function (box) {
+      var play = box.querySelector(".embed-play");
+      if (!play) return;
+      play.hidden = false;
+      play.addEventListener("click", function () {
+        var frame = document.createElement("iframe");
+        frame.src = box.dataset.embed;
+        frame.title = box.dataset.embedTitle || "Live stream";
+        frame.allow = "autoplay; fullscreen";
+        frame.allowFullscreen = true;
+        box.insertBefore(frame, box.firstChild);
+        play.remove();
+      });
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     refresh(document);
     zoneFields(document);
+    streamPlayers(document);
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
   });

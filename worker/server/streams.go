@@ -68,6 +68,9 @@ func (s *Server) handleCasters(r *http.Request, t *Tenant, _ bool) (any, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := core.DescribeCastMatches(ctx, t.Store, list); err != nil {
+		return nil, err
+	}
 	return map[string]any{"casters": list}, nil
 }
 

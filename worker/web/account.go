@@ -188,7 +188,7 @@ func avatarSVG(id string) string {
 	f.Write([]byte(id))
 	hue := f.Sum32() % 360
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="Player %s">`+
-		`<circle cx="32" cy="32" r="32" fill="hsl(%d,55%%,42%%)"/>`+
+		`<circle cx="32" cy="32" r="32" fill="hsl(%d,55%%,30%%)"/>`+
 		`<text x="32" y="41" font-family="system-ui,sans-serif" font-size="26" font-weight="700" text-anchor="middle" fill="#fff">%s</text></svg>`,
 		id[len(id)-4:], hue, id[len(id)-2:])
 }

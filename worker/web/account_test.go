@@ -247,3 +247,32 @@ func TestAccountHelpers(t *testing.T) {
 		assert.Equal(t, map[string]string{"ns": "http://specs.openid.net/auth/2.0", "is_valid": "true"}, got)
 	})
 }
+
+// Issue 25 point 10: signing in from the header of a page comes back to
+// that page, not to the home page.
+func TestHeaderSignInComesBack(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	b := e.Browser(t)
+	page := b.Get(t, "/tournaments/winter-cup").Body
+	assert.Contains(t, page, `<a class="button" href="/signin?next=%2Ftournaments%2Fwinter-cup">Sign in</a>`)
+	signin := b.Get(t, "/signin?next=%2Ftournaments%2Fwinter-cup").Body
+	assert.Contains(t, signin, `name="next" value="/tournaments/winter-cup"`)
+	done := b.Post(t, "/auth/mock", url.Values{"platformId": {arenatest.Blaise}, "next": {"/tournaments/winter-cup"}})
+	assert.Equal(t, "/tournaments/winter-cup", done.Location)
+	assert.Contains(t, e.Browser(t).Get(t, "/").Body, `<a class="button" href="/signin">Sign in</a>`, "the home page's own link stays plain")
+}
+
+// Issue 25 point 10: a new player carries a placeholder name ("Player
+// 0099") and the pages ask them to choose one until they do.
+func TestNewPlayerIsAskedForAName(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	id := arenatest.CupPlayer(99)
+	b := e.SignedIn(t, id)
+	home := b.Get(t, "/").Body
+	assert.Contains(t, home, `Other players see you as Player 0099.`)
+	assert.Contains(t, home, `<a href="/account#personaName">Choose your display name</a>`)
+	assert.NotContains(t, b.Get(t, "/account").Body, "Other players see you as", "not on the page that asks already")
+	b.PostOK(t, "/account/name", url.Values{"personaName": {"Alan Kay"}})
+	assert.NotContains(t, b.Get(t, "/").Body, "Other players see you as", "named now")
+	assert.NotContains(t, e.SignedIn(t, arenatest.Ada).Get(t, "/").Body, "Other players see you as", "a named player is not asked")
+}

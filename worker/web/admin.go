@@ -210,7 +210,7 @@ func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.
 	for _, tour := range tours {
 		p.Tournaments = append(p.Tournaments, views.AdminTournamentRow{
 			Slug: tour.Slug, Name: tour.Name, Status: string(tour.Status), PlayerCount: tour.PlayerCount,
-			MaxPlayers: tour.MaxPlayers, StartsAt: tour.StartsAt, Public: tour.Status.Public(),
+			MaxPlayers: tour.MaxPlayers, StartsAt: tour.StartsAt, StartedAt: tour.PlayStartedAt(now), Public: tour.Status.Public(),
 		})
 	}
 	s.render(w, r, t, http.StatusOK, views.AdminDashboardPage(s.adminLayout(t, v, "Admin"), p))

@@ -29,6 +29,9 @@ func (s *Site) adminRenderDomains(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	p.Verified = s.srv.DomainsVerified()
+	if len(t.Arena.Hosts) > 0 {
+		p.Target = t.Arena.Hosts[0]
+	}
 	for _, d := range domains {
 		ad := views.AdminDomain{Hostname: d.Hostname, Status: d.Status, SSLStatus: d.SSLStatus, Active: d.Active(), CreatedAt: d.CreatedAt}
 		for _, rec := range d.Verification {

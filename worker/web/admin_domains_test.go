@@ -35,7 +35,13 @@ func TestAdminDomainsWithoutAProvider(t *testing.T) {
 	body := c.Get(t, c.PostOK(t, "/admin/domains", url.Values{"hostname": {"play.example.com"}})).Body
 	assert.Contains(t, body, "Domain added.")
 	assert.Contains(t, body, "play.example.com")
-	assert.Contains(t, body, "Active")
+	// Issue 25 point 7: no template source, the DNS target named, and no
+	// "Active" before anyone could have pointed the domain here.
+	assert.NotContains(t, body, "@adminTime", "template source printed")
+	assert.Regexp(t, `Added\s*<time datetime="`, body)
+	assert.Contains(t, body, `<td>CNAME</td><td class="mono">play.example.com</td><td class="mono">localhost</td>`, "the record to publish")
+	assert.Contains(t, body, `to <span class="mono">localhost</span>`, "the target named in the explanation")
+	assert.NotContains(t, body, ">Active<", "not shown active at once")
 	domains := e.Admin(t, "GET", "/api/v1/admin/domains", nil, http.StatusOK)["domains"].([]any)
 	assert.Equal(t, "play.example.com", domains[0].(map[string]any)["hostname"])
 

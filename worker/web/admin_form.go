@@ -99,12 +99,13 @@ func adminValuesOf(t *core.Tournament) views.AdminTournamentValues {
 }
 
 // adminNewTournamentValues are the create form's starting values: the
-// admin API's defaults, registration opening within the hour for a week,
+// admin API's defaults, registration open from now (to the minute) for a
+// week, so that opening registration lets players in at once,
 // the tournament starting a day after it closes. Groups and advancing
 // stay empty (2 and 2 for groups then playoffs), so that choosing playoffs
 // only needs no other change.
 func adminNewTournamentValues(now time.Time) views.AdminTournamentValues {
-	opens := now.UTC().Truncate(time.Hour).Add(time.Hour)
+	opens := now.UTC().Truncate(time.Minute)
 	return views.AdminTournamentValues{
 		Format: string(core.FormatGroupsPlayoffs), MaxPlayers: "16", Environment: string(core.DefaultEnvironment),
 		RegistrationOpensAt: adminTimeValue(opens), RegistrationClosesAt: adminTimeValue(opens.Add(7 * 24 * time.Hour)),

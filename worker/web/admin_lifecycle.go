@@ -69,14 +69,17 @@ func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string
 // adminStepEffects says what a lifecycle step does, in the admin's words.
 func adminStepEffects(tour *core.Tournament, to core.TournamentStatus, sides int, now time.Time) []string {
 	window := fmt.Sprintf("%d minutes", tour.MatchWindowMinutes)
-	utc := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+	utc := func(t time.Time) string { return core.FormatTime(t, nil) }
 	switch to {
 	case core.StatusRegistrationOpen:
-		return []string{
+		out := []string{
 			"The tournament becomes public.",
 			"Players can register from " + utc(tour.RegistrationOpensAt) + " until " + utc(tour.RegistrationClosesAt) + ", up to " + fmt.Sprint(tour.MaxPlayers) + " sides.",
-			"Its settings can no longer be edited.",
 		}
+		if now.Before(tour.RegistrationOpensAt) {
+			out = append(out, "Until "+utc(tour.RegistrationOpensAt)+" nobody can register, not even from the admin pages: to open it at once, first set Registration opens to now.")
+		}
+		return append(out, "Its settings can no longer be edited.")
 	case core.StatusRegistrationClosed:
 		return []string{
 			fmt.Sprintf("No more registrations: %d of %d places are taken.", sides, tour.MaxPlayers),

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
 	"arena/worker/arenatest"
 )
 
@@ -762,4 +763,41 @@ func TestAdminFormsRefuseCrossSite(t *testing.T) {
 	player := e.SignedIn(t, arenatest.Blaise)
 	status = player.Get(t, "/admin").Status
 	assert.Equal(t, http.StatusForbidden, status, "no admin added")
+}
+
+// Issue 25 point 3: the new-tournament form's registration window starts
+// now, so opening registration lets players in at once; a tournament
+// published before its window opens says when it opens (not
+// "Registration open"), and its organizer is told why nobody can register
+// yet and how to open it now.
+func TestRegistrationOpenMeansOpen(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	admin := e.SignedIn(t, arenatest.Ada)
+	now := e.ServiceNow(t)
+	form := admin.Get(t, "/admin/tournaments/new").Body
+	opens := regexp.MustCompile(`id="registrationOpensAt" name="registrationOpensAt" type="datetime-local" value="([^"]+)"`).FindStringSubmatch(form)
+	require.NotNil(t, opens, "the form's registration opening")
+	at, err := time.Parse("2006-01-02T15:04", opens[1])
+	require.NoError(t, err)
+	assert.False(t, at.After(now), "registration opens at once by default, not at %s (now %s)", at, now)
+
+	e.Admin(t, "POST", "/api/v1/admin/tournaments", map[string]any{
+		"slug": "later", "name": "Later Cup", "format": "playoffs_only", "maxPlayers": 8,
+		"registrationOpensAt":  now.Add(time.Hour).Format(time.RFC3339),
+		"registrationClosesAt": now.Add(48 * time.Hour).Format(time.RFC3339),
+		"startsAt":             now.Add(72 * time.Hour).Format(time.RFC3339),
+	}, http.StatusCreated)
+	confirm := admin.Get(t, "/admin/tournaments/later/status?to=registration_open").Body
+	assert.Contains(t, confirm, "nobody can register, not even from the admin pages", "the step says what opening early means")
+	e.SetStatus(t, "later", "registration_open")
+	page := e.Browser(t).Get(t, "/tournaments/later").Body
+	head := pubBetween(t, page, `<header class="page-head">`, "</header>")
+	assert.NotContains(t, head, ">Registration open<", "the badge does not claim an open registration")
+	assert.Contains(t, head, "Registration opens")
+	assert.Contains(t, page, "Registration opens <span>")
+
+	manage := admin.Get(t, "/admin/tournaments/later").Body
+	assert.Contains(t, manage, "its registration window opens", "the admin is told why nobody can register yet")
+	refused := admin.Post(t, "/admin/tournaments/later/registrations", url.Values{"platformId": {arenatest.CupPlayer(1)}})
+	assert.Contains(t, refused.Body, "the registration window opens "+core.FormatTime(now.Add(time.Hour), nil))
 }

@@ -127,16 +127,16 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		Slug: tour.Slug, Name: tour.Name, Description: tour.Description, Status: string(tour.Status),
 		Format: string(tour.Format), Environment: string(tour.Environment), Season: tour.SeasonSlug,
 		MaxPlayers: tour.MaxPlayers, PlayerCount: len(regs), RegistrationOpensAt: tour.RegistrationOpensAt,
-		RegistrationClosesAt: tour.RegistrationClosesAt, StartsAt: tour.StartsAt,
+		RegistrationClosesAt: tour.RegistrationClosesAt, StartsAt: tour.StartsAt, StartedAt: tour.PlayStartedAt(now),
 		TeamMinPlayers: tour.TeamMinPlayers, TeamMaxPlayers: tour.TeamMaxPlayers, GroupCount: tour.GroupCount,
 		AdvancePerGroup: tour.AdvancePerGroup, SmallFinal: tour.SmallFinal, MatchWindowMinutes: tour.MatchWindowMinutes,
 		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,
 		GrandFinalReset: tour.GrandFinalReset, SwissRounds: tour.SwissRounds, TopCut: tour.TopCut,
 		SeedFromRatings: tour.SeedFromRatings,
 		Public:          tour.Status.Public(),
-		CanRegister:     tour.RegistrationOpenAt(s.srv.Now()),
-		SeedsEditable:   len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
-		Details:         adminDetailsFormOf(tour),
+		CanRegister:     tour.RegistrationOpenAt(now), Now: now,
+		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
+		Details:       adminDetailsFormOf(tour),
 	}
 	switch tour.Status {
 	case core.StatusRegistrationOpen, core.StatusRegistrationClosed:
@@ -296,7 +296,11 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 	case core.CodeTournamentFull:
 		again(server.StatusOf(code), "The side was not registered: the tournament is full.")
 	case core.CodeRegistrationClosed:
-		again(server.StatusOf(code), "The side was not registered: registration is not open now.")
+		msg := "The side was not registered: registration is not open now."
+		if now := s.srv.Now(); tour.Status == core.StatusRegistrationOpen && now.Before(tour.RegistrationOpensAt) {
+			msg = "The side was not registered: the registration window opens " + core.FormatTime(tour.RegistrationOpensAt, nil) + "; set Registration opens to now to open it."
+		}
+		again(server.StatusOf(code), msg)
 	default:
 		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
 	}

@@ -71,8 +71,12 @@ func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	cal := s.calendar(r, t, tour.Name+" · "+t.Arena.Name)
+	start := tour.StartsAt
+	if tour.FirstMatchAt != nil {
+		start = *tour.FirstMatchAt // when play starts, an early or late start too
+	}
 	cal.Events = append(cal.Events, views.CalendarEvent{
-		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: tour.StartsAt, End: tour.StartsAt.Add(tour.MatchWindow()),
+		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: start, End: start.Add(tour.MatchWindow()),
 		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(string(tour.Status)) + ".",
 		URL: origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
 	})
@@ -101,9 +105,29 @@ func matchEvent(r *http.Request, book publicBook, m *core.Match, tournament stri
 	return views.CalendarEvent{
 		UID: "match-" + strconv.FormatInt(m.ID, 10), Start: m.OpensAt, End: m.ClosesAt,
 		Summary:     tournament + ": " + name(m.P1) + " vs " + name(m.P2),
-		Description: round + ". " + views.MatchStatusLabel(string(m.Status)) + ": both players ready up on the match page while the window is open.",
+		Description: round + ". " + matchEventState(m, name),
 		URL:         origin(r) + "/matches/" + strconv.FormatInt(m.ID, 10),
 	}
+}
+
+// matchEventState says where a match stands in its calendar event: what
+// to do while it is to be played, its result once decided (a past event
+// asks nobody to ready up).
+func matchEventState(m *core.Match, name func(string) string) string {
+	switch {
+	case m.Status == core.MatchScheduled:
+		return "Window " + core.FormatRange(m.OpensAt, m.ClosesAt, nil) + ": both players ready up on the match page while it is open."
+	case m.Status.Resolved() && m.Winner != "":
+		won := name(m.Winner) + " won"
+		if m.Status == core.MatchForfeited {
+			won += " by forfeit"
+		}
+		if score := views.WinnerScore(publicScore(m.Score), publicWinnerSlot(m)); score != "" {
+			won += " " + score
+		}
+		return won + "."
+	}
+	return views.MatchStatusLabel(string(m.Status)) + "."
 }
 
 func writeCalendar(w http.ResponseWriter, cal views.Calendar, filename string) {

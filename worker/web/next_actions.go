@@ -150,7 +150,7 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 		captain, entered := captains[tr.ID]
 		switch {
 		case entered && (tr.Status == core.StatusRegistrationOpen || tr.Status == core.StatusRegistrationClosed):
-			e := views.NextEntry{Tournament: publicCard(tr), State: views.EntryRegistered}
+			e := views.NextEntry{Tournament: publicCard(tr, now), State: views.EntryRegistered}
 			if captain != viewer {
 				e.CaptainName = book.player(captain).Name
 				if _, ok := book[captain]; !ok {
@@ -161,7 +161,7 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 			}
 			n.Entries = append(n.Entries, e)
 		case !entered && tr.RegistrationOpenAt(now) && tr.PlayerCount < tr.MaxPlayers && !tr.IsTeam() && registerable < nextRegisterLimit:
-			n.Entries = append(n.Entries, views.NextEntry{Tournament: publicCard(tr), State: views.EntryCanRegister})
+			n.Entries = append(n.Entries, views.NextEntry{Tournament: publicCard(tr, now), State: views.EntryCanRegister})
 			registerable++
 		}
 	}

@@ -91,6 +91,26 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 		m    core.Match
 		tour views.TournamentRef
 	}
+	// onStream are the channels live now on each match (casters and the
+	// players' own views): a match on stream is being played, whatever its
+	// players pressed.
+	onStream := map[int64][]string{}
+	if liveSet := s.srv.LiveNow(ctx, t); len(liveSet) > 0 {
+		seats, povs, err := t.Store.ActiveCasting(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range seats {
+			if _, on := liveSet[c.StreamLogin]; on {
+				onStream[c.MatchID] = append(onStream[c.MatchID], c.StreamLogin)
+			}
+		}
+		for _, p := range povs {
+			if _, on := liveSet[p.StreamLogin]; on {
+				onStream[p.MatchID] = append(onStream[p.MatchID], p.StreamLogin)
+			}
+		}
+	}
 	var live, open, upcoming []found
 	for i := range list {
 		tour := &list[i]
@@ -104,7 +124,8 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 		ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
 		for _, m := range matches {
 			switch {
-			case m.Status == core.MatchLive || m.Status == core.MatchAwaitingResult:
+			case m.Status == core.MatchLive || m.Status == core.MatchAwaitingResult,
+				len(onStream[m.ID]) > 0 && !m.Status.Resolved():
 				live = append(live, found{m, ref})
 			case m.Status != core.MatchScheduled || m.P1 == "" || m.P2 == "":
 			case m.Window(now) == core.WindowOpen:
@@ -129,9 +150,11 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 	if err != nil {
 		return nil, err
 	}
-	out := &homeLists{tournaments: list, sections: publicSections(list)}
+	out := &homeLists{tournaments: list, sections: publicSections(list, now)}
 	for _, f := range live {
-		out.live = append(out.live, book.summary(&f.m, f.tour, now))
+		sum := book.summary(&f.m, f.tour, now)
+		sum.OnStream = onStream[f.m.ID]
+		out.live = append(out.live, sum)
 	}
 	for _, f := range open {
 		out.open = append(out.open, book.summary(&f.m, f.tour, now))
@@ -156,13 +179,13 @@ var publicSectionOrder = []struct {
 
 // publicSections groups the tournaments by status, keeping their order
 // within a group and leaving out empty groups.
-func publicSections(list []core.Tournament) []views.TournamentSection {
+func publicSections(list []core.Tournament, now time.Time) []views.TournamentSection {
 	var out []views.TournamentSection
 	for _, sec := range publicSectionOrder {
 		var cards []views.TournamentCard
 		for i := range list {
 			if slices.Contains(sec.statuses, list[i].Status) {
-				cards = append(cards, publicCard(&list[i]))
+				cards = append(cards, publicCard(&list[i], now))
 			}
 		}
 		if len(cards) > 0 {
@@ -180,8 +203,9 @@ func (s *Site) tournamentList(w http.ResponseWriter, r *http.Request, t *server.
 		return
 	}
 	p := views.TournamentsPage{Layout: s.layout(r, t, "Tournaments"), Tournaments: make([]views.TournamentCard, 0, len(list))}
+	now := s.srv.Now()
 	for i := range list {
-		p.Tournaments = append(p.Tournaments, publicCard(&list[i]))
+		p.Tournaments = append(p.Tournaments, publicCard(&list[i], now))
 	}
 	s.render(w, r, t, http.StatusOK, views.TournamentsView(p))
 }

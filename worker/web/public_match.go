@@ -73,6 +73,9 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		s.fail(w, r, t, err)
 		return
 	}
+	if p.Embed != nil {
+		setPagePolicy(w.Header(), core.StreamEmbedOrigin)
+	}
 	s.render(w, r, t, http.StatusOK, views.MatchView(p))
 }
 
@@ -136,8 +139,12 @@ func publicMatchDescription(book publicBook, st *core.MatchState, tour *core.Tou
 	d := tour.Name + ", " + st.Round + ": " + views.MatchStatusLabel(string(st.Status))
 	if st.Status.Resolved() && st.Winner != "" {
 		d += ", " + book.player(st.Winner).Name + " won"
-		if st.Score != nil {
-			d += " " + strconv.Itoa(st.Score.P1) + "–" + strconv.Itoa(st.Score.P2)
+		winner := 1
+		if st.Winner == st.P2 {
+			winner = 2
+		}
+		if score := views.WinnerScore(publicScore(st.Score), winner); score != "" {
+			d += " " + score
 		}
 	}
 	return d + "."

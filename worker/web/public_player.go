@@ -201,13 +201,14 @@ func (s *Site) playerEntries(r *http.Request, t *server.Tenant, id string) ([]vi
 	}
 	var out []views.PlayerEntry
 	var others []string
+	now := s.srv.Now()
 	for i := range list {
 		tour := &list[i]
 		captain, ok := captains[tour.ID]
 		if !ok || tour.Status.Final() {
 			continue
 		}
-		out = append(out, views.PlayerEntry{Tournament: publicCard(tour), CaptainName: captain})
+		out = append(out, views.PlayerEntry{Tournament: publicCard(tour, now), CaptainName: captain})
 		if captain != id {
 			others = append(others, captain)
 		}

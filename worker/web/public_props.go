@@ -84,11 +84,16 @@ func publicScore(s *core.OutcomeScore) *views.Score {
 	return &views.Score{P1: s.P1, P2: s.P2}
 }
 
-// publicCard is a tournament in a list.
-func publicCard(t *core.Tournament) views.TournamentCard {
+// publicCard is a tournament in a list, as of now.
+func publicCard(t *core.Tournament, now time.Time) views.TournamentCard {
+	starts := t.StartsAt
+	if t.FirstMatchAt != nil {
+		starts = *t.FirstMatchAt
+	}
 	return views.TournamentCard{
 		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: string(t.Status), Format: string(t.Format),
 		RegistrationOpensAt: t.RegistrationOpensAt, RegistrationClosesAt: t.RegistrationClosesAt,
-		StartsAt: t.StartsAt, CompletedAt: t.CompletedAt, PlayerCount: t.PlayerCount, MaxPlayers: t.MaxPlayers,
+		RegistrationSoon: t.Status == core.StatusRegistrationOpen && now.Before(t.RegistrationOpensAt),
+		StartsAt:         starts, StartedAt: t.PlayStartedAt(now), CompletedAt: t.CompletedAt, PlayerCount: t.PlayerCount, MaxPlayers: t.MaxPlayers,
 	}
 }

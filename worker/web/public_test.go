@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -137,9 +138,9 @@ func TestPublicTournamentList(t *testing.T) {
 	pubInOrder(t, page.Body, parts...)
 	assert.Contains(t, page.Body, `<td class="num" data-label="Players">16 / 16</td>`)
 	assert.Contains(t, page.Body, `<td class="num" data-label="Players">5 / 16</td>`)
-	assert.Contains(t, page.Body, `<td data-label="Ended"><span class="when-label">Ended</span>`, "a completed tournament says when it ended")
-	assert.Contains(t, page.Body, `<td data-label="Started"><span class="when-label">Started</span>`, "a running one when it started")
-	assert.Contains(t, page.Body, `<td data-label="Starts"><span class="when-label">Starts</span>`)
+	assert.Contains(t, page.Body, `<td data-label="Ended"><span class="when-label">Ended </span>`, "a completed tournament says when it ended")
+	assert.Contains(t, page.Body, `<td data-label="Started"><span class="when-label">Started </span>`, "a running one when it started")
+	assert.Contains(t, page.Body, `<td data-label="Starts"><span class="when-label">Starts </span>`)
 	assert.Regexp(t, pubISOTime, page.Body)
 }
 
@@ -151,7 +152,8 @@ func TestPublicTournamentCompleted(t *testing.T) {
 	assert.Contains(t, page.Body, "<h1>Autumn Open</h1>")
 	assert.Contains(t, page.Body, `<span class="badge completed">Completed</span>`)
 	assert.Contains(t, page.Body, "Sixteen players, four groups")
-	assert.Contains(t, page.Body, "<strong>Registration is closed.</strong>")
+	assert.NotContains(t, page.Body, "Registration is closed", "issue 25 point 10: a completed tournament is over, not closed for registration")
+	assert.Contains(t, page.Body, "Over: 16 took part.")
 	assert.Regexp(t, pubISOTime, page.Body)
 
 	t.Run("Podium", func(t *testing.T) {
@@ -197,8 +199,9 @@ func TestPublicTournamentCompleted(t *testing.T) {
 			loser = pubName(final["player2"])
 		}
 		assert.Regexp(t, `<span class="bm-seat win">.*<span class="name">`+regexp.QuoteMeta(winner)+`</span> <span class="tick" aria-hidden="true">✓</span>`, box)
-		assert.Regexp(t, `<span class="bm-seat"><span class="seed">\d</span> <span class="name">`+regexp.QuoteMeta(loser)+`</span>`, box)
-		assert.Contains(t, box, winner+" won", "the accessible name says who won")
+		assert.Regexp(t, `<span class="bm-seat"><span class="seed" aria-hidden="true">\d</span> <span class="name">`+regexp.QuoteMeta(loser)+`</span>`, box)
+		assert.Contains(t, box, `<span class="sr-only">; `+winner+` won</span>`, "the accessible name says who won")
+		assert.NotContains(t, box, "aria-label", "issue 25 point 10: the box's own text names it (label-content-name-mismatch)")
 	})
 
 	t.Run("GroupStandings", func(t *testing.T) {
@@ -227,7 +230,7 @@ func TestPublicTournamentRegistration(t *testing.T) {
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, page.Body, `<p class="registration open"><strong>Registration is open.</strong>`)
 	assert.Contains(t, page.Body, "5 of 16 places taken")
-	players := pubBetween(t, page.Body, `<ol class="player-list">`, "</ol>")
+	players := pubBetween(t, page.Body, `<ul class="player-list">`, "</ul>")
 	assert.Equal(t, 5, strings.Count(players, "<li>"))
 	assert.Contains(t, players, `<a href="/players/76561198000000001">Ada Lovelace</a>`)
 	assert.NotContains(t, page.Body, "bracket-scroll")
@@ -261,10 +264,10 @@ func TestPublicBracketByesAndLive(t *testing.T) {
 	page := e.Browser(t).Get(t, "/tournaments/bye-cup")
 	require.Equal(t, http.StatusOK, page.Status)
 	bracket := pubBetween(t, page.Body, `<div class="bracket-scroll"`, `<section aria-labelledby="players-heading">`)
-	assert.Equal(t, 2, strings.Count(bracket, `<span class="bm-seat bye"><span class="seed"></span> <span class="name muted">bye</span>`))
+	assert.Equal(t, 2, strings.Count(bracket, `<span class="bm-seat bye"><span class="seed" aria-hidden="true"></span> <span class="name muted">bye</span>`))
 	// Seeds 1 and 2 got byes: they won their quarterfinal and wait in the semifinals.
 	qf1 := pubBetween(t, bracket, `<span class="bm-slot">QF1</span>`, "</a>")
-	assert.Contains(t, qf1, `<span class="bm-seat win"><span class="seed">1</span> <span class="name">Cup Player 1</span>`)
+	assert.Contains(t, qf1, `<span class="bm-seat win"><span class="seed" aria-hidden="true">1</span> <span class="name">Cup Player 1</span>`)
 	sf1 := pubBetween(t, bracket, `<span class="bm-slot">SF1</span>`, "</a>")
 	assert.Contains(t, sf1, `<span class="name">Cup Player 1</span>`)
 	assert.Contains(t, sf1, `<span class="name muted">Winner of QF2</span>`)
@@ -274,8 +277,8 @@ func TestPublicBracketByesAndLive(t *testing.T) {
 	assert.Contains(t, bracket, `<a class="bm live" href="`+qf2.Path("")+`"`)
 	live := pubBetween(t, bracket, `<span class="bm-slot">QF2</span>`, "</a>")
 	assert.Contains(t, live, `<span class="badge live">Live</span>`)
-	assert.Contains(t, live, `<span class="seed">4</span> <span class="name">Cup Player 4</span>`)
-	assert.Contains(t, live, `<span class="seed">5</span> <span class="name">Cup Player 5</span>`)
+	assert.Contains(t, live, `<span class="seed" aria-hidden="true">4</span> <span class="name">Cup Player 4</span>`)
+	assert.Contains(t, live, `<span class="seed" aria-hidden="true">5</span> <span class="name">Cup Player 5</span>`)
 }
 
 func TestPublicMatchPage(t *testing.T) {
@@ -451,4 +454,130 @@ func TestPublicPagesEscapeText(t *testing.T) {
 	body := c.Get(t, "/tournaments/evil-cup").Body
 	assert.Contains(t, body, `<title>&lt;script&gt;alert(&#34;name&#34;)&lt;/script&gt; &amp; Co · Demo Arena</title>`)
 	assert.Contains(t, body, `&lt;img src=x onerror=&#34;alert(1)&#34;&gt;`)
+}
+
+// Issue 25 point 2: a tournament whose playoffs an admin starts a week
+// before its planned start says it started when its play did, on the
+// public pages and the admin's, not on the planned day.
+func TestTournamentStartedWhenPlayStarted(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	planned := e.Now.Add(7 * 24 * time.Hour)
+	e.OpenCup(t, arenatest.Cup{Slug: "early", MaxPlayers: 4, Players: arenatest.CupPlayers(4),
+		Fields: map[string]any{"startsAt": planned.Format(time.RFC3339)}})
+	e.SetStatus(t, "early", "registration_closed", "playoffs")
+	now := e.ServiceNow(t)
+	started := `datetime="` + now.UTC().Format(time.RFC3339) + `"`
+	plannedAt := `datetime="` + planned.UTC().Format(time.RFC3339) + `"`
+
+	page := e.Browser(t).Get(t, "/tournaments/early")
+	require.Equal(t, http.StatusOK, page.Status)
+	facts := pubBetween(t, page.Body, `<dl class="facts">`, "</dl>")
+	assert.Contains(t, facts, "<dt>Started</dt>")
+	assert.Contains(t, facts, started, "the day play started")
+	assert.NotContains(t, facts, plannedAt, "not the planned start")
+
+	list := pubBetween(t, e.Browser(t).Get(t, "/tournaments").Body, `href="/tournaments/early"`, "</tr>")
+	assert.Contains(t, list, `<span class="when-label">Started </span>`)
+	assert.Contains(t, list, started)
+	assert.NotContains(t, list, plannedAt)
+
+	admin := e.SignedIn(t, arenatest.Ada)
+	row := pubBetween(t, admin.Get(t, "/admin").Body, `href="/admin/tournaments/early"`, "</tr>")
+	assert.Contains(t, row, "Started")
+	assert.Contains(t, row, started)
+	assert.NotContains(t, row, plannedAt)
+	manage := admin.Get(t, "/admin/tournaments/early").Body
+	assert.Regexp(t, `<dt>Started</dt><dd><time `+started, manage)
+
+	ics := e.Browser(t).Get(t, "/tournaments/early/calendar.ics").Body
+	event := pubBetween(t, ics, "UID:tournament-", "END:VEVENT")
+	assert.Contains(t, event, "DTSTART:"+now.UTC().Format("20060102T150405Z"), "the calendar's start is play's")
+}
+
+// Issue 25 point 6: the bracket picture is linked only once the bracket
+// exists (it was a link to a 404 before), and point 10: the players are
+// listed seeds first, the seed shown, not numbered in registration order.
+func TestTournamentLinksItsBracketPictureOnceItExists(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	e.OpenCup(t, arenatest.Cup{Slug: "pic", MaxPlayers: 4, Players: arenatest.CupPlayers(4)})
+	before := e.Browser(t).Get(t, "/tournaments/pic").Body
+	assert.NotContains(t, before, "/tournaments/pic/bracket.svg", "no link to a picture that is not there")
+	assert.Equal(t, http.StatusNotFound, e.Browser(t).Get(t, "/tournaments/pic/bracket.svg").Status)
+
+	e.SetStatus(t, "pic", "registration_closed", "playoffs")
+	after := e.Browser(t).Get(t, "/tournaments/pic").Body
+	assert.Contains(t, after, `href="/tournaments/pic/bracket.svg"`)
+	assert.Equal(t, http.StatusOK, e.Browser(t).Get(t, "/tournaments/pic/bracket.svg").Status)
+
+	winter := e.Browser(t).Get(t, "/tournaments/winter-cup").Body
+	players := pubBetween(t, winter, `<ul class="player-list">`, "</ul>")
+	assert.NotContains(t, winter, `<ol class="player-list">`, "no numbers that read as seeds")
+	assert.Regexp(t, `^<ul class="player-list"><li><a href="/players/\d+">[^<]+</a> <span class="muted">seed 1</span></li>`, players, "seed 1 first, its seed shown")
+}
+
+// Issue 25 point 10: the home page's link preview is titled with the
+// arena's name (not "Home") and every shared page has an image; admin
+// pages have a meta description too.
+func TestSharedPagesHaveTitleImageAndDescription(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	home := e.Browser(t).Get(t, "/").Body
+	assert.Contains(t, home, `<meta property="og:title" content="Demo Arena">`)
+	image := regexp.MustCompile(`<meta property="og:image" content="(http://[^"]+/static/share\.[0-9a-f]+\.png)">`).FindStringSubmatch(home)
+	require.NotNil(t, image, "an og:image")
+	for _, path := range []string{"/tournaments/winter-cup", "/ladder"} {
+		body := e.Browser(t).Get(t, path).Body
+		assert.Contains(t, body, `<meta name="description" content="`, path)
+	}
+	assert.Contains(t, e.Browser(t).Get(t, "/tournaments/winter-cup").Body, `<meta property="og:image" content="`)
+	admin := e.SignedIn(t, arenatest.Ada).Get(t, "/admin").Body
+	assert.Contains(t, admin, `<meta name="description" content="Admin · Demo Arena`)
+	u, err := url.Parse(image[1])
+	require.NoError(t, err)
+	pic := e.Browser(t).Get(t, u.Path)
+	assert.Equal(t, http.StatusOK, pic.Status)
+	assert.Equal(t, "image/png", pic.Header.Get("Content-Type"))
+}
+
+// Issue 25 point 10: the calendar links subscribe (webcal:), the file
+// stays linked, and a past match's event says its result instead of
+// asking the players to ready up.
+func TestCalendarsSubscribeAndTellResults(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	u, err := url.Parse(e.URL)
+	require.NoError(t, err)
+	page := e.Browser(t).Get(t, "/tournaments/autumn-open").Body
+	assert.Contains(t, page, `href="webcal://`+u.Host+`/tournaments/autumn-open/calendar.ics">Subscribe to the calendar</a>`)
+	assert.Contains(t, page, `href="/tournaments/autumn-open/calendar.ics">iCal file</a>`)
+	player := e.Browser(t).Get(t, "/players/"+arenatest.Ada).Body
+	assert.Contains(t, player, `href="webcal://`+u.Host+`/players/`+arenatest.Ada+`/calendar.ics"`)
+
+	ics := strings.ReplaceAll(e.Browser(t).Get(t, "/tournaments/autumn-open/calendar.ics").Body, "\r\n ", "")
+	assert.NotContains(t, ics, "ready up", "the Autumn Open is over")
+	assert.Contains(t, ics, " won ")
+	winter := strings.ReplaceAll(e.Browser(t).Get(t, "/tournaments/winter-cup/calendar.ics").Body, "\r\n ", "")
+	assert.Regexp(t, `Window \d{1,2} [A-Z][a-z]{2} 2026\\, \d\d:\d\d – \d\d:\d\d UTC: both players ready up`, winter, "an open match: when, in the one shape")
+}
+
+// Issue 25 point 10: the tournament page offers the embed's code to copy,
+// pointing at this arena's host.
+func TestTournamentOffersItsEmbedCode(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	page := e.Browser(t).Get(t, "/tournaments/winter-cup").Body
+	code := pubBetween(t, page, `<textarea id="embed-code" readonly`, "</textarea>")
+	assert.Contains(t, code, `&lt;iframe src=&#34;`+e.URL+`/tournaments/winter-cup/embed&#34; title=&#34;Winter Cup&#34;`)
+	assert.Contains(t, page, `<label for="embed-code">`)
+}
+
+// Issue 25 point 1 (the page's side) on a served match: a score set by
+// the admin's resolution shows on the page and in its link preview with
+// the winner's score first, whoever the winner is.
+func TestMatchPageShowsTheScoreWinnerFirst(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	m := e.Playable(t, "winter-cup")[0]
+	e.Admin(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%d/resolve", m.ID), map[string]any{"winner": *m.P2, "score": map[string]int{"p1": 1, "p2": 3}}, http.StatusOK)
+	winner := e.PlayerName(t, *m.P2)
+	page := e.Browser(t).Get(t, m.Path("")).Body
+	assert.Contains(t, page, "<dt>Result</dt><dd>Decided by the arena&#39;s admin: "+winner+" won 3–1</dd>")
+	assert.Contains(t, page, `<span>1</span><span aria-hidden="true">–</span><span class="sr-only">to</span><span>3</span>`, "the scoreboard in slot order")
+	assert.Regexp(t, `<meta property="og:description" content="[^"]*`+regexp.QuoteMeta(winner)+` won 3–1\.">`, page, "not \"won 1–3\"")
 }

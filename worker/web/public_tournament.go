@@ -61,9 +61,9 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 	l := s.layout(r, t, tour.Name)
 	l.Share = s.share(r, "", publicTournamentDescription(tour))
 	p := views.TournamentPage{
-		Layout: l, Now: now, Tournament: publicCard(tour),
+		Layout: l, Now: now, Tournament: publicCard(tour, now),
 		Registration: publicRegistration(tour, len(data.regs), now),
-		Players:      data.players, Results: data.region,
+		Players:      data.players, Results: data.region, HasBracket: data.results.Bracket != nil,
 	}
 	if a, ok := any(s).(publicTournamentActions); ok {
 		p.Actions = a.tournamentActions(r, t, l, tour, data.regs)
@@ -96,7 +96,7 @@ func (s *Site) tournamentLive(w http.ResponseWriter, r *http.Request, t *server.
 // and per minute (the countdowns and open windows follow the clock).
 type tournamentData struct {
 	regs    []core.Registration
-	players []views.PlayerRef // the sides, in registration order
+	players []views.EnteredSide // the sides, seeded ones first by seed
 	results views.TournamentResults
 	region  views.LiveRegion // the results as the live region shows them
 }
@@ -114,9 +114,13 @@ func (s *Site) tournamentData(r *http.Request, t *server.Tenant, tour *core.Tour
 		if err != nil {
 			return nil, err
 		}
-		d := &tournamentData{regs: regs, results: results, players: make([]views.PlayerRef, 0, len(regs))}
-		for _, reg := range regs {
-			d.players = append(d.players, book.player(reg.PlatformID))
+		d := &tournamentData{regs: regs, results: results, players: make([]views.EnteredSide, 0, len(regs))}
+		sides := make([]core.Entrant, len(regs))
+		for i, reg := range regs {
+			sides[i] = core.Entrant{ID: reg.PlatformID, Seed: reg.Seed}
+		}
+		for _, e := range core.SeedOrder(sides) {
+			d.players = append(d.players, views.EnteredSide{Player: book.player(e.ID), Seed: e.Seed})
 		}
 		if d.region, err = s.resultsRegion(r, tour, results); err != nil {
 			return nil, err

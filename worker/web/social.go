@@ -53,6 +53,9 @@ func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Req
 			return
 		}
 		code := "followed"
+		if kind == core.FollowPlayer {
+			code = "followed_player"
+		}
 		if off(r) {
 			code = "unfollowed"
 		}
@@ -144,6 +147,9 @@ func (s *Site) matchWatch(r *http.Request, t *server.Tenant, st *core.MatchState
 	if len(seats) > 0 || len(povs) > 0 {
 		live = s.srv.LiveNow(ctx, t)
 	}
+	// embeddable is the stream the page offers to play: the first live
+	// caster's, else the first live player's own view.
+	var embeddable string
 	casterIDs := make([]string, 0, len(seats))
 	for _, c := range seats {
 		casterIDs = append(casterIDs, c.PlatformID)
@@ -166,6 +172,9 @@ func (s *Site) matchWatch(r *http.Request, t *server.Tenant, st *core.MatchState
 			}
 			_, on := live[c.StreamLogin]
 			p.Casters = append(p.Casters, views.Caster{Name: name, StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source, Live: on})
+			if on && embeddable == "" {
+				embeddable = c.StreamLogin
+			}
 			if v != nil && c.PlatformID == v.PlatformID {
 				cast.Casting = true
 			}
@@ -174,9 +183,15 @@ func (s *Site) matchWatch(r *http.Request, t *server.Tenant, st *core.MatchState
 	for _, pov := range povs {
 		_, on := live[pov.StreamLogin]
 		p.Streams = append(p.Streams, views.MatchStream{Player: book.player(pov.PlatformID), StreamURL: core.StreamURL(pov.StreamLogin), Live: on})
+		if on && embeddable == "" {
+			embeddable = pov.StreamLogin
+		}
 		if v != nil && pov.PlatformID == v.PlatformID {
 			cast.Streaming = true
 		}
+	}
+	if login := embeddable; login != "" {
+		p.Embed = &views.StreamEmbed{Login: login, PlayerURL: core.StreamEmbedURL(login, core.NormalizeHost(r.Host)), WatchURL: core.StreamURL(login)}
 	}
 	if code := r.URL.Query().Get("notice"); castNotices[code] {
 		cast.Notice = notice(r)
@@ -228,6 +243,9 @@ func (s *Site) markAlertsReadAction(w http.ResponseWriter, r *http.Request, t *s
 func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
 	list, err := core.CasterDirectory(ctx, t.Store, s.srv.LiveNow(ctx, t))
+	if err == nil {
+		err = core.DescribeCastMatches(ctx, t.Store, list)
+	}
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -237,6 +255,9 @@ func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Ten
 		if c.PlatformID != nil {
 			ids = append(ids, *c.PlatformID)
 		}
+		for _, m := range c.MatchDetails {
+			ids = append(ids, m.State.P1, m.State.P2)
+		}
 	}
 	book, err := publicPlayers(ctx, t, ids)
 	if err != nil {
@@ -244,14 +265,15 @@ func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Ten
 		return
 	}
 	p := views.CastersPage{Layout: s.layout(r, t, "Casters")}
+	now := s.srv.Now()
 	for _, c := range list {
 		dc := views.DirectoryCaster{Login: c.StreamLogin, StreamURL: c.StreamURL, Live: c.Live}
 		if c.PlatformID != nil {
 			ref := book.player(*c.PlatformID)
 			dc.Player = &ref
 		}
-		for _, id := range c.Matches {
-			dc.Matches = append(dc.Matches, views.DirectoryMatch{ID: id, Label: "Match #" + strconv.FormatInt(id, 10)})
+		for _, m := range c.MatchDetails {
+			dc.Matches = append(dc.Matches, book.summary(&m.State.Match, publicTournamentRef(m.State), now))
 		}
 		p.Casters = append(p.Casters, dc)
 	}

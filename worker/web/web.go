@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -70,6 +71,7 @@ var staticTypes = map[string]string{
 	".js":  "text/javascript; charset=utf-8",
 	".svg": "image/svg+xml",
 	".ico": "image/x-icon",
+	".png": "image/png",
 }
 
 // serveStatic serves an embedded asset: under its content-hashed name
@@ -122,15 +124,16 @@ func (s *Site) action(pattern string, h func(w http.ResponseWriter, r *http.Requ
 	})
 }
 
-// render writes a page. Pages refuse to be framed, except an embed
-// (which sets its own framing headers first).
+// render writes a page. Pages refuse to be framed and take the page
+// policy (setPagePolicy), except a page that set its own first (an
+// embed, a match page embedding a stream).
 func (s *Site) render(w http.ResponseWriter, r *http.Request, t *server.Tenant, status int, c templ.Component) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	if h.Get("Content-Security-Policy") == "" {
-		h.Set("X-Frame-Options", "DENY")
+		setPagePolicy(h)
 	}
 	w.WriteHeader(status)
 	if err := c.Render(r.Context(), w); err != nil {
@@ -203,19 +206,26 @@ func (s *Site) layout(r *http.Request, t *server.Tenant, title string) views.Lay
 		return l
 	}
 	l.ArenaName, l.Flash, l.Now = t.Arena.Name, flash(r), s.srv.Now()
+	if r.Method == http.MethodGet && r.URL.Path != "/signin" {
+		l.Here = r.URL.Path
+	}
 	if v := s.viewer(r.Context(), r, t); v != nil {
 		l.Viewer = v
+		// Players name themselves where the platform does not (mock
+		// sign-in): a new one is asked to, on every page until they do.
+		l.AskName = t.Arena.MockProfiles() && v.Name == core.PlaceholderName(v.PlatformID) && r.URL.Path != "/account"
 	}
 	return l
 }
 
 // share describes a page to link previews: its absolute URL on this host
-// (path "" is the request's own), a description and an image.
+// (path "" is the request's own), a description and an image (the
+// arena's card; a page may put its own).
 func (s *Site) share(r *http.Request, path, description string) views.Share {
 	if path == "" {
 		path = r.URL.Path
 	}
-	return views.Share{URL: origin(r) + path, Description: description}
+	return views.Share{URL: origin(r) + path, Description: description, Image: origin(r) + views.StaticPath("share.png")}
 }
 
 // origin is the request's scheme and host: the arena as the viewer reached it.
@@ -224,4 +234,17 @@ func origin(r *http.Request) string {
 		return "https://" + r.Host
 	}
 	return "http://" + r.Host
+}
+
+// setPagePolicy gives a page its Content-Security-Policy, the one home of
+// the site's policy: scripts, styles and requests from the arena itself
+// (htmx adds its indicator style inline), pictures from anywhere
+// (platform avatars), no plugins, never framed. Frames load
+// from the arena itself (its embeds) and from frameSrc: nothing more,
+// unless the page embeds a stream player.
+func setPagePolicy(h http.Header, frameSrc ...string) {
+	frames := strings.Join(append([]string{"'self'"}, frameSrc...), " ")
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src * data:; "+
+		"object-src 'none'; base-uri 'self'; frame-ancestors 'none'; frame-src "+frames)
+	h.Set("X-Frame-Options", "DENY")
 }
