@@ -28,9 +28,11 @@ type ProtocolStore interface {
 	// nonce and seed. CodePastReadyPhase when the match left that state.
 	MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) (ReadyOutcome, error)
 	// SubmitResult stores the side's submission and reconciles the match
-	// atomically (rules 11 and 12); a confirming submission's batch seats
-	// the winner and loser as every decision does.
-	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord) (SubmitOutcome, error)
+	// atomically (the storing half of rules 11 and 12: a side's first
+	// submission is the one kept); a confirming submission's batch seats
+	// the winner and loser as every decision does. It returns what the
+	// batch left, for SubmitResult's answer.
+	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord) (StoredSubmission, error)
 	// Submissions returns a match's stored submissions.
 	Submissions(ctx context.Context, matchID int64) ([]SubmissionRecord, error)
 	// GraceExpired returns awaiting_result matches whose only submission
@@ -118,11 +120,8 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 	if err != nil {
 		return SubmitOutcome{}, err
 	}
-	if prev := st.SubmittedHash[side]; prev != "" { // rule 11
-		if prev == sub.ResultHash {
-			return SubmitOutcome{Status: SubmitDuplicate, MatchStatus: st.Status}, nil
-		}
-		return SubmitOutcome{}, Errorf(CodeAlreadySubmitted, "side %d already submitted another hash", side)
+	if prev := st.SubmittedHash[side]; prev != "" { // rule 11, on the state read for rule 2
+		return sideSubmittedBefore(side, prev, sub.ResultHash, st.Status)
 	}
 	token, err := RandomHex(random, 12)
 	if err != nil {
@@ -137,9 +136,13 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: winner, WinnerSideID: winnerSide,
 		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, Score: score, ReceivedAt: now, Token: token,
 	}
-	out, err := ps.SubmitResult(ctx, st, rec) // rule 12
+	stored, err := ps.SubmitResult(ctx, st, rec) // rule 12
 	if err != nil {
 		return SubmitOutcome{}, err
+	}
+	out, err := stored.answer(rec)
+	if err != nil {
+		return out, err
 	}
 	if out.Status == SubmitConfirmed {
 		if err := MatchDecided(ctx, ts, &st.Match, now, points); err != nil {
@@ -147,6 +150,52 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 		}
 	}
 	return out, nil
+}
+
+// StoredSubmission is what a submission's batch left: the match's status
+// and the side's stored submission (none: Token and Hash empty), read in
+// the batch's own transaction.
+type StoredSubmission struct {
+	MatchStatus MatchStatus
+	Token       string // the stored submission's token: the batch's own when it stored it
+	Hash        string // the stored submission's resultHash
+}
+
+// reconciled is rule 12's answer by the status a stored submission left.
+var reconciled = map[MatchStatus]string{
+	MatchAwaitingResult: SubmitPending,
+	MatchConfirmed:      SubmitConfirmed,
+	MatchDisputed:       SubmitDisputed,
+}
+
+// answer is the submission's answer from what its batch left: rule 12's
+// verdict when the batch stored it; otherwise another submission of the
+// side got there first (rule 11), or the match left the live states
+// meanwhile (rules 5 and 6).
+func (s StoredSubmission) answer(rec SubmissionRecord) (SubmitOutcome, error) {
+	switch {
+	case s.Token == rec.Token:
+		status, ok := reconciled[s.MatchStatus]
+		if !ok {
+			return SubmitOutcome{}, fmt.Errorf("core: submission stored but match %d is %s", rec.MatchID, s.MatchStatus)
+		}
+		return SubmitOutcome{Status: status, MatchStatus: s.MatchStatus}, nil
+	case s.Hash != "":
+		return sideSubmittedBefore(rec.Side, s.Hash, rec.ResultHash, s.MatchStatus)
+	case s.MatchStatus.Resolved():
+		return SubmitOutcome{}, Errorf(CodeAlreadyResolved, "match %d was resolved meanwhile", rec.MatchID)
+	default:
+		return SubmitOutcome{}, Errorf(CodeNotLive, "match %d is %s", rec.MatchID, s.MatchStatus)
+	}
+}
+
+// sideSubmittedBefore is rule 11: the side's earlier submission stands;
+// the same hash again is a duplicate, another is refused.
+func sideSubmittedBefore(side int, stored, sent string, status MatchStatus) (SubmitOutcome, error) {
+	if stored == sent {
+		return SubmitOutcome{Status: SubmitDuplicate, MatchStatus: status}, nil
+	}
+	return SubmitOutcome{}, Errorf(CodeAlreadySubmitted, "side %d already submitted another hash", side)
 }
 
 // RunGracePeriod confirms awaiting_result matches whose second submission

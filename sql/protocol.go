@@ -191,7 +191,7 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 // last statement reads what happened, in the same transaction and
 // request: the match's status is the one this submission produced when
 // the side's stored submission carries this batch's token.
-func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.SubmitOutcome, error) {
+func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.StoredSubmission, error) {
 	at := formatTime(rec.ReceivedAt)
 	p1, p2 := scoreArgs(rec.Score)
 	stmts := []Stmt{
@@ -206,29 +206,9 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 	var status, token, hash string
 	outcome := Stmt{SQL: q("submission_outcome"), Args: []any{rec.Side, rec.MatchID}}
 	if err := s.db.BatchRead(ctx, outcome, []any{&status, &token, &hash}, stmts...); err != nil {
-		return core.SubmitOutcome{}, fmt.Errorf("store: unable to store the submission: %w", err)
+		return core.StoredSubmission{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
-	out := core.SubmitOutcome{MatchStatus: core.MatchStatus(status)}
-	switch {
-	case token == rec.Token:
-		out.Status = map[core.MatchStatus]string{
-			core.MatchAwaitingResult: core.SubmitPending,
-			core.MatchConfirmed:      core.SubmitConfirmed,
-			core.MatchDisputed:       core.SubmitDisputed,
-		}[out.MatchStatus]
-		if out.Status == "" {
-			return out, fmt.Errorf("store: submission stored but match %d is %s", rec.MatchID, status)
-		}
-	case hash == rec.ResultHash:
-		out.Status = core.SubmitDuplicate
-	case hash != "":
-		return out, core.Errorf(core.CodeAlreadySubmitted, "side %d already submitted another hash", rec.Side)
-	case out.MatchStatus.Resolved():
-		return out, core.Errorf(core.CodeAlreadyResolved, "match %d was resolved meanwhile", rec.MatchID)
-	default:
-		return out, core.Errorf(core.CodeNotLive, "match %d is %s", rec.MatchID, status)
-	}
-	return out, nil
+	return core.StoredSubmission{MatchStatus: core.MatchStatus(status), Token: token, Hash: hash}, nil
 }
 
 func nullString(s string) any {
