@@ -77,6 +77,12 @@ type TournamentDraft struct {
 	TopCut Number `json:"topCut"`
 	// SeedFromRatings seeds the unseeded sides by rating at the draw.
 	SeedFromRatings bool `json:"seedFromRatings"`
+	// CheckInMinutes (default 0: no check-in): how long before startsAt
+	// the sides check in; those that do not are withdrawn at the start.
+	CheckInMinutes Number `json:"checkInMinutes"`
+	// GroupFormat (groups_playoffs only; default round_robin): gsl plays
+	// each group of four as a small double elimination.
+	GroupFormat GroupFormat `json:"groupFormat"`
 }
 
 // CastDraft is the recording-release policy as an admin gives it.
@@ -133,7 +139,8 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		RegistrationOpensAt: d.RegistrationOpensAt.T, RegistrationClosesAt: d.RegistrationClosesAt.T, StartsAt: d.StartsAt.T,
 		TeamMinPlayers: d.TeamMinPlayers.Or(1), TeamMaxPlayers: d.TeamMaxPlayers.Or(1),
 		SmallFinal: d.SmallFinal, MatchWindowMinutes: d.MatchWindowMinutes.Or(DefaultMatchWindowMinutes),
-		SeedFromRatings: d.SeedFromRatings,
+		SeedFromRatings: d.SeedFromRatings, CheckInMinutes: d.CheckInMinutes.N,
+		GroupFormat:     GroupFormatRoundRobin,
 		Cast:            CastPolicy{HandMode: DefaultHandMode},
 		AllowSpectators: d.AllowSpectators == nil || *d.AllowSpectators,
 		CreatedAt:       now, UpdatedAt: now,
@@ -170,6 +177,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 	GroupCountRange.check(&p, "groupCount", d.GroupCount, false)
 	AdvancePerGroupRange.check(&p, "advancePerGroup", d.AdvancePerGroup, false)
 	MatchWindowMinutesRange.check(&p, "matchWindowMinutes", d.MatchWindowMinutes, false)
+	CheckInMinutesRange.check(&p, "checkInMinutes", d.CheckInMinutes, false)
 	if d.Cast != nil {
 		t.Cast = CastPolicy{HandMode: d.Cast.HandMode, DelaySeconds: d.Cast.DelaySeconds.N}
 		if !ValidHandMode(t.Cast.HandMode) {
@@ -186,7 +194,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		"registrationClosesAt": !p.Has("registrationOpensAt") && !p.Has("registrationClosesAt"),
 		"startsAt":             !p.Has("registrationClosesAt") && !p.Has("startsAt"),
 		"teamMaxPlayers":       !p.Has("teamMinPlayers") && !p.Has("teamMaxPlayers"),
-		"groupCount":           !p.Has("groupCount") && !p.Has("maxPlayers"),
+		"groupCount":           !p.Has("groupCount") && !p.Has("maxPlayers") && !p.Has("groupFormat"),
 		"advancePerGroup":      !p.Has("groupCount") && !p.Has("advancePerGroup") && !p.Has("maxPlayers"),
 		"maxPlayers":           !p.Has("maxPlayers") && !p.Has("format"),
 		"swissRounds":          !p.Has("swissRounds") && !p.Has("maxPlayers"),
@@ -213,12 +221,25 @@ func (d *TournamentDraft) checkFormatSettings(p *Problems, t *Tournament) {
 	}
 	onlyFor("groupCount", d.GroupCount.Set || d.GroupCount.bad, FormatGroupsPlayoffs, "groups then playoffs")
 	onlyFor("advancePerGroup", d.AdvancePerGroup.Set || d.AdvancePerGroup.bad, FormatGroupsPlayoffs, "groups then playoffs")
+	onlyFor("groupFormat", d.GroupFormat != "", FormatGroupsPlayoffs, "groups then playoffs")
 	onlyFor("grandFinalReset", d.GrandFinalReset != nil, FormatDoubleElimination, "double elimination")
 	onlyFor("swissRounds", d.SwissRounds.Set || d.SwissRounds.bad, FormatSwiss, "Swiss")
 	onlyFor("topCut", d.TopCut.Set || d.TopCut.bad, FormatSwiss, "Swiss")
 	switch t.Format {
 	case FormatGroupsPlayoffs:
 		t.GroupCount, t.AdvancePerGroup = d.GroupCount.Or(DefaultGroupCount), d.AdvancePerGroup.Or(DefaultAdvancePerGroup)
+		if d.GroupFormat != "" {
+			t.GroupFormat = d.GroupFormat
+		}
+		switch {
+		case !ValidGroupFormat(t.GroupFormat):
+			p.invalid("groupFormat", "Choose round_robin or gsl.")
+		case t.GroupFormat == GroupFormatGSL:
+			if d.AdvancePerGroup.Set && d.AdvancePerGroup.N != GSLAdvance {
+				p.invalid("advancePerGroup", "GSL groups send exactly %d on: leave it empty.", GSLAdvance)
+			}
+			t.AdvancePerGroup = GSLAdvance
+		}
 	case FormatDoubleElimination:
 		t.GrandFinalReset = d.GrandFinalReset == nil || *d.GrandFinalReset
 	case FormatSwiss:

@@ -48,6 +48,26 @@ func (s *Arena) StampUpcoming(ctx context.Context, now, openBy time.Time) error 
 	return nil
 }
 
+// StampStale implements core.AlertStore: one batch records and stamps
+// the stale matches and the windows closing soon.
+func (s *Arena) StampStale(ctx context.Context, c core.StaleCutoffs) error {
+	at, closesBy := formatTime(c.Now), formatTime(c.ClosesBy)
+	liveBy := "" // no live_at is <= "": no stale flag
+	if !c.LiveBy.IsZero() {
+		liveBy = formatTime(c.LiveBy)
+	}
+	err := s.db.Batch(ctx,
+		Stmt{SQL: q("record_stale_events"), Args: []any{at, liveBy}},
+		Stmt{SQL: q("stamp_stale"), Args: []any{at, liveBy}},
+		Stmt{SQL: q("record_closing_events"), Args: []any{at, at, closesBy}},
+		Stmt{SQL: q("stamp_closing"), Args: []any{at, at, closesBy}},
+	)
+	if err != nil {
+		return fmt.Errorf("store: unable to stamp stale matches: %w", err)
+	}
+	return nil
+}
+
 // PendingEvents implements core.AlertStore.
 func (s *Arena) PendingEvents(ctx context.Context, limit int) ([]core.Event, error) {
 	rows, err := s.db.query(ctx, q("pending_events"), limit)

@@ -185,7 +185,7 @@ func adminErrorMessage(err error) string {
 func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()
 	now := s.srv.Now()
-	queue, err := t.Store.AttentionMatches(ctx, now)
+	queue, err := core.OrganizerQueue(ctx, t.Store, t.Store, now)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -197,14 +197,10 @@ func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	p := views.AdminDashboard{Notice: adminNotice(r)}
 	for _, m := range queue {
-		reason := "overdue"
-		if m.Status == core.MatchDisputed {
-			reason = "disputed"
-		}
 		p.Queue = append(p.Queue, views.AdminQueueMatch{
 			ID: m.ID, TournamentSlug: m.Tournament.Slug, TournamentName: m.Tournament.Name, Title: m.Tournament.Format == core.FormatTitle,
 			Round: adminRoundLabel(&m.Match), Status: string(m.Status), P1: m.P1, P2: m.P2,
-			P1Name: m.P1Name, P2Name: m.P2Name, ClosesAt: m.ClosesAt, Reason: reason,
+			P1Name: m.P1Name, P2Name: m.P2Name, ClosesAt: m.ClosesAt, Reason: m.Reason,
 		})
 	}
 	for _, tour := range tours {
