@@ -30,6 +30,8 @@ func (s *Site) adminRoutes() {
 	s.adminAction("POST /admin/tournaments/{slug}/status", s.adminChangeStatus)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations", s.adminRegister)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds", s.adminSetSeeds)
+	s.adminPage("GET /admin/tournaments/{slug}/seeds/rating", s.adminPreviewRatingSeeds)
+	s.adminAction("POST /admin/tournaments/{slug}/seeds/rating", s.adminApplyRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/details", s.adminEditDetails)
 	s.adminPage("GET /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminConfirmRemove)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminRemoveSide)
@@ -112,6 +114,7 @@ var adminNotices = map[string]string{
 	"status":        "The tournament moved to its next step.",
 	"registered":    "Side registered.",
 	"seeds":         "Seeds saved.",
+	"rating-seeds":  "Every side is seeded by rating. You can still change any seed until the draw.",
 	"resolved":      "Match resolved. The decision is final.",
 	"window":        "The match window moved.",
 	"details":       "Details saved.",

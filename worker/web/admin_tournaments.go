@@ -133,10 +133,11 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,
 		GrandFinalReset: tour.GrandFinalReset, SwissRounds: tour.SwissRounds, TopCut: tour.TopCut,
 		SeedFromRatings: tour.SeedFromRatings,
-		Public:          tour.Status.Public(),
-		CanRegister:     tour.RegistrationOpenAt(s.srv.Now()),
-		SeedsEditable:   len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
-		Details:         adminDetailsFormOf(tour),
+		CheckInMinutes:  tour.CheckInMinutes, CheckInApplies: tour.CheckInApplies(), GroupFormat: string(tour.GroupFormat),
+		Public:        tour.Status.Public(),
+		CanRegister:   tour.RegistrationOpenAt(s.srv.Now()),
+		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
+		Details:       adminDetailsFormOf(tour),
 	}
 	switch tour.Status {
 	case core.StatusRegistrationOpen, core.StatusRegistrationClosed:
@@ -164,7 +165,11 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		p.Registrations = append(p.Registrations, views.AdminRegistration{
 			PlatformID: reg.PlatformID, Name: reg.PersonaName, Seed: reg.Seed, Group: reg.GroupName,
 			Roster: reg.Roster, RegisteredAt: reg.RegisteredAt, Disqualified: reg.DisqualifiedAt != nil,
+			CheckedIn: reg.CheckedInAt != nil,
 		})
+		if reg.CheckedInAt != nil {
+			p.CheckedIn++
+		}
 	}
 	for i := range matches {
 		m := &matches[i]
