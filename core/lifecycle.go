@@ -136,7 +136,8 @@ func ratingSeeds(ctx context.Context, st TournamentStore, regs []Registration) (
 }
 
 // GroupTables returns each group's standings, groups in name order (a
-// round robin's one group among them).
+// round robin's one group among them). GSL groups are ordered by the
+// places their matches decided.
 func GroupTables(t *Tournament, regs []Registration, matches []Match) (map[string][]StandingRow, []string, error) {
 	members := map[string][]Entrant{}
 	var names []string
@@ -156,11 +157,15 @@ func GroupTables(t *Tournament, regs []Registration, matches []Match) (map[strin
 			outcomes[m.GroupName] = append(outcomes[m.GroupName], m.Outcome())
 		}
 	}
+	gsl := t.Format == FormatGroupsPlayoffs && t.GroupFormat == GroupFormatGSL
 	tables := map[string][]StandingRow{}
 	for _, g := range names {
 		rows, err := Standings(strconv.FormatInt(t.ID, 10), members[g], outcomes[g])
 		if err != nil {
 			return nil, nil, fmt.Errorf("core: standings of group %s: %w", g, err)
+		}
+		if gsl {
+			rows = orderGSL(rows, GSLPlaces(g, matches))
 		}
 		tables[g] = rows
 	}

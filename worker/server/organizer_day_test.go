@@ -282,4 +282,67 @@ func organizerFlows(t *testing.T, p *protocolEnv) {
 		reasons[m.(map[string]any)["attention"]] = true
 	}
 	assert.True(t, reasons["stale"], "the final went stale: %v", reasons)
+
+	gsl := p.dayCup(t, "oas-gsl", "groups_playoffs", 4, 4, map[string]any{"groupFormat": "gsl", "groupCount": 1, "advancePerGroup": nil})
+	p.mustDo(t, "POST", gsl+"/status", p.admin, map[string]any{"status": "registration_closed"}, 200)
+	p.mustDo(t, "POST", gsl+"/status", p.admin, map[string]any{"status": "group_stage"}, 200)
+	p.mustDo(t, "GET", "/api/v1/tournaments/oas-gsl", "", nil, 200)
+	for range 3 {
+		resolveAll(t, p.testEnv, p.admin, "oas-gsl")
+	}
+	p.mustDo(t, "GET", "/api/v1/tournaments/oas-gsl", "", nil, 200)
+	p.mustDo(t, "GET", gsl, p.admin, nil, 200)
+}
+
+func TestGSLGroups(t *testing.T) {
+	p := newProtocolEnv(t)
+	t.Run("Refusals", func(t *testing.T) {
+		body := p.tournamentBody("bad-gsl", "groups_playoffs", 12)
+		body["groupFormat"] = "gsl"
+		assert.Equal(t, "groupCount", p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, body, 422)["field"], "2 groups of four are not 12")
+		body["groupFormat"] = "swiss"
+		assert.Equal(t, "groupFormat", p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, body, 422)["field"])
+		body = p.tournamentBody("bad-gsl", "playoffs_only", 8)
+		delete(body, "groupCount")
+		delete(body, "advancePerGroup")
+		body["groupFormat"] = "gsl"
+		assert.Equal(t, "groupFormat", p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, body, 422)["field"])
+	})
+	base := p.dayCup(t, "gsl", "groups_playoffs", 8, 8, map[string]any{"groupFormat": "gsl", "advancePerGroup": nil})
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_closed"}, 200)
+	full := p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "group_stage"}, 200)
+	assert.Equal(t, "gsl", full["groupFormat"])
+	assert.Equal(t, float64(2), full["advancePerGroup"])
+	groups := full["groups"].([]any)
+	require.Len(t, groups, 2)
+	slots := func(g map[string]any) (out []any) {
+		for _, m := range g["matches"].([]any) {
+			out = append(out, m.(map[string]any)["bracketSlot"])
+		}
+		return out
+	}
+	assert.ElementsMatch(t, []any{"GA-O1", "GA-O2", "GA-W", "GA-E", "GA-D"}, slots(groups[0].(map[string]any)))
+
+	// The lower account id wins every match: in group A (seeds 1, 4, 5,
+	// 8) player 1 wins the winners' match and player 4 the decider.
+	for range 3 {
+		resolveAll(t, p.testEnv, p.admin, "gsl")
+	}
+	full = p.mustDo(t, "GET", "/api/v1/tournaments/gsl", "", nil, 200)
+	a := full["groups"].([]any)[0].(map[string]any)
+	var order []any
+	for _, raw := range a["standings"].([]any) {
+		row := raw.(map[string]any)
+		order = append(order, row["player"].(map[string]any)["platformId"])
+	}
+	assert.Equal(t, []any{playerID(1), playerID(4), playerID(5), playerID(8)}, order)
+	assert.Equal(t, "gsl_bracket", a["standings"].([]any)[0].(map[string]any)["separatedBy"])
+	for _, raw := range a["matches"].([]any) {
+		assert.Equal(t, "confirmed", raw.(map[string]any)["status"], "every group match played")
+	}
+
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "playoffs"}, 200)
+	semis := p.matchesBySlot(t, p.admin, "gsl")
+	seated := []any{semis["SF1"]["p1PlatformId"], semis["SF1"]["p2PlatformId"], semis["SF2"]["p1PlatformId"], semis["SF2"]["p2PlatformId"]}
+	assert.ElementsMatch(t, []any{playerID(1), playerID(4), playerID(2), playerID(3)}, seated, "the two advancing from each group")
 }
