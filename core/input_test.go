@@ -154,7 +154,7 @@ func TestTournamentDraft(t *testing.T) {
 		field  string
 		code   string
 	}{
-		{"ErrSlugMissing", func(d *TournamentDraft) { d.Slug = "" }, "slug", CodeInvalidField},
+		{"ErrSlugMissingAndNoneFromTheName", func(d *TournamentDraft) { d.Slug, d.Name = "", "¡¿!" }, "slug", CodeInvalidField},
 		{"ErrSlugReserved", func(d *TournamentDraft) { d.Slug = "new" }, "slug", CodeInvalidField},
 		{"ErrNameBlank", func(d *TournamentDraft) { d.Name = "  " }, "name", CodeInvalidField},
 		{"ErrFormat", func(d *TournamentDraft) { d.Format = "swiss-cheese" }, "format", CodeInvalidField},

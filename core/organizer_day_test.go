@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -134,4 +135,27 @@ func TestAttentionReason(t *testing.T) {
 	t.Run("StaleOff", func(t *testing.T) {
 		assert.Equal(t, "", AttentionReason(match(MatchLive, time.Hour, liveAt(600)), StaleCutoffsAt(now, 0)))
 	})
+}
+
+func TestSlugFromName(t *testing.T) {
+	for name, want := range map[string]string{
+		"Winter Cup 2026":           "winter-cup-2026",
+		"  Spring -- Invitational!": "spring-invitational",
+		"Crème brûlée Open":         "cr-me-br-l-e-open",
+		"¡¿!":                       "",
+		strings.Repeat("ab ", 30):   strings.Repeat("ab-", 13) + "a", // cut at 40
+	} {
+		got := SlugFromName(name)
+		assert.Equal(t, want, got, name)
+		if got != "" {
+			assert.True(t, ValidSlug(got), got)
+		}
+	}
+	d := TournamentDraft{Name: "Harvest Cup", Format: FormatPlayoffsOnly, MaxPlayers: Int(8),
+		RegistrationOpensAt: InstantText("2026-11-01T10:00:00Z"), RegistrationClosesAt: InstantText("2026-11-02T10:00:00Z"),
+		StartsAt: InstantText("2026-11-03T10:00:00Z")}
+	tour, p := d.Check(nil, dayStart)
+	if assert.Empty(t, p) {
+		assert.Equal(t, "harvest-cup", tour.Slug, "an empty slug is made from the name")
+	}
 }

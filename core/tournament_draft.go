@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -124,7 +125,8 @@ func ValidHandMode(m string) bool {
 }
 
 // Check returns the draft as a tournament (status draft, created at now)
-// with the defaults applied: environment demo, 1v1, 2 groups advancing 2
+// with the defaults applied: the slug made from the name when empty
+// (SlugFromName), environment demo, 1v1, 2 groups advancing 2
 // for groups_playoffs, a grand-final reset for double elimination,
 // 60-minute windows, hidden hands, spectators allowed, the season found
 // among seasons by slug. A format's own settings given for another
@@ -144,6 +146,9 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		Cast:            CastPolicy{HandMode: DefaultHandMode},
 		AllowSpectators: d.AllowSpectators == nil || *d.AllowSpectators,
 		CreatedAt:       now, UpdatedAt: now,
+	}
+	if t.Slug == "" {
+		t.Slug = SlugFromName(t.Name)
 	}
 	checkSlug(&p, "slug", t.Slug)
 	checkName(&p, "name", t.Name, "Enter a name.")
@@ -214,17 +219,17 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 // checkFormatSettings applies the format's own settings to t, and records
 // a problem for each setting given to a format it does not belong to.
 func (d *TournamentDraft) checkFormatSettings(p *Problems, t *Tournament) {
-	onlyFor := func(field string, given bool, format TournamentFormat, what string) {
-		if given && t.Format != format && ValidFormat(t.Format) {
+	onlyFor := func(field string, given bool, what string) {
+		if given && !slices.Contains(FormatFields[field], t.Format) && ValidFormat(t.Format) {
 			p.invalid(field, "Only for %s: leave it empty.", what)
 		}
 	}
-	onlyFor("groupCount", d.GroupCount.Set || d.GroupCount.bad, FormatGroupsPlayoffs, "groups then playoffs")
-	onlyFor("advancePerGroup", d.AdvancePerGroup.Set || d.AdvancePerGroup.bad, FormatGroupsPlayoffs, "groups then playoffs")
-	onlyFor("groupFormat", d.GroupFormat != "", FormatGroupsPlayoffs, "groups then playoffs")
-	onlyFor("grandFinalReset", d.GrandFinalReset != nil, FormatDoubleElimination, "double elimination")
-	onlyFor("swissRounds", d.SwissRounds.Set || d.SwissRounds.bad, FormatSwiss, "Swiss")
-	onlyFor("topCut", d.TopCut.Set || d.TopCut.bad, FormatSwiss, "Swiss")
+	onlyFor("groupCount", d.GroupCount.Set || d.GroupCount.bad, "groups then playoffs")
+	onlyFor("advancePerGroup", d.AdvancePerGroup.Set || d.AdvancePerGroup.bad, "groups then playoffs")
+	onlyFor("groupFormat", d.GroupFormat != "", "groups then playoffs")
+	onlyFor("grandFinalReset", d.GrandFinalReset != nil, "double elimination")
+	onlyFor("swissRounds", d.SwissRounds.Set || d.SwissRounds.bad, "Swiss")
+	onlyFor("topCut", d.TopCut.Set || d.TopCut.bad, "Swiss")
 	switch t.Format {
 	case FormatGroupsPlayoffs:
 		t.GroupCount, t.AdvancePerGroup = d.GroupCount.Or(DefaultGroupCount), d.AdvancePerGroup.Or(DefaultAdvancePerGroup)

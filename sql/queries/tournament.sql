@@ -170,6 +170,12 @@ FROM players p JOIN json_each(?) j ON p.platform_id = j.value
 -- name: player
 SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = ?
 
+-- name: players_named
+-- Players whose name contains the text (ASCII letters in any case), by
+-- name; the text's % and _ are escaped by the caller.
+SELECT platform_id, persona_name, avatar_url FROM players
+WHERE persona_name LIKE '%' || ? || '%' ESCAPE '\' ORDER BY persona_name, platform_id LIMIT ?
+
 -- name: player_match_counts
 SELECT count(*), coalesce(sum(CASE WHEN m.winner_platform_id = r.captain_id THEN 1 ELSE 0 END), 0)
 FROM roster_members r

@@ -4,7 +4,9 @@
 // time left until it, names the viewer's zone in the footer, and reads
 // the admin pages' date-time fields in the viewer's zone (their hidden
 // <name>Offset field tells the server the offset of each value), and
-// keeps what the viewer opened in a live region open when it refreshes.
+// keeps what the viewer opened in a live region open when it refreshes;
+// on the admin tournament form it shows the chosen format's settings only
+// and fills the slug from the name.
 (function () {
   var full = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
   var dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
@@ -88,11 +90,44 @@
     localize(root);
     countdown(root);
   }
+  // The tournament form follows its format: a setting marked
+  // data-formats="a b" (the server's list of the formats it belongs to)
+  // shows only for those formats, and its fields are disabled (not sent)
+  // while hidden. Without this script every setting shows.
+  function followFormat(form) {
+    var format = form.querySelector("select[name=format]");
+    if (!format) return;
+    var apply = function () {
+      form.querySelectorAll("[data-formats]").forEach(function (el) {
+        var on = el.dataset.formats.split(" ").indexOf(format.value) >= 0;
+        el.hidden = !on;
+        el.querySelectorAll("input, select, textarea").forEach(function (f) { f.disabled = !on; });
+      });
+    };
+    apply();
+    format.addEventListener("change", apply);
+  }
+  // A slug field marked data-slug-from follows the named field (the
+  // tournament's name) until the organizer types a slug of their own; the
+  // server makes the same slug of the name when the field is sent empty.
+  function slugFrom(input) {
+    var source = input.form && input.form.elements[input.dataset.slugFrom];
+    if (!source) return;
+    var max = parseInt(input.getAttribute("maxlength"), 10) || 40;
+    var slugify = function (s) {
+      return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+/, "").slice(0, max).replace(/-+$/, "");
+    };
+    var follows = input.value === "" || input.value === slugify(source.value);
+    source.addEventListener("input", function () { if (follows) input.value = slugify(source.value); });
+    input.addEventListener("input", function () { follows = input.value === ""; });
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     refresh(document);
     zoneFields(document);
+    document.querySelectorAll("form[data-follows-format]").forEach(followFormat);
+    document.querySelectorAll("input[data-slug-from]").forEach(slugFrom);
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
   });

@@ -43,6 +43,7 @@ func (s *Site) adminRoutes() {
 
 	s.adminPage("GET /admin/matches/{id}", s.adminMatch)
 	s.adminAction("POST /admin/matches/{id}/resolve", s.adminResolveMatch)
+	s.adminPage("GET /admin/matches/{id}/accept-report", s.adminConfirmAcceptReport)
 	s.adminAction("POST /admin/matches/{id}/accept-report", s.adminAcceptReport)
 	s.adminAction("POST /admin/matches/{id}/window", s.adminMoveWindow)
 

@@ -2,9 +2,11 @@ package web_test
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,5 +82,66 @@ func TestOrganizerDayPages(t *testing.T) {
 		e.SetStatus(t, "day", "registration_closed")
 		confirm := admin.Get(t, "/admin/tournaments/day/status?to=playoffs")
 		assert.Contains(t, confirm.Body, "First withdraws every side that has not checked in")
+	})
+}
+
+// TestTournamentFormFollowsTheFormat drives the new-tournament form: each
+// format's own settings are marked for the script, durations are typed in
+// hours, the slug is made from the name when left empty, GSL groups and
+// check-in are chosen there, and sides are added by name.
+func TestTournamentFormFollowsTheFormat(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	admin := e.SignedIn(t, arenatest.Ada)
+	page := admin.Get(t, "/admin/tournaments/new")
+	require.Equal(t, http.StatusOK, page.Status)
+	for field, formats := range map[string]string{
+		"groupCount": "groups_playoffs", "groupFormat": "groups_playoffs", "grandFinalReset": "double_elimination",
+		"swissRounds": "swiss", "topCut": "swiss", "smallFinal": "groups_playoffs playoffs_only swiss",
+	} {
+		assert.Regexp(t, `data-formats="`+formats+`">\s*<label[^>]*>(<input[^>]*name="`+field+`"|[^<]*)`, page.Body, field)
+	}
+	assert.Contains(t, page.Body, `data-slug-from="name"`)
+	assert.Contains(t, page.Body, "Demo is your public game")
+	assert.Contains(t, page.Body, "a cast can show hands without helping anyone cheat")
+
+	form := url.Values{
+		"name": {"Harvest Masters"}, "slug": {""}, "format": {"groups_playoffs"}, "groupFormat": {"gsl"},
+		"maxPlayers": {"8"}, "groupCount": {"2"}, "environment": {"demo"},
+		"registrationOpensAt": {utcField(e.Now.Add(-time.Hour))}, "registrationClosesAt": {utcField(e.Now.Add(2 * time.Hour))},
+		"startsAt": {utcField(e.Now.Add(3 * time.Hour))}, "checkInMinutes": {"2"}, "checkInMinutesUnit": {"hours"},
+		"matchWindowMinutes": {"90"}, "matchWindowMinutesUnit": {"minutes"}, "handMode": {"hidden"}, "delaySeconds": {"0"},
+		"allowSpectators": {"on"}, "smallFinal": {"on"},
+	}
+	assert.Equal(t, "/admin/tournaments/harvest-masters?done=created", admin.PostOK(t, "/admin/tournaments", form))
+	got := e.Admin(t, "GET", "/api/v1/admin/tournaments/harvest-masters", nil, http.StatusOK)
+	assert.Equal(t, "gsl", got["groupFormat"])
+	assert.Equal(t, float64(120), got["checkInMinutes"], "2 hours")
+	assert.Equal(t, float64(90), got["matchWindowMinutes"])
+	assert.Equal(t, float64(2), got["advancePerGroup"])
+	edit := admin.Get(t, "/admin/tournaments/harvest-masters")
+	assert.Regexp(t, `id="checkInMinutes" name="checkInMinutes" type="number" min="0" value="2"`, edit.Body, "shown back in hours")
+
+	t.Run("PlayersAddedByName", func(t *testing.T) {
+		e.SetStatus(t, "harvest-masters", "registration_open")
+		res := admin.Post(t, "/admin/tournaments/harvest-masters/registrations", url.Values{"platformId": {"Grace"}})
+		require.Equal(t, http.StatusSeeOther, res.Status, "one player is called Grace: %s", res.Body)
+		res = admin.Post(t, "/admin/tournaments/harvest-masters/registrations", url.Values{"platformId": {"e"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, "Many players match: type more of the name.")
+		res = admin.Post(t, "/admin/tournaments/harvest-masters/registrations", url.Values{"platformId": {"Nobody Called This"}})
+		assert.Contains(t, res.Body, "No player of this arena has a name containing that.")
+		res = admin.Post(t, "/admin/tournaments/harvest-masters/registrations", url.Values{"platformId": {"lam"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, "Several players match: choose one below.")
+		assert.Contains(t, res.Body, `value="76561198000000008"`, "Hedy Lamarr")
+		assert.Contains(t, res.Body, `value="76561198000000012"`, "Leslie Lamport")
+		res = admin.Post(t, "/admin/tournaments/harvest-masters/registrations", url.Values{"platformId": {"lam"}, "choice": {"76561198000000012"}})
+		require.Equal(t, http.StatusSeeOther, res.Status, res.Body)
+		full := e.API(t, "GET", "/api/v1/tournaments/harvest-masters", "", nil, http.StatusOK)
+		names := []any{}
+		for _, p := range full["players"].([]any) {
+			names = append(names, p.(map[string]any)["personaName"])
+		}
+		assert.Equal(t, []any{"Grace Hopper", "Leslie Lamport"}, names)
 	})
 }
