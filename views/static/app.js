@@ -121,7 +121,35 @@
     source.addEventListener("input", function () { if (follows) input.value = slugify(source.value); });
     input.addEventListener("input", function () { follows = input.value === ""; });
   }
+  // A broadcast view shows one scene at a time, each for data-cycle
+  // seconds, and fetches itself again every data-recheck seconds (the
+  // stream's source never reloads visibly: only its stage is replaced).
+  function broadcast(body) {
+    var index = 0;
+    var show = function () {
+      var scenes = body.querySelectorAll("[data-scene]");
+      if (scenes.length === 0) return;
+      index = index % scenes.length;
+      scenes.forEach(function (s, i) { s.hidden = i !== index; });
+    };
+    show();
+    var cycle = parseInt(body.dataset.cycle, 10);
+    if (cycle > 0) setInterval(function () { index++; show(); }, cycle * 1000);
+    var recheck = parseInt(body.dataset.recheck, 10);
+    if (!(recheck > 0) || !window.fetch || !window.DOMParser) return;
+    setInterval(function () {
+      fetch(location.href, { cache: "no-store" }).then(function (res) {
+        return res.ok ? res.text() : null;
+      }).then(function (html) {
+        if (!html) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+        var stage = body.querySelector("main");
+        if (fresh && stage) { stage.innerHTML = fresh.innerHTML; show(); }
+      }).catch(function () {});
+    }, recheck * 1000);
+  }
   document.addEventListener("DOMContentLoaded", function () {
+    if (document.body.classList.contains("broadcast")) broadcast(document.body);
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     refresh(document);

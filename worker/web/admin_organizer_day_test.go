@@ -145,3 +145,46 @@ func TestTournamentFormFollowsTheFormat(t *testing.T) {
 		assert.Equal(t, []any{"Grace Hopper", "Leslie Lamport"}, names)
 	})
 }
+
+func TestBroadcastViews(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	b := e.Browser(t)
+	t.Run("OpenStagesAsScenes", func(t *testing.T) {
+		page := b.Get(t, "/tournaments/autumn-masters/broadcast")
+		require.Equal(t, http.StatusOK, page.Status)
+		assert.Contains(t, page.Body, `<body class="broadcast" data-cycle="12" data-recheck="20">`)
+		assert.NotContains(t, page.Body, `<header class="site">`, "no site chrome")
+		assert.Equal(t, 2, strings.Count(page.Body, `class="broadcast-scene"`), "one scene per group with matches left")
+		assert.Contains(t, page.Body, `aria-label="Group A"`)
+		assert.Equal(t, 2, strings.Count(page.Body, `<span class="bm-round">Decider match</span>`), "the deciders left")
+		assert.Equal(t, "frame-ancestors *", page.Header.Get("Content-Security-Policy"))
+	})
+	t.Run("Transparent", func(t *testing.T) {
+		page := b.Get(t, "/tournaments/autumn-masters/broadcast?transparent=1")
+		assert.Contains(t, page.Body, `<body class="broadcast transparent"`)
+	})
+	t.Run("AfterTheLastMatchThePodium", func(t *testing.T) {
+		page := b.Get(t, "/tournaments/autumn-open/broadcast")
+		assert.Contains(t, page.Body, `aria-label="Podium"`)
+		assert.Equal(t, 1, strings.Count(page.Body, `class="broadcast-scene"`))
+	})
+	t.Run("BeforeTheDrawWhoIsIn", func(t *testing.T) {
+		page := b.Get(t, "/tournaments/harvest-cup/broadcast")
+		assert.Contains(t, page.Body, `aria-label="Players"`)
+		assert.Contains(t, page.Body, "<li>Ada Lovelace</li>")
+	})
+	t.Run("OneMatch", func(t *testing.T) {
+		m := e.Playable(t, "winter-cup")[0]
+		page := b.Get(t, m.Path("broadcast"))
+		require.Equal(t, http.StatusOK, page.Status)
+		assert.Contains(t, page.Body, `class="broadcast-versus"`)
+		assert.Contains(t, page.Body, "Winter Cup")
+		assert.Equal(t, http.StatusNotFound, b.Get(t, "/matches/999999/broadcast").Status)
+	})
+	t.Run("DraftsAreNotShown", func(t *testing.T) {
+		e.Admin(t, "POST", "/api/v1/admin/tournaments", map[string]any{"name": "Secret Cup", "format": "playoffs_only", "maxPlayers": 4,
+			"registrationOpensAt": e.Now.Format(time.RFC3339), "registrationClosesAt": e.Now.Add(time.Hour).Format(time.RFC3339),
+			"startsAt": e.Now.Add(2 * time.Hour).Format(time.RFC3339)}, http.StatusCreated)
+		assert.Equal(t, http.StatusNotFound, b.Get(t, "/tournaments/secret-cup/broadcast").Status)
+	})
+}
