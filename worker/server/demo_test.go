@@ -41,7 +41,7 @@ func assertDemoSeeded(t *testing.T, env *testEnv, token string) {
 		statuses[tour["slug"].(string)] = tour["status"]
 	}
 	assert.Equal(t, map[string]any{"autumn-open": "completed", "winter-cup": "group_stage", "spring-invitational": "registration_open",
-		"summer-double": "playoffs", "harvest-cup": "registration_open", "autumn-masters": "group_stage"}, statuses)
+		"summer-double": "playoffs", "harvest-cup": "registration_closed", "autumn-masters": "group_stage"}, statuses)
 
 	_, harvest := env.do(t, "GET", "localhost", "/api/v1/tournaments/harvest-cup", "", nil)
 	assert.Equal(t, float64(24*60), harvest["checkInMinutes"])
