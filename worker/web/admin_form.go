@@ -51,6 +51,24 @@ func adminFormMinutes(r *http.Request, name string) string {
 	return strconv.Itoa(n * 60)
 }
 
+// adminFormSeconds reads a setting kept in seconds from its number and
+// its <name>Unit (minutes or hours; seconds as typed otherwise). Text
+// that is not a whole number stays as typed.
+func adminFormSeconds(r *http.Request, name string) string {
+	raw := strings.TrimSpace(r.PostFormValue(name))
+	n, err := strconv.Atoi(raw)
+	if err != nil {
+		return raw
+	}
+	switch r.PostFormValue(name + "Unit") {
+	case "minutes":
+		return strconv.Itoa(n * 60)
+	case "hours":
+		return strconv.Itoa(n * 3600)
+	}
+	return raw
+}
+
 // adminFormInt reads an optional whole number within r: ok false (with
 // core's message set in errs) when it is present but not one.
 func adminFormInt(errs views.AdminFieldErrors, field, raw string, r core.Range) (n int, present, ok bool) {

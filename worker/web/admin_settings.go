@@ -53,7 +53,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 	f := r.PostFormValue
 	values := views.AdminSettingsValues{
 		Name: f("name"), Plan: string(t.Arena.Plan), RefereeEnabled: f("refereeEnabled") != "",
-		GracePeriodSeconds: f("gracePeriodSeconds"), AppIDs: f("appIds"), Identity: f("identity"),
+		GracePeriodSeconds: adminFormSeconds(r, "gracePeriodSeconds"), AppIDs: f("appIds"), Identity: f("identity"),
 		RemovePublisherKey: f("removePublisherKey") != "", AnonymousPerMinute: f("anonymousPerMinute"),
 		KeyPerMinute: f("keyPerMinute"), Played: f("played"), RatingPeriodHours: f("ratingPeriodHours"),
 		WebhookURL: strings.TrimSpace(f("webhookUrl")), UpcomingAlertMinutes: f("upcomingAlertMinutes"),
