@@ -188,3 +188,15 @@ func TestBroadcastViews(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, b.Get(t, "/tournaments/secret-cup/broadcast").Status)
 	})
 }
+
+func TestNextStepsAskForCheckIn(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	blaise := e.SignedIn(t, arenatest.Blaise) // in the demo's Harvest Cup, not checked in
+	home := blaise.Get(t, "/")
+	require.Equal(t, http.StatusOK, home.Status)
+	assert.Contains(t, home.Body, `action="/tournaments/harvest-cup/check-in"`)
+	blaise.PostOK(t, "/tournaments/harvest-cup/check-in", nil)
+	assert.NotContains(t, blaise.Get(t, "/").Body, `action="/tournaments/harvest-cup/check-in"`, "checked in: nothing to do")
+	ada := e.SignedIn(t, arenatest.Ada) // checked in already
+	assert.NotContains(t, ada.Get(t, "/").Body, `action="/tournaments/harvest-cup/check-in"`)
+}
