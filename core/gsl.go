@@ -124,7 +124,8 @@ func GSLPlaces(group string, matches []Match) map[string]int {
 // orderGSL reorders a GSL group's standings rows by the places its
 // matches decided: sides without a place yet keep their standings order
 // below the places above them and above the eliminated 4th. Ranks are
-// renumbered; a placed row is separated from the next by TiebreakGSL.
+// renumbered; a placed row is separated from the next by TiebreakGSL, and
+// a side without a place by nothing yet (points do not place GSL sides).
 func orderGSL(rows []StandingRow, places map[string]int) []StandingRow {
 	key := func(r StandingRow) int {
 		switch p, ok := places[r.PlayerID]; {
@@ -140,11 +141,9 @@ func orderGSL(rows []StandingRow, places map[string]int) []StandingRow {
 	slices.SortStableFunc(out, func(a, b StandingRow) int { return cmp.Compare(key(a), key(b)) })
 	for i := range out {
 		out[i].Rank = i + 1
+		out[i].SeparatedBy = ""
 		if _, placed := places[out[i].PlayerID]; placed && i < len(out)-1 {
 			out[i].SeparatedBy = TiebreakGSL
-		}
-		if i == len(out)-1 {
-			out[i].SeparatedBy = ""
 		}
 	}
 	return out

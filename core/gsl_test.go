@@ -124,11 +124,14 @@ func TestGSLEveryPath(t *testing.T) {
 }
 
 func TestGSLPlacesWhileUnderWay(t *testing.T) {
-	rows := []StandingRow{{Rank: 1, PlayerID: "a"}, {Rank: 2, PlayerID: "b"}, {Rank: 3, PlayerID: "c"}, {Rank: 4, PlayerID: "d"}}
+	rows := []StandingRow{{Rank: 1, PlayerID: "a", SeparatedBy: TiebreakPoints}, {Rank: 2, PlayerID: "b", SeparatedBy: TiebreakHeadToHeadPoints},
+		{Rank: 3, PlayerID: "c", SeparatedBy: TiebreakPoints}, {Rank: 4, PlayerID: "d"}}
 	got := orderGSL(rows, map[string]int{"c": 1, "b": 4})
 	var order []string
 	for _, r := range got {
 		order = append(order, r.PlayerID)
 	}
 	assert.Equal(t, []string{"c", "a", "d", "b"}, order, "1st first, the eliminated last, the others in standings order between")
+	assert.Equal(t, []Tiebreak{TiebreakGSL, "", "", ""}, []Tiebreak{got[0].SeparatedBy, got[1].SeparatedBy, got[2].SeparatedBy, got[3].SeparatedBy},
+		"only a place separates rows")
 }

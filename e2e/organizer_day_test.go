@@ -83,6 +83,15 @@ func TestOrganizerDay(t *testing.T) {
 		assert.Equal(t, "harvest-masters-2027", eval[string](t, ctx, `document.querySelector("#slug").value`))
 		screenshot(t, ctx)
 	})
+	t.Run("GSLGroups", func(t *testing.T) {
+		openPage(t, ctx, a.URL+"/tournaments/autumn-masters")
+		assert.Contains(t, text(t, ctx, ".tiebreak-legend"), "GSL groups: the opening matches")
+		groups := count(t, ctx, ".groups .group, .groups > *")
+		assert.GreaterOrEqual(t, groups, 2)
+		assert.Contains(t, eval[string](t, ctx, `document.body.textContent`), "Decider match", "in each group's matches")
+		assert.True(t, fitsTheScreen(t, ctx))
+		screenshot(t, ctx)
+	})
 	t.Run("FormWithoutScripts", func(t *testing.T) {
 		plain := browser(t)
 		withoutScripts(t, plain)

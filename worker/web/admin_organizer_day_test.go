@@ -200,3 +200,15 @@ func TestNextStepsAskForCheckIn(t *testing.T) {
 	ada := e.SignedIn(t, arenatest.Ada) // checked in already
 	assert.NotContains(t, ada.Get(t, "/").Body, `action="/tournaments/harvest-cup/check-in"`)
 }
+
+func TestGSLGroupsOnThePage(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	page := e.Browser(t).Get(t, "/tournaments/autumn-masters")
+	require.Equal(t, http.StatusOK, page.Status)
+	assert.Contains(t, page.Body, "GSL groups: the opening matches")
+	assert.NotContains(t, page.Body, "Points first (a win is 3)", "points do not place GSL sides")
+	assert.Equal(t, 2, strings.Count(page.Body, `title="Above the next row on the group&#39;s matches"`), "each group's winner is placed; the deciders are open")
+	for _, round := range []string{"Opening match", "Winners&#39; match", "Elimination match", "Decider match"} {
+		assert.Contains(t, page.Body, round)
+	}
+}
