@@ -110,6 +110,24 @@ func TestCheckIn(t *testing.T) {
 	})
 }
 
+func TestCheckInAddedAfterRegistrationOpened(t *testing.T) {
+	p := newProtocolEnv(t)
+	base := p.dayCup(t, "late", "playoffs_only", 4, 2, map[string]any{"smallFinal": false})
+	assert.Equal(t, float64(0), p.mustDo(t, "GET", base, p.admin, nil, 200)["checkInMinutes"])
+	out := p.mustDo(t, "PATCH", base, p.admin, map[string]any{"checkInMinutes": 120}, 200)
+	assert.Equal(t, float64(120), out["checkInMinutes"])
+	assert.Equal(t, "checkInMinutes", p.mustDo(t, "PATCH", base, p.admin, map[string]any{"checkInMinutes": 1441}, 422)["field"])
+	p.Now = p.Now.Add(47 * time.Hour)
+	status, _ := p.game(t, "POST", "/api/v1/tournaments/late/check-in", playerID(1), nil, "")
+	assert.Equal(t, 200, status, "open two hours before the start")
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_closed"}, 200)
+	p.Now = p.Now.Add(time.Hour)
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "playoffs"}, 409) // one side left: too few
+	p.mustDo(t, "PATCH", base, p.admin, map[string]any{"checkInMinutes": 0}, 200)
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "playoffs"}, 200)
+	assert.Equal(t, "schedule_fixed", p.mustDo(t, "PATCH", base, p.admin, map[string]any{"checkInMinutes": 30}, 409)["error"])
+}
+
 func TestSeedsByRating(t *testing.T) {
 	p := newProtocolEnv(t)
 	// Players 1..4 play a round robin (the lower id wins every match) and
@@ -249,7 +267,9 @@ func TestStaleMatchAlerts(t *testing.T) {
 // and the queue's reasons (the arena is in mock mode).
 func organizerFlows(t *testing.T, p *protocolEnv) {
 	t.Helper()
-	base := p.dayCup(t, "oas-check", "playoffs_only", 4, 3, map[string]any{"checkInMinutes": 30, "smallFinal": false, "environment": "rec"})
+	base := p.dayCup(t, "oas-check", "playoffs_only", 4, 3, map[string]any{"smallFinal": false, "environment": "rec"})
+	p.mustDo(t, "PATCH", base, p.admin, map[string]any{"checkInMinutes": 30}, 200)
+	p.mustDo(t, "PATCH", base, p.admin, map[string]any{"checkInMinutes": -5}, 422)
 	p.mustDo(t, "GET", "/api/v1/tournaments/oas-check", "", nil, 200)
 	p.game(t, "POST", "/api/v1/tournaments/oas-check/check-in", playerID(1), nil, "")
 	p.game(t, "POST", "/api/v1/tournaments/oas-check/check-in", playerID(30), nil, "")
@@ -269,6 +289,7 @@ func organizerFlows(t *testing.T, p *protocolEnv) {
 	p.Now = p.Now.Add(15 * time.Minute)
 	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "playoffs"}, 200)
 	p.mustDo(t, "POST", base+"/seeds", p.admin, map[string]any{"by": "rating"}, 409)
+	p.mustDo(t, "PATCH", base, p.admin, map[string]any{"checkInMinutes": 10}, 409)
 	p.game(t, "POST", "/api/v1/tournaments/oas-check/check-in", playerID(1), nil, "")
 	p.mustDo(t, "GET", base, p.admin, nil, 200)
 	p.mustDo(t, "PUT", "/api/v1/admin/settings", p.admin, map[string]any{"staleMatchMinutes": 5}, 200)
