@@ -23,7 +23,12 @@ import (
 //   - a followed player streaming (player_streaming): by the live poll,
 //     once per stream session;
 //   - a caster invited (caster_invited) and a webhook turned off
-//     (webhook_disabled): by the action that did it.
+//     (webhook_disabled): by the action that did it;
+//   - a side withdrawn for not checking in (check_in_missed): by the
+//     lifecycle step that withdrew it;
+//   - a stale match and a window closing with nothing reported
+//     (match_stale, match_window_closing): stamped once per match by the
+//     scheduled job (stale.go).
 //
 // The scheduled job then fans each pending event out (FanOutEvents): an
 // alert in the inbox of every player it concerns, and a queued delivery
@@ -39,6 +44,13 @@ const (
 	EventPlayerStreaming  = "player_streaming"
 	EventCasterInvited    = "caster_invited"
 	EventWebhookDisabled  = "webhook_disabled"
+	// EventCheckInMissed: a side was withdrawn at the start for not
+	// checking in (one per roster member, by the lifecycle's batch).
+	EventCheckInMissed = "check_in_missed"
+	// EventMatchStale and EventMatchWindowClosing tell the organizer of a
+	// match that needs a look (stale.go), once each per match.
+	EventMatchStale         = "match_stale"
+	EventMatchWindowClosing = "match_window_closing"
 )
 
 // Event is one thing alerts are made of.
@@ -88,6 +100,12 @@ type AlertStore interface {
 	// both sides known whose window opens by openBy and is not closed at
 	// now, stamping upcomingAlertAt in the same batch: once per match.
 	StampUpcoming(ctx context.Context, now, openBy time.Time) error
+	// StampStale records match_stale for every live match that went live
+	// by c.LiveBy (none when zero) and match_window_closing for every
+	// scheduled or live match with both sides known whose window closes
+	// after c.Now and by c.ClosesBy, stamping each match in the same
+	// batch: once per match and kind.
+	StampStale(ctx context.Context, c StaleCutoffs) error
 	// PendingEvents returns events not fanned out yet, oldest first.
 	PendingEvents(ctx context.Context, limit int) ([]Event, error)
 	// Followers returns who follows the tournament or any of the players.
@@ -104,7 +122,7 @@ type AlertStore interface {
 
 // RunAlerts is the scheduled job's alert step: record the events read
 // from state (live matches, tournament statuses, upcoming matches within
-// lead time), then fan every pending event out. It returns how many
+// lead time, stale matches and windows closing soon), then fan every pending event out. It returns how many
 // events it fanned out.
 func RunAlerts(ctx context.Context, as AlertStore, ws WebhookStore, ps ProtocolStore, ts TournamentStore, admins func(context.Context) ([]string, error), a *Arena, now time.Time) (int, error) {
 	if err := as.RecordStateEvents(ctx, now.Add(-24*time.Hour), now); err != nil {
@@ -115,6 +133,13 @@ func RunAlerts(ctx context.Context, as AlertStore, ws WebhookStore, ps ProtocolS
 		return 0, err
 	}
 	if err := as.StampUpcoming(ctx, now, now.Add(time.Duration(lead)*time.Minute)); err != nil {
+		return 0, err
+	}
+	stale, err := StaleMatchMinutes(ctx, ts)
+	if err != nil {
+		return 0, err
+	}
+	if err := as.StampStale(ctx, StaleCutoffsAt(now, stale)); err != nil {
 		return 0, err
 	}
 	return FanOutEvents(ctx, as, ws, ps, ts, admins, a, now)
@@ -183,7 +208,8 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 	var msg eventMessage
 	var who []string
 	switch ev.Kind {
-	case EventMatchUpcoming, EventMatchLive, EventResultConfirmed, EventResultDisputed, EventCasterInvited:
+	case EventMatchUpcoming, EventMatchLive, EventResultConfirmed, EventResultDisputed, EventCasterInvited,
+		EventMatchStale, EventMatchWindowClosing:
 		st, err := ps.MatchState(ctx, ev.MatchID)
 		if err != nil {
 			return msg, nil, err
@@ -224,6 +250,15 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 		case EventCasterInvited:
 			msg.Title = fmt.Sprintf("You are invited to cast %s in %s.", vs, t.Name)
 			return msg, []string{ev.PlayerID}, nil
+		case EventMatchStale, EventMatchWindowClosing:
+			msg.Path = fmt.Sprintf("/admin/matches/%d", st.ID)
+			if ev.Kind == EventMatchStale && st.LiveAt != nil {
+				msg.Title = fmt.Sprintf("Needs a look in %s: %s went live at %s UTC and nothing is reported.", t.Name, vs, st.LiveAt.UTC().Format("Jan 2 15:04"))
+			} else {
+				msg.Title = fmt.Sprintf("Window closing in %s: %s closes at %s UTC and nothing is reported.", t.Name, vs, st.ClosesAt.UTC().Format("Jan 2 15:04"))
+			}
+			ids, err := admins(ctx)
+			return msg, ids, err
 		}
 		followers, err := as.Followers(ctx, st.TournamentID, append(append([]string{}, st.P1Roster...), st.P2Roster...))
 		if err != nil {
@@ -243,6 +278,22 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 		if who, err = as.Followers(ctx, t.ID, nil); err != nil {
 			return msg, nil, err
 		}
+	case EventCheckInMissed:
+		t, err := ts.TournamentByID(ctx, ev.TournamentID)
+		if err != nil {
+			return msg, nil, err
+		}
+		names, err := ts.Players(ctx, []string{ev.PlayerID})
+		if err != nil {
+			return msg, nil, err
+		}
+		name := PlaceholderName(ev.PlayerID)
+		if p, ok := names[ev.PlayerID]; ok && p.PersonaName != "" {
+			name = p.PersonaName
+		}
+		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
+		msg.Title = fmt.Sprintf("Withdrawn from %s: %s did not check in before it started.", t.Name, name)
+		who = []string{ev.PlayerID}
 	case EventPlayerStreaming:
 		names, err := ts.Players(ctx, []string{ev.PlayerID})
 		if err != nil {

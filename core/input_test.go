@@ -142,7 +142,8 @@ func TestTournamentDraft(t *testing.T) {
 		RegistrationOpensAt: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC), RegistrationClosesAt: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC),
 		StartsAt: time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC), Environment: EnvironmentDemo, SeasonID: 7, SeasonSlug: "s1",
 		TeamMinPlayers: 1, TeamMaxPlayers: 1, GroupCount: 2, AdvancePerGroup: 2, MatchWindowMinutes: 60,
-		Cast: CastPolicy{HandMode: HandModeDelayed, DelaySeconds: 90}, AllowSpectators: true, CreatedAt: now, UpdatedAt: now}
+		Cast: CastPolicy{HandMode: HandModeDelayed, DelaySeconds: 90}, AllowSpectators: true, CreatedAt: now, UpdatedAt: now,
+		GroupFormat: GroupFormatRoundRobin}
 	if !reflect.DeepEqual(*a, want) {
 		t.Fatalf("got %+v\nwant %+v", *a, want)
 	}
@@ -153,7 +154,7 @@ func TestTournamentDraft(t *testing.T) {
 		field  string
 		code   string
 	}{
-		{"ErrSlugMissing", func(d *TournamentDraft) { d.Slug = "" }, "slug", CodeInvalidField},
+		{"ErrSlugMissingAndNoneFromTheName", func(d *TournamentDraft) { d.Slug, d.Name = "", "¡¿!" }, "slug", CodeInvalidField},
 		{"ErrSlugReserved", func(d *TournamentDraft) { d.Slug = "new" }, "slug", CodeInvalidField},
 		{"ErrNameBlank", func(d *TournamentDraft) { d.Name = "  " }, "name", CodeInvalidField},
 		{"ErrFormat", func(d *TournamentDraft) { d.Format = "swiss-cheese" }, "format", CodeInvalidField},
@@ -169,6 +170,16 @@ func TestTournamentDraft(t *testing.T) {
 		{"ErrGroupsOnPlayoffsOnly", func(d *TournamentDraft) { d.Format, d.GroupCount = FormatPlayoffsOnly, Int(2) }, "groupCount", CodeInvalidField},
 		{"ErrCrossFieldClose", func(d *TournamentDraft) { d.RegistrationClosesAt = d.RegistrationOpensAt }, "registrationClosesAt", CodeInvalidField},
 		{"ErrCrossFieldGroups", func(d *TournamentDraft) { d.GroupCount = Int(5) }, "groupCount", CodeInvalidField},
+		{"ErrCheckInNegative", func(d *TournamentDraft) { d.CheckInMinutes = Int(-1) }, "checkInMinutes", CodeInvalidField},
+		{"ErrCheckInOverADay", func(d *TournamentDraft) { d.CheckInMinutes = Int(24*60 + 1) }, "checkInMinutes", CodeInvalidField},
+		{"ErrGroupFormat", func(d *TournamentDraft) { d.GroupFormat = "ladder" }, "groupFormat", CodeInvalidField},
+		{"ErrGroupFormatOnPlayoffsOnly", func(d *TournamentDraft) {
+			d.Format, d.GroupFormat = FormatPlayoffsOnly, GroupFormatGSL
+		}, "groupFormat", CodeInvalidField},
+		{"ErrGSLGroupsHoldFour", func(d *TournamentDraft) { d.GroupFormat, d.GroupCount = GroupFormatGSL, Int(1) }, "groupCount", CodeInvalidField},
+		{"ErrGSLAdvancesTwo", func(d *TournamentDraft) {
+			d.GroupFormat, d.AdvancePerGroup = GroupFormatGSL, Int(3)
+		}, "advancePerGroup", CodeInvalidField},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -185,6 +196,24 @@ func TestTournamentDraft(t *testing.T) {
 				t.Errorf("first problem %+v; want %s at %s with a message", e, tc.code, tc.field)
 			}
 		})
+	}
+}
+
+func TestTournamentDraftOrganizerDay(t *testing.T) {
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	d := TournamentDraft{Slug: "gsl", Name: "GSL", Format: FormatGroupsPlayoffs, MaxPlayers: Int(16), GroupCount: Int(4),
+		RegistrationOpensAt: InstantText("2026-11-01T10:00:00Z"), RegistrationClosesAt: InstantText("2026-11-02T10:00:00Z"),
+		StartsAt: InstantText("2026-11-03T10:00:00Z"), GroupFormat: GroupFormatGSL, CheckInMinutes: Int(45)}
+	tour, p := d.Check(nil, now)
+	if len(p) > 0 {
+		t.Fatal(p.ByField())
+	}
+	if tour.GroupFormat != GroupFormatGSL || tour.AdvancePerGroup != GSLAdvance || tour.CheckInMinutes != 45 {
+		t.Errorf("got %s advancing %d, check-in %d", tour.GroupFormat, tour.AdvancePerGroup, tour.CheckInMinutes)
+	}
+	d.Format, d.GroupCount, d.GroupFormat, d.CheckInMinutes = FormatDoubleElimination, Number{}, "", Number{}
+	if tour, p = d.Check(nil, now); len(p) > 0 || tour.CheckInMinutes != 0 {
+		t.Errorf("no check-in by default: %v %+v", p.ByField(), tour)
 	}
 }
 

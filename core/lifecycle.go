@@ -15,7 +15,8 @@ import (
 // round robins, the round robin's one group, or the first Swiss round);
 // entering playoffs seeds the bracket (from the group standings, the
 // Swiss standings' top cut, or registration seeds for playoffs_only and
-// double_elimination), resolving byes at once; completed needs the
+// double_elimination), resolving byes at once; leaving registration, it
+// withdraws the sides that did not check in (checkin.go); completed needs the
 // deciding matches resolved. The draw seeds by rating when the tournament
 // says so, and stores the seeds it used. The step is one batch guarded by
 // a token from random; a concurrent second step gets CodeInvalidTransition.
@@ -35,6 +36,10 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 		regs, err := st.Registrations(ctx, t.ID)
 		if err != nil {
 			return err
+		}
+		var absent []Registration
+		if from == StatusRegistrationClosed {
+			regs, absent = absentSides(t, regs, now)
 		}
 		var seeds map[string]int
 		if from == StatusRegistrationClosed && t.SeedFromRatings {
@@ -59,7 +64,7 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 		if err != nil {
 			return err
 		}
-		return st.StartStage(ctx, t, from, to, StageStart{Groups: groups, Seeds: seeds, Matches: matches}, now, token)
+		return st.StartStage(ctx, t, from, to, StageStart{Groups: groups, Seeds: seeds, Matches: matches, Absent: absent}, now, token)
 	case StatusCompleted:
 		done, err := CompleteIfDecided(ctx, st, t, now, points())
 		if err != nil {
@@ -80,6 +85,9 @@ type StageStart struct {
 	Groups  map[string]string
 	Seeds   map[string]int
 	Matches []Match
+	// Absent are the sides withdrawn for not checking in (their rosters
+	// told why, once).
+	Absent []Registration
 }
 
 // entrants returns the tournament's sides as draw entrants, in
@@ -128,7 +136,8 @@ func ratingSeeds(ctx context.Context, st TournamentStore, regs []Registration) (
 }
 
 // GroupTables returns each group's standings, groups in name order (a
-// round robin's one group among them).
+// round robin's one group among them). GSL groups are ordered by the
+// places their matches decided.
 func GroupTables(t *Tournament, regs []Registration, matches []Match) (map[string][]StandingRow, []string, error) {
 	members := map[string][]Entrant{}
 	var names []string
@@ -148,11 +157,15 @@ func GroupTables(t *Tournament, regs []Registration, matches []Match) (map[strin
 			outcomes[m.GroupName] = append(outcomes[m.GroupName], m.Outcome())
 		}
 	}
+	gsl := t.Format == FormatGroupsPlayoffs && t.GroupFormat == GroupFormatGSL
 	tables := map[string][]StandingRow{}
 	for _, g := range names {
 		rows, err := Standings(strconv.FormatInt(t.ID, 10), members[g], outcomes[g])
 		if err != nil {
 			return nil, nil, fmt.Errorf("core: standings of group %s: %w", g, err)
+		}
+		if gsl {
+			rows = orderGSL(rows, GSLPlaces(g, matches))
 		}
 		tables[g] = rows
 	}

@@ -127,11 +127,15 @@ type TournamentEdit struct {
 	RegistrationOpensAt  Instant `json:"registrationOpensAt"`
 	RegistrationClosesAt Instant `json:"registrationClosesAt"`
 	StartsAt             Instant `json:"startsAt"`
+	// CheckInMinutes is part of the schedule: a check-in can be added,
+	// changed or removed until the tournament starts.
+	CheckInMinutes Number `json:"checkInMinutes"`
 }
 
 // Apply returns a copy of t with the edit applied at now, or its
-// problems: the texts' limits, the schedule only before the start
-// (CodeScheduleFixed), then the schedule's cross-field rules.
+// problems: the texts' limits, the schedule (check-in included) only
+// before the start (CodeScheduleFixed), then the schedule's cross-field
+// rules.
 func (e *TournamentEdit) Apply(t Tournament, now time.Time) (*Tournament, Problems) {
 	var p Problems
 	if t.Status.Final() {
@@ -167,6 +171,14 @@ func (e *TournamentEdit) Apply(t Tournament, now time.Time) (*Tournament, Proble
 		}
 		f.in.check(&p, f.field, true)
 		*f.dst = f.in.T
+	}
+	if e.CheckInMinutes.Set || e.CheckInMinutes.bad {
+		if started {
+			p.add(CodeScheduleFixed, "checkInMinutes", "The schedule is fixed once the tournament has started.")
+		} else {
+			CheckInMinutesRange.check(&p, "checkInMinutes", e.CheckInMinutes, true)
+			t.CheckInMinutes = e.CheckInMinutes.N
+		}
 	}
 	if len(p) == 0 {
 		for _, rule := range t.CheckRules() {

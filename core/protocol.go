@@ -20,9 +20,10 @@ type ProtocolStore interface {
 	// PlayerMatches returns the decided matches (both sides known) in the
 	// given statuses of every side the player is on, earliest window first.
 	PlayerMatches(ctx context.Context, platformID string, statuses ...MatchStatus) ([]MatchState, error)
-	// AttentionMatches returns the matches an admin must look at: disputed,
-	// or scheduled/live past their window.
-	AttentionMatches(ctx context.Context, now time.Time) ([]MatchState, error)
+	// AttentionMatches returns the candidates of the organizer's queue:
+	// disputed, or scheduled/live (both sides known) with a window closing
+	// by c.ClosesBy or live since c.LiveBy (OrganizerQueue decides).
+	AttentionMatches(ctx context.Context, c StaleCutoffs) ([]MatchState, error)
 	// MarkReady marks the side ready while the match is scheduled and its
 	// window open; when both sides are ready the match goes live with the
 	// nonce and seed. CodePastReadyPhase when the match left that state.

@@ -44,6 +44,9 @@ type SettingsChange struct {
 	WebhookURL *string `json:"webhookUrl"`
 	// UpcomingAlertMinutes is the upcoming-match alert's lead time.
 	UpcomingAlertMinutes Number `json:"upcomingAlertMinutes"`
+	// StaleMatchMinutes is the stale-match delay (stale.go; kept in the
+	// arena's database, SettingStaleMatchMinutes).
+	StaleMatchMinutes Number `json:"staleMatchMinutes"`
 	// LoopbackWebhooks is set by the server, never decoded: dev mode lets
 	// webhooks point at this machine.
 	LoopbackWebhooks bool `json:"-"`
@@ -138,6 +141,9 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 	}
 	if c.UpcomingAlertMinutes.Set || c.UpcomingAlertMinutes.bad {
 		UpcomingAlertMinutesRange.check(&p, "upcomingAlertMinutes", c.UpcomingAlertMinutes, true)
+	}
+	if c.StaleMatchMinutes.Set || c.StaleMatchMinutes.bad {
+		StaleMatchMinutesRange.check(&p, "staleMatchMinutes", c.StaleMatchMinutes, true)
 	}
 	if c.RatingPeriodHours.Set || c.RatingPeriodHours.bad {
 		RatingPeriodHoursRange.check(&p, "ratingPeriodHours", c.RatingPeriodHours, true)

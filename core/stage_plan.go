@@ -10,8 +10,9 @@ import (
 // the seeds the draw uses), and schedules its matches. Groups (or the
 // round robin's one group, "A") are drawn by snake draw and play round
 // robins: round r (from 0) of every group opens at start + r windows,
-// start being the tournament's startsAt or now, whichever is later. A
-// Swiss stage pairs its first round, opening at start.
+// start being the tournament's startsAt or now, whichever is later; GSL
+// groups play their five matches instead (gsl.go). A Swiss stage pairs
+// its first round, opening at start.
 func planGroupStage(t *Tournament, regs []Registration, now time.Time) (map[string]string, []Match, error) {
 	start := t.StartsAt
 	if start.Before(now) {
@@ -20,6 +21,9 @@ func planGroupStage(t *Tournament, regs []Registration, now time.Time) (map[stri
 	if t.Format == FormatSwiss {
 		matches, err := planSwissRound(t, regs, nil, 1, start)
 		return nil, matches, err
+	}
+	if t.Format == FormatGroupsPlayoffs && t.GroupFormat == GroupFormatGSL {
+		return planGSLGroups(t, regs, start)
 	}
 	groupCount, stage := t.GroupCount, StageGroup
 	if t.Format == FormatRoundRobin {

@@ -109,10 +109,16 @@ type Tournament struct {
 	TopCut int
 	// SeedFromRatings seeds the draw's unseeded sides by their rating.
 	SeedFromRatings bool
-	PlayerCount     int // registrations (sides)
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
-	CompletedAt     *time.Time
+	// CheckInMinutes is how long before StartsAt check-in opens; 0 for
+	// no check-in (checkin.go).
+	CheckInMinutes int
+	// GroupFormat is how groups_playoffs plays its groups: round robin
+	// or GSL (gsl.go).
+	GroupFormat GroupFormat
+	PlayerCount int // registrations (sides)
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt *time.Time
 	// FirstMatchAt is when its first match opens (or opened): when play
 	// really starts, which an admin's early or late start moves away from
 	// StartsAt. Nil until a stage is drawn.
@@ -212,6 +218,8 @@ type Registration struct {
 	// after the draw): it loses every match it has left and qualifies for
 	// nothing. Nil for a side in good standing.
 	DisqualifiedAt *time.Time
+	// CheckedInAt is when the side checked in; nil until it does.
+	CheckedInAt *time.Time
 }
 
 // Registration errors (spec 4.2 and DESIGN's admin contract).

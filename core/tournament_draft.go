@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -77,6 +78,12 @@ type TournamentDraft struct {
 	TopCut Number `json:"topCut"`
 	// SeedFromRatings seeds the unseeded sides by rating at the draw.
 	SeedFromRatings bool `json:"seedFromRatings"`
+	// CheckInMinutes (default 0: no check-in): how long before startsAt
+	// the sides check in; those that do not are withdrawn at the start.
+	CheckInMinutes Number `json:"checkInMinutes"`
+	// GroupFormat (groups_playoffs only; default round_robin): gsl plays
+	// each group of four as a small double elimination.
+	GroupFormat GroupFormat `json:"groupFormat"`
 }
 
 // CastDraft is the recording-release policy as an admin gives it.
@@ -118,7 +125,8 @@ func ValidHandMode(m string) bool {
 }
 
 // Check returns the draft as a tournament (status draft, created at now)
-// with the defaults applied: environment demo, 1v1, 2 groups advancing 2
+// with the defaults applied: the slug made from the name when empty
+// (SlugFromName), environment demo, 1v1, 2 groups advancing 2
 // for groups_playoffs, a grand-final reset for double elimination,
 // 60-minute windows, hidden hands, spectators allowed, the season found
 // among seasons by slug. A format's own settings given for another
@@ -133,10 +141,14 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		RegistrationOpensAt: d.RegistrationOpensAt.T, RegistrationClosesAt: d.RegistrationClosesAt.T, StartsAt: d.StartsAt.T,
 		TeamMinPlayers: d.TeamMinPlayers.Or(1), TeamMaxPlayers: d.TeamMaxPlayers.Or(1),
 		SmallFinal: d.SmallFinal, MatchWindowMinutes: d.MatchWindowMinutes.Or(DefaultMatchWindowMinutes),
-		SeedFromRatings: d.SeedFromRatings,
+		SeedFromRatings: d.SeedFromRatings, CheckInMinutes: d.CheckInMinutes.N,
+		GroupFormat:     GroupFormatRoundRobin,
 		Cast:            CastPolicy{HandMode: DefaultHandMode},
 		AllowSpectators: d.AllowSpectators == nil || *d.AllowSpectators,
 		CreatedAt:       now, UpdatedAt: now,
+	}
+	if t.Slug == "" {
+		t.Slug = SlugFromName(t.Name)
 	}
 	checkSlug(&p, "slug", t.Slug)
 	checkName(&p, "name", t.Name, "Enter a name.")
@@ -170,6 +182,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 	GroupCountRange.check(&p, "groupCount", d.GroupCount, false)
 	AdvancePerGroupRange.check(&p, "advancePerGroup", d.AdvancePerGroup, false)
 	MatchWindowMinutesRange.check(&p, "matchWindowMinutes", d.MatchWindowMinutes, false)
+	CheckInMinutesRange.check(&p, "checkInMinutes", d.CheckInMinutes, false)
 	if d.Cast != nil {
 		t.Cast = CastPolicy{HandMode: d.Cast.HandMode, DelaySeconds: d.Cast.DelaySeconds.N}
 		if !ValidHandMode(t.Cast.HandMode) {
@@ -186,7 +199,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 		"registrationClosesAt": !p.Has("registrationOpensAt") && !p.Has("registrationClosesAt"),
 		"startsAt":             !p.Has("registrationClosesAt") && !p.Has("startsAt"),
 		"teamMaxPlayers":       !p.Has("teamMinPlayers") && !p.Has("teamMaxPlayers"),
-		"groupCount":           !p.Has("groupCount") && !p.Has("maxPlayers"),
+		"groupCount":           !p.Has("groupCount") && !p.Has("maxPlayers") && !p.Has("groupFormat"),
 		"advancePerGroup":      !p.Has("groupCount") && !p.Has("advancePerGroup") && !p.Has("maxPlayers"),
 		"maxPlayers":           !p.Has("maxPlayers") && !p.Has("format"),
 		"swissRounds":          !p.Has("swissRounds") && !p.Has("maxPlayers"),
@@ -206,19 +219,32 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 // checkFormatSettings applies the format's own settings to t, and records
 // a problem for each setting given to a format it does not belong to.
 func (d *TournamentDraft) checkFormatSettings(p *Problems, t *Tournament) {
-	onlyFor := func(field string, given bool, format TournamentFormat, what string) {
-		if given && t.Format != format && ValidFormat(t.Format) {
+	onlyFor := func(field string, given bool, what string) {
+		if given && !slices.Contains(FormatFields[field], t.Format) && ValidFormat(t.Format) {
 			p.invalid(field, "Only for %s: leave it empty.", what)
 		}
 	}
-	onlyFor("groupCount", d.GroupCount.Set || d.GroupCount.bad, FormatGroupsPlayoffs, "groups then playoffs")
-	onlyFor("advancePerGroup", d.AdvancePerGroup.Set || d.AdvancePerGroup.bad, FormatGroupsPlayoffs, "groups then playoffs")
-	onlyFor("grandFinalReset", d.GrandFinalReset != nil, FormatDoubleElimination, "double elimination")
-	onlyFor("swissRounds", d.SwissRounds.Set || d.SwissRounds.bad, FormatSwiss, "Swiss")
-	onlyFor("topCut", d.TopCut.Set || d.TopCut.bad, FormatSwiss, "Swiss")
+	onlyFor("groupCount", d.GroupCount.Set || d.GroupCount.bad, "groups then playoffs")
+	onlyFor("advancePerGroup", d.AdvancePerGroup.Set || d.AdvancePerGroup.bad, "groups then playoffs")
+	onlyFor("groupFormat", d.GroupFormat != "", "groups then playoffs")
+	onlyFor("grandFinalReset", d.GrandFinalReset != nil, "double elimination")
+	onlyFor("swissRounds", d.SwissRounds.Set || d.SwissRounds.bad, "Swiss")
+	onlyFor("topCut", d.TopCut.Set || d.TopCut.bad, "Swiss")
 	switch t.Format {
 	case FormatGroupsPlayoffs:
 		t.GroupCount, t.AdvancePerGroup = d.GroupCount.Or(DefaultGroupCount), d.AdvancePerGroup.Or(DefaultAdvancePerGroup)
+		if d.GroupFormat != "" {
+			t.GroupFormat = d.GroupFormat
+		}
+		switch {
+		case !ValidGroupFormat(t.GroupFormat):
+			p.invalid("groupFormat", "Choose round_robin or gsl.")
+		case t.GroupFormat == GroupFormatGSL:
+			if d.AdvancePerGroup.Set && d.AdvancePerGroup.N != GSLAdvance {
+				p.invalid("advancePerGroup", "GSL groups send exactly %d on: leave it empty.", GSLAdvance)
+			}
+			t.AdvancePerGroup = GSLAdvance
+		}
 	case FormatDoubleElimination:
 		t.GrandFinalReset = d.GrandFinalReset == nil || *d.GrandFinalReset
 	case FormatSwiss:

@@ -6,7 +6,8 @@ import "fmt"
 // in this order, as invalid_field errors whose Message is for people:
 // registration closes after it opens; the tournament starts no earlier than
 // registration closes; team rosters' maximum is not below their minimum;
-// for groups_playoffs, every group can hold two sides and the groups send 2
+// for groups_playoffs, GSL groups hold exactly four sides each, and in
+// round-robin groups every group can hold two sides and the groups send 2
 // to maxPlayers sides to the playoffs; a double elimination holds at most
 // MaxDoubleEliminationPlayers sides and a round robin MaxRoundRobinPlayers;
 // Swiss rounds can all be paired without a rematch for maxPlayers sides
@@ -27,7 +28,11 @@ func (t *Tournament) CheckRules() []*Error {
 	if t.TeamMaxPlayers < t.TeamMinPlayers {
 		add("teamMaxPlayers", "At most must not be below at least.")
 	}
-	if t.Format == FormatGroupsPlayoffs {
+	if t.Format == FormatGroupsPlayoffs && t.GroupFormat == GroupFormatGSL {
+		if t.GroupCount*GSLGroupSize != t.MaxPlayers {
+			add("groupCount", "GSL groups hold %d sides each: the groups × %d must equal the maximum number of sides (%d).", GSLGroupSize, GSLGroupSize, t.MaxPlayers)
+		}
+	} else if t.Format == FormatGroupsPlayoffs {
 		if t.GroupCount*2 > t.MaxPlayers {
 			add("groupCount", "Too many groups: each needs at least two of the %d sides.", t.MaxPlayers)
 		}

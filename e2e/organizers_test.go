@@ -64,7 +64,11 @@ func TestOrganizerTools(t *testing.T) {
 		t.Run("Dispute", func(t *testing.T) {
 			openPage(t, ctx, a.URL+fmt.Sprintf("/admin/matches/%d", disputed.ID))
 			assert.Equal(t, "Frances left before the last round.", text(t, ctx, "dd.prewrap"))
-			assert.Equal(t, "Match resolved. The decision is final.", click(t, ctx, fmt.Sprintf("/admin/matches/%d/accept-report", disputed.ID)))
+			accept := fmt.Sprintf("/admin/matches/%d/accept-report", disputed.ID)
+			within(t, ctx, chromedp.Click(chromedp.CSS(`a[href="`+accept+`"]`)), chromedp.WaitVisible(chromedp.CSS(`form[action="`+accept+`"]`)))
+			assert.Contains(t, text(t, ctx, "ul.admin-effects"), "This decision is final: it cannot be undone.", "asked first")
+			assert.Equal(t, "disputed", a.Match(t, disputed.ID).Status)
+			assert.Equal(t, "Match resolved. The decision is final.", click(t, ctx, accept))
 			got := a.Match(t, disputed.ID)
 			assert.Equal(t, "confirmed", got.Status)
 			require.NotNil(t, got.Winner)
@@ -158,7 +162,7 @@ func TestOrganizerTools(t *testing.T) {
 		t.Run("NewTournamentForm", func(t *testing.T) {
 			openPage(t, ctx, a.URL+"/admin/tournaments/new")
 			labels := texts(t, ctx, `label[for$="At"]`)
-			assert.Equal(t, []string{"Registration opens", "Registration closes", "Starts (the first group round opens then)"}, labels)
+			assert.Equal(t, []string{"Registration opens", "Registration closes", "Starts (the first matches open then)"}, labels)
 			for _, hint := range texts(t, ctx, "[data-zone-hint]") {
 				assert.Equal(t, "Asia/Tokyo (UTC+09:00)", hint)
 			}

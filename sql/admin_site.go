@@ -22,7 +22,7 @@ func (s *Arena) UpdateTournament(ctx context.Context, t *core.Tournament) error 
 		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
 		t.AdvancePerGroup, t.SmallFinal, t.MatchWindowMinutes, t.Cast.HandMode, t.Cast.DelaySeconds,
 		t.AllowSpectators, formatTime(t.UpdatedAt),
-		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings, t.ID,
+		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings, t.CheckInMinutes, string(t.GroupFormat), t.ID,
 	).Scan(&id)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")

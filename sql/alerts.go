@@ -48,6 +48,31 @@ func (s *Arena) StampUpcoming(ctx context.Context, now, openBy time.Time) error 
 	return nil
 }
 
+// StampStale implements core.AlertStore: one batch records and stamps
+// the stale matches and the windows closing soon.
+func (s *Arena) StampStale(ctx context.Context, c core.StaleCutoffs) error {
+	at, closesBy, liveBy := formatTime(c.Now), formatTime(c.ClosesBy), liveByArg(c)
+	err := s.db.Batch(ctx,
+		Stmt{SQL: q("record_stale_events"), Args: []any{at, liveBy}},
+		Stmt{SQL: q("stamp_stale"), Args: []any{at, liveBy}},
+		Stmt{SQL: q("record_closing_events"), Args: []any{at, at, closesBy}},
+		Stmt{SQL: q("stamp_closing"), Args: []any{at, at, closesBy}},
+	)
+	if err != nil {
+		return fmt.Errorf("store: unable to stamp stale matches: %w", err)
+	}
+	return nil
+}
+
+// liveByArg is the stale cutoff as a query argument: "" when there is
+// none, which no live_at is at or before.
+func liveByArg(c core.StaleCutoffs) string {
+	if c.LiveBy.IsZero() {
+		return ""
+	}
+	return formatTime(c.LiveBy)
+}
+
 // PendingEvents implements core.AlertStore.
 func (s *Arena) PendingEvents(ctx context.Context, limit int) ([]core.Event, error) {
 	rows, err := s.db.query(ctx, q("pending_events"), limit)

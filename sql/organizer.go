@@ -62,7 +62,7 @@ func (s *Arena) UpdateTournamentDetails(ctx context.Context, t *core.Tournament,
 	var id int64
 	err := s.db.writeRow(ctx, q("update_tournament_details"), t.Name, t.Description,
 		formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.StartsAt),
-		formatTime(t.UpdatedAt), t.ID, string(status)).Scan(&id)
+		t.CheckInMinutes, formatTime(t.UpdatedAt), t.ID, string(status)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeInvalidTransition, "%s moved on meanwhile", t.Slug)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"arena/core"
 )
@@ -119,4 +120,24 @@ func (s *Arena) SetSetting(ctx context.Context, key string, v any) error {
 		return fmt.Errorf("store: unable to store setting %s: %w", key, err)
 	}
 	return nil
+}
+
+// PlayersNamed returns at most limit players whose name contains text
+// (ASCII letters in any case), by name: the admin's name search.
+func (s *Arena) PlayersNamed(ctx context.Context, text string, limit int) ([]core.PlayerProfile, error) {
+	escaped := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(text)
+	rows, err := s.db.query(ctx, q("players_named"), escaped, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to search players: %w", err)
+	}
+	defer rows.Close()
+	var out []core.PlayerProfile
+	for rows.Next() {
+		var p core.PlayerProfile
+		if err := rows.Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }

@@ -49,8 +49,8 @@ func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses .
 }
 
 // AttentionMatches implements core.ProtocolStore.
-func (s *Arena) AttentionMatches(ctx context.Context, now time.Time) ([]core.MatchState, error) {
-	out, err := s.matchStates(ctx, q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(now))
+func (s *Arena) AttentionMatches(ctx context.Context, c core.StaleCutoffs) ([]core.MatchState, error) {
+	out, err := s.matchStates(ctx, q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(c.ClosesBy), liveByArg(c))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list matches needing attention: %w", err)
 	}

@@ -164,7 +164,7 @@ func TestReports(t *testing.T) {
 			rep, err := s.MatchReport(ctx, st.ID)
 			require.NoError(t, err)
 			assert.Equal(t, "I won 3-1, the client crashed.", rep.DisputeReason, "the reason reaches the admin")
-			queue, err := s.AttentionMatches(ctx, at)
+			queue, err := s.AttentionMatches(ctx, core.StaleCutoffsAt(at, core.DefaultStaleMatchMinutes))
 			require.NoError(t, err)
 			var ids []int64
 			for _, m := range queue {

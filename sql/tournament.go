@@ -76,7 +76,7 @@ func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error 
 		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
 		t.AdvancePerGroup, t.SmallFinal, t.MatchWindowMinutes, t.Cast.HandMode, t.Cast.DelaySeconds,
 		t.AllowSpectators, formatTime(t.CreatedAt), formatTime(t.UpdatedAt),
-		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings,
+		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings, t.CheckInMinutes, string(t.GroupFormat),
 	).Scan(&t.ID)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
@@ -139,16 +139,18 @@ func scanTournament(row scanner) (*core.Tournament, error) {
 		format, status, env                string
 		opens, closes, starts, created, up string
 		completed, firstMatch              sql.NullString
+		groupFormat                        string
 	)
 	err := row.Scan(&t.ID, &t.Slug, &t.Name, &t.Description, &format, &status, &t.MaxPlayers,
 		&opens, &closes, &starts, &env, &t.SeasonID, &t.SeasonSlug, &t.TeamMinPlayers, &t.TeamMaxPlayers,
 		&t.GroupCount, &t.AdvancePerGroup, &t.SmallFinal, &t.MatchWindowMinutes, &t.Cast.HandMode,
 		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed,
-		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings, &firstMatch)
+		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings, &t.CheckInMinutes, &groupFormat, &firstMatch)
 	if err != nil {
 		return nil, err
 	}
 	t.Format, t.Status, t.Environment = core.TournamentFormat(format), core.TournamentStatus(status), core.Environment(env)
+	t.GroupFormat = core.GroupFormat(groupFormat)
 	for _, p := range []struct {
 		dst *time.Time
 		src string
@@ -244,8 +246,11 @@ func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.R
 	for rows.Next() {
 		r := core.Registration{TournamentID: tournamentID}
 		var at, roster string
-		var disqualified sql.NullString
-		if err := rows.Scan(&r.PlatformID, &r.PersonaName, &r.Seed, &r.GroupName, &at, &disqualified, &roster); err != nil {
+		var disqualified, checkedIn sql.NullString
+		if err := rows.Scan(&r.PlatformID, &r.PersonaName, &r.Seed, &r.GroupName, &at, &disqualified, &checkedIn, &roster); err != nil {
+			return nil, err
+		}
+		if r.CheckedInAt, err = parseNullTime(checkedIn); err != nil {
 			return nil, err
 		}
 		if r.RegisteredAt, err = parseTime(at); err != nil {
@@ -271,10 +276,32 @@ func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.R
 
 // StartStage implements core.TournamentStore. The status change writes a
 // fresh token; every write of the step is guarded by that token, so a
-// racing second step (whose UPDATE matched nothing) writes nothing.
+// racing second step (whose UPDATE matched nothing) writes nothing. The
+// sides absent from check-in are withdrawn and told, in the same batch;
+// one that checks in meanwhile stops the step (CodeInvalidTransition).
 func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, stage core.StageStart, at time.Time, token string) error {
 	now := formatTime(at)
-	stmts := []Stmt{{SQL: q("start_stage"), Args: []any{string(to), token, now, t.ID, string(from)}}}
+	absent := make([]string, len(stage.Absent))
+	for i, r := range stage.Absent {
+		absent[i] = r.PlatformID
+	}
+	absentJSON, err := json.Marshal(absent)
+	if err != nil {
+		return err
+	}
+	stmts := []Stmt{{SQL: q("start_stage"), Args: []any{string(to), token, now, t.ID, string(from), string(absentJSON)}}}
+	for _, r := range stage.Absent {
+		stmts = append(stmts,
+			Stmt{SQL: q("withdraw_absent_roster"), Args: []any{t.ID, r.PlatformID, t.ID, token}},
+			Stmt{SQL: q("withdraw_absent"), Args: []any{t.ID, r.PlatformID, t.ID, token}})
+		roster := r.Roster
+		if len(roster) == 0 {
+			roster = []string{r.PlatformID}
+		}
+		for _, id := range roster {
+			stmts = append(stmts, Stmt{SQL: q("record_check_in_missed"), Args: []any{id, id, now, t.ID, token}})
+		}
+	}
 	for _, c := range sortedKeys(stage.Groups) {
 		stmts = append(stmts, Stmt{SQL: q("set_registration_group"), Args: []any{stage.Groups[c], t.ID, c, t.ID, token}})
 	}
@@ -489,4 +516,19 @@ func (s *Arena) Podium(ctx context.Context, tournamentID int64) ([]core.PodiumPl
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+var _ core.CheckInStore = (*Arena)(nil)
+
+// CheckIn implements core.CheckInStore in one conditional statement.
+func (s *Arena) CheckIn(ctx context.Context, t *core.Tournament, captain string, at time.Time) (bool, error) {
+	var id string
+	err := s.db.writeRow(ctx, q("check_in"), formatTime(at), t.ID, captain, t.ID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to check %s in to %s: %w", captain, t.Slug, err)
+	}
+	return true, nil
 }

@@ -38,7 +38,7 @@ var fill = strings.NewReplacer(
 
 const summaryJSON = `"slug":"autumn-cup","name":"Autumn Cup","description":"Weekly cup","format":"groups_playoffs","registrationOpensAt":$T0,"registrationClosesAt":$T0,"startsAt":$T1,"maxPlayers":16`
 
-const detailJSON = `"playerCount":2,"players":[$P1,$P2],
+const detailJSON = `"playerCount":2,"checkInMinutes":0,"players":[$P1,$P2],
 	"groups":[{"name":"Group A","standings":[
 		{"rank":1,"player":$P1,"played":1,"wins":1,"losses":0,"scoreDiff":2,"points":3,"separatedBy":"points"},
 		{"rank":2,"player":$P2,"played":1,"wins":0,"losses":1,"scoreDiff":-2,"points":0,"separatedBy":""}],
@@ -84,15 +84,15 @@ func conformingExamples() []example {
 		{"create arena provisioning failed", "POST", "/api/v1/operator/arenas", 502, nil, `{"error":"provisioning_failed"}`},
 		{"list arenas", "GET", "/api/v1/operator/arenas", 200, nil, `{"arenas":[$ARENA]}`},
 
-		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5},"ratingPeriodHours":24,"alerts":{"webhookUrl":null,"webhookSecret":null,"webhookDisabled":false,"upcomingAlertMinutes":30}}`},
+		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5},"ratingPeriodHours":24,"alerts":{"webhookUrl":null,"webhookSecret":null,"webhookDisabled":false,"upcomingAlertMinutes":30,"staleMatchMinutes":20}}`},
 		{"season", "POST", "/api/v1/admin/seasons", 201, nil, seasonJSON},
 		{"seasons", "GET", "/api/v1/admin/seasons", 200, nil, `{"seasons":[` + seasonJSON + `]}`},
 		{"edit season", "PATCH", "/api/v1/admin/seasons/2026-autumn", 200, nil, seasonJSON},
 		{"edit tournament", "PATCH", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
 		{"remove registration", "DELETE", "/api/v1/admin/tournaments/autumn-cup/registrations/76561198000000001", 200, nil, `{"platformId":"76561198000000001","outcome":"disqualified","matchesForfeited":2}`},
-		{"create tournament", "POST", "/api/v1/admin/tournaments", 201, nil, `{` + summaryJSON + `,"status":"draft","playerCount":0,"players":[],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `}`},
+		{"create tournament", "POST", "/api/v1/admin/tournaments", 201, nil, `{` + summaryJSON + `,"status":"draft","playerCount":0,"checkInMinutes":30,"groupFormat":"gsl","players":[],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `}`},
 		{"admin tournament", "GET", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
-		{"tournament status", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"registration_open","playerCount":0,"players":[],"groups":[],"bracket":[],"podium":[],` + strings.Replace(adminFieldsJSON, `"season":"2026-autumn"`, `"season":null`, 1) + `}`},
+		{"tournament status", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"registration_open","playerCount":0,"checkInMinutes":0,"players":[],"groups":[],"bracket":[],"podium":[],` + strings.Replace(adminFieldsJSON, `"season":"2026-autumn"`, `"season":null`, 1) + `}`},
 		{"tournament status illegal", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 409, nil, `{"error":"invalid_transition"}`},
 		{"registration", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 201, nil, `{"registration":{"platformId":"76561198000000001","personaName":"Ada","seed":null,"roster":[],"registeredAt":"2026-10-02T10:00:00Z"}}`},
 		{"registration full", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 409, nil, `{"error":"tournament_full"}`},
@@ -102,7 +102,9 @@ func conformingExamples() []example {
 		{"resolve twice", "POST", "/api/v1/admin/matches/7/resolve", 409, nil, `{"error":"already_resolved"}`},
 		{"accept report", "POST", "/api/v1/admin/matches/7/accept-report", 409, nil, `{"error":"no_report"}`},
 		{"admin match", "GET", "/api/v1/admin/matches/7", 200, nil, `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"disputed","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","sessionNonce":"n0nce","winner":null,"score":null,"submissions":[{"matchId":7,"side":1,"submitterId":"76561198000000001","appId":"480","result":"{\"matchId\":7,\"sessionNonce\":\"n0nce\",\"winner\":\"76561198000000001\"}","resultHash":"` + strings.Repeat("ab", 32) + `","winner":"76561198000000001","winnerSide":"76561198000000001","clientRole":"host","endedAt":"2026-10-11T18:40:00Z","receivedAt":"2026-10-11T18:41:00Z"}]}`},
-		{"admin queue", "GET", "/api/v1/admin/queue", 200, nil, `{"matches":[$AMATCH]}`},
+		{"admin queue", "GET", "/api/v1/admin/queue", 200, nil, `{"matches":[{"id":8,"stage":"playoff","round":"Semifinals","bracketSlot":"SF2","status":"live","p1PlatformId":"76561198000000003","p2PlatformId":"76561198000000004","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","sessionNonce":"n0nce","winner":null,"score":null,"attention":"stale"}]}`},
+		{"seeds by rating", "POST", "/api/v1/admin/tournaments/autumn-cup/seeds", 200, nil, `{"seeds":[{"platformId":"76561198000000002","seed":1,"rating":1712.4},{"platformId":"76561198000000001","seed":2,"rating":null}]}`},
+		{"seeds locked", "POST", "/api/v1/admin/tournaments/autumn-cup/seeds", 409, nil, `{"error":"seeds_locked"}`},
 		{"create api key", "POST", "/api/v1/admin/api-keys", 201, nil, `{"id":"0a1b2c3d","key":"apikey_0a1b2c3d_s3cr3t-Value_x","label":"stats site","createdAt":"2026-11-01T12:00:00Z"}`},
 		{"list api keys", "GET", "/api/v1/admin/api-keys", 200, nil, `{"apiKeys":[{"id":"0a1b2c3d","label":"stats site","createdAt":"2026-11-01T12:00:00Z","revokedAt":null},{"id":"ffffffff","label":"old","createdAt":"2026-10-01T12:00:00Z","revokedAt":"2026-10-02T12:00:00Z"}]}`},
 		{"revoke api key", "DELETE", "/api/v1/admin/api-keys/0a1b2c3d", 204, nil, ``},
@@ -127,6 +129,9 @@ func conformingExamples() []example {
 		{"result mismatch", "POST", "/api/v1/matches/7/result", 422, nil, `{"error":"hash_mismatch"}`},
 		{"result no ticket", "POST", "/api/v1/matches/7/result", 401, nil, `{"error":"missing_ticket"}`},
 		{"consent", "POST", "/api/v1/me/referee-consent", 200, nil, `{"granted":true}`},
+		{"check in", "POST", "/api/v1/tournaments/autumn-cup/check-in", 200, nil, `{"checkedIn":true}`},
+		{"check in closed", "POST", "/api/v1/tournaments/autumn-cup/check-in", 409, nil, `{"error":"check_in_closed"}`},
+		{"check in not registered", "POST", "/api/v1/tournaments/autumn-cup/check-in", 403, nil, `{"error":"not_registered"}`},
 		{"titles", "GET", "/api/v1/titles", 200, nil, `{"titles":[` + heldTitleJSON + `,` + vacantTitleJSON + `]}`},
 		{"public titles", "GET", "/api/v1/public/titles", 200, publicHeaders(), `{"titles":[` + heldTitleJSON + `]}`},
 		{"challenge", "POST", "/api/v1/titles/1/challenge", 201, nil, challengeJSON},

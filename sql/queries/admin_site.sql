@@ -6,7 +6,8 @@ UPDATE tournaments SET slug = ?, name = ?, description = ?, format = ?, max_play
 	season_id = NULLIF(?, 0), team_min_players = ?, team_max_players = ?, group_count = ?,
 	advance_per_group = ?, small_final = ?, match_window_minutes = ?, cast_hand_mode = ?,
 	cast_delay_seconds = ?, allow_spectators = ?, updated_at = ?,
-	grand_final_reset = ?, swiss_rounds = ?, top_cut = ?, seed_from_ratings = ?
+	grand_final_reset = ?, swiss_rounds = ?, top_cut = ?, seed_from_ratings = ?, check_in_minutes = ?,
+	group_format = ?
 WHERE id = ? AND status = 'draft'
 RETURNING id
 

@@ -31,6 +31,31 @@ UPDATE matches SET upcoming_alert_at = ?
 WHERE status = 'scheduled' AND upcoming_alert_at IS NULL AND p1_platform_id IS NOT NULL
 	AND p2_platform_id IS NOT NULL AND opens_at <= ? AND closes_at > ?
 
+-- name: record_stale_events
+-- A live match with nothing reported since the cutoff (an empty cutoff
+-- stamps nothing): the organizer hears of it once.
+INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, created_at)
+SELECT 'match_stale', 'stale:' || id, id, tournament_id, ? FROM matches
+WHERE status = 'live' AND stale_alert_at IS NULL AND live_at <= ?
+ON CONFLICT (dedupe_key) DO NOTHING
+
+-- name: stamp_stale
+UPDATE matches SET stale_alert_at = ? WHERE status = 'live' AND stale_alert_at IS NULL AND live_at <= ?
+
+-- name: record_closing_events
+-- A match with both sides known and nothing reported whose window closes
+-- after now and by the cutoff: the organizer hears of it once.
+INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, created_at)
+SELECT 'match_window_closing', 'closing:' || id, id, tournament_id, ? FROM matches
+WHERE status IN ('scheduled', 'live') AND closing_alert_at IS NULL AND p1_platform_id IS NOT NULL
+	AND p2_platform_id IS NOT NULL AND closes_at > ? AND closes_at <= ?
+ON CONFLICT (dedupe_key) DO NOTHING
+
+-- name: stamp_closing
+UPDATE matches SET closing_alert_at = ?
+WHERE status IN ('scheduled', 'live') AND closing_alert_at IS NULL AND p1_platform_id IS NOT NULL
+	AND p2_platform_id IS NOT NULL AND closes_at > ? AND closes_at <= ?
+
 -- name: pending_events
 SELECT id, kind, dedupe_key, coalesce(match_id, 0), coalesce(tournament_id, 0), coalesce(player_id, ''),
 	detail, created_at

@@ -45,6 +45,6 @@ ORDER BY m.id
 
 -- name: update_tournament_details
 UPDATE tournaments SET name = ?, description = ?, registration_opens_at = ?, registration_closes_at = ?,
-	starts_at = ?, updated_at = ?
+	starts_at = ?, check_in_minutes = ?, updated_at = ?
 WHERE id = ? AND status = ?
 RETURNING id

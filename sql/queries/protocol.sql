@@ -134,9 +134,12 @@ WHERE id = ? AND status = 'scheduled' AND closes_at <= ?
 	AND (p1_ready_at IS NULL) <> (p2_ready_at IS NULL)
 
 -- name: attention_where
+-- The candidates of the organizer's queue (core.AttentionReason decides):
+-- disputed, or scheduled/live with both sides known and the window
+-- closing by the first cutoff or live since the second.
 WHERE m.status = 'disputed'
-	OR (m.status IN ('scheduled', 'live') AND m.closes_at <= ? AND m.p1_platform_id IS NOT NULL
-		AND m.p2_platform_id IS NOT NULL)
+	OR (m.status IN ('scheduled', 'live') AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
+		AND (m.closes_at <= ? OR (m.status = 'live' AND m.live_at <= ?)))
 
 -- name: set_consent
 INSERT INTO referee_consents (platform_id, granted, updated_at) VALUES (?, ?, ?)

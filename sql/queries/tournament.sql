@@ -14,8 +14,8 @@ INSERT INTO tournaments (slug, name, description, format, status, max_players, r
 	registration_closes_at, starts_at, environment, season_id, team_min_players, team_max_players,
 	group_count, advance_per_group, small_final, match_window_minutes, cast_hand_mode,
 	cast_delay_seconds, allow_spectators, created_at, updated_at,
-	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings)
-VALUES (?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings, check_in_minutes, group_format)
+VALUES (?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 
 -- name: tournament_columns
@@ -26,7 +26,7 @@ SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
 	t.cast_delay_seconds, t.allow_spectators,
 	(SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
 	t.created_at, t.updated_at, t.completed_at,
-	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings,
+	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings, t.check_in_minutes, t.group_format,
 	(SELECT min(m.opens_at) FROM matches m WHERE m.tournament_id = t.id)
 FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
 
@@ -37,7 +37,33 @@ UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? AND status = ? RE
 UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? AND status = ?
 
 -- name: start_stage
+-- The step happens only while none of the sides it withdraws for not
+-- checking in (a JSON array of captains) has checked in meanwhile.
 UPDATE tournaments SET status = ?, transition_token = ?, updated_at = ? WHERE id = ? AND status = ?
+	AND NOT EXISTS (SELECT 1 FROM registrations r JOIN json_each(?) j ON r.platform_id = j.value
+		WHERE r.tournament_id = tournaments.id AND r.checked_in_at IS NOT NULL)
+
+-- name: withdraw_absent_roster
+DELETE FROM roster_members WHERE tournament_id = ? AND captain_id = ?
+	AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+
+-- name: withdraw_absent
+DELETE FROM registrations WHERE tournament_id = ? AND platform_id = ?
+	AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+
+-- name: record_check_in_missed
+INSERT INTO arena_events (kind, dedupe_key, tournament_id, player_id, created_at)
+SELECT 'check_in_missed', 'check_in_missed:' || t.id || ':' || ?, t.id, ?, ? FROM tournaments t
+WHERE t.id = ? AND t.transition_token = ?
+ON CONFLICT (dedupe_key) DO NOTHING
+
+-- name: check_in
+-- A side checks in once (a second check-in keeps the first time), only
+-- while its tournament has not started.
+UPDATE registrations SET checked_in_at = coalesce(checked_in_at, ?)
+WHERE tournament_id = ? AND platform_id = ?
+	AND (SELECT status FROM tournaments WHERE id = ?) IN ('registration_open', 'registration_closed')
+RETURNING platform_id
 
 -- name: stage_token
 SELECT status, transition_token FROM tournaments WHERE id = ?
@@ -93,7 +119,7 @@ SELECT count(*) FROM registrations WHERE tournament_id = ? AND platform_id = ?
 
 -- name: registrations
 SELECT r.platform_id, coalesce(p.persona_name, ''), coalesce(r.seed, 0), coalesce(r.group_name, ''),
-	r.registered_at, r.disqualified_at,
+	r.registered_at, r.disqualified_at, r.checked_in_at,
 	(SELECT json_group_array(m.platform_id) FROM roster_members m
 		WHERE m.tournament_id = r.tournament_id AND m.captain_id = r.platform_id)
 FROM registrations r LEFT JOIN players p ON p.platform_id = r.platform_id
@@ -144,6 +170,12 @@ FROM players p JOIN json_each(?) j ON p.platform_id = j.value
 
 -- name: player
 SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = ?
+
+-- name: players_named
+-- Players whose name contains the text (ASCII letters in any case), by
+-- name; the text's % and _ are escaped by the caller.
+SELECT platform_id, persona_name, avatar_url FROM players
+WHERE persona_name LIKE '%' || ? || '%' ESCAPE '\' ORDER BY persona_name, platform_id LIMIT ?
 
 -- name: player_match_counts
 SELECT count(*), coalesce(sum(CASE WHEN m.winner_platform_id = r.captain_id THEN 1 ELSE 0 END), 0)

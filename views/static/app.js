@@ -4,7 +4,9 @@
 // time left until it, names the viewer's zone in the footer, and reads
 // the admin pages' date-time fields in the viewer's zone (their hidden
 // <name>Offset field tells the server the offset of each value), and
-// keeps what the viewer opened in a live region open when it refreshes.
+// keeps what the viewer opened in a live region open when it refreshes;
+// on the admin tournament form it shows the chosen format's settings only
+// and fills the slug from the name.
 (function () {
   // The service's one shape of a time (core.TimeLayout), the zone named:
   // "27 Nov 2026, 15:00 CET".
@@ -122,12 +124,73 @@
       });
     });
   }
+  // The tournament form follows its format: a setting marked
+  // data-formats="a b" (the server's list of the formats it belongs to)
+  // shows only for those formats, and its fields are disabled (not sent)
+  // while hidden. Without this script every setting shows.
+  function followFormat(form) {
+    var format = form.querySelector("select[name=format]");
+    if (!format) return;
+    var apply = function () {
+      form.querySelectorAll("[data-formats]").forEach(function (el) {
+        var on = el.dataset.formats.split(" ").indexOf(format.value) >= 0;
+        el.hidden = !on;
+        el.querySelectorAll("input, select, textarea").forEach(function (f) { f.disabled = !on; });
+      });
+    };
+    apply();
+    format.addEventListener("change", apply);
+  }
+  // A slug field marked data-slug-from follows the named field (the
+  // tournament's name) until the organizer types a slug of their own; the
+  // server makes the same slug of the name when the field is sent empty.
+  function slugFrom(input) {
+    var source = input.form && input.form.elements[input.dataset.slugFrom];
+    if (!source) return;
+    var max = parseInt(input.getAttribute("maxlength"), 10) || 40;
+    var slugify = function (s) {
+      return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+/, "").slice(0, max).replace(/-+$/, "");
+    };
+    var follows = input.value === "" || input.value === slugify(source.value);
+    source.addEventListener("input", function () { if (follows) input.value = slugify(source.value); });
+    input.addEventListener("input", function () { follows = input.value === ""; });
+  }
+  // A broadcast view shows one scene at a time, each for data-cycle
+  // seconds, and fetches itself again every data-recheck seconds (the
+  // stream's source never reloads visibly: only its stage is replaced).
+  function broadcast(body) {
+    var index = 0;
+    var show = function () {
+      var scenes = body.querySelectorAll("[data-scene]");
+      if (scenes.length === 0) return;
+      index = index % scenes.length;
+      scenes.forEach(function (s, i) { s.hidden = i !== index; });
+    };
+    show();
+    var cycle = parseInt(body.dataset.cycle, 10);
+    if (cycle > 0) setInterval(function () { index++; show(); }, cycle * 1000);
+    var recheck = parseInt(body.dataset.recheck, 10);
+    if (!(recheck > 0) || !window.fetch || !window.DOMParser) return;
+    setInterval(function () {
+      fetch(location.href, { cache: "no-store" }).then(function (res) {
+        return res.ok ? res.text() : null;
+      }).then(function (html) {
+        if (!html) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+        var stage = body.querySelector("main");
+        if (fresh && stage) { stage.innerHTML = fresh.innerHTML; show(); }
+      }).catch(function () {});
+    }, recheck * 1000);
+  }
   document.addEventListener("DOMContentLoaded", function () {
+    if (document.body.classList.contains("broadcast")) broadcast(document.body);
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     refresh(document);
     zoneFields(document);
     streamPlayers(document);
+    document.querySelectorAll("form[data-follows-format]").forEach(followFormat);
+    document.querySelectorAll("input[data-slug-from]").forEach(slugFrom);
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
   });

@@ -59,7 +59,7 @@ func TestRemoveSide(t *testing.T) {
 		assert.Equal(t, map[string]any{"platformId": playerID(1), "outcome": "removed", "matchesForfeited": float64(0)}, out)
 		full := e.mustDo(t, "GET", "/api/v1/admin/tournaments/open", admin, nil, 200)
 		assert.Equal(t, float64(0), full["playerCount"], "removed even though registration closed")
-		out = e.mustDo(t, "DELETE", "/api/v1/admin/tournaments/open/registrations/"+playerID(1), admin, nil, 409)
+		out = e.mustDo(t, "DELETE", "/api/v1/admin/tournaments/open/registrations/"+playerID(1), admin, nil, 403)
 		assert.Equal(t, "not_registered", out["error"])
 	})
 

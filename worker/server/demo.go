@@ -72,6 +72,12 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		if err := seedDemoDoubleElimination(ctx, ts, now, s.rand); err != nil {
 			return fmt.Errorf("demo double elimination: %w", err)
 		}
+		if err := seedDemoCheckIn(ctx, ts, st, now, s.rand); err != nil {
+			return fmt.Errorf("demo check-in: %w", err)
+		}
+		if err := seedDemoGSL(ctx, ts, now, s.rand); err != nil {
+			return fmt.Errorf("demo GSL groups: %w", err)
+		}
 		if err := s.seedDemoRecording(ctx, st, "demo"); err != nil {
 			return fmt.Errorf("demo recording: %w", err)
 		}

@@ -41,7 +41,29 @@ func assertDemoSeeded(t *testing.T, env *testEnv, token string) {
 		statuses[tour["slug"].(string)] = tour["status"]
 	}
 	assert.Equal(t, map[string]any{"autumn-open": "completed", "winter-cup": "group_stage", "spring-invitational": "registration_open",
-		"summer-double": "playoffs"}, statuses)
+		"summer-double": "playoffs", "harvest-cup": "registration_closed", "autumn-masters": "group_stage"}, statuses)
+
+	_, harvest := env.do(t, "GET", "localhost", "/api/v1/tournaments/harvest-cup", "", nil)
+	assert.Equal(t, float64(24*60), harvest["checkInMinutes"])
+	checkedIn := 0
+	for _, raw := range harvest["players"].([]any) {
+		if raw.(map[string]any)["checkedIn"] == true {
+			checkedIn++
+		}
+	}
+	assert.Equal(t, [2]any{6, 4}, [2]any{len(harvest["players"].([]any)), checkedIn}, "six registered, four checked in")
+
+	_, masters := env.do(t, "GET", "localhost", "/api/v1/tournaments/autumn-masters", "", nil)
+	assert.Equal(t, "gsl", masters["groupFormat"])
+	for _, g := range masters["groups"].([]any) {
+		open := []any{}
+		for _, raw := range g.(map[string]any)["matches"].([]any) {
+			if m := raw.(map[string]any); m["status"] == "scheduled" {
+				open = append(open, m["round"])
+			}
+		}
+		assert.Equal(t, []any{"Decider match"}, open, "everything but the decider played")
+	}
 
 	_, autumn := env.do(t, "GET", "localhost", "/api/v1/tournaments/autumn-open", "", nil)
 	assert.Equal(t, float64(16), autumn["playerCount"])

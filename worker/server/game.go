@@ -326,17 +326,26 @@ func (s *Server) handleAdminMatch(w http.ResponseWriter, r *http.Request, t *Ten
 	writeJSON(w, http.StatusOK, matchDetail{adminMatch: adminMatchOf(m), Submissions: subs})
 }
 
-// handleAdminQueue lists the matches waiting for the admin: disputed, or
-// past their window without a result.
+// queuedMatch is a match in the admin queue, with why it is there
+// (core.AttentionReason: disputed, overdue, stale, window_closing).
+type queuedMatch struct {
+	adminMatch
+	Attention string `json:"attention"`
+}
+
+// handleAdminQueue lists the matches waiting for the admin
+// (core.OrganizerQueue): disputed, past their window without a result,
+// live with nothing reported for the arena's stale-match delay, or
+// closing within 10 minutes with nothing reported.
 func (s *Server) handleAdminQueue(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	list, err := t.Store.AttentionMatches(r.Context(), s.now())
+	list, err := core.OrganizerQueue(r.Context(), t.Store, t.Store, s.now())
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]adminMatch, 0, len(list))
+	out := make([]queuedMatch, 0, len(list))
 	for i := range list {
-		out = append(out, adminMatchOf(&list[i].Match))
+		out = append(out, queuedMatch{adminMatch: adminMatchOf(&list[i].Match), Attention: list[i].Reason})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
 }

@@ -57,7 +57,8 @@ var statusByCode = map[string]int{
 	core.CodeRegistrationClosed: http.StatusConflict,
 	core.CodeAlreadyRegistered:  http.StatusConflict,
 	core.CodeInvalidRoster:      http.StatusUnprocessableEntity,
-	core.CodeNotRegistered:      http.StatusConflict,
+	core.CodeNotRegistered:      http.StatusForbidden,
+	core.CodeCheckInClosed:      http.StatusConflict,
 	core.CodeNotCaptain:         http.StatusForbidden,
 	core.CodePlayerNotFound:     http.StatusNotFound,
 

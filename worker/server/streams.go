@@ -187,8 +187,8 @@ func (s *Server) deliverWebhooks(ctx context.Context, _ *core.Arena, st *store.A
 }
 
 // updateAlertSettings stores the arena database's part of a settings
-// change that passed its checks: the webhook and the upcoming alert's
-// lead time.
+// change that passed its checks: the webhook, the upcoming alert's lead
+// time and the stale-match delay.
 func (s *Server) updateAlertSettings(ctx context.Context, t *Tenant, change *core.SettingsChange) error {
 	if change.WebhookURL != nil {
 		if err := core.SaveWebhook(ctx, t.Store, core.WebhookOwnerArena, *change.WebhookURL, "webhookUrl", s.LoopbackWebhooks(), false, s.rand, s.now()); err != nil {
@@ -196,7 +196,12 @@ func (s *Server) updateAlertSettings(ctx context.Context, t *Tenant, change *cor
 		}
 	}
 	if change.UpcomingAlertMinutes.Set {
-		return t.Store.SetSetting(ctx, core.SettingUpcomingAlertMinutes, change.UpcomingAlertMinutes.N)
+		if err := t.Store.SetSetting(ctx, core.SettingUpcomingAlertMinutes, change.UpcomingAlertMinutes.N); err != nil {
+			return err
+		}
+	}
+	if change.StaleMatchMinutes.Set {
+		return t.Store.SetSetting(ctx, core.SettingStaleMatchMinutes, change.StaleMatchMinutes.N)
 	}
 	return nil
 }
@@ -207,14 +212,21 @@ type alertSettingsView struct {
 	WebhookSecret        *string `json:"webhookSecret"`
 	WebhookDisabled      bool    `json:"webhookDisabled"`
 	UpcomingAlertMinutes int     `json:"upcomingAlertMinutes"`
+	StaleMatchMinutes    int     `json:"staleMatchMinutes"`
 }
 
-// AlertSettings reads the arena's webhook and upcoming-alert lead time.
+// AlertSettings reads the arena's webhook, upcoming-alert lead time and
+// stale-match delay.
 func (s *Server) AlertSettings(ctx context.Context, t *Tenant) (alertSettingsView, error) {
 	v := alertSettingsView{UpcomingAlertMinutes: core.DefaultUpcomingAlertMinutes}
 	if _, err := t.Store.Setting(ctx, core.SettingUpcomingAlertMinutes, &v.UpcomingAlertMinutes); err != nil {
 		return v, err
 	}
+	stale, err := core.StaleMatchMinutes(ctx, t.Store)
+	if err != nil {
+		return v, err
+	}
+	v.StaleMatchMinutes = stale
 	h, err := t.Store.Webhook(ctx, core.WebhookOwnerArena)
 	if err != nil || h == nil {
 		return v, err

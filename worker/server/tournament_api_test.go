@@ -245,6 +245,10 @@ func TestCreateTournamentBadInput(t *testing.T) {
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments", admin, e.tournamentBody("taken", "playoffs_only", 8), 422) // groupCount with playoffs_only
 	ok := e.tournamentBody("taken", "groups_playoffs", 8)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments", admin, ok, 201)
+	made := e.tournamentBody("", "groups_playoffs", 8)
+	delete(made, "slug")
+	made["name"] = "Autumn Cup 2026"
+	assert.Equal(t, "autumn-cup-2026", e.mustDo(t, "POST", "/api/v1/admin/tournaments", admin, made, 201)["slug"], "made of the name")
 	with := func(key string, v any) map[string]any {
 		b := e.tournamentBody("fresh", "groups_playoffs", 8)
 		if v == nil {
@@ -259,7 +263,7 @@ func TestCreateTournamentBadInput(t *testing.T) {
 		body              map[string]any
 		status            int
 	}{
-		{"MissingSlug", "slug", "invalid_field", with("slug", nil), 422},
+		{"MissingSlugAndNoneFromTheName", "slug", "invalid_field", func() map[string]any { b := with("slug", nil); b["name"] = "¡¿!"; return b }(), 422},
 		{"DuplicateSlug", "slug", "slug_taken", with("slug", "taken"), 409},
 		{"BadFormat", "format", "invalid_field", with("format", "knockout"), 422},
 		{"MaxPlayersTooSmall", "maxPlayers", "invalid_field", with("maxPlayers", 1), 422},

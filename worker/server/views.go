@@ -24,17 +24,31 @@ type tournamentSummary struct {
 
 type tournamentFull struct {
 	tournamentSummary
-	PlayerCount int                   `json:"playerCount"`
-	Players     []*core.PlayerProfile `json:"players"`
-	Groups      []groupView           `json:"groups"`
-	Bracket     []bracketColumnView   `json:"bracket"`
-	Podium      []podiumView          `json:"podium"`
+	PlayerCount int                 `json:"playerCount"`
+	Players     []tournamentPlayer  `json:"players"`
+	Groups      []groupView         `json:"groups"`
+	Bracket     []bracketColumnView `json:"bracket"`
+	Podium      []podiumView        `json:"podium"`
 	// Swiss is a Swiss tournament's progress (its standings and matches
 	// are its one group, "Swiss"); absent for other formats.
 	Swiss *swissView `json:"swiss,omitempty"`
 	// GrandFinalReset says whether a double elimination plays GF2 when the
 	// losers' champion wins the grand final; absent for other formats.
 	GrandFinalReset *bool `json:"grandFinalReset,omitempty"`
+	// CheckInMinutes is how long before startsAt check-in opens (0: no
+	// check-in).
+	CheckInMinutes int `json:"checkInMinutes"`
+	// GroupFormat is how groups_playoffs plays its groups (round_robin or
+	// gsl); absent for other formats.
+	GroupFormat string `json:"groupFormat,omitempty"`
+}
+
+// tournamentPlayer is a registered side's player object; while check-in
+// applies (core.Tournament.CheckInApplies) it says whether the side
+// checked in.
+type tournamentPlayer struct {
+	*core.PlayerProfile
+	CheckedIn *bool `json:"checkedIn,omitempty"`
 }
 
 // swissView is a Swiss stage's progress: the rounds it plays, the round
@@ -181,11 +195,19 @@ func fullTournament(ctx context.Context, st core.TournamentStore, t *core.Tourna
 	book := playerBook(profiles)
 	out := &tournamentFull{
 		tournamentSummary: summaryOf(t), PlayerCount: len(regs),
-		Players: make([]*core.PlayerProfile, 0, len(regs)), Groups: []groupView{},
-		Bracket: []bracketColumnView{}, Podium: []podiumView{},
+		Players: make([]tournamentPlayer, 0, len(regs)), Groups: []groupView{},
+		Bracket: []bracketColumnView{}, Podium: []podiumView{}, CheckInMinutes: t.CheckInMinutes,
+	}
+	if t.Format == core.FormatGroupsPlayoffs {
+		out.GroupFormat = string(t.GroupFormat)
 	}
 	for _, r := range regs {
-		out.Players = append(out.Players, book.player(r.PlatformID))
+		p := tournamentPlayer{PlayerProfile: book.player(r.PlatformID)}
+		if t.CheckInApplies() {
+			in := r.CheckedInAt != nil
+			p.CheckedIn = &in
+		}
+		out.Players = append(out.Players, p)
 	}
 
 	tables, names, err := core.GroupTables(t, regs, matches)

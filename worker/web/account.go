@@ -25,6 +25,7 @@ func (s *Site) accountRoutes() {
 
 	s.action("POST /tournaments/{slug}/register", s.registerAction)
 	s.action("POST /tournaments/{slug}/withdraw", s.withdrawAction)
+	s.action("POST /tournaments/{slug}/check-in", s.checkInAction)
 	s.action("POST /matches/{id}/ready", s.readyAction)
 	s.action("POST /matches/{id}/report", s.reportAction)
 	s.action("POST /matches/{id}/report/confirm", s.confirmReportAction)

@@ -99,6 +99,24 @@ func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.
 	http.Redirect(w, r, withNotice(next, "withdrawn"), http.StatusSeeOther)
 }
 
+// checkInAction checks the viewer's side in (core.CheckIn, the game
+// client's rule).
+func (s *Site) checkInAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tour, ok := s.actionTournament(w, r, t)
+	if !ok {
+		return
+	}
+	viewer, next, ok := s.actionStart(w, r, t, "/tournaments/"+tour.Slug)
+	if !ok {
+		return
+	}
+	if err := core.CheckIn(r.Context(), t.Store, t.Store, tour, viewer, s.srv.Now()); err != nil {
+		s.tournamentActionRefused(w, r, t, tour, viewer, next, "", err)
+		return
+	}
+	http.Redirect(w, r, withNotice(next, "checked_in"), http.StatusSeeOther)
+}
+
 // parseRoster reads the roster field: ids one per line, or separated by
 // commas, semicolons or spaces.
 

@@ -61,7 +61,7 @@ func TestRegisterAndWithdraw(t *testing.T) {
 	})
 	t.Run("ErrNotRegistered", func(t *testing.T) {
 		resp := c.Post(t, page+"/withdraw", nil)
-		assert.Equal(t, http.StatusConflict, resp.Status)
+		assert.Equal(t, http.StatusForbidden, resp.Status)
 		assert.Contains(t, resp.Body, "You are not registered")
 	})
 	t.Run("ErrWithdrawAfterRegistrationClosed", func(t *testing.T) {

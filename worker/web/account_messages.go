@@ -16,6 +16,7 @@ import (
 var noticeMessages = map[string]string{
 	"registered":       "You are registered.",
 	"withdrawn":        "You withdrew from the tournament.",
+	"checked_in":       "You are checked in. The tournament starts at its start time.",
 	"ready":            "You are ready. The match goes live when your opponent is ready too.",
 	"live":             "Both sides are ready: the match is live. Good luck!",
 	"reported":         "Result reported. Your opponent can confirm or dispute it.",
@@ -108,6 +109,8 @@ var actionMessages = map[string]string{
 	core.CodeMissingTicket:       "Please sign in again.",
 	core.CodePlatformUnavailable: "The platform could not be reached. Please try again in a moment.",
 	core.CodeLastAdminToken:      "This is the arena's last admin token: mint another one before revoking it.",
+
+	core.CodeCheckInClosed: "Check-in is not open: it opens a while before the tournament starts and closes at the start.",
 
 	core.CodeTitleNotFound:            "There is no such title.",
 	core.CodeChallengeNotFound:        "There is no such challenge.",

@@ -55,10 +55,15 @@ func (s *Site) tournamentActionsProps(t *server.Tenant, tour *core.Tournament, r
 		TeamMin: max(tour.TeamMinPlayers, 1), TeamMax: max(tour.TeamMaxPlayers, 1), ClosesAt: tour.RegistrationClosesAt,
 		StartsAt: tour.StartsAt,
 	}
-	open := tour.RegistrationOpenAt(s.srv.Now())
+	now := s.srv.Now()
+	open := tour.RegistrationOpenAt(now)
 	var side *core.Registration
 	if viewer != "" {
 		side = core.SideOfPlayer(regs, viewer)
+	}
+	if side != nil && tour.CheckInApplies() {
+		opens, _, _ := tour.CheckInWindow()
+		p.CheckIn = &views.CheckInState{OpensAt: opens, Open: tour.CheckInOpenAt(now), Done: side.CheckedInAt != nil}
 	}
 	switch {
 	case viewer == "" && open:

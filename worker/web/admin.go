@@ -30,6 +30,8 @@ func (s *Site) adminRoutes() {
 	s.adminAction("POST /admin/tournaments/{slug}/status", s.adminChangeStatus)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations", s.adminRegister)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds", s.adminSetSeeds)
+	s.adminPage("GET /admin/tournaments/{slug}/seeds/rating", s.adminPreviewRatingSeeds)
+	s.adminAction("POST /admin/tournaments/{slug}/seeds/rating", s.adminApplyRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/details", s.adminEditDetails)
 	s.adminPage("GET /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminConfirmRemove)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminRemoveSide)
@@ -41,6 +43,7 @@ func (s *Site) adminRoutes() {
 
 	s.adminPage("GET /admin/matches/{id}", s.adminMatch)
 	s.adminAction("POST /admin/matches/{id}/resolve", s.adminResolveMatch)
+	s.adminPage("GET /admin/matches/{id}/accept-report", s.adminConfirmAcceptReport)
 	s.adminAction("POST /admin/matches/{id}/accept-report", s.adminAcceptReport)
 	s.adminAction("POST /admin/matches/{id}/window", s.adminMoveWindow)
 
@@ -112,6 +115,7 @@ var adminNotices = map[string]string{
 	"status":        "The tournament moved to its next step.",
 	"registered":    "Side registered.",
 	"seeds":         "Seeds saved.",
+	"rating-seeds":  "Every side is seeded by rating. You can still change any seed until the draw.",
 	"resolved":      "Match resolved. The decision is final.",
 	"window":        "The match window moved.",
 	"details":       "Details saved.",
@@ -185,7 +189,7 @@ func adminErrorMessage(err error) string {
 func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()
 	now := s.srv.Now()
-	queue, err := t.Store.AttentionMatches(ctx, now)
+	queue, err := core.OrganizerQueue(ctx, t.Store, t.Store, now)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -197,14 +201,10 @@ func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	p := views.AdminDashboard{Notice: adminNotice(r)}
 	for _, m := range queue {
-		reason := "overdue"
-		if m.Status == core.MatchDisputed {
-			reason = "disputed"
-		}
 		p.Queue = append(p.Queue, views.AdminQueueMatch{
 			ID: m.ID, TournamentSlug: m.Tournament.Slug, TournamentName: m.Tournament.Name, Title: m.Tournament.Format == core.FormatTitle,
 			Round: adminRoundLabel(&m.Match), Status: string(m.Status), P1: m.P1, P2: m.P2,
-			P1Name: m.P1Name, P2Name: m.P2Name, ClosesAt: m.ClosesAt, Reason: reason,
+			P1Name: m.P1Name, P2Name: m.P2Name, ClosesAt: m.ClosesAt, Reason: m.Reason,
 		})
 	}
 	for _, tour := range tours {

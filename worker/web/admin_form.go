@@ -39,6 +39,36 @@ func adminFormTime(r *http.Request, name string) string {
 	return raw
 }
 
+// adminFormMinutes reads the duration field name in minutes: its number,
+// times 60 when its <name>Unit says hours. Text that is not a whole
+// number stays as typed (the core draft then says what is wrong with it).
+func adminFormMinutes(r *http.Request, name string) string {
+	raw := strings.TrimSpace(r.PostFormValue(name))
+	n, err := strconv.Atoi(raw)
+	if err != nil || r.PostFormValue(name+"Unit") != "hours" {
+		return raw
+	}
+	return strconv.Itoa(n * 60)
+}
+
+// adminFormSeconds reads a setting kept in seconds from its number and
+// its <name>Unit (minutes or hours; seconds as typed otherwise). Text
+// that is not a whole number stays as typed.
+func adminFormSeconds(r *http.Request, name string) string {
+	raw := strings.TrimSpace(r.PostFormValue(name))
+	n, err := strconv.Atoi(raw)
+	if err != nil {
+		return raw
+	}
+	switch r.PostFormValue(name + "Unit") {
+	case "minutes":
+		return strconv.Itoa(n * 60)
+	case "hours":
+		return strconv.Itoa(n * 3600)
+	}
+	return raw
+}
+
 // adminFormInt reads an optional whole number within r: ok false (with
 // core's message set in errs) when it is present but not one.
 func adminFormInt(errs views.AdminFieldErrors, field, raw string, r core.Range) (n int, present, ok bool) {
@@ -68,9 +98,10 @@ func adminTournamentValues(r *http.Request) views.AdminTournamentValues {
 		RegistrationClosesAt: at("registrationClosesAt"), StartsAt: at("startsAt"), Environment: f("environment"),
 		Season: f("season"), TeamMinPlayers: f("teamMinPlayers"), TeamMaxPlayers: f("teamMaxPlayers"),
 		GroupCount: f("groupCount"), AdvancePerGroup: f("advancePerGroup"), SmallFinal: f("smallFinal") != "",
-		MatchWindowMinutes: f("matchWindowMinutes"), HandMode: f("handMode"), DelaySeconds: f("delaySeconds"),
+		MatchWindowMinutes: adminFormMinutes(r, "matchWindowMinutes"), HandMode: f("handMode"), DelaySeconds: f("delaySeconds"),
 		AllowSpectators: f("allowSpectators") != "", GrandFinalReset: f("grandFinalReset") != "",
 		SwissRounds: f("swissRounds"), TopCut: f("topCut"), SeedFromRatings: f("seedFromRatings") != "",
+		CheckInMinutes: adminFormMinutes(r, "checkInMinutes"), GroupFormat: f("groupFormat"),
 	}
 }
 
@@ -88,6 +119,13 @@ func adminValuesOf(t *core.Tournament) views.AdminTournamentValues {
 	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		v.GroupCount, v.AdvancePerGroup = strconv.Itoa(t.GroupCount), strconv.Itoa(t.AdvancePerGroup)
+		v.GroupFormat = string(t.GroupFormat)
+		if t.GroupFormat == core.GroupFormatGSL {
+			v.AdvancePerGroup = ""
+		}
+	}
+	if t.CheckInMinutes > 0 {
+		v.CheckInMinutes = strconv.Itoa(t.CheckInMinutes)
 	}
 	if t.SwissRounds > 0 {
 		v.SwissRounds = strconv.Itoa(t.SwissRounds)
@@ -112,6 +150,7 @@ func adminNewTournamentValues(now time.Time) views.AdminTournamentValues {
 		StartsAt: adminTimeValue(opens.Add(8 * 24 * time.Hour)), TeamMinPlayers: "1", TeamMaxPlayers: "1",
 		SmallFinal: true, MatchWindowMinutes: strconv.Itoa(core.DefaultMatchWindowMinutes),
 		HandMode: core.DefaultHandMode, DelaySeconds: "0", AllowSpectators: true, GrandFinalReset: true,
+		GroupFormat: string(core.GroupFormatRoundRobin),
 	}
 }
 
@@ -137,6 +176,12 @@ func adminFormInstant(raw string) core.Instant {
 // cannot be left out), where it is always given.
 func adminTournamentDraft(v views.AdminTournamentValues) core.TournamentDraft {
 	allow := v.AllowSpectators
+	// The group format's select always posts a value: it counts for
+	// groups then playoffs only, as the reset's checkbox does below.
+	var groupFormat core.GroupFormat
+	if core.TournamentFormat(v.Format) == core.FormatGroupsPlayoffs {
+		groupFormat = core.GroupFormat(v.GroupFormat)
+	}
 	var reset *bool
 	if core.TournamentFormat(v.Format) == core.FormatDoubleElimination {
 		reset = &v.GrandFinalReset
@@ -154,6 +199,7 @@ func adminTournamentDraft(v views.AdminTournamentValues) core.TournamentDraft {
 		Cast:            &core.CastDraft{HandMode: v.HandMode, DelaySeconds: core.NumberText(v.DelaySeconds)},
 		AllowSpectators: &allow, GrandFinalReset: reset,
 		SwissRounds: core.NumberText(v.SwissRounds), TopCut: core.NumberText(v.TopCut), SeedFromRatings: v.SeedFromRatings,
+		CheckInMinutes: core.NumberText(v.CheckInMinutes), GroupFormat: groupFormat,
 	}
 }
 

@@ -46,7 +46,16 @@ func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus)
 		p.Notice = views.AdminNotice{Error: true, Text: adminTransitionText(tour, to)}
 		return p
 	}
-	p.Effects = adminStepEffects(tour, to, tour.PlayerCount, s.srv.Now())
+	now := s.srv.Now()
+	p.Effects = adminStepEffects(tour, to, tour.PlayerCount, now)
+	if opens, _, ok := tour.CheckInWindow(); ok && tour.Status == core.StatusRegistrationClosed &&
+		(to == core.StatusGroupStage || to == core.StatusPlayoffs) {
+		if now.Before(opens) {
+			p.Effects = append([]string{"Check-in has not opened yet, so nobody is withdrawn for missing it."}, p.Effects...)
+		} else {
+			p.Effects = append([]string{"First withdraws every side that has not checked in (the registrations show who has); each of its players is told why."}, p.Effects...)
+		}
+	}
 	return p
 }
 

@@ -228,6 +228,57 @@ func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *serv
 	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "resolved", "")
 }
 
+// adminConfirmAcceptReport is GET /admin/matches/{id}/accept-report: the
+// reported result the admin is about to make final, and the button that
+// does it (a decision that cannot be undone asks first, as the lifecycle's
+// steps do).
+func (s *Site) adminConfirmAcceptReport(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	ctx := r.Context()
+	m := s.adminMatchFor(w, r, t, v)
+	if m == nil {
+		return
+	}
+	page := "/admin/matches/" + strconv.FormatInt(m.ID, 10)
+	rep, err := t.Store.MatchReport(ctx, m.ID)
+	if code := adminErrorCode(err); code == core.CodeNoReport || (err == nil && (rep == nil || m.Status.Resolved())) {
+		code = core.CodeNoReport
+		if m.Status.Resolved() {
+			code = core.CodeAlreadyResolved
+		}
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
+			p.Notice = views.AdminNotice{Error: true, Text: adminAcceptRefusals[code]}
+		})
+		return
+	} else if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	names, err := t.Store.Players(ctx, []string{m.P1, m.P2, rep.ReporterID})
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	name := func(id string) string { return orPlaceholder(names[id].PersonaName, id) }
+	loser := m.P1
+	if rep.Winner == m.P1 {
+		loser = m.P2
+	}
+	result := name(rep.Winner) + " beats " + name(loser)
+	if rep.Score != nil {
+		result += ", " + strconv.Itoa(rep.Score.P1) + "–" + strconv.Itoa(rep.Score.P2)
+	}
+	p := views.AdminConfirm{
+		Title: "Accept the reported result of match #" + strconv.FormatInt(m.ID, 10) + "?",
+		Effects: []string{
+			result + ", as " + name(rep.ReporterID) + " reported.",
+			"The winner moves on in the tournament at once (result source player_report).",
+			"This decision is final: it cannot be undone.",
+		},
+		Action: page + "/accept-report", Button: "Accept the result", Back: page,
+	}
+	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, "Accept the reported result"), p))
+}
+
 // adminAcceptRefusals explain a refused acceptance.
 var adminAcceptRefusals = map[string]string{
 	core.CodeNoReport:        "No player reported a result for this match.",

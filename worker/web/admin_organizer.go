@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 
 	"arena/core"
 	"arena/views"
@@ -20,7 +21,7 @@ func adminDetailsFormOf(t *core.Tournament) *views.AdminDetailsForm {
 	return &views.AdminDetailsForm{
 		Name: t.Name, Description: t.Description,
 		RegistrationOpensAt: adminTimeValue(t.RegistrationOpensAt), RegistrationClosesAt: adminTimeValue(t.RegistrationClosesAt),
-		StartsAt: adminTimeValue(t.StartsAt),
+		StartsAt: adminTimeValue(t.StartsAt), CheckInMinutes: strconv.Itoa(t.CheckInMinutes),
 		Schedule: t.Status == core.StatusRegistrationOpen || t.Status == core.StatusRegistrationClosed,
 	}
 }
@@ -29,6 +30,7 @@ func adminDetailsFormOf(t *core.Tournament) *views.AdminDetailsForm {
 var adminDetailsFields = map[string]string{
 	"name": "detailsName", "description": "detailsDescription", "registrationOpensAt": "detailsRegistrationOpensAt",
 	"registrationClosesAt": "detailsRegistrationClosesAt", "startsAt": "detailsStartsAt",
+	"checkInMinutes": "detailsCheckInMinutes",
 }
 
 // adminEditDetails is POST /admin/tournaments/{slug}/details: the name,
@@ -58,6 +60,8 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 		edit.RegistrationOpensAt = adminFormInstant(form.RegistrationOpensAt)
 		edit.RegistrationClosesAt = adminFormInstant(form.RegistrationClosesAt)
 		edit.StartsAt = adminFormInstant(form.StartsAt)
+		form.CheckInMinutes = adminFormMinutes(r, "detailsCheckInMinutes")
+		edit.CheckInMinutes = core.NumberText(form.CheckInMinutes)
 	}
 	again := func(status int, text string, problems core.Problems) {
 		form.Errors = views.AdminFieldErrors{}

@@ -84,13 +84,21 @@ func TestAdminOrganizerTools(t *testing.T) {
 		page := fmt.Sprintf("/admin/matches/%d", sf2.ID)
 		body := c.Get(t, page).Body
 		assert.Contains(t, body, "My client shows 3-2 for me.", "the disputer's reason reaches the admin")
-		assert.Contains(t, body, `action="`+page+`/accept-report"`)
+		assert.Contains(t, body, `href="`+page+`/accept-report"`, "the page links to the confirmation")
+		assert.NotContains(t, body, `action="`+page+`/accept-report"`, "no one-click decision")
+		confirm := c.Get(t, page+"/accept-report")
+		require.Equal(t, http.StatusOK, confirm.Status)
+		assert.Contains(t, confirm.Body, "Cup Player 2 beats Cup Player 3, 3–1, as Cup Player 2 reported.")
+		assert.Contains(t, confirm.Body, "This decision is final: it cannot be undone.")
+		assert.Contains(t, confirm.Body, `action="`+page+`/accept-report"`)
+		assert.Equal(t, "disputed", e.Match(t, sf2.ID).Status, "asking decides nothing")
 		assert.Equal(t, page+"?done=resolved", c.PostOK(t, page+"/accept-report", nil))
 		got := e.Match(t, sf2.ID)
 		assert.Equal(t, "confirmed", got.Status)
 		assert.Equal(t, *sf2.P1, *got.Winner)
 		assert.Equal(t, "player_report", *got.ResultSource)
 		assert.Equal(t, http.StatusConflict, c.Post(t, page+"/accept-report", nil).Status, "the decision is final")
+		assert.Equal(t, http.StatusConflict, c.Get(t, page+"/accept-report").Status, "nothing left to ask")
 	})
 
 	t.Run("DisqualifyAfterTheDraw", func(t *testing.T) {

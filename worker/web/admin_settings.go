@@ -53,10 +53,11 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 	f := r.PostFormValue
 	values := views.AdminSettingsValues{
 		Name: f("name"), Plan: string(t.Arena.Plan), RefereeEnabled: f("refereeEnabled") != "",
-		GracePeriodSeconds: f("gracePeriodSeconds"), AppIDs: f("appIds"), Identity: f("identity"),
+		GracePeriodSeconds: adminFormSeconds(r, "gracePeriodSeconds"), AppIDs: f("appIds"), Identity: f("identity"),
 		RemovePublisherKey: f("removePublisherKey") != "", AnonymousPerMinute: f("anonymousPerMinute"),
 		KeyPerMinute: f("keyPerMinute"), Played: f("played"), RatingPeriodHours: f("ratingPeriodHours"),
 		WebhookURL: strings.TrimSpace(f("webhookUrl")), UpcomingAlertMinutes: f("upcomingAlertMinutes"),
+		StaleMatchMinutes: f("staleMatchMinutes"),
 	}
 	throughs, pts := r.PostForm["through"], r.PostForm["points"]
 	for i := range max(len(throughs), len(pts)) {
@@ -82,6 +83,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 		PlacementPoints:      &core.PlacementPointsDraft{Played: core.NumberText(values.Played)},
 		WebhookURL:           &values.WebhookURL,
 		UpcomingAlertMinutes: core.NumberText(values.UpcomingAlertMinutes),
+		StaleMatchMinutes:    core.NumberText(values.StaleMatchMinutes),
 		LoopbackWebhooks:     s.srv.LoopbackWebhooks(),
 		RatingPeriodHours:    core.NumberText(values.RatingPeriodHours),
 	}
@@ -209,6 +211,7 @@ func (s *Site) adminSettingsAgain(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	p.Values.UpcomingAlertMinutes = strconv.Itoa(alerts.UpcomingAlertMinutes)
+	p.Values.StaleMatchMinutes = strconv.Itoa(alerts.StaleMatchMinutes)
 	if alerts.WebhookURL != nil {
 		p.Values.WebhookURL, p.WebhookSecret, p.WebhookDisabled = *alerts.WebhookURL, *alerts.WebhookSecret, alerts.WebhookDisabled
 	}

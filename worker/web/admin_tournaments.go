@@ -133,8 +133,9 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,
 		GrandFinalReset: tour.GrandFinalReset, SwissRounds: tour.SwissRounds, TopCut: tour.TopCut,
 		SeedFromRatings: tour.SeedFromRatings,
-		Public:          tour.Status.Public(),
-		CanRegister:     tour.RegistrationOpenAt(now), Now: now,
+		CheckInMinutes:  tour.CheckInMinutes, CheckInApplies: tour.CheckInApplies(), GroupFormat: string(tour.GroupFormat),
+		Public:      tour.Status.Public(),
+		CanRegister: tour.RegistrationOpenAt(now), Now: now,
 		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
 		Details:       adminDetailsFormOf(tour),
 	}
@@ -164,7 +165,11 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		p.Registrations = append(p.Registrations, views.AdminRegistration{
 			PlatformID: reg.PlatformID, Name: reg.PersonaName, Seed: reg.Seed, Group: reg.GroupName,
 			Roster: reg.Roster, RegisteredAt: reg.RegisteredAt, Disqualified: reg.DisqualifiedAt != nil,
+			CheckedIn: reg.CheckedInAt != nil,
 		})
+		if reg.CheckedInAt != nil {
+			p.CheckedIn++
+		}
 	}
 	for i := range matches {
 		m := &matches[i]
@@ -249,8 +254,42 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 	adminRedirect(w, r, "/admin/tournaments/"+edited.Slug, "saved", "")
 }
 
+// adminPlayerChoices is how many players a name search offers.
+const adminPlayerChoices = 8
+
+// adminFindPlayer reads the register form's player given by name: the
+// player chosen among the matches shown before, or the one player whose
+// name contains the text. Otherwise it sets the field's message (and the
+// matches to choose from) and answers false; an internal error is
+// answered here (false, no message).
+func (s *Site) adminFindPlayer(w http.ResponseWriter, r *http.Request, t *server.Tenant, form *views.AdminRegisterForm) (string, bool) {
+	if choice := r.PostFormValue("choice"); core.ValidPlatformID(choice) {
+		return choice, true
+	}
+	found, err := t.Store.PlayersNamed(r.Context(), form.PlatformID, adminPlayerChoices+1)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return "", false
+	}
+	switch {
+	case len(found) == 1:
+		return found[0].PlatformID, true
+	case len(found) == 0:
+		form.Errors["platformId"] = "No player of this arena has a name containing that. Type their 17-digit account id instead: a player who never signed in is known only by it."
+	case len(found) > adminPlayerChoices:
+		form.Errors["platformId"] = "Many players match: type more of the name."
+	default:
+		form.Errors["platformId"] = "Several players match: choose one below."
+		for _, p := range found {
+			form.Choices = append(form.Choices, views.AdminPlayerChoice{PlatformID: p.PlatformID, Name: p.PersonaName})
+		}
+	}
+	return "", false
+}
+
 // adminRegister is POST /admin/tournaments/{slug}/registrations: registers
-// a side through core.Register, the admin API's rules.
+// a side through core.Register, the admin API's rules. The player is given
+// by 17-digit account id or found by name (adminFindPlayer).
 func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	if !s.adminParseForm(w, r, t, v) {
 		return
@@ -268,6 +307,16 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 			p.RegisterForm = form
 			p.Notice = views.AdminNotice{Error: true, Text: notice}
 		})
+	}
+	if strings.Trim(form.PlatformID, "0123456789") != "" { // a name: an id is digits
+		id, ok := s.adminFindPlayer(w, r, t, &form)
+		if !ok {
+			if len(form.Errors) > 0 {
+				again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+			}
+			return
+		}
+		form.PlatformID = id
 	}
 	draft := core.RegistrationDraft{PlatformID: form.PlatformID, PersonaName: form.PersonaName,
 		Seed: core.NumberText(form.Seed), Roster: core.ListText(form.Roster)}

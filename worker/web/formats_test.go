@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -142,6 +143,9 @@ func adminSettingsForm(t *testing.T, c *arenatest.Browser, field, value string) 
 		f.Set(name, inputValue(body, name))
 	}
 	f.Set("appIds", "480")
+	if unit := regexp.MustCompile(`<option value="(\w+)" selected>`).FindStringSubmatch(body[strings.Index(body, `name="gracePeriodSecondsUnit"`):]); unit != nil {
+		f.Set("gracePeriodSecondsUnit", unit[1]) // the grace period as shown: in its unit
+	}
 	for _, pair := range [][2]string{{"1", "100"}, {"2", "70"}} {
 		f.Add("through", pair[0])
 		f.Add("points", pair[1])

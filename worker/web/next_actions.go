@@ -151,6 +151,15 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 		switch {
 		case entered && (tr.Status == core.StatusRegistrationOpen || tr.Status == core.StatusRegistrationClosed):
 			e := views.NextEntry{Tournament: publicCard(tr, now), State: views.EntryRegistered}
+			if tr.CheckInOpenAt(now) {
+				// Only while check-in is open: one read of its sides.
+				regs, err := t.Store.Registrations(ctx, tr.ID)
+				if err != nil {
+					return n, err
+				}
+				side := core.SideOfPlayer(regs, viewer)
+				e.CheckInDue = side != nil && side.CheckedInAt == nil
+			}
 			if captain != viewer {
 				e.CaptainName = book.player(captain).Name
 				if _, ok := book[captain]; !ok {

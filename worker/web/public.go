@@ -31,6 +31,8 @@ func (s *Site) publicRoutes() {
 	s.page("GET /players/{platformId}/calendar.ics", s.playerCalendar)
 	s.page("GET /tournaments/{slug}/calendar.ics", s.tournamentCalendar)
 	s.page("GET /tournaments/{slug}/embed", s.tournamentEmbed)
+	s.page("GET /tournaments/{slug}/broadcast", s.tournamentBroadcast)
+	s.page("GET /matches/{id}/broadcast", s.matchBroadcast)
 	s.page("GET /tournaments/{slug}/bracket.svg", s.bracketSVG)
 }
 

@@ -175,6 +175,7 @@ func publicResults(ctx context.Context, t *server.Tenant, tour *core.Tournament,
 		return views.TournamentResults{}, nil, err
 	}
 	p.RoundRobin = tour.Format == core.FormatRoundRobin
+	p.GSL = tour.Format == core.FormatGroupsPlayoffs && tour.GroupFormat == core.GroupFormatGSL
 	if tour.Format == core.FormatSwiss {
 		if p.Swiss, err = publicSwiss(tour, regs, matches, book, now); err != nil {
 			return views.TournamentResults{}, nil, err

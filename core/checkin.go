@@ -1,0 +1,94 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// Check-in: a tournament with CheckInMinutes > 0 asks its sides to say
+// they are here before it starts. Check-in opens CheckInMinutes before
+// startsAt and closes at startsAt (or when the tournament starts, if
+// earlier). Starting the tournament withdraws every side that has not
+// checked in, once check-in has opened.
+
+// CheckInMinutesRange bounds a tournament's check-in (0: none; at most a
+// day).
+var CheckInMinutesRange = Range{Min: 0, Max: 24 * 60}
+
+// CodeCheckInClosed: the tournament takes no check-in now (409).
+const CodeCheckInClosed = "check_in_closed"
+
+// CheckInWindow returns when check-in opens and closes; ok false when
+// the tournament has no check-in.
+func (t *Tournament) CheckInWindow() (opens, closes time.Time, ok bool) {
+	if t.CheckInMinutes <= 0 {
+		return time.Time{}, time.Time{}, false
+	}
+	return t.StartsAt.Add(-time.Duration(t.CheckInMinutes) * time.Minute), t.StartsAt, true
+}
+
+// CheckInApplies reports whether the tournament's sides carry a
+// checked-in mark: it has check-in and has not started (nor ended).
+func (t *Tournament) CheckInApplies() bool {
+	return t.CheckInMinutes > 0 && (t.Status == StatusRegistrationOpen || t.Status == StatusRegistrationClosed)
+}
+
+// CheckInOpenAt reports whether a side may check in at now: check-in
+// applies and now is inside its window.
+func (t *Tournament) CheckInOpenAt(now time.Time) bool {
+	opens, closes, ok := t.CheckInWindow()
+	return ok && t.CheckInApplies() && !now.Before(opens) && now.Before(closes)
+}
+
+// CheckInStore records check-ins.
+type CheckInStore interface {
+	// CheckIn marks the captain's side checked in at `at` (a side checked
+	// in already keeps its first time), only while t is still in status
+	// registration_open or registration_closed; false when it was not.
+	CheckIn(ctx context.Context, t *Tournament, captain string, at time.Time) (bool, error)
+}
+
+// CheckIn checks the player's side in (any roster member may): the same
+// rule for the game client and the site. Checks, in order: the player is
+// on a side (CodeNotRegistered), check-in is open (CodeCheckInClosed,
+// also when the tournament starts concurrently). Checking in again
+// answers as the first time did.
+func CheckIn(ctx context.Context, ts TournamentStore, cs CheckInStore, tour *Tournament, player string, now time.Time) error {
+	regs, err := ts.Registrations(ctx, tour.ID)
+	if err != nil {
+		return err
+	}
+	reg := SideOfPlayer(regs, player)
+	if reg == nil {
+		return Errorf(CodeNotRegistered, "%s is not registered in %s", player, tour.Slug)
+	}
+	if !tour.CheckInOpenAt(now) {
+		return Errorf(CodeCheckInClosed, "%s takes no check-in now", tour.Slug)
+	}
+	ok, err := cs.CheckIn(ctx, tour, reg.PlatformID, now)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeCheckInClosed, "%s started meanwhile", tour.Slug)
+	}
+	return nil
+}
+
+// absentSides splits the sides at the start of t at now: those that
+// play, and those withdrawn for not checking in (none when t has no
+// check-in, or when it starts before check-in opened: nobody could).
+func absentSides(t *Tournament, regs []Registration, now time.Time) (present, absent []Registration) {
+	opens, _, ok := t.CheckInWindow()
+	if !ok || now.Before(opens) {
+		return regs, nil
+	}
+	for _, r := range regs {
+		if r.CheckedInAt != nil {
+			present = append(present, r)
+		} else {
+			absent = append(absent, r)
+		}
+	}
+	return present, absent
+}

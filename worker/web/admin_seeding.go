@@ -1,0 +1,81 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// adminPreviewRatingSeeds is GET /admin/tournaments/{slug}/seeds/rating:
+// the order seeding by rating gives (core.SeedsByRating, previewed), and
+// the button applying it.
+func (s *Site) adminPreviewRatingSeeds(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	s.adminRenderRatingSeeds(w, r, t, v, tour, core.SeedingDraft{By: core.SeedingByRating, Preview: true})
+}
+
+// adminApplyRatingSeeds is POST /admin/tournaments/{slug}/seeds/rating:
+// the seeds stored as previewed.
+func (s *Site) adminApplyRatingSeeds(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	if _, err := core.SeedsByRating(r.Context(), t.Store, t.Store, tour, core.SeedingDraft{By: core.SeedingByRating}); err != nil {
+		if adminErrorCode(err) == core.CodeSeedsLocked {
+			s.adminRenderRatingSeeds(w, r, t, v, tour, core.SeedingDraft{By: core.SeedingByRating, Preview: true})
+			return
+		}
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "rating-seeds", "registrations")
+}
+
+// adminRenderRatingSeeds shows the seeds by rating; once the draw
+// happened it says the seeds are fixed (409).
+func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, tour *core.Tournament, d core.SeedingDraft) {
+	ctx := r.Context()
+	p := views.AdminRatingSeeds{Slug: tour.Slug, Name: tour.Name, Allowed: true}
+	status := http.StatusOK
+	seeds, err := core.SeedsByRating(ctx, t.Store, t.Store, tour, d)
+	switch adminErrorCode(err) {
+	case "":
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	case core.CodeSeedsLocked:
+		status, p.Allowed = server.StatusOf(core.CodeSeedsLocked), false
+		p.Notice = views.AdminNotice{Error: true, Text: "The seeds are fixed: the groups or the bracket are drawn."}
+	default:
+		s.fail(w, r, t, err)
+		return
+	}
+	ids := make([]string, len(seeds))
+	for i, sd := range seeds {
+		ids[i] = sd.PlatformID
+	}
+	names, err := t.Store.Players(ctx, ids)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	for _, sd := range seeds {
+		row := views.AdminRatingSeed{Seed: sd.Seed, PlatformID: sd.PlatformID, Name: names[sd.PlatformID].PersonaName}
+		if sd.Rating != nil {
+			row.Rating = strconv.Itoa(int(*sd.Rating + 0.5))
+		}
+		p.Seeds = append(p.Seeds, row)
+	}
+	s.render(w, r, t, status, views.AdminRatingSeedsPage(s.adminLayout(t, v, tour.Name+": seed by rating"), p))
+}

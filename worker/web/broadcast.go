@@ -1,0 +1,153 @@
+package web
+
+import (
+	"net/http"
+
+	"arena/views"
+	"arena/worker/server"
+)
+
+// The broadcast views (views.BroadcastView): a tournament's open stages,
+// or one match, for a stream's 1920×1080 browser source. They draw the
+// page's own view model (tournamentData), so the stream and the site
+// never disagree.
+
+// Broadcast timings: each scene shows this long; the page asks for fresh
+// results this often.
+const (
+	broadcastCycleSeconds   = 12
+	broadcastRecheckSeconds = 20
+)
+
+// broadcastHeaders let any page frame the view (a stream tool's overlay)
+// and caches it briefly.
+func broadcastHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "frame-ancestors *")
+	h.Set("Cache-Control", "public, max-age=5")
+}
+
+// tournamentBroadcast is GET /tournaments/{slug}/broadcast.
+func (s *Site) tournamentBroadcast(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tour, data, ok := s.tournamentAndData(w, r, t)
+	if !ok {
+		return
+	}
+	broadcastHeaders(w)
+	s.render(w, r, t, http.StatusOK, views.BroadcastView(views.BroadcastPage{
+		ArenaName: t.Arena.Name, Name: tour.Name, Status: string(tour.Status),
+		Transparent:  r.URL.Query().Get("transparent") == "1",
+		CycleSeconds: broadcastCycleSeconds, RecheckSeconds: broadcastRecheckSeconds,
+		Scenes: broadcastScenes(data),
+	}))
+}
+
+// broadcastScenes are the stages a stream cycles through: each group with
+// matches left, each bracket round with matches left; once nothing is
+// left the podium (or the last round played); before the draw, who is in.
+func broadcastScenes(data *tournamentData) []views.BroadcastScene {
+	res := data.results
+	var scenes []views.BroadcastScene
+	for _, g := range res.Groups {
+		if g.Decided {
+			continue
+		}
+		scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows}
+		for _, m := range g.Matches {
+			if m.Winner == 0 {
+				scene.Matches = append(scene.Matches, broadcastSummary(m))
+			}
+		}
+		scenes = append(scenes, scene)
+	}
+	var lastPlayed *views.BroadcastScene
+	if res.Bracket != nil {
+		for _, col := range res.Bracket.Columns {
+			scene := views.BroadcastScene{Title: col.Label}
+			open := false
+			for _, b := range col.Matches {
+				if b.Seats[1].Bye {
+					continue
+				}
+				m := views.BroadcastMatch{ID: b.ID, Round: col.Label, Status: b.Status, Score: b.Score,
+					P1: broadcastSeat(b.Seats[0]), P2: broadcastSeat(b.Seats[1])}
+				switch {
+				case b.Seats[0].Winner:
+					m.Winner = 1
+				case b.Seats[1].Winner:
+					m.Winner = 2
+				default:
+					open = true
+				}
+				scene.Matches = append(scene.Matches, m)
+			}
+			if open {
+				scenes = append(scenes, scene)
+			} else if len(scene.Matches) > 0 {
+				lastPlayed = &scene
+			}
+		}
+	}
+	if len(scenes) > 0 {
+		return scenes
+	}
+	switch {
+	case len(res.Podium) > 0:
+		return []views.BroadcastScene{{Title: "Podium", Podium: res.Podium}}
+	case lastPlayed != nil:
+		return []views.BroadcastScene{*lastPlayed}
+	case len(res.Groups) > 0:
+		g := res.Groups[len(res.Groups)-1]
+		return []views.BroadcastScene{{Title: "Group " + g.Name, Rows: g.Rows}}
+	}
+	players := make([]views.PlayerRef, len(data.players))
+	for i, side := range data.players {
+		players[i] = side.Player
+	}
+	return []views.BroadcastScene{{Title: "Players", Players: players}}
+}
+
+func broadcastSeat(seat views.BracketSeat) string {
+	if seat.Player == nil {
+		return ""
+	}
+	return seat.Player.Name
+}
+
+func broadcastSummary(m views.MatchSummary) views.BroadcastMatch {
+	out := views.BroadcastMatch{ID: m.ID, Round: m.Round, Status: m.Status, Winner: m.Winner, Score: m.Score}
+	if m.P1 != nil {
+		out.P1 = m.P1.Name
+	}
+	if m.P2 != nil {
+		out.P2 = m.P2.Name
+	}
+	return out
+}
+
+// matchBroadcast is GET /matches/{id}/broadcast: one match, large. A
+// match of a tournament that is not public is not found.
+func (s *Site) matchBroadcast(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	st, tour, book, ok := s.matchFor(w, r, t)
+	if !ok {
+		return
+	}
+	m := views.BroadcastMatch{ID: st.ID, Round: st.Round, Status: string(st.Status), Tournament: tour.Name}
+	if st.P1 != "" {
+		m.P1 = book.player(st.P1).Name
+	}
+	if st.P2 != "" {
+		m.P2 = book.player(st.P2).Name
+	}
+	if st.Score != nil {
+		m.Score = &views.Score{P1: st.Score.P1, P2: st.Score.P2}
+	}
+	if st.Status.Resolved() {
+		m.Winner = st.SideOf(st.Winner)
+	}
+	broadcastHeaders(w)
+	s.render(w, r, t, http.StatusOK, views.BroadcastMatchView(views.BroadcastMatchPage{
+		ArenaName: t.Arena.Name, Transparent: r.URL.Query().Get("transparent") == "1",
+		RecheckSeconds: broadcastRecheckSeconds, Match: m,
+	}))
+}
