@@ -106,5 +106,17 @@ func organizerSteps() []step {
 				}
 			}
 		}},
+		{"TheBroadcastViewShowsTheGroup", func(t *testing.T, w *world) {
+			for _, path := range []string{"/tournaments/" + gslCup + "/broadcast", "/tournaments/" + gslCup + "/broadcast?transparent=1"} {
+				a := w.page(t, path, "")
+				require.Equal(t, http.StatusOK, a.status, path)
+				body := string(a.body)
+				assert.Contains(t, body, `class="broadcast`, path)
+				assert.Contains(t, body, "Story GSL", path)
+				assert.Contains(t, body, players[0].name, path)
+				assert.NotContains(t, body, "<nav", "no site chrome")
+			}
+			assert.Contains(t, string(w.page(t, "/tournaments/"+gslCup+"/broadcast?transparent=1", "").body), "transparent")
+		}},
 	}
 }
