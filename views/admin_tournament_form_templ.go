@@ -772,7 +772,7 @@ func adminTournamentForm(f AdminTournamentForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = adminInput("slug", "text", f.Values.Slug, f.Errors, templ.Attributes{"maxlength": strconv.Itoa(core.MaxSlugLength), "pattern": "[a-z0-9]([a-z0-9-]*[a-z0-9])?", "autocomplete": "off", "data-slug-from": "name"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = adminInput("slug", "text", f.Values.Slug, f.Errors, templ.Attributes{"maxlength": strconv.Itoa(core.MaxSlugLength), "pattern": "[a-z0-9]([a-z0-9-]*[a-z0-9])?", "autocomplete": "off", "placeholder": "made from the name"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -6,7 +6,7 @@
 // <name>Offset field tells the server the offset of each value), and
 // keeps what the viewer opened in a live region open when it refreshes;
 // on the admin tournament form it shows the chosen format's settings only
-// and fills the slug from the name.
+// (an empty slug is made from the name by the server, core.SlugFromName).
 (function () {
   // The service's one shape of a time (core.TimeLayout), the zone named:
   // "27 Nov 2026, 15:00 CET".
@@ -141,20 +141,6 @@
     apply();
     format.addEventListener("change", apply);
   }
-  // A slug field marked data-slug-from follows the named field (the
-  // tournament's name) until the organizer types a slug of their own; the
-  // server makes the same slug of the name when the field is sent empty.
-  function slugFrom(input) {
-    var source = input.form && input.form.elements[input.dataset.slugFrom];
-    if (!source) return;
-    var max = parseInt(input.getAttribute("maxlength"), 10) || 40;
-    var slugify = function (s) {
-      return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+/, "").slice(0, max).replace(/-+$/, "");
-    };
-    var follows = input.value === "" || input.value === slugify(source.value);
-    source.addEventListener("input", function () { if (follows) input.value = slugify(source.value); });
-    input.addEventListener("input", function () { follows = input.value === ""; });
-  }
   // A broadcast view shows one scene at a time, each for data-cycle
   // seconds, and fetches itself again every data-recheck seconds (the
   // stream's source never reloads visibly: only its stage is replaced).
@@ -190,7 +176,6 @@
     zoneFields(document);
     streamPlayers(document);
     document.querySelectorAll("form[data-follows-format]").forEach(followFormat);
-    document.querySelectorAll("input[data-slug-from]").forEach(slugFrom);
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
   });

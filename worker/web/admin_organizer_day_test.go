@@ -100,7 +100,7 @@ func TestTournamentFormFollowsTheFormat(t *testing.T) {
 	} {
 		assert.Regexp(t, `data-formats="`+formats+`">\s*<label[^>]*>(<input[^>]*name="`+field+`"|[^<]*)`, page.Body, field)
 	}
-	assert.Contains(t, page.Body, `data-slug-from="name"`)
+	assert.Contains(t, page.Body, "left empty, it is made from the name", "the server's rule, said once; no script copies it")
 	assert.Contains(t, page.Body, "Demo is your public game")
 	assert.Contains(t, page.Body, "a cast can show hands without helping anyone cheat")
 
