@@ -278,6 +278,39 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 	return nil
 }
 
+// MoveArenaHosts implements core.Directory: the settings and the hosts
+// are one batch, which a taken host rolls back whole.
+func (d *Directory) MoveArenaHosts(ctx context.Context, a *core.Arena, hosts []string) error {
+	appIDs, err := json.Marshal(a.AppIDs)
+	if err != nil {
+		return err
+	}
+	stmts := []Stmt{
+		{SQL: q("update_arena_settings"), Args: []any{
+			a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
+			a.GracePeriodSeconds, a.RateLimits.AnonymousPerMinute, a.RateLimits.KeyPerMinute,
+			formatTime(a.UpdatedAt), a.ID}},
+		{SQL: q("shift_domain_hosts"), Args: []any{len(hosts), a.ID, a.ID}},
+		{SQL: q("unroute_arena_hosts"), Args: []any{a.ID, a.ID}},
+	}
+	for i, h := range hosts {
+		stmts = append(stmts, Stmt{SQL: q("route_arena_host"), Args: []any{h, a.ID, h, i}})
+	}
+	err = d.db.Batch(ctx, stmts...)
+	if isUniqueViolation(err, "arena_hosts.host") || isNotNullViolation(err, "arena_hosts.position") {
+		return &core.Error{Code: core.CodeHostTaken, Field: "hosts", Message: "a host is another arena's, or a custom domain"}
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to move the hosts of arena %q: %w", a.Slug, err)
+	}
+	moved, err := d.arenaWhere(ctx, "WHERE a.id = ?", a.ID)
+	if err != nil {
+		return err
+	}
+	a.Hosts = moved.Hosts
+	return nil
+}
+
 // SetSchemaVersion implements core.Directory. It never lowers a version.
 func (d *Directory) SetSchemaVersion(ctx context.Context, arenaID int64, version int) error {
 	if _, err := d.db.write(ctx, q("set_schema_version"), version, arenaID, version); err != nil {

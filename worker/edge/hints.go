@@ -27,7 +27,8 @@ const (
 	// HintCache is how many seconds the answer may be served from the
 	// edge cache (absent: not at all).
 	HintCache = "cache"
-	// HintChanged lists (comma-separated) the arenas a cron run changed.
+	// HintChanged lists (comma-separated) the arenas a cron run, or an
+	// operator's request, changed.
 	HintChanged = "changed"
 	// HintIO counts the commands (round trips) the call's JS side performed.
 	HintIO = "io"
@@ -91,6 +92,9 @@ func (Hints) PublicRead(ctx context.Context, keyID string) {
 	}
 	Hint(ctx, HintClass, class)
 }
+
+// Changed implements server.FrontHints.
+func (Hints) Changed(ctx context.Context, slug string) { Hint(ctx, HintChanged, slug) }
 
 // cacheHint decides HintCache for an answer: public reads for as long as
 // their Cache-Control allows; anonymous pages (no cookie, no credentials)

@@ -16,4 +16,8 @@ type FrontHints interface {
 	// PublicRead: the request is a public read answered for the caller
 	// class keyID names: "" for anonymous callers, else the API key's id.
 	PublicRead(ctx context.Context, keyID string)
+	// Changed: the request changed arena slug in the directory from
+	// another host (the operator's routes): whatever the front learned of
+	// the arena's hosts, and its cached reads, are stale.
+	Changed(ctx context.Context, slug string)
 }

@@ -56,6 +56,16 @@ export async function wrote(url, slug) {
   await bumpVersion(slug);
 }
 
+// changed forgets what the front knows of the arenas Go named as changed
+// (hints.changed: a cron run, an operator's change): the hosts learned for
+// them, and their cached reads (in this data center).
+export async function changed(hints) {
+  const slugs = (hints.changed ?? "").split(",").filter(Boolean);
+  if (!slugs.length) return;
+  for (const [host, info] of hosts) if (slugs.includes(info.slug)) hosts.delete(host);
+  await Promise.all(slugs.map(bumpVersion));
+}
+
 // bumpVersion forgets every cached read of the arena (in this data center).
 export async function bumpVersion(slug) {
   await caches.default.put(
