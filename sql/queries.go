@@ -5,15 +5,20 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-// queries maps a query's name (its "-- name: X" line in queries/*.sql) to
-// its text.
-var queries = loadQueries(queryFiles)
+// queries caches what q found: a query's name (its "-- name: X" line in
+// queries/*.sql) to its text. q finds each on first use, so package
+// initialization parses nothing (a new edge isolate runs every package's
+// init before its first request; docs/edge.md "Cold start").
+var queries sync.Map
 
+// loadQueries parses every query of fsys (what q finds one at a time);
+// a name defined twice panics.
 func loadQueries(fsys fs.FS) map[string]string {
 	out := map[string]string{}
 	files, err := fs.Glob(fsys, "queries/*.sql")
@@ -54,9 +59,55 @@ func loadQueries(fsys fs.FS) map[string]string {
 
 // q returns the named query; an unknown name is a programming error.
 func q(name string) string {
-	s, ok := queries[name]
+	if s, ok := queries.Load(name); ok {
+		return s.(string)
+	}
+	s, ok := findQuery(queryFiles, name)
 	if !ok {
 		panic("store: unknown query " + name)
 	}
+	queries.Store(name, s)
 	return s
+}
+
+// findQuery returns the text of the query named name in fsys, as
+// loadQueries reads it: the lines after its name line up to the next
+// one, without comment lines, trimmed.
+func findQuery(fsys fs.FS, name string) (string, bool) {
+	files, err := fs.Glob(fsys, "queries/*.sql")
+	if err != nil {
+		panic(err)
+	}
+	const marker = "-- name:"
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			panic(err)
+		}
+		text := string(b)
+		for at := 0; ; {
+			i := strings.Index(text[at:], marker)
+			if i < 0 {
+				break
+			}
+			i += at
+			line, rest, _ := strings.Cut(text[i+len(marker):], "\n")
+			at = i + len(marker)
+			if strings.TrimSpace(line) != name || (i > 0 && strings.TrimSpace(text[strings.LastIndexByte(text[:i], '\n')+1:i]) != "") {
+				continue
+			}
+			if end := strings.Index(rest, marker); end >= 0 {
+				rest = rest[:end]
+			}
+			var body strings.Builder
+			for _, l := range strings.Split(rest, "\n") {
+				if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+					body.WriteString(l)
+					body.WriteByte('\n')
+				}
+			}
+			return strings.TrimSpace(body.String()), true
+		}
+	}
+	return "", false
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -148,13 +147,13 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-var apiKeyHeader = regexp.MustCompile(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$`)
+var apiKeyHeader = core.LazyRegexp(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$`)
 
 // apiKey returns the id of the request's public-API key when it is a valid,
 // unrevoked key of this arena (spec 5.2), else "". Malformed, unknown,
 // revoked and other arenas' keys are anonymous, never an error.
 func (s *Server) apiKey(r *http.Request, t *Tenant) string {
-	m := apiKeyHeader.FindStringSubmatch(r.Header.Get("Authorization"))
+	m := apiKeyHeader().FindStringSubmatch(r.Header.Get("Authorization"))
 	if m == nil {
 		return ""
 	}
