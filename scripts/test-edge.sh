@@ -6,7 +6,8 @@
 # the cron trigger, the edge cache and rate limits, the website and its
 # sessions, the whole end-to-end story (e2e/story: reference clients play a
 # tournament, with the same assertions as natively), concurrent clients,
-# latency, and that one Go instance served it all.
+# a second wrangler dev on the same databases (two isolates agree within
+# the stated bound), latency, and that one Go instance served it all.
 # Prints PASS/FAIL per check and "edge: N passed, M failed"; exits non-zero on
 # any failure. Everything it starts is stopped, and its temp dir removed, on
 # success, failure or Ctrl-C. Usage: scripts/test-edge.sh
@@ -293,7 +294,16 @@ else
   fail "formats: the worker/server test binary did not build" "$(tail -n 20 "$tmp/server-build.log")"
 fi
 
-# 16. Latency of sequential requests through the local Workers runtime.
+# 16. A second wrangler dev on the same databases: writes through this
+# one are seen through it within the stated bound, in every order
+# (scripts/edge-two-isolates.sh; needs the Cloudflare twin).
+if [ "$story_built" = yes ]; then
+  source scripts/edge-two-isolates.sh
+else
+  fail "two isolates: not run (the Cloudflare twin did not build)"
+fi
+
+# 17. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 unexpected=""
@@ -306,7 +316,7 @@ latency=$(sort -n "$tmp/times" | awk '{ t[NR] = $1 * 1000 } END {
   printf "p50 %.1f ms, p90 %.1f ms, max %.1f ms", t[int(NR * 0.5 + 0.5)], t[int(NR * 0.9 + 0.5)], t[NR] }')
 if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 (request:status$unexpected; $latency)"; fi
 
-# 17. One Go instance served everything above.
+# 18. One Go instance served everything above.
 instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
 requests=$(grep -c '^\[wrangler:info\] ' "$tmp/wrangler.log" || true)
 if [ "$instances" = 1 ]; then pass "kept instance: 1 Go instance for $requests requests"; else fail "kept instance (want 1 Go instance)" "$instances instances for $requests requests"; fi

@@ -173,9 +173,19 @@ const byHost = "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?) A
 
 // ArenaByHost implements core.Directory.
 func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, error) {
+	a, _, err := d.ArenaByHostFresh(ctx, host)
+	return a, err
+}
+
+// ArenaByHostFresh is ArenaByHost that also says how much longer the
+// answer may be trusted: with CacheHostsFor, the rest of its ttl from the
+// moment it was read from the database (a cached answer is that much
+// older); otherwise 0, no bound (a sole writer's cache is never stale).
+func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Arena, time.Duration, error) {
 	c := d.hosts
 	if c == nil {
-		return d.arenaWhere(ctx, byHost, host)
+		a, err := d.arenaWhere(ctx, byHost, host)
+		return a, 0, err
 	}
 	version := d.db.Version()
 	c.mu.Lock()
@@ -183,16 +193,18 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 		c.version, c.arenas, c.found = version, map[string]core.Arena{}, map[string]time.Time{}
 	}
 	a, ok := c.arenas[host]
-	if ok && c.ttl > 0 && c.now().Sub(c.found[host]) >= c.ttl {
-		ok = false
+	var fresh time.Duration
+	if ok && c.ttl > 0 {
+		fresh = c.ttl - c.now().Sub(c.found[host])
+		ok = fresh > 0
 	}
 	c.mu.Unlock()
 	if ok {
-		return &a, nil
+		return &a, fresh, nil
 	}
 	found, err := d.arenaWhere(ctx, byHost, host)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	c.mu.Lock()
 	if c.version == version && len(c.arenas) < 10000 {
@@ -202,7 +214,7 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 		}
 	}
 	c.mu.Unlock()
-	return found, nil
+	return found, c.ttl, nil
 }
 
 // ArenaBySlug implements core.Directory.

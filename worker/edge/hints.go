@@ -32,6 +32,10 @@ const (
 	HintChanged = "changed"
 	// HintIO counts the commands (round trips) the call's JS side performed.
 	HintIO = "io"
+	// HintFresh is how many milliseconds more Go's knowledge of the arena
+	// (its host cache) may be trusted: what the front learns from the
+	// answer, and the answer cached, expire no later (absent: no bound).
+	HintFresh = "fresh"
 )
 
 // Rate-limit modes of a caller class, per arena (HintLimits).
@@ -76,7 +80,10 @@ type Hints struct{}
 var _ server.FrontHints = Hints{}
 
 // Tenant implements server.FrontHints.
-func (Hints) Tenant(ctx context.Context, a *core.Arena) {
+func (Hints) Tenant(ctx context.Context, a *core.Arena, fresh time.Duration) {
+	if fresh > 0 {
+		Hint(ctx, HintFresh, strconv.FormatInt(fresh.Milliseconds(), 10))
+	}
 	anon, anonLimit := LimitMode(a.RateLimits, false)
 	key, keyLimit := LimitMode(a.RateLimits, true)
 	Hint(ctx, HintArena, a.Slug)

@@ -146,8 +146,9 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		ctx := r.Context()
 		host := core.NormalizeHost(r.Host)
 		var a *core.Arena
+		var fresh time.Duration
 		err := s.withDirectory(ctx, func() (err error) {
-			a, err = s.dir.ArenaByHost(ctx, host)
+			a, fresh, err = s.dir.ArenaByHostFresh(ctx, host)
 			return err
 		})
 		if err != nil {
@@ -158,7 +159,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			ra.slug = a.Slug
 		}
 		if s.cfg.FrontHints != nil {
-			s.cfg.FrontHints.Tenant(ctx, a)
+			s.cfg.FrontHints.Tenant(ctx, a, fresh)
 		}
 		st, release, err := s.arenaDB(ctx, a)
 		if err != nil {
