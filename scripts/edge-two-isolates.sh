@@ -8,10 +8,11 @@
 #   after      B's first look comes after the write;
 #   before     B looked just before the write (its Go host cache, its
 #              front and its cached answer all hold the old state);
-#   staggered  B reads every 0.3 s from 5 s before the write, so its Go
-#              host cache is half spent when the write lands and each of
-#              its answers teaches the front again (the order that once
-#              stacked Go's 10 s onto the front's 10 s: 17.4 s).
+#   staggered  B's Go looked the arena up through another request 1 s
+#              before the write, and B's first look at what is watched
+#              comes 8 s after that lookup, answered by Go from it: the
+#              order that stacked Go's 10 s onto the front's 10 s (17.4 s
+#              measured; this check fails on that build).
 # Each must be seen within the bound (10 s, plus one poll), and nothing
 # wrong after it (watched 3 s more): a settings change, a revoked API key
 # (never valid again), a decided match (never undecided again) and a
@@ -22,7 +23,7 @@ call PUT /api/v1/admin/settings edge.test "$admin_token" '{"rateLimits":{"anonym
 [ "$status" = 200 ] || fail "two isolates: lifting the read limits" 
 
 agree_bound_ms=10000
-agree_slack_ms=1000 # one poll interval and one request
+agree_slack_ms=2000 # one poll interval and one request on a loaded machine
 
 read -r b_port <<<"$(free_ports 1)"
 start_wrangler isolate-b build/worker.mjs "$b_port" "$dir_url" "$operator_token" \
@@ -38,26 +39,28 @@ on_b() {
   echo "${out##*$'\n'} ${out%$'\n'*}"
 }
 
-# agree NAME ORDER WRITE SEEN: makes WRITE through A and polls SEEN on B
-# (a function: 0 when B shows the new state, 1 when the old one, 2 when
-# something wrong). Prints the time to seen; fails past the bound or when
-# B goes back to the old state after it.
+# agree NAME ORDER WRITE SEEN WARM: makes WRITE through A and polls SEEN
+# on B (a function: 0 when B shows the new state, 1 when the old one, 2
+# when something wrong); WARM is another request to B about the same
+# arena (the staggered order's lookup). Records the time to seen; fails
+# past the bound or when B goes back to the old state after it.
 agree() {
-  local name=$1 order=$2 write=$3 seen=$4 t_write t_seen now rc until
+  local name=$1 order=$2 write=$3 seen=$4 warm=$5 t_write t_seen t_warm now rc until
   case $order in
     before) $seen >/dev/null || true ;;
     staggered)
-      until=$(($(now_ms) + 5000))
-      while (($(now_ms) < until)); do
-        $seen >/dev/null || true
-        sleep 0.3
-      done
+      t_warm=$(now_ms)
+      $warm >/dev/null || true
+      sleep 1
       ;;
   esac
   t_write=$(now_ms)
   if ! $write; then
     fail "two isolates: $name ($order): the write through A failed"
     return
+  fi
+  if [ "$order" = staggered ]; then
+    while (($(now_ms) < t_warm + 8000)); do sleep 0.1; done
   fi
   while :; do
     rc=0
@@ -96,6 +99,10 @@ name_seen() {
   [ "${r%% *}" = 200 ] || return 2
   [[ "$r" == *"\"name\":\"$arena_name\""* ]]
 }
+
+# B's Go looks the arena up (an answer never cached by the front: a
+# ticketed call), without reading what is watched.
+warm_edge() { on_b /api/v1/me/upcoming-match -H 'Host: edge.test' -H 'Authorization: Platform MOCK:76561198000000001'; }
 
 # 2. A revoked API key: B's reads with it (cached under the key's class
 # once warm) are answered as anonymous ones and stay so (a public read
@@ -179,6 +186,7 @@ add_domain() {
   call GET /api/v1 "$domain"
   [ "$status" = 200 ]
 }
+warm_domain() { on_b /api/v1/me/upcoming-match -H "Host: $domain" -H 'Authorization: Platform MOCK:76561198000000001'; }
 remove_domain() { call DELETE "/api/v1/admin/domains/$domain" edge.test "$admin_token"; [ "${status:0:1}" = 2 ]; }
 domain_gone() {
   local r
@@ -189,16 +197,16 @@ domain_gone() {
 
 if ! make_cup; then fail "two isolates: the cup's matches could not be made" ; fi
 for order in after before staggered; do
-  agree settings "$order" rename name_seen
+  agree settings "$order" rename name_seen warm_edge
   # Each thing is checked through A, so that B's first look is agree's.
   if mint_key && [ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Host: edge.test' -H "Authorization: Bearer $api_key" "$base/api/v1")" = 200 ]; then
-    agree "revoked key" "$order" revoke_key key_refused
+    agree "revoked key" "$order" revoke_key key_refused warm_edge
   else
     fail "two isolates: revoked key ($order): the key could not be minted or read through B"
   fi
-  if [ "${#cup_matches[@]}" -gt 0 ]; then agree "decided match" "$order" resolve_match match_decided; fi
+  if [ "${#cup_matches[@]}" -gt 0 ]; then agree "decided match" "$order" resolve_match match_decided warm_edge; fi
   if add_domain; then
-    agree "removed domain" "$order" remove_domain domain_gone
+    agree "removed domain" "$order" remove_domain domain_gone warm_domain
   else
     fail "two isolates: removed domain ($order): the domain did not route through B" "HTTP $status $(head -c 200 "$tmp/body")"
   fi
