@@ -37,7 +37,9 @@ func (d *Directory) CacheHosts() { d.hosts = &hostCache{arenas: map[string]core.
 // CacheHostsFor makes ArenaByHost answer from memory for at most ttl, and
 // not after a write through this directory's DB: for an instance that is
 // one of many writers (a warm edge isolate), which then sees another's
-// changes to an arena ttl late at most.
+// changes to an arena ttl late at most. A lookup is read again once less
+// than half its ttl is left, so that what is passed on with its rest of
+// life (ArenaByHostFresh) can always be kept a while.
 func (d *Directory) CacheHostsFor(ttl time.Duration, now func() time.Time) {
 	d.hosts = &hostCache{arenas: map[string]core.Arena{}, ttl: ttl, now: now, found: map[string]time.Time{}}
 }
@@ -180,7 +182,8 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 // ArenaByHostFresh is ArenaByHost that also says how much longer the
 // answer may be trusted: with CacheHostsFor, the rest of its ttl from the
 // moment it was read from the database (a cached answer is that much
-// older); otherwise 0, no bound (a sole writer's cache is never stale).
+// older, at most half the ttl); otherwise 0, no bound (a sole writer's
+// cache is never stale).
 func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Arena, time.Duration, error) {
 	c := d.hosts
 	if c == nil {
@@ -196,7 +199,7 @@ func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Ar
 	var fresh time.Duration
 	if ok && c.ttl > 0 {
 		fresh = c.ttl - c.now().Sub(c.found[host])
-		ok = fresh > 0
+		ok = fresh >= c.ttl/2
 	}
 	c.mu.Unlock()
 	if ok {
