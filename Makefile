@@ -2,11 +2,15 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev test test-go test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
+.PHONY: dev dev-edge test test-go test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
 	$(GO) run ./worker --dev
+
+## dev-edge: serve the same demo arena under wrangler dev --local (libSQL servers, simulated R2, cron); Ctrl-C stops it
+dev-edge:
+	scripts/dev-edge.sh
 
 ## test: gofmt, go vet (native and wasm), go test (libSQL suite and client interop included), wasm build
 test: generate-check fmt-check vet tools clients test-clients test-go wasm

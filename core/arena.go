@@ -1,7 +1,6 @@
 package core
 
 import (
-	"regexp"
 	"strings"
 	"time"
 )
@@ -124,19 +123,19 @@ func RedactDatabaseURL(u string) string {
 }
 
 var (
-	slugPattern       = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$`)
-	appIDPattern      = regexp.MustCompile(`^[1-9][0-9]{0,9}$`)
-	platformIDPattern = regexp.MustCompile(`^` + PlatformIDInputPattern + `$`)
-	hostLabelPattern  = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
+	slugPattern       = LazyRegexp(`^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$`)
+	appIDPattern      = LazyRegexp(`^[1-9][0-9]{0,9}$`)
+	platformIDPattern = LazyRegexp(`^` + PlatformIDInputPattern + `$`)
+	hostLabelPattern  = LazyRegexp(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`)
 )
 
 // ValidSlug reports whether s is a slug: 1 to 40 lowercase letters, digits
 // and inner hyphens.
-func ValidSlug(s string) bool { return slugPattern.MatchString(s) }
+func ValidSlug(s string) bool { return slugPattern().MatchString(s) }
 
 // ValidAppID reports whether s is a platform AppID (a positive decimal
 // number of at most 10 digits).
-func ValidAppID(s string) bool { return appIDPattern.MatchString(s) }
+func ValidAppID(s string) bool { return appIDPattern().MatchString(s) }
 
 // PlatformIDDigits is a platform account id's length in decimal digits,
 // and PlatformIDInputPattern the pattern of one (an HTML input's pattern
@@ -148,7 +147,7 @@ const (
 
 // ValidPlatformID reports whether s is a platform account id: exactly
 // PlatformIDDigits decimal digits.
-func ValidPlatformID(s string) bool { return platformIDPattern.MatchString(s) }
+func ValidPlatformID(s string) bool { return platformIDPattern().MatchString(s) }
 
 // NormalizeHost lowercases a host name and strips a port and a trailing
 // dot, the way a request's Host header is matched to an arena.
@@ -173,7 +172,7 @@ func ValidHost(h string) bool {
 		return false
 	}
 	for _, label := range strings.Split(h, ".") {
-		if !hostLabelPattern.MatchString(label) {
+		if !hostLabelPattern().MatchString(label) {
 			return false
 		}
 	}

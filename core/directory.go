@@ -49,6 +49,13 @@ type Directory interface {
 	// UpdateArenaSettings stores the arena's mutable settings (name, plan,
 	// AppIDs, publisher key, identity, referee, grace period).
 	UpdateArenaSettings(ctx context.Context, a *Arena) error
+	// MoveArenaHosts stores a's settings as UpdateArenaSettings does and
+	// replaces the arena's own hosts (not its custom domains) with hosts,
+	// primary first, in one atomic step; then a.Hosts is the arena's hosts
+	// as routed (custom domains after the new ones). CodeHostTaken, with
+	// nothing changed, when one of hosts is another arena's host or any
+	// arena's custom domain (pending ones too).
+	MoveArenaHosts(ctx context.Context, a *Arena, hosts []string) error
 	// SetSchemaVersion records the arena database's migration level.
 	SetSchemaVersion(ctx context.Context, arenaID int64, version int) error
 }

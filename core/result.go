@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"time"
 )
@@ -92,7 +91,7 @@ func (s *MatchState) Captain(side int) string {
 }
 
 var (
-	resultHashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	resultHashPattern = LazyRegexp(`^[0-9a-f]{64}$`)
 )
 
 // CheckBody applies rule 3 of the submission rules and the resultHash
@@ -104,7 +103,7 @@ func CheckBody(sub *ResultSubmission, hasResult bool) error {
 	if !hasResult || sub.Result == "" || len(sub.Result) > MaxResultBytes {
 		return Errorf(CodeInvalidResult, "result missing, empty or over %d bytes", MaxResultBytes)
 	}
-	if !resultHashPattern.MatchString(sub.ResultHash) {
+	if !resultHashPattern().MatchString(sub.ResultHash) {
 		return Errorf(CodeInvalidResultHash, "resultHash must be 64 lowercase hex characters")
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -88,14 +87,14 @@ const (
 	CodeStreamProviderFailed = "stream_provider_failed"
 )
 
-var streamLoginPattern = regexp.MustCompile(`^[a-z0-9_]{3,25}$`)
+var streamLoginPattern = LazyRegexp(`^[a-z0-9_]{3,25}$`)
 
 // NormalizeStreamLogin lowercases and trims a channel login and checks
 // its shape (3 to 25 letters, digits and underscores); invalid_field
 // (field streamLogin) otherwise.
 func NormalizeStreamLogin(login string) (string, error) {
 	l := strings.ToLower(strings.TrimSpace(login))
-	if !streamLoginPattern.MatchString(l) {
+	if !streamLoginPattern().MatchString(l) {
 		return "", &Error{Code: CodeInvalidField, Field: "streamLogin", Message: "A channel login has 3 to 25 letters, digits or underscores."}
 	}
 	return l, nil
@@ -136,12 +135,12 @@ func NewLinkState(slug, platformID, returnTo string, now time.Time, random io.Re
 	return LinkState{State: slug + "." + r, PlatformID: platformID, ReturnTo: returnTo, CreatedAt: now, ExpiresAt: now.Add(LinkStateTTL)}, nil
 }
 
-var linkStatePattern = regexp.MustCompile(`^([a-z0-9-]{1,40})\.[0-9a-f]{32}$`)
+var linkStatePattern = LazyRegexp(`^([a-z0-9-]{1,40})\.[0-9a-f]{32}$`)
 
 // LinkStateArena returns the slug of the arena a state was minted for;
 // CodeInvalidLinkState when the state is not one Arena mints.
 func LinkStateArena(state string) (string, error) {
-	m := linkStatePattern.FindStringSubmatch(state)
+	m := linkStatePattern().FindStringSubmatch(state)
 	if m == nil || !ValidSlug(m[1]) {
 		return "", Errorf(CodeInvalidLinkState, "malformed state")
 	}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"regexp"
 	"strings"
 )
 
@@ -31,8 +30,8 @@ func TicketRefused(format string, args ...any) *Error {
 const MaxTicketLength = 8192
 
 var (
-	ticketPattern     = regexp.MustCompile(`^[0-9A-Fa-f]+$`)
-	mockTicketPattern = regexp.MustCompile(`^MOCK:(` + PlatformIDInputPattern + `)$`)
+	ticketPattern     = LazyRegexp(`^[0-9A-Fa-f]+$`)
+	mockTicketPattern = LazyRegexp(`^MOCK:(` + PlatformIDInputPattern + `)$`)
 )
 
 // ParsePlatformAuthorization returns the ticket of an
@@ -44,7 +43,7 @@ func ParsePlatformAuthorization(header string) (string, error) {
 	if !ok || ticket == "" || len(ticket) > MaxTicketLength {
 		return "", Errorf(CodeMissingTicket, "no Platform ticket")
 	}
-	if !ticketPattern.MatchString(ticket) && !mockTicketPattern.MatchString(ticket) {
+	if !ticketPattern().MatchString(ticket) && !mockTicketPattern().MatchString(ticket) {
 		return "", Errorf(CodeMissingTicket, "malformed ticket")
 	}
 	return ticket, nil
@@ -52,7 +51,7 @@ func ParsePlatformAuthorization(header string) (string, error) {
 
 // MockTicketAccount returns the account id of a MOCK:<17 digits> ticket.
 func MockTicketAccount(ticket string) (string, bool) {
-	m := mockTicketPattern.FindStringSubmatch(ticket)
+	m := mockTicketPattern().FindStringSubmatch(ticket)
 	if m == nil {
 		return "", false
 	}

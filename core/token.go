@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -25,7 +24,7 @@ const (
 // so its API is never locked for good.
 const CodeLastAdminToken = "last_admin_token"
 
-var tokenPattern = regexp.MustCompile(`^(admkey|apikey)_([0-9a-f]{8})_([A-Za-z0-9_-]+)$`)
+var tokenPattern = LazyRegexp(`^(admkey|apikey)_([0-9a-f]{8})_([A-Za-z0-9_-]+)$`)
 
 // MintedToken is a freshly minted bearer token. Token is shown once;
 // ID and Hash are what the store keeps.
@@ -74,7 +73,7 @@ func IssueToken(ctx context.Context, st TokenStore, kind string, d TokenDraft, r
 // ParseToken returns the id of a token of the given kind, or ok false
 // when s does not have the token's shape.
 func ParseToken(kind, s string) (id string, ok bool) {
-	m := tokenPattern.FindStringSubmatch(s)
+	m := tokenPattern().FindStringSubmatch(s)
 	if m == nil || m[1] != kind || len(s) > 200 {
 		return "", false
 	}

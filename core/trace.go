@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"regexp"
 	"time"
 )
 
@@ -97,10 +96,10 @@ func TrainingOf(status string) string {
 	return TrainingPending
 }
 
-var traceSchemaPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{2,79}\.v[1-9][0-9]*$`)
+var traceSchemaPattern = LazyRegexp(`^[a-z0-9][a-z0-9.-]{2,79}\.v[1-9][0-9]*$`)
 
 // ValidTraceSchema reports whether id matches spec 4.4's schema pattern.
-func ValidTraceSchema(id string) bool { return traceSchemaPattern.MatchString(id) }
+func ValidTraceSchema(id string) bool { return traceSchemaPattern().MatchString(id) }
 
 // TraceEnvelope is the request body of POST .../gameplay-trace.
 type TraceEnvelope struct {
@@ -155,7 +154,7 @@ func CheckTrace(st *MatchState, side int, env *TraceEnvelope) error {
 	if env.Trace == "" || len(env.Trace) > MaxTraceBytes {
 		return FieldError(CodeInvalidTrace, "trace")
 	}
-	if !resultHashPattern.MatchString(env.TraceHash) {
+	if !resultHashPattern().MatchString(env.TraceHash) {
 		return FieldError(CodeInvalidTrace, "traceHash")
 	}
 	if HashHex([]byte(env.Trace)) != env.TraceHash {

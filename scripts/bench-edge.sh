@@ -12,20 +12,30 @@
 # the same databases, and the libSQL server's own round trip. Then a mixed run of 32 clients for 60 s
 # on the kept build, which must end with zero errors and zero wrong answers.
 #
+# First, the cold line (scripts/edge-cold.sh): a new isolate's first
+# request on fresh wrangler dev processes, beside the plain JS worker's.
+#
 # Usage: scripts/bench-edge.sh  (make bench-edge)
 #   BENCH_EDGE_DURATION=5s  length of each table cell
 #   BENCH_EDGE_SOAK=60s     length of the mixed run (0 skips it)
+#   BENCH_EDGE_COLD_RUNS=5  fresh wrangler dev runs per cold route (0 skips)
+#   BENCH_EDGE_ONLY=cold    the cold line alone (no fresh build, no tables)
+#   BENCH_EDGE_COLD_EXTRA="label=DIR ..."  also the cold line of bundles
+#                           built elsewhere (scripts/build-worker.sh -o DIR)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 source scripts/edge-env.sh
+source scripts/edge-cold.sh
 
 duration=${BENCH_EDGE_DURATION:-5s}
 soak=${BENCH_EDGE_SOAK:-60s}
+cold_runs=${BENCH_EDGE_COLD_RUNS:-5}
+only=${BENCH_EDGE_ONLY:-}
 
 scripts/build-worker.sh -o "$tmp/kept"
-scripts/build-worker.sh --fresh -o "$tmp/fresh"
+[ "$only" = cold ] || scripts/build-worker.sh --fresh -o "$tmp/fresh"
 mkdir -p "$tmp/js"
 cp scripts/edge-baseline.mjs "$tmp/js/worker.mjs"
 go build -o "$tmp/edgebench" ./scripts/edgebench
@@ -35,9 +45,24 @@ start_libsql libsql-arena arena_db
 operator=$(random_hex 24)
 read -r kept_port fresh_port js_port node_port native_port <<<"$(free_ports 5)"
 start_wrangler kept "$tmp/kept/worker.mjs" "$kept_port" "$dir_url" "$operator" --var ARENA_EDGE_TRACE:1
+kept="http://127.0.0.1:$kept_port"
+curl -fsS -o "$tmp/arena.json" -H "Authorization: Bearer $operator" -H 'Content-Type: application/json' \
+  --data "{\"slug\":\"bench\",\"name\":\"Bench Arena\",\"hosts\":[\"bench.test\"],\"plan\":\"studio\",\"appIds\":[\"480\"],\"databaseUrl\":\"$arena_db\"}" \
+  "$kept/api/v1/operator/arenas"
+admin=$(sed -n 's/.*"adminToken"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$tmp/arena.json")
+
+if [ "$cold_runs" != 0 ]; then
+  echo "bench-edge: cold line, $cold_runs fresh wrangler dev per route; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); app.wasm $(wc -c <"$tmp/kept/app.wasm") bytes"
+  cold_line kept "$tmp/kept/worker.mjs" "$dir_url" "$operator" bench.test 76561198000000002 "$cold_runs"
+  for extra in ${BENCH_EDGE_COLD_EXTRA:-}; do
+    echo "bench-edge: cold line of ${extra%%=*}: app.wasm $(wc -c <"${extra#*=}/app.wasm") bytes"
+    cold_line "${extra%%=*}" "${extra#*=}/worker.mjs" "$dir_url" "$operator" bench.test 76561198000000002 "$cold_runs"
+  done
+fi
+[ "$only" = cold ] && exit 0
+
 start_wrangler fresh "$tmp/fresh/worker.mjs" "$fresh_port" "$dir_url" "$operator"
 start_wrangler js "$tmp/js/worker.mjs" "$js_port" "$dir_url" "$operator"
-kept="http://127.0.0.1:$kept_port"
 fresh="http://127.0.0.1:$fresh_port"
 js="http://127.0.0.1:$js_port"
 # The kept build's Go side under Node, without workerd: what the Workers
@@ -52,11 +77,6 @@ start native env ARENA_OPERATOR_TOKEN="$operator" ARENA_TICK_INTERVAL=0 "$tmp/ar
   --addr "127.0.0.1:$native_port" --data "$tmp/native" --directory-url "$dir_url" --log json
 native="http://127.0.0.1:$native_port"
 wait_http native "$native/healthz" 60
-
-curl -fsS -o "$tmp/arena.json" -H "Authorization: Bearer $operator" -H 'Content-Type: application/json' \
-  --data "{\"slug\":\"bench\",\"name\":\"Bench Arena\",\"hosts\":[\"bench.test\"],\"plan\":\"studio\",\"appIds\":[\"480\"],\"databaseUrl\":\"$arena_db\"}" \
-  "$kept/api/v1/operator/arenas"
-admin=$(sed -n 's/.*"adminToken"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$tmp/arena.json")
 
 echo "bench-edge: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); each cell runs $duration; io = round trips Go made per request (kept build), io ms = their time"
 common=(-host bench.test -admin "$admin" -d "$duration")

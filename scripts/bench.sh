@@ -4,7 +4,9 @@
 #   read:       GET /api/v1/tournaments/{slug} of a 64-player groups_playoffs
 #               tournament on the native server under wrk -t2 -c64 -d10s,
 #               anonymous and with an API key, against nginx serving the
-#               identical bytes from a file (req/s and p99 ratios).
+#               identical bytes from a file, configured as nginx is
+#               deployed (a worker per core, sendfile, long keep-alive)
+#               (req/s and p99 ratios).
 #   protocol:   the game-client protocol under load (scripts/loadgen): full
 #               matches, then result submissions in a 1024-player, 32-group
 #               tournament with 32 clients (every match read back), and
@@ -88,12 +90,17 @@ bench_read() {
   bytes=$(wc -c <"$tmp/www/anon$path")
   nport=$(free_port)
   cat >"$tmp/nginx.conf" <<NGINX
-worker_processes 1;
+worker_processes auto;
 pid $tmp/nginx.pid;
 error_log $tmp/nginx-error.log;
 events { worker_connections 1024; }
 http {
   access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_timeout 65s;
+  keepalive_requests 100000;
+  open_file_cache max=64 inactive=60s;
   server {
     listen 127.0.0.1:$nport;
     root $tmp/www;

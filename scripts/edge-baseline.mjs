@@ -8,8 +8,9 @@ export default {
     if (url.pathname === "/healthz") return Response.json({ status: "ok" });
     if (url.pathname === "/db3") {
       // Three sequential libSQL round trips (SELECT 1), as a submission
-      // makes three: what fetch itself costs in workerd.
-      for (let i = 0; i < 3; i++) {
+      // makes three (?n= another count): what fetch itself costs in workerd.
+      const n = Number(url.searchParams.get("n") ?? 3);
+      for (let i = 0; i < n; i++) {
         const res = await fetch(env.ARENA_DIRECTORY_URL + "/v2/pipeline", {
           method: "POST",
           headers: { "Content-Type": "application/json" },

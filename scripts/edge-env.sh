@@ -70,7 +70,7 @@ wait_http() {
 # wait_log NAME TEXT SECONDS: waits until NAME's log contains TEXT.
 wait_log() {
   local name=$1 text=$2 deadline=$((SECONDS + $3))
-  until grep -qF -- "$text" "$tmp/$name.log"; do
+  until grep -qF -- "$text" "$tmp/$name.log" 2>/dev/null; do # the log appears once the process starts
     if ((SECONDS >= deadline)) || ! kill -0 "${pid_of[$name]}" 2>/dev/null; then
       echo "$name did not log '$text' (exited, or not within $3 s); log tail:" >&2
       tail -n 40 "$tmp/$name.log" >&2

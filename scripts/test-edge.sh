@@ -6,7 +6,8 @@
 # the cron trigger, the edge cache and rate limits, the website and its
 # sessions, the whole end-to-end story (e2e/story: reference clients play a
 # tournament, with the same assertions as natively), concurrent clients,
-# latency, and that one Go instance served it all.
+# a second wrangler dev on the same databases (two isolates agree within
+# the stated bound), latency, and that one Go instance served it all.
 # Prints PASS/FAIL per check and "edge: N passed, M failed"; exits non-zero on
 # any failure. Everything it starts is stopped, and its temp dir removed, on
 # success, failure or Ctrl-C. Usage: scripts/test-edge.sh
@@ -62,6 +63,7 @@ start_libsql libsql-edge edge_db
 start_libsql libsql-story story_db
 start_libsql libsql-story-other story_other_db
 start_libsql libsql-formats formats_db
+start_libsql libsql-moved moved_db
 operator_token=$(random_hex 24)
 read -r worker_port twin_port <<<"$(free_ports 2)"
 cf_token=$(random_hex 16)
@@ -187,8 +189,54 @@ else
   fail "website: POST /auth/mock (want 303 with a session cookie)"
 fi
 
+# 12. The operator moves an arena's hosts: the old host is gone at once
+# from this isolate (its front had learned it and cached a read), the new
+# one routes, and a taken host changes nothing. Every answer Go gave says
+# X-Arena-Cache: miss (a 404 for an unknown host, a ticketed answer).
+# header_of NAME: the value of header NAME in $tmp/h.
+header_of() { tr -d '\r' <"$tmp/h" | sed -n "s/^$1: *//Ip" | head -n 1; }
+call POST /api/v1/operator/arenas "" "$operator_token" \
+  "{\"slug\":\"moved\",\"name\":\"Moved Arena\",\"hosts\":[\"moved.test\"],\"plan\":\"free\",\"appIds\":[\"480\"],\"databaseUrl\":\"$moved_db\"}"
+moved_created=$status
+for i in 1 2 3 4 5; do
+  curl -s -o "$tmp/body" -D "$tmp/h" -H 'Host: moved.test' "$base/api/v1/tournaments" || true
+  [ "$(header_of x-arena-cache)" = shared ] && break
+  sleep 0.05
+done
+moved_cached=$(header_of x-arena-cache)
+call PATCH /api/v1/operator/arenas/moved "" "$operator_token" '{"hosts":["moved-new.test"],"name":"Moved Again"}'
+moved_status=$status
+moved_body=$(cat "$tmp/body")
+old_status=$(curl -s -o "$tmp/body" -D "$tmp/h" -w '%{http_code}' -H 'Host: moved.test' "$base/api/v1/tournaments" || true)
+old_cache=$(header_of x-arena-cache)
+old_body=$(cat "$tmp/body")
+call GET /api/v1 moved-new.test
+if [ "$moved_created" = 201 ] && [ "$moved_cached" = shared ] && [ "$moved_status" = 200 ] && [[ "$moved_body" == *'"hosts":["moved-new.test"]'* ]] &&
+  [ "$old_status" = 404 ] && [[ "$old_body" == *arena_not_found* ]] && [ "$old_cache" = miss ] && [ "$status" = 200 ] && body_has name "Moved Again"; then
+  pass "operator: PATCH hosts moves an arena; its old host (cached a moment before) is 404 arena_not_found at once with X-Arena-Cache: miss, the new one routes"
+else
+  fail "operator: PATCH hosts" "create $moved_created, cached '$moved_cached', patch $moved_status $moved_body, old host $old_status '$old_cache' $old_body, new host $status $(head -c 200 "$tmp/body")"
+fi
+call PATCH /api/v1/operator/arenas/edge "" "$operator_token" '{"hosts":["edge.test","moved-new.test"],"name":"Taken"}'
+taken_status=$status
+taken_body=$(cat "$tmp/body")
+call GET /api/v1 edge.test
+edge_name_kept=no
+body_has name "Edge Arena 2" && edge_name_kept=yes
+call GET /api/v1 moved-new.test
+if [ "$taken_status" = 409 ] && [[ "$taken_body" == *host_taken* ]] && [ "$edge_name_kept" = yes ] && body_has slug moved; then
+  pass "operator: PATCH hosts onto another arena's host is 409 host_taken and changes nothing (name kept, the host still routes to its arena)"
+else
+  fail "operator: PATCH hosts onto a taken host (want 409 host_taken, nothing changed)" "got $taken_status $taken_body; edge name kept: $edge_name_kept; moved-new.test: $(head -c 200 "$tmp/body")"
+fi
+ticket_status=$(curl -s -o "$tmp/body" -D "$tmp/h" -w '%{http_code}' -H 'Host: edge.test' -H 'Authorization: Platform MOCK:76561198000000001' "$base/api/v1/me/upcoming-match" || true)
+if [ "$(header_of x-arena-cache)" = miss ] && [ "$ticket_status" != 000 ]; then
+  pass "a ticketed answer from Go ($ticket_status) says X-Arena-Cache: miss"
+else
+  fail "ticketed answer (want X-Arena-Cache: miss)" "got HTTP $ticket_status: $(tr -d '\r' <"$tmp/h" | tr '\n' ' ')"
+fi
 
-# 12. The end-to-end story, with the same steps and assertions as natively
+# 13. The end-to-end story, with the same steps and assertions as natively
 # (custom domains through the Cloudflare API's twin).
 story_built=no
 if wait "$story_build"; then
@@ -209,7 +257,7 @@ else
   fi
 fi
 
-# 13. What the story's later steps proved on the edge, one line per feature.
+# 14. What the story's later steps proved on the edge, one line per feature.
 # story_step NAME: the story ran step NAME and it passed.
 story_step() { grep -q -- "--- PASS: TestStory/$1 " "$tmp/story.log" 2>/dev/null; }
 # story_failed NAMES...: why the steps did not pass.
@@ -241,7 +289,7 @@ else
   fail "recordings (story steps APlayerRecordsTheCastMatch, TheCastRecordingIsReleased, the object in the R2 bucket)" "$(story_failed APlayerRecordsTheCastMatch TheCastRecordingIsReleased)in the bucket: $in_bucket"
 fi
 
-# 14. Every tournament format played by reference clients through the edge
+# 15. Every tournament format played by reference clients through the edge
 # (worker/server's formats test against this deployment).
 if wait "$server_build"; then
   formats_start=$(now_ms)
@@ -255,7 +303,16 @@ else
   fail "formats: the worker/server test binary did not build" "$(tail -n 20 "$tmp/server-build.log")"
 fi
 
-# 15. Latency of sequential requests through the local Workers runtime.
+# 16. A second wrangler dev on the same databases: writes through this
+# one are seen through it within the stated bound, in every order
+# (scripts/edge-two-isolates.sh; needs the Cloudflare twin).
+if [ "$story_built" = yes ]; then
+  source scripts/edge-two-isolates.sh
+else
+  fail "two isolates: not run (the Cloudflare twin did not build)"
+fi
+
+# 17. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 unexpected=""
@@ -268,7 +325,7 @@ latency=$(sort -n "$tmp/times" | awk '{ t[NR] = $1 * 1000 } END {
   printf "p50 %.1f ms, p90 %.1f ms, max %.1f ms", t[int(NR * 0.5 + 0.5)], t[int(NR * 0.9 + 0.5)], t[NR] }')
 if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 (request:status$unexpected; $latency)"; fi
 
-# 16. One Go instance served everything above.
+# 18. One Go instance served everything above.
 instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
 requests=$(grep -c '^\[wrangler:info\] ' "$tmp/wrangler.log" || true)
 if [ "$instances" = 1 ]; then pass "kept instance: 1 Go instance for $requests requests"; else fail "kept instance (want 1 Go instance)" "$instances instances for $requests requests"; fi

@@ -583,3 +583,9 @@ func isUniqueViolation(err error, column string) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "UNIQUE constraint failed") && strings.Contains(msg, column)
 }
+
+// isNotNullViolation reports whether err is SQLite's NOT NULL failure on
+// column ("table.column").
+func isNotNullViolation(err error, column string) bool {
+	return err != nil && strings.Contains(err.Error(), "NOT NULL constraint failed") && strings.Contains(err.Error(), column)
+}

@@ -37,7 +37,9 @@ func (d *Directory) CacheHosts() { d.hosts = &hostCache{arenas: map[string]core.
 // CacheHostsFor makes ArenaByHost answer from memory for at most ttl, and
 // not after a write through this directory's DB: for an instance that is
 // one of many writers (a warm edge isolate), which then sees another's
-// changes to an arena ttl late at most.
+// changes to an arena ttl late at most. A lookup is read again once less
+// than half its ttl is left, so that what is passed on with its rest of
+// life (ArenaByHostFresh) can always be kept a while.
 func (d *Directory) CacheHostsFor(ttl time.Duration, now func() time.Time) {
 	d.hosts = &hostCache{arenas: map[string]core.Arena{}, ttl: ttl, now: now, found: map[string]time.Time{}}
 }
@@ -173,9 +175,20 @@ const byHost = "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?) A
 
 // ArenaByHost implements core.Directory.
 func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, error) {
+	a, _, err := d.ArenaByHostFresh(ctx, host)
+	return a, err
+}
+
+// ArenaByHostFresh is ArenaByHost that also says how much longer the
+// answer may be trusted: with CacheHostsFor, the rest of its ttl from the
+// moment it was read from the database (a cached answer is that much
+// older, at most half the ttl); otherwise 0, no bound (a sole writer's
+// cache is never stale).
+func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Arena, time.Duration, error) {
 	c := d.hosts
 	if c == nil {
-		return d.arenaWhere(ctx, byHost, host)
+		a, err := d.arenaWhere(ctx, byHost, host)
+		return a, 0, err
 	}
 	version := d.db.Version()
 	c.mu.Lock()
@@ -183,16 +196,18 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 		c.version, c.arenas, c.found = version, map[string]core.Arena{}, map[string]time.Time{}
 	}
 	a, ok := c.arenas[host]
-	if ok && c.ttl > 0 && c.now().Sub(c.found[host]) >= c.ttl {
-		ok = false
+	var fresh time.Duration
+	if ok && c.ttl > 0 {
+		fresh = c.ttl - c.now().Sub(c.found[host])
+		ok = fresh >= c.ttl/2
 	}
 	c.mu.Unlock()
 	if ok {
-		return &a, nil
+		return &a, fresh, nil
 	}
 	found, err := d.arenaWhere(ctx, byHost, host)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	c.mu.Lock()
 	if c.version == version && len(c.arenas) < 10000 {
@@ -202,7 +217,7 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 		}
 	}
 	c.mu.Unlock()
-	return found, nil
+	return found, c.ttl, nil
 }
 
 // ArenaBySlug implements core.Directory.
@@ -275,6 +290,39 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 	if err != nil {
 		return fmt.Errorf("store: unable to update arena %q: %w", a.Slug, err)
 	}
+	return nil
+}
+
+// MoveArenaHosts implements core.Directory: the settings and the hosts
+// are one batch, which a taken host rolls back whole.
+func (d *Directory) MoveArenaHosts(ctx context.Context, a *core.Arena, hosts []string) error {
+	appIDs, err := json.Marshal(a.AppIDs)
+	if err != nil {
+		return err
+	}
+	stmts := []Stmt{
+		{SQL: q("update_arena_settings"), Args: []any{
+			a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
+			a.GracePeriodSeconds, a.RateLimits.AnonymousPerMinute, a.RateLimits.KeyPerMinute,
+			formatTime(a.UpdatedAt), a.ID}},
+		{SQL: q("shift_domain_hosts"), Args: []any{len(hosts), a.ID, a.ID}},
+		{SQL: q("unroute_arena_hosts"), Args: []any{a.ID, a.ID}},
+	}
+	for i, h := range hosts {
+		stmts = append(stmts, Stmt{SQL: q("route_arena_host"), Args: []any{h, a.ID, h, i}})
+	}
+	err = d.db.Batch(ctx, stmts...)
+	if isUniqueViolation(err, "arena_hosts.host") || isNotNullViolation(err, "arena_hosts.position") {
+		return &core.Error{Code: core.CodeHostTaken, Field: "hosts", Message: "a host is another arena's, or a custom domain"}
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to move the hosts of arena %q: %w", a.Slug, err)
+	}
+	moved, err := d.arenaWhere(ctx, "WHERE a.id = ?", a.ID)
+	if err != nil {
+		return err
+	}
+	a.Hosts = moved.Hosts
 	return nil
 }
 

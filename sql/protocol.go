@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"arena/core"
@@ -15,13 +16,13 @@ var _ core.ProtocolStore = (*Arena)(nil)
 
 // matchStateByID is the match_state query of one match, put together
 // once (ready and every submission run it).
-var matchStateByID = q("match_state") + " WHERE m.id = ?"
+var matchStateByID = sync.OnceValue(func() string { return q("match_state") + " WHERE m.id = ?" })
 
 // MatchState implements core.ProtocolStore: one query, on the writer's
 // connection locally (the match is about to be written: readOnWriter).
 func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
 	var raw matchStateRow
-	err := s.db.readOnWriter(ctx, raw.scan, matchStateByID, id)
+	err := s.db.readOnWriter(ctx, raw.scan, matchStateByID(), id)
 	var st *core.MatchState
 	if err == nil {
 		st, err = raw.state()

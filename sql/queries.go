@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"arena/core"
 )
@@ -12,14 +13,18 @@ import (
 //go:embed queries/*.sql
 var queryFiles embed.FS
 
-// queries maps a query's name (its "-- name: X" line in queries/*.sql) to
-// its text, with the words of core's definitions spelled out.
-var queries = loadQueries(queryFiles)
+// queries caches what q found: a query's name (its "-- name: X" line in
+// queries/*.sql) to its text. q finds each on first use, so package
+// initialization parses nothing (a new edge isolate runs every package's
+// init before its first request; docs/edge.md "Cold start").
+var queries sync.Map
 
 // queryWords are the names a query may use for a list core defines, in
 // double braces: "status IN {{resolved}}" is the SQL of
-// core.MatchStatus.Resolved.
-var queryWords = strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses))
+// core.MatchStatus.Resolved. Built on first use, like the queries.
+var queryWords = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses))
+})
 
 // sqlList writes values as a SQL list of string literals: ('a', 'b').
 func sqlList[T ~string](values []T) string {
@@ -30,6 +35,18 @@ func sqlList[T ~string](values []T) string {
 	return "(" + strings.Join(quoted, ", ") + ")"
 }
 
+// spell returns a query's text with core's words spelled out; a word it
+// does not know is a programming error.
+func spell(name, text string) string {
+	text = queryWords().Replace(text)
+	if strings.Contains(text, "{{") {
+		panic(fmt.Sprintf("store: query %q names an unknown word: %s", name, text))
+	}
+	return text
+}
+
+// loadQueries parses every query of fsys (what q finds one at a time);
+// a name defined twice panics.
 func loadQueries(fsys fs.FS) map[string]string {
 	out := map[string]string{}
 	files, err := fs.Glob(fsys, "queries/*.sql")
@@ -48,11 +65,7 @@ func loadQueries(fsys fs.FS) map[string]string {
 				if _, dup := out[name]; dup {
 					panic(fmt.Sprintf("store: query %q defined twice", name))
 				}
-				text := queryWords.Replace(strings.TrimSpace(body.String()))
-				if strings.Contains(text, "{{") {
-					panic(fmt.Sprintf("store: query %q names an unknown word: %s", name, text))
-				}
-				out[name] = text
+				out[name] = spell(name, strings.TrimSpace(body.String()))
 			}
 			body.Reset()
 		}
@@ -74,9 +87,55 @@ func loadQueries(fsys fs.FS) map[string]string {
 
 // q returns the named query; an unknown name is a programming error.
 func q(name string) string {
-	s, ok := queries[name]
+	if s, ok := queries.Load(name); ok {
+		return s.(string)
+	}
+	s, ok := findQuery(queryFiles, name)
 	if !ok {
 		panic("store: unknown query " + name)
 	}
+	queries.Store(name, s)
 	return s
+}
+
+// findQuery returns the text of the query named name in fsys, as
+// loadQueries reads it: the lines after its name line up to the next
+// one, without comment lines, trimmed.
+func findQuery(fsys fs.FS, name string) (string, bool) {
+	files, err := fs.Glob(fsys, "queries/*.sql")
+	if err != nil {
+		panic(err)
+	}
+	const marker = "-- name:"
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			panic(err)
+		}
+		text := string(b)
+		for at := 0; ; {
+			i := strings.Index(text[at:], marker)
+			if i < 0 {
+				break
+			}
+			i += at
+			line, rest, _ := strings.Cut(text[i+len(marker):], "\n")
+			at = i + len(marker)
+			if strings.TrimSpace(line) != name || (i > 0 && strings.TrimSpace(text[strings.LastIndexByte(text[:i], '\n')+1:i]) != "") {
+				continue
+			}
+			if end := strings.Index(rest, marker); end >= 0 {
+				rest = rest[:end]
+			}
+			var body strings.Builder
+			for _, l := range strings.Split(rest, "\n") {
+				if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+					body.WriteString(l)
+					body.WriteByte('\n')
+				}
+			}
+			return spell(name, strings.TrimSpace(body.String())), true
+		}
+	}
+	return "", false
 }

@@ -173,7 +173,9 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true,
 		Streams:       streamProvider,
-		Objects:       objs,
+		// make dev-edge seeds the demo into a libSQL server the edge reaches.
+		DemoDatabaseURL: os.Getenv("ARENA_DEMO_DATABASE_URL"),
+		Objects:         objs,
 		// The object route's signing key is derived from the session key.
 		ObjectRouteKey: []byte(sessionKey),
 	})

@@ -58,3 +58,24 @@ DELETE FROM arenas WHERE id = ? AND creating = 1
 
 -- name: creating_arenas
 SELECT id, slug, database_url, database_provisioned, created_at FROM arenas WHERE creating = 1 ORDER BY id
+
+-- Moving an arena's own hosts (the operator's; custom domains stay) is one
+-- batch: update_arena_settings, shift_domain_hosts, unroute_arena_hosts,
+-- then route_arena_host for each new host, primary first.
+
+-- name: shift_domain_hosts
+-- The arena's routed custom domains move past the new hosts' positions
+-- (0 .. n-1), keeping their order.
+UPDATE arena_hosts SET position = position + ?
+WHERE arena_id = ? AND host IN (SELECT hostname FROM custom_domains WHERE arena_id = ?)
+
+-- name: unroute_arena_hosts
+DELETE FROM arena_hosts
+WHERE arena_id = ? AND host NOT IN (SELECT hostname FROM custom_domains WHERE arena_id = ?)
+
+-- name: route_arena_host
+-- A host that is a custom domain (any arena's, pending too) is taken: its
+-- position becomes NULL, which fails the batch (NOT NULL), as another
+-- arena's host fails it (UNIQUE); either way nothing of the batch stays.
+INSERT INTO arena_hosts (host, arena_id, position)
+VALUES (?, ?, CASE WHEN EXISTS (SELECT 1 FROM custom_domains WHERE hostname = ?) THEN NULL ELSE ? END)

@@ -27,10 +27,15 @@ const (
 	// HintCache is how many seconds the answer may be served from the
 	// edge cache (absent: not at all).
 	HintCache = "cache"
-	// HintChanged lists (comma-separated) the arenas a cron run changed.
+	// HintChanged lists (comma-separated) the arenas a cron run, or an
+	// operator's request, changed.
 	HintChanged = "changed"
 	// HintIO counts the commands (round trips) the call's JS side performed.
 	HintIO = "io"
+	// HintFresh is how many milliseconds more Go's knowledge of the arena
+	// (its host cache) may be trusted: what the front learns from the
+	// answer, and the answer cached, expire no later (absent: no bound).
+	HintFresh = "fresh"
 )
 
 // Rate-limit modes of a caller class, per arena (HintLimits).
@@ -75,7 +80,10 @@ type Hints struct{}
 var _ server.FrontHints = Hints{}
 
 // Tenant implements server.FrontHints.
-func (Hints) Tenant(ctx context.Context, a *core.Arena) {
+func (Hints) Tenant(ctx context.Context, a *core.Arena, fresh time.Duration) {
+	if fresh > 0 {
+		Hint(ctx, HintFresh, strconv.FormatInt(fresh.Milliseconds(), 10))
+	}
 	anon, anonLimit := LimitMode(a.RateLimits, false)
 	key, keyLimit := LimitMode(a.RateLimits, true)
 	Hint(ctx, HintArena, a.Slug)
@@ -91,6 +99,9 @@ func (Hints) PublicRead(ctx context.Context, keyID string) {
 	}
 	Hint(ctx, HintClass, class)
 }
+
+// Changed implements server.FrontHints.
+func (Hints) Changed(ctx context.Context, slug string) { Hint(ctx, HintChanged, slug) }
 
 // cacheHint decides HintCache for an answer: public reads for as long as
 // their Cache-Control allows; anonymous pages (no cookie, no credentials)

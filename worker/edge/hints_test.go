@@ -72,7 +72,7 @@ func TestHintsDescribeTheArena(t *testing.T) {
 	b := newBridge()
 	a := &core.Arena{Slug: "alpha", RateLimits: core.RateLimits{AnonymousPerMinute: 60, KeyPerMinute: 0}, UpdatedAt: time.UnixMilli(36)}
 	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
-		Hints{}.Tenant(ctx, a)
+		Hints{}.Tenant(ctx, a, 0)
 		Hints{}.PublicRead(ctx, "k1")
 		return Response{Status: 200}
 	}))
@@ -80,6 +80,14 @@ func TestHintsDescribeTheArena(t *testing.T) {
 		HintArena: "alpha", HintSettings: "10", HintClass: "key:k1", HintIO: "0",
 		HintLimits: "anon=binding,key=none,anonLimit=60,keyLimit=0",
 	}, jsSide(b, 1, echoFetch(1)).Hints)
+	require.NoError(t, b.Start(2, func(ctx context.Context) Response {
+		Hints{}.Tenant(ctx, a, 3500*time.Millisecond)
+		Hints{}.Changed(ctx, "beta")
+		return Response{Status: 200}
+	}))
+	hints := jsSide(b, 2, echoFetch(2)).Hints
+	assert.Equal(t, "3500", hints[HintFresh], "a cached lookup's rest of life")
+	assert.Equal(t, "beta", hints[HintChanged])
 }
 
 // countingLimiter is the database counter's stand-in.

@@ -14,7 +14,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -36,10 +35,10 @@ var (
 // keyPattern is the shape of the keys the service makes: path segments
 // of lowercase letters, digits, dots, hyphens and underscores, no segment
 // starting with a dot.
-var keyPattern = regexp.MustCompile(`^[a-z0-9_-][a-z0-9._-]*(/[a-z0-9_-][a-z0-9._-]*)*$`)
+var keyPattern = core.LazyRegexp(`^[a-z0-9_-][a-z0-9._-]*(/[a-z0-9_-][a-z0-9._-]*)*$`)
 
 // ValidKey reports whether key is an object key the adapters accept.
-func ValidKey(key string) bool { return len(key) <= 512 && keyPattern.MatchString(key) }
+func ValidKey(key string) bool { return len(key) <= 512 && keyPattern().MatchString(key) }
 
 func (l Local) path(key string) (string, error) {
 	if !ValidKey(key) {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/go-playground/validator/v10"
 
@@ -78,9 +79,10 @@ func jsonError(err error) error {
 	return core.Errorf(core.CodeInvalidJSON, "%v", err)
 }
 
-// validate is built once per process: its struct cache makes later
+// validate is built once per process, on first use (not at package
+// init: docs/edge.md "Cold start"): its struct cache makes later
 // validations cheap.
-var validate = newValidator()
+var validate = sync.OnceValue(newValidator)
 
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
@@ -110,7 +112,7 @@ func newValidator() *validator.Validate {
 // naming the field (a malformed platform account id is the spec's 400
 // invalid_steam_id).
 func validateStruct(v any) error {
-	err := validate.Struct(v)
+	err := validate().Struct(v)
 	if err == nil {
 		return nil
 	}

@@ -90,6 +90,7 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		Plan:             core.PlanStudio,
 		AppIDs:           core.AppIDs{demoAppID}, // one AppID: the environment gate stays out of the way
 		AdminPlatformIDs: []string{DemoAdminPlatformID},
+		DatabaseURL:      s.cfg.DemoDatabaseURL,
 	}, fill)
 	if core.ErrorCode(err) == core.CodeSlugTaken {
 		return s.mintDemoAdminToken(ctx)

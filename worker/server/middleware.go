@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -34,7 +33,7 @@ type Tenant struct {
 // tenantHandler is a handler that runs for one arena.
 type tenantHandler func(w http.ResponseWriter, r *http.Request, t *Tenant)
 
-var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+var requestIDPattern = core.LazyRegexp(`^[A-Za-z0-9._-]{1,64}$`)
 
 // requestIDs hands out request ids: 16 hex digits, a random prefix drawn
 // once per process (per isolate on the edge) and a counter, so ids are
@@ -74,10 +73,10 @@ func (ids *requestIDs) next() string {
 func (s *Server) observe(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
 	start := time.Now() // wall time for the duration only; the service clock may be moved in dev mode
 	id := r.Header.Get("X-Request-Id")
-	if !requestIDPattern.MatchString(id) {
+	if !requestIDPattern().MatchString(id) {
 		id = r.Header.Get("Cf-Ray")
 	}
-	if !requestIDPattern.MatchString(id) {
+	if !requestIDPattern().MatchString(id) {
 		id = s.requestIDs.next()
 	}
 	w.Header().Set("X-Request-Id", id)
@@ -150,8 +149,9 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		r = r.WithContext(ctx)
 		host := core.NormalizeHost(r.Host)
 		var a *core.Arena
+		var fresh time.Duration
 		err := s.withDirectory(ctx, func() (err error) {
-			a, err = s.dir.ArenaByHost(ctx, host)
+			a, fresh, err = s.dir.ArenaByHostFresh(ctx, host)
 			return err
 		})
 		if err != nil {
@@ -166,7 +166,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			ra.slug = a.Slug
 		}
 		if s.cfg.FrontHints != nil {
-			s.cfg.FrontHints.Tenant(ctx, a)
+			s.cfg.FrontHints.Tenant(ctx, a, fresh)
 		}
 		st, release, err := s.arenaDB(ctx, a)
 		if err != nil {

@@ -59,6 +59,7 @@ func recordingFlows(t *testing.T, p *protocolEnv) {
 	p.game(t, "POST", matchPath(m, "gameplay-trace"), playerID(9), map[string]any{"protocol": "svc.gameplay.v1"}, "")
 
 	p.do(t, "PATCH", "ops.test", "/api/v1/operator/arenas/alpha", operatorToken, map[string]any{"plan": "studio"})
-	p.do(t, "PATCH", "ops.test", "/api/v1/operator/arenas/alpha", operatorToken, map[string]any{"hosts": []string{"x.test"}})
+	p.do(t, "PATCH", "ops.test", "/api/v1/operator/arenas/alpha", operatorToken, map[string]any{"hosts": []string{"alpha.test", "x.test"}})
+	p.do(t, "PATCH", "ops.test", "/api/v1/operator/arenas/alpha", operatorToken, map[string]any{"hosts": []string{}})
 	p.do(t, "PATCH", "ops.test", "/api/v1/operator/arenas/nope", operatorToken, map[string]any{"plan": "studio"})
 }

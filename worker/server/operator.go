@@ -29,10 +29,15 @@ type createArenaRequest struct {
 }
 
 // normalize lowercases hosts and drops their trailing dots.
-func (req *createArenaRequest) normalize() {
-	for i, h := range req.Hosts {
-		req.Hosts[i] = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+func (req *createArenaRequest) normalize() { req.Hosts = normalizeHosts(req.Hosts) }
+
+// normalizeHosts lowercases the operator's hosts and drops their spaces
+// and trailing dots, in place.
+func normalizeHosts(hosts []string) []string {
+	for i, h := range hosts {
+		hosts[i] = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
 	}
+	return hosts
 }
 
 // arena returns the new arena the request describes at now (defaults:

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -153,7 +152,7 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-var apiKeyHeader = regexp.MustCompile(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$`)
+var apiKeyHeader = core.LazyRegexp(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$`)
 
 // apiKey returns the id of the request's public-API key when it is a valid,
 // unrevoked key of this arena (spec 5.2), else "". Malformed, unknown,
@@ -161,7 +160,7 @@ var apiKeyHeader = regexp.MustCompile(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]
 // database that did not answer is (store.Unavailable): the read that
 // follows would wait for it again.
 func (s *Server) apiKey(r *http.Request, t *Tenant) (string, error) {
-	m := apiKeyHeader.FindStringSubmatch(r.Header.Get("Authorization"))
+	m := apiKeyHeader().FindStringSubmatch(r.Header.Get("Authorization"))
 	if m == nil {
 		return "", nil
 	}

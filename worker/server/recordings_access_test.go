@@ -226,12 +226,11 @@ func TestOperatorPatchArena(t *testing.T) {
 		status int
 		code   string
 	}{
-		"NoToken":      {"", path, map[string]any{"plan": "studio"}, 401, "unauthorized"},
-		"NoArena":      {operatorToken, "/api/v1/operator/arenas/nope", map[string]any{"plan": "studio"}, 404, "arena_not_found"},
-		"BadPlan":      {operatorToken, path, map[string]any{"plan": "gold"}, 422, "invalid_field"},
-		"BadAppID":     {operatorToken, path, map[string]any{"appIds": []any{"x"}}, 422, "invalid_field"},
-		"HostsNotHere": {operatorToken, path, map[string]any{"hosts": []string{"x.test"}}, 422, "unknown_field"},
-		"EmptyName":    {operatorToken, path, map[string]any{"name": " "}, 422, "invalid_field"},
+		"NoToken":   {"", path, map[string]any{"plan": "studio"}, 401, "unauthorized"},
+		"NoArena":   {operatorToken, "/api/v1/operator/arenas/nope", map[string]any{"plan": "studio"}, 404, "arena_not_found"},
+		"BadPlan":   {operatorToken, path, map[string]any{"plan": "gold"}, 422, "invalid_field"},
+		"BadAppID":  {operatorToken, path, map[string]any{"appIds": []any{"x"}}, 422, "invalid_field"},
+		"EmptyName": {operatorToken, path, map[string]any{"name": " "}, 422, "invalid_field"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			status, out := e.do(t, "PATCH", "ops.test", tc.path, tc.token, tc.body)

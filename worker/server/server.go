@@ -45,6 +45,9 @@ type Config struct {
 	// the arena databases (the native server): host lookups and rendered
 	// public reads are then cached in memory until a write changes them.
 	SoleWriter bool
+	// DemoDatabaseURL is the database SeedDemo puts the demo arena in (a
+	// libSQL server's URL); empty: one provisioned as for any arena.
+	DemoDatabaseURL string
 	// Tickets verifies game clients' platform tickets.
 	Tickets core.TicketVerifier
 	// SharedCache caches public reads across instances (the edge); nil

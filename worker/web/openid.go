@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -41,7 +40,7 @@ const (
 
 // claimedIDPattern is the only claimed id accepted: the platform's
 // identity URL of a 17-digit account id.
-var claimedIDPattern = regexp.MustCompile(`^https://steamcommunity\.com/openid/id/(7656119[0-9]{10})/?$`)
+var claimedIDPattern = core.LazyRegexp(`^https://steamcommunity\.com/openid/id/(7656119[0-9]{10})/?$`)
 
 // openIDSignedFields must all be covered by the platform's signature, or
 // an unsigned (forgeable) copy could be slipped in (OpenID 2.0 §10.1).
@@ -188,7 +187,7 @@ func (s *Site) verifyOpenID(ctx context.Context, r *http.Request, t *server.Tena
 	if claimed != q.Get("openid.identity") {
 		return "", next, refuse("claimed_id differs from identity")
 	}
-	m := claimedIDPattern.FindStringSubmatch(claimed)
+	m := claimedIDPattern().FindStringSubmatch(claimed)
 	if m == nil {
 		return "", next, refuse("claimed_id is not a platform account")
 	}

@@ -9,11 +9,15 @@
 //     after every write to the arena (and every cron run that changed it),
 //     so no entry written before a write is read after it;
 //   - <class> is "anon" or "key:<id>" (public API answers differ for them).
-// Entries live as long as Go's Cache-Control allows (10 s): that bounds
-// what another data center, or an operator change, can leave stale.
+// Entries live as long as Go's Cache-Control allows (10 s), and never
+// longer than Go's knowledge of the arena they were rendered with
+// (hints.fresh: its host cache's rest of life); what the front learns of
+// a host expires with that knowledge too. So another isolate's write is
+// seen here within one bound (10 s), never two stacked (docs/edge.md
+// "Two isolates").
 
 const CACHE_HOST = "https://cache.arena.invalid";
-const HOST_TTL_MS = 10000; // how long a learned host stays trusted
+const HOST_TTL_MS = 10000; // how long a learned host stays trusted, at most
 const KEY_TTL_MS = 60000; // how long a learned API key class stays trusted
 const VERSION_MAX_AGE = 86400;
 const API_KEY = /^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$/; // spec 5.2
@@ -54,6 +58,16 @@ async function dataVersion(slug) {
 export async function wrote(url, slug) {
   hosts.delete(hostOf(url));
   await bumpVersion(slug);
+}
+
+// changed forgets what the front knows of the arenas Go named as changed
+// (hints.changed: a cron run, an operator's change): the hosts learned for
+// them, and their cached reads (in this data center).
+export async function changed(hints) {
+  const slugs = (hints.changed ?? "").split(",").filter(Boolean);
+  if (!slugs.length) return;
+  for (const [host, info] of hosts) if (slugs.includes(info.slug)) hosts.delete(host);
+  await Promise.all(slugs.map(bumpVersion));
 }
 
 // bumpVersion forgets every cached read of the arena (in this data center).
@@ -138,8 +152,17 @@ function etagMatches(header, etag) {
   });
 }
 
-// learn records what Go's answer taught about the host and the caller.
-export async function learn(request, url, hints, plan) {
+// freshUntil is when what Go's answer says of its arena stops being
+// trustworthy (Date.now() scale): hints.fresh ms from the answer, and at
+// most HOST_TTL_MS.
+export function freshUntil(hints) {
+  const fresh = hints.fresh === undefined ? HOST_TTL_MS : Math.min(HOST_TTL_MS, Number(hints.fresh) || 0);
+  return Date.now() + fresh;
+}
+
+// learn records what Go's answer taught about the host and the caller;
+// until is freshUntil(hints), taken when the answer arrived.
+export async function learn(request, url, hints, plan, until) {
   const host = hostOf(url);
   if (hints.arena) {
     const limits = Object.fromEntries((hints.limits ?? "").split(",").map((kv) => kv.split("=")));
@@ -152,7 +175,7 @@ export async function learn(request, url, hints, plan) {
         anonLimit: Number(limits.anonLimit ?? 0),
         keyLimit: Number(limits.keyLimit ?? 0),
       },
-      expires: Date.now() + HOST_TTL_MS,
+      expires: until,
     });
   }
   const auth = request.headers.get("authorization");
@@ -163,9 +186,10 @@ export async function learn(request, url, hints, plan) {
 }
 
 // store keeps Go's answer when the hints say it may be shared, under the
-// data version read before Go rendered it.
-export async function store(plan, hints, response) {
-  const ttl = Number(hints.cache ?? 0);
+// data version read before Go rendered it, for no longer than until
+// (freshUntil(hints), taken when the answer arrived).
+export async function store(plan, hints, response, until) {
+  const ttl = Math.min(Number(hints.cache ?? 0), Math.floor((until - Date.now()) / 1000));
   if (!plan || ttl <= 0 || plan.info.slug !== hints.arena || plan.info.settings !== hints.settings) return;
   const kind = hints.class ? "read" : "page";
   const cls = hints.class ?? "anon";

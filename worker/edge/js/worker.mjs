@@ -4,7 +4,7 @@
 // request performs on its own side (perform.mjs).
 import wasm from "./app.wasm"; // compiled once per isolate by the runtime
 import { GoExited, goBridge } from "./go.mjs";
-import { bumpVersion, hostOf, learn, lookup, store, wrote } from "./front.mjs";
+import { changed, freshUntil, hostOf, learn, lookup, store, wrote } from "./front.mjs";
 import { perform, sendDeferred } from "./perform.mjs";
 
 const serve = goBridge(wasm);
@@ -53,17 +53,21 @@ async function handle(request, env, ctx) {
     answer = await serve(message, env, performTimed);
   }
   const hints = answer.hints ?? {};
+  const until = freshUntil(hints);
   if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
-  await learn(request, url, hints, plan);
+  await learn(request, url, hints, plan, until);
   // A write is seen by the next read: forget the arena's cached reads
   // before answering.
   if (hints.arena && request.method !== "GET" && request.method !== "HEAD") await wrote(url, hints.arena);
+  await changed(hints);
   const response = toResponse(answer);
+  // Every answer Go gave says so, as the cache's own hits say "shared".
+  if (!response.headers.has("X-Arena-Cache")) response.headers.set("X-Arena-Cache", "miss");
   if (env.ARENA_EDGE_TRACE === "1") {
     // For benchmarks: the round trips Go asked for, and their time.
     response.headers.set("X-Arena-Edge-IO", `${hints.io ?? 0} ${ioMs}`);
   }
-  if (hints.cache && plan && response.status === 200) ctx.waitUntil(store(plan, hints, response.clone()));
+  if (hints.cache && plan && response.status === 200) ctx.waitUntil(store(plan, hints, response.clone(), until));
   return response;
 }
 
@@ -80,8 +84,7 @@ export default {
   async scheduled(controller, env, ctx) {
     const answer = await serve({ op: "scheduled", cron: controller.cron }, env, (cmd) => perform(cmd, env));
     if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
-    const changed = (answer.hints?.changed ?? "").split(",").filter(Boolean);
-    await Promise.all(changed.map(bumpVersion));
+    await changed(answer.hints ?? {});
     if (answer.status !== 200) throw new Error(`scheduled jobs failed: ${new TextDecoder().decode(answer.body)}`);
   },
 };
