@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -18,6 +19,18 @@ const (
 	StatusCompleted          TournamentStatus = "completed"
 	StatusCancelled          TournamentStatus = "cancelled"
 )
+
+// TournamentStatuses lists every status, in lifecycle order.
+var TournamentStatuses = []TournamentStatus{StatusDraft, StatusRegistrationOpen, StatusRegistrationClosed,
+	StatusGroupStage, StatusPlayoffs, StatusCompleted, StatusCancelled}
+
+// ValidStepTarget reports whether s names a status a lifecycle step can
+// move a tournament to: any status but draft (NextStatusAllowed decides
+// whether the step is legal from where the tournament stands).
+func ValidStepTarget(s string) bool {
+	st := TournamentStatus(s)
+	return st.Public() && slices.Contains(TournamentStatuses, st)
+}
 
 // Public reports whether tournaments in this status appear publicly.
 func (s TournamentStatus) Public() bool { return s != StatusDraft && s != "" }

@@ -48,3 +48,18 @@ func TestCheckRules(t *testing.T) {
 		})
 	}
 }
+
+// TestValidStepTarget: a lifecycle step names a known status other than
+// draft; the API's validation reads this list, not a copy of it.
+func TestValidStepTarget(t *testing.T) {
+	for _, s := range TournamentStatuses {
+		if got, want := ValidStepTarget(string(s)), s != StatusDraft; got != want {
+			t.Errorf("ValidStepTarget(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"", "bogus", "Playoffs", "draft"} {
+		if ValidStepTarget(s) {
+			t.Errorf("ValidStepTarget(%q) accepted", s)
+		}
+	}
+}

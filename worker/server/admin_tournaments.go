@@ -102,7 +102,7 @@ func (s *Server) handleAdminTournament(w http.ResponseWriter, r *http.Request, t
 }
 
 type statusRequest struct {
-	Status string `json:"status" validate:"required,oneof=registration_open registration_closed group_stage playoffs completed cancelled"`
+	Status string `json:"status" validate:"required,stepstatus"`
 }
 
 // handleTournamentStatus moves the tournament one lifecycle step.

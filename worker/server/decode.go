@@ -104,6 +104,7 @@ func newValidator() *validator.Validate {
 	mustRegister("arenahost", core.ValidHost)
 	mustRegister("appid", core.ValidAppID)
 	mustRegister("platformid", core.ValidPlatformID)
+	mustRegister("stepstatus", core.ValidStepTarget)
 	mustRegister("dburl", validDatabaseURL)
 	return v
 }
