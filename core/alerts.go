@@ -120,43 +120,56 @@ type AlertStore interface {
 	MarkAlertsRead(ctx context.Context, platformID string, upTo int64, at time.Time) error
 }
 
+// AlertJobStore is what the alert job reads and writes: the events and
+// alerts, the webhooks, the matches, the tournaments and settings, and the
+// arena's admins (who hear of what needs them). One value, the arena's
+// store, serves it.
+type AlertJobStore interface {
+	AlertStore
+	WebhookStore
+	ProtocolStore
+	TournamentStore
+	// ArenaAdmins returns the platform ids of the arena's admins.
+	ArenaAdmins(ctx context.Context) ([]string, error)
+}
+
 // RunAlerts is the scheduled job's alert step: record the events read
 // from state (live matches, tournament statuses, upcoming matches within
 // lead time, stale matches and windows closing soon), then fan every pending event out. It returns how many
 // events it fanned out.
-func RunAlerts(ctx context.Context, as AlertStore, ws WebhookStore, ps ProtocolStore, ts TournamentStore, admins func(context.Context) ([]string, error), a *Arena, now time.Time) (int, error) {
-	if err := as.RecordStateEvents(ctx, now.Add(-24*time.Hour), now); err != nil {
+func RunAlerts(ctx context.Context, s AlertJobStore, a *Arena, now time.Time) (int, error) {
+	if err := s.RecordStateEvents(ctx, now.Add(-24*time.Hour), now); err != nil {
 		return 0, err
 	}
 	lead := DefaultUpcomingAlertMinutes
-	if _, err := ts.Setting(ctx, SettingUpcomingAlertMinutes, &lead); err != nil {
+	if _, err := s.Setting(ctx, SettingUpcomingAlertMinutes, &lead); err != nil {
 		return 0, err
 	}
-	if err := as.StampUpcoming(ctx, now, now.Add(time.Duration(lead)*time.Minute)); err != nil {
+	if err := s.StampUpcoming(ctx, now, now.Add(time.Duration(lead)*time.Minute)); err != nil {
 		return 0, err
 	}
-	stale, err := StaleMatchMinutes(ctx, ts)
+	stale, err := StaleMatchMinutes(ctx, s)
 	if err != nil {
 		return 0, err
 	}
-	if err := as.StampStale(ctx, StaleCutoffsAt(now, stale)); err != nil {
+	if err := s.StampStale(ctx, StaleCutoffsAt(now, stale)); err != nil {
 		return 0, err
 	}
-	return FanOutEvents(ctx, as, ws, ps, ts, admins, a, now)
+	return FanOutEvents(ctx, s, a, now)
 }
 
 // FanOutEvents fans out pending events: the inbox of every player the
 // event concerns (see audience) and a delivery to each of their enabled
 // webhooks and to the arena's (every event but a player's webhook being
 // turned off).
-func FanOutEvents(ctx context.Context, as AlertStore, ws WebhookStore, ps ProtocolStore, ts TournamentStore, admins func(context.Context) ([]string, error), a *Arena, now time.Time) (int, error) {
-	events, err := as.PendingEvents(ctx, fanOutBatch)
+func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time) (int, error) {
+	events, err := s.PendingEvents(ctx, fanOutBatch)
 	if err != nil || len(events) == 0 {
 		return 0, err
 	}
 	done := 0
 	for _, ev := range events {
-		msg, recipients, err := describe(ctx, as, ps, ts, admins, ev)
+		msg, recipients, err := describe(ctx, s, ev)
 		if err != nil {
 			return done, err
 		}
@@ -164,7 +177,7 @@ func FanOutEvents(ctx context.Context, as AlertStore, ws WebhookStore, ps Protoc
 		if ev.Kind != EventWebhookDisabled || ev.PlayerID == WebhookOwnerArena {
 			owners = append(owners, WebhookOwnerArena)
 		}
-		hooks, err := ws.Webhooks(ctx, owners)
+		hooks, err := s.Webhooks(ctx, owners)
 		if err != nil {
 			return done, err
 		}
@@ -179,7 +192,7 @@ func FanOutEvents(ctx context.Context, as AlertStore, ws WebhookStore, ps Protoc
 			}
 			deliveries = append(deliveries, WebhookDelivery{Owner: h.Owner, EventID: ev.ID, URL: h.URL, Body: body, NextAttemptAt: now})
 		}
-		if err := as.FanOut(ctx, ev, msg.Title, msg.Path, recipients, deliveries, now); err != nil {
+		if err := s.FanOut(ctx, ev, msg.Title, msg.Path, recipients, deliveries, now); err != nil {
 			return done, err
 		}
 		done++
@@ -204,17 +217,17 @@ type eventMessage struct {
 //   - a player streaming: the player's followers;
 //   - an invitation to cast: the invited player;
 //   - a webhook turned off: its owner (the arena's: its admins).
-func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts TournamentStore, admins func(context.Context) ([]string, error), ev Event) (eventMessage, []string, error) {
+func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []string, error) {
 	var msg eventMessage
 	var who []string
 	switch ev.Kind {
 	case EventMatchUpcoming, EventMatchLive, EventResultConfirmed, EventResultDisputed, EventCasterInvited,
 		EventMatchStale, EventMatchWindowClosing:
-		st, err := ps.MatchState(ctx, ev.MatchID)
+		st, err := s.MatchState(ctx, ev.MatchID)
 		if err != nil {
 			return msg, nil, err
 		}
-		names, err := ts.Players(ctx, []string{st.P1, st.P2})
+		names, err := s.Players(ctx, []string{st.P1, st.P2})
 		if err != nil {
 			return msg, nil, err
 		}
@@ -257,10 +270,10 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 			} else {
 				msg.Title = fmt.Sprintf("Window closing in %s: %s closes at %s UTC and nothing is reported.", t.Name, vs, st.ClosesAt.UTC().Format("Jan 2 15:04"))
 			}
-			ids, err := admins(ctx)
+			ids, err := s.ArenaAdmins(ctx)
 			return msg, ids, err
 		}
-		followers, err := as.Followers(ctx, st.TournamentID, append(append([]string{}, st.P1Roster...), st.P2Roster...))
+		followers, err := s.Followers(ctx, st.TournamentID, append(append([]string{}, st.P1Roster...), st.P2Roster...))
 		if err != nil {
 			return msg, nil, err
 		}
@@ -269,21 +282,21 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 			who = append(append(who, st.P1Roster...), st.P2Roster...)
 		}
 	case EventTournamentStatus:
-		t, err := ts.TournamentByID(ctx, ev.TournamentID)
+		t, err := s.TournamentByID(ctx, ev.TournamentID)
 		if err != nil {
 			return msg, nil, err
 		}
 		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
 		msg.Title = fmt.Sprintf("%s: %s.", t.Name, TournamentStatusLabel(TournamentStatus(ev.Detail)))
-		if who, err = as.Followers(ctx, t.ID, nil); err != nil {
+		if who, err = s.Followers(ctx, t.ID, nil); err != nil {
 			return msg, nil, err
 		}
 	case EventCheckInMissed:
-		t, err := ts.TournamentByID(ctx, ev.TournamentID)
+		t, err := s.TournamentByID(ctx, ev.TournamentID)
 		if err != nil {
 			return msg, nil, err
 		}
-		names, err := ts.Players(ctx, []string{ev.PlayerID})
+		names, err := s.Players(ctx, []string{ev.PlayerID})
 		if err != nil {
 			return msg, nil, err
 		}
@@ -295,7 +308,7 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 		msg.Title = fmt.Sprintf("Withdrawn from %s: %s did not check in before it started.", t.Name, name)
 		who = []string{ev.PlayerID}
 	case EventPlayerStreaming:
-		names, err := ts.Players(ctx, []string{ev.PlayerID})
+		names, err := s.Players(ctx, []string{ev.PlayerID})
 		if err != nil {
 			return msg, nil, err
 		}
@@ -305,7 +318,7 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 		}
 		msg.Path, msg.WatchURL = "/players/"+ev.PlayerID, StreamURL(ev.Detail)
 		msg.Title = fmt.Sprintf("%s is streaming now: %s", name, msg.WatchURL)
-		if who, err = as.Followers(ctx, 0, []string{ev.PlayerID}); err != nil {
+		if who, err = s.Followers(ctx, 0, []string{ev.PlayerID}); err != nil {
 			return msg, nil, err
 		}
 	case EventWebhookDisabled:
@@ -315,7 +328,7 @@ func describe(ctx context.Context, as AlertStore, ps ProtocolStore, ts Tournamen
 		if ev.PlayerID == WebhookOwnerArena {
 			msg.Title = "The arena's webhook was turned off after repeated failed deliveries. Save its address again in the settings to turn it back on."
 			msg.Path = "/admin/settings"
-			ids, err := admins(ctx)
+			ids, err := s.ArenaAdmins(ctx)
 			if err != nil {
 				return msg, nil, err
 			}

@@ -124,14 +124,24 @@ func linkedLogin(ctx context.Context, ss StreamStore, platformID string) (string
 	return login, nil
 }
 
+// CastingStore is what the casting use cases read and write: the match's
+// state, the caster seats and POV streams, the players' channels and, for
+// an invitation, the invited player's alerts. The arena's store serves it.
+type CastingStore interface {
+	ProtocolStore
+	CastStore
+	StreamStore
+	AlertStore
+}
+
 // ClaimCast seats the signed-in player as a community caster of the match
 // (off: retires their seat, whatever its source). Checks, in order: the
 // match exists (CodeMatchNotFound), is undecided (CodeAlreadyResolved),
 // its tournament allows spectators (CodeSpectatorsNotAllowed), the player
 // is not on it (CodeCastOwnMatch), has a linked channel
 // (CodeStreamNotLinked), and a seat is free (CodeCastersFull).
-func ClaimCast(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamStore, matchID int64, platformID string, off bool, now time.Time) error {
-	st, err := ps.MatchState(ctx, matchID)
+func ClaimCast(ctx context.Context, cs CastingStore, matchID int64, platformID string, off bool, now time.Time) error {
+	st, err := cs.MatchState(ctx, matchID)
 	if err != nil {
 		return err
 	}
@@ -144,7 +154,7 @@ func ClaimCast(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamSto
 	if st.SideOf(platformID) != 0 {
 		return Errorf(CodeCastOwnMatch, "players stream their own match as a POV stream")
 	}
-	login, err := linkedLogin(ctx, ss, platformID)
+	login, err := linkedLogin(ctx, cs, platformID)
 	if err != nil {
 		return err
 	}
@@ -156,8 +166,8 @@ func ClaimCast(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamSto
 // the match (as ClaimCast), the inviter plays in it (CodeNotParticipant),
 // the invited id (CodeInvalidSteamID), the invited player does not play
 // in it (CodeCastOwnMatch) and has a linked channel (CodeStreamNotLinked).
-func InviteCaster(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamStore, as AlertStore, matchID int64, inviter, invited string, now time.Time) error {
-	st, err := ps.MatchState(ctx, matchID)
+func InviteCaster(ctx context.Context, cs CastingStore, matchID int64, inviter, invited string, now time.Time) error {
+	st, err := cs.MatchState(ctx, matchID)
 	if err != nil {
 		return err
 	}
@@ -173,14 +183,14 @@ func InviteCaster(ctx context.Context, ps ProtocolStore, cs CastStore, ss Stream
 	if st.SideOf(invited) != 0 {
 		return Errorf(CodeCastOwnMatch, "players stream their own match as a POV stream")
 	}
-	login, err := linkedLogin(ctx, ss, invited)
+	login, err := linkedLogin(ctx, cs, invited)
 	if err != nil {
 		return err
 	}
 	if err := cs.AddCaster(ctx, CasterSeat{MatchID: matchID, StreamLogin: login, Source: CasterInvited, PlatformID: invited, InvitedBy: inviter, CreatedAt: now}); err != nil {
 		return err
 	}
-	return as.RecordEvent(ctx, Event{Kind: EventCasterInvited, Key: fmt.Sprintf("caster_invited:%d:%s", matchID, invited),
+	return cs.RecordEvent(ctx, Event{Kind: EventCasterInvited, Key: fmt.Sprintf("caster_invited:%d:%s", matchID, invited),
 		MatchID: matchID, TournamentID: st.TournamentID, PlayerID: invited, CreatedAt: now})
 }
 
@@ -209,8 +219,8 @@ func AddArenaCaster(ctx context.Context, ps ProtocolStore, cs CastStore, matchID
 // player plays in it (CodeNotParticipant), and, to advertise, the match
 // is undecided (CodeAlreadyResolved) and the player has a linked channel
 // (CodeStreamNotLinked).
-func SetPOVStream(ctx context.Context, ps ProtocolStore, cs CastStore, ss StreamStore, matchID int64, platformID string, off bool, now time.Time) error {
-	st, err := ps.MatchState(ctx, matchID)
+func SetPOVStream(ctx context.Context, cs CastingStore, matchID int64, platformID string, off bool, now time.Time) error {
+	st, err := cs.MatchState(ctx, matchID)
 	if err != nil {
 		return err
 	}
@@ -222,7 +232,7 @@ func SetPOVStream(ctx context.Context, ps ProtocolStore, cs CastStore, ss Stream
 	case st.Status.Resolved():
 		return Errorf(CodeAlreadyResolved, "match %d is decided", matchID)
 	}
-	login, err := linkedLogin(ctx, ss, platformID)
+	login, err := linkedLogin(ctx, cs, platformID)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ import (
 	"arena/core"
 )
 
+var _ core.AlertJobStore = (*Arena)(nil)
+
 // RecordEvent implements core.AlertStore.
 func (s *Arena) RecordEvent(ctx context.Context, ev core.Event) error {
 	_, err := s.db.write(ctx, q("record_event"), ev.Kind, ev.Key, ev.MatchID, ev.TournamentID, ev.PlayerID, ev.Detail, formatTime(ev.CreatedAt))

@@ -10,6 +10,8 @@ import (
 	"arena/core"
 )
 
+var _ core.CastingStore = (*Arena)(nil)
+
 // AddCaster implements core.CastStore: one conditional statement; when it
 // seats nobody, one read tells why.
 func (s *Arena) AddCaster(ctx context.Context, seat core.CasterSeat) error {

@@ -252,7 +252,7 @@ func TestWebhookCrashBetweenSendAndMark(t *testing.T) {
 	ctx := context.Background()
 	tenant := demoTenant(t, a)
 	require.NoError(t, func() error {
-		_, err := core.RunAlerts(ctx, tenant.Store, tenant.Store, tenant.Store, tenant.Store, tenant.Store.ArenaAdmins, tenant.Arena, a.Server.Now())
+		_, err := core.RunAlerts(ctx, tenant.Store, tenant.Arena, a.Server.Now())
 		return err
 	}())
 	_, err := core.DeliverWebhooks(ctx, crashAfterSend{tenant.Store}, tenant.Store, server.NewWebhookSender(nil, true), a.Server.Now())

@@ -39,7 +39,7 @@ func seedDemoStreams(ctx context.Context, st *store.Arena, now time.Time) error 
 	}
 	for _, m := range matches {
 		if m.Status == core.MatchScheduled && m.P1 != "" && m.P2 != "" {
-			if err := core.ClaimCast(ctx, st, st, st, m.ID, demoCasterID, false, now); err != nil {
+			if err := core.ClaimCast(ctx, st, m.ID, demoCasterID, false, now); err != nil {
 				return fmt.Errorf("demo caster: %w", err)
 			}
 			break

@@ -176,7 +176,7 @@ func (s *Server) pollStreams(ctx context.Context, _ *core.Arena, st *store.Arena
 
 // runAlerts records and fans out the arena's events (core.RunAlerts).
 func (s *Server) runAlerts(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	n, err := core.RunAlerts(ctx, st, st, st, st, st.ArenaAdmins, a, now)
+	n, err := core.RunAlerts(ctx, st, a, now)
 	return n > 0, err
 }
 

@@ -88,13 +88,13 @@ func (s *Site) castAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 // turns it off) and returns to the match's cast actions with the notice of
 // what it did.
 func (s *Site) matchToggle(w http.ResponseWriter, r *http.Request, t *server.Tenant,
-	apply func(context.Context, core.ProtocolStore, core.CastStore, core.StreamStore, int64, string, bool, time.Time) error,
+	apply func(context.Context, core.CastingStore, int64, string, bool, time.Time) error,
 	onCode, offCode string) {
 	id, viewer, next, ok := s.matchAction(w, r, t)
 	if !ok {
 		return
 	}
-	if err := apply(r.Context(), t.Store, t.Store, t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
+	if err := apply(r.Context(), t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
 		s.socialRefused(w, r, t, next, err)
 		return
 	}
@@ -112,7 +112,7 @@ func (s *Site) inviteCasterAction(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	invited := strings.TrimSpace(r.PostFormValue("platformId"))
-	if err := core.InviteCaster(r.Context(), t.Store, t.Store, t.Store, t.Store, id, viewer, invited, s.srv.Now()); err != nil {
+	if err := core.InviteCaster(r.Context(), t.Store, id, viewer, invited, s.srv.Now()); err != nil {
 		s.socialRefused(w, r, t, next, err)
 		return
 	}
