@@ -13,25 +13,6 @@ import (
 	"arena/worker/server"
 )
 
-// accountRoutes are sign-in, sign-out, the mock-mode avatars and the
-// players' actions. Every POST goes through action (cross-site refused).
-func (s *Site) accountRoutes() {
-	s.page("GET /signin", s.signInPage)
-	s.action("POST /auth/mock", s.mockSignIn)
-	s.page("GET /auth/openid", s.openIDStart)
-	s.page("GET "+openIDCallbackPath, s.openIDCallback)
-	s.action("POST /signout", s.signOut)
-	s.page("GET /avatars/{file}", s.placeholderAvatar)
-
-	s.action("POST /tournaments/{slug}/register", s.registerAction)
-	s.action("POST /tournaments/{slug}/withdraw", s.withdrawAction)
-	s.action("POST /tournaments/{slug}/check-in", s.checkInAction)
-	s.action("POST /matches/{id}/ready", s.readyAction)
-	s.action("POST /matches/{id}/report", s.reportAction)
-	s.action("POST /matches/{id}/report/confirm", s.confirmReportAction)
-	s.action("POST /matches/{id}/report/dispute", s.disputeReportAction)
-}
-
 // mockSignIn reports whether the arena signs players in with the mock
 // form: it has no platform publisher key (DESIGN "Modes").
 func mockSignIn(t *server.Tenant) bool { return t.Arena.PublisherKey == "" }

@@ -10,58 +10,6 @@ import (
 	"arena/worker/server"
 )
 
-// adminRoutes are the arena admin's pages: only for a signed-in player on
-// the arena's admin list. A visitor is sent to sign in; anyone else gets
-// 403. Every form posts through action (cross-site refused) and answers
-// with a redirect (POST/redirect/GET) carrying a notice, or re-renders the
-// form with its messages.
-func (s *Site) adminRoutes() {
-	s.adminPage("GET /admin", s.adminDashboard)
-	s.adminPage("GET /admin/{$}", s.adminDashboard)
-
-	s.adminPage("GET /admin/tournaments", func(w http.ResponseWriter, r *http.Request, _ *server.Tenant, _ *views.Viewer) {
-		http.Redirect(w, r, "/admin#tournaments-title", http.StatusSeeOther)
-	})
-	s.adminPage("GET /admin/tournaments/new", s.adminNewTournament)
-	s.adminAction("POST /admin/tournaments", s.adminCreateTournament)
-	s.adminPage("GET /admin/tournaments/{slug}", s.adminTournament)
-	s.adminAction("POST /admin/tournaments/{slug}", s.adminUpdateTournament)
-	s.adminPage("GET /admin/tournaments/{slug}/status", s.adminConfirmStatus)
-	s.adminAction("POST /admin/tournaments/{slug}/status", s.adminChangeStatus)
-	s.adminAction("POST /admin/tournaments/{slug}/registrations", s.adminRegister)
-	s.adminAction("POST /admin/tournaments/{slug}/seeds", s.adminSetSeeds)
-	s.adminPage("GET /admin/tournaments/{slug}/seeds/rating", s.adminPreviewRatingSeeds)
-	s.adminAction("POST /admin/tournaments/{slug}/seeds/rating", s.adminApplyRatingSeeds)
-	s.adminAction("POST /admin/tournaments/{slug}/details", s.adminEditDetails)
-	s.adminPage("GET /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminConfirmRemove)
-	s.adminAction("POST /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminRemoveSide)
-
-	s.adminPage("GET /admin/seasons", s.adminSeasons)
-	s.adminAction("POST /admin/seasons", s.adminCreateSeason)
-	s.adminPage("GET /admin/seasons/{slug}", s.adminSeason)
-	s.adminAction("POST /admin/seasons/{slug}", s.adminEditSeason)
-
-	s.adminPage("GET /admin/matches/{id}", s.adminMatch)
-	s.adminAction("POST /admin/matches/{id}/resolve", s.adminResolveMatch)
-	s.adminPage("GET /admin/matches/{id}/accept-report", s.adminConfirmAcceptReport)
-	s.adminAction("POST /admin/matches/{id}/accept-report", s.adminAcceptReport)
-	s.adminAction("POST /admin/matches/{id}/window", s.adminMoveWindow)
-
-	s.adminTitleRoutes() // admin_titles.go: /admin/titles
-
-	s.adminTokenRoutes(core.TokenAPIKey) // /admin/api-keys
-	s.adminTokenRoutes(core.TokenAdmin)  // /admin/admin-tokens
-
-	s.adminPage("GET /admin/domains", s.adminDomains)
-	s.adminAction("POST /admin/domains", s.adminAddDomain)
-	s.adminAction("POST /admin/domains/{hostname}/remove", s.adminRemoveDomain)
-
-	s.adminPage("GET /admin/settings", s.adminSettings)
-	s.adminAction("POST /admin/settings", s.adminUpdateSettings)
-	s.adminAction("POST /admin/settings/admins", s.adminAddAdmin)
-	s.adminAction("POST /admin/settings/admins/{platformId}/remove", s.adminRemoveAdmin)
-}
-
 // adminHandler serves one admin page for the signed-in admin v.
 type adminHandler func(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer)
 
@@ -226,4 +174,10 @@ func adminRoundLabel(m *core.Match) string {
 		return m.Round + " (" + m.BracketSlot + ")"
 	}
 	return m.Round
+}
+
+// adminTournamentsRedirect sends the tournaments list's address to the
+// dashboard, where the list is.
+func (s *Site) adminTournamentsRedirect(w http.ResponseWriter, r *http.Request, _ *server.Tenant, _ *views.Viewer) {
+	http.Redirect(w, r, "/admin#tournaments-title", http.StatusSeeOther)
 }

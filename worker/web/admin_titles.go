@@ -9,15 +9,9 @@ import (
 	"arena/worker/server"
 )
 
-// The admin's titles page: the list, create (core.TitleDraft's rules, as
-// POST /api/v1/admin/titles) and retire (core.RetireTitle, as POST
-// /api/v1/admin/titles/{id}/retire).
-func (s *Site) adminTitleRoutes() {
-	s.adminPage("GET /admin/titles", func(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
-		s.adminRenderTitles(w, r, t, v, http.StatusOK, views.AdminTitles{Notice: adminNotice(r)})
-	})
-	s.adminAction("POST /admin/titles", s.adminCreateTitle)
-	s.adminAction("POST /admin/titles/{id}/retire", s.adminRetireTitle)
+// adminTitlesPage lists the arena's titles for the admin.
+func (s *Site) adminTitlesPage(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	s.adminRenderTitles(w, r, t, v, http.StatusOK, views.AdminTitles{Notice: adminNotice(r)})
 }
 
 func (s *Site) adminRenderTitles(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, p views.AdminTitles) {

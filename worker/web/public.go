@@ -12,30 +12,6 @@ import (
 	"arena/worker/server"
 )
 
-// The public pages: everything a visitor can read. Handlers read the
-// store the way the public API does (worker/server/views.go) and hand
-// props to the views.
-func (s *Site) publicRoutes() {
-	s.page("GET /{$}", s.home)
-	s.page("GET /tournaments", s.tournamentList)
-	s.page("GET /tournaments/{slug}", s.tournamentPage)
-	s.page("GET /matches/{id}", s.matchPage)
-	s.page("GET /players/{platformId}", s.playerPage)
-	s.page("GET /ladder", s.ladderPage)
-
-	// Live regions (live.go) and the player's next steps.
-	s.page("GET /matches/{id}/live", s.matchLive)
-	s.page("GET /tournaments/{slug}/live", s.tournamentLive)
-	s.page("GET /me/next", s.nextMe)
-	// Calendars, embeds and the bracket picture.
-	s.page("GET /players/{platformId}/calendar.ics", s.playerCalendar)
-	s.page("GET /tournaments/{slug}/calendar.ics", s.tournamentCalendar)
-	s.page("GET /tournaments/{slug}/embed", s.tournamentEmbed)
-	s.page("GET /tournaments/{slug}/broadcast", s.tournamentBroadcast)
-	s.page("GET /matches/{id}/broadcast", s.matchBroadcast)
-	s.page("GET /tournaments/{slug}/bracket.svg", s.bracketSVG)
-}
-
 // Home page limits: enough to fill a screen, not a whole tournament.
 const (
 	homeLiveLimit     = 12

@@ -24,26 +24,6 @@ import (
 // callbackPath is the one registered callback address's path.
 const callbackPath = "/stream-provider/callback"
 
-func (s *Site) streamRoutes() {
-	s.page("GET /account", s.accountPage)
-	s.action("POST /account/name", s.nameAction)
-	s.action("POST /account/webhook", s.webhookAction)
-	s.action("POST /stream-provider/link", s.linkAction)
-	s.action("POST /stream-provider/unlink", s.unlinkAction)
-	s.srv.Handle("GET "+callbackPath, http.HandlerFunc(s.streamCallback))
-
-	s.action("POST /follow/tournament/{id}", s.followAction(core.FollowTournament))
-	s.action("POST /follow/player/{id}", s.followAction(core.FollowPlayer))
-	s.action("POST /matches/{id}/stream", s.povStreamAction)
-	s.action("POST /matches/{id}/cast", s.castAction)
-	s.action("POST /matches/{id}/casters/invite", s.inviteCasterAction)
-
-	s.page("GET /alerts", s.alertsPage)
-	s.action("POST /alerts/read", s.markAlertsReadAction)
-	s.page("GET /casters", s.castersPage)
-	s.adminAction("POST /admin/matches/{id}/casters", s.adminAddCaster)
-}
-
 // accountPage shows the signed-in player's channel, webhook and follows;
 // a visitor is sent to sign in.
 func (s *Site) accountPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {

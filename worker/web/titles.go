@@ -9,18 +9,6 @@ import (
 	"arena/worker/server"
 )
 
-// The titles page and the signed-in players' title actions: volunteer,
-// challenge, and the holder's accept and decline. The actions call the
-// very core functions the game clients' API calls (core/title_actions.go);
-// the buttons shown are the ones core's rules allow.
-func (s *Site) titleRoutes() {
-	s.page("GET /titles", s.titlesPage)
-	s.action("POST /titles/{id}/volunteer", s.titleAction(core.CodeTitleNotFound, s.volunteer))
-	s.action("POST /titles/{id}/challenge", s.titleAction(core.CodeTitleNotFound, s.challenge))
-	s.action("POST /title-challenges/{id}/accept", s.titleAction(core.CodeChallengeNotFound, s.answer(true)))
-	s.action("POST /title-challenges/{id}/decline", s.titleAction(core.CodeChallengeNotFound, s.answer(false)))
-}
-
 // titlesPage is GET /titles: every title, with the viewer's buttons.
 func (s *Site) titlesPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.renderTitles(w, r, t, http.StatusOK, "", "") // the action's notice is the page's flash
