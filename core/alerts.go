@@ -296,25 +296,17 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		if err != nil {
 			return msg, nil, err
 		}
-		names, err := s.Players(ctx, []string{ev.PlayerID})
+		name, err := playerName(ctx, s, ev.PlayerID)
 		if err != nil {
 			return msg, nil, err
-		}
-		name := PlaceholderName(ev.PlayerID)
-		if p, ok := names[ev.PlayerID]; ok && p.PersonaName != "" {
-			name = p.PersonaName
 		}
 		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
 		msg.Title = fmt.Sprintf("Withdrawn from %s: %s did not check in before it started.", t.Name, name)
 		who = []string{ev.PlayerID}
 	case EventPlayerStreaming:
-		names, err := s.Players(ctx, []string{ev.PlayerID})
+		name, err := playerName(ctx, s, ev.PlayerID)
 		if err != nil {
 			return msg, nil, err
-		}
-		name := PlaceholderName(ev.PlayerID)
-		if p, ok := names[ev.PlayerID]; ok && p.PersonaName != "" {
-			name = p.PersonaName
 		}
 		msg.Path, msg.WatchURL = "/players/"+ev.PlayerID, StreamURL(ev.Detail)
 		msg.Title = fmt.Sprintf("%s is streaming now: %s", name, msg.WatchURL)
@@ -358,4 +350,17 @@ func TournamentStatusLabel(s TournamentStatus) string {
 		return "cancelled"
 	}
 	return strings.ReplaceAll(string(s), "_", " ")
+}
+
+// playerName is how an alert names a player: the persona name the arena
+// knows, else the placeholder name.
+func playerName(ctx context.Context, s TournamentStore, id string) (string, error) {
+	names, err := s.Players(ctx, []string{id})
+	if err != nil {
+		return "", err
+	}
+	if p, ok := names[id]; ok && p.PersonaName != "" {
+		return p.PersonaName, nil
+	}
+	return PlaceholderName(id), nil
 }
