@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -84,24 +85,24 @@ func (s *Site) registerAction(w http.ResponseWriter, r *http.Request, t *server.
 // withdrawAction takes the viewer's side out while registration is open
 // (captains only).
 func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	tour, ok := s.actionTournament(w, r, t)
-	if !ok {
-		return
-	}
-	viewer, next, ok := s.actionStart(w, r, t, "/tournaments/"+tour.Slug)
-	if !ok {
-		return
-	}
-	if err := core.Withdraw(r.Context(), t.Store, t.Store, tour, viewer, s.srv.Now()); err != nil {
-		s.tournamentActionRefused(w, r, t, tour, viewer, next, "", err)
-		return
-	}
-	http.Redirect(w, r, withNotice(next, "withdrawn"), http.StatusSeeOther)
+	s.sideAction(w, r, t, "withdrawn", func(ctx context.Context, tour *core.Tournament, viewer string) error {
+		return core.Withdraw(ctx, t.Store, t.Store, tour, viewer, s.srv.Now())
+	})
 }
 
 // checkInAction checks the viewer's side in (core.CheckIn, the game
 // client's rule).
 func (s *Site) checkInAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.sideAction(w, r, t, "checked_in", func(ctx context.Context, tour *core.Tournament, viewer string) error {
+		return core.CheckIn(ctx, t.Store, t.Store, tour, viewer, s.srv.Now())
+	})
+}
+
+// sideAction runs one of the viewer's actions on their side of the
+// tournament in the path and returns to the page with notice, or shows
+// why it was refused.
+func (s *Site) sideAction(w http.ResponseWriter, r *http.Request, t *server.Tenant, notice string,
+	apply func(ctx context.Context, tour *core.Tournament, viewer string) error) {
 	tour, ok := s.actionTournament(w, r, t)
 	if !ok {
 		return
@@ -110,11 +111,11 @@ func (s *Site) checkInAction(w http.ResponseWriter, r *http.Request, t *server.T
 	if !ok {
 		return
 	}
-	if err := core.CheckIn(r.Context(), t.Store, t.Store, tour, viewer, s.srv.Now()); err != nil {
+	if err := apply(r.Context(), tour, viewer); err != nil {
 		s.tournamentActionRefused(w, r, t, tour, viewer, next, "", err)
 		return
 	}
-	http.Redirect(w, r, withNotice(next, "checked_in"), http.StatusSeeOther)
+	http.Redirect(w, r, withNotice(next, notice), http.StatusSeeOther)
 }
 
 // parseRoster reads the roster field: ids one per line, or separated by
