@@ -54,6 +54,7 @@ admin=$(sed -n 's/.*"adminToken"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$t
 if [ "$cold_runs" != 0 ]; then
   echo "bench-edge: cold line, $cold_runs fresh wrangler dev per route; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); app.wasm $(wc -c <"$tmp/kept/app.wasm") bytes"
   cold_line kept "$tmp/kept/worker.mjs" "$dir_url" "$operator" bench.test 76561198000000002 "$cold_runs"
+  cold_floor "$cold_runs"
   for extra in ${BENCH_EDGE_COLD_EXTRA:-}; do
     echo "bench-edge: cold line of ${extra%%=*}: app.wasm $(wc -c <"${extra#*=}/app.wasm") bytes"
     cold_line "${extra%%=*}" "${extra#*=}/worker.mjs" "$dir_url" "$operator" bench.test 76561198000000002 "$cold_runs"

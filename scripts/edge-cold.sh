@@ -78,3 +78,31 @@ cold_line() {
       "$(awk -v a="$p50" -v b="$jp50" 'BEGIN { print (b > 0 ? a / b : 0) }')"
   done
 }
+
+# cold_floor RUNS: the floor under the cold line, measured the same way
+# beside the plain JS worker: Go programs that do nothing but answer
+# (scripts/edgefloor: the Go runtime alone, then with net/http, which
+# every handler of the service is written against). Prints one row each
+# in cold_line's table form.
+cold_floor() {
+  local runs=$1 probe i
+  for probe in runtime nethttp; do
+    mkdir -p "$tmp/floor-$probe"
+    cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" scripts/edgefloor/worker.mjs "$tmp/floor-$probe/"
+    GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$tmp/floor-$probe/app.wasm" "./scripts/edgefloor/$probe"
+    : >"$tmp/cold-floor-$probe"
+    : >"$tmp/cold-floor-js-$probe"
+    for ((i = 0; i < runs; i++)); do
+      cold_sample cold "$tmp/floor-$probe/worker.mjs" "$dir_url" "$operator" /healthz >>"$tmp/cold-floor-$probe"
+      cold_sample cold "$tmp/js/worker.mjs" "$dir_url" "$operator" /healthz >>"$tmp/cold-floor-js-$probe"
+    done
+  done
+  for probe in runtime nethttp; do
+    read -r p50 min max second io < <(cold_stats "$tmp/cold-floor-$probe")
+    read -r jp50 jmin jmax jsecond _ < <(cold_stats "$tmp/cold-floor-js-$probe")
+    printf '| floor: Go %s (app.wasm %s bytes) | healthz | %s | %s-%s | %s | 0 | %s (%s-%s), %s | %.1fx |\n' \
+      "$([ $probe = runtime ] && echo "runtime only" || echo "+ net/http")" "$(wc -c <"$tmp/floor-$probe/app.wasm")" \
+      "$p50" "$min" "$max" "$second" "$jp50" "$jmin" "$jmax" "$jsecond" \
+      "$(awk -v a="$p50" -v b="$jp50" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+  done
+}
