@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"arena/core"
+	"arena/core/tournamentview"
 )
 
 // handleTournaments lists every public (non-draft) tournament.
@@ -21,18 +22,12 @@ func (s *Server) handleTournaments(r *http.Request, t *Tenant, _ bool) (any, err
 
 // handleTournament answers the full tournament; drafts are not found.
 func (s *Server) handleTournament(r *http.Request, t *Tenant, _ bool) (any, error) {
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	v, err := tournamentview.Read(r.Context(), t.Store, r.PathValue("slug"))
 	if err != nil {
 		return nil, err
 	}
-	if !tour.Status.Public() {
-		return nil, core.Errorf(core.CodeTournamentNotFound, "draft")
-	}
-	full, err := fullTournament(r.Context(), t.Store, tour)
-	if err != nil {
-		return nil, err
-	}
-	return full, s.decorateCasters(r.Context(), t, tour, full)
+	full := fullTournamentOf(v)
+	return full, s.decorateCasters(r.Context(), t, v.Tournament, full)
 }
 
 // publicMatchView is the public match object of GET /api/v1/matches/{id}:
@@ -56,12 +51,9 @@ func (s *Server) handleMatch(r *http.Request, t *Tenant, _ bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	tour, err := tournamentview.MatchTournament(ctx, t.Store, m)
 	if err != nil {
 		return nil, err
-	}
-	if !tour.Status.Public() {
-		return nil, core.Errorf(core.CodeMatchNotFound, "match %d of a draft", id)
 	}
 	profiles, err := t.Store.Players(ctx, []string{m.P1, m.P2})
 	if err != nil {

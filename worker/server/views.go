@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/core/tournamentview"
 )
 
 // The public API's JSON objects (spec 2.4). Clients must tolerate extra
@@ -141,18 +142,12 @@ func summaryOf(t *core.Tournament) tournamentSummary {
 	}
 }
 
-// playerBook resolves account ids to player objects; ids the arena does
-// not know get a placeholder, "" is null (an undecided side).
-type playerBook map[string]core.PlayerProfile
+// playerBook names players as the API shows them
+// (tournamentview.Players.Profile).
+type playerBook tournamentview.Players
 
 func (b playerBook) player(id string) *core.PlayerProfile {
-	if id == "" {
-		return nil
-	}
-	if p, ok := b[id]; ok {
-		return &p
-	}
-	return &core.PlayerProfile{PlatformID: id, PersonaName: core.PlaceholderName(id)}
+	return tournamentview.Players(b).Profile(id)
 }
 
 func (b playerBook) match(m *core.Match) matchView {
@@ -167,41 +162,29 @@ func (b playerBook) match(m *core.Match) matchView {
 	return v
 }
 
-// fullTournament builds the spec's full tournament object: players,
-// groups with standings, bracket columns and podium.
-func fullTournament(ctx context.Context, st core.TournamentStore, t *core.Tournament) (*tournamentFull, error) {
-	regs, err := st.Registrations(ctx, t.ID)
+// fullTournament reads t through the read model (tournamentview.Build)
+// and renders the spec's full tournament object.
+func fullTournament(ctx context.Context, st tournamentview.Store, t *core.Tournament) (*tournamentFull, error) {
+	v, err := tournamentview.Build(ctx, st, t)
 	if err != nil {
 		return nil, err
 	}
-	matches, err := st.Matches(ctx, t.ID)
-	if err != nil {
-		return nil, err
-	}
-	var podium []core.PodiumPlace
-	if t.Status == core.StatusCompleted {
-		if podium, err = st.Podium(ctx, t.ID); err != nil {
-			return nil, err
-		}
-	}
-	ids := make([]string, 0, len(regs))
-	for _, r := range regs {
-		ids = append(ids, r.PlatformID)
-	}
-	profiles, err := st.Players(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	book := playerBook(profiles)
+	return fullTournamentOf(v), nil
+}
+
+// fullTournamentOf renders the read model as the spec's full tournament
+// object: players, groups with standings, bracket columns and podium.
+func fullTournamentOf(v *tournamentview.Tournament) *tournamentFull {
+	t, book := v.Tournament, playerBook(v.Players)
 	out := &tournamentFull{
-		tournamentSummary: summaryOf(t), PlayerCount: len(regs),
-		Players: make([]tournamentPlayer, 0, len(regs)), Groups: []groupView{},
-		Bracket: []bracketColumnView{}, Podium: []podiumView{}, CheckInMinutes: t.CheckInMinutes,
+		tournamentSummary: summaryOf(t), PlayerCount: len(v.Registrations),
+		Players: make([]tournamentPlayer, 0, len(v.Registrations)), Groups: make([]groupView, 0, len(v.Groups)),
+		Bracket: []bracketColumnView{}, Podium: make([]podiumView, 0, len(v.Podium)), CheckInMinutes: t.CheckInMinutes,
 	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		out.GroupFormat = string(t.GroupFormat)
 	}
-	for _, r := range regs {
+	for _, r := range v.Registrations {
 		p := tournamentPlayer{PlayerProfile: book.player(r.PlatformID)}
 		if t.CheckInApplies() {
 			in := r.CheckedInAt != nil
@@ -209,76 +192,49 @@ func fullTournament(ctx context.Context, st core.TournamentStore, t *core.Tourna
 		}
 		out.Players = append(out.Players, p)
 	}
-
-	tables, names, err := core.GroupTables(t, regs, matches)
-	if err != nil {
-		return nil, err
-	}
-	byGroup := map[string][]matchView{}
-	bySlot := map[string]*core.Match{}
-	for i := range matches {
-		switch m := &matches[i]; {
-		case m.Stage == core.StageGroup || m.Stage == core.StageRoundRobin:
-			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.match(m))
-		case core.IsBracketStage(m.Stage):
-			bySlot[m.BracketSlot] = m
-		}
-	}
-	for _, g := range names {
-		gv := groupView{Name: g, Standings: []standingView{}, Matches: byGroup[g]}
-		if gv.Matches == nil {
-			gv.Matches = []matchView{}
-		}
-		for _, row := range tables[g] {
+	for _, g := range v.Groups {
+		gv := groupView{Name: g.Name, Standings: make([]standingView, 0, len(g.Standings)), Matches: make([]matchView, 0, len(g.Matches))}
+		for _, row := range g.Standings {
 			gv.Standings = append(gv.Standings, standingView{
 				Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played, Wins: row.Wins,
 				Losses: row.Losses, ScoreDiff: row.ScoreDiff, Points: row.Points, SeparatedBy: string(row.SeparatedBy),
 			})
 		}
+		for _, m := range g.Matches {
+			gv.Matches = append(gv.Matches, book.match(m))
+		}
 		out.Groups = append(out.Groups, gv)
 	}
 	switch t.Format {
 	case core.FormatSwiss:
-		gv, progress, err := swissGroup(t, regs, matches, book)
-		if err != nil {
-			return nil, err
-		}
-		out.Swiss = progress
-		if gv != nil {
-			out.Groups = append(out.Groups, *gv)
+		out.Swiss = &swissView{Rounds: v.Swiss.Rounds, Round: v.Swiss.Round, TopCut: v.Swiss.TopCut}
+		if len(v.Swiss.Matches) > 0 {
+			out.Groups = append(out.Groups, swissGroup(v.Swiss, book))
 		}
 	case core.FormatDoubleElimination:
 		out.GrandFinalReset = &t.GrandFinalReset
 	}
-	if len(bySlot) > 0 {
-		for _, col := range core.BracketColumns(core.StoredBracket(matches)) {
-			cv := bracketColumnView{Label: col.Label, Side: col.Side, Section: col.Section, Matches: make([]matchView, 0, len(col.Matches))}
-			for _, bm := range col.Matches {
-				cv.Matches = append(cv.Matches, book.match(bySlot[bm.BracketSlot]))
+	if v.Bracket != nil {
+		for _, col := range v.Bracket.Columns {
+			cv := bracketColumnView{Label: col.Label, Side: col.Side, Section: col.Section, Matches: make([]matchView, 0, len(col.Boxes))}
+			for _, box := range col.Boxes {
+				cv.Matches = append(cv.Matches, book.match(box.Match))
 			}
 			out.Bracket = append(out.Bracket, cv)
 		}
 	}
-	for _, p := range podium {
+	for _, p := range v.Podium {
 		out.Podium = append(out.Podium, podiumView{Rank: p.Rank, Player: book.player(p.PlayerID)})
 	}
-	return out, nil
+	return out
 }
 
 // swissGroup shows a Swiss stage as one group, "Swiss": its standings
 // (with byes, Buchholz and Sonneborn-Berger) and every Swiss match, round
-// by round; nil before the draw. progress is always set.
-func swissGroup(t *core.Tournament, regs []core.Registration, matches []core.Match, book playerBook) (*groupView, *swissView, error) {
-	rows, swiss, err := core.SwissTable(t, regs, matches)
-	if err != nil {
-		return nil, nil, err
-	}
-	progress := &swissView{Rounds: t.SwissRoundsFor(len(regs)), TopCut: t.TopCut}
-	if len(swiss) == 0 {
-		return nil, progress, nil
-	}
-	gv := &groupView{Name: swissGroupName, Standings: make([]standingView, 0, len(rows)), Matches: make([]matchView, 0, len(swiss))}
-	for _, row := range rows {
+// by round.
+func swissGroup(sw *tournamentview.Swiss, book playerBook) groupView {
+	gv := groupView{Name: swissGroupName, Standings: make([]standingView, 0, len(sw.Standings)), Matches: make([]matchView, 0, len(sw.Matches))}
+	for _, row := range sw.Standings {
 		byes, buchholz, sb := row.Byes, row.Buchholz, row.SonnebornBerger
 		gv.Standings = append(gv.Standings, standingView{
 			Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played, Wins: row.Wins, Losses: row.Losses,
@@ -286,9 +242,8 @@ func swissGroup(t *core.Tournament, regs []core.Registration, matches []core.Mat
 			Byes: &byes, Buchholz: &buchholz, SonnebornBerger: &sb,
 		})
 	}
-	for i := range swiss {
-		gv.Matches = append(gv.Matches, book.match(&swiss[i]))
-		progress.Round = max(progress.Round, swiss[i].RoundNumber)
+	for i := range sw.Matches {
+		gv.Matches = append(gv.Matches, book.match(&sw.Matches[i]))
 	}
-	return gv, progress, nil
+	return gv
 }

@@ -29,8 +29,8 @@ func (s *Site) TournamentActions(r *http.Request, t *server.Tenant, tour *core.T
 	return s.tournamentActions(r, t, views.Layout{}, tour, regs)
 }
 
-// tournamentActions is the public tournament page's hook (see
-// publicTournamentActions): the same box from what the page already read.
+// tournamentActions is the public tournament page's registration box
+// (tournamentPage): the same box from what the page already read.
 func (s *Site) tournamentActions(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, regs []core.Registration) templ.Component {
 	viewer := s.sessionPlayer(r, t)
 	if l.Viewer != nil {
@@ -100,7 +100,7 @@ func (s *Site) MatchActions(r *http.Request, t *server.Tenant, m *core.MatchStat
 	return s.matchActions(r, t, views.Layout{}, nil, m)
 }
 
-// matchActions is the public match page's hook (see publicMatchActions).
+// matchActions is the public match page's box (matchRegion).
 // Its forms come back to the match's page, also when the box was
 // rendered for the page's live poll (GET /matches/{id}/live).
 func (s *Site) matchActions(r *http.Request, t *server.Tenant, l views.Layout, _ *core.Tournament, st *core.MatchState) templ.Component {

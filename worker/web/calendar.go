@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"arena/core"
+	"arena/core/tournamentview"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -51,25 +52,12 @@ func (s *Site) playerCalendar(w http.ResponseWriter, r *http.Request, t *server.
 // tournamentCalendar is GET /tournaments/{slug}/calendar.ics: the
 // tournament's start and every match window.
 func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	ctx := r.Context()
-	tour, ok := s.tournamentFor(w, r, t)
-	if !ok {
-		return
-	}
-	matches, err := t.Store.Matches(ctx, tour.ID)
+	sched, err := tournamentview.ReadSchedule(r.Context(), t.Store, r.PathValue("slug"))
 	if err != nil {
-		s.fail(w, r, t, err)
+		s.tournamentReadFailed(w, r, t, err)
 		return
 	}
-	var ids []string
-	for i := range matches {
-		ids = append(ids, matches[i].P1, matches[i].P2)
-	}
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	tour, book := sched.Tournament, publicBook(sched.Players)
 	cal := s.calendar(r, t, tour.Name+" · "+t.Arena.Name)
 	start := tour.StartsAt
 	if tour.FirstMatchAt != nil {
@@ -80,8 +68,8 @@ func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *ser
 		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(string(tour.Status)) + ".",
 		URL: origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
 	})
-	for i := range matches {
-		cal.Events = append(cal.Events, matchEvent(r, book, &matches[i], tour.Name))
+	for i := range sched.Matches {
+		cal.Events = append(cal.Events, matchEvent(r, book, &sched.Matches[i], tour.Name))
 	}
 	writeCalendar(w, cal, tour.Slug+".ics")
 }

@@ -4,20 +4,11 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/a-h/templ"
-
 	"arena/core"
+	"arena/core/tournamentview"
 	"arena/views"
 	"arena/worker/server"
 )
-
-// publicMatchActions is the account pages' hook for a match's page: when
-// *Site has this method (defined in account*.go), its component fills the
-// page's Actions slot (ready, report). l carries the viewer; st has the
-// rosters, ready stamps and submissions.
-type publicMatchActions interface {
-	matchActions(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, st *core.MatchState) templ.Component
-}
 
 // matchFor reads the {id} match of a public tournament; a malformed or
 // unknown id, or a draft's match, answers the 404 page (ok false).
@@ -37,8 +28,8 @@ func (s *Site) matchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant
 		s.fail(w, r, t, err)
 		return nil, nil, nil, false
 	}
-	tour, err := t.Store.TournamentByID(ctx, st.TournamentID)
-	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
+	tour, err := tournamentview.MatchTournament(ctx, t.Store, &st.Match)
+	if code := core.ErrorCode(err); code == core.CodeTournamentNotFound || code == core.CodeMatchNotFound {
 		s.publicNotFound(w, r, t, "There is no match here.")
 		return nil, nil, nil, false
 	}
@@ -115,9 +106,7 @@ func (s *Site) matchRegion(r *http.Request, t *server.Tenant, l views.Layout, to
 	if l.Viewer != nil {
 		live.ViewerSide = st.SideOf(l.Viewer.PlatformID)
 	}
-	if a, ok := any(s).(publicMatchActions); ok {
-		live.Actions = a.matchActions(r, t, l, tour, st)
-	}
+	live.Actions = s.matchActions(r, t, l, tour, st)
 	url := "/matches/" + strconv.FormatInt(st.ID, 10) + "/live"
 	return s.liveRegion(r.Context(), "match-live", url, !st.Status.Resolved(), views.MatchLiveView(live))
 }

@@ -5,41 +5,26 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/core/tournamentview"
 	"arena/views"
 	"arena/worker/server"
 )
 
-// publicBook resolves account ids to players as the pages show them; ids
-// the arena does not know get a placeholder name, "" is an undecided side.
-type publicBook map[string]core.PlayerProfile
+// publicBook names players as the pages show them
+// (tournamentview.Players.Named); "" is an undecided side.
+type publicBook tournamentview.Players
 
 // publicPlayers looks up the profiles of ids ("" and repeats are skipped)
-// in one query.
+// in one query (tournamentview.ReadPlayers).
 func publicPlayers(ctx context.Context, t *server.Tenant, ids []string) (publicBook, error) {
-	seen := make(map[string]bool, len(ids))
-	unique := make([]string, 0, len(ids))
-	for _, id := range ids {
-		if id != "" && !seen[id] {
-			seen[id] = true
-			unique = append(unique, id)
-		}
-	}
-	if len(unique) == 0 {
-		return publicBook{}, nil
-	}
-	profiles, err := t.Store.Players(ctx, unique)
-	if err != nil {
-		return nil, err
-	}
-	return publicBook(profiles), nil
+	players, err := tournamentview.ReadPlayers(ctx, t.Store, ids)
+	return publicBook(players), err
 }
 
 // player returns the player with the id; the id must not be "".
 func (b publicBook) player(id string) views.PlayerRef {
-	if p, ok := b[id]; ok && p.PersonaName != "" {
-		return views.PlayerRef{PlatformID: id, Name: p.PersonaName, AvatarURL: p.AvatarURL}
-	}
-	return views.PlayerRef{PlatformID: id, Name: core.PlaceholderName(id)}
+	p := tournamentview.Players(b).Named(id)
+	return views.PlayerRef{PlatformID: p.PlatformID, Name: p.PersonaName, AvatarURL: p.AvatarURL}
 }
 
 // side returns the player with the id, or nil for an undecided side.

@@ -1,53 +1,35 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/a-h/templ"
-
 	"arena/core"
+	"arena/core/tournamentview"
 	"arena/views"
 	"arena/worker/server"
 )
 
-// publicTournamentActions is the account pages' hook for a tournament's
-// page: when *Site has this method (defined in account*.go), its component
-// fills the page's Actions slot (register, withdraw). l carries the viewer.
-type publicTournamentActions interface {
-	tournamentActions(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, regs []core.Registration) templ.Component
-}
-
-// tournamentFor reads the {slug} tournament; a draft or an unknown slug
-// answers the 404 page (ok false).
-func (s *Site) tournamentFor(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, bool) {
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
-	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
-		s.publicNotFound(w, r, t, "There is no tournament here.")
-		return nil, false
-	}
-	if err != nil {
-		s.fail(w, r, t, err)
-		return nil, false
-	}
-	return tour, true
-}
-
-// tournamentAndData is tournamentFor with the tournament's data
-// (tournamentData); false: answered.
+// tournamentAndData reads the {slug} tournament's data (tournamentData);
+// a draft or an unknown slug answers the 404 page (ok false).
 func (s *Site) tournamentAndData(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, *tournamentData, bool) {
-	tour, ok := s.tournamentFor(w, r, t)
-	if !ok {
-		return nil, nil, false
-	}
-	data, err := s.tournamentData(r, t, tour)
+	data, err := s.tournamentData(r, t, r.PathValue("slug"))
 	if err != nil {
-		s.fail(w, r, t, err)
+		s.tournamentReadFailed(w, r, t, err)
 		return nil, nil, false
 	}
-	return tour, data, true
+	return data.view.Tournament, data, true
+}
+
+// tournamentReadFailed answers a failed read of the {slug} tournament:
+// the 404 page for an unknown slug or a draft, the error page otherwise.
+func (s *Site) tournamentReadFailed(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
+	if core.ErrorCode(err) == core.CodeTournamentNotFound {
+		s.publicNotFound(w, r, t, "There is no tournament here.")
+		return
+	}
+	s.fail(w, r, t, err)
 }
 
 // tournamentPage shows a public tournament; drafts and unknown slugs are
@@ -57,18 +39,17 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 	if !ok {
 		return
 	}
+	regs := data.view.Registrations
 	now := s.srv.Now()
 	l := s.layout(r, t, tour.Name)
 	l.Share = s.share(r, "", publicTournamentDescription(tour))
 	p := views.TournamentPage{
 		Layout: l, Now: now, Tournament: publicCard(tour, now),
-		Registration: publicRegistration(tour, len(data.regs), now),
+		Registration: publicRegistration(tour, len(regs), now),
 		Players:      data.players, Results: data.region, HasBracket: data.results.Bracket != nil,
+		Actions: s.tournamentActions(r, t, l, tour, regs),
 	}
-	if a, ok := any(s).(publicTournamentActions); ok {
-		p.Actions = a.tournamentActions(r, t, l, tour, data.regs)
-	}
-	if v := l.Viewer; v != nil && core.SideOfPlayer(data.regs, v.PlatformID) != nil && !tour.Status.Final() {
+	if v := l.Viewer; v != nil && core.SideOfPlayer(regs, v.PlatformID) != nil && !tour.Status.Final() {
 		var err error
 		if p.Next, err = s.nextRegion(r, t, v.PlatformID, nil, tour); err != nil {
 			s.fail(w, r, t, err)
@@ -91,38 +72,34 @@ func (s *Site) tournamentLive(w http.ResponseWriter, r *http.Request, t *server.
 }
 
 // tournamentData is what every view of a tournament shows (its page, the
-// results' poll, the embed, the bracket picture): the sides and the
-// results, read and rendered once per write to the arena (server.Memo)
-// and per minute (the countdowns and open windows follow the clock).
+// results' poll, the embed, the bracket picture, the broadcast view): the
+// read model (tournamentview) and its rendering, read and rendered once
+// per write to the arena (server.Memo) and per minute (the countdowns and
+// open windows follow the clock).
 type tournamentData struct {
-	regs    []core.Registration
+	view    *tournamentview.Tournament
 	players []views.EnteredSide // the sides, seeded ones first by seed
 	results views.TournamentResults
 	region  views.LiveRegion // the results as the live region shows them
 }
 
-func (s *Site) tournamentData(r *http.Request, t *server.Tenant, tour *core.Tournament) (*tournamentData, error) {
-	ctx := r.Context()
+// tournamentData reads the public tournament with the slug
+// (tournamentview.Read: CodeTournamentNotFound for a draft) and renders
+// it.
+func (s *Site) tournamentData(r *http.Request, t *server.Tenant, slug string) (*tournamentData, error) {
 	now := s.srv.Now()
-	key := "tournament/" + strconv.FormatInt(tour.ID, 10) + "/" + strconv.FormatInt(now.Unix()/60, 10)
+	key := "tournament/" + strconv.FormatInt(now.Unix()/60, 10) + "/" + slug
 	v, err := s.srv.Memo(t, key, func() (any, error) {
-		regs, err := t.Store.Registrations(ctx, tour.ID)
+		view, err := tournamentview.Read(r.Context(), t.Store, slug)
 		if err != nil {
 			return nil, err
 		}
-		results, book, err := publicResults(ctx, t, tour, regs, now)
-		if err != nil {
-			return nil, err
-		}
-		d := &tournamentData{regs: regs, results: results, players: make([]views.EnteredSide, 0, len(regs))}
-		sides := make([]core.Entrant, len(regs))
-		for i, reg := range regs {
-			sides[i] = core.Entrant{ID: reg.PlatformID, Seed: reg.Seed}
-		}
-		for _, e := range core.SeedOrder(sides) {
+		book := publicBook(view.Players)
+		d := &tournamentData{view: view, results: tournamentResults(view, now), players: make([]views.EnteredSide, 0, len(view.Entrants))}
+		for _, e := range view.Entrants {
 			d.players = append(d.players, views.EnteredSide{Player: book.player(e.ID), Seed: e.Seed})
 		}
-		if d.region, err = s.resultsRegion(r, tour, results); err != nil {
+		if d.region, err = s.resultsRegion(r, view.Tournament, d.results); err != nil {
 			return nil, err
 		}
 		return d, nil
@@ -149,43 +126,24 @@ func publicTournamentDescription(t *core.Tournament) string {
 	return d
 }
 
-// publicResults builds a tournament's results (the same data as the
-// API's full tournament) and the book of its players.
-func publicResults(ctx context.Context, t *server.Tenant, tour *core.Tournament, regs []core.Registration, now time.Time) (views.TournamentResults, publicBook, error) {
-	matches, err := t.Store.Matches(ctx, tour.ID)
-	if err != nil {
-		return views.TournamentResults{}, nil, err
+// tournamentResults renders the read model's results at now.
+func tournamentResults(v *tournamentview.Tournament, now time.Time) views.TournamentResults {
+	tour, book := v.Tournament, publicBook(v.Players)
+	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
+	p := views.TournamentResults{Now: now, Format: string(tour.Format), Groups: publicGroups(v.Groups, book, ref, now),
+		RoundRobin: tour.Format == core.FormatRoundRobin,
+		GSL:        tour.Format == core.FormatGroupsPlayoffs && tour.GroupFormat == core.GroupFormatGSL,
 	}
-	var podium []core.PodiumPlace
-	if tour.Status == core.StatusCompleted {
-		if podium, err = t.Store.Podium(ctx, tour.ID); err != nil {
-			return views.TournamentResults{}, nil, err
-		}
+	if v.Swiss != nil {
+		p.Swiss = publicSwiss(v.Swiss, book, ref, now)
 	}
-	ids := make([]string, 0, len(regs))
-	for _, reg := range regs {
-		ids = append(ids, reg.PlatformID)
+	if v.Bracket != nil {
+		p.Bracket = publicBracket(v.Bracket, book, now)
 	}
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		return views.TournamentResults{}, nil, err
-	}
-	p := views.TournamentResults{Now: now, Format: string(tour.Format)}
-	if p.Groups, err = publicGroups(tour, regs, matches, book, now); err != nil {
-		return views.TournamentResults{}, nil, err
-	}
-	p.RoundRobin = tour.Format == core.FormatRoundRobin
-	p.GSL = tour.Format == core.FormatGroupsPlayoffs && tour.GroupFormat == core.GroupFormatGSL
-	if tour.Format == core.FormatSwiss {
-		if p.Swiss, err = publicSwiss(tour, regs, matches, book, now); err != nil {
-			return views.TournamentResults{}, nil, err
-		}
-	}
-	p.Bracket = publicBracket(matches, book, now)
-	for _, pl := range podium {
+	for _, pl := range v.Podium {
 		p.Podium = append(p.Podium, views.PodiumPlace{Rank: pl.Rank, Player: book.player(pl.PlayerID)})
 	}
-	return p, book, nil
+	return p
 }
 
 // publicRegistration says where registration stands at now.
@@ -202,126 +160,62 @@ func publicRegistration(t *core.Tournament, count int, now time.Time) views.Regi
 	return r
 }
 
-// publicGroups builds the group tables with their matches; the places
-// that advance are marked in groups_playoffs tournaments.
-func publicGroups(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook, now time.Time) ([]views.GroupTable, error) {
-	tables, names, err := core.GroupTables(tour, regs, matches)
-	if err != nil {
-		return nil, err
+// publicGroups renders the group tables with their matches; nil before
+// the group stage.
+func publicGroups(groups []tournamentview.Group, book publicBook, ref views.TournamentRef, now time.Time) []views.GroupTable {
+	if groups == nil {
+		return nil
 	}
-	if len(names) == 0 {
-		return nil, nil
-	}
-	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
-	byGroup := make(map[string][]views.MatchSummary, len(names))
-	open := map[string]bool{} // groups with a match still to decide
-	for i := range matches {
-		if m := &matches[i]; m.Stage == core.StageGroup || m.Stage == core.StageRoundRobin {
-			byGroup[m.GroupName] = append(byGroup[m.GroupName], book.summary(m, ref, now))
-			if !m.Status.Resolved() {
-				open[m.GroupName] = true
-			}
-		}
-	}
-	out := make([]views.GroupTable, 0, len(names))
-	for _, g := range names {
-		gt := views.GroupTable{Name: g, Rows: make([]views.StandingRow, 0, len(tables[g])), Matches: byGroup[g], Decided: !open[g]}
-		for _, row := range tables[g] {
+	out := make([]views.GroupTable, 0, len(groups))
+	for _, g := range groups {
+		gt := views.GroupTable{Name: g.Name, Rows: make([]views.StandingRow, 0, len(g.Standings)), Decided: g.Decided}
+		for _, row := range g.Standings {
 			gt.Rows = append(gt.Rows, views.StandingRow{
 				Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played, Wins: row.Wins,
-				Losses: row.Losses, ScoreDiff: row.ScoreDiff, Points: row.Points,
-				Advances:    tour.Format == core.FormatGroupsPlayoffs && row.Rank <= tour.AdvancePerGroup,
+				Losses: row.Losses, ScoreDiff: row.ScoreDiff, Points: row.Points, Advances: row.Advances,
 				SeparatedBy: string(row.SeparatedBy),
 			})
 		}
+		for _, m := range g.Matches {
+			gt.Matches = append(gt.Matches, book.summary(m, ref, now))
+		}
 		out = append(out, gt)
 	}
-	return out, nil
+	return out
 }
 
-// publicSwiss builds a Swiss stage's standings and rounds (the latest
-// first); the top cut's places are marked.
-func publicSwiss(tour *core.Tournament, regs []core.Registration, matches []core.Match, book publicBook, now time.Time) (*views.SwissStage, error) {
-	rows, swiss, err := core.SwissTable(tour, regs, matches)
-	if err != nil {
-		return nil, err
-	}
-	sw := &views.SwissStage{Rounds: tour.SwissRoundsFor(len(regs)), TopCut: tour.TopCut}
-	for _, row := range rows {
-		sw.Rows = append(sw.Rows, views.SwissRow{Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played,
+// publicSwiss renders a Swiss stage's standings and rounds (the latest
+// first).
+func publicSwiss(sw *tournamentview.Swiss, book publicBook, ref views.TournamentRef, now time.Time) *views.SwissStage {
+	out := &views.SwissStage{Rounds: sw.Rounds, Round: sw.Round, TopCut: sw.TopCut, Decided: sw.Decided}
+	for _, row := range sw.Standings {
+		out.Rows = append(out.Rows, views.SwissRow{Rank: row.Rank, Player: book.player(row.PlayerID), Played: row.Played,
 			Wins: row.Wins, Losses: row.Losses, Byes: row.Byes, Points: row.Points, Buchholz: row.Buchholz,
-			SonnebornBerger: row.SonnebornBerger, Advances: row.Rank <= tour.TopCut, SeparatedBy: string(row.SeparatedBy)})
+			SonnebornBerger: row.SonnebornBerger, Advances: row.Advances, SeparatedBy: string(row.SeparatedBy)})
 	}
-	decided := len(swiss) > 0
-	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
-	for i := range swiss {
-		m := &swiss[i]
-		if m.RoundNumber > sw.Round {
-			sw.Round = m.RoundNumber
-			sw.RoundMatches = append([]views.SwissRoundMatches{{Number: m.RoundNumber}}, sw.RoundMatches...)
+	for _, round := range sw.RoundMatches {
+		rm := views.SwissRoundMatches{Number: round.Number}
+		for _, m := range round.Matches {
+			rm.Matches = append(rm.Matches, book.summary(m, ref, now))
 		}
-		for j := range sw.RoundMatches {
-			if sw.RoundMatches[j].Number == m.RoundNumber {
-				sw.RoundMatches[j].Matches = append(sw.RoundMatches[j].Matches, book.summary(m, ref, now))
-			}
-		}
-		if !m.Status.Resolved() {
-			decided = false
-		}
+		out.RoundMatches = append(out.RoundMatches, rm)
 	}
-	sw.Decided = decided && sw.Round >= sw.Rounds
-	return sw, nil
+	return out
 }
 
-// publicBracket draws the stored playoff matches as core.BracketColumns
-// lays them out; nil before the playoffs. A double elimination's columns
-// keep every match position of their round (empty where byes left no
-// match), so the picture lines up.
-func publicBracket(matches []core.Match, book publicBook, now time.Time) *views.Bracket {
-	bySlot := map[string]*core.Match{}
-	for i := range matches {
-		if m := &matches[i]; core.IsBracketStage(m.Stage) {
-			bySlot[m.BracketSlot] = m
-		}
-	}
-	if len(bySlot) == 0 {
-		return nil
-	}
-	plan := core.StoredBracket(matches)
-	seeds := publicSeeds(plan)
-	// An undecided seat names the match that fills it.
-	from := map[core.SeatRef]string{}
-	for _, m := range plan.Matches {
-		if m.WinnerTo.BracketSlot != "" {
-			from[m.WinnerTo] = "Winner of " + m.BracketSlot
-		}
-		if m.LoserTo.BracketSlot != "" {
-			from[m.LoserTo] = "Loser of " + m.BracketSlot
-		}
-	}
-	cols := core.BracketColumns(plan)
-	out := &views.Bracket{Columns: make([]views.BracketColumn, 0, len(cols)), Double: plan.Double}
-	for _, col := range cols {
-		vc := views.BracketColumn{Label: col.Label, Side: col.Side, Section: col.Section, Matches: make([]views.BracketBox, 0, len(col.Matches))}
-		if plan.Double && len(col.Matches) > 0 {
-			vc.Slots = core.DoubleEliminationRoundMatches(plan.Size, col.Section, col.Matches[0].SectionRound)
-		}
-		for _, bm := range col.Matches {
-			m := bySlot[bm.BracketSlot]
-			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score), Window: string(m.Window(now))}
-			if _, _, i, ok := core.ParseBracketSlot(m.BracketSlot); ok {
-				box.Position = i
-			}
+// publicBracket draws the read model's bracket at now.
+func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *views.Bracket {
+	out := &views.Bracket{Columns: make([]views.BracketColumn, 0, len(b.Columns)), Double: b.Double}
+	for _, col := range b.Columns {
+		vc := views.BracketColumn{Label: col.Label, Side: col.Side, Section: col.Section, Slots: col.Slots, Matches: make([]views.BracketBox, 0, len(col.Boxes))}
+		for _, bx := range col.Boxes {
+			m := bx.Match
+			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score),
+				Window: string(m.Window(now)), Position: bx.Position}
 			winner := publicWinnerSlot(m)
-			for i, seat := range [2]core.BracketSeat{bm.P1, bm.P2} {
-				vs := views.BracketSeat{Bye: seat.Bye, Winner: winner == i+1}
-				switch {
-				case seat.PlayerID != "":
-					vs.Player, vs.Seed = book.side(seat.PlayerID), seeds[seat.PlayerID]
-				case !seat.Bye:
-					vs.From = from[core.SeatRef{BracketSlot: bm.BracketSlot, Side: i + 1}]
-				}
-				box.Seats[i] = vs
+			for i, seat := range bx.Seats {
+				box.Seats[i] = views.BracketSeat{Player: book.side(seat.PlayerID), Seed: seat.Seed, Bye: seat.Bye,
+					From: publicSeatSource(seat), Winner: winner == i+1}
 			}
 			vc.Matches = append(vc.Matches, box)
 		}
@@ -330,36 +224,14 @@ func publicBracket(matches []core.Match, book publicBook, now time.Time) *views.
 	return out
 }
 
-// publicSeeds maps each first-round player to their bracket seed. Seeds
-// are not stored with the matches, but the first round holds them in the
-// standard bracket order, which core.PlanBracket lays out for a full
-// bracket of the same size.
-func publicSeeds(plan core.BracketPlan) map[string]int {
-	if plan.Size < 2 {
-		return nil
+// publicSeatSource says where an undecided seat's player comes from:
+// "Winner of QF1", "Loser of W1M2"; "" when nothing fills it.
+func publicSeatSource(seat tournamentview.Seat) string {
+	switch {
+	case seat.FromSlot == "":
+		return ""
+	case seat.FromLoser:
+		return "Loser of " + seat.FromSlot
 	}
-	ids := make([]string, plan.Size)
-	for i := range ids {
-		ids[i] = strconv.Itoa(i + 1)
-	}
-	layout, err := core.PlanBracket(ids, false)
-	if err != nil {
-		return nil
-	}
-	seeds := make(map[string]int, plan.Size)
-	i := 0
-	for _, m := range plan.Matches {
-		if m.RoundNumber != 1 || m.Stage == core.BracketStageSmallFinal || i >= len(layout.Matches) {
-			continue
-		}
-		order := layout.Matches[i]
-		if m.P1.PlayerID != "" {
-			seeds[m.P1.PlayerID] = order.P1.Seed
-		}
-		if m.P2.PlayerID != "" {
-			seeds[m.P2.PlayerID] = order.P2.Seed
-		}
-		i++
-	}
-	return seeds
+	return "Winner of " + seat.FromSlot
 }
