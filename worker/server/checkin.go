@@ -25,36 +25,3 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"checkedIn": true})
 }
-
-// ratingSeedView is a side's seed by rating (rating null when unrated).
-type ratingSeedView struct {
-	PlatformID string   `json:"platformId"`
-	Seed       int      `json:"seed"`
-	Rating     *float64 `json:"rating"`
-}
-
-// handleSeeds seeds every side by rating (core.SeedsByRating), or shows
-// that order with preview.
-func (s *Server) handleSeeds(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var draft core.SeedingDraft
-	if err := decodeJSON(w, r, &draft); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	seeds, err := core.SeedsByRating(ctx, t.Store, t.Store, tour, draft)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]ratingSeedView, len(seeds))
-	for i, sd := range seeds {
-		out[i] = ratingSeedView{PlatformID: sd.PlatformID, Seed: sd.Seed, Rating: sd.Rating}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"seeds": out})
-}

@@ -387,3 +387,28 @@ func (s *Server) Close() error {
 	s.arenaDBs.close()
 	return nil
 }
+
+// TenantBySlug returns the arena with the slug and its database: how the
+// one network-wide stream-provider callback finds the arena its state
+// names. CodeArenaNotFound when there is none. The caller calls release
+// once done with the tenant's database.
+func (s *Server) TenantBySlug(ctx context.Context, slug string) (*Tenant, func(), error) {
+	var arenas []core.Arena
+	err := s.withDirectory(ctx, func() (err error) {
+		arenas, err = s.dir.Arenas(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range arenas {
+		if arenas[i].Slug == slug {
+			st, release, err := s.arenaDB(ctx, &arenas[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			return &Tenant{Arena: &arenas[i], Store: st}, release, nil
+		}
+	}
+	return nil, nil, core.Errorf(core.CodeArenaNotFound, "no arena %s", slug)
+}

@@ -327,3 +327,26 @@ func adminOr(s, fallback string) string {
 	}
 	return s
 }
+
+// adminAddCaster is POST /admin/matches/{id}/casters: the arena's
+// official channel (core.AddArenaCaster, as the admin API).
+func (s *Site) adminAddCaster(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	id := adminMatchID(r)
+	login := strings.TrimSpace(r.PostFormValue("streamLogin"))
+	_, err := core.AddArenaCaster(r.Context(), t.Store, t.Store, id, login, s.srv.Now())
+	if err != nil {
+		msg := streamMessage(err)
+		if msg == "" {
+			s.fail(w, r, t, err)
+			return
+		}
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(core.ErrorCode(err)), func(p *views.AdminMatch) {
+			p.Casters.Login, p.Casters.Error = login, msg
+		})
+		return
+	}
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "caster", "casters")
+}
