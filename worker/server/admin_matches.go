@@ -45,7 +45,7 @@ type queuedMatch struct {
 // live with nothing reported for the arena's stale-match delay, or
 // closing within 10 minutes with nothing reported.
 func (s *Server) handleAdminQueue(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	list, err := core.OrganizerQueue(r.Context(), t.Store, t.Store, s.now())
+	list, err := core.OrganizerQueue(r.Context(), t.Store, s.now())
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -160,7 +160,7 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, s.rand, PlacementPoints(ctx, t.Store))
+	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, core.Deps{Random: s.rand, Points: PlacementPoints(ctx, t.Store)})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -182,7 +182,7 @@ func (s *Server) handleAcceptReport(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := core.AcceptReport(ctx, t.Store, t.Store, tour, m, s.now(), s.rand, PlacementPoints(ctx, t.Store))
+	resolved, err := core.AcceptReport(ctx, t.Store, tour, m, s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -62,7 +62,7 @@ func (s *Server) handleRemoveSide(w http.ResponseWriter, r *http.Request, t *Ten
 		return
 	}
 	before := tour.Status
-	n, err := core.RemoveSide(ctx, t.Store, t.Store, tour, captain, s.now(), s.rand, PlacementPoints(ctx, t.Store))
+	n, err := core.RemoveSide(ctx, t.Store, tour, captain, s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -95,7 +95,7 @@ func (s *Server) handleSeeds(w http.ResponseWriter, r *http.Request, t *Tenant) 
 		writeError(w, r, err)
 		return
 	}
-	seeds, err := core.SeedsByRating(ctx, t.Store, t.Store, tour, draft)
+	seeds, err := core.SeedsByRating(ctx, t.Store, tour, draft)
 	if err != nil {
 		writeError(w, r, err)
 		return

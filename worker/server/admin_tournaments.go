@@ -98,7 +98,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.now(), s.rand, PlacementPoints(ctx, t.Store))
+	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -114,7 +114,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 // table (core.SettingPlacementPoints; the default when unset or
 // unreadable, with a warning) at most once: the lifecycle and every way a
 // match is decided read it only when a tournament completes.
-func PlacementPoints(ctx context.Context, st core.TournamentStore) func() core.PlacementPoints {
+func PlacementPoints(ctx context.Context, st core.SettingStore) func() core.PlacementPoints {
 	return sync.OnceValue(func() core.PlacementPoints {
 		points := core.DefaultPlacementPoints()
 		if _, err := st.Setting(ctx, core.SettingPlacementPoints, &points); err != nil {
@@ -128,7 +128,7 @@ func PlacementPoints(ctx context.Context, st core.TournamentStore) func() core.P
 // RatingPeriodHours reads the arena's rating period
 // (core.SettingRatingPeriodHours; the default when unset or unreadable,
 // with a warning).
-func RatingPeriodHours(ctx context.Context, st core.TournamentStore) int {
+func RatingPeriodHours(ctx context.Context, st core.SettingStore) int {
 	hours := core.DefaultRatingPeriodHours
 	if _, err := st.Setting(ctx, core.SettingRatingPeriodHours, &hours); err != nil || hours < core.RatingPeriodHoursRange.Min {
 		if err != nil {

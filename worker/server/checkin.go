@@ -19,7 +19,7 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant
 		writeError(w, r, err)
 		return
 	}
-	if err := core.CheckIn(ctx, t.Store, t.Store, tour, caller.PlatformID, s.now()); err != nil {
+	if err := core.CheckIn(ctx, t.Store, tour, caller.PlatformID, s.now()); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -23,7 +23,7 @@ func seedDemoCheckIn(ctx context.Context, ts core.TournamentStore, cs core.Check
 		return err
 	}
 	points := core.DefaultPlacementPoints
-	if err := core.ChangeTournamentStatus(ctx, ts, t, core.StatusRegistrationOpen, t.RegistrationOpensAt, random, points); err != nil {
+	if err := core.ChangeTournamentStatus(ctx, ts, t, core.StatusRegistrationOpen, core.Deps{Now: t.RegistrationOpensAt, Random: random, Points: points}); err != nil {
 		return err
 	}
 	for seed, i := range []int{0, 1, 3, 4, 5, 7} {
@@ -36,7 +36,7 @@ func seedDemoCheckIn(ctx context.Context, ts core.TournamentStore, cs core.Check
 		return err
 	}
 	for _, i := range []int{0, 3, 4, 5} {
-		if err := core.CheckIn(ctx, ts, cs, t, demoPlayers[i].id, now.Add(-time.Duration(10*i+5)*time.Minute)); err != nil {
+		if err := core.CheckIn(ctx, cs, t, demoPlayers[i].id, now.Add(-time.Duration(10*i+5)*time.Minute)); err != nil {
 			return fmt.Errorf("check in %s: %w", demoPlayers[i].id, err)
 		}
 	}

@@ -25,7 +25,7 @@ func seedDemoDoubleElimination(ctx context.Context, st core.TournamentStore, now
 		return err
 	}
 	points := core.DefaultPlacementPoints
-	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, t.RegistrationOpensAt, random, points); err != nil {
+	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, core.Deps{Now: t.RegistrationOpensAt, Random: random, Points: points}); err != nil {
 		return err
 	}
 	for i, p := range demoPlayers[13:20] { // not the titles' challenger
@@ -60,7 +60,7 @@ func seedDemoGSL(ctx context.Context, st core.TournamentStore, now time.Time, ra
 		return err
 	}
 	points := core.DefaultPlacementPoints
-	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, t.RegistrationOpensAt, random, points); err != nil {
+	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, core.Deps{Now: t.RegistrationOpensAt, Random: random, Points: points}); err != nil {
 		return err
 	}
 	// Seeds 1 to 8: groups A (1, 4, 5, 8) and B (2, 3, 6, 7).
@@ -100,7 +100,7 @@ func seedDemoGSL(ctx context.Context, st core.TournamentStore, now time.Time, ra
 				score = &core.OutcomeScore{P1: 1, P2: 2}
 			}
 			res := core.Resolution{Winner: winner, Score: score, Source: core.SourceGameClient, At: m.OpensAt.Add(2 * time.Hour)}
-			if _, err := core.ResolveMatch(ctx, st, t, m, res, random, points); err != nil {
+			if _, err := core.ResolveMatch(ctx, st, t, m, res, core.Deps{Random: random, Points: points}); err != nil {
 				return fmt.Errorf("resolve match %d of %s: %w", m.ID, t.Slug, err)
 			}
 		}

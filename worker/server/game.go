@@ -163,7 +163,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request, t *Tenant, 
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, s.now(), s.rand)
+	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, core.Deps{Now: s.now(), Random: s.rand})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -274,7 +274,7 @@ func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant,
 		return
 	}
 	points := PlacementPoints(ctx, t.Store)
-	out, err := core.SubmitResult(ctx, t.Store, t.Store, st, caller, sub, s.now(), s.rand, points)
+	out, err := core.SubmitResult(ctx, t.Store, st, caller, sub, core.Deps{Now: s.now(), Random: s.rand, Points: points})
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -267,6 +267,13 @@ func (s *Server) Now() time.Time { return s.now() }
 // Random is the service's source of randomness.
 func (s *Server) Random() io.Reader { return s.rand }
 
+// Deps is what a use case on the arena whose store is st runs with: the
+// service clock's reading now, the service's randomness and the arena's
+// placement points (read from st only when a tournament completes).
+func (s *Server) Deps(ctx context.Context, st core.SettingStore) core.Deps {
+	return core.Deps{Now: s.now(), Random: s.rand, Points: PlacementPoints(ctx, st)}
+}
+
 // Directory is the directory of arenas.
 func (s *Server) Directory() *store.Directory { return s.dir }
 

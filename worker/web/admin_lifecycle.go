@@ -188,7 +188,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 	}
 	ctx := r.Context()
 	p := s.adminStatusProps(tour, to)
-	err := core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Now(), s.srv.Random(), server.PlacementPoints(ctx, t.Store))
+	err := core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Deps(ctx, t.Store))
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "status", "")
 		return

@@ -178,7 +178,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, s.srv.Random(), server.PlacementPoints(ctx, t.Store))
+	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, core.Deps{Random: s.srv.Random(), Points: server.PlacementPoints(ctx, t.Store)})
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {
@@ -214,7 +214,7 @@ func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.AcceptReport(ctx, t.Store, t.Store, tour, m, s.srv.Now(), s.srv.Random(), server.PlacementPoints(ctx, t.Store))
+	_, err = core.AcceptReport(ctx, t.Store, tour, m, s.srv.Deps(ctx, t.Store))
 	if code := adminErrorCode(err); code != "" {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
 			p.Notice = views.AdminNotice{Error: true, Text: adminAcceptRefusals[code]}

@@ -31,7 +31,7 @@ func (s *Site) adminApplyRatingSeeds(w http.ResponseWriter, r *http.Request, t *
 	if tour == nil {
 		return
 	}
-	if _, err := core.SeedsByRating(r.Context(), t.Store, t.Store, tour, core.SeedingDraft{By: core.SeedingByRating}); err != nil {
+	if _, err := core.SeedsByRating(r.Context(), t.Store, tour, core.SeedingDraft{By: core.SeedingByRating}); err != nil {
 		if adminErrorCode(err) == core.CodeSeedsLocked {
 			s.adminRenderRatingSeeds(w, r, t, v, tour, core.SeedingDraft{By: core.SeedingByRating, Preview: true})
 			return
@@ -48,7 +48,7 @@ func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t 
 	ctx := r.Context()
 	p := views.AdminRatingSeeds{Slug: tour.Slug, Name: tour.Name, Allowed: true}
 	status := http.StatusOK
-	seeds, err := core.SeedsByRating(ctx, t.Store, t.Store, tour, d)
+	seeds, err := core.SeedsByRating(ctx, t.Store, tour, d)
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {

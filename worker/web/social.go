@@ -48,7 +48,7 @@ func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Req
 		if kind == core.FollowPlayer {
 			follow = core.FollowPlayerByID
 		}
-		if err := follow(r.Context(), t.Store, t.Store, viewer, id, off(r), s.srv.Now()); err != nil {
+		if err := follow(r.Context(), t.Store, viewer, id, off(r), s.srv.Now()); err != nil {
 			s.socialRefused(w, r, t, next, err)
 			return
 		}
