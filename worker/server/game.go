@@ -163,7 +163,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request, t *Tenant, 
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, core.Deps{Now: s.now(), Random: s.rand})
+	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, s.Deps(r.Context(), t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -61,7 +61,7 @@ func (s *Server) handleInitMatchRecording(w http.ResponseWriter, r *http.Request
 		writeError(w, r, err)
 		return
 	}
-	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, core.Deps{Now: s.now(), Random: s.rand})
+	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -84,7 +84,7 @@ func (s *Server) handleInitCasualRecording(w http.ResponseWriter, r *http.Reques
 		writeError(w, r, err)
 		return
 	}
-	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, core.Deps{Now: s.now(), Random: s.rand})
+	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
