@@ -354,7 +354,7 @@ func TournamentStatusLabel(s TournamentStatus) string {
 
 // playerName is how an alert names a player: the persona name the arena
 // knows, else the placeholder name.
-func playerName(ctx context.Context, s TournamentStore, id string) (string, error) {
+func playerName(ctx context.Context, s PlayerStore, id string) (string, error) {
 	names, err := s.Players(ctx, []string{id})
 	if err != nil {
 		return "", err

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -16,10 +17,12 @@ const (
 	PlanStudio Plan = "studio"
 )
 
+// Plans are the plans an arena can be on, the smallest first: the one
+// list the settings' checks and the settings page read.
+var Plans = []Plan{PlanFree, PlanIndie, PlanStudio}
+
 // Valid reports whether p is one of the known plans.
-func (p Plan) Valid() bool {
-	return p == PlanFree || p == PlanIndie || p == PlanStudio
-}
+func (p Plan) Valid() bool { return slices.Contains(Plans, p) }
 
 // DefaultGracePeriod is how long an awaiting result waits for the second
 // side before the scheduled jobs confirm it, unless the arena sets another.

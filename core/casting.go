@@ -239,14 +239,23 @@ func SetPOVStream(ctx context.Context, cs CastingStore, matchID int64, platformI
 	return cs.SetMatchStream(ctx, matchID, platformID, login, now)
 }
 
+// FollowStore is what following reads and writes: the followed
+// tournament or player, and the follows. One value, the arena's store,
+// serves it.
+type FollowStore interface {
+	TournamentReader
+	PlayerStore
+	CastStore
+}
+
 // FollowTournamentByID follows (or with off unfollows) a public tournament by
 // id; CodeTournamentNotFound for an unknown id or a draft.
-func FollowTournamentByID(ctx context.Context, ts TournamentStore, cs CastStore, platformID, id string, off bool, now time.Time) error {
+func FollowTournamentByID(ctx context.Context, cs FollowStore, platformID, id string, off bool, now time.Time) error {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
 		return Errorf(CodeTournamentNotFound, "tournament %q", id)
 	}
-	t, err := ts.TournamentByID(ctx, n)
+	t, err := cs.TournamentByID(ctx, n)
 	if err != nil {
 		return err
 	}
@@ -259,11 +268,11 @@ func FollowTournamentByID(ctx context.Context, ts TournamentStore, cs CastStore,
 // FollowPlayerByID follows (or with off unfollows) a player the arena knows;
 // CodeInvalidSteamID for a malformed id, CodePlayerNotFound for an
 // unknown one.
-func FollowPlayerByID(ctx context.Context, ts TournamentStore, cs CastStore, platformID, id string, off bool, now time.Time) error {
+func FollowPlayerByID(ctx context.Context, cs FollowStore, platformID, id string, off bool, now time.Time) error {
 	if !ValidPlatformID(id) {
 		return Errorf(CodeInvalidSteamID, "player id %q", id)
 	}
-	if _, err := ts.Player(ctx, id); err != nil {
+	if _, err := cs.Player(ctx, id); err != nil {
 		return err
 	}
 	return cs.SetFollow(ctx, platformID, Follow{Kind: FollowPlayer, TargetID: id}, !off, now)

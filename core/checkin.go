@@ -40,8 +40,9 @@ func (t *Tournament) CheckInOpenAt(now time.Time) bool {
 	return ok && t.CheckInApplies() && !now.Before(opens) && now.Before(closes)
 }
 
-// CheckInStore records check-ins.
+// CheckInStore records check-ins on the tournament's sides.
 type CheckInStore interface {
+	RegistrationStore
 	// CheckIn marks the captain's side checked in at `at` (a side checked
 	// in already keeps its first time), only while t is still in status
 	// registration_open or registration_closed; false when it was not.
@@ -53,8 +54,8 @@ type CheckInStore interface {
 // on a side (CodeNotRegistered), check-in is open (CodeCheckInClosed,
 // also when the tournament starts concurrently). Checking in again
 // answers as the first time did.
-func CheckIn(ctx context.Context, ts TournamentStore, cs CheckInStore, tour *Tournament, player string, now time.Time) error {
-	regs, err := ts.Registrations(ctx, tour.ID)
+func CheckIn(ctx context.Context, cs CheckInStore, tour *Tournament, player string, now time.Time) error {
+	regs, err := cs.Registrations(ctx, tour.ID)
 	if err != nil {
 		return err
 	}

@@ -24,10 +24,11 @@ const (
 	GSLAdvance   = 2
 )
 
+// GroupFormats are the group formats the service runs, the default first.
+var GroupFormats = []GroupFormat{GroupFormatRoundRobin, GroupFormatGSL}
+
 // ValidGroupFormat reports whether f is a group format the service runs.
-func ValidGroupFormat(f GroupFormat) bool {
-	return f == GroupFormatRoundRobin || f == GroupFormatGSL
-}
+func ValidGroupFormat(f GroupFormat) bool { return slices.Contains(GroupFormats, f) }
 
 // A GSL group's five matches: the two opening matches (1st seed against
 // 4th, 2nd against 3rd), the winners' match of the openings' winners

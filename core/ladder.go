@@ -53,8 +53,23 @@ type RankedRow struct {
 	LadderRow
 }
 
+// SeasonStore keeps an arena's seasons and their ladders.
+type SeasonStore interface {
+	// CreateSeason stores s (created at s.CreatedAt) and sets its ID;
+	// CodeSlugTaken when the slug is used.
+	CreateSeason(ctx context.Context, s *Season) error
+	// Seasons returns every season, the latest start first.
+	Seasons(ctx context.Context) ([]Season, error)
+	// UpdateSeason stores the name and dates of the season with s.Slug;
+	// CodeNotFound when there is none.
+	UpdateSeason(ctx context.Context, s *Season) error
+
+	// Ladder returns the ladder of a season (seasonID 0: every season).
+	Ladder(ctx context.Context, seasonID int64) ([]LadderRow, error)
+}
+
 // Ladder returns the ladder of the season want picks (PickSeason), ranked.
-func Ladder(ctx context.Context, st TournamentStore, want string) (SeasonLadder, error) {
+func Ladder(ctx context.Context, st SeasonStore, want string) (SeasonLadder, error) {
 	seasons, err := st.Seasons(ctx)
 	if err != nil {
 		return SeasonLadder{}, err
@@ -137,17 +152,24 @@ type RatedRow struct {
 	Matches int
 }
 
+// RatingLadderStore is what the rating ladder reads: the seasons and the
+// ratings. One value, the arena's store, serves it.
+type RatingLadderStore interface {
+	SeasonStore
+	RatingStore
+}
+
 // RatingLadder returns the ladder of the season want picks (for its
 // seasons and points) with every rated player ranked by their stored
 // rating: the highest first, then the lower deviation, then the id. The
 // ratings shown have their deviations grown to now for the rating periods
 // (periodHours) a player sat out.
-func RatingLadder(ctx context.Context, st TournamentStore, rs RatingStore, want string, now time.Time, periodHours int) (SeasonLadder, []RatedRow, error) {
+func RatingLadder(ctx context.Context, st RatingLadderStore, want string, now time.Time, periodHours int) (SeasonLadder, []RatedRow, error) {
 	season, err := Ladder(ctx, st, want)
 	if err != nil {
 		return SeasonLadder{}, nil, err
 	}
-	ratings, err := rs.RatingLadder(ctx)
+	ratings, err := st.RatingLadder(ctx)
 	if err != nil {
 		return SeasonLadder{}, nil, err
 	}

@@ -4,13 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
-	"time"
 )
 
-// ChangeTournamentStatus moves t one legal lifecycle step to `to` at now:
+// ChangeTournamentStatus moves t one legal lifecycle step to `to` at deps.Now:
 // entering group_stage draws the stage (groups by snake draw and their
 // round robins, the round robin's one group, or the first Swiss round);
 // entering playoffs seeds the bracket (from the group standings, the
@@ -19,11 +17,11 @@ import (
 // withdraws the sides that did not check in (checkin.go); completed needs the
 // deciding matches resolved. The draw seeds by rating when the tournament
 // says so, and stores the seeds it used. The step is one batch guarded by
-// a token from random; a concurrent second step gets CodeInvalidTransition.
+// a token from deps.Random; a concurrent second step gets CodeInvalidTransition.
 // Asking for the status t already has changes nothing and is no error (an
 // admin's script may complete a tournament that its final's result
 // completed already).
-func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, now time.Time, random io.Reader, points func() PlacementPoints) error {
+func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, deps Deps) error {
 	if t.Status == to {
 		return nil
 	}
@@ -39,7 +37,7 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 		}
 		var absent []Registration
 		if from == StatusRegistrationClosed {
-			regs, absent = absentSides(t, regs, now)
+			regs, absent = absentSides(t, regs, deps.Now)
 		}
 		var seeds map[string]int
 		if from == StatusRegistrationClosed && t.SeedFromRatings {
@@ -53,20 +51,20 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 		var groups map[string]string
 		var matches []Match
 		if to == StatusGroupStage {
-			groups, matches, err = planGroupStage(t, regs, now)
+			groups, matches, err = planGroupStage(t, regs, deps.Now)
 		} else {
-			matches, err = planPlayoffs(ctx, st, t, regs, now)
+			matches, err = planPlayoffs(ctx, st, t, regs, deps.Now)
 		}
 		if err != nil {
 			return err
 		}
-		token, err := RandomHex(random, 16)
+		token, err := RandomHex(deps.Random, 16)
 		if err != nil {
 			return err
 		}
-		return st.StartStage(ctx, t, from, to, StageStart{Groups: groups, Seeds: seeds, Matches: matches, Absent: absent}, now, token)
+		return st.StartStage(ctx, t, from, to, StageStart{Groups: groups, Seeds: seeds, Matches: matches, Absent: absent}, deps.Now, token)
 	case StatusCompleted:
-		done, err := CompleteIfDecided(ctx, st, t, now, points())
+		done, err := CompleteIfDecided(ctx, st, t, deps.Now, deps.Points())
 		if err != nil {
 			return err
 		}
@@ -75,7 +73,7 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 		}
 		return nil
 	}
-	return st.SetTournamentStatus(ctx, t, from, to, now)
+	return st.SetTournamentStatus(ctx, t, from, to, deps.Now)
 }
 
 // StageStart is what a lifecycle step stores with its status change: the
@@ -104,7 +102,7 @@ func entrants(regs []Registration) []Entrant {
 // seeded keep their order first, then the others by rating, highest
 // first (an unrated side counts as DefaultRating; equal ratings keep
 // registration order). Seeds run 1..n.
-func ratingSeeds(ctx context.Context, st TournamentStore, regs []Registration) (map[string]int, error) {
+func ratingSeeds(ctx context.Context, st RatingReader, regs []Registration) (map[string]int, error) {
 	ids := make([]string, len(regs))
 	for i, r := range regs {
 		ids[i] = r.PlatformID
@@ -191,10 +189,10 @@ func groupLess(a, b string) bool {
 // ResolveMatch records an admin's decision (res, from
 // ResolutionDraft.Check): the winner must be one of the match's two
 // sides. The store decides the match and seats its winner and loser in one
-// batch (tokened from random, so one of two racing admins wins); then
+// batch (tokened from deps.Random, so one of two racing admins wins); then
 // MatchDecided moves the tournament on, as for every way a match is
 // decided.
-func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Match, res Resolution, random io.Reader, points func() PlacementPoints) (*Match, error) {
+func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Match, res Resolution, deps Deps) (*Match, error) {
 	if m.Status.Resolved() {
 		return nil, Errorf(CodeAlreadyResolved, "match %d is resolved", m.ID)
 	}
@@ -204,7 +202,7 @@ func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Mat
 	if res.Winner != m.P1 && res.Winner != m.P2 {
 		return nil, &Error{Code: CodeInvalidWinner, Field: "winner", Message: "The winner must be one of the two sides."}
 	}
-	token, err := RandomHex(random, 12)
+	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +211,7 @@ func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Mat
 	if err != nil {
 		return nil, err
 	}
-	if err := MatchDecided(ctx, st, resolved, res.At, points); err != nil {
+	if err := MatchDecided(ctx, st, resolved, res.At, deps.Points); err != nil {
 		return nil, err
 	}
 	return resolved, nil

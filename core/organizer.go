@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -46,6 +45,13 @@ type OrganizerStore interface {
 	UpdateTournamentDetails(ctx context.Context, t *Tournament, status TournamentStatus) error
 }
 
+// SideRemovalStore is what taking sides out reads and writes: the
+// tournament and the side's removal. One value, the arena's store, serves it.
+type SideRemovalStore interface {
+	TournamentStore
+	OrganizerStore
+}
+
 // RemoveSide takes the captain's side out of tour, by its admin: before
 // the draw the side is removed (as a withdrawal is, whatever the
 // registration window); once groups or the bracket are drawn it is
@@ -53,7 +59,7 @@ type OrganizerStore interface {
 // opponent, now and whenever it is seated in another one (a semifinal's
 // loser in the small final), and it qualifies for nothing. It returns how
 // many matches it decided. Errors: CodeNotRegistered, CodeTournamentOver.
-func RemoveSide(ctx context.Context, ts TournamentStore, os OrganizerStore, tour *Tournament, captain string, now time.Time, random io.Reader, points func() PlacementPoints) (int, error) {
+func RemoveSide(ctx context.Context, ts SideRemovalStore, tour *Tournament, captain string, deps Deps) (int, error) {
 	regs, err := ts.Registrations(ctx, tour.ID)
 	if err != nil {
 		return 0, err
@@ -64,15 +70,15 @@ func RemoveSide(ctx context.Context, ts TournamentStore, os OrganizerStore, tour
 	}
 	switch tour.Status {
 	case StatusRegistrationOpen, StatusRegistrationClosed:
-		return 0, os.RemoveSide(ctx, tour, captain)
+		return 0, ts.RemoveSide(ctx, tour, captain)
 	case StatusGroupStage, StatusPlayoffs:
 	default:
 		return 0, Errorf(CodeTournamentOver, "%s is %s", tour.Slug, tour.Status)
 	}
-	if err := os.DisqualifySide(ctx, tour, captain, now); err != nil {
+	if err := ts.DisqualifySide(ctx, tour, captain, deps.Now); err != nil {
 		return 0, err
 	}
-	return ForfeitDisqualified(ctx, ts, os, now, random, points)
+	return ForfeitDisqualified(ctx, ts, deps)
 }
 
 // maxForfeitPasses bounds ForfeitDisqualified: each pass can seat a
@@ -85,26 +91,26 @@ const maxForfeitPasses = 16
 // decision's batch, then MatchDecided), pass after pass until none is
 // left. It returns how many it decided; the scheduled jobs run it too, so
 // running it again changes nothing more.
-func ForfeitDisqualified(ctx context.Context, ts TournamentStore, os OrganizerStore, now time.Time, random io.Reader, points func() PlacementPoints) (int, error) {
+func ForfeitDisqualified(ctx context.Context, ts SideRemovalStore, deps Deps) (int, error) {
 	done := 0
 	for range maxForfeitPasses {
-		ids, err := os.DisqualifiedMatches(ctx)
+		ids, err := ts.DisqualifiedMatches(ctx)
 		if err != nil || len(ids) == 0 {
 			return done, err
 		}
 		decided := 0
 		for _, id := range ids {
-			token, err := RandomHex(random, 12)
+			token, err := RandomHex(deps.Random, 12)
 			if err != nil {
 				return done, err
 			}
-			ok, err := os.ForfeitDisqualified(ctx, id, now, token)
+			ok, err := ts.ForfeitDisqualified(ctx, id, deps.Now, token)
 			if err != nil {
 				return done, err
 			}
 			if ok {
 				decided++
-				if err := decidedByID(ctx, ts, id, now, points); err != nil {
+				if err := decidedByID(ctx, ts, id, deps.Now, deps.Points); err != nil {
 					return done + decided, err
 				}
 			}

@@ -35,6 +35,16 @@ func (d DisplayNameDraft) Check() (string, Problems) {
 	return name, p
 }
 
+// PlayerStore reads the players' profiles and numbers.
+type PlayerStore interface {
+	// Players returns the profiles of the ids the arena knows.
+	Players(ctx context.Context, ids []string) (map[string]PlayerProfile, error)
+	// Player returns one profile, or CodePlayerNotFound.
+	Player(ctx context.Context, id string) (*PlayerProfile, error)
+	// PlayerStats returns the player's resolved-match counts and trophies.
+	PlayerStats(ctx context.Context, id string) (PlayerStats, error)
+}
+
 // ProfileStore keeps the players' names.
 type ProfileStore interface {
 	// SetPersonaName names a known player (one who signed in).

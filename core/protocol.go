@@ -68,8 +68,8 @@ type ReadyOutcome struct {
 // both sides are decided (CodeOpponentUndecided), the match is scheduled
 // (CodePastReadyPhase), its window is open (CodeWindowNotOpen,
 // CodeWindowClosed). When both sides are ready the match goes live with a
-// 128-bit URL-safe sessionNonce and a non-zero 32-bit gameSeed from random.
-func Ready(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller, matchID int64, now time.Time, random io.Reader) (ReadyOutcome, error) {
+// 128-bit URL-safe sessionNonce and a non-zero 32-bit gameSeed from deps.Random.
+func Ready(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller, matchID int64, deps Deps) (ReadyOutcome, error) {
 	st, err := ps.MatchState(ctx, matchID)
 	if err != nil {
 		return ReadyOutcome{}, err
@@ -85,16 +85,16 @@ func Ready(ctx context.Context, ps ProtocolStore, a *Arena, caller Caller, match
 		return ReadyOutcome{}, Errorf(CodeOpponentUndecided, "the opponent is not decided yet")
 	case st.Status != MatchScheduled:
 		return ReadyOutcome{}, Errorf(CodePastReadyPhase, "match %d is %s", matchID, st.Status)
-	case st.Window(now) == WindowBefore:
+	case st.Window(deps.Now) == WindowBefore:
 		return ReadyOutcome{}, Errorf(CodeWindowNotOpen, "the window opens at %s", st.OpensAt.Format(time.RFC3339))
-	case st.Window(now) == WindowClosed:
+	case st.Window(deps.Now) == WindowClosed:
 		return ReadyOutcome{}, Errorf(CodeWindowClosed, "the window closed at %s", st.ClosesAt.Format(time.RFC3339))
 	}
-	nonce, seed, err := liveSecrets(random)
+	nonce, seed, err := liveSecrets(deps.Random)
 	if err != nil {
 		return ReadyOutcome{}, err
 	}
-	return ps.MarkReady(ctx, matchID, side, now, nonce, seed)
+	return ps.MarkReady(ctx, matchID, side, deps.Now, nonce, seed)
 }
 
 // liveSecrets draws a session nonce (128 random bits, base64url) and a
@@ -111,12 +111,20 @@ func liveSecrets(random io.Reader) (string, int64, error) {
 	return base64.RawURLEncoding.EncodeToString(b[:16]), seed, nil
 }
 
+// ResultStore is what deciding a match from the game clients' results
+// reads and writes: the protocol's state and, for the consequences, the
+// tournament. One value, the arena's store, serves it.
+type ResultStore interface {
+	ProtocolStore
+	TournamentStore
+}
+
 // SubmitResult runs rules 4 to 12 of a result submission whose body passed
 // CheckBody, for the verified caller, on the match state read for rule 2.
 // A submission that confirms the match moves the tournament on
-// (MatchDecided), with the ladder points table points returns (read only
+// (MatchDecided), with the ladder points table deps.Points returns (read only
 // when a final completes it).
-func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st *MatchState, caller Caller, sub *ResultSubmission, now time.Time, random io.Reader, points func() PlacementPoints) (SubmitOutcome, error) {
+func SubmitResult(ctx context.Context, ps ResultStore, st *MatchState, caller Caller, sub *ResultSubmission, deps Deps) (SubmitOutcome, error) {
 	side, winner, winnerSide, err := CheckSubmission(st, caller.PlatformID, sub)
 	if err != nil {
 		return SubmitOutcome{}, err
@@ -124,7 +132,7 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 	if prev := st.SubmittedHash[side]; prev != "" { // rule 11, on the state read for rule 2
 		return sideSubmittedBefore(side, prev, sub.ResultHash, st.Status)
 	}
-	token, err := RandomHex(random, 12)
+	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return SubmitOutcome{}, err
 	}
@@ -135,7 +143,7 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 	rec := SubmissionRecord{
 		MatchID: st.ID, Side: side, SubmitterID: caller.PlatformID, AppID: caller.AppID,
 		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: winner, WinnerSideID: winnerSide,
-		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, Score: score, ReceivedAt: now, Token: token,
+		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, Score: score, ReceivedAt: deps.Now, Token: token,
 	}
 	stored, err := ps.SubmitResult(ctx, st, rec) // rule 12
 	if err != nil {
@@ -146,7 +154,7 @@ func SubmitResult(ctx context.Context, ps ProtocolStore, ts TournamentStore, st 
 		return out, err
 	}
 	if out.Status == SubmitConfirmed {
-		if err := MatchDecided(ctx, ts, &st.Match, now, points); err != nil {
+		if err := MatchDecided(ctx, ps, &st.Match, deps.Now, deps.Points); err != nil {
 			return out, err
 		}
 	}
@@ -205,24 +213,24 @@ func sideSubmittedBefore(side int, stored, sent string, status MatchStatus) (Sub
 // what an uncontested player report does (spec 3), not what two agreeing
 // clients do. It returns how many matches it confirmed; running it again
 // changes nothing more.
-func RunGracePeriod(ctx context.Context, ps ProtocolStore, ts TournamentStore, a *Arena, now time.Time, random io.Reader, points func() PlacementPoints) (int, error) {
-	ids, err := ps.GraceExpired(ctx, now.Add(-a.GracePeriod()))
+func RunGracePeriod(ctx context.Context, ps ResultStore, a *Arena, deps Deps) (int, error) {
+	ids, err := ps.GraceExpired(ctx, deps.Now.Add(-a.GracePeriod()))
 	if err != nil {
 		return 0, err
 	}
 	done := 0
 	for _, id := range ids {
-		token, err := RandomHex(random, 12)
+		token, err := RandomHex(deps.Random, 12)
 		if err != nil {
 			return done, err
 		}
-		ok, err := ps.ConfirmSingleSubmission(ctx, id, now, token)
+		ok, err := ps.ConfirmSingleSubmission(ctx, id, deps.Now, token)
 		if err != nil {
 			return done, err
 		}
 		if ok {
 			done++
-			if err := decidedByID(ctx, ts, id, now, points); err != nil {
+			if err := decidedByID(ctx, ps, id, deps.Now, deps.Points); err != nil {
 				return done, err
 			}
 		}
@@ -235,24 +243,24 @@ func RunGracePeriod(ctx context.Context, ps ProtocolStore, ts TournamentStore, a
 // arena's rules decided, not a player). A scheduled match nobody readied,
 // and a live match nobody reported, stay as they are for the admin's queue
 // (AttentionMatches); awaiting_result matches are the grace period's.
-func RunWindowClose(ctx context.Context, ps ProtocolStore, ts TournamentStore, now time.Time, random io.Reader, points func() PlacementPoints) (int, error) {
-	ready, err := ps.ReadySideAtClose(ctx, now)
+func RunWindowClose(ctx context.Context, ps ResultStore, deps Deps) (int, error) {
+	ready, err := ps.ReadySideAtClose(ctx, deps.Now)
 	if err != nil {
 		return 0, err
 	}
 	done := 0
 	for _, id := range slices.Sorted(maps.Keys(ready)) {
-		token, err := RandomHex(random, 12)
+		token, err := RandomHex(deps.Random, 12)
 		if err != nil {
 			return done, err
 		}
-		ok, err := ps.ForfeitUnready(ctx, id, ready[id], now, token)
+		ok, err := ps.ForfeitUnready(ctx, id, ready[id], deps.Now, token)
 		if err != nil {
 			return done, err
 		}
 		if ok {
 			done++
-			if err := decidedByID(ctx, ts, id, now, points); err != nil {
+			if err := decidedByID(ctx, ps, id, deps.Now, deps.Points); err != nil {
 				return done, err
 			}
 		}

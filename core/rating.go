@@ -57,10 +57,16 @@ type RatedMatch struct {
 	P1, P2, Winner string
 }
 
+// RatingReader reads players' ratings.
+type RatingReader interface {
+	// Ratings returns the stored ratings of the ids that have one (the
+	// draw seeds by them).
+	Ratings(ctx context.Context, ids []string) (map[string]PlayerRating, error)
+}
+
 // RatingStore keeps an arena's ratings.
 type RatingStore interface {
-	// Ratings returns the stored ratings of the ids that have one.
-	Ratings(ctx context.Context, ids []string) (map[string]PlayerRating, error)
+	RatingReader
 	// RatingLadder returns every rated player, the highest rating first
 	// (then the lower deviation, then the id).
 	RatingLadder(ctx context.Context) ([]PlayerRating, error)

@@ -56,7 +56,7 @@ func NewShareToken(random io.Reader) (string, error) {
 // session nonce; else CodeNotLive). Idempotent per match and uploader:
 // the same recording (a pending one updated with the draft); a finalized
 // one is CodeRecordingEnded. maxBytes is the arena's plan size.
-func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *MatchState, caller Caller, d RecordingDraft, random io.Reader, now time.Time) (*Recording, error) {
+func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *MatchState, caller Caller, d RecordingDraft, deps Deps) (*Recording, error) {
 	if !EnvironmentVisible(a, caller.AppID, st.Tournament.Environment) {
 		return nil, Errorf(CodeMatchNotFound, "no match %d for this build", st.ID)
 	}
@@ -69,7 +69,7 @@ func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *Ma
 	if st.SessionNonce == "" {
 		return nil, Errorf(CodeNotLive, "match %d never went live", st.ID)
 	}
-	key, err := NewObjectKey(a.Slug, random)
+	key, err := NewObjectKey(a.Slug, deps.Random)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *Ma
 	r, err := rs.InitMatchRecording(ctx, &Recording{
 		MatchID: st.ID, UploaderID: caller.PlatformID, Scope: d.Scope, Visibility: visibility,
 		GameBuild: d.GameBuild, DurationMs: int64(d.DurationMs.N), ObjectKey: key, State: RecordingPending,
-		MaxBytes: EffectiveMaxBytes(a.Plan, false), CreatedAt: now,
+		MaxBytes: EffectiveMaxBytes(a.Plan, false), CreatedAt: deps.Now,
 	})
 	if err != nil {
 		return nil, err
@@ -96,21 +96,21 @@ func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *Ma
 // visibility private, at most CasualRecordingBytes, and at most perDay of
 // them per account in 24 hours (CodeCasualQuotaExceeded). The draft's
 // scope and visibility are overridden, its other fields checked.
-func InitCasualRecording(ctx context.Context, rs RecordingStore, a *Arena, caller Caller, d RecordingDraft, perDay int, random io.Reader, now time.Time) (*Recording, error) {
+func InitCasualRecording(ctx context.Context, rs RecordingStore, a *Arena, caller Caller, d RecordingDraft, perDay int, deps Deps) (*Recording, error) {
 	d.Scope, d.Visibility = ScopePublic, VisibilityPrivate
 	if err := d.Check().Err(); err != nil {
 		return nil, err
 	}
-	key, err := NewObjectKey(a.Slug, random)
+	key, err := NewObjectKey(a.Slug, deps.Random)
 	if err != nil {
 		return nil, err
 	}
 	r := &Recording{
 		UploaderID: caller.PlatformID, Scope: ScopePublic, Visibility: VisibilityPrivate,
 		GameBuild: d.GameBuild, DurationMs: int64(d.DurationMs.N), ObjectKey: key, State: RecordingPending,
-		MaxBytes: CasualRecordingBytes, CreatedAt: now,
+		MaxBytes: CasualRecordingBytes, CreatedAt: deps.Now,
 	}
-	if err := rs.CreateCasualRecording(ctx, r, perDay, now.Add(-24*time.Hour)); err != nil {
+	if err := rs.CreateCasualRecording(ctx, r, perDay, deps.Now.Add(-24*time.Hour)); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -44,12 +44,30 @@ func (d *RegistrationDraft) Check() Problems {
 	return p
 }
 
+// RegistrationStore keeps a tournament's sides.
+type RegistrationStore interface {
+	// Register adds a side if the tournament is open at reg.RegisteredAt
+	// and below its cap, all in one statement batch, storing the players'
+	// profiles too. Errors: CodeRegistrationClosed, CodeTournamentFull,
+	// CodeAlreadyRegistered (the captain or a roster member is on a side).
+	Register(ctx context.Context, t *Tournament, reg Registration, players []PlayerProfile) error
+	// Registrations returns the sides in registration order, with rosters.
+	Registrations(ctx context.Context, tournamentID int64) ([]Registration, error)
+}
+
+// RegisterStore is what registering reads and writes: the players'
+// profiles and the sides. One value, the arena's store, serves it.
+type RegisterStore interface {
+	RegistrationStore
+	PlayerStore
+}
+
 // Register registers the drafted side for tour at now: the same rules and
 // errors for the admin API, the admin pages and players on the site. It
 // answers the draft's first problem, then CodeInvalidRoster,
 // CodeRegistrationClosed and the store's CodeTournamentFull and
 // CodeAlreadyRegistered.
-func Register(ctx context.Context, st TournamentStore, tour *Tournament, d RegistrationDraft, now time.Time) (*Registration, error) {
+func Register(ctx context.Context, st RegisterStore, tour *Tournament, d RegistrationDraft, now time.Time) (*Registration, error) {
 	if err := d.Check().Err(); err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -114,7 +113,7 @@ type ReportStore interface {
 // (CodeNotLive), no game client submitted (CodeClientResult), the winner
 // (CodeInvalidWinner) and score (CodeInvalidScore); the store then refuses
 // a second report (CodeReportPending).
-func ReportResult(ctx context.Context, rs ReportStore, st *MatchState, reporter, winner string, score *OutcomeScore, now time.Time, random io.Reader) (*MatchReport, error) {
+func ReportResult(ctx context.Context, rs ReportStore, st *MatchState, reporter, winner string, score *OutcomeScore, deps Deps) (*MatchReport, error) {
 	side := st.SideOf(reporter)
 	switch {
 	case side == 0:
@@ -131,13 +130,13 @@ func ReportResult(ctx context.Context, rs ReportStore, st *MatchState, reporter,
 	if err := CheckReportedScore(st.P1, winner, score); err != nil {
 		return nil, err
 	}
-	token, err := RandomHex(random, 12)
+	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return nil, err
 	}
 	rep := MatchReport{
 		MatchID: st.ID, Side: side, ReporterID: reporter, Winner: winner, Score: score,
-		Status: ReportPending, ReportedAt: now, Token: token,
+		Status: ReportPending, ReportedAt: deps.Now, Token: token,
 	}
 	if err := rs.StoreReport(ctx, rep); err != nil {
 		return nil, err
@@ -160,36 +159,44 @@ func CheckReportedScore(p1, winner string, score *OutcomeScore) error {
 	return nil
 }
 
+// ReportDecisionStore is what deciding a reported result reads and writes:
+// the report and, for its consequences, the tournament. One value, the
+// arena's store, serves it.
+type ReportDecisionStore interface {
+	ReportStore
+	TournamentStore
+}
+
 // ConfirmReport confirms the pending report of st by a player of the other
 // side. The match is confirmed (resultSource player_report) and its
 // consequences follow (bracket seats, completion with the points table
-// points returns, read only then); or, when a game client submitted
+// deps.Points returns, read only then); or, when a game client submitted
 // another winner meanwhile, disputed. It returns the match's new status.
-func ConfirmReport(ctx context.Context, rs ReportStore, ts TournamentStore, st *MatchState, caller string, now time.Time, random io.Reader, points func() PlacementPoints) (MatchStatus, error) {
-	status, err := decideByPlayer(ctx, rs, st, caller, true, "", now, random)
+func ConfirmReport(ctx context.Context, rs ReportDecisionStore, st *MatchState, caller string, deps Deps) (MatchStatus, error) {
+	status, err := decideByPlayer(ctx, rs, st, caller, true, "", deps)
 	if err != nil || status != MatchConfirmed {
 		return status, err
 	}
-	return status, MatchDecided(ctx, ts, &st.Match, now, points)
+	return status, MatchDecided(ctx, rs, &st.Match, deps.Now, deps.Points)
 }
 
 // DisputeReport disputes the pending report of st by a player of the
 // other side, with the player's reason for the admin (trimmed; over
 // MaxDisputeReasonRunes characters is an invalid_field problem): the match
 // becomes disputed and waits in the admin's queue.
-func DisputeReport(ctx context.Context, rs ReportStore, st *MatchState, caller, reason string, now time.Time, random io.Reader) (MatchStatus, error) {
+func DisputeReport(ctx context.Context, rs ReportStore, st *MatchState, caller, reason string, deps Deps) (MatchStatus, error) {
 	reason = strings.TrimSpace(reason)
 	if utf8.RuneCountInString(reason) > MaxDisputeReasonRunes {
 		return "", &Error{Code: CodeInvalidField, Field: "reason", Message: fmt.Sprintf("At most %d characters.", MaxDisputeReasonRunes)}
 	}
-	return decideByPlayer(ctx, rs, st, caller, false, reason, now, random)
+	return decideByPlayer(ctx, rs, st, caller, false, reason, deps)
 }
 
 // AcceptReport is the admin's decision for the result a player reported
 // (typically one the other side disputed): the match is resolved with the
 // report's winner and score through ResolveMatch, result source
 // player_report. CodeNoReport when the match has no report.
-func AcceptReport(ctx context.Context, rs ReportStore, ts TournamentStore, t *Tournament, m *Match, now time.Time, random io.Reader, points func() PlacementPoints) (*Match, error) {
+func AcceptReport(ctx context.Context, rs ReportDecisionStore, t *Tournament, m *Match, deps Deps) (*Match, error) {
 	rep, err := rs.MatchReport(ctx, m.ID)
 	if err != nil {
 		return nil, err
@@ -197,15 +204,15 @@ func AcceptReport(ctx context.Context, rs ReportStore, ts TournamentStore, t *To
 	if rep == nil {
 		return nil, Errorf(CodeNoReport, "match %d has no report", m.ID)
 	}
-	res := Resolution{Winner: rep.Winner, Score: rep.Score, Source: SourcePlayerReport, At: now}
-	return ResolveMatch(ctx, ts, t, m, res, random, points)
+	res := Resolution{Winner: rep.Winner, Score: rep.Score, Source: SourcePlayerReport, At: deps.Now}
+	return ResolveMatch(ctx, rs, t, m, res, deps)
 }
 
 // decideByPlayer checks, in order: the caller plays in the match
 // (CodeNotParticipant), the match is not resolved (CodeAlreadyResolved),
 // it has a pending report (CodeNoPendingReport) made by the other side
 // (CodeOwnReport); then decides.
-func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller string, confirm bool, reason string, now time.Time, random io.Reader) (MatchStatus, error) {
+func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller string, confirm bool, reason string, deps Deps) (MatchStatus, error) {
 	side := st.SideOf(caller)
 	if side == 0 {
 		return "", Errorf(CodeNotParticipant, "the caller plays on neither side")
@@ -223,12 +230,12 @@ func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller 
 	if rep.Side == side {
 		return "", Errorf(CodeOwnReport, "side %d made the report", side)
 	}
-	token, err := RandomHex(random, 12)
+	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return "", err
 	}
 	return rs.DecideReport(ctx, st, rep, ReportDecision{
-		Confirm: confirm, BySide: side, By: caller, ReportedBy: now, At: now, Token: token, Reason: reason,
+		Confirm: confirm, BySide: side, By: caller, ReportedBy: deps.Now, At: deps.Now, Token: token, Reason: reason,
 	})
 }
 
@@ -237,8 +244,8 @@ func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller 
 // consequences (bracket seats, completion with points). A report that a
 // game-client submission contradicts is disputed instead. It returns how
 // many matches it decided; running it again changes nothing more.
-func RunReportGrace(ctx context.Context, rs ReportStore, ts TournamentStore, a *Arena, now time.Time, points func() PlacementPoints) (int, error) {
-	cutoff := now.Add(-a.GracePeriod())
+func RunReportGrace(ctx context.Context, rs ReportDecisionStore, a *Arena, deps Deps) (int, error) {
+	cutoff := deps.Now.Add(-a.GracePeriod())
 	ids, err := rs.PendingReports(ctx, cutoff)
 	if err != nil {
 		return 0, err
@@ -258,7 +265,7 @@ func RunReportGrace(ctx context.Context, rs ReportStore, ts TournamentStore, a *
 		}
 		// Concurrent runs decide alike, so they may share the token: each
 		// then carries the consequences, which are idempotent.
-		status, err := rs.DecideReport(ctx, st, rep, ReportDecision{Confirm: true, ReportedBy: cutoff, At: now, Token: "grace"})
+		status, err := rs.DecideReport(ctx, st, rep, ReportDecision{Confirm: true, ReportedBy: cutoff, At: deps.Now, Token: "grace"})
 		if ErrorCode(err) == CodeNoPendingReport {
 			continue // decided meanwhile
 		}
@@ -267,7 +274,7 @@ func RunReportGrace(ctx context.Context, rs ReportStore, ts TournamentStore, a *
 		}
 		done++
 		if status == MatchConfirmed {
-			if err := MatchDecided(ctx, ts, &st.Match, now, points); err != nil {
+			if err := MatchDecided(ctx, rs, &st.Match, deps.Now, deps.Points); err != nil {
 				return done, err
 			}
 		}

@@ -59,9 +59,15 @@ type WindowDraft struct {
 	ClosesAt Instant `json:"closesAt"`
 }
 
+// WindowStore moves matches' windows.
+type WindowStore interface {
+	// RescheduleMatch changes a match's window.
+	RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt time.Time, at time.Time) (*Match, error)
+}
+
 // Reschedule moves m's window at now: a resolved match keeps its window
 // (CodeAlreadyResolved), and the window must close after it opens.
-func Reschedule(ctx context.Context, st TournamentStore, m *Match, d WindowDraft, now time.Time) (*Match, error) {
+func Reschedule(ctx context.Context, st WindowStore, m *Match, d WindowDraft, now time.Time) (*Match, error) {
 	var p Problems
 	d.OpensAt.check(&p, "opensAt", false)
 	d.ClosesAt.check(&p, "closesAt", false)

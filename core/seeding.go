@@ -38,8 +38,10 @@ type RatingSeed struct {
 	Rating     *float64
 }
 
-// SeedStore stores seeds.
+// SeedStore reads the sides and their ratings and stores their seeds.
 type SeedStore interface {
+	RegistrationStore
+	RatingReader
 	// SetSeeds sets the sides' seeds (captain -> seed) in one conditional
 	// statement while the tournament is before its draw; otherwise
 	// CodeSeedsLocked.
@@ -51,14 +53,14 @@ type SeedStore interface {
 // unrated sides last by registration time, and numbers them 1..n. It
 // stores them unless d.Preview. Seeds change only before the draw
 // (CodeSeedsLocked).
-func SeedsByRating(ctx context.Context, ts TournamentStore, ss SeedStore, tour *Tournament, d SeedingDraft) ([]RatingSeed, error) {
+func SeedsByRating(ctx context.Context, ss SeedStore, tour *Tournament, d SeedingDraft) ([]RatingSeed, error) {
 	if err := d.Check().Err(); err != nil {
 		return nil, err
 	}
 	if tour.Status != StatusRegistrationOpen && tour.Status != StatusRegistrationClosed {
 		return nil, Errorf(CodeSeedsLocked, "%s is %s", tour.Slug, tour.Status)
 	}
-	regs, err := ts.Registrations(ctx, tour.ID)
+	regs, err := ss.Registrations(ctx, tour.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +68,7 @@ func SeedsByRating(ctx context.Context, ts TournamentStore, ss SeedStore, tour *
 	for i, r := range regs {
 		ids[i] = r.PlatformID
 	}
-	ratings, err := ts.Ratings(ctx, ids)
+	ratings, err := ss.Ratings(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

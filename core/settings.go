@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"strings"
 	"unicode/utf8"
 )
@@ -203,4 +204,12 @@ func (d *PlacementPointsDraft) check(p *Problems) *PlacementPoints {
 		out.Tiers = append(out.Tiers, PlacementTier{Through: row.Through.N, Points: row.Points.N})
 	}
 	return out
+}
+
+// SettingStore keeps an arena's settings, each a JSON value under a key.
+type SettingStore interface {
+	// Setting reads an arena setting's JSON into v; ok false when unset.
+	Setting(ctx context.Context, key string, v any) (ok bool, err error)
+	// SetSetting stores an arena setting as JSON.
+	SetSetting(ctx context.Context, key string, v any) error
 }

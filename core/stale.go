@@ -78,7 +78,7 @@ func AttentionReason(m *Match, c StaleCutoffs) string {
 
 // StaleMatchMinutes reads the arena's stale-match delay (the default
 // when unset).
-func StaleMatchMinutes(ctx context.Context, ts TournamentStore) (int, error) {
+func StaleMatchMinutes(ctx context.Context, ts SettingStore) (int, error) {
 	minutes := DefaultStaleMatchMinutes
 	if _, err := ts.Setting(ctx, SettingStaleMatchMinutes, &minutes); err != nil {
 		return DefaultStaleMatchMinutes, err
@@ -92,11 +92,18 @@ type QueuedMatch struct {
 	Reason string
 }
 
+// QueueStore is what the organizer's queue reads: the matches and the
+// arena's stale-match delay. One value, the arena's store, serves it.
+type QueueStore interface {
+	ProtocolStore
+	SettingStore
+}
+
 // OrganizerQueue returns the matches that need the organizer at now, by
 // AttentionReason under the arena's stale-match delay, window closing
 // first: the admin API's queue and the admin pages' alike.
-func OrganizerQueue(ctx context.Context, ps ProtocolStore, ts TournamentStore, now time.Time) ([]QueuedMatch, error) {
-	minutes, err := StaleMatchMinutes(ctx, ts)
+func OrganizerQueue(ctx context.Context, ps QueueStore, now time.Time) ([]QueuedMatch, error) {
+	minutes, err := StaleMatchMinutes(ctx, ps)
 	if err != nil {
 		return nil, err
 	}

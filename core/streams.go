@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"strings"
 	"time"
@@ -127,12 +126,12 @@ type LinkState struct {
 // NewLinkState mints a state for a player of the arena with slug: the
 // slug, a dot and 128 random bits in hex. The one network-wide callback
 // reads the slug to find the arena's database, where the state must be.
-func NewLinkState(slug, platformID, returnTo string, now time.Time, random io.Reader) (LinkState, error) {
-	r, err := RandomHex(random, 16)
+func NewLinkState(slug, platformID, returnTo string, deps Deps) (LinkState, error) {
+	r, err := RandomHex(deps.Random, 16)
 	if err != nil {
 		return LinkState{}, err
 	}
-	return LinkState{State: slug + "." + r, PlatformID: platformID, ReturnTo: returnTo, CreatedAt: now, ExpiresAt: now.Add(LinkStateTTL)}, nil
+	return LinkState{State: slug + "." + r, PlatformID: platformID, ReturnTo: returnTo, CreatedAt: deps.Now, ExpiresAt: deps.Now.Add(LinkStateTTL)}, nil
 }
 
 var linkStatePattern = LazyRegexp(`^([a-z0-9-]{1,40})\.[0-9a-f]{32}$`)
@@ -171,9 +170,8 @@ type StreamStore interface {
 	// player_streaming event for each live stream session of a linked
 	// player (once per session: the event's key is the stream id).
 	SaveLiveSet(ctx context.Context, live []LiveStream, polledAt time.Time) error
-	// Setting and SetSetting keep the app token and the poll's state.
-	Setting(ctx context.Context, key string, v any) (ok bool, err error)
-	SetSetting(ctx context.Context, key string, v any) error
+	// SettingStore keeps the app token and the poll's state.
+	SettingStore
 }
 
 // Arena settings keys of the stream provider's state.

@@ -77,7 +77,7 @@ func TestNormalizeStreamLogin(t *testing.T) {
 }
 
 func TestLinkStateNamesItsArena(t *testing.T) {
-	s, err := NewLinkState("north", "76561198000000001", "https://north.example", time.Unix(0, 0), strings.NewReader(strings.Repeat("x", 16)))
+	s, err := NewLinkState("north", "76561198000000001", "https://north.example", Deps{Now: time.Unix(0, 0), Random: strings.NewReader(strings.Repeat("x", 16))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"io"
 	"strings"
 	"time"
 )
@@ -43,10 +42,10 @@ func VisibleTitles(ctx context.Context, ts TitleStore, a *Arena, appID string) (
 
 // Volunteer queues the caller for a vacant title (CheckVolunteer's rules);
 // the second volunteer's call creates the coronation match between the
-// first two, window now .. now+TitleMatchWindow. Exactly one coronation
+// first two, window deps.Now .. deps.Now+TitleMatchWindow. Exactly one coronation
 // match comes of any number of concurrent volunteers. It returns the title
 // afterwards.
-func Volunteer(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titleID int64, now time.Time, random io.Reader) (*Title, error) {
+func Volunteer(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titleID int64, deps Deps) (*Title, error) {
 	t, err := visibleTitle(ctx, ts, a, caller, titleID)
 	if err != nil {
 		return nil, err
@@ -54,11 +53,11 @@ func Volunteer(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titl
 	if err := t.CheckVolunteer(caller.PlatformID); err != nil {
 		return nil, err
 	}
-	token, err := RandomHex(random, 12)
+	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := ts.AddVolunteer(ctx, t.ID, TitleVolunteer{PlatformID: caller.PlatformID, At: now}, now, now.Add(TitleMatchWindow), token)
+	ok, err := ts.AddVolunteer(ctx, t.ID, TitleVolunteer{PlatformID: caller.PlatformID, At: deps.Now}, deps.Now, deps.Now.Add(TitleMatchWindow), token)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +77,7 @@ func Volunteer(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titl
 // pending challenge comes of any number of concurrent challengers. A clock
 // that ran out with no challenge open restarts first, so the holder has a
 // whole clock to answer.
-func Challenge(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titleID int64, now time.Time, random io.Reader) (*TitleChallenge, error) {
+func Challenge(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titleID int64, deps Deps) (*TitleChallenge, error) {
 	t, err := visibleTitle(ctx, ts, a, caller, titleID)
 	if err != nil {
 		return nil, err
@@ -86,12 +85,12 @@ func Challenge(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titl
 	if err := t.CheckChallenge(caller.PlatformID); err != nil {
 		return nil, err
 	}
-	token, err := RandomHex(random, 12)
+	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return nil, err
 	}
-	c := &TitleChallenge{TitleID: t.ID, Challenger: caller.PlatformID, Status: ChallengePending, At: now}
-	ok, err := ts.AddChallenge(ctx, c, now.Add(-TitleClock), token)
+	c := &TitleChallenge{TitleID: t.ID, Challenger: caller.PlatformID, Status: ChallengePending, At: deps.Now}
+	ok, err := ts.AddChallenge(ctx, c, deps.Now.Add(-TitleClock), token)
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +109,11 @@ func Challenge(ctx context.Context, ts TitleStore, a *Arena, caller Caller, titl
 // RespondToChallenge is the holder's answer to a challenge
 // (CheckRespond's rules; a challenge of a title the caller's build may not
 // see is CodeChallengeNotFound). Accepting creates the title match, an
-// ordinary organized match (holder slot 1, window now ..
-// now+TitleMatchWindow) that upcoming/live-match discovery finds, and
+// ordinary organized match (holder slot 1, window deps.Now ..
+// deps.Now+TitleMatchWindow) that upcoming/live-match discovery finds, and
 // beats a racing clock expiry or loses to it as a whole; declining keeps
 // the clock running. It returns the challenge afterwards.
-func RespondToChallenge(ctx context.Context, ts TitleStore, a *Arena, caller Caller, challengeID int64, accept bool, now time.Time, random io.Reader) (*TitleChallenge, error) {
+func RespondToChallenge(ctx context.Context, ts TitleStore, a *Arena, caller Caller, challengeID int64, accept bool, deps Deps) (*TitleChallenge, error) {
 	c, err := ts.TitleChallenge(ctx, challengeID)
 	if err != nil {
 		return nil, err
@@ -126,14 +125,14 @@ func RespondToChallenge(ctx context.Context, ts TitleStore, a *Arena, caller Cal
 	if !EnvironmentVisible(a, caller.AppID, t.Environment) {
 		return nil, Errorf(CodeChallengeNotFound, "no challenge %d for this build", challengeID)
 	}
-	if err := t.CheckRespond(c, caller.PlatformID, accept, now); err != nil {
+	if err := t.CheckRespond(c, caller.PlatformID, accept, deps.Now); err != nil {
 		return nil, err
 	}
-	token, err := RandomHex(random, 12)
+	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := ts.AnswerChallenge(ctx, c.ID, caller.PlatformID, accept, now, now.Add(TitleMatchWindow), now.Add(-TitleClock), token)
+	ok, err := ts.AnswerChallenge(ctx, c.ID, caller.PlatformID, accept, deps.Now, deps.Now.Add(TitleMatchWindow), deps.Now.Add(-TitleClock), token)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +143,7 @@ func RespondToChallenge(ctx context.Context, ts TitleStore, a *Arena, caller Cal
 		if t, err = ts.Title(ctx, c.TitleID); err != nil {
 			return nil, err
 		}
-		if err := t.CheckRespond(c, caller.PlatformID, accept, now); err != nil {
+		if err := t.CheckRespond(c, caller.PlatformID, accept, deps.Now); err != nil {
 			return nil, err
 		}
 		return nil, Errorf(CodeChallengeNotPending, "challenge %d moved on meanwhile", challengeID)

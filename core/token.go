@@ -52,19 +52,19 @@ type TokenStore interface {
 }
 
 // IssueToken checks the draft's label, mints a token of the kind from
-// random and stores it at at. The returned token is the only copy of its
-// secret: it is shown once; label is the label stored. Errors: the draft's
-// problems (CodeInvalidField, field label).
-func IssueToken(ctx context.Context, st TokenStore, kind string, d TokenDraft, random io.Reader, at time.Time) (minted MintedToken, label string, err error) {
+// deps.Random and stores it at deps.Now. The returned token is the only
+// copy of its secret: it is shown once; label is the label stored.
+// Errors: the draft's problems (CodeInvalidField, field label).
+func IssueToken(ctx context.Context, st TokenStore, kind string, d TokenDraft, deps Deps) (minted MintedToken, label string, err error) {
 	label, problems := d.Check()
 	if err := problems.Err(); err != nil {
 		return MintedToken{}, label, err
 	}
-	minted, err = MintToken(kind, random)
+	minted, err = MintToken(kind, deps.Random)
 	if err != nil {
 		return MintedToken{}, label, err
 	}
-	if err := st.AddToken(ctx, kind, minted, label, at); err != nil {
+	if err := st.AddToken(ctx, kind, minted, label, deps.Now); err != nil {
 		return MintedToken{}, label, err
 	}
 	return minted, label, nil

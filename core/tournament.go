@@ -53,6 +53,10 @@ const (
 	FormatRoundRobin        TournamentFormat = "round_robin"
 )
 
+// Formats are the formats the service runs, in the order the admin's
+// form offers them: the one list the draft's check and the form read.
+var Formats = []TournamentFormat{FormatGroupsPlayoffs, FormatPlayoffsOnly, FormatDoubleElimination, FormatSwiss, FormatRoundRobin}
+
 // HasGroupStage reports whether the format starts with a stage of
 // rounds (status group_stage): groups, Swiss rounds or the round robin.
 func (f TournamentFormat) HasGroupStage() bool {
@@ -75,12 +79,19 @@ const (
 	EnvironmentBeta Environment = "beta"
 )
 
+// Environments are the channels, the public one first.
+var Environments = []Environment{EnvironmentDemo, EnvironmentRec, EnvironmentBeta}
+
 // Hand modes of the recording-release policy (spec 2.1 cast.handMode).
 const (
 	HandModeHidden  = "hidden"
 	HandModeDelayed = "delayed"
 	HandModeShown   = "shown"
 )
+
+// HandModes are the recording-release policy's hand modes, the most
+// private first.
+var HandModes = []string{HandModeHidden, HandModeDelayed, HandModeShown}
 
 // CastPolicy is a tournament's recording-release policy.
 type CastPolicy struct {

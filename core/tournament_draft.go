@@ -106,23 +106,13 @@ func checkSlug(p *Problems, field, slug string) {
 }
 
 // ValidFormat reports whether f is a format the service runs.
-func ValidFormat(f TournamentFormat) bool {
-	switch f {
-	case FormatGroupsPlayoffs, FormatPlayoffsOnly, FormatDoubleElimination, FormatSwiss, FormatRoundRobin:
-		return true
-	}
-	return false
-}
+func ValidFormat(f TournamentFormat) bool { return slices.Contains(Formats, f) }
 
 // ValidEnvironment reports whether e is one of the environments.
-func ValidEnvironment(e Environment) bool {
-	return e == EnvironmentDemo || e == EnvironmentRec || e == EnvironmentBeta
-}
+func ValidEnvironment(e Environment) bool { return slices.Contains(Environments, e) }
 
 // ValidHandMode reports whether m is one of the cast hand modes.
-func ValidHandMode(m string) bool {
-	return m == HandModeHidden || m == HandModeDelayed || m == HandModeShown
-}
+func ValidHandMode(m string) bool { return slices.Contains(HandModes, m) }
 
 // Check returns the draft as a tournament (status draft, created at now)
 // with the defaults applied: the slug made from the name when empty

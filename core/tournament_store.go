@@ -5,22 +5,8 @@ import (
 	"time"
 )
 
-// TournamentStore keeps an arena's seasons, tournaments, registrations and
-// matches. Every method that two requests can race on is one conditional
-// statement or one batch.
-type TournamentStore interface {
-	// CreateSeason stores s (created at s.CreatedAt) and sets its ID;
-	// CodeSlugTaken when the slug is used.
-	CreateSeason(ctx context.Context, s *Season) error
-	// Seasons returns every season, the latest start first.
-	Seasons(ctx context.Context) ([]Season, error)
-	// UpdateSeason stores the name and dates of the season with s.Slug;
-	// CodeNotFound when there is none.
-	UpdateSeason(ctx context.Context, s *Season) error
-
-	// CreateTournament stores t (status draft) and sets its ID;
-	// CodeSlugTaken when the slug is used.
-	CreateTournament(ctx context.Context, t *Tournament) error
+// TournamentReader finds an arena's tournaments.
+type TournamentReader interface {
 	// Tournament returns the tournament with the slug, drafts included, or
 	// CodeTournamentNotFound (also for a title's FormatTitle row).
 	Tournament(ctx context.Context, slug string) (*Tournament, error)
@@ -30,17 +16,28 @@ type TournamentStore interface {
 	// Tournaments returns the tournaments (without drafts unless asked;
 	// never titles' rows), newest start first.
 	Tournaments(ctx context.Context, withDrafts bool) ([]Tournament, error)
+}
+
+// TournamentStore keeps an arena's seasons, tournaments, registrations and
+// matches: every port a tournament's lifecycle (lifecycle.go, decided.go)
+// goes through. A use case that needs one part takes that part's port,
+// declared beside it. Every method that two requests can race on is one
+// conditional statement or one batch.
+type TournamentStore interface {
+	TournamentReader
+	SeasonStore
+	RegistrationStore
+	PlayerStore
+	RatingReader
+	SettingStore
+	WindowStore
+
+	// CreateTournament stores t (status draft) and sets its ID;
+	// CodeSlugTaken when the slug is used.
+	CreateTournament(ctx context.Context, t *Tournament) error
 	// SetTournamentStatus moves t from `from` to `to` if it still is in
 	// `from`; otherwise CodeInvalidTransition.
 	SetTournamentStatus(ctx context.Context, t *Tournament, from, to TournamentStatus, at time.Time) error
-
-	// Register adds a side if the tournament is open at reg.RegisteredAt
-	// and below its cap, all in one statement batch, storing the players'
-	// profiles too. Errors: CodeRegistrationClosed, CodeTournamentFull,
-	// CodeAlreadyRegistered (the captain or a roster member is on a side).
-	Register(ctx context.Context, t *Tournament, reg Registration, players []PlayerProfile) error
-	// Registrations returns the sides in registration order, with rosters.
-	Registrations(ctx context.Context, tournamentID int64) ([]Registration, error)
 
 	// StartStage moves t from `from` to `to` and, in the same batch, stores
 	// the step's group assignments (captain -> group), seeds and matches,
@@ -69,31 +66,11 @@ type TournamentStore interface {
 	// group_stage with every match resolved, and the double eliminations
 	// in playoffs whose grand final is decided with no reset pending.
 	StagesToSettle(ctx context.Context) ([]int64, error)
-	// RescheduleMatch changes a match's window.
-	RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt time.Time, at time.Time) (*Match, error)
 	// CompleteTournament moves t from playoffs to completed and stores its
 	// podium and placements in one batch; a second call changes nothing.
 	CompleteTournament(ctx context.Context, t *Tournament, podium []PodiumPlace, placements []ScoredPlacement, at time.Time) error
 	// Podium returns the completed tournament's podium by rank.
 	Podium(ctx context.Context, tournamentID int64) ([]PodiumPlace, error)
-
-	// Players returns the profiles of the ids the arena knows.
-	Players(ctx context.Context, ids []string) (map[string]PlayerProfile, error)
-	// Player returns one profile, or CodePlayerNotFound.
-	Player(ctx context.Context, id string) (*PlayerProfile, error)
-	// PlayerStats returns the player's resolved-match counts and trophies.
-	PlayerStats(ctx context.Context, id string) (PlayerStats, error)
-	// Ladder returns the ladder of a season (seasonID 0: every season).
-	Ladder(ctx context.Context, seasonID int64) ([]LadderRow, error)
-
-	// Ratings returns the stored ratings of the ids that have one (the
-	// draw seeds by them).
-	Ratings(ctx context.Context, ids []string) (map[string]PlayerRating, error)
-
-	// Setting reads an arena setting's JSON into v; ok false when unset.
-	Setting(ctx context.Context, key string, v any) (ok bool, err error)
-	// SetSetting stores an arena setting as JSON.
-	SetSetting(ctx context.Context, key string, v any) error
 }
 
 // ScoredPlacement is a final placement with the ladder points it earned.

@@ -315,16 +315,25 @@ func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender
 	return sent, nil
 }
 
-// SaveWebhook stores the owner's webhook address (raw "" removes it),
-// checked by CheckWebhookURL (field names the input). The webhook keeps
-// its signing secret unless renew; a new one is drawn when it has none.
-// Saving turns a webhook that was turned off back on.
-func SaveWebhook(ctx context.Context, ws WebhookStore, owner, raw, field string, loopback, renew bool, random io.Reader, now time.Time) error {
-	raw = strings.TrimSpace(raw)
+// WebhookChange is a change of an owner's webhook: the address as typed
+// (URL "" removes the webhook), the name of the input it was typed in,
+// whether it may point at this machine (dev mode) and whether the signing
+// secret is renewed.
+type WebhookChange struct {
+	Owner, URL, Field string
+	Loopback, Renew   bool
+}
+
+// SaveWebhook stores the owner's webhook address, checked by
+// CheckWebhookURL. The webhook keeps its signing secret unless c.Renew; a
+// new one is drawn when it has none. Saving turns a webhook that was
+// turned off back on.
+func SaveWebhook(ctx context.Context, ws WebhookStore, c WebhookChange, deps Deps) error {
+	owner, raw := c.Owner, strings.TrimSpace(c.URL)
 	if raw == "" {
-		return ws.SetWebhook(ctx, owner, "", "", now)
+		return ws.SetWebhook(ctx, owner, "", "", deps.Now)
 	}
-	if err := CheckWebhookURL(raw, field, loopback); err != nil {
+	if err := CheckWebhookURL(raw, c.Field, c.Loopback); err != nil {
 		return err
 	}
 	cur, err := ws.Webhook(ctx, owner)
@@ -332,13 +341,13 @@ func SaveWebhook(ctx context.Context, ws WebhookStore, owner, raw, field string,
 		return err
 	}
 	secret := ""
-	if cur != nil && !renew {
+	if cur != nil && !c.Renew {
 		secret = cur.Secret
 	}
 	if secret == "" {
-		if secret, err = NewWebhookSecret(random); err != nil {
+		if secret, err = NewWebhookSecret(deps.Random); err != nil {
 			return err
 		}
 	}
-	return ws.SetWebhook(ctx, owner, raw, secret, now)
+	return ws.SetWebhook(ctx, owner, raw, secret, deps.Now)
 }

@@ -11,8 +11,9 @@ const (
 	CodeNotCaptain    = "not_captain"    // 403: only the captain withdraws a team
 )
 
-// WithdrawStore removes registrations.
+// WithdrawStore reads a tournament's sides and removes them.
 type WithdrawStore interface {
+	RegistrationStore
 	// Withdraw deletes the captain's side (registration and roster) in one
 	// batch, only while the tournament takes registrations at `at`;
 	// otherwise it deletes nothing and answers CodeRegistrationClosed.
@@ -23,8 +24,8 @@ type WithdrawStore interface {
 // registrations. Checks, in order: the player is on a side
 // (CodeNotRegistered), as its captain (CodeNotCaptain), registration is
 // open (CodeRegistrationClosed, also when it closes concurrently).
-func Withdraw(ctx context.Context, ts TournamentStore, ws WithdrawStore, tour *Tournament, player string, now time.Time) error {
-	regs, err := ts.Registrations(ctx, tour.ID)
+func Withdraw(ctx context.Context, ws WithdrawStore, tour *Tournament, player string, now time.Time) error {
+	regs, err := ws.Registrations(ctx, tour.ID)
 	if err != nil {
 		return err
 	}

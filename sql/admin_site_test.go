@@ -80,7 +80,7 @@ func TestUpdateTournament(t *testing.T) {
 			assert.Equal(t, core.CodeTournamentNotFound, core.ErrorCode(err))
 		})
 		t.Run("ErrTournamentNotDraft", func(t *testing.T) {
-			require.NoError(t, core.ChangeTournamentStatus(ctx, s, other, core.StatusRegistrationOpen, t0, rand.Reader, core.DefaultPlacementPoints))
+			require.NoError(t, core.ChangeTournamentStatus(ctx, s, other, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
 			edit := *other
 			edit.Name = "Renamed"
 			err := s.UpdateTournament(ctx, &edit)
@@ -113,7 +113,7 @@ func TestSetSeeds(t *testing.T) {
 			err := s.SetSeeds(ctx, tour.ID, map[string]int{pid(1): 1})
 			assert.Equal(t, core.CodeSeedsLocked, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 		register(t, s, tour, 1, 2, 3, 4) // seeds 1..4
 
 		t.Run("SetsAndClearsWhileOpen", func(t *testing.T) {
@@ -124,12 +124,12 @@ func TestSetSeeds(t *testing.T) {
 			require.NoError(t, s.SetSeeds(ctx, tour.ID, map[string]int{pid(9): 2}))
 			assert.Equal(t, map[string]int{pid(1): 4, pid(2): 0, pid(3): 3, pid(4): 1}, seedsOf(t))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, t0, rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 		t.Run("SetsWhileClosed", func(t *testing.T) {
 			require.NoError(t, s.SetSeeds(ctx, tour.ID, map[string]int{pid(2): 2}))
 			assert.Equal(t, 2, seedsOf(t)[pid(2)])
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 		t.Run("ErrSeedsLockedAfterTheDraw", func(t *testing.T) {
 			err := s.SetSeeds(ctx, tour.ID, map[string]int{pid(2): 3})
 			assert.Equal(t, core.CodeSeedsLocked, core.ErrorCode(err))

@@ -39,7 +39,7 @@ func liveAt(t *testing.T, s *store.Arena, m *core.Match) *core.MatchState {
 	ctx := context.Background()
 	a := &core.Arena{AppIDs: []string{"480"}}
 	for _, id := range []string{m.P1, m.P2} {
-		_, err := core.Ready(ctx, s, a, core.Caller{PlatformID: id, AppID: "480"}, m.ID, m.OpensAt.Add(time.Minute), rand.Reader)
+		_, err := core.Ready(ctx, s, a, core.Caller{PlatformID: id, AppID: "480"}, m.ID, core.Deps{Now: m.OpensAt.Add(time.Minute), Random: rand.Reader})
 		require.NoError(t, err)
 	}
 	return reloadState(t, s, m.ID)
@@ -51,9 +51,15 @@ func clientSubmission(st *core.MatchState, winner string) *core.ResultSubmission
 	return &core.ResultSubmission{Protocol: core.ResultProtocol, Result: result, ResultHash: core.ResultHash([]byte(result))}
 }
 
+// decisionStore is the store a decision's consequences go through.
+type decisionStore interface {
+	core.ResultStore
+	core.ReportDecisionStore
+}
+
 // decider decides m for its side 1 through one of the ways a match is
-// decided, with ts as the tournament store the consequences go through.
-type decider func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error
+// decided, with ts as the store the consequences go through.
+type decider func(t *testing.T, s *store.Arena, ts decisionStore, m *core.Match) error
 
 // decisionSources are the ways a match is decided, each deciding a match
 // for its side 1.
@@ -61,52 +67,50 @@ func decisionSources() map[string]decider {
 	grace := &core.Arena{AppIDs: []string{"480"}, GracePeriodSeconds: 3600}
 	points := core.DefaultPlacementPoints
 	return map[string]decider{
-		"Admin": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+		"Admin": func(t *testing.T, s *store.Arena, ts decisionStore, m *core.Match) error {
 			tour, err := s.TournamentByID(context.Background(), m.TournamentID)
 			require.NoError(t, err)
-			_, err = core.ResolveMatch(context.Background(), ts, tour, m, core.Resolution{Winner: m.P1, Source: core.SourceAdmin, At: m.OpensAt}, rand.Reader, points)
+			_, err = core.ResolveMatch(context.Background(), ts, tour, m, core.Resolution{Winner: m.P1, Source: core.SourceAdmin, At: m.OpensAt}, core.Deps{Random: rand.Reader, Points: points})
 			return err
 		},
-		"GameClients": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+		"GameClients": func(t *testing.T, s *store.Arena, ts decisionStore, m *core.Match) error {
 			st := liveAt(t, s, m)
 			var err error
 			for _, caller := range []string{st.P1, st.P2} {
 				st = reloadState(t, s, m.ID)
-				_, err = core.SubmitResult(context.Background(), s, ts, st, core.Caller{PlatformID: caller, AppID: "480"},
-					clientSubmission(st, st.P1), m.OpensAt.Add(2*time.Minute), rand.Reader, points)
+				_, err = core.SubmitResult(context.Background(), ts, st, core.Caller{PlatformID: caller, AppID: "480"}, clientSubmission(st, st.P1), core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader, Points: points})
 			}
 			return err
 		},
-		"ReportConfirmed": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+		"ReportConfirmed": func(t *testing.T, s *store.Arena, ts decisionStore, m *core.Match) error {
 			st := liveAt(t, s, m)
 			ctx := context.Background()
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, m.OpensAt.Add(2*time.Minute), rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader})
 			require.NoError(t, err)
-			_, err = core.ConfirmReport(ctx, s, ts, reloadState(t, s, m.ID), st.P2, m.OpensAt.Add(3*time.Minute), rand.Reader, points)
+			_, err = core.ConfirmReport(ctx, ts, reloadState(t, s, m.ID), st.P2, core.Deps{Now: m.OpensAt.Add(3 * time.Minute), Random: rand.Reader, Points: points})
 			return err
 		},
-		"ReportGrace": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+		"ReportGrace": func(t *testing.T, s *store.Arena, ts decisionStore, m *core.Match) error {
 			st := liveAt(t, s, m)
 			ctx := context.Background()
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, m.OpensAt.Add(2*time.Minute), rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader})
 			require.NoError(t, err)
-			_, err = core.RunReportGrace(ctx, s, ts, grace, m.OpensAt.Add(2*time.Hour), points)
+			_, err = core.RunReportGrace(ctx, ts, grace, core.Deps{Now: m.OpensAt.Add(2 * time.Hour), Points: points})
 			return err
 		},
-		"SubmissionGrace": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+		"SubmissionGrace": func(t *testing.T, s *store.Arena, ts decisionStore, m *core.Match) error {
 			st := liveAt(t, s, m)
 			ctx := context.Background()
-			_, err := core.SubmitResult(ctx, s, ts, st, core.Caller{PlatformID: st.P1, AppID: "480"},
-				clientSubmission(st, st.P1), m.OpensAt.Add(2*time.Minute), rand.Reader, points)
+			_, err := core.SubmitResult(ctx, ts, st, core.Caller{PlatformID: st.P1, AppID: "480"}, clientSubmission(st, st.P1), core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader, Points: points})
 			require.NoError(t, err)
-			_, err = core.RunGracePeriod(ctx, s, ts, grace, m.OpensAt.Add(2*time.Hour), rand.Reader, points)
+			_, err = core.RunGracePeriod(ctx, ts, grace, core.Deps{Now: m.OpensAt.Add(2 * time.Hour), Random: rand.Reader, Points: points})
 			return err
 		},
-		"WindowClose": func(t *testing.T, s *store.Arena, ts core.TournamentStore, m *core.Match) error {
+		"WindowClose": func(t *testing.T, s *store.Arena, ts decisionStore, m *core.Match) error {
 			ctx := context.Background()
-			_, err := core.Ready(ctx, s, grace, core.Caller{PlatformID: m.P1, AppID: "480"}, m.ID, m.OpensAt.Add(time.Minute), rand.Reader)
+			_, err := core.Ready(ctx, s, grace, core.Caller{PlatformID: m.P1, AppID: "480"}, m.ID, core.Deps{Now: m.OpensAt.Add(time.Minute), Random: rand.Reader})
 			require.NoError(t, err)
-			_, err = core.RunWindowClose(ctx, s, ts, m.ClosesAt, rand.Reader, points)
+			_, err = core.RunWindowClose(ctx, ts, core.Deps{Now: m.ClosesAt, Random: rand.Reader, Points: points})
 			return err
 		},
 	}

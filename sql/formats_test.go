@@ -28,18 +28,18 @@ func startedTournament(t *testing.T, s core.TournamentStore, slug string, format
 	}
 	require.NoError(t, s.CreateTournament(ctx, tour))
 	points := core.DefaultPlacementPoints
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 	ids := make([]int, n)
 	for i := range ids {
 		ids[i] = i + 1
 	}
 	register(t, s.(*store.Arena), tour, ids...)
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, playoffsAt, rand.Reader, points))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, core.Deps{Now: playoffsAt, Random: rand.Reader, Points: points}))
 	first := core.StatusGroupStage
 	if format.StartsWithBracket() {
 		first = core.StatusPlayoffs
 	}
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, first, playoffsAt, rand.Reader, points))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, first, core.Deps{Now: playoffsAt, Random: rand.Reader, Points: points}))
 	return tour
 }
 
@@ -64,8 +64,7 @@ func playAll(t *testing.T, s *store.Arena, ts core.TournamentStore, tour *core.T
 			return decided
 		}
 		*at = at.Add(time.Minute)
-		_, err = core.ResolveMatch(ctx, ts, tour, next, core.Resolution{Winner: pick(next), Source: core.SourceAdmin, At: *at},
-			rand.Reader, core.DefaultPlacementPoints)
+		_, err = core.ResolveMatch(ctx, ts, tour, next, core.Resolution{Winner: pick(next), Source: core.SourceAdmin, At: *at}, core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
 		if err != nil {
 			return decided
 		}
@@ -143,7 +142,7 @@ func TestDoubleEliminationThroughTheStore(t *testing.T) {
 
 		ts.crash.Store(true)
 		at = at.Add(time.Minute)
-		_, err := core.ResolveMatch(ctx, ts, tour, reset, core.Resolution{Winner: pid(2), Source: core.SourceAdmin, At: at}, rand.Reader, core.DefaultPlacementPoints)
+		_, err := core.ResolveMatch(ctx, ts, tour, reset, core.Resolution{Winner: pid(2), Source: core.SourceAdmin, At: at}, core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
 		require.Error(t, err, "the completion crashed")
 		ts.crash.Store(false)
 		n, err := core.SettleTournaments(ctx, s, at.Add(time.Minute), core.DefaultPlacementPoints)
@@ -192,11 +191,11 @@ func TestSwissThroughTheStore(t *testing.T) {
 		// Round 1 but its last match; the last one crashes before round 2.
 		for _, m := range matches[:2] {
 			at = at.Add(time.Minute)
-			_, err := core.ResolveMatch(ctx, ts, tour, &m, core.Resolution{Winner: m.P1, Source: core.SourceAdmin, At: at}, rand.Reader, core.DefaultPlacementPoints)
+			_, err := core.ResolveMatch(ctx, ts, tour, &m, core.Resolution{Winner: m.P1, Source: core.SourceAdmin, At: at}, core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
 			require.NoError(t, err)
 		}
 		ts.crash.Store(true)
-		_, err = core.ResolveMatch(ctx, ts, tour, &matches[2], core.Resolution{Winner: matches[2].P1, Source: core.SourceAdmin, At: at}, rand.Reader, core.DefaultPlacementPoints)
+		_, err = core.ResolveMatch(ctx, ts, tour, &matches[2], core.Resolution{Winner: matches[2].P1, Source: core.SourceAdmin, At: at}, core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
 		require.Error(t, err)
 		ts.crash.Store(false)
 		n, err := core.SettleTournaments(ctx, s, at, core.DefaultPlacementPoints)
@@ -314,13 +313,13 @@ func TestRatingsThroughTheStore(t *testing.T) {
 		rated := newTournament("by-rating", core.FormatPlayoffsOnly, 4)
 		rated.SeedFromRatings = true
 		require.NoError(t, s.CreateTournament(ctx, rated))
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, rated, core.StatusRegistrationOpen, t0, rand.Reader, core.DefaultPlacementPoints))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, rated, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
 		for _, i := range []int{1, 2, 3, 4} {
 			reg := core.Registration{PlatformID: pid(i), Roster: []string{pid(i)}, RegisteredAt: t0.Add(time.Hour)}
 			require.NoError(t, s.Register(ctx, rated, reg, []core.PlayerProfile{{PlatformID: pid(i)}}))
 		}
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, rated, core.StatusRegistrationClosed, next, rand.Reader, core.DefaultPlacementPoints))
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, rated, core.StatusPlayoffs, next, rand.Reader, core.DefaultPlacementPoints))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, rated, core.StatusRegistrationClosed, core.Deps{Now: next, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, rated, core.StatusPlayoffs, core.Deps{Now: next, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
 		regs, err := s.Registrations(ctx, rated.ID)
 		require.NoError(t, err)
 		seeds := map[string]int{}

@@ -41,7 +41,7 @@ func TestCheckInStore(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, 60, stored.CheckInMinutes)
 		assert.Equal(t, core.GroupFormatRoundRobin, stored.GroupFormat)
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 		during := t0.Add(time.Hour)
 		for i := 1; i <= 5; i++ {
 			d := core.RegistrationDraft{PlatformID: pid(i)}
@@ -54,8 +54,8 @@ func TestCheckInStore(t *testing.T) {
 		inWindow := tour.StartsAt.Add(-30 * time.Minute)
 
 		t.Run("OnceKeepsTheFirstTime", func(t *testing.T) {
-			require.NoError(t, core.CheckIn(ctx, s, s, tour, pid(1), inWindow))
-			require.NoError(t, core.CheckIn(ctx, s, s, tour, pid(1), inWindow.Add(time.Minute)))
+			require.NoError(t, core.CheckIn(ctx, s, tour, pid(1), inWindow))
+			require.NoError(t, core.CheckIn(ctx, s, tour, pid(1), inWindow.Add(time.Minute)))
 			regs, err := s.Registrations(ctx, tour.ID)
 			require.NoError(t, err)
 			require.NotNil(t, regs[0].CheckedInAt)
@@ -63,17 +63,17 @@ func TestCheckInStore(t *testing.T) {
 			assert.Nil(t, regs[1].CheckedInAt)
 		})
 		t.Run("ARosterMemberChecksTheSideIn", func(t *testing.T) {
-			require.NoError(t, core.CheckIn(ctx, s, s, tour, pid(6), inWindow))
+			require.NoError(t, core.CheckIn(ctx, s, tour, pid(6), inWindow))
 			regs, err := s.Registrations(ctx, tour.ID)
 			require.NoError(t, err)
 			assert.NotNil(t, regs[4].CheckedInAt, "side 5 through its second player")
 		})
 		t.Run("Refusals", func(t *testing.T) {
-			assert.Equal(t, core.CodeNotRegistered, core.ErrorCode(core.CheckIn(ctx, s, s, tour, pid(9), inWindow)))
-			assert.Equal(t, core.CodeCheckInClosed, core.ErrorCode(core.CheckIn(ctx, s, s, tour, pid(2), t0)))
+			assert.Equal(t, core.CodeNotRegistered, core.ErrorCode(core.CheckIn(ctx, s, tour, pid(9), inWindow)))
+			assert.Equal(t, core.CodeCheckInClosed, core.ErrorCode(core.CheckIn(ctx, s, tour, pid(2), t0)))
 		})
 		for _, i := range []int{2, 3} {
-			require.NoError(t, core.CheckIn(ctx, s, s, tour, pid(i), inWindow))
+			require.NoError(t, core.CheckIn(ctx, s, tour, pid(i), inWindow))
 		}
 		t.Run("TheStatementRefusesAStartedTournament", func(t *testing.T) {
 			started := *tour
@@ -83,8 +83,8 @@ func TestCheckInStore(t *testing.T) {
 			assert.False(t, ok)
 		})
 		t.Run("TheStartWithdrawsTheAbsentAndTellsThem", func(t *testing.T) {
-			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, inWindow, rand.Reader, points))
-			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusGroupStage, tour.StartsAt, rand.Reader, points))
+			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, core.Deps{Now: inWindow, Random: rand.Reader, Points: points}))
+			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusGroupStage, core.Deps{Now: tour.StartsAt, Random: rand.Reader, Points: points}))
 			regs, err := s.Registrations(ctx, tour.ID)
 			require.NoError(t, err)
 			var ids []string
@@ -111,9 +111,9 @@ func TestStartStopsWhenAnAbsentSideChecksIn(t *testing.T) {
 		tour := newTournament("race", core.FormatPlayoffsOnly, 4)
 		tour.CheckInMinutes = 60
 		require.NoError(t, s.CreateTournament(ctx, tour))
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, core.DefaultPlacementPoints))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
 		register(t, s, tour, 1, 2, 3)
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, t0, rand.Reader, core.DefaultPlacementPoints))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, core.Deps{Now: t0, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
 		// The draw was planned with side 3 absent; it checks in first.
 		ok, err := s.CheckIn(ctx, tour, pid(3), tour.StartsAt.Add(-time.Minute))
 		require.NoError(t, err)

@@ -27,10 +27,10 @@ func seededBracket(t *testing.T, s *store.Arena, slug string, ids ...int) *core.
 	tour := newTournament(slug, core.FormatPlayoffsOnly, len(ids))
 	require.NoError(t, s.CreateTournament(ctx, tour))
 	points := core.DefaultPlacementPoints
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 	register(t, s, tour, ids...)
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, playoffsAt, rand.Reader, points))
-	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, playoffsAt, rand.Reader, points))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, core.Deps{Now: playoffsAt, Random: rand.Reader, Points: points}))
+	require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, core.Deps{Now: playoffsAt, Random: rand.Reader, Points: points}))
 	return tour
 }
 
@@ -42,7 +42,7 @@ func goLive(t *testing.T, s *store.Arena, tour *core.Tournament, slot string) *c
 	m := matchInSlot(t, s, tour, slot)
 	a := &core.Arena{AppIDs: []string{"480"}}
 	for _, id := range []string{m.P1, m.P2} {
-		_, err := core.Ready(ctx, s, a, core.Caller{PlatformID: id, AppID: "480"}, m.ID, playoffsAt.Add(time.Minute), rand.Reader)
+		_, err := core.Ready(ctx, s, a, core.Caller{PlatformID: id, AppID: "480"}, m.ID, core.Deps{Now: playoffsAt.Add(time.Minute), Random: rand.Reader})
 		require.NoError(t, err)
 	}
 	st, err := s.MatchState(ctx, m.ID)
@@ -93,7 +93,7 @@ func TestReports(t *testing.T) {
 		t.Run("ConfirmSeatsTheBracket", func(t *testing.T) {
 			tour := seededBracket(t, s, "seats", 1, 2, 3, 4)
 			st := goLive(t, s, tour, "SF1")
-			rep, err := core.ReportResult(ctx, s, st, st.P2, st.P2, &core.OutcomeScore{P1: 1, P2: 3}, at, rand.Reader)
+			rep, err := core.ReportResult(ctx, s, st, st.P2, st.P2, &core.OutcomeScore{P1: 1, P2: 3}, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			assert.Equal(t, 2, rep.Side)
 			st = reloadState(t, s, st.ID)
@@ -103,7 +103,7 @@ func TestReports(t *testing.T) {
 			assert.Equal(t, core.ReportPending, got.Status)
 			assert.Equal(t, &core.OutcomeScore{P1: 1, P2: 3}, got.Score)
 
-			status, err := core.ConfirmReport(ctx, s, s, st, st.P1, at.Add(time.Minute), rand.Reader, points)
+			status, err := core.ConfirmReport(ctx, s, st, st.P1, core.Deps{Now: at.Add(time.Minute), Random: rand.Reader, Points: points})
 			require.NoError(t, err)
 			assert.Equal(t, core.MatchConfirmed, status)
 			m, err := s.Match(ctx, st.ID)
@@ -124,10 +124,10 @@ func TestReports(t *testing.T) {
 		t.Run("ConfirmCompletesTheTournament", func(t *testing.T) {
 			tour := seededBracket(t, s, "final", 5, 6)
 			st := goLive(t, s, tour, core.BracketSlotFinal)
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, at, rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			st = reloadState(t, s, st.ID)
-			_, err = core.ConfirmReport(ctx, s, s, st, st.P2, at, rand.Reader, points)
+			_, err = core.ConfirmReport(ctx, s, st, st.P2, core.Deps{Now: at, Random: rand.Reader, Points: points})
 			require.NoError(t, err)
 			done, err := s.TournamentByID(ctx, tour.ID)
 			require.NoError(t, err)
@@ -140,25 +140,25 @@ func TestReports(t *testing.T) {
 		t.Run("ErrReportPendingAndErrOwnReport", func(t *testing.T) {
 			tour := seededBracket(t, s, "twice", 7, 8)
 			st := goLive(t, s, tour, core.BracketSlotFinal)
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, at, rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			st = reloadState(t, s, st.ID)
-			_, err = core.ReportResult(ctx, s, st, st.P2, st.P2, nil, at, rand.Reader)
+			_, err = core.ReportResult(ctx, s, st, st.P2, st.P2, nil, core.Deps{Now: at, Random: rand.Reader})
 			assert.Equal(t, core.CodeReportPending, core.ErrorCode(err))
-			_, err = core.ConfirmReport(ctx, s, s, st, st.P1, at, rand.Reader, points)
+			_, err = core.ConfirmReport(ctx, s, st, st.P1, core.Deps{Now: at, Random: rand.Reader, Points: points})
 			assert.Equal(t, core.CodeOwnReport, core.ErrorCode(err))
-			_, err = core.DisputeReport(ctx, s, st, pid(99), "", at, rand.Reader)
+			_, err = core.DisputeReport(ctx, s, st, pid(99), "", core.Deps{Now: at, Random: rand.Reader})
 			assert.Equal(t, core.CodeNotParticipant, core.ErrorCode(err))
 		})
 		t.Run("DisputeGoesToTheAdminQueue", func(t *testing.T) {
 			tour := seededBracket(t, s, "dispute", 9, 10)
 			st := goLive(t, s, tour, core.BracketSlotFinal)
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, at, rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			st = reloadState(t, s, st.ID)
-			_, err = core.DisputeReport(ctx, s, st, st.P2, strings.Repeat("x", core.MaxDisputeReasonRunes+1), at, rand.Reader)
+			_, err = core.DisputeReport(ctx, s, st, st.P2, strings.Repeat("x", core.MaxDisputeReasonRunes+1), core.Deps{Now: at, Random: rand.Reader})
 			assert.Equal(t, core.CodeInvalidField, core.ErrorCode(err), "a reason over the limit")
-			status, err := core.DisputeReport(ctx, s, st, st.P2, "  I won 3-1, the client crashed.  ", at, rand.Reader)
+			status, err := core.DisputeReport(ctx, s, st, st.P2, "  I won 3-1, the client crashed.  ", core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			assert.Equal(t, core.MatchDisputed, status)
 			rep, err := s.MatchReport(ctx, st.ID)
@@ -172,7 +172,7 @@ func TestReports(t *testing.T) {
 			}
 			assert.Contains(t, ids, st.ID)
 			st = reloadState(t, s, st.ID)
-			_, err = core.ConfirmReport(ctx, s, s, st, st.P2, at, rand.Reader, points)
+			_, err = core.ConfirmReport(ctx, s, st, st.P2, core.Deps{Now: at, Random: rand.Reader, Points: points})
 			assert.Equal(t, core.CodeNoPendingReport, core.ErrorCode(err))
 		})
 		t.Run("ErrClientResult", func(t *testing.T) {
@@ -180,7 +180,7 @@ func TestReports(t *testing.T) {
 			st := goLive(t, s, tour, core.BracketSlotFinal)
 			submit(t, s, st, 1, st.P1, at)
 			st = reloadState(t, s, st.ID)
-			_, err := core.ReportResult(ctx, s, st, st.P2, st.P2, nil, at, rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P2, st.P2, nil, core.Deps{Now: at, Random: rand.Reader})
 			assert.Equal(t, core.CodeClientResult, core.ErrorCode(err))
 			err = s.StoreReport(ctx, core.MatchReport{MatchID: st.ID, Side: 2, ReporterID: st.P2, Winner: st.P2, ReportedAt: at, Token: "t"})
 			assert.Equal(t, core.CodeClientResult, core.ErrorCode(err), "the store refuses it too")
@@ -194,19 +194,19 @@ func TestReports(t *testing.T) {
 			err := s.StoreReport(ctx, core.MatchReport{MatchID: m.ID, Side: 1, ReporterID: m.P1, Winner: m.P1, ReportedAt: at, Token: "t"})
 			assert.Equal(t, core.CodeNotLive, core.ErrorCode(err))
 			st := reloadState(t, s, m.ID)
-			_, err = core.ReportResult(ctx, s, st, m.P1, m.P1, nil, at, rand.Reader)
+			_, err = core.ReportResult(ctx, s, st, m.P1, m.P1, nil, core.Deps{Now: at, Random: rand.Reader})
 			assert.Equal(t, core.CodeNotLive, core.ErrorCode(err))
 		})
 		t.Run("ContradictingSubmissionTurnsConfirmIntoDispute", func(t *testing.T) {
 			tour := seededBracket(t, s, "contra", 15, 16)
 			st := goLive(t, s, tour, core.BracketSlotFinal)
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, at, rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			st = reloadState(t, s, st.ID)
 			submit(t, s, st, 2, st.P2, at.Add(time.Minute))
 			st = reloadState(t, s, st.ID)
 			require.Equal(t, core.MatchAwaitingResult, st.Status)
-			status, err := core.ConfirmReport(ctx, s, s, st, st.P2, at.Add(2*time.Minute), rand.Reader, points)
+			status, err := core.ConfirmReport(ctx, s, st, st.P2, core.Deps{Now: at.Add(2 * time.Minute), Random: rand.Reader, Points: points})
 			require.NoError(t, err)
 			assert.Equal(t, core.MatchDisputed, status)
 		})
@@ -214,13 +214,13 @@ func TestReports(t *testing.T) {
 			s := openArenaStore(t, open) // only this report is pending here
 			tour := seededBracket(t, s, "grace", 17, 18)
 			st := goLive(t, s, tour, core.BracketSlotFinal)
-			_, err := core.ReportResult(ctx, s, st, st.P2, st.P2, &core.OutcomeScore{P1: 0, P2: 2}, at, rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P2, st.P2, &core.OutcomeScore{P1: 0, P2: 2}, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			a := &core.Arena{GracePeriodSeconds: 3600}
-			n, err := core.RunReportGrace(ctx, s, s, a, at.Add(time.Hour-time.Second), core.DefaultPlacementPoints)
+			n, err := core.RunReportGrace(ctx, s, a, core.Deps{Now: at.Add(time.Hour - time.Second), Points: core.DefaultPlacementPoints})
 			require.NoError(t, err)
 			assert.Zero(t, n, "not before the grace period ends")
-			n, err = core.RunReportGrace(ctx, s, s, a, at.Add(time.Hour), core.DefaultPlacementPoints)
+			n, err = core.RunReportGrace(ctx, s, a, core.Deps{Now: at.Add(time.Hour), Points: core.DefaultPlacementPoints})
 			require.NoError(t, err)
 			assert.Equal(t, 1, n)
 			m, err := s.Match(ctx, st.ID)
@@ -231,14 +231,14 @@ func TestReports(t *testing.T) {
 			done, err := s.TournamentByID(ctx, tour.ID)
 			require.NoError(t, err)
 			assert.Equal(t, core.StatusCompleted, done.Status)
-			n, err = core.RunReportGrace(ctx, s, s, a, at.Add(2*time.Hour), core.DefaultPlacementPoints)
+			n, err = core.RunReportGrace(ctx, s, a, core.Deps{Now: at.Add(2 * time.Hour), Points: core.DefaultPlacementPoints})
 			require.NoError(t, err)
 			assert.Zero(t, n, "running again changes nothing")
 		})
 		t.Run("ConcurrentConfirmAndDisputeDecideOnce", func(t *testing.T) {
 			tour := seededBracket(t, s, "race", 19, 20)
 			st := goLive(t, s, tour, core.BracketSlotFinal)
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, at, rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
 			st = reloadState(t, s, st.ID)
 			var wg sync.WaitGroup
@@ -247,11 +247,11 @@ func TestReports(t *testing.T) {
 			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				statuses[0], errs[0] = core.ConfirmReport(ctx, s, s, st, st.P2, at, rand.Reader, points)
+				statuses[0], errs[0] = core.ConfirmReport(ctx, s, st, st.P2, core.Deps{Now: at, Random: rand.Reader, Points: points})
 			}()
 			go func() {
 				defer wg.Done()
-				statuses[1], errs[1] = core.DisputeReport(ctx, s, st, st.P2, "", at, rand.Reader)
+				statuses[1], errs[1] = core.DisputeReport(ctx, s, st, st.P2, "", core.Deps{Now: at, Random: rand.Reader})
 			}()
 			wg.Wait()
 			won := 0
@@ -277,7 +277,7 @@ func TestWithdraw(t *testing.T) {
 		tour := newTournament("teams", core.FormatGroupsPlayoffs, 8)
 		tour.TeamMaxPlayers = 3
 		require.NoError(t, s.CreateTournament(ctx, tour))
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, core.DefaultPlacementPoints))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
 		during := t0.Add(2 * time.Hour)
 		_, err := core.Register(ctx, s, tour, core.RegistrationDraft{PlatformID: pid(1), Roster: []string{pid(2)}}, during)
 		require.NoError(t, err)
@@ -285,15 +285,15 @@ func TestWithdraw(t *testing.T) {
 		require.NoError(t, err)
 
 		t.Run("ErrNotCaptain", func(t *testing.T) {
-			err := core.Withdraw(ctx, s, s, tour, pid(2), during)
+			err := core.Withdraw(ctx, s, tour, pid(2), during)
 			assert.Equal(t, core.CodeNotCaptain, core.ErrorCode(err))
 		})
 		t.Run("ErrNotRegistered", func(t *testing.T) {
-			err := core.Withdraw(ctx, s, s, tour, pid(9), during)
+			err := core.Withdraw(ctx, s, tour, pid(9), during)
 			assert.Equal(t, core.CodeNotRegistered, core.ErrorCode(err))
 		})
 		t.Run("RemovesTheSideAndItsRoster", func(t *testing.T) {
-			require.NoError(t, core.Withdraw(ctx, s, s, tour, pid(1), during))
+			require.NoError(t, core.Withdraw(ctx, s, tour, pid(1), during))
 			regs, err := s.Registrations(ctx, tour.ID)
 			require.NoError(t, err)
 			require.Len(t, regs, 1)
@@ -304,11 +304,11 @@ func TestWithdraw(t *testing.T) {
 		t.Run("ErrRegistrationClosedAfterTheWindow", func(t *testing.T) {
 			err := s.Withdraw(ctx, tour, pid(3), tour.RegistrationClosesAt)
 			assert.Equal(t, core.CodeRegistrationClosed, core.ErrorCode(err))
-			err = core.Withdraw(ctx, s, s, tour, pid(3), tour.RegistrationClosesAt)
+			err = core.Withdraw(ctx, s, tour, pid(3), tour.RegistrationClosesAt)
 			assert.Equal(t, core.CodeRegistrationClosed, core.ErrorCode(err))
 		})
 		t.Run("ErrRegistrationClosedByStatus", func(t *testing.T) {
-			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, during, rand.Reader, core.DefaultPlacementPoints))
+			require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, core.Deps{Now: during, Random: rand.Reader, Points: core.DefaultPlacementPoints}))
 			err := s.Withdraw(ctx, tour, pid(3), during)
 			assert.Equal(t, core.CodeRegistrationClosed, core.ErrorCode(err))
 			regs, err := s.Registrations(ctx, tour.ID)

@@ -37,7 +37,7 @@ func TestStreamStore(t *testing.T) {
 		})
 
 		t.Run("LinkStateUsedOnceUntilExpiry", func(t *testing.T) {
-			ls, err := core.NewLinkState("demo", pid(1), "http://demo.test", t0, rand.Reader)
+			ls, err := core.NewLinkState("demo", pid(1), "http://demo.test", core.Deps{Now: t0, Random: rand.Reader})
 			require.NoError(t, err)
 			require.NoError(t, s.SaveLinkState(ctx, ls))
 			got, err := s.TakeLinkState(ctx, ls.State, t0.Add(time.Minute))
@@ -48,7 +48,7 @@ func TestStreamStore(t *testing.T) {
 			again, err := s.TakeLinkState(ctx, ls.State, t0.Add(time.Minute))
 			require.NoError(t, err)
 			assert.Nil(t, again, "a state is used once")
-			old, err := core.NewLinkState("demo", pid(1), "http://demo.test", t0, rand.Reader)
+			old, err := core.NewLinkState("demo", pid(1), "http://demo.test", core.Deps{Now: t0, Random: rand.Reader})
 			require.NoError(t, err)
 			require.NoError(t, s.SaveLinkState(ctx, old))
 			late, err := s.TakeLinkState(ctx, old.State, t0.Add(core.LinkStateTTL))
@@ -78,7 +78,7 @@ func TestStreamStore(t *testing.T) {
 		})
 
 		t.Run("DecisionEndsSeatsAndRecordsTheEvent", func(t *testing.T) {
-			_, err := core.ResolveMatch(ctx, s, tour, sf1, core.Resolution{Winner: sf1.P1, Source: core.SourceAdmin, At: playoffsAt.Add(time.Hour)}, rand.Reader, core.DefaultPlacementPoints)
+			_, err := core.ResolveMatch(ctx, s, tour, sf1, core.Resolution{Winner: sf1.P1, Source: core.SourceAdmin, At: playoffsAt.Add(time.Hour)}, core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
 			require.NoError(t, err)
 			seats, err := s.Casters(ctx, sf1.ID)
 			require.NoError(t, err)

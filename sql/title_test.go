@@ -41,7 +41,7 @@ func crown(t *testing.T, s *store.Arena, title *core.Title, a, b int, at time.Ti
 	t.Helper()
 	ctx := context.Background()
 	for _, i := range []int{a, b} {
-		_, err := core.Volunteer(ctx, s, titleArena, caller(i), title.ID, at, rand.Reader)
+		_, err := core.Volunteer(ctx, s, titleArena, caller(i), title.ID, core.Deps{Now: at, Random: rand.Reader})
 		require.NoError(t, err)
 	}
 	decideTitleMatch(t, s, title.ID, pid(a), at)
@@ -57,7 +57,7 @@ func decideTitleMatch(t *testing.T, s *store.Arena, titleID int64, winner string
 	require.NoError(t, err)
 	tour, err := s.TournamentByID(ctx, m.TournamentID)
 	require.NoError(t, err)
-	_, err = core.ResolveMatch(ctx, s, tour, m, core.Resolution{Winner: winner, Source: core.SourceAdmin, At: at}, rand.Reader, core.DefaultPlacementPoints)
+	_, err = core.ResolveMatch(ctx, s, tour, m, core.Resolution{Winner: winner, Source: core.SourceAdmin, At: at}, core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
 	require.NoError(t, err)
 }
 
@@ -65,9 +65,9 @@ func decideTitleMatch(t *testing.T, s *store.Arena, titleID int64, winner string
 func challengeAccepted(t *testing.T, s *store.Arena, title *core.Title, challenger, holder int, at time.Time) *core.TitleChallenge {
 	t.Helper()
 	ctx := context.Background()
-	c, err := core.Challenge(ctx, s, titleArena, caller(challenger), title.ID, at, rand.Reader)
+	c, err := core.Challenge(ctx, s, titleArena, caller(challenger), title.ID, core.Deps{Now: at, Random: rand.Reader})
 	require.NoError(t, err)
-	c, err = core.RespondToChallenge(ctx, s, titleArena, caller(holder), c.ID, true, at, rand.Reader)
+	c, err = core.RespondToChallenge(ctx, s, titleArena, caller(holder), c.ID, true, core.Deps{Now: at, Random: rand.Reader})
 	require.NoError(t, err)
 	return c
 }
@@ -95,10 +95,10 @@ func TestTitleStory(t *testing.T) {
 		})
 
 		t.Run("Coronation", func(t *testing.T) {
-			got, err := core.Volunteer(ctx, s, titleArena, caller(1), title.ID, t0, rand.Reader)
+			got, err := core.Volunteer(ctx, s, titleArena, caller(1), title.ID, core.Deps{Now: t0, Random: rand.Reader})
 			require.NoError(t, err)
 			assert.Nil(t, got.Match, "one volunteer: no match yet")
-			got, err = core.Volunteer(ctx, s, titleArena, caller(2), title.ID, t0.Add(time.Minute), rand.Reader)
+			got, err = core.Volunteer(ctx, s, titleArena, caller(2), title.ID, core.Deps{Now: t0.Add(time.Minute), Random: rand.Reader})
 			require.NoError(t, err)
 			require.NotNil(t, got.Match)
 			assert.Equal(t, [2]string{pid(1), pid(2)}, [2]string{got.Match.P1, got.Match.P2}, "the first two volunteers")
@@ -164,9 +164,9 @@ func TestTitleStory(t *testing.T) {
 
 		t.Run("ExpiryWithDeclinedChallengeStrips", func(t *testing.T) {
 			at := reignStart.Add(time.Hour)
-			c, err := core.Challenge(ctx, s, titleArena, caller(4), title.ID, at, rand.Reader)
+			c, err := core.Challenge(ctx, s, titleArena, caller(4), title.ID, core.Deps{Now: at, Random: rand.Reader})
 			require.NoError(t, err)
-			_, err = core.RespondToChallenge(ctx, s, titleArena, caller(2), c.ID, false, at.Add(time.Minute), rand.Reader)
+			_, err = core.RespondToChallenge(ctx, s, titleArena, caller(2), c.ID, false, core.Deps{Now: at.Add(time.Minute), Random: rand.Reader})
 			require.NoError(t, err)
 			got := reloadTitle(t, s, title.ID)
 			require.NotNil(t, got.OpenChallenge)
@@ -200,7 +200,7 @@ func TestTitleStory(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, got.RetiredAt)
 			assert.Empty(t, got.Volunteers)
-			_, err = core.Volunteer(ctx, s, titleArena, caller(5), title.ID, t0.Add(101*time.Hour), rand.Reader)
+			_, err = core.Volunteer(ctx, s, titleArena, caller(5), title.ID, core.Deps{Now: t0.Add(101 * time.Hour), Random: rand.Reader})
 			assert.Equal(t, core.CodeTitleRetired, core.ErrorCode(err))
 			_, err = core.RetireTitle(ctx, s, title.ID, t0.Add(102*time.Hour))
 			require.NoError(t, err, "retiring twice is fine")
@@ -226,34 +226,32 @@ func TestTitleMatchDecidedAnyWay(t *testing.T) {
 			st := liveAt(t, s, m)
 			for _, id := range []string{st.P1, st.P2} {
 				st = reloadState(t, s, m.ID)
-				_, err := core.SubmitResult(context.Background(), s, s, st, core.Caller{PlatformID: id, AppID: "480"},
-					clientSubmission(st, st.P1), m.OpensAt.Add(2*time.Minute), rand.Reader, points)
+				_, err := core.SubmitResult(context.Background(), s, st, core.Caller{PlatformID: id, AppID: "480"}, clientSubmission(st, st.P1), core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader, Points: points})
 				require.NoError(t, err)
 			}
 		},
 		"ReportConfirmed": func(t *testing.T, s *store.Arena, m *core.Match) {
 			ctx := context.Background()
 			st := liveAt(t, s, m)
-			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, m.OpensAt.Add(2*time.Minute), rand.Reader)
+			_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader})
 			require.NoError(t, err)
-			_, err = core.ConfirmReport(ctx, s, s, reloadState(t, s, m.ID), st.P2, m.OpensAt.Add(3*time.Minute), rand.Reader, points)
+			_, err = core.ConfirmReport(ctx, s, reloadState(t, s, m.ID), st.P2, core.Deps{Now: m.OpensAt.Add(3 * time.Minute), Random: rand.Reader, Points: points})
 			require.NoError(t, err)
 		},
 		"SubmissionGrace": func(t *testing.T, s *store.Arena, m *core.Match) {
 			ctx := context.Background()
 			st := liveAt(t, s, m)
-			_, err := core.SubmitResult(ctx, s, s, st, core.Caller{PlatformID: st.P1, AppID: "480"},
-				clientSubmission(st, st.P1), m.OpensAt.Add(2*time.Minute), rand.Reader, points)
+			_, err := core.SubmitResult(ctx, s, st, core.Caller{PlatformID: st.P1, AppID: "480"}, clientSubmission(st, st.P1), core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader, Points: points})
 			require.NoError(t, err)
-			n, err := core.RunGracePeriod(ctx, s, s, grace, m.OpensAt.Add(2*time.Hour), rand.Reader, points)
+			n, err := core.RunGracePeriod(ctx, s, grace, core.Deps{Now: m.OpensAt.Add(2 * time.Hour), Random: rand.Reader, Points: points})
 			require.NoError(t, err)
 			require.Equal(t, 1, n)
 		},
 		"WindowCloseForfeit": func(t *testing.T, s *store.Arena, m *core.Match) {
 			ctx := context.Background()
-			_, err := core.Ready(ctx, s, grace, core.Caller{PlatformID: m.P1, AppID: "480"}, m.ID, m.OpensAt.Add(time.Minute), rand.Reader)
+			_, err := core.Ready(ctx, s, grace, core.Caller{PlatformID: m.P1, AppID: "480"}, m.ID, core.Deps{Now: m.OpensAt.Add(time.Minute), Random: rand.Reader})
 			require.NoError(t, err)
-			n, err := core.RunWindowClose(ctx, s, s, m.ClosesAt, rand.Reader, points)
+			n, err := core.RunWindowClose(ctx, s, core.Deps{Now: m.ClosesAt, Random: rand.Reader, Points: points})
 			require.NoError(t, err)
 			require.Equal(t, 1, n)
 		},
@@ -317,7 +315,7 @@ func TestTitleRaces(t *testing.T) {
 		t.Run("VolunteersMakeOneCoronation", func(t *testing.T) {
 			title := newTitle(t, s, "volunteers")
 			errs := race(racers, func(i int) error {
-				_, err := core.Volunteer(ctx, s, titleArena, caller(100+i), title.ID, t0, rand.Reader)
+				_, err := core.Volunteer(ctx, s, titleArena, caller(100+i), title.ID, core.Deps{Now: t0, Random: rand.Reader})
 				return err
 			})
 			got := reloadTitle(t, s, title.ID)
@@ -341,7 +339,7 @@ func TestTitleRaces(t *testing.T) {
 			title := newTitle(t, s, "challengers")
 			crown(t, s, title, 110, 111, t0)
 			errs := race(racers, func(i int) error {
-				_, err := core.Challenge(ctx, s, titleArena, caller(120+i), title.ID, t0.Add(time.Hour), rand.Reader)
+				_, err := core.Challenge(ctx, s, titleArena, caller(120+i), title.ID, core.Deps{Now: t0.Add(time.Hour), Random: rand.Reader})
 				return err
 			})
 			won := 0
@@ -360,14 +358,14 @@ func TestTitleRaces(t *testing.T) {
 			for round := range 4 {
 				title := newTitle(t, s, "clock"+string(rune('a'+round)))
 				crown(t, s, title, 130, 131, t0)
-				c, err := core.Challenge(ctx, s, titleArena, caller(132), title.ID, t0.Add(time.Hour), rand.Reader)
+				c, err := core.Challenge(ctx, s, titleArena, caller(132), title.ID, core.Deps{Now: t0.Add(time.Hour), Random: rand.Reader})
 				require.NoError(t, err)
 				// The holder answers in the clock's last second; the job runs
 				// at the stroke of its end.
 				end := t0.Add(core.TitleClock)
 				errs := race(2, func(i int) error {
 					if i == 0 {
-						_, err := core.RespondToChallenge(ctx, s, titleArena, caller(130), c.ID, true, end.Add(-time.Second), rand.Reader)
+						_, err := core.RespondToChallenge(ctx, s, titleArena, caller(130), c.ID, true, core.Deps{Now: end.Add(-time.Second), Random: rand.Reader})
 						return err
 					}
 					_, err := core.RunTitleClocks(ctx, s, end)

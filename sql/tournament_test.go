@@ -69,7 +69,7 @@ func TestTournamentLifecycle(t *testing.T) {
 			err := s.Register(ctx, tour, core.Registration{PlatformID: pid(1), Roster: []string{pid(1)}, RegisteredAt: t0.Add(time.Hour)}, nil)
 			assert.Equal(t, core.CodeRegistrationClosed, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, t0, rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationOpen, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 		register(t, s, tour, 1, 2, 3, 4, 5, 6, 7, 8)
 
 		t.Run("ErrTournamentFull", func(t *testing.T) {
@@ -81,23 +81,23 @@ func TestTournamentLifecycle(t *testing.T) {
 			assert.Equal(t, core.CodeAlreadyRegistered, core.ErrorCode(err))
 		})
 		t.Run("ErrInvalidTransition", func(t *testing.T) {
-			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, rand.Reader, points)
+			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, core.Deps{Now: t0, Random: rand.Reader, Points: points})
 			assert.Equal(t, core.CodeInvalidTransition, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, t0, rand.Reader, points))
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusGroupStage, t0, rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusRegistrationClosed, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusGroupStage, core.Deps{Now: t0, Random: rand.Reader, Points: points}))
 
 		matches, err := s.Matches(ctx, tour.ID)
 		require.NoError(t, err)
 		require.Len(t, matches, 12, "two groups of four: 6 matches each")
 		t.Run("ErrPlayoffsBeforeGroupsEnd", func(t *testing.T) {
-			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0, rand.Reader, points)
+			err := core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, core.Deps{Now: t0, Random: rand.Reader, Points: points})
 			assert.Equal(t, core.CodeMatchesUnresolved, core.ErrorCode(err))
 		})
 		// The lower id wins every group match: seeds 1 and 2 top their groups.
 		for _, m := range matches {
 			winner := min(m.P1, m.P2)
-			_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: winner, Score: &core.OutcomeScore{P1: 2, P2: 1}, Source: core.SourceAdmin, At: t0}, rand.Reader, points)
+			_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: winner, Score: &core.OutcomeScore{P1: 2, P2: 1}, Source: core.SourceAdmin, At: t0}, core.Deps{Random: rand.Reader, Points: points})
 			require.NoError(t, err)
 		}
 		t.Run("ErrAlreadyResolved", func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestTournamentLifecycle(t *testing.T) {
 			_, err = s.ResolveMatch(ctx, m.ID, core.Resolution{Winner: m.P2, Source: core.SourceAdmin, At: t0})
 			assert.Equal(t, core.CodeAlreadyResolved, core.ErrorCode(err))
 		})
-		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, t0.Add(time.Hour), rand.Reader, points))
+		require.NoError(t, core.ChangeTournamentStatus(ctx, s, tour, core.StatusPlayoffs, core.Deps{Now: t0.Add(time.Hour), Random: rand.Reader, Points: points}))
 
 		bracket, err := s.Matches(ctx, tour.ID)
 		require.NoError(t, err)
@@ -126,7 +126,7 @@ func TestTournamentLifecycle(t *testing.T) {
 				if m.BracketSlot == slot {
 					require.NotEmpty(t, m.P1, slot)
 					require.NotEmpty(t, m.P2, slot)
-					_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: min(m.P1, m.P2), Source: core.SourceAdmin, At: t0}, rand.Reader, points)
+					_, err := core.ResolveMatch(ctx, s, tour, &m, core.Resolution{Winner: min(m.P1, m.P2), Source: core.SourceAdmin, At: t0}, core.Deps{Random: rand.Reader, Points: points})
 					require.NoError(t, err)
 				}
 			}
@@ -222,7 +222,7 @@ func TestConcurrentStageStart(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				mine := *tour
-				errs[i] = core.ChangeTournamentStatus(ctx, s, &mine, core.StatusPlayoffs, t0, rand.Reader, core.DefaultPlacementPoints)
+				errs[i] = core.ChangeTournamentStatus(ctx, s, &mine, core.StatusPlayoffs, core.Deps{Now: t0, Random: rand.Reader, Points: core.DefaultPlacementPoints})
 			}()
 		}
 		wg.Wait()

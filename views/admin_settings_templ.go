@@ -73,7 +73,7 @@ type AdminPlayerRow struct {
 	Name       string
 }
 
-var adminPlans = []AdminOption{{"free", "Free"}, {"indie", "Indie"}, {"studio", "Studio"}}
+var adminPlans = adminOptions(core.Plans, map[core.Plan]string{core.PlanFree: "Free", core.PlanIndie: "Indie", core.PlanStudio: "Studio"})
 
 // adminPlanLabel names a plan for people.
 func adminPlanLabel(plan string) string {

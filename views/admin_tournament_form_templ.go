@@ -118,30 +118,30 @@ func AdminTournamentNewPage(l Layout, p AdminTournamentNew) templ.Component {
 	})
 }
 
-var adminFormatOptions = []AdminOption{
-	{"groups_playoffs", "Groups, then playoffs"},
-	{"playoffs_only", "Playoffs only (seeded from registration)"},
-	{"double_elimination", "Double elimination (winners' and losers' brackets)"},
-	{"swiss", "Swiss rounds (optionally cut to playoffs)"},
-	{"round_robin", "Round robin (one group, no playoffs)"},
-}
+var adminFormatOptions = adminOptions(core.Formats, map[core.TournamentFormat]string{
+	core.FormatGroupsPlayoffs:    "Groups, then playoffs",
+	core.FormatPlayoffsOnly:      "Playoffs only (seeded from registration)",
+	core.FormatDoubleElimination: "Double elimination (winners' and losers' brackets)",
+	core.FormatSwiss:             "Swiss rounds (optionally cut to playoffs)",
+	core.FormatRoundRobin:        "Round robin (one group, no playoffs)",
+})
 
-var adminEnvironments = []AdminOption{
-	{"demo", "demo (public)"},
-	{"rec", "rec (internal test channel)"},
-	{"beta", "beta (internal test channel)"},
-}
+var adminEnvironments = adminOptions(core.Environments, map[core.Environment]string{
+	core.EnvironmentDemo: "demo (public)",
+	core.EnvironmentRec:  "rec (internal test channel)",
+	core.EnvironmentBeta: "beta (internal test channel)",
+})
 
-var adminGroupFormats = []AdminOption{
-	{"round_robin", "Round robin: everyone in the group plays everyone"},
-	{"gsl", "GSL: groups of four, out after two losses, two go on"},
-}
+var adminGroupFormats = adminOptions(core.GroupFormats, map[core.GroupFormat]string{
+	core.GroupFormatRoundRobin: "Round robin: everyone in the group plays everyone",
+	core.GroupFormatGSL:        "GSL: groups of four, out after two losses, two go on",
+})
 
-var adminHandModes = []AdminOption{
-	{"hidden", "Hidden: casters never see hands"},
-	{"delayed", "Delayed: hands shown after the delay"},
-	{"shown", "Shown: hands shown live"},
-}
+var adminHandModes = adminOptions(core.HandModes, map[string]string{
+	core.HandModeHidden:  "Hidden: casters never see hands",
+	core.HandModeDelayed: "Delayed: hands shown after the delay",
+	core.HandModeShown:   "Shown: hands shown live",
+})
 
 func adminSelect(name string, options []AdminOption, selected string, errs AdminFieldErrors) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

@@ -670,42 +670,37 @@ func Avatar(p PlayerRef, size string) templ.Component {
 	})
 }
 
-// TournamentStatusLabel names a tournament status for people.
-func TournamentStatusLabel(status string) string {
-	switch status {
-	case "registration_open":
-		return "Registration open"
-	case "registration_closed":
-		return "Registration closed"
-	case "group_stage":
-		return "Group stage"
-	case "playoffs":
-		return "Playoffs"
-	case "completed":
-		return "Completed"
-	case "cancelled":
-		return "Cancelled"
-	}
-	return status
+// tournamentStatusLabels name core's tournament statuses for people.
+var tournamentStatusLabels = map[core.TournamentStatus]string{
+	core.StatusDraft:              "Draft",
+	core.StatusRegistrationOpen:   "Registration open",
+	core.StatusRegistrationClosed: "Registration closed",
+	core.StatusGroupStage:         "Group stage",
+	core.StatusPlayoffs:           "Playoffs",
+	core.StatusCompleted:          "Completed",
+	core.StatusCancelled:          "Cancelled",
 }
 
-// MatchStatusLabel names a match status for people.
+// TournamentStatusLabel names a tournament status for people (an unknown
+// one as itself).
+func TournamentStatusLabel(status string) string {
+	return labelOr(tournamentStatusLabels, core.TournamentStatus(status))
+}
+
+// matchStatusLabels name core's match statuses for people.
+var matchStatusLabels = map[core.MatchStatus]string{
+	core.MatchScheduled:      "Scheduled",
+	core.MatchLive:           "Live",
+	core.MatchAwaitingResult: "Awaiting result",
+	core.MatchConfirmed:      "Confirmed",
+	core.MatchDisputed:       "Disputed",
+	core.MatchForfeited:      "Forfeited",
+}
+
+// MatchStatusLabel names a match status for people (an unknown one as
+// itself).
 func MatchStatusLabel(status string) string {
-	switch status {
-	case "scheduled":
-		return "Scheduled"
-	case "live":
-		return "Live"
-	case "awaiting_result":
-		return "Awaiting result"
-	case "confirmed":
-		return "Confirmed"
-	case "disputed":
-		return "Disputed"
-	case "forfeited":
-		return "Forfeited"
-	}
-	return status
+	return labelOr(matchStatusLabels, core.MatchStatus(status))
 }
 
 // MatchStateLabel names where a match stands: its status, except that a
@@ -723,20 +718,17 @@ func MatchStateLabel(status, window string) string {
 	return MatchStatusLabel(status)
 }
 
+// pubFormatLabels name core's formats on the public pages.
+var pubFormatLabels = map[core.TournamentFormat]string{
+	core.FormatGroupsPlayoffs:    "Groups, then playoffs",
+	core.FormatPlayoffsOnly:      "Playoffs",
+	core.FormatDoubleElimination: "Double elimination",
+	core.FormatSwiss:             "Swiss",
+	core.FormatRoundRobin:        "Round robin",
+}
+
 func pubFormatLabel(format string) string {
-	switch format {
-	case "groups_playoffs":
-		return "Groups, then playoffs"
-	case "playoffs_only":
-		return "Playoffs"
-	case "double_elimination":
-		return "Double elimination"
-	case "swiss":
-		return "Swiss"
-	case "round_robin":
-		return "Round robin"
-	}
-	return format
+	return labelOr(pubFormatLabels, core.TournamentFormat(format))
 }
 
 // pubStatusClass is the badge class of a match's state: live covers both
@@ -830,7 +822,7 @@ func pubStateBadge(status, window string) templ.Component {
 		var templ_7745c5c3_Var31 string
 		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(MatchStateLabel(status, window))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 342, Col: 90}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 334, Col: 90}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 		if templ_7745c5c3_Err != nil {
@@ -925,7 +917,7 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 			var templ_7745c5c3_Var37 string
 			templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(TournamentStatusLabel(t.Status))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 352, Col: 69}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 344, Col: 69}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
 			if templ_7745c5c3_Err != nil {
@@ -1030,7 +1022,7 @@ func pubScore(s *Score) templ.Component {
 			var templ_7745c5c3_Var40 string
 			templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(s.P1))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 380, Col: 42}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 372, Col: 42}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 			if templ_7745c5c3_Err != nil {
@@ -1043,7 +1035,7 @@ func pubScore(s *Score) templ.Component {
 			var templ_7745c5c3_Var41 string
 			templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(s.P2))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 380, Col: 67}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 372, Col: 67}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
 			if templ_7745c5c3_Err != nil {
@@ -1140,7 +1132,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 				var templ_7745c5c3_Var45 templ.SafeURL
 				templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinURLErrs(pubRefURL(m.Tournament))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 413, Col: 39}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 405, Col: 39}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var45))
 				if templ_7745c5c3_Err != nil {
@@ -1153,7 +1145,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 				var templ_7745c5c3_Var46 string
 				templ_7745c5c3_Var46, templ_7745c5c3_Err = templ.JoinStringErrs(m.Tournament.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 413, Col: 61}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 405, Col: 61}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var46))
 				if templ_7745c5c3_Err != nil {
@@ -1171,7 +1163,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 			var templ_7745c5c3_Var47 templ.SafeURL
 			templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinURLErrs(pubMatchURL(m.ID))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 416, Col: 32}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 408, Col: 32}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
 			if templ_7745c5c3_Err != nil {
@@ -1184,7 +1176,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 			var templ_7745c5c3_Var48 string
 			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(pubRoundLabel(m))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 416, Col: 53}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 408, Col: 53}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
 			if templ_7745c5c3_Err != nil {
@@ -1241,7 +1233,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 				var templ_7745c5c3_Var49 string
 				templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(" to ready up")
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 432, Col: 22}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 424, Col: 22}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
 				if templ_7745c5c3_Err != nil {
@@ -1259,7 +1251,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 					var templ_7745c5c3_Var50 string
 					templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(line)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 434, Col: 41}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 426, Col: 41}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 					if templ_7745c5c3_Err != nil {
@@ -1323,7 +1315,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var52 templ.SafeURL
 			templ_7745c5c3_Var52, templ_7745c5c3_Err = templ.JoinURLErrs(pubTournamentURL(t.Slug))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 450, Col: 42}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 442, Col: 42}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var52))
 			if templ_7745c5c3_Err != nil {
@@ -1336,7 +1328,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var53 string
 			templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(t.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 450, Col: 53}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 442, Col: 53}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 			if templ_7745c5c3_Err != nil {
@@ -1357,7 +1349,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var54 string
 			templ_7745c5c3_Var54, templ_7745c5c3_Err = templ.JoinStringErrs(pubFormatLabel(t.Format))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 453, Col: 51}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 445, Col: 51}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var54))
 			if templ_7745c5c3_Err != nil {
@@ -1370,7 +1362,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var55 string
 			templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinStringErrs(pubCount(t.PlayerCount, t.MaxPlayers))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 458, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 450, Col: 49}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var55))
 			if templ_7745c5c3_Err != nil {
@@ -1388,7 +1380,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var56 string
 			templ_7745c5c3_Var56, templ_7745c5c3_Err = templ.JoinStringErrs(label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 462, Col: 17}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 454, Col: 17}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var56))
 			if templ_7745c5c3_Err != nil {

@@ -27,7 +27,7 @@ func (s *Server) handleMintToken(kind string) tenantHandler {
 			return
 		}
 		now := s.now()
-		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, req, s.rand, now)
+		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, req, core.Deps{Now: now, Random: s.rand})
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -3,32 +3,12 @@ package server
 import (
 	"context"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"arena/core"
 	store "arena/sql"
 )
-
-// handleCreateSeason adds a ladder season (core.SeasonDraft's rules).
-func (s *Server) handleCreateSeason(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var draft core.SeasonDraft
-	if err := decodeJSON(w, r, &draft); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	season, problems := draft.Check(s.now())
-	if err := problems.Err(); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if err := t.Store.CreateSeason(r.Context(), season); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, seasonOf(*season))
-}
 
 // handleCreateTournament creates a draft tournament from a
 // core.TournamentDraft: its Check holds every rule and default, and the
@@ -118,7 +98,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.now(), s.rand, PlacementPoints(ctx, t.Store))
+	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -134,7 +114,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 // table (core.SettingPlacementPoints; the default when unset or
 // unreadable, with a warning) at most once: the lifecycle and every way a
 // match is decided read it only when a tournament completes.
-func PlacementPoints(ctx context.Context, st core.TournamentStore) func() core.PlacementPoints {
+func PlacementPoints(ctx context.Context, st core.SettingStore) func() core.PlacementPoints {
 	return sync.OnceValue(func() core.PlacementPoints {
 		points := core.DefaultPlacementPoints()
 		if _, err := st.Setting(ctx, core.SettingPlacementPoints, &points); err != nil {
@@ -148,7 +128,7 @@ func PlacementPoints(ctx context.Context, st core.TournamentStore) func() core.P
 // RatingPeriodHours reads the arena's rating period
 // (core.SettingRatingPeriodHours; the default when unset or unreadable,
 // with a warning).
-func RatingPeriodHours(ctx context.Context, st core.TournamentStore) int {
+func RatingPeriodHours(ctx context.Context, st core.SettingStore) int {
 	hours := core.DefaultRatingPeriodHours
 	if _, err := st.Setting(ctx, core.SettingRatingPeriodHours, &hours); err != nil || hours < core.RatingPeriodHoursRange.Min {
 		if err != nil {
@@ -174,18 +154,11 @@ func PlayerRating(ctx context.Context, st *store.Arena, id string, now time.Time
 	return &p, nil
 }
 
-type registrationView struct {
-	PlatformID   string   `json:"platformId"`
-	PersonaName  string   `json:"personaName"`
-	Seed         *int     `json:"seed"`
-	Roster       []string `json:"roster"`
-	RegisteredAt string   `json:"registeredAt"`
-}
-
-// handleRegister registers a side (the admin path; players use the site).
-func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req core.RegistrationDraft
-	if err := decodeJSON(w, r, &req); err != nil {
+// handleEditTournament changes a tournament's name, description and (until
+// it starts) schedule after it left draft (core.TournamentEdit's rules).
+func (s *Server) handleEditTournament(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var edit core.TournamentEdit
+	if err := decodeJSON(w, r, &edit); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -195,124 +168,10 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenan
 		writeError(w, r, err)
 		return
 	}
-	req.PersonaName = strings.TrimSpace(req.PersonaName)
-	reg, err := core.Register(ctx, t.Store, tour, req, s.now())
+	edited, err := core.EditTournament(ctx, t.Store, tour, &edit, s.now())
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"registration": registrationView{
-		PlatformID: reg.PlatformID, PersonaName: reg.PersonaName, Seed: optionalInt(reg.Seed), Roster: reg.Roster, RegisteredAt: isoTime(reg.RegisteredAt),
-	}})
-}
-
-// adminMatch is a match as the admin API lists it.
-type adminMatch struct {
-	ID           int64              `json:"id"`
-	Stage        string             `json:"stage"`
-	Round        string             `json:"round"`
-	GroupName    *string            `json:"group"`
-	BracketSlot  *string            `json:"bracketSlot"`
-	Status       string             `json:"status"`
-	P1PlatformID *string            `json:"p1PlatformId"`
-	P2PlatformID *string            `json:"p2PlatformId"`
-	OpensAt      string             `json:"opensAt"`
-	ClosesAt     string             `json:"closesAt"`
-	SessionNonce string             `json:"sessionNonce,omitempty"`
-	Winner       *string            `json:"winner"`
-	Score        *core.OutcomeScore `json:"score"`
-	ResultSource *string            `json:"resultSource"`
-}
-
-func adminMatchOf(m *core.Match) adminMatch {
-	v := adminMatch{
-		ID: m.ID, Stage: m.Stage, Round: m.Round, GroupName: optional(m.GroupName), BracketSlot: optional(m.BracketSlot),
-		Status: string(m.Status), P1PlatformID: optional(m.P1), P2PlatformID: optional(m.P2),
-		OpensAt: isoTime(m.OpensAt), ClosesAt: isoTime(m.ClosesAt), SessionNonce: m.SessionNonce,
-		Score: m.Score, ResultSource: optional(m.ResultSource),
-	}
-	if m.Status.Resolved() {
-		v.Winner = optional(m.Winner)
-	}
-	return v
-}
-
-// handleAdminMatches lists a tournament's matches with their nonces.
-func (s *Server) handleAdminMatches(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	matches, err := t.Store.Matches(r.Context(), tour.ID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]adminMatch, 0, len(matches))
-	for i := range matches {
-		out = append(out, adminMatchOf(&matches[i]))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
-}
-
-// matchFromPath reads the {id} path value; a non-integer is match_not_found.
-func matchFromPath(ctx context.Context, r *http.Request, t *Tenant) (*core.Match, error) {
-	id, err := core.ParseMatchID(r.PathValue("id"))
-	if err != nil {
-		return nil, err
-	}
-	return t.Store.Match(ctx, id)
-}
-
-// handlePatchMatch moves a match's window (core.Reschedule's rules).
-func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var draft core.WindowDraft
-	if err := decodeJSON(w, r, &draft); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if m, err = core.Reschedule(ctx, t.Store, m, draft, s.now()); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, adminMatchOf(m))
-}
-
-// handleResolveMatch records the admin's decision, final and with
-// resultSource admin (status forfeited when forfeit is set).
-func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var draft core.ResolutionDraft
-	if err := decodeJSON(w, r, &draft); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	res, problems := draft.Check(s.now())
-	if err := problems.Err(); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, s.rand, PlacementPoints(ctx, t.Store))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, adminMatchOf(resolved))
+	s.writeAdminTournament(w, r, t, edited, http.StatusOK)
 }

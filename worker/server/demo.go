@@ -190,7 +190,7 @@ func createAndRegister(ctx context.Context, st core.TournamentStore, t *core.Tou
 	if err := st.CreateTournament(ctx, t); err != nil {
 		return err
 	}
-	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, t.RegistrationOpensAt, random, core.DefaultPlacementPoints); err != nil {
+	if err := core.ChangeTournamentStatus(ctx, st, t, core.StatusRegistrationOpen, core.Deps{Now: t.RegistrationOpensAt, Random: random, Points: core.DefaultPlacementPoints}); err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
@@ -204,7 +204,7 @@ func createAndRegister(ctx context.Context, st core.TournamentStore, t *core.Tou
 
 func advance(ctx context.Context, st core.TournamentStore, t *core.Tournament, at time.Time, random io.Reader, points func() core.PlacementPoints, steps ...core.TournamentStatus) error {
 	for _, to := range steps {
-		if err := core.ChangeTournamentStatus(ctx, st, t, to, at, random, points); err != nil {
+		if err := core.ChangeTournamentStatus(ctx, st, t, to, core.Deps{Now: at, Random: random, Points: points}); err != nil {
 			return fmt.Errorf("%s to %s: %w", t.Slug, to, err)
 		}
 	}
@@ -238,7 +238,7 @@ func playMatches(ctx context.Context, st core.TournamentStore, t *core.Tournamen
 			source = core.SourceAdmin
 		}
 		res := core.Resolution{Winner: winner, Score: score, Source: source, At: m.OpensAt.Add(time.Hour)}
-		if _, err := core.ResolveMatch(ctx, st, t, m, res, random, points); err != nil {
+		if _, err := core.ResolveMatch(ctx, st, t, m, res, core.Deps{Random: random, Points: points}); err != nil {
 			return fmt.Errorf("resolve match %d of %s: %w", m.ID, t.Slug, err)
 		}
 	}

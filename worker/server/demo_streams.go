@@ -45,5 +45,5 @@ func seedDemoStreams(ctx context.Context, st *store.Arena, now time.Time) error 
 			break
 		}
 	}
-	return core.FollowPlayerByID(ctx, st, st, demoFollowerID, demoCasterID, false, now)
+	return core.FollowPlayerByID(ctx, st, demoFollowerID, demoCasterID, false, now)
 }

@@ -31,14 +31,23 @@ func seedDemoTitles(ctx context.Context, a *core.Arena, st demoTitleStore, now t
 		return err
 	}
 	steps := []func() error{
-		func() error { _, err := core.Volunteer(ctx, st, a, ada, champion.ID, ago(71), random); return err },
-		func() error { _, err := core.Volunteer(ctx, st, a, blaise, champion.ID, ago(70), random); return err },
+		func() error {
+			_, err := core.Volunteer(ctx, st, a, ada, champion.ID, core.Deps{Now: ago(71), Random: random})
+			return err
+		},
+		func() error {
+			_, err := core.Volunteer(ctx, st, a, blaise, champion.ID, core.Deps{Now: ago(70), Random: random})
+			return err
+		},
 		func() error { return demoTitleMatch(ctx, st, champion.ID, ada, ago(69), random) },
 		func() error { return demoChallenge(ctx, st, a, grace, ada, champion.ID, ago(60), random) },
 		func() error { return demoTitleMatch(ctx, st, champion.ID, grace, ago(50), random) },
 		func() error { return demoChallenge(ctx, st, a, edsger, grace, champion.ID, ago(30), random) },
 		func() error { return demoTitleMatch(ctx, st, champion.ID, grace, ago(20), random) },
-		func() error { _, err := core.Challenge(ctx, st, a, margaret, champion.ID, ago(1), random); return err },
+		func() error {
+			_, err := core.Challenge(ctx, st, a, margaret, champion.ID, core.Deps{Now: ago(1), Random: random})
+			return err
+		},
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
@@ -49,18 +58,18 @@ func seedDemoTitles(ctx context.Context, a *core.Arena, st demoTitleStore, now t
 	if err != nil {
 		return err
 	}
-	_, err = core.Volunteer(ctx, st, a, charles, rookie.ID, ago(3), random)
+	_, err = core.Volunteer(ctx, st, a, charles, rookie.ID, core.Deps{Now: ago(3), Random: random})
 	return err
 }
 
 // demoChallenge has challenger challenge the holder, who accepts an hour
 // later.
 func demoChallenge(ctx context.Context, st demoTitleStore, a *core.Arena, challenger, holder core.Caller, titleID int64, at time.Time, random io.Reader) error {
-	c, err := core.Challenge(ctx, st, a, challenger, titleID, at, random)
+	c, err := core.Challenge(ctx, st, a, challenger, titleID, core.Deps{Now: at, Random: random})
 	if err != nil {
 		return err
 	}
-	_, err = core.RespondToChallenge(ctx, st, a, holder, c.ID, true, at.Add(time.Hour), random)
+	_, err = core.RespondToChallenge(ctx, st, a, holder, c.ID, true, core.Deps{Now: at.Add(time.Hour), Random: random})
 	return err
 }
 
@@ -87,6 +96,6 @@ func demoTitleMatch(ctx context.Context, st demoTitleStore, titleID int64, winne
 		score = &core.OutcomeScore{P1: 1, P2: 3}
 	}
 	res := core.Resolution{Winner: winner.PlatformID, Score: score, Source: core.SourceGameClient, At: at}
-	_, err = core.ResolveMatch(ctx, st, tour, m, res, random, core.DefaultPlacementPoints)
+	_, err = core.ResolveMatch(ctx, st, tour, m, res, core.Deps{Random: random, Points: core.DefaultPlacementPoints})
 	return err
 }

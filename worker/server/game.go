@@ -163,7 +163,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request, t *Tenant, 
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, s.now(), s.rand)
+	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, s.Deps(r.Context(), t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -274,7 +274,7 @@ func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant,
 		return
 	}
 	points := PlacementPoints(ctx, t.Store)
-	out, err := core.SubmitResult(ctx, t.Store, t.Store, st, caller, sub, s.now(), s.rand, points)
+	out, err := core.SubmitResult(ctx, t.Store, st, caller, sub, core.Deps{Now: s.now(), Random: s.rand, Points: points})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -298,54 +298,4 @@ func (s *Server) handleRefereeConsent(w http.ResponseWriter, r *http.Request, t 
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"granted": *req.Granted})
-}
-
-// matchDetail is one match for the admin: the match, both sides' stored
-// submissions verbatim, for forensics.
-type matchDetail struct {
-	adminMatch
-	Submissions []core.SubmissionRecord `json:"submissions"`
-}
-
-// handleAdminMatch shows a match with its submissions.
-func (s *Server) handleAdminMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	subs, err := t.Store.Submissions(ctx, m.ID)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if subs == nil {
-		subs = []core.SubmissionRecord{}
-	}
-	writeJSON(w, http.StatusOK, matchDetail{adminMatch: adminMatchOf(m), Submissions: subs})
-}
-
-// queuedMatch is a match in the admin queue, with why it is there
-// (core.AttentionReason: disputed, overdue, stale, window_closing).
-type queuedMatch struct {
-	adminMatch
-	Attention string `json:"attention"`
-}
-
-// handleAdminQueue lists the matches waiting for the admin
-// (core.OrganizerQueue): disputed, past their window without a result,
-// live with nothing reported for the arena's stale-match delay, or
-// closing within 10 minutes with nothing reported.
-func (s *Server) handleAdminQueue(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	list, err := core.OrganizerQueue(r.Context(), t.Store, t.Store, s.now())
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	out := make([]queuedMatch, 0, len(list))
-	for i := range list {
-		out = append(out, queuedMatch{adminMatch: adminMatchOf(&list[i].Match), Attention: list[i].Reason})
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
 }

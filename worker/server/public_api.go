@@ -115,7 +115,7 @@ func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
 	var rated []core.RatedRow
 	var err error
 	if query.Get("order") == core.LadderOrderRating {
-		ladder, rated, err = core.RatingLadder(ctx, t.Store, t.Store, query.Get("season"), s.now(), RatingPeriodHours(ctx, t.Store))
+		ladder, rated, err = core.RatingLadder(ctx, t.Store, query.Get("season"), s.now(), RatingPeriodHours(ctx, t.Store))
 	} else {
 		ladder, err = core.Ladder(ctx, t.Store, query.Get("season"))
 	}

@@ -61,7 +61,7 @@ func (s *Server) handleInitMatchRecording(w http.ResponseWriter, r *http.Request
 		writeError(w, r, err)
 		return
 	}
-	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, s.rand, s.now())
+	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -84,7 +84,7 @@ func (s *Server) handleInitCasualRecording(w http.ResponseWriter, r *http.Reques
 		writeError(w, r, err)
 		return
 	}
-	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, s.rand, s.now())
+	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -264,4 +264,30 @@ func (s *Server) handleShareRecording(w http.ResponseWriter, r *http.Request, t 
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"token": token, "path": fmt.Sprintf("/api/v1/recordings/%d?token=%s", rec.ID, token)})
+}
+
+// maxTraceBodyBytes caps a trace envelope's body: the trace string may
+// grow sixfold with JSON escaping, plus the other fields.
+const maxTraceBodyBytes = 6*core.MaxTraceBytes + 4096
+
+// handleGameplayTrace takes a side's svc.gameplay.v1 trace (core.SubmitTrace)
+// and answers how it compares with the other side's: agreement makes the
+// match usable for training; the match's outcome never depends on it.
+func (s *Server) handleGameplayTrace(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	st, err := matchStateFromPath(r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var env core.TraceEnvelope
+	if err := decodeJSONLimit(w, r, &env, maxTraceBodyBytes); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out, err := core.SubmitTrace(r.Context(), t.Store, t.Arena, st, caller, &env, s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }

@@ -34,15 +34,15 @@ func (s *Server) scheduledJobs() []scheduledJob {
 	// client submission's goes to the admin instead of being overridden.
 	return []scheduledJob{
 		{name: "report_grace", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunReportGrace(ctx, st, st, a, now, PlacementPoints(ctx, st))
+			n, err := core.RunReportGrace(ctx, st, a, core.Deps{Now: now, Points: PlacementPoints(ctx, st)})
 			return n > 0, err
 		}},
 		{name: "grace_period", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunGracePeriod(ctx, st, st, a, now, s.rand, PlacementPoints(ctx, st))
+			n, err := core.RunGracePeriod(ctx, st, a, core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)})
 			return n > 0, err
 		}},
 		{name: "window_close", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunWindowClose(ctx, st, st, now, s.rand, PlacementPoints(ctx, st))
+			n, err := core.RunWindowClose(ctx, st, core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)})
 			return n > 0, err
 		}},
 		{name: "title_clocks", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
@@ -50,7 +50,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			return n > 0, err
 		}},
 		{name: "forfeit_disqualified", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.ForfeitDisqualified(ctx, st, st, now, s.rand, PlacementPoints(ctx, st))
+			n, err := core.ForfeitDisqualified(ctx, st, core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)})
 			return n > 0, err
 		}},
 		// Last: completes what a decision's second step left undone.

@@ -267,6 +267,13 @@ func (s *Server) Now() time.Time { return s.now() }
 // Random is the service's source of randomness.
 func (s *Server) Random() io.Reader { return s.rand }
 
+// Deps is what a use case on the arena whose store is st runs with: the
+// service clock's reading now, the service's randomness and the arena's
+// placement points (read from st only when a tournament completes).
+func (s *Server) Deps(ctx context.Context, st core.SettingStore) core.Deps {
+	return core.Deps{Now: s.now(), Random: s.rand, Points: PlacementPoints(ctx, st)}
+}
+
 // Directory is the directory of arenas.
 func (s *Server) Directory() *store.Directory { return s.dir }
 
@@ -386,4 +393,29 @@ func schemaBehind(err error) bool {
 func (s *Server) Close() error {
 	s.arenaDBs.close()
 	return nil
+}
+
+// TenantBySlug returns the arena with the slug and its database: how the
+// one network-wide stream-provider callback finds the arena its state
+// names. CodeArenaNotFound when there is none. The caller calls release
+// once done with the tenant's database.
+func (s *Server) TenantBySlug(ctx context.Context, slug string) (*Tenant, func(), error) {
+	var arenas []core.Arena
+	err := s.withDirectory(ctx, func() (err error) {
+		arenas, err = s.dir.Arenas(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range arenas {
+		if arenas[i].Slug == slug {
+			st, release, err := s.arenaDB(ctx, &arenas[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			return &Tenant{Arena: &arenas[i], Store: st}, release, nil
+		}
+	}
+	return nil, nil, core.Errorf(core.CodeArenaNotFound, "no arena %s", slug)
 }

@@ -13,10 +13,6 @@ import (
 // Streams is the stream provider: the real one, or the mock twin.
 func (s *Server) Streams() core.StreamProvider { return s.streams }
 
-// LoopbackWebhooks reports whether webhooks may point at this machine
-// (dev mode).
-func (s *Server) LoopbackWebhooks() bool { return s.cfg.Dev != nil }
-
 // defaultStreams is the mock twin when no provider is configured: its
 // live set is the dev controls' (natively in dev mode), else empty.
 func defaultStreams(dev *DevControls) core.StreamProvider {
@@ -24,31 +20,6 @@ func defaultStreams(dev *DevControls) core.StreamProvider {
 		return streams.Mock{}
 	}
 	return streams.Mock{Live: dev.LiveStreams}
-}
-
-// TenantBySlug returns the arena with the slug and its database: how the
-// one network-wide stream-provider callback finds the arena its state
-// names. CodeArenaNotFound when there is none. The caller calls release
-// once done with the tenant's database.
-func (s *Server) TenantBySlug(ctx context.Context, slug string) (*Tenant, func(), error) {
-	var arenas []core.Arena
-	err := s.withDirectory(ctx, func() (err error) {
-		arenas, err = s.dir.Arenas(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range arenas {
-		if arenas[i].Slug == slug {
-			st, release, err := s.arenaDB(ctx, &arenas[i])
-			if err != nil {
-				return nil, nil, err
-			}
-			return &Tenant{Arena: &arenas[i], Store: st}, release, nil
-		}
-	}
-	return nil, nil, core.Errorf(core.CodeArenaNotFound, "no arena %s", slug)
 }
 
 // LiveNow is the arena's live set as last polled.
@@ -172,65 +143,4 @@ func (s *Server) decorateCasters(ctx context.Context, t *Tenant, tour *core.Tour
 // pollStreams is the scheduled live poll (core.PollLive).
 func (s *Server) pollStreams(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
 	return core.PollLive(ctx, st, s.streams, now)
-}
-
-// runAlerts records and fans out the arena's events (core.RunAlerts).
-func (s *Server) runAlerts(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	n, err := core.RunAlerts(ctx, st, a, now)
-	return n > 0, err
-}
-
-// deliverWebhooks sends the arena's due webhook deliveries.
-func (s *Server) deliverWebhooks(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	n, err := core.DeliverWebhooks(ctx, st, st, s.webhooks, now)
-	return n > 0, err
-}
-
-// updateAlertSettings stores the arena database's part of a settings
-// change that passed its checks: the webhook, the upcoming alert's lead
-// time and the stale-match delay.
-func (s *Server) updateAlertSettings(ctx context.Context, t *Tenant, change *core.SettingsChange) error {
-	if change.WebhookURL != nil {
-		if err := core.SaveWebhook(ctx, t.Store, core.WebhookOwnerArena, *change.WebhookURL, "webhookUrl", s.LoopbackWebhooks(), false, s.rand, s.now()); err != nil {
-			return err
-		}
-	}
-	if change.UpcomingAlertMinutes.Set {
-		if err := t.Store.SetSetting(ctx, core.SettingUpcomingAlertMinutes, change.UpcomingAlertMinutes.N); err != nil {
-			return err
-		}
-	}
-	if change.StaleMatchMinutes.Set {
-		return t.Store.SetSetting(ctx, core.SettingStaleMatchMinutes, change.StaleMatchMinutes.N)
-	}
-	return nil
-}
-
-// alertSettingsView is the arena database's part of the settings.
-type alertSettingsView struct {
-	WebhookURL           *string `json:"webhookUrl"`
-	WebhookSecret        *string `json:"webhookSecret"`
-	WebhookDisabled      bool    `json:"webhookDisabled"`
-	UpcomingAlertMinutes int     `json:"upcomingAlertMinutes"`
-	StaleMatchMinutes    int     `json:"staleMatchMinutes"`
-}
-
-// AlertSettings reads the arena's webhook, upcoming-alert lead time and
-// stale-match delay.
-func (s *Server) AlertSettings(ctx context.Context, t *Tenant) (alertSettingsView, error) {
-	v := alertSettingsView{UpcomingAlertMinutes: core.DefaultUpcomingAlertMinutes}
-	if _, err := t.Store.Setting(ctx, core.SettingUpcomingAlertMinutes, &v.UpcomingAlertMinutes); err != nil {
-		return v, err
-	}
-	stale, err := core.StaleMatchMinutes(ctx, t.Store)
-	if err != nil {
-		return v, err
-	}
-	v.StaleMatchMinutes = stale
-	h, err := t.Store.Webhook(ctx, core.WebhookOwnerArena)
-	if err != nil || h == nil {
-		return v, err
-	}
-	v.WebhookURL, v.WebhookSecret, v.WebhookDisabled = &h.URL, &h.Secret, h.DisabledAt != nil
-	return v, nil
 }

@@ -83,7 +83,7 @@ type challengeView struct {
 }
 
 // titleViews renders titles with their players' profiles (one query).
-func titleViews(ctx context.Context, st core.TournamentStore, list []core.Title) ([]titleView, error) {
+func titleViews(ctx context.Context, st core.PlayerStore, list []core.Title) ([]titleView, error) {
 	var ids []string
 	for i := range list {
 		ids = append(ids, list[i].Players()...)
@@ -197,7 +197,7 @@ func (s *Server) handleChallenge(w http.ResponseWriter, r *http.Request, t *Tena
 		writeError(w, r, err)
 		return
 	}
-	c, err := core.Challenge(r.Context(), t.Store, t.Arena, caller, id, s.now(), s.rand)
+	c, err := core.Challenge(r.Context(), t.Store, t.Arena, caller, id, s.Deps(r.Context(), t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -222,7 +222,7 @@ func (s *Server) handleRespond(w http.ResponseWriter, r *http.Request, t *Tenant
 		writeError(w, r, err)
 		return
 	}
-	c, err := core.RespondToChallenge(r.Context(), t.Store, t.Arena, caller, id, *req.Accept, s.now(), s.rand)
+	c, err := core.RespondToChallenge(r.Context(), t.Store, t.Arena, caller, id, *req.Accept, s.Deps(r.Context(), t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -239,7 +239,7 @@ func (s *Server) handleVolunteer(w http.ResponseWriter, r *http.Request, t *Tena
 		writeError(w, r, err)
 		return
 	}
-	title, err := core.Volunteer(r.Context(), t.Store, t.Arena, caller, id, s.now(), s.rand)
+	title, err := core.Volunteer(r.Context(), t.Store, t.Arena, caller, id, s.Deps(r.Context(), t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return

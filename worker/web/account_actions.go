@@ -86,7 +86,7 @@ func (s *Site) registerAction(w http.ResponseWriter, r *http.Request, t *server.
 // (captains only).
 func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.sideAction(w, r, t, "withdrawn", func(ctx context.Context, tour *core.Tournament, viewer string) error {
-		return core.Withdraw(ctx, t.Store, t.Store, tour, viewer, s.srv.Now())
+		return core.Withdraw(ctx, t.Store, tour, viewer, s.srv.Now())
 	})
 }
 
@@ -94,7 +94,7 @@ func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.
 // client's rule).
 func (s *Site) checkInAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.sideAction(w, r, t, "checked_in", func(ctx context.Context, tour *core.Tournament, viewer string) error {
-		return core.CheckIn(ctx, t.Store, t.Store, tour, viewer, s.srv.Now())
+		return core.CheckIn(ctx, t.Store, tour, viewer, s.srv.Now())
 	})
 }
 
@@ -202,7 +202,7 @@ func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *ser
 func (s *Site) readyAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		caller := core.Caller{PlatformID: viewer, AppID: siteAppID(t.Arena, st.Tournament.Environment)}
-		out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, st.ID, s.srv.Now(), s.srv.Random())
+		out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, st.ID, s.srv.Deps(r.Context(), t.Store))
 		if err != nil {
 			return "", err
 		}
@@ -237,7 +237,7 @@ func (s *Site) reportAction(w http.ResponseWriter, r *http.Request, t *server.Te
 		if err != nil {
 			return "", err
 		}
-		if _, err := core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, s.srv.Now(), s.srv.Random()); err != nil {
+		if _, err := core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, s.srv.Deps(r.Context(), t.Store)); err != nil {
 			return "", err
 		}
 		return "reported", nil
@@ -264,7 +264,7 @@ func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *se
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		ctx := r.Context()
 		points := server.PlacementPoints(ctx, t.Store)
-		status, err := core.ConfirmReport(ctx, t.Store, t.Store, st, viewer, s.srv.Now(), s.srv.Random(), points)
+		status, err := core.ConfirmReport(ctx, t.Store, st, viewer, core.Deps{Now: s.srv.Now(), Random: s.srv.Random(), Points: points})
 		if err != nil {
 			return "", err
 		}
@@ -278,7 +278,7 @@ func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *se
 // disputeReportAction disputes the opponent's report: the admin decides.
 func (s *Site) disputeReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
-		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, r.PostFormValue("reason"), s.srv.Now(), s.srv.Random()); err != nil {
+		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, r.PostFormValue("reason"), s.srv.Deps(r.Context(), t.Store)); err != nil {
 			return "", err
 		}
 		return "disputed", nil

@@ -137,7 +137,7 @@ func adminErrorMessage(err error) string {
 func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()
 	now := s.srv.Now()
-	queue, err := core.OrganizerQueue(ctx, t.Store, t.Store, now)
+	queue, err := core.OrganizerQueue(ctx, t.Store, now)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return

@@ -8,6 +8,7 @@ import (
 
 	"arena/core"
 	"arena/views"
+	"arena/worker/server"
 )
 
 // datetimeLocal is the value layout of <input type="datetime-local">.
@@ -244,4 +245,10 @@ func adminSeasonOptions(seasons []core.Season) []views.AdminOption {
 		out = append(out, views.AdminOption{Value: se.Slug, Label: se.Name})
 	}
 	return out
+}
+
+// adminFormStatus is the status of a form refused for its problems: the
+// first problem's code's (422 invalid_field, 409 slug_taken, ...).
+func adminFormStatus(problems core.Problems) int {
+	return server.StatusOf(problems[0].Code)
 }

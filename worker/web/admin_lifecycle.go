@@ -34,7 +34,7 @@ func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *ser
 	if !p.Allowed {
 		status = server.StatusOf(core.CodeInvalidTransition)
 	}
-	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.AdminStatusLabel(string(to))), p))
+	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(string(to))), p))
 }
 
 // adminStatusProps describes the step from the tournament's status to
@@ -61,7 +61,7 @@ func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus)
 
 // adminTransitionText explains why a step is not possible.
 func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string {
-	from := strings.ToLower(views.AdminStatusLabel(string(tour.Status)))
+	from := strings.ToLower(views.TournamentStatusLabel(string(tour.Status)))
 	switch {
 	case tour.Status.Final():
 		return "This tournament is " + from + ": nothing can follow."
@@ -72,7 +72,7 @@ func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string
 	case to == core.StatusPlayoffs && tour.Format == core.FormatSwiss && tour.TopCut == 0:
 		return "This tournament has no playoffs: it has no top cut, so the Swiss standings decide the podium."
 	}
-	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.AdminStatusLabel(string(to))) + " in one step."
+	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.TournamentStatusLabel(string(to))) + " in one step."
 }
 
 // adminStepEffects says what a lifecycle step does, in the admin's words.
@@ -188,7 +188,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 	}
 	ctx := r.Context()
 	p := s.adminStatusProps(tour, to)
-	err := core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Now(), s.srv.Random(), server.PlacementPoints(ctx, t.Store))
+	err := core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Deps(ctx, t.Store))
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "status", "")
 		return
@@ -221,5 +221,5 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		text = "The step was refused: " + adminErrorCode(err) + "."
 	}
 	p.Notice = views.AdminNotice{Error: true, Text: text}
-	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.AdminStatusLabel(string(to))), p))
+	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(string(to))), p))
 }

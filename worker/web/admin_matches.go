@@ -178,7 +178,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, s.srv.Random(), server.PlacementPoints(ctx, t.Store))
+	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, core.Deps{Random: s.srv.Random(), Points: server.PlacementPoints(ctx, t.Store)})
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {
@@ -214,7 +214,7 @@ func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.AcceptReport(ctx, t.Store, t.Store, tour, m, s.srv.Now(), s.srv.Random(), server.PlacementPoints(ctx, t.Store))
+	_, err = core.AcceptReport(ctx, t.Store, tour, m, s.srv.Deps(ctx, t.Store))
 	if code := adminErrorCode(err); code != "" {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
 			p.Notice = views.AdminNotice{Error: true, Text: adminAcceptRefusals[code]}
@@ -326,4 +326,27 @@ func adminOr(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// adminAddCaster is POST /admin/matches/{id}/casters: the arena's
+// official channel (core.AddArenaCaster, as the admin API).
+func (s *Site) adminAddCaster(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	id := adminMatchID(r)
+	login := strings.TrimSpace(r.PostFormValue("streamLogin"))
+	_, err := core.AddArenaCaster(r.Context(), t.Store, t.Store, id, login, s.srv.Now())
+	if err != nil {
+		msg := streamMessage(err)
+		if msg == "" {
+			s.fail(w, r, t, err)
+			return
+		}
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(core.ErrorCode(err)), func(p *views.AdminMatch) {
+			p.Casters.Login, p.Casters.Error = login, msg
+		})
+		return
+	}
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "caster", "casters")
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"arena/core"
 	"arena/views"
@@ -30,7 +31,7 @@ func (s *Site) adminApplyRatingSeeds(w http.ResponseWriter, r *http.Request, t *
 	if tour == nil {
 		return
 	}
-	if _, err := core.SeedsByRating(r.Context(), t.Store, t.Store, tour, core.SeedingDraft{By: core.SeedingByRating}); err != nil {
+	if _, err := core.SeedsByRating(r.Context(), t.Store, tour, core.SeedingDraft{By: core.SeedingByRating}); err != nil {
 		if adminErrorCode(err) == core.CodeSeedsLocked {
 			s.adminRenderRatingSeeds(w, r, t, v, tour, core.SeedingDraft{By: core.SeedingByRating, Preview: true})
 			return
@@ -47,7 +48,7 @@ func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t 
 	ctx := r.Context()
 	p := views.AdminRatingSeeds{Slug: tour.Slug, Name: tour.Name, Allowed: true}
 	status := http.StatusOK
-	seeds, err := core.SeedsByRating(ctx, t.Store, t.Store, tour, d)
+	seeds, err := core.SeedsByRating(ctx, t.Store, tour, d)
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {
@@ -78,4 +79,78 @@ func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t 
 		p.Seeds = append(p.Seeds, row)
 	}
 	s.render(w, r, t, status, views.AdminRatingSeedsPage(s.adminLayout(t, v, tour.Name+": seed by rating"), p))
+}
+
+// adminSetSeeds is POST /admin/tournaments/{slug}/seeds: the seed editor,
+// one field seed-<captain> per side (empty: unseeded), before the draw.
+// Two sides cannot share a seed.
+func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	ctx := r.Context()
+	regs, err := t.Store.Registrations(ctx, tour.ID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	errs := views.AdminFieldErrors{}
+	typed := map[string]string{}
+	seeds := map[string]int{}
+	taken := map[int]string{}
+	for _, reg := range regs {
+		field := "seed-" + reg.PlatformID
+		if _, sent := r.PostForm[field]; !sent {
+			continue
+		}
+		raw := strings.TrimSpace(r.PostFormValue(field))
+		typed[reg.PlatformID] = raw
+		seed, _, ok := adminFormInt(errs, field, raw, core.SeedRange)
+		if !ok {
+			continue
+		}
+		if other, dup := taken[seed]; seed > 0 && dup {
+			errs[field] = "Seed " + strconv.Itoa(seed) + " is already given to " + other + "."
+			continue
+		}
+		if seed > 0 {
+			taken[seed] = reg.PersonaName
+			if reg.PersonaName == "" {
+				taken[seed] = reg.PlatformID
+			}
+		}
+		seeds[reg.PlatformID] = seed
+	}
+	again := func(status int, notice string) {
+		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
+			p.SeedValues, p.SeedErrors = typed, errs
+			p.Notice = views.AdminNotice{Error: true, Text: notice}
+		})
+	}
+	if len(errs) > 0 {
+		again(http.StatusUnprocessableEntity, "The seeds were not saved: see the marked fields.")
+		return
+	}
+	switch err := t.Store.SetSeeds(ctx, tour.ID, seeds); adminErrorCode(err) {
+	case "":
+		if err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	case core.CodeSeedsLocked:
+		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+		again(server.StatusOf(core.CodeSeedsLocked), "The seeds were not saved: they are fixed once the groups or the bracket are drawn.")
+		return
+	default:
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "seeds", "registrations")
 }

@@ -204,7 +204,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 	notDraft := func() {
 		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(core.CodeTournamentNotDraft), func(p *views.AdminTournament) {
 			p.Notice = views.AdminNotice{Error: true, Text: "Only drafts can be edited: this tournament is " +
-				strings.ToLower(views.AdminStatusLabel(string(tour.Status))) + ". Nothing was changed."}
+				strings.ToLower(views.TournamentStatusLabel(string(tour.Status))) + ". Nothing was changed."}
 		})
 	}
 	if tour.Status != core.StatusDraft {
@@ -254,43 +254,31 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 	adminRedirect(w, r, "/admin/tournaments/"+edited.Slug, "saved", "")
 }
 
-// adminPlayerChoices is how many players a name search offers.
-const adminPlayerChoices = 8
-
-// adminFindPlayer reads the register form's player given by name: the
-// player chosen among the matches shown before, or the one player whose
-// name contains the text. Otherwise it sets the field's message (and the
-// matches to choose from) and answers false; an internal error is
-// answered here (false, no message).
-func (s *Site) adminFindPlayer(w http.ResponseWriter, r *http.Request, t *server.Tenant, form *views.AdminRegisterForm) (string, bool) {
-	if choice := r.PostFormValue("choice"); core.ValidPlatformID(choice) {
-		return choice, true
+// adminDetailsFormOf is the details form of a tournament past draft that
+// is not over, filled from it; nil otherwise.
+func adminDetailsFormOf(t *core.Tournament) *views.AdminDetailsForm {
+	if t.Status == core.StatusDraft || t.Status.Final() {
+		return nil
 	}
-	found, err := t.Store.PlayersNamed(r.Context(), form.PlatformID, adminPlayerChoices+1)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return "", false
+	return &views.AdminDetailsForm{
+		Name: t.Name, Description: t.Description,
+		RegistrationOpensAt: adminTimeValue(t.RegistrationOpensAt), RegistrationClosesAt: adminTimeValue(t.RegistrationClosesAt),
+		StartsAt: adminTimeValue(t.StartsAt), CheckInMinutes: strconv.Itoa(t.CheckInMinutes),
+		Schedule: t.Status == core.StatusRegistrationOpen || t.Status == core.StatusRegistrationClosed,
 	}
-	switch {
-	case len(found) == 1:
-		return found[0].PlatformID, true
-	case len(found) == 0:
-		form.Errors["platformId"] = "No player of this arena has a name containing that. Type their 17-digit account id instead: a player who never signed in is known only by it."
-	case len(found) > adminPlayerChoices:
-		form.Errors["platformId"] = "Many players match: type more of the name."
-	default:
-		form.Errors["platformId"] = "Several players match: choose one below."
-		for _, p := range found {
-			form.Choices = append(form.Choices, views.AdminPlayerChoice{PlatformID: p.PlatformID, Name: p.PersonaName})
-		}
-	}
-	return "", false
 }
 
-// adminRegister is POST /admin/tournaments/{slug}/registrations: registers
-// a side through core.Register, the admin API's rules. The player is given
-// by 17-digit account id or found by name (adminFindPlayer).
-func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+// adminDetailsFields names the details form's inputs by the edit's fields.
+var adminDetailsFields = map[string]string{
+	"name": "detailsName", "description": "detailsDescription", "registrationOpensAt": "detailsRegistrationOpensAt",
+	"registrationClosesAt": "detailsRegistrationClosesAt", "startsAt": "detailsStartsAt",
+	"checkInMinutes": "detailsCheckInMinutes",
+}
+
+// adminEditDetails is POST /admin/tournaments/{slug}/details: the name,
+// description and (before the start) schedule of a tournament past draft
+// (core.EditTournament, the admin API's PATCH rules).
+func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	if !s.adminParseForm(w, r, t, v) {
 		return
 	}
@@ -298,133 +286,47 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 	if tour == nil {
 		return
 	}
-	form := views.AdminRegisterForm{
-		PlatformID: strings.TrimSpace(r.PostFormValue("platformId")), PersonaName: strings.TrimSpace(r.PostFormValue("personaName")),
-		Seed: strings.TrimSpace(r.PostFormValue("seed")), Roster: r.PostFormValue("roster"), Errors: views.AdminFieldErrors{},
+	form := adminDetailsFormOf(tour)
+	if form == nil {
+		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(core.CodeTournamentOver), func(p *views.AdminTournament) {
+			p.Notice = views.AdminNotice{Error: true, Text: "This tournament's details change through its draft form, or no more once it is over."}
+		})
+		return
 	}
-	again := func(status int, notice string) {
+	f := r.PostFormValue
+	form.Name, form.Description = f("detailsName"), f("detailsDescription")
+	edit := core.TournamentEdit{Name: &form.Name, Description: &form.Description}
+	if form.Schedule {
+		at := func(name string) string { return adminFormTime(r, name) }
+		form.RegistrationOpensAt, form.RegistrationClosesAt, form.StartsAt = at("detailsRegistrationOpensAt"), at("detailsRegistrationClosesAt"), at("detailsStartsAt")
+		edit.RegistrationOpensAt = adminFormInstant(form.RegistrationOpensAt)
+		edit.RegistrationClosesAt = adminFormInstant(form.RegistrationClosesAt)
+		edit.StartsAt = adminFormInstant(form.StartsAt)
+		form.CheckInMinutes = adminFormMinutes(r, "detailsCheckInMinutes")
+		edit.CheckInMinutes = core.NumberText(form.CheckInMinutes)
+	}
+	again := func(status int, text string, problems core.Problems) {
+		form.Errors = views.AdminFieldErrors{}
+		for field, msg := range problems.ByField() {
+			form.Errors[adminDetailsFields[field]] = msg
+		}
 		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
-			p.RegisterForm = form
-			p.Notice = views.AdminNotice{Error: true, Text: notice}
+			p.Details = form
+			p.Notice = views.AdminNotice{Error: true, Text: text}
 		})
 	}
-	if strings.Trim(form.PlatformID, "0123456789") != "" { // a name: an id is digits
-		id, ok := s.adminFindPlayer(w, r, t, &form)
-		if !ok {
-			if len(form.Errors) > 0 {
-				again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
-			}
-			return
-		}
-		form.PlatformID = id
-	}
-	draft := core.RegistrationDraft{PlatformID: form.PlatformID, PersonaName: form.PersonaName,
-		Seed: core.NumberText(form.Seed), Roster: core.ListText(form.Roster)}
-	if problems := draft.Check(); len(problems) > 0 {
-		form.Errors = adminProblems(problems)
-		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+	if _, problems := edit.Apply(*tour, s.srv.Now()); len(problems) > 0 {
+		again(adminFormStatus(problems), "The details were not saved: see the marked fields.", problems)
 		return
 	}
-	_, err := core.Register(r.Context(), t.Store, tour, draft, s.srv.Now())
-	if err == nil {
-		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "registered", "registrations")
+	_, err := core.EditTournament(r.Context(), t.Store, tour, &edit, s.srv.Now())
+	if adminErrorCode(err) == core.CodeInvalidTransition {
+		again(server.StatusOf(core.CodeInvalidTransition), "The tournament moved on meanwhile; check the details again.", nil)
 		return
 	}
-	code := adminErrorCode(err)
-	if code == "" {
-		s.fail(w, r, t, err)
-		return
-	}
-	if field := adminErrorField(err); field != "" {
-		form.Errors[field] = adminErrorMessage(err)
-	}
-	switch code {
-	case core.CodeAlreadyRegistered:
-		form.Errors["platformId"] = "This player (or one of the roster) is already on a side."
-		again(server.StatusOf(code), "The side was not registered: a player is already registered.")
-	case core.CodeTournamentFull:
-		again(server.StatusOf(code), "The side was not registered: the tournament is full.")
-	case core.CodeRegistrationClosed:
-		msg := "The side was not registered: registration is not open now."
-		if now := s.srv.Now(); tour.Status == core.StatusRegistrationOpen && now.Before(tour.RegistrationOpensAt) {
-			msg = "The side was not registered: the registration window opens " + core.FormatTime(tour.RegistrationOpensAt, nil) + "; set Registration opens to now to open it."
-		}
-		again(server.StatusOf(code), msg)
-	default:
-		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
-	}
-}
-
-// adminSetSeeds is POST /admin/tournaments/{slug}/seeds: the seed editor,
-// one field seed-<captain> per side (empty: unseeded), before the draw.
-// Two sides cannot share a seed.
-func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
-	if !s.adminParseForm(w, r, t, v) {
-		return
-	}
-	tour := s.adminTournamentFor(w, r, t, v)
-	if tour == nil {
-		return
-	}
-	ctx := r.Context()
-	regs, err := t.Store.Registrations(ctx, tour.ID)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	errs := views.AdminFieldErrors{}
-	typed := map[string]string{}
-	seeds := map[string]int{}
-	taken := map[int]string{}
-	for _, reg := range regs {
-		field := "seed-" + reg.PlatformID
-		if _, sent := r.PostForm[field]; !sent {
-			continue
-		}
-		raw := strings.TrimSpace(r.PostFormValue(field))
-		typed[reg.PlatformID] = raw
-		seed, _, ok := adminFormInt(errs, field, raw, core.SeedRange)
-		if !ok {
-			continue
-		}
-		if other, dup := taken[seed]; seed > 0 && dup {
-			errs[field] = "Seed " + strconv.Itoa(seed) + " is already given to " + other + "."
-			continue
-		}
-		if seed > 0 {
-			taken[seed] = reg.PersonaName
-			if reg.PersonaName == "" {
-				taken[seed] = reg.PlatformID
-			}
-		}
-		seeds[reg.PlatformID] = seed
-	}
-	again := func(status int, notice string) {
-		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
-			p.SeedValues, p.SeedErrors = typed, errs
-			p.Notice = views.AdminNotice{Error: true, Text: notice}
-		})
-	}
-	if len(errs) > 0 {
-		again(http.StatusUnprocessableEntity, "The seeds were not saved: see the marked fields.")
-		return
-	}
-	switch err := t.Store.SetSeeds(ctx, tour.ID, seeds); adminErrorCode(err) {
-	case "":
-		if err != nil {
-			s.fail(w, r, t, err)
-			return
-		}
-	case core.CodeSeedsLocked:
-		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
-			s.fail(w, r, t, err)
-			return
-		}
-		again(server.StatusOf(core.CodeSeedsLocked), "The seeds were not saved: they are fixed once the groups or the bracket are drawn.")
-		return
-	default:
-		s.fail(w, r, t, err)
-		return
-	}
-	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "seeds", "registrations")
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "details", "settings-title")
 }

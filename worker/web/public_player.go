@@ -270,7 +270,7 @@ func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 	var rated []core.RatedRow
 	var err error
 	if byRating {
-		ladder, rated, err = core.RatingLadder(ctx, t.Store, t.Store, query.Get("season"), s.srv.Now(), server.RatingPeriodHours(ctx, t.Store))
+		ladder, rated, err = core.RatingLadder(ctx, t.Store, query.Get("season"), s.srv.Now(), server.RatingPeriodHours(ctx, t.Store))
 	} else {
 		ladder, err = core.Ladder(ctx, t.Store, query.Get("season"))
 	}

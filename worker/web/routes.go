@@ -39,7 +39,7 @@ func (s *Site) routes() {
 	s.action("POST /title-challenges/{id}/accept", s.titleAction(core.CodeChallengeNotFound, s.answer(true)))
 	s.action("POST /title-challenges/{id}/decline", s.titleAction(core.CodeChallengeNotFound, s.answer(false)))
 
-	// Sign-in and the players' actions (account.go, account_actions.go).
+	// Sign-in and the players' actions (signin.go, account_actions.go).
 	s.page("GET /signin", s.signInPage)
 	s.action("POST /auth/mock", s.mockSignIn)
 	s.page("GET /auth/openid", s.openIDStart)
@@ -56,7 +56,7 @@ func (s *Site) routes() {
 	s.action("POST /matches/{id}/report/dispute", s.disputeReportAction)
 
 	// The player's account, channels, follows, casters and alerts
-	// (streams.go, social.go).
+	// (account_page.go, social.go, alerts.go).
 	s.page("GET /account", s.accountPage)
 	s.action("POST /account/name", s.nameAction)
 	s.action("POST /account/webhook", s.webhookAction)

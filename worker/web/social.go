@@ -48,7 +48,7 @@ func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Req
 		if kind == core.FollowPlayer {
 			follow = core.FollowPlayerByID
 		}
-		if err := follow(r.Context(), t.Store, t.Store, viewer, id, off(r), s.srv.Now()); err != nil {
+		if err := follow(r.Context(), t.Store, viewer, id, off(r), s.srv.Now()); err != nil {
 			s.socialRefused(w, r, t, next, err)
 			return
 		}
@@ -203,42 +203,6 @@ func (s *Site) matchWatch(r *http.Request, t *server.Tenant, st *core.MatchState
 // castNotices are the notices the casting box shows.
 var castNotices = map[string]bool{"stream_on": true, "stream_off": true, "casting": true, "cast_retired": true, "invited": true}
 
-// alertsPage is the signed-in player's inbox.
-func (s *Site) alertsPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	w.Header().Set("Cache-Control", "no-store")
-	v := s.viewer(r.Context(), r, t)
-	if v == nil {
-		s.signInFirst(w, r, t, "/alerts")
-		return
-	}
-	list, err := t.Store.Alerts(r.Context(), v.PlatformID, inboxSize)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	p := views.AlertsPage{Layout: s.layout(r, t, "Alerts"), Unread: v.Unread}
-	for _, a := range list {
-		p.Alerts = append(p.Alerts, views.AlertItem{ID: a.ID, Title: a.Title, Path: safeNext(a.Path), At: a.CreatedAt, Read: a.Read})
-	}
-	s.render(w, r, t, http.StatusOK, views.AlertsView(p))
-}
-
-// inboxSize is how many alerts the inbox shows.
-const inboxSize = 100
-
-// markAlertsReadAction marks every alert of the viewer read.
-func (s *Site) markAlertsReadAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	viewer, _, ok := s.actionStart(w, r, t, "/alerts")
-	if !ok {
-		return
-	}
-	if err := t.Store.MarkAlertsRead(r.Context(), viewer, 0, s.srv.Now()); err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	http.Redirect(w, r, withNotice("/alerts", "alerts_read"), http.StatusSeeOther)
-}
-
 // castersPage is the caster directory.
 func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
@@ -278,27 +242,4 @@ func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Ten
 		p.Casters = append(p.Casters, dc)
 	}
 	s.render(w, r, t, http.StatusOK, views.CastersView(p))
-}
-
-// adminAddCaster is POST /admin/matches/{id}/casters: the arena's
-// official channel (core.AddArenaCaster, as the admin API).
-func (s *Site) adminAddCaster(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
-	if !s.adminParseForm(w, r, t, v) {
-		return
-	}
-	id := adminMatchID(r)
-	login := strings.TrimSpace(r.PostFormValue("streamLogin"))
-	_, err := core.AddArenaCaster(r.Context(), t.Store, t.Store, id, login, s.srv.Now())
-	if err != nil {
-		msg := streamMessage(err)
-		if msg == "" {
-			s.fail(w, r, t, err)
-			return
-		}
-		s.adminRenderMatch(w, r, t, v, server.StatusOf(core.ErrorCode(err)), func(p *views.AdminMatch) {
-			p.Casters.Login, p.Casters.Error = login, msg
-		})
-		return
-	}
-	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "caster", "casters")
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arena/core"
+	store "arena/sql"
 )
 
 // httpWebhookSender posts webhook deliveries.
@@ -67,4 +68,14 @@ func (s *httpWebhookSender) Send(ctx context.Context, url string, body []byte, h
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	return resp.StatusCode, nil
+}
+
+// LoopbackWebhooks reports whether webhooks may point at this machine
+// (dev mode).
+func (s *Server) LoopbackWebhooks() bool { return s.cfg.Dev != nil }
+
+// deliverWebhooks sends the arena's due webhook deliveries.
+func (s *Server) deliverWebhooks(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+	n, err := core.DeliverWebhooks(ctx, st, st, s.webhooks, now)
+	return n > 0, err
 }

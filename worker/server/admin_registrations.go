@@ -1,0 +1,108 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"arena/core"
+)
+
+type registrationView struct {
+	PlatformID   string   `json:"platformId"`
+	PersonaName  string   `json:"personaName"`
+	Seed         *int     `json:"seed"`
+	Roster       []string `json:"roster"`
+	RegisteredAt string   `json:"registeredAt"`
+}
+
+// handleRegister registers a side (the admin path; players use the site).
+func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req core.RegistrationDraft
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	req.PersonaName = strings.TrimSpace(req.PersonaName)
+	reg, err := core.Register(ctx, t.Store, tour, req, s.now())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"registration": registrationView{
+		PlatformID: reg.PlatformID, PersonaName: reg.PersonaName, Seed: optionalInt(reg.Seed), Roster: reg.Roster, RegisteredAt: isoTime(reg.RegisteredAt),
+	}})
+}
+
+// removedSide is the answer to removing a side: removed before the draw,
+// or disqualified after it with the matches that were forfeited.
+type removedSide struct {
+	PlatformID       string `json:"platformId"`
+	Outcome          string `json:"outcome"` // removed or disqualified
+	MatchesForfeited int    `json:"matchesForfeited"`
+}
+
+// handleRemoveSide takes a registered side out of a tournament
+// (core.RemoveSide: removed before the draw, disqualified after it).
+func (s *Server) handleRemoveSide(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	ctx := r.Context()
+	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	captain := r.PathValue("platformId")
+	if !core.ValidPlatformID(captain) {
+		writeError(w, r, core.FieldError(core.CodeInvalidSteamID, "platformId"))
+		return
+	}
+	before := tour.Status
+	n, err := core.RemoveSide(ctx, t.Store, tour, captain, s.Deps(ctx, t.Store))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := removedSide{PlatformID: captain, Outcome: "removed", MatchesForfeited: n}
+	if before == core.StatusGroupStage || before == core.StatusPlayoffs {
+		out.Outcome = "disqualified"
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// ratingSeedView is a side's seed by rating (rating null when unrated).
+type ratingSeedView struct {
+	PlatformID string   `json:"platformId"`
+	Seed       int      `json:"seed"`
+	Rating     *float64 `json:"rating"`
+}
+
+// handleSeeds seeds every side by rating (core.SeedsByRating), or shows
+// that order with preview.
+func (s *Server) handleSeeds(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var draft core.SeedingDraft
+	if err := decodeJSON(w, r, &draft); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	seeds, err := core.SeedsByRating(ctx, t.Store, tour, draft)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]ratingSeedView, len(seeds))
+	for i, sd := range seeds {
+		out[i] = ratingSeedView{PlatformID: sd.PlatformID, Seed: sd.Seed, Rating: sd.Rating}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"seeds": out})
+}

@@ -1,0 +1,27 @@
+package server
+
+import (
+	"net/http"
+
+	"arena/core"
+)
+
+// handleCheckIn checks the caller's side in (core.CheckIn): 200
+// { checkedIn: true }. The environment gate hides a tournament as
+// discovery does.
+func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	ctx := r.Context()
+	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	if err == nil && (!tour.Status.Public() || !core.EnvironmentVisible(t.Arena, caller.AppID, tour.Environment)) {
+		err = core.Errorf(core.CodeTournamentNotFound, "no tournament %s", r.PathValue("slug"))
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := core.CheckIn(ctx, t.Store, tour, caller.PlatformID, s.now()); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"checkedIn": true})
+}

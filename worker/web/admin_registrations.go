@@ -1,0 +1,197 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// The registration desk: finding a player, registering a side, and taking
+// a side out of a tournament under way (core/organizer.go).
+
+// adminRemoveSideProps describe taking the {platformId} side out of the
+// {slug} tournament; ok false when the page was answered (404).
+func (s *Site) adminRemoveSideProps(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) (*core.Tournament, views.AdminRemoveConfirm, bool) {
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return nil, views.AdminRemoveConfirm{}, false
+	}
+	ctx := r.Context()
+	regs, err := t.Store.Registrations(ctx, tour.ID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return nil, views.AdminRemoveConfirm{}, false
+	}
+	id := r.PathValue("platformId")
+	var reg *core.Registration
+	for i := range regs {
+		if regs[i].PlatformID == id {
+			reg = &regs[i]
+		}
+	}
+	if reg == nil {
+		s.adminNotFound(w, r, t, v, "No side of "+tour.Name+" is captained by "+id+".")
+		return nil, views.AdminRemoveConfirm{}, false
+	}
+	p := views.AdminRemoveConfirm{Slug: tour.Slug, Tournament: tour.Name, PlatformID: id, Name: reg.PersonaName,
+		Disqualify: tour.Status == core.StatusGroupStage || tour.Status == core.StatusPlayoffs}
+	if p.Disqualify {
+		matches, err := t.Store.Matches(ctx, tour.ID)
+		if err != nil {
+			s.fail(w, r, t, err)
+			return nil, views.AdminRemoveConfirm{}, false
+		}
+		for _, m := range matches {
+			if !m.Status.Resolved() && m.P1 != "" && m.P2 != "" && (m.P1 == id || m.P2 == id) {
+				p.OpenMatches++
+			}
+		}
+	}
+	return tour, p, true
+}
+
+// adminConfirmRemove is GET /admin/tournaments/{slug}/registrations/{platformId}/remove:
+// what removing (before the draw) or disqualifying (after it) does.
+func (s *Site) adminConfirmRemove(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	tour, p, ok := s.adminRemoveSideProps(w, r, t, v)
+	if !ok {
+		return
+	}
+	s.render(w, r, t, http.StatusOK, views.AdminRemoveConfirmPage(s.adminLayout(t, v, tour.Name+": remove a side"), p))
+}
+
+// adminRemoveSide is POST .../remove: core.RemoveSide, the admin API's
+// DELETE of a registration.
+func (s *Site) adminRemoveSide(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	tour, p, ok := s.adminRemoveSideProps(w, r, t, v)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	_, err := core.RemoveSide(ctx, t.Store, tour, p.PlatformID, s.srv.Deps(ctx, t.Store))
+	if code := adminErrorCode(err); code != "" {
+		p.Notice = views.AdminNotice{Error: true, Text: adminRemoveRefusals[code]}
+		s.render(w, r, t, server.StatusOf(code), views.AdminRemoveConfirmPage(s.adminLayout(t, v, tour.Name+": remove a side"), p))
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	done := "removed"
+	if p.Disqualify {
+		done = "disqualified"
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, done, "registrations")
+}
+
+// adminRemoveRefusals explain a refused removal.
+var adminRemoveRefusals = map[string]string{
+	core.CodeTournamentOver:    "This tournament is over: its sides stay as they are.",
+	core.CodeInvalidTransition: "The tournament moved on meanwhile; check again.",
+	core.CodeNotRegistered:     "This player captains no side of the tournament.",
+}
+
+// adminPlayerChoices is how many players a name search offers.
+const adminPlayerChoices = 8
+
+// adminFindPlayer reads the register form's player given by name: the
+// player chosen among the matches shown before, or the one player whose
+// name contains the text. Otherwise it sets the field's message (and the
+// matches to choose from) and answers false; an internal error is
+// answered here (false, no message).
+func (s *Site) adminFindPlayer(w http.ResponseWriter, r *http.Request, t *server.Tenant, form *views.AdminRegisterForm) (string, bool) {
+	if choice := r.PostFormValue("choice"); core.ValidPlatformID(choice) {
+		return choice, true
+	}
+	found, err := t.Store.PlayersNamed(r.Context(), form.PlatformID, adminPlayerChoices+1)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return "", false
+	}
+	switch {
+	case len(found) == 1:
+		return found[0].PlatformID, true
+	case len(found) == 0:
+		form.Errors["platformId"] = "No player of this arena has a name containing that. Type their 17-digit account id instead: a player who never signed in is known only by it."
+	case len(found) > adminPlayerChoices:
+		form.Errors["platformId"] = "Many players match: type more of the name."
+	default:
+		form.Errors["platformId"] = "Several players match: choose one below."
+		for _, p := range found {
+			form.Choices = append(form.Choices, views.AdminPlayerChoice{PlatformID: p.PlatformID, Name: p.PersonaName})
+		}
+	}
+	return "", false
+}
+
+// adminRegister is POST /admin/tournaments/{slug}/registrations: registers
+// a side through core.Register, the admin API's rules. The player is given
+// by 17-digit account id or found by name (adminFindPlayer).
+func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	form := views.AdminRegisterForm{
+		PlatformID: strings.TrimSpace(r.PostFormValue("platformId")), PersonaName: strings.TrimSpace(r.PostFormValue("personaName")),
+		Seed: strings.TrimSpace(r.PostFormValue("seed")), Roster: r.PostFormValue("roster"), Errors: views.AdminFieldErrors{},
+	}
+	again := func(status int, notice string) {
+		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
+			p.RegisterForm = form
+			p.Notice = views.AdminNotice{Error: true, Text: notice}
+		})
+	}
+	if strings.Trim(form.PlatformID, "0123456789") != "" { // a name: an id is digits
+		id, ok := s.adminFindPlayer(w, r, t, &form)
+		if !ok {
+			if len(form.Errors) > 0 {
+				again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+			}
+			return
+		}
+		form.PlatformID = id
+	}
+	draft := core.RegistrationDraft{PlatformID: form.PlatformID, PersonaName: form.PersonaName,
+		Seed: core.NumberText(form.Seed), Roster: core.ListText(form.Roster)}
+	if problems := draft.Check(); len(problems) > 0 {
+		form.Errors = adminProblems(problems)
+		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+		return
+	}
+	_, err := core.Register(r.Context(), t.Store, tour, draft, s.srv.Now())
+	if err == nil {
+		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "registered", "registrations")
+		return
+	}
+	code := adminErrorCode(err)
+	if code == "" {
+		s.fail(w, r, t, err)
+		return
+	}
+	if field := adminErrorField(err); field != "" {
+		form.Errors[field] = adminErrorMessage(err)
+	}
+	switch code {
+	case core.CodeAlreadyRegistered:
+		form.Errors["platformId"] = "This player (or one of the roster) is already on a side."
+		again(server.StatusOf(code), "The side was not registered: a player is already registered.")
+	case core.CodeTournamentFull:
+		again(server.StatusOf(code), "The side was not registered: the tournament is full.")
+	case core.CodeRegistrationClosed:
+		msg := "The side was not registered: registration is not open now."
+		if now := s.srv.Now(); tour.Status == core.StatusRegistrationOpen && now.Before(tour.RegistrationOpensAt) {
+			msg = "The side was not registered: the registration window opens " + core.FormatTime(tour.RegistrationOpensAt, nil) + "; set Registration opens to now to open it."
+		}
+		again(server.StatusOf(code), msg)
+	default:
+		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+	}
+}
