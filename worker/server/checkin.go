@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"arena/core"
+	"arena/core/tournamentview"
 )
 
 // handleCheckIn checks the caller's side in (core.CheckIn): 200
@@ -11,8 +12,8 @@ import (
 // discovery does.
 func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
 	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
-	if err == nil && (!tour.Status.Public() || !core.EnvironmentVisible(t.Arena, caller.AppID, tour.Environment)) {
+	tour, err := tournamentview.Find(ctx, t.Store, r.PathValue("slug"))
+	if err == nil && !core.EnvironmentVisible(t.Arena, caller.AppID, tour.Environment) {
 		err = core.Errorf(core.CodeTournamentNotFound, "no tournament %s", r.PathValue("slug"))
 	}
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/core/tournamentview"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -41,8 +42,8 @@ func (s *Site) actionStart(w http.ResponseWriter, r *http.Request, t *server.Ten
 // actionTournament returns the tournament of the {slug} path value, or
 // answers the 404 page (unknown slug, or a draft).
 func (s *Site) actionTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, bool) {
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
-	if core.ErrorCode(err) == core.CodeTournamentNotFound || (err == nil && !tour.Status.Public()) {
+	tour, err := tournamentview.Find(r.Context(), t.Store, r.PathValue("slug"))
+	if core.ErrorCode(err) == core.CodeTournamentNotFound {
 		s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no tournament here."))
 		return nil, false
 	}
