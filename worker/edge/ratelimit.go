@@ -2,7 +2,6 @@ package edge
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"arena/worker/server"
@@ -22,16 +21,12 @@ var _ server.RateLimiter = RateLimiter{}
 // the request is within the limit: the count is then CountUnknown, or one
 // over the limit.
 func (l RateLimiter) Count(ctx context.Context, t *server.Tenant, bucket string, windowStart time.Time) (int, error) {
-	key := strings.HasPrefix(bucket, "key:")
+	key := server.KeyedBucket(bucket)
 	mode, limit := LimitMode(t.Arena.RateLimits, key)
 	if mode != ModeBinding {
 		return l.Fallback.Count(ctx, t, bucket, windowStart)
 	}
-	binding := BindingAnonymous
-	if key {
-		binding = BindingKey
-	}
-	r, err := l.Bridge.Do(ctx, Command{Kind: KindRateLimit, RateLimit: &RateLimit{Binding: binding, Key: t.Arena.Slug + "/" + bucket}})
+	r, err := l.Bridge.Do(ctx, Command{Kind: KindRateLimit, RateLimit: &RateLimit{Binding: binding(key), Key: bindingKey(t.Arena.Slug, bucket)}})
 	if err != nil {
 		return 0, err
 	}
