@@ -46,11 +46,12 @@ size="app.wasm $(awk -v b="$raw" 'BEGIN { printf "%.2f", b / 1e6 }') MB raw, $(a
 if [ -n "$raw" ] && [ "$raw" -le 40000000 ]; then pass "size: $size"; else fail "size (want at most 40 MB raw)" "$size"; fi
 
 # 2. The bridge under Node with a small Go program: concurrent requests,
-# panics, Go exiting, deadlines (workerd's own rules are checked below).
+# panics, Go exiting, deadlines, the front doing what Go's hints say
+# (workerd's own rules are checked below).
 if wait "$bridge_build"; then
-  cp worker/edge/js/go.mjs worker/edge/js/perform.mjs worker/edge/js/go_test.mjs build/wasm_exec.js "$tmp/bridge/"
+  cp worker/edge/js/go.mjs worker/edge/js/perform.mjs worker/edge/js/front.mjs worker/edge/js/go_test.mjs build/wasm_exec.js "$tmp/bridge/"
   if "$NODE22" "$tmp/bridge/go_test.mjs" "$tmp/bridge/bridgetest.wasm" >"$tmp/bridge.log" 2>&1; then
-    pass "bridge under Node: $(grep -c '^PASS' "$tmp/bridge.log") checks (concurrent I/O, panics, Go exiting, deadlines, cron)"
+    pass "bridge under Node: $(grep -c '^PASS' "$tmp/bridge.log") checks (concurrent I/O, panics, Go exiting, deadlines, cron, the front executing Go's hints)"
   else
     fail "bridge under Node" "$(grep -E '^(FAIL|bridge:)' "$tmp/bridge.log" | head -n 10)"
   fi

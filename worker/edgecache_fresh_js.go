@@ -7,10 +7,11 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/syumai/workers/cloudflare/cache"
+
+	"arena/worker/server"
 )
 
 // edgeCache keeps public reads in the Workers Cache API of the data center
@@ -51,7 +52,7 @@ func (edgeCache) Put(ctx context.Context, key string, body []byte, etag string, 
 		StatusCode: http.StatusOK,
 		Header: http.Header{
 			"Content-Type":  {"application/json"},
-			"Cache-Control": {"public, max-age=" + strconv.Itoa(int(ttl.Seconds()))},
+			"Cache-Control": {server.CacheControl(ttl)},
 			"ETag":          {etag},
 		},
 		Body:          io.NopCloser(bytes.NewReader(body)),

@@ -8,17 +8,11 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"arena/worker/edge"
 	"arena/worker/server"
 )
-
-// hostCacheTTL is how long this isolate trusts a host lookup: what another
-// isolate's change to an arena (settings, a removed domain) may take to be
-// seen here. The JS front trusts what it learned of a host as long.
-const hostCacheTTL = 10 * time.Second
 
 // memoryLimit is Go's soft heap limit: well under the isolate's 128 MB,
 // which also holds the JS heap and the compiled module.
@@ -40,8 +34,11 @@ func main() {
 	recordings := edge.R2Binding{Bridge: bridge, Binding: recordingsBinding}
 	handler, scheduled := build(log, recordings, func(cfg *server.Config) {
 		cfg.RateLimiter = edge.RateLimiter{Bridge: bridge, Fallback: server.DatabaseRateLimiter{}}
-		cfg.FrontHints = edge.Hints{}
-		cfg.HostCacheTTL = hostCacheTTL
+		cfg.FrontHints = edge.NewHints(cfg.ClientIPHeader)
+		// This isolate trusts a host lookup as long as any cache may keep
+		// what it learned of an arena: another isolate's change to an
+		// arena (settings, a removed domain) is seen here within it.
+		cfg.HostCacheTTL = server.CacheLifetime
 	})
 	bridge.Register(handler, func(ctx context.Context) edge.Response {
 		return cronRun(ctx, log, scheduled)
@@ -63,6 +60,6 @@ func cronRun(ctx context.Context, log *slog.Logger, scheduled func(context.Conte
 		res.Status = http.StatusInternalServerError
 	}
 	res.Body, _ = json.Marshal(report)
-	res.Hints = map[string]string{edge.HintChanged: strings.Join(report.Changed, ",")}
+	res.Hints = map[string]string{edge.HintChanged: edge.ChangedHint(report.Changed)}
 	return res
 }

@@ -2,10 +2,12 @@ package edge
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"arena/core"
@@ -13,116 +15,288 @@ import (
 )
 
 // Hint keys: what an answer tells the JS front (js/front.mjs) besides
-// the answer itself.
+// the answer itself. The front holds no policy of its own: it keeps,
+// looks up and answers what these hints say, as Go decided it (the
+// caching policy is worker/server/publiccache.go's). Structured hints are
+// JSON, of the types below.
 const (
-	// HintArena is the slug of the arena the request reached; with
-	// HintSettings (the arena's settings version) and HintLimits it lets
-	// the front answer the host's public reads from the edge cache.
-	HintArena    = "arena"
-	HintSettings = "settings"
-	HintLimits   = "limits"
-	// HintClass is the caller class a public read was answered for:
-	// "anon" or "key:<id>" (a valid API key of the arena).
-	HintClass = "class"
-	// HintCache is how many seconds the answer may be served from the
-	// edge cache (absent: not at all).
-	HintCache = "cache"
-	// HintChanged lists (comma-separated) the arenas a cron run, or an
+	// HintHost (HostHint) is what the front may know of the host the
+	// request reached, for HintFresh milliseconds: the arena, its cache
+	// keys, and how to answer its public reads.
+	HintHost  = "host"
+	HintFresh = "fresh"
+	// HintCaller (CallerHint) is the class of the request's Authorization.
+	HintCaller = "caller"
+	// HintStore (StoreHint): the answer may be kept in the edge cache, and
+	// how (absent: not at all).
+	HintStore = "store"
+	// HintChanged ([]ArenaHint) lists the arenas a cron run, or an
 	// operator's request, changed.
 	HintChanged = "changed"
 	// HintIO counts the commands (round trips) the call's JS side performed.
 	HintIO = "io"
-	// HintFresh is how many milliseconds more Go's knowledge of the arena
-	// (its host cache) may be trusted: what the front learns from the
-	// answer, and the answer cached, expire no later (absent: no bound).
-	HintFresh = "fresh"
 )
 
-// Rate-limit modes of a caller class, per arena (HintLimits).
-const (
-	ModeNone     = "none"     // the arena lifts the limit (0)
-	ModeBinding  = "binding"  // the spec's default limit: the rate-limiting binding counts
-	ModeDatabase = "database" // another limit: counted in the arena database by Go
-)
+// cacheHost is the host of the front's cache keys: synthetic URLs under a
+// host nobody serves.
+const cacheHost = "https://cache.arena.invalid"
 
-// Rate-limiting bindings (wrangler.toml): the spec's default limits.
-const (
-	BindingAnonymous = "RATE_ANON" // core.DefaultRateLimits.AnonymousPerMinute per minute
-	BindingKey       = "RATE_KEY"  // core.DefaultRateLimits.KeyPerMinute per minute
-)
+// versionLifetime is how long the front keeps an arena's data version
+// entry: far longer than any entry stored under it.
+const versionLifetime = 24 * time.Hour
 
-// pageTTL is how long an anonymous page may be served from the edge cache:
-// as long as the public API's answers (their Cache-Control max-age).
-const pageTTL = 10 * time.Second
+// callerLifetime is how long the front trusts the class Go told it of an
+// Authorization (a class only picks the cache key; a revoked key's
+// answers are gone with them, within server.CacheLifetime).
+const callerLifetime = time.Minute
 
-// LimitMode says how the arena's limit for a caller class is enforced on
-// the edge: the binding counts only the spec's default limit (its limit
-// is fixed in wrangler.toml); other limits are counted in the database.
-func LimitMode(limits core.RateLimits, key bool) (mode string, limit int) {
-	limit, def := limits.AnonymousPerMinute, core.DefaultRateLimits.AnonymousPerMinute
-	if key {
-		limit, def = limits.KeyPerMinute, core.DefaultRateLimits.KeyPerMinute
+// ArenaHint names an arena's entries in the front's cache: Version is the
+// cache entry holding the arena's data version, replaced (and kept as
+// VersionCacheControl says) after every write to the arena, so no entry
+// stored before a write is read after it.
+type ArenaHint struct {
+	Slug                string `json:"arena"`
+	Version             string `json:"version"`
+	VersionCacheControl string `json:"versionCacheControl"`
+}
+
+func arenaHint(slug string) ArenaHint {
+	return ArenaHint{Slug: slug, Version: cacheHost + "/_version/" + url.PathEscape(slug),
+		VersionCacheControl: server.CacheControl(versionLifetime)}
+}
+
+// HostHint is what the front learns of a host: its arena, the start of
+// the keys of the arena's entries (Key/<data version>/<caller
+// class>/<host><path>?<query>), the caller of a request without
+// Authorization, and the rate limits that count callers (by
+// CallerHint.Limit).
+type HostHint struct {
+	ArenaHint
+	Key       string               `json:"key"`
+	Anonymous CallerHint           `json:"anonymous"`
+	Limits    map[string]LimitHint `json:"limits"`
+}
+
+// CallerHint is a caller class (server.CallerClass) as the front uses
+// it: Class picks the cache entries (server.ClassNone: the front never
+// answers the caller); Limit the HostHint.Limits entry that counts it;
+// Bucket, followed by the value of request header BucketHeader when that
+// is set, the rate-limiting binding's key. The front may remember the
+// class of an Authorization for TTLMs milliseconds.
+type CallerHint struct {
+	Class        string `json:"class"`
+	Limit        string `json:"limit,omitempty"`
+	Bucket       string `json:"bucket,omitempty"`
+	BucketHeader string `json:"bucketHeader,omitempty"`
+	TTLMs        int64  `json:"ttlMs,omitempty"`
+}
+
+// LimitHint is how a caller class's public reads are counted (Mode): for
+// ModeBinding, by the rate-limiting binding Binding in windows of
+// WindowMs, a cached answer within the limit carrying Within's headers,
+// and Over the answer beyond it.
+type LimitHint struct {
+	Mode     string      `json:"mode"`
+	Binding  string      `json:"binding,omitempty"`
+	WindowMs int64       `json:"windowMs,omitempty"`
+	Within   *AnswerHint `json:"within,omitempty"`
+	Over     *AnswerHint `json:"over,omitempty"`
+}
+
+// AnswerHint is an answer Go made for the front to give (a status of 0:
+// only headers, to add to another answer); the headers Reset names are
+// set to the seconds left in the limit's window when it is given.
+type AnswerHint struct {
+	Status  int         `json:"status,omitempty"`
+	Headers [][2]string `json:"headers"`
+	Body    string      `json:"body,omitempty"`
+	Reset   []string    `json:"reset"`
+}
+
+// StoreHint says how the front keeps an answer: for TTL seconds at most
+// (and never past HintFresh), under caller class Class, without the
+// headers Drop names and with Set's. It is kept with the entry, which a
+// hit answers by it: Limited, a public read, is counted by the caller's
+// limit; a request with header Unless is not answered from the entry;
+// NotModified answers 304 for the If-None-Match values Pattern matches,
+// without the headers Omit names.
+type StoreHint struct {
+	TTL         int              `json:"ttl"`
+	Class       string           `json:"class"`
+	Limited     bool             `json:"limited,omitempty"`
+	Unless      string           `json:"unless,omitempty"`
+	NotModified *NotModifiedHint `json:"notModified,omitempty"`
+	Drop        []string         `json:"drop"`
+	Set         [][2]string      `json:"set"`
+}
+
+// NotModifiedHint is how a cached answer answers If-None-Match.
+type NotModifiedHint struct {
+	Pattern string   `json:"pattern"`
+	Omit    []string `json:"omit"`
+}
+
+func headerPairs(h http.Header) [][2]string {
+	pairs := [][2]string{}
+	for name, values := range h {
+		for _, v := range values {
+			pairs = append(pairs, [2]string{name, v})
+		}
 	}
-	switch {
-	case limit <= 0:
-		return ModeNone, 0
-	case limit == def:
-		return ModeBinding, limit
-	default:
-		return ModeDatabase, limit
-	}
+	return pairs
 }
 
 // Hints implements server.FrontHints by recording hints on the request's
 // call.
-type Hints struct{}
+type Hints struct {
+	// clientIPHeader is the header holding the client's IP
+	// (server.Config.ClientIPHeader): an anonymous caller's bucket.
+	clientIPHeader string
 
-var _ server.FrontHints = Hints{}
-
-// Tenant implements server.FrontHints.
-func (Hints) Tenant(ctx context.Context, a *core.Arena, fresh time.Duration) {
-	if fresh > 0 {
-		Hint(ctx, HintFresh, strconv.FormatInt(fresh.Milliseconds(), 10))
-	}
-	anon, anonLimit := LimitMode(a.RateLimits, false)
-	key, keyLimit := LimitMode(a.RateLimits, true)
-	Hint(ctx, HintArena, a.Slug)
-	Hint(ctx, HintSettings, strconv.FormatInt(a.UpdatedAt.UnixMilli(), 36))
-	Hint(ctx, HintLimits, fmt.Sprintf("anon=%s,key=%s,anonLimit=%d,keyLimit=%d", anon, key, anonLimit, keyLimit))
+	mu    sync.Mutex
+	hosts map[string]string // HostHint JSON by arena version and limits
 }
 
-// PublicRead implements server.FrontHints.
-func (Hints) PublicRead(ctx context.Context, keyID string) {
-	class := "anon"
-	if keyID != "" {
-		class = "key:" + keyID
+// NewHints returns the hints of a server whose client IPs are in header
+// clientIPHeader.
+func NewHints(clientIPHeader string) *Hints {
+	return &Hints{clientIPHeader: clientIPHeader, hosts: map[string]string{}}
+}
+
+var _ server.FrontHints = (*Hints)(nil)
+
+// maxHostHints bounds the HostHints kept made; past it they start over.
+const maxHostHints = 1024
+
+// Tenant implements server.FrontHints. The host hint of an arena version
+// is made once.
+func (h *Hints) Tenant(ctx context.Context, a *core.Arena, fresh time.Duration) {
+	if fresh <= 0 || fresh > server.CacheLifetime {
+		fresh = server.CacheLifetime
 	}
-	Hint(ctx, HintClass, class)
+	key := server.ArenaCacheKey(a) + "/" + strconv.Itoa(a.RateLimits.AnonymousPerMinute) + "/" + strconv.Itoa(a.RateLimits.KeyPerMinute)
+	h.mu.Lock()
+	host, ok := h.hosts[key]
+	h.mu.Unlock()
+	if !ok {
+		host = hintJSON(HostHint{
+			ArenaHint: arenaHint(a.Slug),
+			Key:       cacheHost + "/" + server.ArenaCacheKey(a),
+			Anonymous: h.caller(a, server.ClassAnonymous, ""),
+			Limits:    map[string]LimitHint{limitAnonymous: limitHint(a.RateLimits, false), limitKey: limitHint(a.RateLimits, true)},
+		})
+		h.mu.Lock()
+		if len(h.hosts) >= maxHostHints {
+			h.hosts = map[string]string{}
+		}
+		h.hosts[key] = host
+		h.mu.Unlock()
+	}
+	Hint(ctx, HintHost, host)
+	Hint(ctx, HintFresh, strconv.FormatInt(fresh.Milliseconds(), 10))
+}
+
+// Caller implements server.FrontHints.
+func (h *Hints) Caller(ctx context.Context, a *core.Arena, class, keyID string) {
+	Hint(ctx, HintCaller, hintJSON(h.caller(a, class, keyID)))
+}
+
+// caller is the CallerHint of a caller of class with API key keyID.
+func (h *Hints) caller(a *core.Arena, class, keyID string) CallerHint {
+	if class == server.ClassNone {
+		return CallerHint{TTLMs: callerLifetime.Milliseconds()}
+	}
+	c := CallerHint{Class: class, Limit: limitAnonymous, Bucket: bindingKey(a.Slug, server.RateBucket(keyID, "")),
+		TTLMs: callerLifetime.Milliseconds()}
+	if keyID != "" {
+		c.Limit = limitKey
+	} else {
+		c.BucketHeader = h.clientIPHeader
+	}
+	return c
 }
 
 // Changed implements server.FrontHints.
-func (Hints) Changed(ctx context.Context, slug string) { Hint(ctx, HintChanged, slug) }
+func (h *Hints) Changed(ctx context.Context, slug string) {
+	Hint(ctx, HintChanged, ChangedHint([]string{slug}))
+}
 
-// cacheHint decides HintCache for an answer: public reads for as long as
-// their Cache-Control allows; anonymous pages (no cookie, no credentials)
-// for pageTTL. Nothing personal, failed or cookie-setting is ever cached.
-func cacheHint(req *http.Request, res *Response, hints map[string]string) {
-	if req.Method != http.MethodGet || res.Status != http.StatusOK || hints[HintArena] == "" ||
+// ChangedHint is the HintChanged value naming arenas slugs.
+func ChangedHint(slugs []string) string {
+	arenas := make([]ArenaHint, len(slugs))
+	for i, slug := range slugs {
+		arenas[i] = arenaHint(slug)
+	}
+	return hintJSON(arenas)
+}
+
+func hintJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // the hint types always marshal
+	}
+	return string(b)
+}
+
+// perAnswer are the headers that describe one answer, not the resource:
+// an entry never keeps them.
+var perAnswer = func() []string {
+	over := server.LimitAnswer(1, 2) // every rate-limit header
+	names := []string{server.CacheHeader, "X-Request-Id"}
+	for name := range over.Header {
+		names = append(names, name)
+	}
+	return append(names, over.Reset...)
+}()
+
+// frontHints completes the call's hints once the handler answered res:
+// an Authorization that is no API key is never answered by the front,
+// and the answer's HintStore.
+func frontHints(req *http.Request, res *Response, hints map[string]string) {
+	if hints[HintHost] != "" && hints[HintCaller] == "" {
+		if auth := req.Header.Get("Authorization"); auth != "" && server.CallerClass(auth, "") == server.ClassNone {
+			hints[HintCaller] = hintJSON(CallerHint{TTLMs: callerLifetime.Milliseconds()})
+		}
+	}
+	if s, ok := storeHint(req, res, hints); ok {
+		hints[HintStore] = hintJSON(s)
+	}
+}
+
+// storeHint decides whether the front may keep an answer, and how:
+// public reads for as long as their Cache-Control allows, under their
+// caller's class; anonymous pages (no cookie, no credentials) for
+// server.CacheLifetime. Nothing personal, failed or cookie-setting is
+// ever kept.
+func storeHint(req *http.Request, res *Response, hints map[string]string) (StoreHint, bool) {
+	if req.Method != http.MethodGet || res.Status != http.StatusOK || hints[HintHost] == "" ||
 		res.Header.Get("Set-Cookie") != "" {
-		return
+		return StoreHint{}, false
+	}
+	s := StoreHint{Drop: perAnswer, Set: [][2]string{{server.CacheHeader, server.CacheShared}}}
+	if etag := res.Header.Get("ETag"); etag != "" {
+		s.NotModified = &NotModifiedHint{Pattern: server.NotModifiedPattern(etag), Omit: server.NotModifiedOmits}
 	}
 	cc := res.Header.Get("Cache-Control")
-	if hints[HintClass] != "" {
-		if age, ok := publicMaxAge(cc); ok {
-			hints[HintCache] = strconv.Itoa(age)
+	if raw := hints[HintCaller]; raw != "" {
+		var caller CallerHint
+		if json.Unmarshal([]byte(raw), &caller) != nil || caller.Class == server.ClassNone {
+			return StoreHint{}, false
 		}
-		return
+		age, ok := publicMaxAge(cc)
+		if !ok {
+			return StoreHint{}, false
+		}
+		s.TTL, s.Class, s.Limited = age, caller.Class, true
+		return s, true
 	}
 	if req.Header.Get("Cookie") != "" || req.Header.Get("Authorization") != "" || cc != "" ||
 		!strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
-		return
+		return StoreHint{}, false
 	}
-	hints[HintCache] = strconv.Itoa(int(pageTTL.Seconds()))
+	// A request with a cookie may be signed in: its page is personal.
+	s.TTL, s.Class, s.Unless = int(server.CacheLifetime/time.Second), server.ClassAnonymous, "Cookie"
+	return s, true
 }
 
 // publicMaxAge reads max-age from a "public, max-age=N" Cache-Control.

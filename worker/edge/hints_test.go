@@ -2,7 +2,9 @@ package edge
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"regexp"
 	"testing"
 	"time"
 
@@ -33,61 +35,146 @@ func TestLimitMode(t *testing.T) {
 	}
 }
 
-func TestCacheHint(t *testing.T) {
+func TestStoreHint(t *testing.T) {
 	page := http.Header{"Content-Type": {"text/html; charset=utf-8"}}
 	read := http.Header{"Content-Type": {"application/json"}, "Cache-Control": {"public, max-age=10"}}
+	host := map[string]string{HintHost: "{}"}
+	caller := func(class string) map[string]string {
+		return map[string]string{HintHost: "{}", HintCaller: hintJSON(CallerHint{Class: class})}
+	}
 	for name, tc := range map[string]struct {
 		method string
 		reqHdr http.Header
 		status int
 		resHdr http.Header
 		hints  map[string]string
-		want   string
+		want   int    // seconds; 0: not kept
+		class  string // the entries' class
 	}{
-		"PublicReadForItsMaxAge":   {"GET", nil, 200, read, map[string]string{HintArena: "a", HintClass: "anon"}, "10"},
-		"PublicReadWithACookieToo": {"GET", http.Header{"Cookie": {"arena_session=x"}}, 200, read, map[string]string{HintArena: "a", HintClass: "key:1"}, "10"},
-		"AnonymousPage":            {"GET", nil, 200, page, map[string]string{HintArena: "a"}, "10"},
-		"PageWithACookie":          {"GET", http.Header{"Cookie": {"arena_session=x"}}, 200, page, map[string]string{HintArena: "a"}, ""},
-		"PageWithCredentials":      {"GET", http.Header{"Authorization": {"Bearer admkey_x"}}, 200, page, map[string]string{HintArena: "a"}, ""},
-		"PageSettingACookie":       {"GET", nil, 200, http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"a=b"}}, map[string]string{HintArena: "a"}, ""},
-		"NoStorePage":              {"GET", nil, 200, http.Header{"Content-Type": {"text/html"}, "Cache-Control": {"no-store"}}, map[string]string{HintArena: "a"}, ""},
-		"NotFoundPage":             {"GET", nil, 404, page, map[string]string{HintArena: "a"}, ""},
-		"NoArena":                  {"GET", nil, 200, page, map[string]string{}, ""},
-		"Post":                     {"POST", nil, 200, page, map[string]string{HintArena: "a"}, ""},
-		"AdminJSON":                {"GET", http.Header{"Authorization": {"Bearer admkey_x"}}, 200, http.Header{"Content-Type": {"application/json"}}, map[string]string{HintArena: "a"}, ""},
-		"PrivateRead":              {"GET", nil, 200, http.Header{"Cache-Control": {"private, max-age=10"}}, map[string]string{HintArena: "a", HintClass: "anon"}, ""},
+		"PublicReadForItsMaxAge":      {"GET", nil, 200, read, caller("anon"), 10, "anon"},
+		"PublicReadWithACookieToo":    {"GET", http.Header{"Cookie": {"arena_session=x"}}, 200, read, caller("key:1"), 10, "key:1"},
+		"AnonymousPage":               {"GET", nil, 200, page, host, 10, "anon"},
+		"PageWithACookie":             {"GET", http.Header{"Cookie": {"arena_session=x"}}, 200, page, host, 0, ""},
+		"PageWithCredentials":         {"GET", http.Header{"Authorization": {"Bearer admkey_x"}}, 200, page, host, 0, ""},
+		"PageSettingACookie":          {"GET", nil, 200, http.Header{"Content-Type": {"text/html"}, "Set-Cookie": {"a=b"}}, host, 0, ""},
+		"NoStorePage":                 {"GET", nil, 200, http.Header{"Content-Type": {"text/html"}, "Cache-Control": {"no-store"}}, host, 0, ""},
+		"NotFoundPage":                {"GET", nil, 404, page, host, 0, ""},
+		"NoArena":                     {"GET", nil, 200, page, map[string]string{}, 0, ""},
+		"Post":                        {"POST", nil, 200, page, host, 0, ""},
+		"AdminJSON":                   {"GET", http.Header{"Authorization": {"Bearer admkey_x"}}, 200, http.Header{"Content-Type": {"application/json"}}, host, 0, ""},
+		"PrivateRead":                 {"GET", nil, 200, http.Header{"Cache-Control": {"private, max-age=10"}}, caller("anon"), 0, ""},
+		"PublicReadWithAnAdminsToken": {"GET", http.Header{"Authorization": {"Bearer admkey_x"}}, 200, read, caller(""), 0, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, "http://a.test/x", nil)
 			for k, v := range tc.reqHdr {
 				req.Header[k] = v
 			}
-			cacheHint(req, &Response{Status: tc.status, Header: tc.resHdr}, tc.hints)
-			assert.Equal(t, tc.want, tc.hints[HintCache])
+			s, ok := storeHint(req, &Response{Status: tc.status, Header: tc.resHdr}, tc.hints)
+			assert.Equal(t, tc.want, s.TTL)
+			assert.Equal(t, tc.want != 0, ok)
+			assert.Equal(t, tc.class, s.Class)
 		})
 	}
 }
 
+func TestStoreHintOfAPublicRead(t *testing.T) {
+	req, _ := http.NewRequest("GET", "http://a.test/api/v1", nil)
+	res := &Response{Status: 200, Header: http.Header{"Cache-Control": {"public, max-age=10"}, "Etag": {`"abc"`}}}
+	s, ok := storeHint(req, res, map[string]string{HintHost: "{}", HintCaller: hintJSON(CallerHint{Class: "anon"})})
+	require.True(t, ok)
+	assert.True(t, s.Limited, "counted by the caller's limit on every hit")
+	assert.Empty(t, s.Unless)
+	require.NotNil(t, s.NotModified)
+	match := regexp.MustCompile(s.NotModified.Pattern)
+	assert.True(t, match.MatchString(`W/"abc"`))
+	assert.False(t, match.MatchString(`"other"`))
+	assert.Equal(t, server.NotModifiedOmits, s.NotModified.Omit)
+	drop := map[string]bool{}
+	for _, h := range s.Drop {
+		drop[http.CanonicalHeaderKey(h)] = true
+	}
+	for _, h := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "X-Request-Id", "X-Arena-Cache"} {
+		assert.True(t, drop[http.CanonicalHeaderKey(h)], "%s describes one answer", h)
+	}
+	assert.Equal(t, [][2]string{{"X-Arena-Cache", "shared"}}, s.Set)
+
+	page, ok := storeHint(req, &Response{Status: 200, Header: http.Header{"Content-Type": {"text/html"}}}, map[string]string{HintHost: "{}"})
+	require.True(t, ok)
+	assert.False(t, page.Limited)
+	assert.Equal(t, "Cookie", page.Unless, "a request with a cookie may be signed in")
+	assert.Nil(t, page.NotModified)
+}
+
 func TestHintsDescribeTheArena(t *testing.T) {
 	b := newBridge()
+	hints := NewHints("Cf-Connecting-Ip")
 	a := &core.Arena{Slug: "alpha", RateLimits: core.RateLimits{AnonymousPerMinute: 60, KeyPerMinute: 0}, UpdatedAt: time.UnixMilli(36)}
 	require.NoError(t, b.Start(1, func(ctx context.Context) Response {
-		Hints{}.Tenant(ctx, a, 0)
-		Hints{}.PublicRead(ctx, "k1")
+		hints.Tenant(ctx, a, 0)
+		hints.Caller(ctx, a, "key:k1", "k1")
 		return Response{Status: 200}
 	}))
-	assert.Equal(t, map[string]string{
-		HintArena: "alpha", HintSettings: "10", HintClass: "key:k1", HintIO: "0",
-		HintLimits: "anon=binding,key=none,anonLimit=60,keyLimit=0",
-	}, jsSide(b, 1, echoFetch(1)).Hints)
+	got := jsSide(b, 1, echoFetch(1)).Hints
+	assert.Equal(t, "0", got[HintIO])
+	assert.Equal(t, "10000", got[HintFresh], "no bound from Go: the staleness bound")
+	var host HostHint
+	require.NoError(t, json.Unmarshal([]byte(got[HintHost]), &host))
+	assert.Equal(t, "alpha", host.Slug)
+	assert.Equal(t, "https://cache.arena.invalid/alpha/10", host.Key, "the arena and its settings version")
+	assert.Equal(t, "https://cache.arena.invalid/_version/alpha", host.Version)
+	assert.Equal(t, "public, max-age=86400", host.VersionCacheControl)
+	assert.Equal(t, CallerHint{Class: "anon", Limit: "anon", Bucket: "alpha/ip:", BucketHeader: "Cf-Connecting-Ip", TTLMs: 60000}, host.Anonymous)
+	anon, key := host.Limits[host.Anonymous.Limit], host.Limits["key"]
+	assert.Equal(t, ModeBinding, anon.Mode)
+	assert.Equal(t, BindingAnonymous, anon.Binding)
+	assert.Equal(t, int64(60000), anon.WindowMs)
+	assert.Equal(t, &AnswerHint{Headers: [][2]string{{"Ratelimit-Limit", "60"}}, Reset: []string{"RateLimit-Reset"}}, anon.Within)
+	require.NotNil(t, anon.Over)
+	assert.Equal(t, 429, anon.Over.Status)
+	assert.Equal(t, "{\"error\":\"rate_limited\"}\n", anon.Over.Body)
+	assert.ElementsMatch(t, [][2]string{{"Ratelimit-Limit", "60"}, {"Ratelimit-Remaining", "0"},
+		{"Content-Type", "application/json"}, {"X-Content-Type-Options", "nosniff"}}, anon.Over.Headers)
+	assert.Equal(t, []string{"RateLimit-Reset", "Retry-After"}, anon.Over.Reset)
+	assert.Equal(t, LimitHint{Mode: ModeNone}, key)
+	var caller CallerHint
+	require.NoError(t, json.Unmarshal([]byte(got[HintCaller]), &caller))
+	assert.Equal(t, CallerHint{Class: "key:k1", Limit: "key", Bucket: "alpha/key:k1", TTLMs: 60000}, caller)
+
 	require.NoError(t, b.Start(2, func(ctx context.Context) Response {
-		Hints{}.Tenant(ctx, a, 3500*time.Millisecond)
-		Hints{}.Changed(ctx, "beta")
+		hints.Tenant(ctx, a, 3500*time.Millisecond)
+		hints.Changed(ctx, "beta")
 		return Response{Status: 200}
 	}))
-	hints := jsSide(b, 2, echoFetch(2)).Hints
-	assert.Equal(t, "3500", hints[HintFresh], "a cached lookup's rest of life")
-	assert.Equal(t, "beta", hints[HintChanged])
+	got = jsSide(b, 2, echoFetch(2)).Hints
+	assert.Equal(t, "3500", got[HintFresh], "a cached lookup's rest of life")
+	var changed []ArenaHint
+	require.NoError(t, json.Unmarshal([]byte(got[HintChanged]), &changed))
+	assert.Equal(t, []ArenaHint{arenaHint("beta")}, changed)
+}
+
+// An Authorization that is no API key (an admin's, a game client's) is
+// never answered by the front; an API key's class is Go's to tell.
+func TestServeHTTPTellsTheFrontOfOtherCredentials(t *testing.T) {
+	hints := NewHints("")
+	a := &core.Arena{Slug: "alpha"}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hints.Tenant(r.Context(), a, 0) })
+	for auth, want := range map[string]string{
+		"Bearer admkey_x":               hintJSON(CallerHint{TTLMs: 60000}),
+		"Platform MOCK:1":               hintJSON(CallerHint{TTLMs: 60000}),
+		"Bearer apikey_0123abcd_secret": "",
+		"":                              "",
+	} {
+		b := newBridge()
+		req, _ := http.NewRequest("GET", "http://alpha.test/api/v1/admin/queue", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		require.NoError(t, b.ServeHTTP(1, h, req))
+		res := jsSide(b, 1, echoFetch(1))
+		assert.Equal(t, want, res.Hints[HintCaller], auth)
+		assert.Equal(t, "miss", res.Header.Get("X-Arena-Cache"), "every answer Go gave says so")
+	}
 }
 
 // countingLimiter is the database counter's stand-in.

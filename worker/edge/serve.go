@@ -4,18 +4,27 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+
+	"arena/worker/server"
 )
 
 // ServeHTTP runs h for req inside call id: the request's context is the
-// call's, so every outbound call it makes goes through its JS side.
+// call's, so every outbound call it makes goes through its JS side. The
+// answer carries what the front needs to keep it (frontHints).
 func (b *Bridge) ServeHTTP(id int64, h http.Handler, req *http.Request) error {
 	return b.Start(id, func(ctx context.Context) Response {
-		w := &recorder{header: http.Header{}, status: http.StatusOK}
-		h.ServeHTTP(w, req.WithContext(ctx))
-		res := Response{Status: w.status, Header: w.header, Body: w.body.Bytes()}
+		res := b.run(ctx, func(ctx context.Context) Response {
+			w := &recorder{header: http.Header{}, status: http.StatusOK}
+			h.ServeHTTP(w, req.WithContext(ctx))
+			return Response{Status: w.status, Header: w.header, Body: w.body.Bytes()}
+		})
+		// Every answer Go gave says so, as the front's hits say "shared".
+		if res.Header.Get(server.CacheHeader) == "" {
+			res.Header.Set(server.CacheHeader, server.CacheMiss)
+		}
 		if c := callFrom(ctx); c != nil {
 			c.mu.Lock()
-			cacheHint(req, &res, c.hints)
+			frontHints(req, &res, c.hints)
 			c.mu.Unlock()
 		}
 		return res

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 
 	"arena/openapi"
@@ -45,8 +43,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 // handleOpenAPI serves the OpenAPI document of every API, on any host.
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 	doc := openapi.Document()
-	sum := sha256.Sum256(doc)
-	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	etag := ETag(doc)
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "public, max-age=3600")

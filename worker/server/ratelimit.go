@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,9 +13,28 @@ import (
 	store "arena/sql"
 )
 
-// rateWindow is the window of the public read limits (spec section 8:
+// RateWindow is the window of the public read limits (spec section 8:
 // requests per minute).
-const rateWindow = time.Minute
+const RateWindow = time.Minute
+
+// Rate-limit buckets: a keyed caller's is its class (CallerClass), an
+// anonymous one's its client IP.
+const (
+	keyBucketPrefix = "key:"
+	ipBucketPrefix  = "ip:"
+)
+
+// RateBucket is the bucket the limits count a caller in: its API key's
+// (keyID) when it has a valid one, else its client IP's.
+func RateBucket(keyID, ip string) string {
+	if keyID != "" {
+		return keyBucketPrefix + keyID
+	}
+	return ipBucketPrefix + ip
+}
+
+// KeyedBucket reports whether bucket counts an API key (not an IP).
+func KeyedBucket(bucket string) bool { return strings.HasPrefix(bucket, keyBucketPrefix) }
 
 // RateLimiter counts public-API requests per bucket (a client IP or an API
 // key) in fixed one-minute windows.
@@ -71,16 +91,16 @@ func (DatabaseRateLimiter) Count(ctx context.Context, t *Tenant, bucket string, 
 // RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset; over the limit
 // it is 429 rate_limited with Retry-After. A limit of 0 is no limit.
 func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, t *Tenant, keyID string) bool {
-	limit, bucket := t.Arena.RateLimits.AnonymousPerMinute, "ip:"+s.clientIP(r)
+	limit := t.Arena.RateLimits.AnonymousPerMinute
 	if keyID != "" {
-		limit, bucket = t.Arena.RateLimits.KeyPerMinute, "key:"+keyID
+		limit = t.Arena.RateLimits.KeyPerMinute
 	}
 	if limit <= 0 || s.cfg.RateLimiter == nil {
 		return true
 	}
 	now := s.now()
-	start := now.Truncate(rateWindow)
-	count, err := s.cfg.RateLimiter.Count(r.Context(), t, bucket, start)
+	start := now.Truncate(RateWindow)
+	count, err := s.cfg.RateLimiter.Count(r.Context(), t, RateBucket(keyID, s.clientIP(r)), start)
 	if err != nil && store.Unavailable(err) {
 		// The arena's database did not answer: the read would wait for it
 		// again.
@@ -92,23 +112,53 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, t *Tenant, ke
 		logger(r.Context()).WarnContext(r.Context(), "rate limiter unavailable", "error", err.Error())
 		return true
 	}
-	reset := int(start.Add(rateWindow).Sub(now).Seconds() + 0.999)
+	reset := int(start.Add(RateWindow).Sub(now).Seconds() + 0.999)
 	if reset < 1 {
 		reset = 1
 	}
 	h := w.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(limit))
-	if count != CountUnknown {
-		h.Set("RateLimit-Remaining", strconv.Itoa(max(limit-count, 0)))
+	answer := LimitAnswer(limit, count)
+	for name, values := range answer.Header {
+		h[name] = values
 	}
-	h.Set("RateLimit-Reset", strconv.Itoa(reset))
-	if count > limit {
-		h.Set("Retry-After", strconv.Itoa(reset))
-		writeCode(w, r, core.CodeRateLimited)
+	for _, name := range answer.Reset {
+		h.Set(name, strconv.Itoa(reset))
+	}
+	if answer.Over {
+		RateLimited(w, r)
 		return false
 	}
 	return true
 }
+
+// RateLimitAnswer is what a public read's answer says of its caller's
+// limit (spec 8): Header holds RateLimit-Limit and, unless the count is
+// CountUnknown, RateLimit-Remaining; Reset names the headers whose value
+// is the seconds left in the window (RateLimit-Reset, and Retry-After
+// over the limit). Over the limit the answer is 429 rate_limited
+// (RateLimited).
+type RateLimitAnswer struct {
+	Header http.Header
+	Reset  []string
+	Over   bool
+}
+
+// LimitAnswer is the RateLimitAnswer of a read counted at count of limit.
+func LimitAnswer(limit, count int) RateLimitAnswer {
+	a := RateLimitAnswer{Header: http.Header{}, Reset: []string{"RateLimit-Reset"}, Over: count > limit}
+	a.Header.Set("RateLimit-Limit", strconv.Itoa(limit))
+	if count != CountUnknown {
+		a.Header.Set("RateLimit-Remaining", strconv.Itoa(max(limit-count, 0)))
+	}
+	if a.Over {
+		a.Reset = append(a.Reset, "Retry-After")
+	}
+	return a
+}
+
+// RateLimited writes the answer of a read over its limit, but for the
+// headers of its RateLimitAnswer.
+func RateLimited(w http.ResponseWriter, r *http.Request) { writeCode(w, r, core.CodeRateLimited) }
 
 // clientIP is the address the limits count: the configured header (set by
 // the edge, e.g. CF-Connecting-IP) or the connection's remote address.

@@ -75,7 +75,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 
 // sweepRateCounters drops rate-limit windows older than the current one.
 func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	return false, st.SweepRateCounters(ctx, now.Truncate(rateWindow).Unix())
+	return false, st.SweepRateCounters(ctx, now.Truncate(RateWindow).Unix())
 }
 
 // removeDueObjects removes the objects whose removal is due: checked

@@ -21,7 +21,7 @@ func (s *Site) tournamentEmbed(w http.ResponseWriter, r *http.Request, t *server
 	}
 	h := w.Header()
 	h.Set("Content-Security-Policy", "frame-ancestors *")
-	h.Set("Cache-Control", "public, max-age=10")
+	h.Set("Cache-Control", server.CacheControl(server.CacheLifetime))
 	s.render(w, r, t, http.StatusOK, views.EmbedView(views.EmbedPage{
 		ArenaName: t.Arena.Name, Tournament: publicCard(tour, s.srv.Now()), PageURL: origin(r) + "/tournaments/" + tour.Slug,
 		Now: s.srv.Now(), Results: data.region,

@@ -22,8 +22,10 @@ import (
 // same natively and on the edge; without JavaScript the page is simply
 // correct on reload.
 
-// defaultLiveEvery is how often a live region asks for news.
-const defaultLiveEvery = 10 * time.Second
+// defaultLiveEvery is how often a live region asks for news: as often as
+// a write can take to be seen through a cache (asking more often would
+// show nothing new).
+const defaultLiveEvery = server.CacheLifetime
 
 func (s *Site) liveEvery() time.Duration {
 	if s.cfg.LiveEvery > 0 {

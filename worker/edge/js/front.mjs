@@ -1,33 +1,30 @@
 // The edge front: answers public reads from the Workers Cache API before
-// Go is touched, with what earlier answers taught it (worker/edge/hints.go):
-// which arena a host reaches, its rate-limit modes and settings version,
-// and the caller class of API keys.
+// Go is touched. It holds no policy of its own: what it knows, what it
+// keeps and how a hit answers, Go told it in the hints of earlier answers
+// (worker/edge/hints.go): which arena a host reaches and the start of its
+// cache keys, the class of an Authorization, how long an answer may be
+// kept, and how a kept answer answers (its rate limit and Go's 429, the
+// If-None-Match values that are 304).
 //
-// Cache keys: https://cache.arena.invalid/<slug>/<settings>/<version>/<class>/<host><path>?<query>
-//   - the host is in every key: one host never sees another host's entries;
-//   - <version> is the arena's data version, itself a cache entry, replaced
-//     after every write to the arena (and every cron run that changed it),
-//     so no entry written before a write is read after it;
-//   - <class> is "anon" or "key:<id>" (public API answers differ for them).
-// Entries live as long as Go's Cache-Control allows (10 s), and never
-// longer than Go's knowledge of the arena they were rendered with
-// (hints.fresh: its host cache's rest of life); what the front learns of
-// a host expires with that knowledge too. So another isolate's write is
-// seen here within one bound (10 s), never two stacked (docs/edge.md
-// "Two isolates").
+// Cache keys: <host.key>/<data version>/<caller class>/<host><path>?<query>
+//   - host.key is Go's: the arena and its settings version;
+//   - <data version> is the arena's data version, itself a cache entry
+//     (host.version), replaced after every write to the arena (and every
+//     cron run that changed it), so no entry written before a write is
+//     read after it;
+//   - <caller class> is Go's class of the caller (public API answers
+//     differ between classes);
+//   - the host is in every key: one host never sees another host's entries.
+// Entries live as long as Go's store hint allows, and never longer than
+// Go's knowledge of the arena they were rendered with (hints.fresh: its
+// host cache's rest of life); what the front learns of a host expires
+// with that knowledge too. So another isolate's write is seen here within
+// one bound, never two stacked (docs/edge.md "Two isolates").
 
-const CACHE_HOST = "https://cache.arena.invalid";
-const HOST_TTL_MS = 10000; // how long a learned host stays trusted, at most
-const KEY_TTL_MS = 60000; // how long a learned API key class stays trusted
-const VERSION_MAX_AGE = 86400;
-const API_KEY = /^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$/; // spec 5.2
-const META_KIND = "x-arena-edge-kind"; // "read" (public API, rate limited) or "page"
+const META = "x-arena-edge-store"; // an entry's store hint, as Go gave it
 
-// Headers that describe one answer, not the resource: never stored.
-const PER_ANSWER = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after", "x-request-id", "x-arena-cache", "x-arena-edge-io"];
-
-const hosts = new Map(); // host -> { slug, settings, limits: { anon, key }, expires }
-const keys = new Map(); // host + " " + sha256(authorization) -> { cls, expires }
+const hosts = new Map(); // host -> hints.host + { expires }
+const callers = new Map(); // host + " " + sha256(authorization) -> { caller: hints.caller, expires }
 const MAX_LEARNED = 10000; // per map; past it the map starts over (made-up keys must not fill memory)
 
 function remember(map, key, value) {
@@ -44,43 +41,45 @@ async function sha256(s) {
   return btoa(String.fromCharCode(...new Uint8Array(d)));
 }
 
-function versionKey(slug) {
-  return `${CACHE_HOST}/_version/${encodeURIComponent(slug)}`;
+// readHints returns the hints of Go's answer with the structured ones
+// (JSON) decoded.
+export function readHints(raw = {}) {
+  const hints = { ...raw };
+  for (const k of ["host", "caller", "store", "changed"]) if (raw[k]) hints[k] = JSON.parse(raw[k]);
+  return hints;
 }
 
-async function dataVersion(slug) {
-  const hit = await caches.default.match(versionKey(slug));
+async function dataVersion(arena) {
+  const hit = await caches.default.match(arena.version);
   return hit ? await hit.text() : "0";
 }
 
 // wrote forgets what the front knows of an arena after a write through
 // host: its cached reads (in this data center) and the host's settings.
-export async function wrote(url, slug) {
+async function wrote(url, arena) {
   hosts.delete(hostOf(url));
-  await bumpVersion(slug);
+  await bumpVersion(arena);
 }
 
 // changed forgets what the front knows of the arenas Go named as changed
 // (hints.changed: a cron run, an operator's change): the hosts learned for
 // them, and their cached reads (in this data center).
 export async function changed(hints) {
-  const slugs = (hints.changed ?? "").split(",").filter(Boolean);
-  if (!slugs.length) return;
-  for (const [host, info] of hosts) if (slugs.includes(info.slug)) hosts.delete(host);
-  await Promise.all(slugs.map(bumpVersion));
+  const arenas = hints.changed ?? [];
+  if (!arenas.length) return;
+  const slugs = new Set(arenas.map((a) => a.arena));
+  for (const [host, info] of hosts) if (slugs.has(info.arena)) hosts.delete(host);
+  await Promise.all(arenas.map(bumpVersion));
 }
 
 // bumpVersion forgets every cached read of the arena (in this data center).
-export async function bumpVersion(slug) {
-  await caches.default.put(
-    versionKey(slug),
-    new Response(crypto.randomUUID(), { headers: { "Cache-Control": `public, max-age=${VERSION_MAX_AGE}` } }),
-  );
+async function bumpVersion(arena) {
+  await caches.default.put(arena.version, new Response(crypto.randomUUID(), { headers: { "Cache-Control": arena.versionCacheControl } }));
 }
 
 function entryKey(plan, cls) {
   const { info, version, host, url } = plan;
-  return `${CACHE_HOST}/${encodeURIComponent(info.slug)}/${info.settings}/${version}/${encodeURIComponent(cls)}/${host}${url.pathname}${url.search}`;
+  return `${info.key}/${version}/${encodeURIComponent(cls)}/${host}${url.pathname}${url.search}`;
 }
 
 // lookup answers a GET from the edge cache when it can. It returns
@@ -92,112 +91,99 @@ export async function lookup(request, url, env) {
   const info = hosts.get(host);
   if (!info || info.expires <= Date.now()) return null;
   const auth = request.headers.get("authorization");
-  let cls = "anon";
+  let caller = info.anonymous;
   let authHash = "";
   if (auth) {
-    if (!API_KEY.test(auth)) return null; // admin and game-client calls are always Go's
     authHash = await sha256(auth);
-    const known = keys.get(host + " " + authHash);
-    cls = known && known.expires > Date.now() ? known.cls : null;
+    const known = callers.get(host + " " + authHash);
+    caller = known && known.expires > Date.now() ? known.caller : null;
+    if (caller && !caller.class) return null; // Go answers this caller alone (an admin, a game client)
   }
-  const plan = { info, host, url, authHash, version: await dataVersion(info.slug) };
-  if (!cls) return plan; // an API key not seen yet: Go tells its class
-  const hit = await caches.default.match(entryKey(plan, cls));
-  if (!hit) return plan;
-  const kind = hit.headers.get(META_KIND);
-  if (kind === "page" && request.headers.has("cookie")) return plan; // maybe signed in: a personal page
+  const plan = { info, host, url, authHash, version: await dataVersion(info) };
+  if (!caller) return plan; // an Authorization not seen yet: Go tells its class
+  const hit = await caches.default.match(entryKey(plan, caller.class));
+  const meta = hit?.headers.get(META);
+  if (!meta) return plan;
+  const entry = JSON.parse(meta);
+  if (entry.unless && request.headers.has(entry.unless)) return plan;
   const headers = new Headers(hit.headers);
-  headers.delete(META_KIND);
-  headers.set("X-Arena-Cache", "shared");
-  if (kind === "read") {
-    const mode = cls === "anon" ? info.limits.anon : info.limits.key;
-    if (mode === "database") return plan; // counted by Go in the arena database
-    if (mode === "binding") {
-      const bucket = cls === "anon" ? "ip:" + (request.headers.get("cf-connecting-ip") ?? "") : cls;
-      const binding = env[cls === "anon" ? "RATE_ANON" : "RATE_KEY"];
-      const limit = cls === "anon" ? info.limits.anonLimit : info.limits.keyLimit;
-      const { success } = await binding.limit({ key: `${info.slug}/${bucket}` });
-      const reset = String(Math.max(1, Math.ceil((60000 - (Date.now() % 60000)) / 1000)));
+  headers.delete(META);
+  if (entry.limited) {
+    const limit = info.limits[caller.limit];
+    if (limit.mode === "database") return plan; // counted by Go in the arena database
+    if (limit.mode === "binding") {
+      const key = caller.bucket + (caller.bucketHeader ? (request.headers.get(caller.bucketHeader) ?? "") : "");
+      const { success } = await env[limit.binding].limit({ key });
+      // The seconds left in Go's window, for the headers Go named.
+      const reset = String(Math.max(1, Math.ceil((limit.windowMs - (Date.now() % limit.windowMs)) / 1000)));
       if (!success) {
-        return {
-          response: new Response('{"error":"rate_limited"}\n', {
-            status: 429,
-            headers: {
-              "Content-Type": "application/json",
-              "X-Content-Type-Options": "nosniff",
-              "RateLimit-Limit": String(limit),
-              "RateLimit-Reset": reset,
-              "Retry-After": reset,
-            },
-          }),
-        };
+        const over = new Headers(limit.over.headers);
+        for (const h of limit.over.reset) over.set(h, reset);
+        return { response: new Response(limit.over.body, { status: limit.over.status, headers: over }) };
       }
-      headers.set("RateLimit-Limit", String(limit));
-      headers.set("RateLimit-Reset", reset);
+      for (const [h, v] of limit.within.headers) headers.set(h, v);
+      for (const h of limit.within.reset) headers.set(h, reset);
     }
   }
-  if (etagMatches(request.headers.get("if-none-match"), headers.get("etag"))) {
-    for (const h of ["content-type", "content-length", "x-content-type-options"]) headers.delete(h);
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch && entry.notModified && new RegExp(entry.notModified.pattern).test(ifNoneMatch)) {
+    for (const h of entry.notModified.omit) headers.delete(h);
     return { response: new Response(null, { status: 304, headers }) };
   }
   return { response: new Response(hit.body, { status: 200, headers }) };
 }
 
-// etagMatches is If-None-Match's weak comparison (as Go's public reads do).
-function etagMatches(header, etag) {
-  if (!header || !etag) return false;
-  return header.split(",").some((t) => {
-    t = t.trim().replace(/^W\//, "");
-    return t === etag || t === "*";
-  });
+// answered does what Go's answer to a request tells the front (learn,
+// forget, keep), under the plan lookup made, and returns the response and
+// the hints.
+export async function answered(request, url, plan, answer, ctx) {
+  const hints = readHints(answer.hints);
+  const until = freshUntil(hints);
+  await learn(request, url, hints, plan, until);
+  // A write is seen by the next read: forget the arena's cached reads
+  // before answering.
+  if (hints.host && request.method !== "GET" && request.method !== "HEAD") await wrote(url, hints.host);
+  await changed(hints);
+  const response = toResponse(answer);
+  if (hints.store && plan && response.status === 200) ctx.waitUntil(store(plan, hints, response.clone(), until));
+  return { response, hints };
+}
+
+function toResponse(a) {
+  const empty = a.status === 204 || a.status === 304 || a.status < 200;
+  return new Response(empty ? null : a.body, { status: a.status, headers: a.headers });
 }
 
 // freshUntil is when what Go's answer says of its arena stops being
-// trustworthy (Date.now() scale): hints.fresh ms from the answer, and at
-// most HOST_TTL_MS.
-export function freshUntil(hints) {
-  const fresh = hints.fresh === undefined ? HOST_TTL_MS : Math.min(HOST_TTL_MS, Number(hints.fresh) || 0);
-  return Date.now() + fresh;
+// trustworthy (Date.now() scale): hints.fresh ms from the answer.
+function freshUntil(hints) {
+  return Date.now() + Number(hints.fresh ?? 0);
 }
 
 // learn records what Go's answer taught about the host and the caller;
 // until is freshUntil(hints), taken when the answer arrived.
-export async function learn(request, url, hints, plan, until) {
+async function learn(request, url, hints, plan, until) {
   const host = hostOf(url);
-  if (hints.arena) {
-    const limits = Object.fromEntries((hints.limits ?? "").split(",").map((kv) => kv.split("=")));
-    remember(hosts, host, {
-      slug: hints.arena,
-      settings: hints.settings ?? "",
-      limits: {
-        anon: limits.anon,
-        key: limits.key,
-        anonLimit: Number(limits.anonLimit ?? 0),
-        keyLimit: Number(limits.keyLimit ?? 0),
-      },
-      expires: until,
-    });
-  }
+  if (hints.host) remember(hosts, host, { ...hints.host, expires: until });
   const auth = request.headers.get("authorization");
-  if (hints.class && auth && API_KEY.test(auth)) {
+  if (hints.caller && auth) {
     const hash = plan?.authHash || (await sha256(auth));
-    remember(keys, host + " " + hash, { cls: hints.class, expires: Date.now() + KEY_TTL_MS });
+    remember(callers, host + " " + hash, { caller: hints.caller, expires: Date.now() + hints.caller.ttlMs });
   }
 }
 
-// store keeps Go's answer when the hints say it may be shared, under the
-// data version read before Go rendered it, for no longer than until
-// (freshUntil(hints), taken when the answer arrived).
-export async function store(plan, hints, response, until) {
-  const ttl = Math.min(Number(hints.cache ?? 0), Math.floor((until - Date.now()) / 1000));
-  if (!plan || ttl <= 0 || plan.info.slug !== hints.arena || plan.info.settings !== hints.settings) return;
-  const kind = hints.class ? "read" : "page";
-  const cls = hints.class ?? "anon";
-  const mode = cls === "anon" ? plan.info.limits.anon : plan.info.limits.key;
-  if (kind === "read" && mode === "database") return; // never answered from here
+// store keeps Go's answer as hints.store says, under the data version
+// read before Go rendered it, for no longer than until (freshUntil(hints),
+// taken when the answer arrived).
+async function store(plan, hints, response, until) {
+  const s = hints.store;
+  const ttl = Math.min(s.ttl, Math.floor((until - Date.now()) / 1000));
+  if (!plan || ttl <= 0 || plan.info.key !== hints.host?.key) return;
+  if (s.limited && plan.info.limits[hints.caller?.limit]?.mode === "database") return; // never answered from here
   const headers = new Headers(response.headers);
-  for (const h of PER_ANSWER) headers.delete(h);
+  for (const h of s.drop) headers.delete(h);
+  for (const [h, v] of s.set) headers.set(h, v);
   headers.set("Cache-Control", `public, max-age=${ttl}`);
-  headers.set(META_KIND, kind);
-  await caches.default.put(entryKey(plan, cls), new Response(response.body, { status: 200, headers }));
+  headers.set(META, JSON.stringify(s));
+  await caches.default.put(entryKey(plan, s.class), new Response(response.body, { status: 200, headers }));
 }

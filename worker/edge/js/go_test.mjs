@@ -3,13 +3,17 @@
 // concurrent requests each get their own answers and I/O, that a panic
 // answers 500 and the instance serves on, that when Go exits the waiting
 // requests fail at once and the next request starts a new instance, and
-// that a request past its deadline is cancelled in Go, and that a fetch
-// ends at the deadline Go gave it.
-// Usage: node go_test.mjs bridgetest.wasm  (go.mjs and wasm_exec.js beside it)
+// that a request past its deadline is cancelled in Go, that a fetch
+// ends at the deadline Go gave it, and that the front (front.mjs) does
+// what Go's hints say: keeps, answers and counts reads, answers 304 and
+// Go's 429 without Go, and leaves other credentials and writes to Go.
+// Usage: node go_test.mjs bridgetest.wasm  (go.mjs, perform.mjs, front.mjs
+// and wasm_exec.js beside it)
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { GoExited, goBridge } from "./go.mjs";
 import { perform as performForReal } from "./perform.mjs";
+import { answered, lookup } from "./front.mjs";
 
 const wasm = await WebAssembly.compile(readFileSync(process.argv[2]));
 let started = 0;
@@ -118,6 +122,77 @@ const waited = Date.now() - t1;
 check("a fetch to a server that never answers ends at Go's deadline", stalled.error !== undefined && waited >= 150 && waited < 1500,
   `${JSON.stringify(stalled)} after ${waited} ms`);
 silent.close();
+
+// 6. The front, with the hints Go's edge.Hints gave (bridgetest's GET
+// /read is a public read of arena alpha), over a Cache API in memory
+// that keeps an entry as long as its Cache-Control says.
+const entries = new Map();
+globalThis.caches = {
+  default: {
+    async match(key) {
+      const e = entries.get(String(key));
+      return e && e.expires > Date.now() ? new Response(e.body, { headers: e.headers }) : undefined;
+    },
+    async put(key, res) {
+      const age = Number(/max-age=(\d+)/.exec(res.headers.get("cache-control"))?.[1] ?? 0);
+      entries.set(String(key), { body: await res.text(), headers: [...res.headers], expires: Date.now() + age * 1000 });
+    },
+  },
+};
+let within = true;
+const counted = [];
+const binding = { limit: async ({ key }) => (counted.push(key), { success: within }) };
+const env = { RATE_ANON: binding, RATE_KEY: binding };
+// front asks as worker.mjs does: the front first, then Go.
+async function front(path, headers = {}, method = "GET") {
+  const request = new Request("http://bridge.test" + path, { method, headers });
+  const url = new URL(request.url);
+  const plan = await lookup(request, url, env);
+  if (plan?.response) return plan.response;
+  const answer = await serve({ op: "request", method, url: request.url, headers: [...request.headers], body: undefined }, {}, perform);
+  const kept = [];
+  const { response } = await answered(request, url, plan, answer, { waitUntil: (p) => kept.push(p) });
+  await Promise.all(kept);
+  return response;
+}
+const read = async (headers) => {
+  const r = await front("/read", headers);
+  return { status: r.status, cache: r.headers.get("x-arena-cache"), etag: r.headers.get("etag"), headers: r.headers, body: await r.text() };
+};
+const ip = { "CF-Connecting-IP": "10.0.0.1" };
+// The first read teaches the front the host, the second is kept.
+const reads = [await read(ip), await read(ip), await read(ip)];
+const [, first, second] = reads;
+check("a public read is answered by Go, then from the edge cache without Go",
+  reads[0].cache === "miss" && first.cache === "miss" && second.cache === "shared" && second.body === first.body && second.etag === first.etag &&
+  second.headers.get("ratelimit-limit") === "60" && second.headers.get("ratelimit-reset") !== null && !second.headers.has("x-arena-edge-store") &&
+  counted.length === 1 && counted[0] === "alpha/ip:10.0.0.1",
+  `${reads.map((r) => r.cache)}, ${second.body}, counted ${counted}`);
+const notModified = await read({ ...ip, "If-None-Match": `"x", W/${first.etag}` });
+check("If-None-Match with the entry's tag is 304 from the edge cache, without its body's headers",
+  notModified.status === 304 && notModified.cache === "shared" && notModified.body === "" && !notModified.headers.has("content-type"),
+  `${notModified.status} ${notModified.cache} ${[...notModified.headers]}`);
+const otherTag = await read({ ...ip, "If-None-Match": `"x"` });
+check("another tag is 200 from the edge cache", otherTag.status === 200 && otherTag.cache === "shared", `${otherTag.status} ${otherTag.cache}`);
+within = false;
+const limited = await read(ip);
+within = true;
+check("over the binding's limit the front answers Go's 429",
+  limited.status === 429 && limited.body === '{"error":"rate_limited"}\n' && limited.headers.get("ratelimit-limit") === "60" &&
+  Number(limited.headers.get("retry-after")) >= 1 && limited.headers.get("retry-after") === limited.headers.get("ratelimit-reset"),
+  `${limited.status} ${limited.body} ${[...limited.headers]}`);
+const key = { ...ip, Authorization: "Bearer apikey_0123abcd_valid" };
+const keyed = [await read(key), await read(key)];
+check("an API key's class is Go's to tell; then its reads are kept apart from anonymous ones",
+  keyed[0].cache === "miss" && keyed[1].cache === "shared" && keyed[1].body === keyed[0].body && keyed[1].body.includes('"class":"key:0123abcd"') && counted.at(-1) === "alpha/key:0123abcd",
+  `${keyed.map((r) => r.cache + " " + r.body)}; counted ${counted.at(-1)}`);
+const admin = { ...ip, Authorization: "Bearer admkey_x" };
+const admins = [await read(admin), await read(admin)];
+check("an Authorization that is no API key is always answered by Go", admins.every((r) => r.cache === "miss" && r.body.includes('"class":""')),
+  admins.map((r) => r.cache + " " + r.body).join("; "));
+await front("/write", {}, "POST");
+const afterWrite = await read(ip);
+check("after a write the arena's reads are Go's again", afterWrite.cache === "miss" && afterWrite.body !== first.body, `${afterWrite.cache} ${afterWrite.body}`);
 
 log(`bridge: ${failures === 0 ? "all passed" : failures + " failed"}`);
 process.exit(failures === 0 ? 0 : 1);

@@ -4,7 +4,7 @@
 // request performs on its own side (perform.mjs).
 import wasm from "./app.wasm"; // compiled once per isolate by the runtime
 import { GoExited, goBridge } from "./go.mjs";
-import { changed, freshUntil, hostOf, learn, lookup, store, wrote } from "./front.mjs";
+import { answered, changed, hostOf, lookup, readHints } from "./front.mjs";
 import { perform, sendDeferred } from "./perform.mjs";
 
 const serve = goBridge(wasm);
@@ -19,11 +19,6 @@ const json = (status, code) =>
     status,
     headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" },
   });
-
-function toResponse(a) {
-  const empty = a.status === 204 || a.status === 304 || a.status < 200;
-  return new Response(empty ? null : a.body, { status: a.status, headers: a.headers });
-}
 
 async function handle(request, env, ctx) {
   const url = new URL(request.url);
@@ -52,22 +47,12 @@ async function handle(request, env, ctx) {
     if (!(e instanceof GoExited) || (request.method !== "GET" && request.method !== "HEAD")) throw e;
     answer = await serve(message, env, performTimed);
   }
-  const hints = answer.hints ?? {};
-  const until = freshUntil(hints);
   if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
-  await learn(request, url, hints, plan, until);
-  // A write is seen by the next read: forget the arena's cached reads
-  // before answering.
-  if (hints.arena && request.method !== "GET" && request.method !== "HEAD") await wrote(url, hints.arena);
-  await changed(hints);
-  const response = toResponse(answer);
-  // Every answer Go gave says so, as the cache's own hits say "shared".
-  if (!response.headers.has("X-Arena-Cache")) response.headers.set("X-Arena-Cache", "miss");
+  const { response, hints } = await answered(request, url, plan, answer, ctx);
   if (env.ARENA_EDGE_TRACE === "1") {
     // For benchmarks: the round trips Go asked for, and their time.
     response.headers.set("X-Arena-Edge-IO", `${hints.io ?? 0} ${ioMs}`);
   }
-  if (hints.cache && plan && response.status === 200) ctx.waitUntil(store(plan, hints, response.clone(), until));
   return response;
 }
 
@@ -84,7 +69,7 @@ export default {
   async scheduled(controller, env, ctx) {
     const answer = await serve({ op: "scheduled", cron: controller.cron }, env, (cmd) => perform(cmd, env));
     if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
-    await changed(answer.hints ?? {});
+    await changed(readHints(answer.hints));
     if (answer.status !== 200) throw new Error(`scheduled jobs failed: ${new TextDecoder().decode(answer.body)}`);
   },
 };

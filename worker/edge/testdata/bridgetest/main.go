@@ -7,6 +7,11 @@
 //	GET /panic     panics in the handler (the bridge answers 500)
 //	GET /crash     panics in a goroutine: Go exits
 //	GET /wait      waits until its request is cancelled
+//	GET /read      a public read of arena alpha (host bridge.test) as the
+//	               server answers it, with the hints edge.Hints gives the
+//	               front: "Bearer apikey_0123abcd_valid" is a valid API key;
+//	               the body counts the reads Go rendered
+//	POST /write    a write to arena alpha
 //	GET /r2?key=K  writes a 2.5 MiB object K into the RECORDINGS bucket through
 //	               the recordings store (objects.NewR2), stats it, reads it back
 //	               (in 1 MiB ranged gets), deletes it
@@ -18,11 +23,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"arena/core"
 	"arena/worker/edge"
 	"arena/worker/objects"
+	"arena/worker/server"
 )
 
 func main() {
@@ -82,6 +89,31 @@ func main() {
 			return
 		}
 		fmt.Fprintf(w, "written=%t size=%t equal=%t gone=%t", n == int64(len(object)), info.Size == n, bytes.Equal(read, object), !gone.Found)
+	})
+	hints := edge.NewHints("Cf-Connecting-Ip")
+	alpha := &core.Arena{Slug: "alpha", RateLimits: core.DefaultRateLimits, UpdatedAt: time.UnixMilli(1)}
+	var rendered atomic.Int64
+	mux.HandleFunc("GET /read", func(w http.ResponseWriter, r *http.Request) {
+		ctx, auth := r.Context(), r.Header.Get("Authorization")
+		hints.Tenant(ctx, alpha, 0)
+		keyID := ""
+		if auth == "Bearer apikey_0123abcd_valid" {
+			keyID = "0123abcd"
+		}
+		class := server.CallerClass(auth, keyID)
+		hints.Caller(ctx, alpha, class, keyID)
+		body := fmt.Appendf(nil, `{"class":%q,"rendered":%d}`+"\n", class, rendered.Add(1))
+		h := w.Header()
+		h.Set("RateLimit-Limit", "60")
+		h.Set(server.CacheHeader, server.CacheMiss)
+		h.Set("ETag", server.ETag(body))
+		h.Set("Cache-Control", server.CacheControl(server.CacheLifetime))
+		h.Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	})
+	mux.HandleFunc("POST /write", func(w http.ResponseWriter, r *http.Request) {
+		hints.Tenant(r.Context(), alpha, 0)
+		w.WriteHeader(http.StatusNoContent)
 	})
 	b.Register(mux, func(context.Context) edge.Response {
 		return edge.Response{Status: 200, Body: []byte("cron ran")}
