@@ -8,16 +8,11 @@ import (
 	"arena/core"
 )
 
-// decisionStmts are the statements that follow, in the same batch, the
-// statement deciding match id, whatever decided it (queries/decided.sql),
-// each read from the decided row: the bracket seats of its winner and
-// loser; a double elimination's grand-final reset when its losers'
-// champion won the grand final; what a title match's result does to its
-// title (holder, reign, defenses, lineage, clock), once; its
-// result_confirmed event (or result_disputed, when a submission or report
-// left it disputed) and the end of its caster seats. Every statement
-// changes nothing when it does not apply, so the whole list is always
-// right; decisionStmtsFor leaves out those a match's shape rules out.
+// decisionStmts are the statements of queries/decided.sql that follow,
+// in the same batch, the statement deciding match id, whatever decided it
+// (what each does is written there). Every statement changes nothing when
+// it does not apply, so the whole list is always right; decisionStmtsFor
+// leaves out those a match's shape rules out.
 func decisionStmts(id int64, at string) []Stmt {
 	return decisionStmtsFor(matchShape{id: id, seats: true, grandFinal: true, title: true}, at)
 }

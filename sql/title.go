@@ -345,9 +345,8 @@ func (s *Arena) ExpiredTitleClocks(ctx context.Context, cutoff time.Time) ([]int
 	return s.ids(ctx, q("expired_title_clocks"), formatTime(cutoff))
 }
 
-// ExpireTitleClock implements core.TitleStore: every statement is guarded
-// by the clock having run out, so a second run, or a racing accept that
-// committed first, leaves it as it is.
+// ExpireTitleClock implements core.TitleStore (queries/titles.sql, the
+// clock's expiry).
 func (s *Arena) ExpireTitleClock(ctx context.Context, titleID int64, now, cutoff time.Time) error {
 	at, before := formatTime(now), formatTime(cutoff)
 	err := s.db.Batch(ctx,

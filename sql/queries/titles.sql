@@ -142,11 +142,18 @@ SELECT id FROM titles
 WHERE holder_platform_id IS NOT NULL AND retired_at IS NULL AND clock_started_at <= ?
 ORDER BY id
 
+-- The clock's expiry (the scheduled job), in one batch, each statement
+-- guarded by the clock having run out (started at or before the cutoff),
+-- so a second run or a racing accept that committed first changes
+-- nothing. With a challenge still unanswered or declined the holder is
+-- stripped: the challenger becomes the vacant title's first volunteer, the
+-- reign ends stripped, the title falls vacant and the challenge expires.
+-- With no challenge open the clock restarts (restart_title_clock). Each
+-- stripping statement reads the title's state as it was before the batch
+-- stripped it, so the order of the batch matters: volunteer, reign, title,
+-- challenge.
+
 -- name: strip_to_volunteer
--- The clock ran out on an open challenge: its challenger becomes the
--- vacant title's first volunteer. Each stripping statement reads the
--- title's state as it was before the batch stripped it, so the order of
--- the batch matters: volunteer, reign, title, challenge.
 INSERT INTO title_volunteers (title_id, platform_id, volunteered_at, token)
 SELECT t.id, c.challenger_platform_id, ?, 'stripped'
 FROM titles t JOIN title_challenges c ON c.title_id = t.id AND c.status IN ('pending', 'declined')
