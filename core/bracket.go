@@ -6,16 +6,6 @@ import (
 	"strconv"
 )
 
-// BracketStage is a playoff match's stage as the spec names it.
-type BracketStage string
-
-// Playoff stages; the group stage is not part of a bracket.
-const (
-	BracketStagePlayoff    BracketStage = "playoff"
-	BracketStageSmallFinal BracketStage = "small_final"
-	BracketStageFinal      BracketStage = "final"
-)
-
 // Bracket slots of the deciding matches. Other slots are "SF1", "SF2",
 // "QF1".."QF4" and, in earlier rounds, "R<round>M<match>" such as "R1M3".
 const (
@@ -41,10 +31,10 @@ type BracketPlan struct {
 
 // BracketMatch is one planned playoff match.
 type BracketMatch struct {
-	Stage       BracketStage `json:"stage"`
-	Round       string       `json:"round"`       // "Round of 16", "Quarterfinals", ..., "Small final"
-	RoundNumber int          `json:"roundNumber"` // 1 is the first round; the small final shares the final's
-	BracketSlot string       `json:"bracketSlot"`
+	Stage       MatchStage `json:"stage"`
+	Round       string     `json:"round"`       // "Round of 16", "Quarterfinals", ..., "Small final"
+	RoundNumber int        `json:"roundNumber"` // 1 is the first round; the small final shares the final's
+	BracketSlot string     `json:"bracketSlot"`
 	// Section and SectionRound place a double-elimination match: winners,
 	// losers or grand_final, and its round there ("" and 0 otherwise).
 	Section      string      `json:"section,omitempty"`
@@ -124,7 +114,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 		count := size >> r
 		for i := 1; i <= count; i++ {
 			m := BracketMatch{
-				Stage:       BracketStagePlayoff,
+				Stage:       StagePlayoff,
 				Round:       roundLabel(count),
 				RoundNumber: r,
 				BracketSlot: bracketSlot(r, count, i),
@@ -137,7 +127,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 				m.P2.FromSlot = bracketSlot(r-1, 2*count, 2*i)
 			}
 			if count == 1 {
-				m.Stage = BracketStageFinal
+				m.Stage = StageFinal
 			} else {
 				m.WinnerTo = SeatRef{BracketSlot: bracketSlot(r+1, count/2, (i+1)/2), Side: 2 - i%2}
 			}
@@ -149,7 +139,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 	}
 	if plan.SmallFinal {
 		plan.Matches = append(plan.Matches, BracketMatch{
-			Stage:       BracketStageSmallFinal,
+			Stage:       StageSmallFinal,
 			Round:       "Small final",
 			RoundNumber: plan.Rounds,
 			BracketSlot: BracketSlotSmallFinal,

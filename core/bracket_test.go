@@ -80,7 +80,7 @@ func TestPlanBracketProperties(t *testing.T) {
 					}
 					assert.Equal(t, SeatRef{m.BracketSlot, side + 1}, ref, "%s and %s agree", m.BracketSlot, from.BracketSlot)
 				}
-				if m.Stage == BracketStagePlayoff {
+				if m.Stage == StagePlayoff {
 					assert.NotEmpty(t, m.WinnerTo.BracketSlot, "%s leads somewhere", m.BracketSlot)
 				}
 			}
@@ -131,7 +131,7 @@ func TestPlanBracketRounds(t *testing.T) {
 				assert.Equal(t, label, m.Round, slot)
 			}
 			final, _ := plan.MatchAt(BracketSlotFinal)
-			assert.Equal(t, BracketStageFinal, final.Stage)
+			assert.Equal(t, StageFinal, final.Stage)
 			assert.Equal(t, plan.Rounds, final.RoundNumber)
 		})
 	}

@@ -119,7 +119,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 	}
 	all := make([]tmpl, 0, 2*size)
 	add := func(section string, r, i int, p1, p2 deSeat) {
-		m := BracketMatch{Stage: BracketStagePlayoff, Section: section, SectionRound: r}
+		m := BracketMatch{Stage: StagePlayoff, Section: section, SectionRound: r}
 		switch section {
 		case BracketSectionWinners:
 			m.BracketSlot, m.RoundNumber, m.Round = deSlot("W", r, i), r, "Winners round "+strconv.Itoa(r)
@@ -172,7 +172,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 	if k == 1 {
 		challenger = deSeat{slot: deSlot("W", 1, 1), loser: true}
 	}
-	grand := BracketMatch{Stage: BracketStageFinal, Section: BracketSectionGrandFinal, SectionRound: 1,
+	grand := BracketMatch{Stage: StageFinal, Section: BracketSectionGrandFinal, SectionRound: 1,
 		BracketSlot: BracketSlotGrandFinal, Round: "Grand final", RoundNumber: 2 * k}
 	all = append(all, tmpl{m: grand, p1: champion, p2: challenger})
 
@@ -256,7 +256,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 		plan.Matches = append(plan.Matches, t.m)
 	}
 	if reset {
-		plan.Matches = append(plan.Matches, BracketMatch{Stage: BracketStageFinal, Section: BracketSectionGrandFinal,
+		plan.Matches = append(plan.Matches, BracketMatch{Stage: StageFinal, Section: BracketSectionGrandFinal,
 			SectionRound: 2, BracketSlot: BracketSlotGrandFinalReset, Round: "Grand final reset", RoundNumber: 2*k + 1,
 			P1: BracketSeat{FromSlot: BracketSlotGrandFinal}, P2: BracketSeat{FromSlot: BracketSlotGrandFinal}})
 	}

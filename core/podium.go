@@ -123,10 +123,10 @@ func BracketPlacements(plan BracketPlan) []Placement {
 			won, lost = m.P2, m.P1
 		}
 		switch {
-		case m.Stage == BracketStageFinal:
+		case m.Stage == StageFinal:
 			add(won, 1)
 			add(lost, 2)
-		case m.Stage == BracketStageSmallFinal:
+		case m.Stage == StageSmallFinal:
 			add(won, 3)
 			add(lost, 4)
 		case m.LoserTo.BracketSlot == "": // a semifinal loser with a small final still plays

@@ -40,7 +40,7 @@ const (
 const FormatTitle TournamentFormat = "title"
 
 // StageTitle is the stage of every title match.
-const StageTitle = "title"
+const StageTitle MatchStage = "title"
 
 // Round labels of the two kinds of title match.
 const (
