@@ -44,7 +44,7 @@ type BracketMatch struct {
 	// Bye marks a first-round match with one empty seat: it resolves at once
 	// for the other seat's player, and callers record resultSource "bye".
 	Bye      bool    `json:"bye,omitempty"`
-	Winner   string  `json:"winner,omitempty"`  // set once known (see AdvanceBracket)
+	Winner   string  `json:"winner,omitempty"`  // a bye's when drawn, a stored decision's
 	WinnerTo SeatRef `json:"winnerTo,omitzero"` // zero for the final and small final
 	LoserTo  SeatRef `json:"loserTo,omitzero"`  // semifinals with a small final only
 }
@@ -84,7 +84,7 @@ func (p BracketPlan) MatchAt(slot string) (BracketMatch, bool) {
 // round 1 and the top seeds meet as late as possible (for 16: 1v16, 8v9,
 // 4v13, 5v12, 2v15, 7v10, 3v14, 6v11). The byes are the missing bottom
 // seeds, so they face the top seeds and never each other. Bye matches come
-// back already resolved with their player moved on (see AdvanceBracket).
+// back already resolved with their player moved on (seatByes).
 // With smallFinal, the semifinal losers play a small final, unless there are
 // only 3 entrants (one semifinal is a bye, so there is no second loser).
 //
@@ -147,7 +147,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 			P2:          BracketSeat{FromSlot: "SF2", FromLoser: true},
 		})
 	}
-	return AdvanceBracket(plan, nil)
+	return seatByes(plan), nil
 }
 
 // checkSeeded refuses fewer than 2 entrants (too_few_entrants) and an

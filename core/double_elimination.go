@@ -99,7 +99,8 @@ type deSeat struct {
 // then GF and GF2). RoundNumber is that order's step (W r is step r, L r
 // step r+1, GF step 2k, GF2 step 2k+1): match windows open step by step.
 // First-round byes come back resolved. GF2 has no players until GF is
-// decided for the losers' champion (AdvanceBracket seats them).
+// decided for the losers' champion (insert_grand_final_reset in
+// sql/queries/decided.sql creates it, seated).
 //
 // It returns a too_few_entrants error for fewer than 2 entrants and an
 // internal error for an empty or repeated id.
@@ -260,7 +261,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 			SectionRound: 2, BracketSlot: BracketSlotGrandFinalReset, Round: "Grand final reset", RoundNumber: 2*k + 1,
 			P1: BracketSeat{FromSlot: BracketSlotGrandFinal}, P2: BracketSeat{FromSlot: BracketSlotGrandFinal}})
 	}
-	return AdvanceBracket(plan, nil)
+	return seatByes(plan), nil
 }
 
 func sectionOrder(s string) int {
