@@ -17,12 +17,20 @@ import (
 func (s *Arena) UpdateTournament(ctx context.Context, t *core.Tournament) error {
 	var id int64
 	err := s.db.writeRow(ctx, q("update_draft_tournament"),
-		t.Slug, t.Name, t.Description, string(t.Format), t.MaxPlayers,
-		formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.StartsAt),
-		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
-		t.AdvancePerGroup, t.SmallFinal, t.MatchWindowMinutes, t.Cast.HandMode, t.Cast.DelaySeconds,
-		t.AllowSpectators, formatTime(t.UpdatedAt),
-		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings, t.CheckInMinutes, string(t.GroupFormat), t.ID,
+		sql.Named("slug", t.Slug), sql.Named("name", t.Name), sql.Named("description", t.Description),
+		sql.Named("format", string(t.Format)), sql.Named("max_players", t.MaxPlayers),
+		sql.Named("registration_opens_at", formatTime(t.RegistrationOpensAt)),
+		sql.Named("registration_closes_at", formatTime(t.RegistrationClosesAt)),
+		sql.Named("starts_at", formatTime(t.StartsAt)), sql.Named("environment", string(t.Environment)),
+		sql.Named("season", t.SeasonID), sql.Named("team_min_players", t.TeamMinPlayers),
+		sql.Named("team_max_players", t.TeamMaxPlayers), sql.Named("group_count", t.GroupCount),
+		sql.Named("advance_per_group", t.AdvancePerGroup), sql.Named("small_final", t.SmallFinal),
+		sql.Named("match_window_minutes", t.MatchWindowMinutes), sql.Named("hand_mode", t.Cast.HandMode),
+		sql.Named("delay_seconds", t.Cast.DelaySeconds), sql.Named("allow_spectators", t.AllowSpectators),
+		sql.Named("updated_at", formatTime(t.UpdatedAt)), sql.Named("grand_final_reset", t.GrandFinalReset),
+		sql.Named("swiss_rounds", t.SwissRounds), sql.Named("top_cut", t.TopCut),
+		sql.Named("seed_from_ratings", t.SeedFromRatings), sql.Named("check_in_minutes", t.CheckInMinutes),
+		sql.Named("group_format", string(t.GroupFormat)), sql.Named("tournament", t.ID),
 	).Scan(&id)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
@@ -51,7 +59,8 @@ func (s *Arena) SetSeeds(ctx context.Context, tournamentID int64, seeds map[stri
 	if err != nil {
 		return err
 	}
-	n, err := s.db.countReturned(ctx, q("set_seeds"), string(raw), tournamentID, string(raw), tournamentID)
+	n, err := s.db.countReturned(ctx, q("set_seeds"), sql.Named("raw", string(raw)),
+		sql.Named("tournament", tournamentID))
 	if err != nil {
 		return fmt.Errorf("store: unable to set seeds of tournament %d: %w", tournamentID, err)
 	}
@@ -73,7 +82,7 @@ func (s *Arena) SetSeeds(ctx context.Context, tournamentID int64, seeds map[stri
 // an admin), CodeLastAdmin.
 func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 	var got string
-	err := s.db.writeRow(ctx, q("remove_arena_admin"), platformID).Scan(&got)
+	err := s.db.writeRow(ctx, q("remove_arena_admin"), sql.Named("player", platformID)).Scan(&got)
 	if err == nil {
 		return nil
 	}
@@ -81,7 +90,7 @@ func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 		return fmt.Errorf("store: unable to remove arena admin: %w", err)
 	}
 	var n int
-	if err := s.db.queryRow(ctx, q("arena_admin_exists"), platformID).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("arena_admin_exists"), sql.Named("player", platformID)).Scan(&n); err != nil {
 		return fmt.Errorf("store: unable to check arena admin: %w", err)
 	}
 	if n == 0 {
@@ -94,6 +103,10 @@ func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 // counts the rows it returned (the rows it changed); it bumps Version.
 func (db *DB) countReturned(ctx context.Context, query string, args ...any) (int, error) {
 	if err := db.gaveUp(ctx); err != nil {
+		return 0, err
+	}
+	query, args, err := bind(query, args)
+	if err != nil {
 		return 0, err
 	}
 	defer db.wrote()

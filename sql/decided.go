@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -43,25 +44,25 @@ func decisionStmtsFor(m matchShape, at string) []Stmt {
 	var out []Stmt
 	if m.seats {
 		out = append(out,
-			Stmt{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
-			Stmt{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}})
+			Stmt{SQL: q("seat_winner"), Args: []any{sql.Named("match", id), sql.Named("at", at)}},
+			Stmt{SQL: q("seat_loser"), Args: []any{sql.Named("match", id), sql.Named("at", at)}})
 	}
 	if m.grandFinal {
-		out = append(out, Stmt{SQL: q("insert_grand_final_reset"), Args: []any{at, at, at, at, id}})
+		out = append(out, Stmt{SQL: q("insert_grand_final_reset"), Args: []any{sql.Named("at", at), sql.Named("match", id)}})
 	}
 	if m.title {
 		out = append(out,
-			Stmt{SQL: q("title_result"), Args: []any{at, id}},
-			Stmt{SQL: q("title_defense"), Args: []any{id}},
-			Stmt{SQL: q("title_lost"), Args: []any{id, id}},
-			Stmt{SQL: q("title_crowned"), Args: []any{id}},
-			Stmt{SQL: q("title_holder"), Args: []any{id, id, id, id, id}},
-			Stmt{SQL: q("title_volunteers_crowned"), Args: []any{id}},
-			Stmt{SQL: q("title_result_applied"), Args: []any{id}})
+			Stmt{SQL: q("title_result"), Args: []any{sql.Named("at", at), sql.Named("match", id)}},
+			Stmt{SQL: q("title_defense"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_lost"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_crowned"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_holder"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_volunteers_crowned"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_result_applied"), Args: []any{sql.Named("match", id)}})
 	}
 	return append(out,
-		Stmt{SQL: q("record_decision_event"), Args: []any{at, id}},
-		Stmt{SQL: q("end_caster_seats"), Args: []any{at, id, id}})
+		Stmt{SQL: q("record_decision_event"), Args: []any{sql.Named("at", at), sql.Named("match", id)}},
+		Stmt{SQL: q("end_caster_seats"), Args: []any{sql.Named("at", at), sql.Named("match", id)}})
 }
 
 // decide runs decision (a conditional statement that writes token into
@@ -74,7 +75,7 @@ func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time
 		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
 	}
 	var stored string
-	if err := s.db.queryRow(ctx, q("decision_token"), matchID).Scan(&stored); err != nil {
+	if err := s.db.queryRow(ctx, q("decision_token"), sql.Named("match", matchID)).Scan(&stored); err != nil {
 		return false, fmt.Errorf("store: unable to read match %d's decision: %w", matchID, err)
 	}
 	return stored == token, nil
