@@ -16,22 +16,7 @@ import (
 // (field slug).
 func (s *Arena) UpdateTournament(ctx context.Context, t *core.Tournament) error {
 	var id int64
-	err := s.db.writeRow(ctx, q("update_draft_tournament"),
-		sql.Named("slug", t.Slug), sql.Named("name", t.Name), sql.Named("description", t.Description),
-		sql.Named("format", string(t.Format)), sql.Named("max_players", t.MaxPlayers),
-		sql.Named("registration_opens_at", formatTime(t.RegistrationOpensAt)),
-		sql.Named("registration_closes_at", formatTime(t.RegistrationClosesAt)),
-		sql.Named("starts_at", formatTime(t.StartsAt)), sql.Named("environment", string(t.Environment)),
-		sql.Named("season", t.SeasonID), sql.Named("team_min_players", t.TeamMinPlayers),
-		sql.Named("team_max_players", t.TeamMaxPlayers), sql.Named("group_count", t.GroupCount),
-		sql.Named("advance_per_group", t.AdvancePerGroup), sql.Named("small_final", t.SmallFinal),
-		sql.Named("match_window_minutes", t.MatchWindowMinutes), sql.Named("hand_mode", t.Cast.HandMode),
-		sql.Named("delay_seconds", t.Cast.DelaySeconds), sql.Named("allow_spectators", t.AllowSpectators),
-		sql.Named("updated_at", formatTime(t.UpdatedAt)), sql.Named("grand_final_reset", t.GrandFinalReset),
-		sql.Named("swiss_rounds", t.SwissRounds), sql.Named("top_cut", t.TopCut),
-		sql.Named("seed_from_ratings", t.SeedFromRatings), sql.Named("check_in_minutes", t.CheckInMinutes),
-		sql.Named("group_format", string(t.GroupFormat)), sql.Named("tournament", t.ID),
-	).Scan(&id)
+	err := s.db.writeRow(ctx, q("update_draft_tournament"), append(tournamentArgs(t), sql.Named("tournament", t.ID))...).Scan(&id)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
 	}

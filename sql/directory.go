@@ -288,15 +288,9 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 	if err != nil {
 		return err
 	}
+	settings := arenaSettings(a, appIDs)
 	var id int64
-	err = d.db.writeRow(ctx, q("update_arena_settings"),
-		sql.Named("name", a.Name), sql.Named("plan", string(a.Plan)), sql.Named("app_ids", string(appIDs)),
-		sql.Named("publisher_key", a.PublisherKey), sql.Named("identity", a.Identity),
-		sql.Named("referee_enabled", a.RefereeEnabled),
-		sql.Named("grace_period_seconds", a.GracePeriodSeconds),
-		sql.Named("anonymous_per_minute", a.RateLimits.AnonymousPerMinute),
-		sql.Named("key_per_minute", a.RateLimits.KeyPerMinute),
-		sql.Named("updated_at", formatTime(a.UpdatedAt)), sql.Named("arena", a.ID)).Scan(&id)
+	err = d.db.writeRow(ctx, settings.SQL, settings.Args...).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeArenaNotFound, "arena %q is gone", a.Slug)
 	}
@@ -304,6 +298,19 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 		return fmt.Errorf("store: unable to update arena %q: %w", a.Slug, err)
 	}
 	return nil
+}
+
+// arenaSettings is the statement storing a's settings (appIDs: its app
+// ids as JSON).
+func arenaSettings(a *core.Arena, appIDs []byte) Stmt {
+	return Stmt{SQL: q("update_arena_settings"), Args: []any{
+		sql.Named("name", a.Name), sql.Named("plan", string(a.Plan)), sql.Named("app_ids", string(appIDs)),
+		sql.Named("publisher_key", a.PublisherKey), sql.Named("identity", a.Identity),
+		sql.Named("referee_enabled", a.RefereeEnabled), sql.Named("grace_period_seconds", a.GracePeriodSeconds),
+		sql.Named("anonymous_per_minute", a.RateLimits.AnonymousPerMinute),
+		sql.Named("key_per_minute", a.RateLimits.KeyPerMinute),
+		sql.Named("updated_at", formatTime(a.UpdatedAt)), sql.Named("arena", a.ID),
+	}}
 }
 
 // MoveArenaHosts implements core.Directory: the settings and the hosts
@@ -314,14 +321,7 @@ func (d *Directory) MoveArenaHosts(ctx context.Context, a *core.Arena, hosts []s
 		return err
 	}
 	stmts := []Stmt{
-		{SQL: q("update_arena_settings"), Args: []any{
-			sql.Named("name", a.Name), sql.Named("plan", string(a.Plan)), sql.Named("app_ids", string(appIDs)),
-			sql.Named("publisher_key", a.PublisherKey), sql.Named("identity", a.Identity),
-			sql.Named("referee_enabled", a.RefereeEnabled),
-			sql.Named("grace_period_seconds", a.GracePeriodSeconds),
-			sql.Named("anonymous_per_minute", a.RateLimits.AnonymousPerMinute),
-			sql.Named("key_per_minute", a.RateLimits.KeyPerMinute),
-			sql.Named("updated_at", formatTime(a.UpdatedAt)), sql.Named("arena", a.ID)}},
+		arenaSettings(a, appIDs),
 		{SQL: q("shift_domain_hosts"), Args: []any{sql.Named("hosts", len(hosts)), sql.Named("arena", a.ID)}},
 		{SQL: q("unroute_arena_hosts"), Args: []any{sql.Named("arena", a.ID)}},
 	}

@@ -21,22 +21,11 @@ import (
 // instead of panicking at run time; and that every defined query is named
 // somewhere, so none is dead.
 func TestQueryNamesExist(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	queries := loadQueries(queryFiles)
-	fset := token.NewFileSet()
+	fset, files := packageSources(t)
 	used := map[string]bool{}
 	literals := map[string]bool{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, file := range files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
@@ -66,6 +55,28 @@ func TestQueryNamesExist(t *testing.T) {
 			t.Errorf("query %q is defined but never named", name)
 		}
 	}
+}
+
+// packageSources parses the package's sources, tests left out.
+func packageSources(t *testing.T) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file)
+	}
+	return fset, files
 }
 
 // TestQueriesFoundOneAtATime: q finds every query, on first use, with the
@@ -102,11 +113,7 @@ func TestFindQuery(t *testing.T) {
 // put together from parts, or whose arguments are built elsewhere, are
 // checked by bind as they run.
 func TestQueryArgumentsNamed(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	fset, files := packageSources(t)
 	checked := 0
 	check := func(at token.Pos, name string, args []ast.Expr) {
 		var passed []string
@@ -133,14 +140,7 @@ func TestQueryArgumentsNamed(t *testing.T) {
 		want := queryParams(q(name)).names
 		assert.ElementsMatch(t, want, passed, "%s: q(%q) passes %v, its query names %v", fset.Position(at), name, passed, want)
 	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, file := range files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:

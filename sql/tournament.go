@@ -70,9 +70,10 @@ func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
 	return out, rows.Err()
 }
 
-// CreateTournament implements core.TournamentStore.
-func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error {
-	err := s.db.writeRow(ctx, q("insert_tournament"),
+// tournamentArgs are a tournament's settings as insert_tournament and
+// update_draft_tournament name them.
+func tournamentArgs(t *core.Tournament) []any {
+	return []any{
 		sql.Named("slug", t.Slug), sql.Named("name", t.Name), sql.Named("description", t.Description),
 		sql.Named("format", string(t.Format)), sql.Named("max_players", t.MaxPlayers),
 		sql.Named("registration_opens_at", formatTime(t.RegistrationOpensAt)),
@@ -83,10 +84,17 @@ func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error 
 		sql.Named("advance_per_group", t.AdvancePerGroup), sql.Named("small_final", t.SmallFinal),
 		sql.Named("match_window_minutes", t.MatchWindowMinutes), sql.Named("hand_mode", t.Cast.HandMode),
 		sql.Named("delay_seconds", t.Cast.DelaySeconds), sql.Named("allow_spectators", t.AllowSpectators),
-		sql.Named("created_at", formatTime(t.CreatedAt)), sql.Named("updated_at", formatTime(t.UpdatedAt)),
-		sql.Named("grand_final_reset", t.GrandFinalReset), sql.Named("swiss_rounds", t.SwissRounds),
-		sql.Named("top_cut", t.TopCut), sql.Named("seed_from_ratings", t.SeedFromRatings),
-		sql.Named("check_in_minutes", t.CheckInMinutes), sql.Named("group_format", string(t.GroupFormat)),
+		sql.Named("updated_at", formatTime(t.UpdatedAt)), sql.Named("grand_final_reset", t.GrandFinalReset),
+		sql.Named("swiss_rounds", t.SwissRounds), sql.Named("top_cut", t.TopCut),
+		sql.Named("seed_from_ratings", t.SeedFromRatings), sql.Named("check_in_minutes", t.CheckInMinutes),
+		sql.Named("group_format", string(t.GroupFormat)),
+	}
+}
+
+// CreateTournament implements core.TournamentStore.
+func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error {
+	err := s.db.writeRow(ctx, q("insert_tournament"),
+		append(tournamentArgs(t), sql.Named("created_at", formatTime(t.CreatedAt)))...,
 	).Scan(&t.ID)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")

@@ -75,7 +75,8 @@ INSERT INTO alerts (platform_id, event_id, created_at) VALUES (:player, :event, 
 ON CONFLICT (platform_id, event_id) DO NOTHING
 
 -- name: insert_delivery
-INSERT INTO webhook_deliveries (owner, event_id, url, body, next_attempt_at, created_at) VALUES (:owner, :event, :url, :body, :next_attempt_at, :now)
+INSERT INTO webhook_deliveries (owner, event_id, url, body, next_attempt_at, created_at) VALUES (:owner,
+	:event, :url, :body, :next_attempt_at, :now)
 ON CONFLICT (owner, event_id) DO NOTHING
 
 -- name: alerts
@@ -88,7 +89,8 @@ UPDATE alerts SET read_at = :at WHERE platform_id = :player AND read_at IS NULL 
 
 -- name: set_webhook
 INSERT INTO webhooks (owner, url, secret, failures, created_at) VALUES (:owner, :url, :secret, 0, :at)
-ON CONFLICT (owner) DO UPDATE SET url = excluded.url, secret = excluded.secret, failures = 0, disabled_at = NULL
+ON CONFLICT (owner) DO UPDATE SET url = excluded.url, secret = excluded.secret, failures = 0,
+	disabled_at = NULL
 
 -- name: delete_webhook
 DELETE FROM webhooks WHERE owner = :owner
@@ -100,7 +102,8 @@ UPDATE webhook_deliveries SET state = 'failed' WHERE owner = :owner AND state = 
 SELECT owner, url, secret, created_at, disabled_at FROM webhooks WHERE owner = :owner
 
 -- name: enabled_webhooks
-SELECT w.owner, w.url, w.secret, w.created_at, w.disabled_at FROM webhooks w JOIN json_each(:list) j ON w.owner = j.value
+SELECT w.owner, w.url, w.secret, w.created_at,
+	w.disabled_at FROM webhooks w JOIN json_each(:list) j ON w.owner = j.value
 WHERE w.disabled_at IS NULL ORDER BY w.owner
 
 -- name: due_deliveries
@@ -125,10 +128,12 @@ UPDATE webhooks SET failures = 0 WHERE owner = (SELECT owner FROM webhook_delive
 UPDATE webhook_deliveries SET last_status = :status WHERE id = :delivery
 
 -- name: delivery_given_up
-UPDATE webhook_deliveries SET state = 'failed', last_status = :status WHERE id = :delivery AND state = 'pending'
+UPDATE webhook_deliveries SET state = 'failed',
+	last_status = :status WHERE id = :delivery AND state = 'pending'
 
 -- name: disable_webhook
-UPDATE webhooks SET failures = failures + 1, disabled_at = :now WHERE owner = :owner AND url = :url AND disabled_at IS NULL
+UPDATE webhooks SET failures = failures + 1,
+	disabled_at = :now WHERE owner = :owner AND url = :url AND disabled_at IS NULL
 
 -- name: drop_pending_events
 -- Marks every pending event fanned out without alerting anyone: the

@@ -84,7 +84,8 @@ WHERE id = (SELECT t.reign_id FROM title_results r JOIN titles t ON t.id = r.tit
 	WHERE r.match_id = :match AND r.applied = 0 AND r.holder_platform_id = r.winner_platform_id)
 
 -- name: title_lost
-UPDATE title_reigns SET until = (SELECT r.decided_at FROM title_results r WHERE r.match_id = :match), ended = 'lost'
+UPDATE title_reigns SET until = (SELECT r.decided_at FROM title_results r WHERE r.match_id = :match),
+	ended = 'lost'
 WHERE id = (SELECT t.reign_id FROM title_results r JOIN titles t ON t.id = r.title_id
 	WHERE r.match_id = :match AND r.applied = 0 AND r.holder_platform_id <> r.winner_platform_id)
 

@@ -6,7 +6,8 @@
 INSERT INTO arenas (slug, name, plan, app_ids, publisher_key, identity, referee_enabled,
 	grace_period_seconds, database_url, database_token, schema_version, created_at, updated_at,
 	creating, database_provisioned)
-VALUES (:slug, :name, :plan, :app_ids, :publisher_key, :identity, :referee_enabled, :grace_period_seconds, :database_url, :database_token, :schema_version, :created_at, :updated_at, :creating, :provisioned)
+VALUES (:slug, :name, :plan, :app_ids, :publisher_key, :identity, :referee_enabled, :grace_period_seconds,
+	:database_url, :database_token, :schema_version, :created_at, :updated_at, :creating, :provisioned)
 
 -- name: insert_arena_host
 INSERT INTO arena_hosts (host, arena_id, position)
@@ -29,8 +30,10 @@ ORDER BY 1
 SELECT count(*) FROM arenas WHERE slug = :slug
 
 -- name: update_arena_settings
-UPDATE arenas SET name = :name, plan = :plan, app_ids = :app_ids, publisher_key = :publisher_key, identity = :identity,
-	referee_enabled = :referee_enabled, grace_period_seconds = :grace_period_seconds, rate_limit_anonymous = :anonymous_per_minute, rate_limit_key = :key_per_minute,
+UPDATE arenas SET name = :name, plan = :plan, app_ids = :app_ids, publisher_key = :publisher_key,
+	identity = :identity,
+	referee_enabled = :referee_enabled, grace_period_seconds = :grace_period_seconds,
+		rate_limit_anonymous = :anonymous_per_minute, rate_limit_key = :key_per_minute,
 	updated_at = :updated_at
 WHERE id = :arena
 RETURNING id
@@ -46,7 +49,8 @@ UPDATE arenas SET database_url = :url, database_token = :token WHERE id = :arena
 RETURNING id
 
 -- name: complete_arena
-UPDATE arenas SET creating = 0, database_url = :database_url, database_token = :database_token, schema_version = :schema_version
+UPDATE arenas SET creating = 0, database_url = :database_url, database_token = :database_token,
+	schema_version = :schema_version
 WHERE id = :arena AND creating = 1
 RETURNING id
 
@@ -78,4 +82,5 @@ WHERE arena_id = :arena AND host NOT IN (SELECT hostname FROM custom_domains WHE
 -- position becomes NULL, which fails the batch (NOT NULL), as another
 -- arena's host fails it (UNIQUE); either way nothing of the batch stays.
 INSERT INTO arena_hosts (host, arena_id, position)
-VALUES (:host, :arena, CASE WHEN EXISTS (SELECT 1 FROM custom_domains WHERE hostname = :host) THEN NULL ELSE :position END)
+VALUES (:host, :arena,
+	CASE WHEN EXISTS (SELECT 1 FROM custom_domains WHERE hostname = :host) THEN NULL ELSE :position END)

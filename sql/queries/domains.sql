@@ -1,7 +1,8 @@
 -- Custom domain queries (directory database).
 
 -- name: insert_domain
-INSERT INTO custom_domains (hostname, arena_id, provider_id, status, ssl_status, verification, created_at, updated_at)
+INSERT INTO custom_domains (hostname, arena_id, provider_id, status, ssl_status, verification, created_at,
+	updated_at)
 SELECT :hostname, :arena, :provider, :status, :ssl_status, :records, :created_at, :updated_at
 WHERE NOT EXISTS (SELECT 1 FROM arena_hosts WHERE host = :hostname)
 RETURNING hostname
@@ -15,7 +16,8 @@ SELECT hostname, arena_id, provider_id, status, ssl_status, verification, create
 FROM custom_domains WHERE arena_id = :arena ORDER BY created_at, hostname
 
 -- name: update_domain
-UPDATE custom_domains SET provider_id = :provider, status = :status, ssl_status = :ssl_status, verification = :records, updated_at = :updated_at
+UPDATE custom_domains SET provider_id = :provider, status = :status, ssl_status = :ssl_status,
+	verification = :records, updated_at = :updated_at
 WHERE hostname = :hostname AND arena_id = :arena
 RETURNING hostname
 

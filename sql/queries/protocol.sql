@@ -55,8 +55,10 @@ RETURNING status, p1_ready_at IS NOT NULL, p2_ready_at IS NOT NULL
 -- name: insert_submission
 INSERT INTO match_submissions (match_id, side, submitter_id, app_id, result, result_hash, winner_id,
 	winner_side_id, client_role, started_at, ended_at, received_at, token, score_p1, score_p2)
-SELECT :match, :side, :submitter, :app, :result, :result_hash, :winner, :winner_side, :client_role, :started_at, :ended_at, :at, :token, :p1, :p2
-WHERE EXISTS (SELECT 1 FROM matches WHERE id = :match AND status IN ('live', 'awaiting_result') AND session_nonce = :session_nonce)
+SELECT :match, :side, :submitter, :app, :result, :result_hash, :winner, :winner_side, :client_role,
+	:started_at, :ended_at, :at, :token, :p1, :p2
+WHERE EXISTS (SELECT 1 FROM matches WHERE id = :match AND status IN ('live',
+	'awaiting_result') AND session_nonce = :session_nonce)
 ON CONFLICT (match_id, side) DO NOTHING
 
 -- name: reconcile
@@ -81,10 +83,12 @@ UPDATE matches SET
 	-- Both agreeing sides sent the same score: it is the match's.
 	score_p1 = coalesce((SELECT min(score_p1) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
 		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
-			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1), score_p1),
+			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1),
+				score_p1),
 	score_p2 = coalesce((SELECT min(score_p2) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
 		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
-			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1), score_p2),
+			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1),
+				score_p2),
 	ended_at = coalesce(ended_at, :at),
 	updated_at = :at
 WHERE id = :match AND status IN ('live', 'awaiting_result')

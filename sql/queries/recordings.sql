@@ -9,8 +9,10 @@ FROM recordings
 -- One statement: a new pending recording, or the uploader's pending one
 -- for the match updated (its key and a link share kept). A finalized one
 -- matches nothing here and is read separately.
-INSERT INTO recordings (match_id, uploader_id, scope, visibility, game_build, duration_ms, object_key, max_bytes, created_at)
-VALUES (:match, :uploader, :scope, :visibility, :game_build, :duration_ms, :object_key, :max_bytes, :created_at)
+INSERT INTO recordings (match_id, uploader_id, scope, visibility, game_build, duration_ms, object_key,
+	max_bytes, created_at)
+VALUES (:match, :uploader, :scope, :visibility, :game_build, :duration_ms, :object_key, :max_bytes,
+	:created_at)
 ON CONFLICT (match_id, uploader_id) DO UPDATE SET scope = excluded.scope,
 	visibility = CASE WHEN recordings.visibility = 'link' THEN 'link' ELSE excluded.visibility END,
 	game_build = excluded.game_build, duration_ms = excluded.duration_ms, max_bytes = excluded.max_bytes
@@ -23,7 +25,8 @@ SELECT id FROM recordings WHERE match_id = :match AND uploader_id = :uploader
 -- name: create_casual_recording
 -- The per-day allowance is counted in the inserting statement, so racing
 -- inits never exceed it.
-INSERT INTO recordings (match_id, uploader_id, scope, visibility, game_build, duration_ms, object_key, max_bytes, created_at)
+INSERT INTO recordings (match_id, uploader_id, scope, visibility, game_build, duration_ms, object_key,
+	max_bytes, created_at)
 SELECT NULL, :uploader, :scope, :visibility, :game_build, :duration_ms, :object_key, :max_bytes, :created_at
 WHERE (SELECT count(*) FROM recordings WHERE uploader_id = :uploader AND match_id IS NULL AND created_at > :since) < :per_day
 RETURNING id
@@ -32,7 +35,8 @@ RETURNING id
 -- Claims the checked copy ?2 while its removal is still scheduled after
 -- ?6 (the finalize's time): a copy the scheduled job may be removing is
 -- never served. The batch goes on with claimed_removals.
-UPDATE recordings SET state = 'ready', served_key = :key, byte_size = :size, game_build = :game_build, duration_ms = :duration_ms, ready_at = :at
+UPDATE recordings SET state = 'ready', served_key = :key, byte_size = :size, game_build = :game_build,
+	duration_ms = :duration_ms, ready_at = :at
 WHERE id = :recording AND state = 'pending'
 	AND EXISTS (SELECT 1 FROM object_removals WHERE object_key = :key AND due_at > :at)
 
@@ -41,7 +45,8 @@ WHERE id = :recording AND state = 'pending'
 -- whose upload is what it serves (seeded, or finalized before checked
 -- copies) keeps it.
 INSERT INTO object_removals (object_key, due_at)
-SELECT object_key, :upload_removal_due FROM recordings WHERE id = :recording AND served_key = :key AND object_key != served_key
+SELECT object_key,
+	:upload_removal_due FROM recordings WHERE id = :recording AND served_key = :key AND object_key != served_key
 ON CONFLICT (object_key) DO UPDATE SET due_at = excluded.due_at
 
 -- name: recording_claimed
@@ -60,7 +65,8 @@ RETURNING share_token
 -- name: recordings_of_where
 WHERE uploader_id = :player OR match_id IN (
 	SELECT m.id FROM roster_members r
-	JOIN matches m ON m.tournament_id = r.tournament_id AND r.captain_id IN (m.p1_platform_id, m.p2_platform_id)
+	JOIN matches m ON m.tournament_id = r.tournament_id AND r.captain_id IN (m.p1_platform_id,
+		m.p2_platform_id)
 	WHERE r.platform_id = :player
 	UNION
 	SELECT m.id FROM matches m WHERE :player IN (m.p1_platform_id, m.p2_platform_id))
@@ -68,7 +74,8 @@ ORDER BY created_at DESC, id DESC
 LIMIT :limit
 
 -- name: segment_columns
-SELECT recording_id, seq, object_key, coalesce(served_key, ''), state, byte_size, base_t_ms, created_at, ready_at
+SELECT recording_id, seq, object_key, coalesce(served_key, ''), state, byte_size, base_t_ms, created_at,
+	ready_at
 FROM recording_segments
 
 -- name: init_segment
@@ -80,7 +87,8 @@ ON CONFLICT (recording_id, seq) DO NOTHING
 
 -- name: mark_segment_ready
 -- As mark_recording_ready.
-UPDATE recording_segments SET state = 'ready', served_key = :key, byte_size = :size, base_t_ms = :base_ms, ready_at = :at
+UPDATE recording_segments SET state = 'ready', served_key = :key, byte_size = :size, base_t_ms = :base_ms,
+	ready_at = :at
 WHERE recording_id = :recording AND seq = :seq AND state = 'pending'
 	AND EXISTS (SELECT 1 FROM object_removals WHERE object_key = :key AND due_at > :at)
 

@@ -7,7 +7,8 @@ INSERT INTO openid_nonces (nonce, seen_at) VALUES (:nonce, :at) ON CONFLICT (non
 DELETE FROM openid_nonces WHERE seen_at < :keep_since
 
 -- name: mock_signin_player
-INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at) VALUES (:player, :persona_name, :avatar_url, :now, :now)
+INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at) VALUES (:player,
+	:persona_name, :avatar_url, :now, :now)
 ON CONFLICT (platform_id) DO UPDATE SET
 	avatar_url = CASE WHEN players.avatar_url = '' THEN excluded.avatar_url ELSE players.avatar_url END,
 	updated_at = excluded.updated_at
@@ -29,7 +30,8 @@ SELECT p.platform_id FROM players p JOIN json_each(:list) j ON p.platform_id = j
 WHERE p.summary_fetched_at >= :since
 
 -- name: insert_web_session
-INSERT INTO web_sessions (id, platform_id, mock, created_at, expires_at) VALUES (:session, :player, :mock, :at, :expires)
+INSERT INTO web_sessions (id, platform_id, mock, created_at, expires_at) VALUES (:session, :player, :mock,
+	:at, :expires)
 
 -- name: sweep_web_sessions
 DELETE FROM web_sessions WHERE expires_at <= :at
@@ -46,6 +48,7 @@ SELECT s.platform_id, s.mock, p.persona_name, p.avatar_url,
 	EXISTS (SELECT 1 FROM arena_admins a WHERE a.platform_id = s.platform_id),
 	(SELECT count(*) FROM alerts al WHERE al.platform_id = s.platform_id AND al.read_at IS NULL),
 	coalesce(p.stream_login, ''),
-	coalesce((SELECT group_concat(f.kind || ':' || f.target_id, ',') FROM follows f WHERE f.platform_id = s.platform_id), '')
+	coalesce((SELECT group_concat(f.kind || ':' || f.target_id,
+		',') FROM follows f WHERE f.platform_id = s.platform_id), '')
 FROM web_sessions s LEFT JOIN players p ON p.platform_id = s.platform_id
 WHERE s.id = :session AND s.expires_at > :now

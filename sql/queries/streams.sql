@@ -18,7 +18,8 @@ SELECT stream_login, platform_id FROM players WHERE stream_login IS NOT NULL ORD
 DELETE FROM stream_link_states WHERE expires_at <= :created_at
 
 -- name: insert_link_state
-INSERT INTO stream_link_states (state, platform_id, return_to, created_at, expires_at) VALUES (:state, :player, :return_to, :created_at, :expires_at)
+INSERT INTO stream_link_states (state, platform_id, return_to, created_at, expires_at) VALUES (:state,
+	:player, :return_to, :created_at, :expires_at)
 
 -- name: take_link_state
 -- Used once: the row is gone after the first taker, whatever races.
@@ -63,7 +64,8 @@ INSERT INTO match_casters (match_id, stream_login, source, platform_id, invited_
 SELECT :match, :stream_login, :source, :player, :invited_by, :created_at
 WHERE EXISTS (SELECT 1 FROM matches WHERE id = :match AND status NOT IN {{resolved}})
 	AND (SELECT count(*) FROM match_casters WHERE match_id = :match AND ended_at IS NULL AND stream_login != :stream_login) < :max_casters
-ON CONFLICT (match_id, stream_login) DO UPDATE SET source = excluded.source, platform_id = excluded.platform_id,
+ON CONFLICT (match_id, stream_login) DO UPDATE SET source = excluded.source,
+	platform_id = excluded.platform_id,
 	invited_by = excluded.invited_by, created_at = CASE WHEN match_casters.ended_at IS NULL
 		THEN match_casters.created_at ELSE excluded.created_at END, ended_at = NULL
 RETURNING match_id
@@ -81,7 +83,8 @@ SELECT match_id, stream_login, source, coalesce(platform_id, ''), coalesce(invit
 FROM match_casters WHERE match_id = :match AND ended_at IS NULL ORDER BY created_at, rowid
 
 -- name: tournament_casters
-SELECT c.match_id, c.stream_login, c.source, coalesce(c.platform_id, ''), coalesce(c.invited_by, ''), c.created_at
+SELECT c.match_id, c.stream_login, c.source, coalesce(c.platform_id, ''), coalesce(c.invited_by, ''),
+	c.created_at
 FROM match_casters c JOIN matches m ON m.id = c.match_id
 WHERE m.tournament_id = :tournament AND c.ended_at IS NULL ORDER BY c.created_at, c.rowid
 
@@ -90,14 +93,16 @@ SELECT match_id, stream_login, source, coalesce(platform_id, ''), coalesce(invit
 FROM match_casters WHERE ended_at IS NULL ORDER BY created_at, rowid
 
 -- name: set_match_stream
-INSERT INTO match_streams (match_id, platform_id, stream_login, created_at) VALUES (:match, :player, :login, :at)
+INSERT INTO match_streams (match_id, platform_id, stream_login, created_at) VALUES (:match, :player, :login,
+	:at)
 ON CONFLICT (match_id, platform_id) DO UPDATE SET stream_login = excluded.stream_login
 
 -- name: delete_match_stream
 DELETE FROM match_streams WHERE match_id = :match AND platform_id = :player
 
 -- name: match_streams
-SELECT match_id, platform_id, stream_login FROM match_streams WHERE match_id = :match ORDER BY created_at, platform_id
+SELECT match_id, platform_id, stream_login FROM match_streams WHERE match_id = :match ORDER BY created_at,
+	platform_id
 
 -- name: tournament_streams
 SELECT s.match_id, s.platform_id, s.stream_login FROM match_streams s JOIN matches m ON m.id = s.match_id

@@ -6,7 +6,8 @@
 INSERT INTO tournaments (slug, name, description, format, status, max_players, registration_opens_at,
 	registration_closes_at, starts_at, environment, team_min_players, team_max_players,
 	match_window_minutes, cast_hand_mode, cast_delay_seconds, allow_spectators, created_at, updated_at)
-VALUES (:slug, :name, '', :format, 'playoffs', 2, :at, :at, :at, :environment, 1, 1, :window_minutes, 'hidden', 0, 1, :at, :at)
+VALUES (:slug, :name, '', :format, 'playoffs', 2, :at, :at, :at, :environment, 1, 1, :window_minutes,
+	'hidden', 0, 1, :at, :at)
 
 -- name: insert_title
 INSERT INTO titles (slug, name, tournament_id, created_at, updated_at)
@@ -27,7 +28,8 @@ SELECT t.id, t.slug, t.name, t.tournament_id, tr.environment, coalesce(t.holder_
 	(SELECT json_array(c.id, c.challenger_platform_id, c.holder_platform_id, c.status, c.created_at,
 			c.responded_at, coalesce(c.match_id, 0))
 		FROM title_challenges c WHERE c.title_id = t.id AND c.status IN ('pending', 'declined')),
-	(SELECT json_array(m.id, m.round_label, m.status, m.p1_platform_id, m.p2_platform_id, m.opens_at, m.closes_at)
+	(SELECT json_array(m.id, m.round_label, m.status, m.p1_platform_id, m.p2_platform_id, m.opens_at,
+		m.closes_at)
 		FROM matches m WHERE m.tournament_id = t.tournament_id AND m.status NOT IN {{resolved}}
 		ORDER BY m.id LIMIT 1)
 FROM titles t JOIN tournaments tr ON tr.id = t.tournament_id
@@ -43,7 +45,8 @@ SELECT count(*) FROM titles WHERE id = :title
 -- name: insert_title_player
 -- A player who volunteers or challenges becomes known to the arena (a
 -- placeholder name until the platform's summary names them).
-INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at) VALUES (:player, :name, '', :at, :at)
+INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at) VALUES (:player, :name,
+	'', :at, :at)
 ON CONFLICT (platform_id) DO NOTHING
 
 -- name: insert_title_roster
@@ -91,7 +94,8 @@ WHERE id = :title AND holder_platform_id IS NOT NULL AND retired_at IS NULL AND 
 INSERT INTO title_challenges (title_id, challenger_platform_id, holder_platform_id, status, created_at, token)
 SELECT t.id, :challenger, t.holder_platform_id, 'pending', :at, :token FROM titles t
 WHERE t.id = :title AND t.holder_platform_id IS NOT NULL AND t.holder_platform_id <> :challenger AND t.retired_at IS NULL
-	AND NOT EXISTS (SELECT 1 FROM title_challenges c WHERE c.title_id = t.id AND c.status IN ('pending', 'declined'))
+	AND NOT EXISTS (SELECT 1 FROM title_challenges c WHERE c.title_id = t.id AND c.status IN ('pending',
+		'declined'))
 	AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.tournament_id
 		AND m.status NOT IN {{resolved}})
 ON CONFLICT DO NOTHING
@@ -118,7 +122,8 @@ WHERE id = :challenge AND status = 'pending'
 -- name: insert_title_match
 INSERT INTO matches (tournament_id, stage, round_label, round_number, status, p1_platform_id, p2_platform_id,
 	opens_at, closes_at, created_at, updated_at)
-SELECT t.tournament_id, :stage, :round, 1, 'scheduled', c.holder_platform_id, c.challenger_platform_id, :now, :closes, :now, :now
+SELECT t.tournament_id, :stage, :round, 1, 'scheduled', c.holder_platform_id, c.challenger_platform_id,
+	:now, :closes, :now, :now
 FROM title_challenges c JOIN titles t ON t.id = c.title_id
 WHERE c.id = :challenge AND c.status = 'accepted' AND c.response_token = :token
 
@@ -164,12 +169,14 @@ ON CONFLICT (title_id, platform_id) DO NOTHING
 UPDATE title_reigns SET until = :at, ended = 'stripped'
 WHERE id = (SELECT t.reign_id FROM titles t
 	WHERE t.id = :title AND t.holder_platform_id IS NOT NULL AND t.retired_at IS NULL AND t.clock_started_at <= :cutoff
-		AND EXISTS (SELECT 1 FROM title_challenges c WHERE c.title_id = t.id AND c.status IN ('pending', 'declined')))
+		AND EXISTS (SELECT 1 FROM title_challenges c WHERE c.title_id = t.id AND c.status IN ('pending',
+			'declined')))
 
 -- name: strip_title
 UPDATE titles SET holder_platform_id = NULL, reign_id = NULL, clock_started_at = NULL, updated_at = :at
 WHERE id = :title AND holder_platform_id IS NOT NULL AND retired_at IS NULL AND clock_started_at <= :cutoff
-	AND EXISTS (SELECT 1 FROM title_challenges c WHERE c.title_id = titles.id AND c.status IN ('pending', 'declined'))
+	AND EXISTS (SELECT 1 FROM title_challenges c WHERE c.title_id = titles.id AND c.status IN ('pending',
+		'declined'))
 
 -- name: expire_title_challenges
 UPDATE title_challenges SET status = 'expired', responded_at = coalesce(responded_at, :at)
@@ -177,7 +184,8 @@ WHERE title_id = :title AND status IN ('pending', 'declined')
 	AND (SELECT t.holder_platform_id FROM titles t WHERE t.id = title_challenges.title_id) IS NULL
 
 -- name: retire_title
-UPDATE titles SET retired_at = coalesce(retired_at, :now), clock_started_at = NULL, updated_at = :now WHERE id = :title
+UPDATE titles SET retired_at = coalesce(retired_at, :now), clock_started_at = NULL,
+	updated_at = :now WHERE id = :title
 
 -- name: void_title_challenges
 UPDATE title_challenges SET status = 'void', responded_at = coalesce(responded_at, :now)

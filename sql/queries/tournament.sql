@@ -1,7 +1,8 @@
 -- Seasons, tournaments, registrations and matches.
 
 -- name: insert_season
-INSERT INTO seasons (slug, name, starts_at, ends_at, created_at) VALUES (:slug, :name, :starts_at, :ends_at, :created_at) RETURNING id
+INSERT INTO seasons (slug, name, starts_at, ends_at, created_at) VALUES (:slug, :name, :starts_at, :ends_at,
+	:created_at) RETURNING id
 
 -- name: update_season
 UPDATE seasons SET name = :name, starts_at = :starts_at, ends_at = :ends_at WHERE slug = :slug RETURNING id
@@ -15,7 +16,11 @@ INSERT INTO tournaments (slug, name, description, format, status, max_players, r
 	group_count, advance_per_group, small_final, match_window_minutes, cast_hand_mode,
 	cast_delay_seconds, allow_spectators, created_at, updated_at,
 	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings, check_in_minutes, group_format)
-VALUES (:slug, :name, :description, :format, 'draft', :max_players, :registration_opens_at, :registration_closes_at, :starts_at, :environment, NULLIF(:season, 0), :team_min_players, :team_max_players, :group_count, :advance_per_group, :small_final, :match_window_minutes, :hand_mode, :delay_seconds, :allow_spectators, :created_at, :updated_at, :grand_final_reset, :swiss_rounds, :top_cut, :seed_from_ratings, :check_in_minutes, :group_format)
+VALUES (:slug, :name, :description, :format, 'draft', :max_players, :registration_opens_at,
+	:registration_closes_at, :starts_at, :environment, NULLIF(:season, 0), :team_min_players,
+	:team_max_players, :group_count, :advance_per_group, :small_final, :match_window_minutes, :hand_mode,
+	:delay_seconds, :allow_spectators, :created_at, :updated_at, :grand_final_reset, :swiss_rounds,
+	:top_cut, :seed_from_ratings, :check_in_minutes, :group_format)
 RETURNING id
 
 -- name: tournament_columns
@@ -39,7 +44,8 @@ UPDATE tournaments SET status = :to, updated_at = :now WHERE id = :tournament AN
 -- name: start_stage
 -- The step happens only while none of the sides it withdraws for not
 -- checking in (a JSON array of captains) has checked in meanwhile.
-UPDATE tournaments SET status = :to, transition_token = :token, updated_at = :now WHERE id = :tournament AND status = :from
+UPDATE tournaments SET status = :to, transition_token = :token,
+	updated_at = :now WHERE id = :tournament AND status = :from
 	AND NOT EXISTS (SELECT 1 FROM registrations r JOIN json_each(:absent_json) j ON r.platform_id = j.value
 		WHERE r.tournament_id = tournaments.id AND r.checked_in_at IS NOT NULL)
 
@@ -62,7 +68,8 @@ ON CONFLICT (dedupe_key) DO NOTHING
 -- while its tournament has not started.
 UPDATE registrations SET checked_in_at = coalesce(checked_in_at, :at)
 WHERE tournament_id = :tournament AND platform_id = :captain
-	AND (SELECT status FROM tournaments WHERE id = :tournament) IN ('registration_open', 'registration_closed')
+	AND (SELECT status FROM tournaments WHERE id = :tournament) IN ('registration_open',
+		'registration_closed')
 RETURNING platform_id
 
 -- name: stage_token
@@ -71,10 +78,12 @@ SELECT status, transition_token FROM tournaments WHERE id = :tournament
 -- name: insert_stage_match
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
 	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
-	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at, updated_at)
+	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at,
+		updated_at)
 SELECT :tournament, :stage, :round, :round_number, NULLIF(:group, ''), NULLIF(:slot, ''), :status,
 	NULLIF(:p1, ''), NULLIF(:p2, ''), :opens_at, :closes_at, NULLIF(:winner, ''), NULLIF(:source, ''),
-	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''), NULLIF(:loser_to_side, 0),
+	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''),
+		NULLIF(:loser_to_side, 0),
 	:resolved_at, :resolved_at, :now, :now
 WHERE (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 
@@ -84,10 +93,12 @@ WHERE (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 -- skipped.
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
 	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
-	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at, updated_at)
+	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at,
+		updated_at)
 SELECT :tournament, :stage, :round, :round_number, NULLIF(:group, ''), :slot, :status,
 	NULLIF(:p1, ''), NULLIF(:p2, ''), :opens_at, :closes_at, NULLIF(:winner, ''), NULLIF(:source, ''),
-	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''), NULLIF(:loser_to_side, 0),
+	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''),
+		NULLIF(:loser_to_side, 0),
 	:resolved_at, :resolved_at, :now, :now
 WHERE (SELECT status FROM tournaments WHERE id = :tournament) = :to
 ON CONFLICT (tournament_id, bracket_slot) DO NOTHING
@@ -109,11 +120,13 @@ WHERE t.id = :tournament AND t.status = 'registration_open'
 
 -- name: insert_roster_member
 INSERT INTO roster_members (tournament_id, platform_id, captain_id)
-SELECT :tournament, :player, :captain WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain)
+SELECT :tournament, :player,
+	:captain WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain)
 
 -- name: upsert_registered_player
 INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at)
-SELECT :player, :name, :avatar_url, :at, :at WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain)
+SELECT :player, :name, :avatar_url, :at,
+	:at WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain)
 ON CONFLICT (platform_id) DO UPDATE SET
 	persona_name = CASE WHEN :named THEN excluded.persona_name ELSE players.persona_name END,
 	updated_at = excluded.updated_at
@@ -144,14 +157,16 @@ ORDER BY CASE stage WHEN 'group' THEN 0 ELSE 1 END, length(coalesce(group_name, 
 	group_name, round_number, id
 
 -- name: resolve_match
-UPDATE matches SET status = :status, winner_platform_id = :winner, score_p1 = :p1, score_p2 = :p2, result_source = :source,
+UPDATE matches SET status = :status, winner_platform_id = :winner, score_p1 = :p1, score_p2 = :p2,
+	result_source = :source,
 	resolved_at = :at, ended_at = coalesce(ended_at, :at), updated_at = :at, decision_token = :token
 WHERE id = :match AND status NOT IN {{resolved}}
 	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
 
 
 -- name: reschedule_match
-UPDATE matches SET opens_at = :opens_at, closes_at = :closes_at, updated_at = :at WHERE id = :match RETURNING id
+UPDATE matches SET opens_at = :opens_at, closes_at = :closes_at,
+	updated_at = :at WHERE id = :match RETURNING id
 
 -- name: complete_tournament
 UPDATE tournaments SET status = 'completed', completed_at = :at, updated_at = :at
@@ -162,7 +177,8 @@ INSERT INTO podiums (tournament_id, rank, platform_id) VALUES (:tournament, :ran
 ON CONFLICT DO NOTHING
 
 -- name: insert_placement
-INSERT INTO placements (tournament_id, platform_id, place, points) VALUES (:tournament, :player, :place, :points)
+INSERT INTO placements (tournament_id, platform_id, place, points) VALUES (:tournament, :player, :place,
+	:points)
 ON CONFLICT DO NOTHING
 
 -- name: podium
