@@ -44,7 +44,7 @@ func (s *Arena) SetSeeds(ctx context.Context, tournamentID int64, seeds map[stri
 	if err != nil {
 		return err
 	}
-	n, err := s.db.countReturned(ctx, q("set_seeds"), sql.Named("raw", string(raw)),
+	n, err := s.db.countReturned(ctx, q("set_seeds"), sql.Named("seeds", string(raw)),
 		sql.Named("tournament", tournamentID))
 	if err != nil {
 		return fmt.Errorf("store: unable to set seeds of tournament %d: %w", tournamentID, err)

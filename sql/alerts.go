@@ -113,7 +113,7 @@ func (s *Arena) Followers(ctx context.Context, tournamentID int64, players []str
 	if tournamentID > 0 {
 		tid = strconv.FormatInt(tournamentID, 10)
 	}
-	return s.strings(ctx, "followers", q("followers"), sql.Named("tournament", tid), sql.Named("list", string(list)))
+	return s.strings(ctx, "followers", q("followers"), sql.Named("tournament", tid), sql.Named("players", string(list)))
 }
 
 // FanOut implements core.AlertStore: one batch.
@@ -201,7 +201,7 @@ func (s *Arena) Webhooks(ctx context.Context, owners []string) ([]core.Webhook, 
 	if err != nil {
 		return nil, err
 	}
-	return s.webhooks(ctx, q("enabled_webhooks"), sql.Named("list", string(list)))
+	return s.webhooks(ctx, q("enabled_webhooks"), sql.Named("owners", string(list)))
 }
 
 func (s *Arena) webhooks(ctx context.Context, query string, args ...any) ([]core.Webhook, error) {

@@ -248,7 +248,7 @@ func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.db.query(ctx, q("hosts_taken"), sql.Named("list", string(list)))
+	rows, err := d.db.query(ctx, q("hosts_taken"), sql.Named("hosts", string(list)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to check hosts: %w", err)
 	}

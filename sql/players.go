@@ -22,7 +22,7 @@ func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.Play
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, q("players_in"), sql.Named("list", string(list)))
+	rows, err := s.db.query(ctx, q("players_in"), sql.Named("players", string(list)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read players: %w", err)
 	}
@@ -117,7 +117,7 @@ func (s *Arena) SetSetting(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.write(ctx, q("set_setting"), sql.Named("key", key), sql.Named("raw", string(raw))); err != nil {
+	if _, err := s.db.write(ctx, q("set_setting"), sql.Named("key", key), sql.Named("value", string(raw))); err != nil {
 		return fmt.Errorf("store: unable to store setting %s: %w", key, err)
 	}
 	return nil

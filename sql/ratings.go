@@ -22,7 +22,7 @@ func (s *Arena) Ratings(ctx context.Context, ids []string) (map[string]core.Play
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, q("ratings_in"), sql.Named("list", string(list)))
+	rows, err := s.db.query(ctx, q("ratings_in"), sql.Named("players", string(list)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read ratings: %w", err)
 	}

@@ -55,7 +55,7 @@ func (s *Arena) FreshSummaries(ctx context.Context, ids []string, since time.Tim
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, q("fresh_summaries"), sql.Named("list", string(list)),
+	rows, err := s.db.query(ctx, q("fresh_summaries"), sql.Named("players", string(list)),
 		sql.Named("since", formatTime(since)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read summary freshness: %w", err)

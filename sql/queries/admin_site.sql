@@ -20,8 +20,8 @@ RETURNING id
 -- The seeds are a JSON object {captain: seed}; 0 clears a seed. Only while
 -- the groups or the bracket are not drawn yet.
 UPDATE registrations
-SET seed = NULLIF((SELECT j.value FROM json_each(:raw) j WHERE j.key = registrations.platform_id), 0)
-WHERE tournament_id = :tournament AND platform_id IN (SELECT key FROM json_each(:raw))
+SET seed = NULLIF((SELECT j.value FROM json_each(:seeds) j WHERE j.key = registrations.platform_id), 0)
+WHERE tournament_id = :tournament AND platform_id IN (SELECT key FROM json_each(:seeds))
 	AND (SELECT status FROM tournaments WHERE id = :tournament) IN ('registration_open',
 		'registration_closed')
 RETURNING platform_id

@@ -64,7 +64,7 @@ FROM arena_events WHERE fanned_out_at IS NULL ORDER BY id LIMIT :limit
 -- name: followers
 -- A join rather than IN (SELECT ... json_each): see fresh_summaries.
 SELECT platform_id FROM follows WHERE kind = 'tournament' AND target_id = :tournament
-UNION SELECT f.platform_id FROM follows f JOIN json_each(:list) j ON f.target_id = j.value WHERE f.kind = 'player'
+UNION SELECT f.platform_id FROM follows f JOIN json_each(:players) j ON f.target_id = j.value WHERE f.kind = 'player'
 ORDER BY 1
 
 -- name: event_fanned_out
@@ -103,7 +103,7 @@ SELECT owner, url, secret, created_at, disabled_at FROM webhooks WHERE owner = :
 
 -- name: enabled_webhooks
 SELECT w.owner, w.url, w.secret, w.created_at,
-	w.disabled_at FROM webhooks w JOIN json_each(:list) j ON w.owner = j.value
+	w.disabled_at FROM webhooks w JOIN json_each(:owners) j ON w.owner = j.value
 WHERE w.disabled_at IS NULL ORDER BY w.owner
 
 -- name: due_deliveries

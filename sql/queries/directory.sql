@@ -21,9 +21,9 @@ SELECT a.id, a.slug, a.name, a.plan, a.app_ids, a.publisher_key, a.identity, a.r
 FROM arenas a
 
 -- name: hosts_taken
-SELECT h.host FROM arena_hosts h JOIN json_each(:list) j ON h.host = j.value
+SELECT h.host FROM arena_hosts h JOIN json_each(:hosts) j ON h.host = j.value
 UNION
-SELECT d.hostname FROM custom_domains d JOIN json_each(:list) j ON d.hostname = j.value
+SELECT d.hostname FROM custom_domains d JOIN json_each(:hosts) j ON d.hostname = j.value
 ORDER BY 1
 
 -- name: slug_taken

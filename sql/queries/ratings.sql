@@ -4,7 +4,7 @@
 
 -- name: ratings_in
 SELECT r.platform_id, r.rating, r.deviation, r.volatility, r.matches, r.rated_through
-FROM ratings r JOIN json_each(:list) j ON r.platform_id = j.value
+FROM ratings r JOIN json_each(:players) j ON r.platform_id = j.value
 
 -- name: rating_ladder
 SELECT platform_id, rating, deviation, volatility, matches, rated_through

@@ -26,7 +26,7 @@ UPDATE players SET summary_fetched_at = :now WHERE platform_id = :player
 -- name: fresh_summaries
 -- A join rather than "platform_id IN (SELECT value FROM json_each(?))":
 -- tursodb answers that form with no rows for an indexed column.
-SELECT p.platform_id FROM players p JOIN json_each(:list) j ON p.platform_id = j.value
+SELECT p.platform_id FROM players p JOIN json_each(:players) j ON p.platform_id = j.value
 WHERE p.summary_fetched_at >= :since
 
 -- name: insert_web_session

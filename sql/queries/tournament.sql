@@ -186,7 +186,7 @@ SELECT rank, platform_id FROM podiums WHERE tournament_id = :tournament ORDER BY
 
 -- name: players_in
 SELECT p.platform_id, p.persona_name, p.avatar_url
-FROM players p JOIN json_each(:list) j ON p.platform_id = j.value
+FROM players p JOIN json_each(:players) j ON p.platform_id = j.value
 
 -- name: player
 SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = :player
@@ -224,5 +224,5 @@ ORDER BY sum(pl.points) DESC, count(*) DESC, pl.platform_id
 SELECT value FROM arena_settings WHERE key = :key
 
 -- name: set_setting
-INSERT INTO arena_settings (key, value) VALUES (:key, :raw)
+INSERT INTO arena_settings (key, value) VALUES (:key, :value)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value
