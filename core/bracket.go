@@ -6,16 +6,6 @@ import (
 	"strconv"
 )
 
-// BracketStage is a playoff match's stage as the spec names it.
-type BracketStage string
-
-// Playoff stages; the group stage is not part of a bracket.
-const (
-	BracketStagePlayoff    BracketStage = "playoff"
-	BracketStageSmallFinal BracketStage = "small_final"
-	BracketStageFinal      BracketStage = "final"
-)
-
 // Bracket slots of the deciding matches. Other slots are "SF1", "SF2",
 // "QF1".."QF4" and, in earlier rounds, "R<round>M<match>" such as "R1M3".
 const (
@@ -41,10 +31,10 @@ type BracketPlan struct {
 
 // BracketMatch is one planned playoff match.
 type BracketMatch struct {
-	Stage       BracketStage `json:"stage"`
-	Round       string       `json:"round"`       // "Round of 16", "Quarterfinals", ..., "Small final"
-	RoundNumber int          `json:"roundNumber"` // 1 is the first round; the small final shares the final's
-	BracketSlot string       `json:"bracketSlot"`
+	Stage       MatchStage `json:"stage"`
+	Round       string     `json:"round"`       // "Round of 16", "Quarterfinals", ..., "Small final"
+	RoundNumber int        `json:"roundNumber"` // 1 is the first round; the small final shares the final's
+	BracketSlot string     `json:"bracketSlot"`
 	// Section and SectionRound place a double-elimination match: winners,
 	// losers or grand_final, and its round there ("" and 0 otherwise).
 	Section      string      `json:"section,omitempty"`
@@ -54,7 +44,7 @@ type BracketMatch struct {
 	// Bye marks a first-round match with one empty seat: it resolves at once
 	// for the other seat's player, and callers record resultSource "bye".
 	Bye      bool    `json:"bye,omitempty"`
-	Winner   string  `json:"winner,omitempty"`  // set once known (see AdvanceBracket)
+	Winner   string  `json:"winner,omitempty"`  // a bye's when drawn, a stored decision's
 	WinnerTo SeatRef `json:"winnerTo,omitzero"` // zero for the final and small final
 	LoserTo  SeatRef `json:"loserTo,omitzero"`  // semifinals with a small final only
 }
@@ -94,7 +84,7 @@ func (p BracketPlan) MatchAt(slot string) (BracketMatch, bool) {
 // round 1 and the top seeds meet as late as possible (for 16: 1v16, 8v9,
 // 4v13, 5v12, 2v15, 7v10, 3v14, 6v11). The byes are the missing bottom
 // seeds, so they face the top seeds and never each other. Bye matches come
-// back already resolved with their player moved on (see AdvanceBracket).
+// back already resolved with their player moved on (seatByes).
 // With smallFinal, the semifinal losers play a small final, unless there are
 // only 3 entrants (one semifinal is a bye, so there is no second loser).
 //
@@ -124,7 +114,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 		count := size >> r
 		for i := 1; i <= count; i++ {
 			m := BracketMatch{
-				Stage:       BracketStagePlayoff,
+				Stage:       StagePlayoff,
 				Round:       roundLabel(count),
 				RoundNumber: r,
 				BracketSlot: bracketSlot(r, count, i),
@@ -137,7 +127,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 				m.P2.FromSlot = bracketSlot(r-1, 2*count, 2*i)
 			}
 			if count == 1 {
-				m.Stage = BracketStageFinal
+				m.Stage = StageFinal
 			} else {
 				m.WinnerTo = SeatRef{BracketSlot: bracketSlot(r+1, count/2, (i+1)/2), Side: 2 - i%2}
 			}
@@ -149,7 +139,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 	}
 	if plan.SmallFinal {
 		plan.Matches = append(plan.Matches, BracketMatch{
-			Stage:       BracketStageSmallFinal,
+			Stage:       StageSmallFinal,
 			Round:       "Small final",
 			RoundNumber: plan.Rounds,
 			BracketSlot: BracketSlotSmallFinal,
@@ -157,7 +147,7 @@ func PlanBracket(seeded []string, smallFinal bool) (BracketPlan, error) {
 			P2:          BracketSeat{FromSlot: "SF2", FromLoser: true},
 		})
 	}
-	return AdvanceBracket(plan, nil)
+	return seatByes(plan), nil
 }
 
 // checkSeeded refuses fewer than 2 entrants (too_few_entrants) and an

@@ -43,7 +43,7 @@ func BracketColumns(plan BracketPlan) []BracketColumn {
 	byRound := make([][]BracketMatch, plan.Rounds+1)
 	var center []BracketColumn
 	for _, m := range plan.Matches {
-		if m.Stage == BracketStagePlayoff {
+		if m.Stage == StagePlayoff {
 			byRound[m.RoundNumber] = append(byRound[m.RoundNumber], m)
 			continue
 		}

@@ -319,7 +319,7 @@ type DirectoryEntry struct {
 type CastMatch struct {
 	ID         int64          `json:"id"`
 	Tournament CastTournament `json:"tournament"`
-	Stage      string         `json:"stage"`
+	Stage      MatchStage     `json:"stage"`
 	Round      string         `json:"round"`
 	Group      string         `json:"group,omitempty"`
 	Status     string         `json:"status"`

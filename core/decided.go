@@ -13,16 +13,12 @@ import (
 // of a single client submission (RunGracePeriod), or by the window-close
 // timer (RunWindowClose). Whatever decides it:
 //
-//  1. The store records the decision in one conditional batch that also
-//     seats the decided match's winner (and, from a semifinal feeding a
-//     small final or any double-elimination match, its loser) in the
-//     bracket match it feeds, creates a double elimination's grand final
-//     reset when the losers' champion wins the grand final, for a title
-//     match crowns its winner (holder, reign, defenses, lineage, clock;
-//     see title.go), records the result_confirmed event its alerts are
-//     made of (result_disputed when a submission or report left it
-//     disputed) and ends its caster seats (alerts.go). These are the same
-//     statements for every source, read from the decided row.
+//  1. The store records the decision in one conditional batch with the
+//     decision statements of sql/queries/decided.sql, the same for every
+//     source and read from the decided row (seat_winner, seat_loser,
+//     insert_grand_final_reset, title_result to title_result_applied,
+//     record_decision_event, end_caster_seats; what each does is written
+//     there).
 //  2. MatchDecided then moves the tournament on: it completes it once its
 //     deciding matches are decided (podium, placements and ladder points in
 //     one batch, CompleteIfDecided), and a Swiss match that ends its round

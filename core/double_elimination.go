@@ -99,7 +99,8 @@ type deSeat struct {
 // then GF and GF2). RoundNumber is that order's step (W r is step r, L r
 // step r+1, GF step 2k, GF2 step 2k+1): match windows open step by step.
 // First-round byes come back resolved. GF2 has no players until GF is
-// decided for the losers' champion (AdvanceBracket seats them).
+// decided for the losers' champion (insert_grand_final_reset in
+// sql/queries/decided.sql creates it, seated).
 //
 // It returns a too_few_entrants error for fewer than 2 entrants and an
 // internal error for an empty or repeated id.
@@ -119,7 +120,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 	}
 	all := make([]tmpl, 0, 2*size)
 	add := func(section string, r, i int, p1, p2 deSeat) {
-		m := BracketMatch{Stage: BracketStagePlayoff, Section: section, SectionRound: r}
+		m := BracketMatch{Stage: StagePlayoff, Section: section, SectionRound: r}
 		switch section {
 		case BracketSectionWinners:
 			m.BracketSlot, m.RoundNumber, m.Round = deSlot("W", r, i), r, "Winners round "+strconv.Itoa(r)
@@ -172,7 +173,7 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 	if k == 1 {
 		challenger = deSeat{slot: deSlot("W", 1, 1), loser: true}
 	}
-	grand := BracketMatch{Stage: BracketStageFinal, Section: BracketSectionGrandFinal, SectionRound: 1,
+	grand := BracketMatch{Stage: StageFinal, Section: BracketSectionGrandFinal, SectionRound: 1,
 		BracketSlot: BracketSlotGrandFinal, Round: "Grand final", RoundNumber: 2 * k}
 	all = append(all, tmpl{m: grand, p1: champion, p2: challenger})
 
@@ -256,11 +257,11 @@ func PlanDoubleElimination(seeded []string, reset bool) (BracketPlan, error) {
 		plan.Matches = append(plan.Matches, t.m)
 	}
 	if reset {
-		plan.Matches = append(plan.Matches, BracketMatch{Stage: BracketStageFinal, Section: BracketSectionGrandFinal,
+		plan.Matches = append(plan.Matches, BracketMatch{Stage: StageFinal, Section: BracketSectionGrandFinal,
 			SectionRound: 2, BracketSlot: BracketSlotGrandFinalReset, Round: "Grand final reset", RoundNumber: 2*k + 1,
 			P1: BracketSeat{FromSlot: BracketSlotGrandFinal}, P2: BracketSeat{FromSlot: BracketSlotGrandFinal}})
 	}
-	return AdvanceBracket(plan, nil)
+	return seatByes(plan), nil
 }
 
 func sectionOrder(s string) int {

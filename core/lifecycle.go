@@ -229,7 +229,7 @@ func StoredBracket(matches []Match) BracketPlan {
 		}
 		bye := m.ResultSource == SourceBye
 		bm := BracketMatch{
-			Stage: BracketStage(m.Stage), Round: m.Round, RoundNumber: m.RoundNumber, BracketSlot: m.BracketSlot,
+			Stage: m.Stage, Round: m.Round, RoundNumber: m.RoundNumber, BracketSlot: m.BracketSlot,
 			P1: BracketSeat{PlayerID: m.P1}, P2: BracketSeat{PlayerID: m.P2, Bye: bye},
 			Bye: bye, Winner: m.Winner, WinnerTo: m.WinnerTo, LoserTo: m.LoserTo,
 		}
@@ -251,6 +251,6 @@ func StoredBracket(matches []Match) BracketPlan {
 }
 
 // IsBracketStage reports whether a match stage is part of a bracket.
-func IsBracketStage(stage string) bool {
+func IsBracketStage(stage MatchStage) bool {
 	return stage == StagePlayoff || stage == StageFinal || stage == StageSmallFinal
 }

@@ -54,16 +54,21 @@ func (m *Match) Window(now time.Time) WindowState { return WindowAt(m.OpensAt, m
 // live match had both).
 func (m *Match) ReadySides() (p1, p2 bool) { return m.P1ReadyAt != nil, m.P2ReadyAt != nil }
 
+// MatchStage is a match's stage.
+type MatchStage string
+
 // Match stages: the spec's four, plus a Swiss round's and a round-robin
-// tournament's matches. Double-elimination matches are playoff matches
-// (the grand final and its reset final); a Swiss top cut is a bracket.
+// tournament's matches (and a title match's, StageTitle). Playoff, small
+// final and final are a bracket's (IsBracketStage). Double-elimination
+// matches are playoff matches (the grand final and its reset final); a
+// Swiss top cut is a bracket.
 const (
-	StageGroup      = "group"
-	StagePlayoff    = "playoff"
-	StageSmallFinal = "small_final"
-	StageFinal      = "final"
-	StageSwiss      = "swiss"
-	StageRoundRobin = "round_robin"
+	StageGroup      MatchStage = "group"
+	StagePlayoff    MatchStage = "playoff"
+	StageSmallFinal MatchStage = "small_final"
+	StageFinal      MatchStage = "final"
+	StageSwiss      MatchStage = "swiss"
+	StageRoundRobin MatchStage = "round_robin"
 )
 
 // Result sources (spec 2.4).
@@ -87,7 +92,7 @@ const (
 type Match struct {
 	ID           int64
 	TournamentID int64
-	Stage        string
+	Stage        MatchStage
 	Round        string // human label: "Round 1", "Quarterfinals", ...
 	RoundNumber  int
 	GroupName    string

@@ -60,8 +60,8 @@ type Placement struct {
 }
 
 // BracketPlacements returns the finishing place of every player whose run
-// in plan (an advanced plan, see AdvanceBracket) is over, best first and
-// then by bracket seed. A player eliminated in a round of k matches shares
+// in plan (a stored bracket, StoredBracket: seated by its decisions) is
+// over, best first and then by bracket seed. A player eliminated in a round of k matches shares
 // place k+1 with the other losers of that round: quarterfinal losers are
 // 5th, round-of-16 losers 9th, semifinal losers 3rd when there is no small
 // final. The final decides 1 and 2, the small final 3 and 4. Byes eliminate
@@ -123,10 +123,10 @@ func BracketPlacements(plan BracketPlan) []Placement {
 			won, lost = m.P2, m.P1
 		}
 		switch {
-		case m.Stage == BracketStageFinal:
+		case m.Stage == StageFinal:
 			add(won, 1)
 			add(lost, 2)
-		case m.Stage == BracketStageSmallFinal:
+		case m.Stage == StageSmallFinal:
 			add(won, 3)
 			add(lost, 4)
 		case m.LoserTo.BracketSlot == "": // a semifinal loser with a small final still plays

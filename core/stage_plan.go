@@ -199,7 +199,7 @@ func bracketMatches(t *Tournament, plan BracketPlan, now time.Time) []Match {
 		}
 		opens := now.Add(time.Duration(bm.RoundNumber-1) * window)
 		m := Match{
-			TournamentID: t.ID, Stage: string(bm.Stage), Round: bm.Round, RoundNumber: bm.RoundNumber,
+			TournamentID: t.ID, Stage: bm.Stage, Round: bm.Round, RoundNumber: bm.RoundNumber,
 			BracketSlot: bm.BracketSlot, Status: MatchScheduled, P1: bm.P1.PlayerID, P2: bm.P2.PlayerID,
 			OpensAt: opens, ClosesAt: opens.Add(window), WinnerTo: bm.WinnerTo, LoserTo: bm.LoserTo,
 		}
@@ -213,7 +213,7 @@ func bracketMatches(t *Tournament, plan BracketPlan, now time.Time) []Match {
 }
 
 // stageResolved reports whether every match of the stage is resolved.
-func stageResolved(matches []Match, stage string) bool {
+func stageResolved(matches []Match, stage MatchStage) bool {
 	for i := range matches {
 		if matches[i].Stage == stage && !matches[i].Status.Resolved() {
 			return false

@@ -15,14 +15,12 @@ import (
 //     while no challenge is open and no title match is; the holder accepts
 //     (an organized title match, window now .. +TitleMatchWindow) or
 //     declines (the clock keeps running).
-//   - A decided title match crowns its winner in the decision's own batch,
-//     whatever decided it (the store's decision statements): a challenger's
-//     win ends the reign (lost) and starts a new one, the holder's win is a
-//     defense and restarts the clock; a coronation starts the first reign.
-//   - The clock running out (RunTitleClocks, a scheduled job) strips the
-//     holder when a challenge is still unanswered or declined: the title
-//     falls vacant with the challenger as its first volunteer. With no open
-//     challenge the clock restarts.
+//   - A decided title match changes its title in the decision's own
+//     batch, whatever decided it: sql/queries/decided.sql, title_result to
+//     title_result_applied (a defense, a lost reign, a coronation).
+//   - The clock running out (RunTitleClocks, a scheduled job):
+//     sql/queries/titles.sql, strip_to_volunteer to restart_title_clock
+//     (stripped, or the clock restarts).
 //
 // A title is backed by a tournaments row of FormatTitle (its slug, name
 // and environment), so its matches are ordinary organized matches: nonce,
@@ -42,7 +40,7 @@ const (
 const FormatTitle TournamentFormat = "title"
 
 // StageTitle is the stage of every title match.
-const StageTitle = "title"
+const StageTitle MatchStage = "title"
 
 // Round labels of the two kinds of title match.
 const (
@@ -309,11 +307,9 @@ type TitleStore interface {
 	// started at or before cutoff.
 	ExpiredTitleClocks(ctx context.Context, cutoff time.Time) ([]int64, error)
 	// ExpireTitleClock applies the clock's expiry to the title at now, in
-	// one batch, if its clock still started at or before cutoff: with an
-	// open challenge the reign ends stripped, the title falls vacant with
-	// the challenger as first volunteer and the challenge expires;
-	// otherwise the clock restarts at now. A title no longer expired
-	// (another run applied it) is left as it is.
+	// one batch, if its clock still started at or before cutoff
+	// (sql/queries/titles.sql, strip_to_volunteer to restart_title_clock).
+	// A title no longer expired (another run applied it) is left as it is.
 	ExpireTitleClock(ctx context.Context, titleID int64, now, cutoff time.Time) error
 	// RetireTitle retires the title at `at` (once): its clock stops, open
 	// challenges become void and its volunteers leave. CodeTitleNotFound.

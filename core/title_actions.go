@@ -151,9 +151,8 @@ func RespondToChallenge(ctx context.Context, ts TitleStore, a *Arena, caller Cal
 	return c, nil
 }
 
-// RunTitleClocks applies every clock that has run out at now: the holder
-// is stripped when a challenge is open (unanswered or declined), the
-// clock restarts otherwise. It returns how many titles it found expired;
+// RunTitleClocks applies every clock that has run out at now
+// (ExpireTitleClock). It returns how many titles it found expired;
 // running it again, or on two instances at once, changes nothing more.
 func RunTitleClocks(ctx context.Context, ts TitleStore, now time.Time) (int, error) {
 	cutoff := now.Add(-TitleClock)

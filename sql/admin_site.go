@@ -16,14 +16,7 @@ import (
 // (field slug).
 func (s *Arena) UpdateTournament(ctx context.Context, t *core.Tournament) error {
 	var id int64
-	err := s.db.writeRow(ctx, q("update_draft_tournament"),
-		t.Slug, t.Name, t.Description, string(t.Format), t.MaxPlayers,
-		formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.StartsAt),
-		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
-		t.AdvancePerGroup, t.SmallFinal, t.MatchWindowMinutes, t.Cast.HandMode, t.Cast.DelaySeconds,
-		t.AllowSpectators, formatTime(t.UpdatedAt),
-		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings, t.CheckInMinutes, string(t.GroupFormat), t.ID,
-	).Scan(&id)
+	err := s.db.writeRow(ctx, q("update_draft_tournament"), append(tournamentArgs(t), sql.Named("tournament", t.ID))...).Scan(&id)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
 	}
@@ -51,7 +44,8 @@ func (s *Arena) SetSeeds(ctx context.Context, tournamentID int64, seeds map[stri
 	if err != nil {
 		return err
 	}
-	n, err := s.db.countReturned(ctx, q("set_seeds"), string(raw), tournamentID, string(raw), tournamentID)
+	n, err := s.db.countReturned(ctx, q("set_seeds"), sql.Named("seeds", string(raw)),
+		sql.Named("tournament", tournamentID))
 	if err != nil {
 		return fmt.Errorf("store: unable to set seeds of tournament %d: %w", tournamentID, err)
 	}
@@ -73,7 +67,7 @@ func (s *Arena) SetSeeds(ctx context.Context, tournamentID int64, seeds map[stri
 // an admin), CodeLastAdmin.
 func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 	var got string
-	err := s.db.writeRow(ctx, q("remove_arena_admin"), platformID).Scan(&got)
+	err := s.db.writeRow(ctx, q("remove_arena_admin"), sql.Named("player", platformID)).Scan(&got)
 	if err == nil {
 		return nil
 	}
@@ -81,7 +75,7 @@ func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 		return fmt.Errorf("store: unable to remove arena admin: %w", err)
 	}
 	var n int
-	if err := s.db.queryRow(ctx, q("arena_admin_exists"), platformID).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("arena_admin_exists"), sql.Named("player", platformID)).Scan(&n); err != nil {
 		return fmt.Errorf("store: unable to check arena admin: %w", err)
 	}
 	if n == 0 {
@@ -94,6 +88,10 @@ func (s *Arena) RemoveArenaAdmin(ctx context.Context, platformID string) error {
 // counts the rows it returned (the rows it changed); it bumps Version.
 func (db *DB) countReturned(ctx context.Context, query string, args ...any) (int, error) {
 	if err := db.gaveUp(ctx); err != nil {
+		return 0, err
+	}
+	query, args, err := bind(query, args)
+	if err != nil {
 		return 0, err
 	}
 	defer db.wrote()

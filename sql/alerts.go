@@ -16,7 +16,10 @@ var _ core.AlertJobStore = (*Arena)(nil)
 
 // RecordEvent implements core.AlertStore.
 func (s *Arena) RecordEvent(ctx context.Context, ev core.Event) error {
-	_, err := s.db.write(ctx, q("record_event"), ev.Kind, ev.Key, ev.MatchID, ev.TournamentID, ev.PlayerID, ev.Detail, formatTime(ev.CreatedAt))
+	_, err := s.db.write(ctx, q("record_event"), sql.Named("kind", ev.Kind), sql.Named("key", ev.Key),
+		sql.Named("match", ev.MatchID), sql.Named("tournament", ev.TournamentID),
+		sql.Named("player", ev.PlayerID), sql.Named("detail", ev.Detail),
+		sql.Named("created_at", formatTime(ev.CreatedAt)))
 	if err != nil {
 		return fmt.Errorf("store: unable to record event %s: %w", ev.Key, err)
 	}
@@ -27,8 +30,8 @@ func (s *Arena) RecordEvent(ctx context.Context, ev core.Event) error {
 func (s *Arena) RecordStateEvents(ctx context.Context, since, at time.Time) error {
 	now, from := formatTime(at), formatTime(since)
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("record_live_events"), Args: []any{now, from}},
-		Stmt{SQL: q("record_tournament_events"), Args: []any{now, from}},
+		Stmt{SQL: q("record_live_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
+		Stmt{SQL: q("record_tournament_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to record state events: %w", err)
@@ -41,8 +44,8 @@ func (s *Arena) RecordStateEvents(ctx context.Context, since, at time.Time) erro
 func (s *Arena) StampUpcoming(ctx context.Context, now, openBy time.Time) error {
 	at, by := formatTime(now), formatTime(openBy)
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("record_upcoming_events"), Args: []any{at, by, at}},
-		Stmt{SQL: q("stamp_upcoming"), Args: []any{at, by, at}},
+		Stmt{SQL: q("record_upcoming_events"), Args: []any{sql.Named("at", at), sql.Named("by", by)}},
+		Stmt{SQL: q("stamp_upcoming"), Args: []any{sql.Named("at", at), sql.Named("by", by)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to stamp upcoming matches: %w", err)
@@ -55,10 +58,10 @@ func (s *Arena) StampUpcoming(ctx context.Context, now, openBy time.Time) error 
 func (s *Arena) StampStale(ctx context.Context, c core.StaleCutoffs) error {
 	at, closesBy, liveBy := formatTime(c.Now), formatTime(c.ClosesBy), liveByArg(c)
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("record_stale_events"), Args: []any{at, liveBy}},
-		Stmt{SQL: q("stamp_stale"), Args: []any{at, liveBy}},
-		Stmt{SQL: q("record_closing_events"), Args: []any{at, at, closesBy}},
-		Stmt{SQL: q("stamp_closing"), Args: []any{at, at, closesBy}},
+		Stmt{SQL: q("record_stale_events"), Args: []any{sql.Named("at", at), sql.Named("live_by", liveBy)}},
+		Stmt{SQL: q("stamp_stale"), Args: []any{sql.Named("at", at), sql.Named("live_by", liveBy)}},
+		Stmt{SQL: q("record_closing_events"), Args: []any{sql.Named("at", at), sql.Named("closes_by", closesBy)}},
+		Stmt{SQL: q("stamp_closing"), Args: []any{sql.Named("at", at), sql.Named("closes_by", closesBy)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to stamp stale matches: %w", err)
@@ -77,7 +80,7 @@ func liveByArg(c core.StaleCutoffs) string {
 
 // PendingEvents implements core.AlertStore.
 func (s *Arena) PendingEvents(ctx context.Context, limit int) ([]core.Event, error) {
-	rows, err := s.db.query(ctx, q("pending_events"), limit)
+	rows, err := s.db.query(ctx, q("pending_events"), sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list pending events: %w", err)
 	}
@@ -110,7 +113,7 @@ func (s *Arena) Followers(ctx context.Context, tournamentID int64, players []str
 	if tournamentID > 0 {
 		tid = strconv.FormatInt(tournamentID, 10)
 	}
-	return s.strings(ctx, "followers", q("followers"), tid, string(list))
+	return s.strings(ctx, "followers", q("followers"), sql.Named("tournament", tid), sql.Named("players", string(list)))
 }
 
 // FanOut implements core.AlertStore: one batch.
@@ -118,12 +121,16 @@ func (s *Arena) FanOut(ctx context.Context, ev core.Event, title, path string, r
 	now := formatTime(at)
 	stmts := make([]Stmt, 0, len(recipients)+len(deliveries)+1)
 	for _, id := range recipients {
-		stmts = append(stmts, Stmt{SQL: q("insert_alert"), Args: []any{id, ev.ID, now}})
+		stmts = append(stmts, Stmt{SQL: q("insert_alert"), Args: []any{sql.Named("player", id),
+			sql.Named("event", ev.ID), sql.Named("now", now)}})
 	}
 	for _, d := range deliveries {
-		stmts = append(stmts, Stmt{SQL: q("insert_delivery"), Args: []any{d.Owner, ev.ID, d.URL, d.Body, formatTime(d.NextAttemptAt), now}})
+		stmts = append(stmts, Stmt{SQL: q("insert_delivery"), Args: []any{sql.Named("owner", d.Owner),
+			sql.Named("event", ev.ID), sql.Named("url", d.URL), sql.Named("body", d.Body),
+			sql.Named("next_attempt_at", formatTime(d.NextAttemptAt)), sql.Named("now", now)}})
 	}
-	stmts = append(stmts, Stmt{SQL: q("event_fanned_out"), Args: []any{title, path, now, ev.ID}})
+	stmts = append(stmts, Stmt{SQL: q("event_fanned_out"), Args: []any{sql.Named("title", title),
+		sql.Named("path", path), sql.Named("now", now), sql.Named("event", ev.ID)}})
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to fan out event %d: %w", ev.ID, err)
 	}
@@ -132,7 +139,7 @@ func (s *Arena) FanOut(ctx context.Context, ev core.Event, title, path string, r
 
 // Alerts implements core.AlertStore.
 func (s *Arena) Alerts(ctx context.Context, platformID string, limit int) ([]core.Alert, error) {
-	rows, err := s.db.query(ctx, q("alerts"), platformID, limit)
+	rows, err := s.db.query(ctx, q("alerts"), sql.Named("player", platformID), sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list alerts: %w", err)
 	}
@@ -154,7 +161,8 @@ func (s *Arena) Alerts(ctx context.Context, platformID string, limit int) ([]cor
 
 // MarkAlertsRead implements core.AlertStore.
 func (s *Arena) MarkAlertsRead(ctx context.Context, platformID string, upTo int64, at time.Time) error {
-	if _, err := s.db.write(ctx, q("mark_alerts_read"), formatTime(at), platformID, upTo, upTo); err != nil {
+	if _, err := s.db.write(ctx, q("mark_alerts_read"), sql.Named("at", formatTime(at)),
+		sql.Named("player", platformID), sql.Named("up_to", upTo)); err != nil {
 		return fmt.Errorf("store: unable to mark alerts read: %w", err)
 	}
 	return nil
@@ -165,11 +173,12 @@ func (s *Arena) SetWebhook(ctx context.Context, owner, url, secret string, at ti
 	var err error
 	if url == "" {
 		err = s.db.Batch(ctx,
-			Stmt{SQL: q("delete_webhook"), Args: []any{owner}},
-			Stmt{SQL: q("drop_pending_deliveries"), Args: []any{owner}},
+			Stmt{SQL: q("delete_webhook"), Args: []any{sql.Named("owner", owner)}},
+			Stmt{SQL: q("drop_pending_deliveries"), Args: []any{sql.Named("owner", owner)}},
 		)
 	} else {
-		_, err = s.db.write(ctx, q("set_webhook"), owner, url, secret, formatTime(at))
+		_, err = s.db.write(ctx, q("set_webhook"), sql.Named("owner", owner), sql.Named("url", url),
+			sql.Named("secret", secret), sql.Named("at", formatTime(at)))
 	}
 	if err != nil {
 		return fmt.Errorf("store: unable to store the webhook: %w", err)
@@ -179,7 +188,7 @@ func (s *Arena) SetWebhook(ctx context.Context, owner, url, secret string, at ti
 
 // Webhook implements core.WebhookStore.
 func (s *Arena) Webhook(ctx context.Context, owner string) (*core.Webhook, error) {
-	hooks, err := s.webhooks(ctx, q("webhook"), owner)
+	hooks, err := s.webhooks(ctx, q("webhook"), sql.Named("owner", owner))
 	if err != nil || len(hooks) == 0 {
 		return nil, err
 	}
@@ -192,7 +201,7 @@ func (s *Arena) Webhooks(ctx context.Context, owners []string) ([]core.Webhook, 
 	if err != nil {
 		return nil, err
 	}
-	return s.webhooks(ctx, q("enabled_webhooks"), string(list))
+	return s.webhooks(ctx, q("enabled_webhooks"), sql.Named("owners", string(list)))
 }
 
 func (s *Arena) webhooks(ctx context.Context, query string, args ...any) ([]core.Webhook, error) {
@@ -222,7 +231,7 @@ func (s *Arena) webhooks(ctx context.Context, query string, args ...any) ([]core
 
 // DueDeliveries implements core.WebhookStore.
 func (s *Arena) DueDeliveries(ctx context.Context, now time.Time, limit int) ([]core.WebhookDelivery, error) {
-	rows, err := s.db.query(ctx, q("due_deliveries"), formatTime(now), limit)
+	rows, err := s.db.query(ctx, q("due_deliveries"), sql.Named("now", formatTime(now)), sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list due deliveries: %w", err)
 	}
@@ -245,7 +254,9 @@ func (s *Arena) DueDeliveries(ctx context.Context, now time.Time, limit int) ([]
 // ClaimDelivery implements core.WebhookStore: one conditional statement.
 func (s *Arena) ClaimDelivery(ctx context.Context, d core.WebhookDelivery, next, now time.Time) (bool, error) {
 	var id int64
-	err := s.db.writeRow(ctx, q("claim_delivery"), formatTime(next), d.ID, d.Attempts, formatTime(now)).Scan(&id)
+	err := s.db.writeRow(ctx, q("claim_delivery"), sql.Named("next", formatTime(next)),
+		sql.Named("delivery", d.ID), sql.Named("attempts", d.Attempts),
+		sql.Named("now", formatTime(now))).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -258,8 +269,9 @@ func (s *Arena) ClaimDelivery(ctx context.Context, d core.WebhookDelivery, next,
 // DeliverySent implements core.WebhookStore.
 func (s *Arena) DeliverySent(ctx context.Context, id int64, status int, at time.Time) error {
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("delivery_sent"), Args: []any{status, formatTime(at), id}},
-		Stmt{SQL: q("webhook_succeeded"), Args: []any{id}},
+		Stmt{SQL: q("delivery_sent"), Args: []any{sql.Named("status", status), sql.Named("at", formatTime(at)),
+			sql.Named("delivery", id)}},
+		Stmt{SQL: q("webhook_succeeded"), Args: []any{sql.Named("webhook", id)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to mark delivery %d sent: %w", id, err)
@@ -270,16 +282,18 @@ func (s *Arena) DeliverySent(ctx context.Context, id int64, status int, at time.
 // DeliveryFailed implements core.WebhookStore.
 func (s *Arena) DeliveryFailed(ctx context.Context, d core.WebhookDelivery, status int, giveUp bool, at time.Time) (bool, error) {
 	if !giveUp {
-		if _, err := s.db.write(ctx, q("delivery_attempt_failed"), status, d.ID); err != nil {
+		if _, err := s.db.write(ctx, q("delivery_attempt_failed"), sql.Named("status", status),
+			sql.Named("delivery", d.ID)); err != nil {
 			return false, fmt.Errorf("store: unable to record delivery %d's failure: %w", d.ID, err)
 		}
 		return false, nil
 	}
 	now := formatTime(at)
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("delivery_given_up"), Args: []any{status, d.ID}},
-		Stmt{SQL: q("disable_webhook"), Args: []any{now, d.Owner, d.URL}},
-		Stmt{SQL: q("drop_pending_deliveries"), Args: []any{d.Owner}},
+		Stmt{SQL: q("delivery_given_up"), Args: []any{sql.Named("status", status), sql.Named("delivery", d.ID)}},
+		Stmt{SQL: q("disable_webhook"), Args: []any{sql.Named("now", now), sql.Named("owner", d.Owner),
+			sql.Named("url", d.URL)}},
+		Stmt{SQL: q("drop_pending_deliveries"), Args: []any{sql.Named("owner", d.Owner)}},
 	)
 	if err != nil {
 		return false, fmt.Errorf("store: unable to give up delivery %d: %w", d.ID, err)
@@ -294,7 +308,7 @@ func (s *Arena) DeliveryFailed(ctx context.Context, d core.WebhookDelivery, stat
 // DropPendingEvents marks every pending event fanned out, alerting
 // nobody (the demo's seeded history).
 func (s *Arena) DropPendingEvents(ctx context.Context, at time.Time) error {
-	if _, err := s.db.write(ctx, q("drop_pending_events"), formatTime(at)); err != nil {
+	if _, err := s.db.write(ctx, q("drop_pending_events"), sql.Named("at", formatTime(at))); err != nil {
 		return fmt.Errorf("store: unable to drop pending events: %w", err)
 	}
 	return nil

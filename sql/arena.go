@@ -28,7 +28,7 @@ func (s *Arena) DB() *DB { return s.db }
 func (s *Arena) AdminToken(ctx context.Context, id string) (*core.AdminTokenRecord, error) {
 	var t core.AdminTokenRecord
 	var created string
-	err := s.db.queryRow(ctx, q("admin_token"), id).Scan(&t.ID, &t.Hash, &t.Label, &created)
+	err := s.db.queryRow(ctx, q("admin_token"), sql.Named("id", id)).Scan(&t.ID, &t.Hash, &t.Label, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeUnauthorized, "no admin token %s", id)
 	}
@@ -45,7 +45,8 @@ func (s *Arena) AdminToken(ctx context.Context, id string) (*core.AdminTokenReco
 func (s *Arena) AddArenaAdmins(ctx context.Context, platformIDs []string, at time.Time) error {
 	stmts := make([]Stmt, 0, len(platformIDs))
 	for _, id := range platformIDs {
-		stmts = append(stmts, Stmt{SQL: q("insert_arena_admin"), Args: []any{id, formatTime(at)}})
+		stmts = append(stmts, Stmt{SQL: q("insert_arena_admin"), Args: []any{sql.Named("player", id),
+			sql.Named("at", formatTime(at))}})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to add arena admins: %w", err)
@@ -82,7 +83,8 @@ func (s *Arena) UpsertPlayers(ctx context.Context, players []core.PlayerProfile,
 	stmts := make([]Stmt, 0, len(players))
 	for _, p := range players {
 		stmts = append(stmts, Stmt{SQL: q("upsert_player"), Args: []any{
-			p.PlatformID, p.PersonaName, p.AvatarURL, formatTime(at), formatTime(at),
+			sql.Named("player", p.PlatformID), sql.Named("persona_name", p.PersonaName),
+			sql.Named("avatar_url", p.AvatarURL), sql.Named("at", formatTime(at)),
 		}})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {

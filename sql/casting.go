@@ -17,8 +17,11 @@ var _ core.CastingStore = (*Arena)(nil)
 func (s *Arena) AddCaster(ctx context.Context, seat core.CasterSeat) error {
 	var id int64
 	err := s.db.writeRow(ctx, q("add_caster"),
-		seat.MatchID, seat.StreamLogin, seat.Source, nullString(seat.PlatformID), nullString(seat.InvitedBy), formatTime(seat.CreatedAt),
-		seat.MatchID, seat.MatchID, seat.StreamLogin, core.MaxCastersPerMatch).Scan(&id)
+		sql.Named("match", seat.MatchID), sql.Named("stream_login", seat.StreamLogin),
+		sql.Named("source", seat.Source), sql.Named("player", nullString(seat.PlatformID)),
+		sql.Named("invited_by", nullString(seat.InvitedBy)),
+		sql.Named("created_at", formatTime(seat.CreatedAt)),
+		sql.Named("max_casters", core.MaxCastersPerMatch)).Scan(&id)
 	if err == nil {
 		return nil
 	}
@@ -27,7 +30,7 @@ func (s *Arena) AddCaster(ctx context.Context, seat core.CasterSeat) error {
 	}
 	var status string
 	var active int
-	err = s.db.queryRow(ctx, q("caster_refusal"), seat.MatchID).Scan(&status, &active)
+	err = s.db.queryRow(ctx, q("caster_refusal"), sql.Named("match", seat.MatchID)).Scan(&status, &active)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return core.Errorf(core.CodeMatchNotFound, "no match %d", seat.MatchID)
@@ -42,7 +45,8 @@ func (s *Arena) AddCaster(ctx context.Context, seat core.CasterSeat) error {
 
 // RetireCaster implements core.CastStore.
 func (s *Arena) RetireCaster(ctx context.Context, matchID int64, platformID string, at time.Time) error {
-	if _, err := s.db.write(ctx, q("retire_caster"), formatTime(at), matchID, platformID); err != nil {
+	if _, err := s.db.write(ctx, q("retire_caster"), sql.Named("at", formatTime(at)),
+		sql.Named("match", matchID), sql.Named("player", platformID)); err != nil {
 		return fmt.Errorf("store: unable to retire the caster: %w", err)
 	}
 	return nil
@@ -50,16 +54,16 @@ func (s *Arena) RetireCaster(ctx context.Context, matchID int64, platformID stri
 
 // Casters implements core.CastStore.
 func (s *Arena) Casters(ctx context.Context, matchID int64) ([]core.CasterSeat, error) {
-	return s.casterSeats(ctx, q("match_casters"), matchID)
+	return s.casterSeats(ctx, q("match_casters"), sql.Named("match", matchID))
 }
 
 // TournamentCasters implements core.CastStore.
 func (s *Arena) TournamentCasters(ctx context.Context, tournamentID int64) ([]core.CasterSeat, []core.MatchStream, error) {
-	seats, err := s.casterSeats(ctx, q("tournament_casters"), tournamentID)
+	seats, err := s.casterSeats(ctx, q("tournament_casters"), sql.Named("tournament", tournamentID))
 	if err != nil {
 		return nil, nil, err
 	}
-	streams, err := s.matchStreams(ctx, q("tournament_streams"), tournamentID)
+	streams, err := s.matchStreams(ctx, q("tournament_streams"), sql.Named("tournament", tournamentID))
 	return seats, streams, err
 }
 
@@ -98,9 +102,10 @@ func (s *Arena) casterSeats(ctx context.Context, query string, args ...any) ([]c
 func (s *Arena) SetMatchStream(ctx context.Context, matchID int64, platformID, login string, at time.Time) error {
 	var err error
 	if login == "" {
-		_, err = s.db.write(ctx, q("delete_match_stream"), matchID, platformID)
+		_, err = s.db.write(ctx, q("delete_match_stream"), sql.Named("match", matchID), sql.Named("player", platformID))
 	} else {
-		_, err = s.db.write(ctx, q("set_match_stream"), matchID, platformID, login, formatTime(at))
+		_, err = s.db.write(ctx, q("set_match_stream"), sql.Named("match", matchID),
+			sql.Named("player", platformID), sql.Named("login", login), sql.Named("at", formatTime(at)))
 	}
 	if err != nil {
 		return fmt.Errorf("store: unable to store the match stream: %w", err)
@@ -110,7 +115,7 @@ func (s *Arena) SetMatchStream(ctx context.Context, matchID int64, platformID, l
 
 // MatchStreams implements core.CastStore.
 func (s *Arena) MatchStreams(ctx context.Context, matchID int64) ([]core.MatchStream, error) {
-	return s.matchStreams(ctx, q("match_streams"), matchID)
+	return s.matchStreams(ctx, q("match_streams"), sql.Named("match", matchID))
 }
 
 func (s *Arena) matchStreams(ctx context.Context, query string, args ...any) ([]core.MatchStream, error) {
@@ -134,9 +139,11 @@ func (s *Arena) matchStreams(ctx context.Context, query string, args ...any) ([]
 func (s *Arena) SetFollow(ctx context.Context, platformID string, f core.Follow, on bool, at time.Time) error {
 	var err error
 	if on {
-		_, err = s.db.write(ctx, q("follow"), platformID, f.Kind, f.TargetID, formatTime(at))
+		_, err = s.db.write(ctx, q("follow"), sql.Named("player", platformID), sql.Named("kind", f.Kind),
+			sql.Named("target", f.TargetID), sql.Named("at", formatTime(at)))
 	} else {
-		_, err = s.db.write(ctx, q("unfollow"), platformID, f.Kind, f.TargetID)
+		_, err = s.db.write(ctx, q("unfollow"), sql.Named("player", platformID), sql.Named("kind", f.Kind),
+			sql.Named("target", f.TargetID))
 	}
 	if err != nil {
 		return fmt.Errorf("store: unable to store the follow: %w", err)
@@ -146,7 +153,7 @@ func (s *Arena) SetFollow(ctx context.Context, platformID string, f core.Follow,
 
 // Follows implements core.CastStore.
 func (s *Arena) Follows(ctx context.Context, platformID string) ([]core.Follow, error) {
-	rows, err := s.db.query(ctx, q("follows"), platformID)
+	rows, err := s.db.query(ctx, q("follows"), sql.Named("player", platformID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list follows: %w", err)
 	}

@@ -73,9 +73,12 @@ func (db *DB) query(ctx context.Context, query string, args ...any) (*rows, erro
 	if err := db.gaveUp(ctx); err != nil {
 		return nil, err
 	}
+	query, args, err := bind(query, args)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := db.bound(ctx)
 	var r *sql.Rows
-	var err error
 	if db.Local {
 		var st *sql.Stmt
 		if st, err = prepared(ctx, db.DB, &db.readStmts, query); err == nil {
@@ -131,19 +134,23 @@ func (r row) Scan(dest ...any) error {
 	if err := r.db.gaveUp(r.ctx); err != nil {
 		return err
 	}
+	query, args, err := bind(r.query, r.args)
+	if err != nil {
+		return err
+	}
 	if r.write {
 		defer r.db.wrote()
 	}
 	ctx, cancel := r.db.bound(r.ctx)
 	defer cancel()
 	if !r.db.Local {
-		return r.db.failed(ctx, r.pool.QueryRowContext(ctx, r.query, r.args...).Scan(dest...))
+		return r.db.failed(ctx, r.pool.QueryRowContext(ctx, query, args...).Scan(dest...))
 	}
-	st, err := prepared(ctx, r.pool, r.stmts, r.query)
+	st, err := prepared(ctx, r.pool, r.stmts, query)
 	if err != nil {
 		return r.db.failed(ctx, err)
 	}
-	return r.db.failed(ctx, st.QueryRowContext(ctx, r.args...).Scan(dest...))
+	return r.db.failed(ctx, st.QueryRowContext(ctx, args...).Scan(dest...))
 }
 
 // readOnWriter runs a one-row read and hands the row to scan. On a local
@@ -158,6 +165,10 @@ func (db *DB) readOnWriter(ctx context.Context, scan func(scanner) error, query 
 		return scan(db.queryRow(ctx, query, args...))
 	}
 	if err := db.gaveUp(ctx); err != nil {
+		return err
+	}
+	query, args, err := bind(query, args)
+	if err != nil {
 		return err
 	}
 	ctx, cancel := db.bound(ctx)
@@ -179,6 +190,10 @@ var versionBases atomic.Uint64
 // write executes a statement that changes data and bumps Version.
 func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if err := db.gaveUp(ctx); err != nil {
+		return nil, err
+	}
+	query, args, err := bind(query, args)
+	if err != nil {
 		return nil, err
 	}
 	defer db.wrote()
@@ -447,6 +462,17 @@ func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stm
 func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
 	if err := db.gaveUp(ctx); err != nil {
 		return err
+	}
+	stmts, err := bindStmts(stmts)
+	if err != nil {
+		return err
+	}
+	if read != nil {
+		r := *read
+		if r.SQL, r.Args, err = bind(r.SQL, r.Args); err != nil {
+			return err
+		}
+		read = &r
 	}
 	defer db.wrote()
 	ctx, cancel := db.bound(ctx)

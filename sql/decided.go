@@ -2,22 +2,18 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
 	"arena/core"
 )
 
-// decisionStmts are the statements that follow, in the same batch, the
-// statement deciding match id, whatever decided it (queries/decided.sql),
-// each read from the decided row: the bracket seats of its winner and
-// loser; a double elimination's grand-final reset when its losers'
-// champion won the grand final; what a title match's result does to its
-// title (holder, reign, defenses, lineage, clock), once; its
-// result_confirmed event (or result_disputed, when a submission or report
-// left it disputed) and the end of its caster seats. Every statement
-// changes nothing when it does not apply, so the whole list is always
-// right; decisionStmtsFor leaves out those a match's shape rules out.
+// decisionStmts are the statements of queries/decided.sql that follow,
+// in the same batch, the statement deciding match id, whatever decided it
+// (what each does is written there). Every statement changes nothing when
+// it does not apply, so the whole list is always right; decisionStmtsFor
+// leaves out those a match's shape rules out.
 func decisionStmts(id int64, at string) []Stmt {
 	return decisionStmtsFor(matchShape{id: id, seats: true, grandFinal: true, title: true}, at)
 }
@@ -48,25 +44,25 @@ func decisionStmtsFor(m matchShape, at string) []Stmt {
 	var out []Stmt
 	if m.seats {
 		out = append(out,
-			Stmt{SQL: q("seat_winner"), Args: []any{id, id, id, id, at, id, id, id}},
-			Stmt{SQL: q("seat_loser"), Args: []any{id, id, id, id, at, id, id, id}})
+			Stmt{SQL: q("seat_winner"), Args: []any{sql.Named("match", id), sql.Named("at", at)}},
+			Stmt{SQL: q("seat_loser"), Args: []any{sql.Named("match", id), sql.Named("at", at)}})
 	}
 	if m.grandFinal {
-		out = append(out, Stmt{SQL: q("insert_grand_final_reset"), Args: []any{at, at, at, at, id}})
+		out = append(out, Stmt{SQL: q("insert_grand_final_reset"), Args: []any{sql.Named("at", at), sql.Named("match", id)}})
 	}
 	if m.title {
 		out = append(out,
-			Stmt{SQL: q("title_result"), Args: []any{at, id}},
-			Stmt{SQL: q("title_defense"), Args: []any{id}},
-			Stmt{SQL: q("title_lost"), Args: []any{id, id}},
-			Stmt{SQL: q("title_crowned"), Args: []any{id}},
-			Stmt{SQL: q("title_holder"), Args: []any{id, id, id, id, id}},
-			Stmt{SQL: q("title_volunteers_crowned"), Args: []any{id}},
-			Stmt{SQL: q("title_result_applied"), Args: []any{id}})
+			Stmt{SQL: q("title_result"), Args: []any{sql.Named("at", at), sql.Named("match", id)}},
+			Stmt{SQL: q("title_defense"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_lost"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_crowned"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_holder"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_volunteers_crowned"), Args: []any{sql.Named("match", id)}},
+			Stmt{SQL: q("title_result_applied"), Args: []any{sql.Named("match", id)}})
 	}
 	return append(out,
-		Stmt{SQL: q("record_decision_event"), Args: []any{at, id}},
-		Stmt{SQL: q("end_caster_seats"), Args: []any{at, id, id}})
+		Stmt{SQL: q("record_decision_event"), Args: []any{sql.Named("at", at), sql.Named("match", id)}},
+		Stmt{SQL: q("end_caster_seats"), Args: []any{sql.Named("at", at), sql.Named("match", id)}})
 }
 
 // decide runs decision (a conditional statement that writes token into
@@ -79,7 +75,7 @@ func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time
 		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
 	}
 	var stored string
-	if err := s.db.queryRow(ctx, q("decision_token"), matchID).Scan(&stored); err != nil {
+	if err := s.db.queryRow(ctx, q("decision_token"), sql.Named("match", matchID)).Scan(&stored); err != nil {
 		return false, fmt.Errorf("store: unable to read match %d's decision: %w", matchID, err)
 	}
 	return stored == token, nil

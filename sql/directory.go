@@ -69,12 +69,17 @@ func (d *Directory) insertArena(ctx context.Context, a *core.Arena, creating, pr
 		return err
 	}
 	stmts := []Stmt{{SQL: q("insert_arena"), Args: []any{
-		a.Slug, a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
-		a.GracePeriodSeconds, a.DatabaseURL, a.DatabaseToken, a.SchemaVersion,
-		formatTime(a.CreatedAt), formatTime(a.UpdatedAt), creating, provisioned,
+		sql.Named("slug", a.Slug), sql.Named("name", a.Name), sql.Named("plan", string(a.Plan)),
+		sql.Named("app_ids", string(appIDs)), sql.Named("publisher_key", a.PublisherKey),
+		sql.Named("identity", a.Identity), sql.Named("referee_enabled", a.RefereeEnabled),
+		sql.Named("grace_period_seconds", a.GracePeriodSeconds), sql.Named("database_url", a.DatabaseURL),
+		sql.Named("database_token", a.DatabaseToken), sql.Named("schema_version", a.SchemaVersion),
+		sql.Named("created_at", formatTime(a.CreatedAt)), sql.Named("updated_at", formatTime(a.UpdatedAt)),
+		sql.Named("creating", creating), sql.Named("provisioned", provisioned),
 	}}}
 	for i, h := range a.Hosts {
-		stmts = append(stmts, Stmt{SQL: q("insert_arena_host"), Args: []any{h, a.Slug, i}})
+		stmts = append(stmts, Stmt{SQL: q("insert_arena_host"), Args: []any{sql.Named("host", h),
+			sql.Named("slug", a.Slug), sql.Named("position", i)}})
 	}
 	if err := d.db.Batch(ctx, stmts...); err != nil {
 		switch {
@@ -85,7 +90,7 @@ func (d *Directory) insertArena(ctx context.Context, a *core.Arena, creating, pr
 		}
 		return fmt.Errorf("store: unable to create arena %q: %w", a.Slug, err)
 	}
-	created, err := d.arenaWhere(ctx, "WHERE a.slug = ?", a.Slug)
+	created, err := d.arenaWhere(ctx, "WHERE a.slug = :slug", sql.Named("slug", a.Slug))
 	if err != nil {
 		return err
 	}
@@ -96,7 +101,8 @@ func (d *Directory) insertArena(ctx context.Context, a *core.Arena, creating, pr
 // SetCreatingDatabase implements core.Directory.
 func (d *Directory) SetCreatingDatabase(ctx context.Context, arenaID int64, url, token string) error {
 	var id int64
-	err := d.db.writeRow(ctx, q("set_creating_database"), url, token, arenaID).Scan(&id)
+	err := d.db.writeRow(ctx, q("set_creating_database"), sql.Named("url", url), sql.Named("token", token),
+		sql.Named("arena", arenaID)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeArenaNotFound, "creation of arena %d was abandoned", arenaID)
 	}
@@ -109,7 +115,9 @@ func (d *Directory) SetCreatingDatabase(ctx context.Context, arenaID int64, url,
 // CompleteArena implements core.Directory.
 func (d *Directory) CompleteArena(ctx context.Context, a *core.Arena) error {
 	var id int64
-	err := d.db.writeRow(ctx, q("complete_arena"), a.DatabaseURL, a.DatabaseToken, a.SchemaVersion, a.ID).Scan(&id)
+	err := d.db.writeRow(ctx, q("complete_arena"), sql.Named("database_url", a.DatabaseURL),
+		sql.Named("database_token", a.DatabaseToken), sql.Named("schema_version", a.SchemaVersion),
+		sql.Named("arena", a.ID)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeArenaNotFound, "creation of arena %q was abandoned", a.Slug)
 	}
@@ -122,8 +130,8 @@ func (d *Directory) CompleteArena(ctx context.Context, a *core.Arena) error {
 // AbandonArena implements core.Directory.
 func (d *Directory) AbandonArena(ctx context.Context, arenaID int64) error {
 	err := d.db.Batch(ctx,
-		Stmt{SQL: q("delete_creating_arena_hosts"), Args: []any{arenaID}},
-		Stmt{SQL: q("delete_creating_arena"), Args: []any{arenaID}})
+		Stmt{SQL: q("delete_creating_arena_hosts"), Args: []any{sql.Named("arena", arenaID)}},
+		Stmt{SQL: q("delete_creating_arena"), Args: []any{sql.Named("arena", arenaID)}})
 	if err != nil {
 		return fmt.Errorf("store: unable to abandon arena %d: %w", arenaID, err)
 	}
@@ -171,7 +179,7 @@ func (d *Directory) Arenas(ctx context.Context) ([]core.Arena, error) {
 }
 
 // byHost finds the completed arena a host routes to.
-const byHost = "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = ?) AND a.creating = 0"
+const byHost = "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = :host) AND a.creating = 0"
 
 // ArenaByHost implements core.Directory.
 func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, error) {
@@ -187,7 +195,7 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Arena, time.Duration, error) {
 	c := d.hosts
 	if c == nil {
-		a, err := d.arenaWhere(ctx, byHost, host)
+		a, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
 		return a, 0, err
 	}
 	version := d.db.Version()
@@ -205,7 +213,7 @@ func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Ar
 	if ok {
 		return &a, fresh, nil
 	}
-	found, err := d.arenaWhere(ctx, byHost, host)
+	found, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -222,13 +230,14 @@ func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Ar
 
 // ArenaBySlug implements core.Directory.
 func (d *Directory) ArenaBySlug(ctx context.Context, slug string) (*core.Arena, error) {
-	return d.arenaWhere(ctx, "WHERE a.slug = ?", slug)
+	return d.arenaWhere(ctx, "WHERE a.slug = :slug", sql.Named("slug", slug))
 }
 
-func (d *Directory) arenaWhere(ctx context.Context, where string, arg any) (*core.Arena, error) {
+// arenaWhere reads the arena where selects by its one parameter, arg.
+func (d *Directory) arenaWhere(ctx context.Context, where string, arg sql.NamedArg) (*core.Arena, error) {
 	a, err := scanArena(d.db.queryRow(ctx, q("arena_columns")+" "+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, core.Errorf(core.CodeArenaNotFound, "no arena for %v", arg)
+		return nil, core.Errorf(core.CodeArenaNotFound, "no arena for %v", arg.Value)
 	}
 	return a, err
 }
@@ -239,7 +248,7 @@ func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.db.query(ctx, q("hosts_taken"), string(list), string(list))
+	rows, err := d.db.query(ctx, q("hosts_taken"), sql.Named("hosts", string(list)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to check hosts: %w", err)
 	}
@@ -258,7 +267,7 @@ func (d *Directory) HostsTaken(ctx context.Context, hosts []string) ([]string, e
 // SlugTaken implements core.Directory.
 func (d *Directory) SlugTaken(ctx context.Context, slug string) (bool, error) {
 	var n int
-	if err := d.db.queryRow(ctx, q("slug_taken"), slug).Scan(&n); err != nil {
+	if err := d.db.queryRow(ctx, q("slug_taken"), sql.Named("slug", slug)).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: unable to check slug: %w", err)
 	}
 	return n > 0, nil
@@ -267,7 +276,7 @@ func (d *Directory) SlugTaken(ctx context.Context, slug string) (bool, error) {
 // DatabaseInUse implements core.Directory.
 func (d *Directory) DatabaseInUse(ctx context.Context, url string) (bool, error) {
 	var n int
-	if err := d.db.queryRow(ctx, q("database_in_use"), url).Scan(&n); err != nil {
+	if err := d.db.queryRow(ctx, q("database_in_use"), sql.Named("url", url)).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: unable to check database URL: %w", err)
 	}
 	return n > 0, nil
@@ -279,11 +288,9 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 	if err != nil {
 		return err
 	}
+	settings := arenaSettings(a, appIDs)
 	var id int64
-	err = d.db.writeRow(ctx, q("update_arena_settings"),
-		a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
-		a.GracePeriodSeconds, a.RateLimits.AnonymousPerMinute, a.RateLimits.KeyPerMinute,
-		formatTime(a.UpdatedAt), a.ID).Scan(&id)
+	err = d.db.writeRow(ctx, settings.SQL, settings.Args...).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeArenaNotFound, "arena %q is gone", a.Slug)
 	}
@@ -291,6 +298,19 @@ func (d *Directory) UpdateArenaSettings(ctx context.Context, a *core.Arena) erro
 		return fmt.Errorf("store: unable to update arena %q: %w", a.Slug, err)
 	}
 	return nil
+}
+
+// arenaSettings is the statement storing a's settings (appIDs: its app
+// ids as JSON).
+func arenaSettings(a *core.Arena, appIDs []byte) Stmt {
+	return Stmt{SQL: q("update_arena_settings"), Args: []any{
+		sql.Named("name", a.Name), sql.Named("plan", string(a.Plan)), sql.Named("app_ids", string(appIDs)),
+		sql.Named("publisher_key", a.PublisherKey), sql.Named("identity", a.Identity),
+		sql.Named("referee_enabled", a.RefereeEnabled), sql.Named("grace_period_seconds", a.GracePeriodSeconds),
+		sql.Named("anonymous_per_minute", a.RateLimits.AnonymousPerMinute),
+		sql.Named("key_per_minute", a.RateLimits.KeyPerMinute),
+		sql.Named("updated_at", formatTime(a.UpdatedAt)), sql.Named("arena", a.ID),
+	}}
 }
 
 // MoveArenaHosts implements core.Directory: the settings and the hosts
@@ -301,15 +321,13 @@ func (d *Directory) MoveArenaHosts(ctx context.Context, a *core.Arena, hosts []s
 		return err
 	}
 	stmts := []Stmt{
-		{SQL: q("update_arena_settings"), Args: []any{
-			a.Name, string(a.Plan), string(appIDs), a.PublisherKey, a.Identity, a.RefereeEnabled,
-			a.GracePeriodSeconds, a.RateLimits.AnonymousPerMinute, a.RateLimits.KeyPerMinute,
-			formatTime(a.UpdatedAt), a.ID}},
-		{SQL: q("shift_domain_hosts"), Args: []any{len(hosts), a.ID, a.ID}},
-		{SQL: q("unroute_arena_hosts"), Args: []any{a.ID, a.ID}},
+		arenaSettings(a, appIDs),
+		{SQL: q("shift_domain_hosts"), Args: []any{sql.Named("hosts", len(hosts)), sql.Named("arena", a.ID)}},
+		{SQL: q("unroute_arena_hosts"), Args: []any{sql.Named("arena", a.ID)}},
 	}
 	for i, h := range hosts {
-		stmts = append(stmts, Stmt{SQL: q("route_arena_host"), Args: []any{h, a.ID, h, i}})
+		stmts = append(stmts, Stmt{SQL: q("route_arena_host"), Args: []any{sql.Named("host", h),
+			sql.Named("arena", a.ID), sql.Named("position", i)}})
 	}
 	err = d.db.Batch(ctx, stmts...)
 	if isUniqueViolation(err, "arena_hosts.host") || isNotNullViolation(err, "arena_hosts.position") {
@@ -318,7 +336,7 @@ func (d *Directory) MoveArenaHosts(ctx context.Context, a *core.Arena, hosts []s
 	if err != nil {
 		return fmt.Errorf("store: unable to move the hosts of arena %q: %w", a.Slug, err)
 	}
-	moved, err := d.arenaWhere(ctx, "WHERE a.id = ?", a.ID)
+	moved, err := d.arenaWhere(ctx, "WHERE a.id = :arena", sql.Named("arena", a.ID))
 	if err != nil {
 		return err
 	}
@@ -328,7 +346,8 @@ func (d *Directory) MoveArenaHosts(ctx context.Context, a *core.Arena, hosts []s
 
 // SetSchemaVersion implements core.Directory. It never lowers a version.
 func (d *Directory) SetSchemaVersion(ctx context.Context, arenaID int64, version int) error {
-	if _, err := d.db.write(ctx, q("set_schema_version"), version, arenaID, version); err != nil {
+	if _, err := d.db.write(ctx, q("set_schema_version"), sql.Named("version", version),
+		sql.Named("arena", arenaID)); err != nil {
 		return fmt.Errorf("store: unable to record schema version: %w", err)
 	}
 	return nil

@@ -21,11 +21,14 @@ func (d *Directory) AddDomain(ctx context.Context, dom *core.CustomDomain) error
 		return err
 	}
 	insert := Stmt{SQL: q("insert_domain"), Args: []any{
-		dom.Hostname, dom.ArenaID, dom.ProviderID, dom.Status, dom.SSLStatus, string(records),
-		formatTime(dom.CreatedAt), formatTime(dom.UpdatedAt), dom.Hostname,
+		sql.Named("hostname", dom.Hostname), sql.Named("arena", dom.ArenaID),
+		sql.Named("provider", dom.ProviderID), sql.Named("status", dom.Status),
+		sql.Named("ssl_status", dom.SSLStatus), sql.Named("records", string(records)),
+		sql.Named("created_at", formatTime(dom.CreatedAt)), sql.Named("updated_at", formatTime(dom.UpdatedAt)),
 	}}
 	if dom.Active() {
-		err = d.db.Batch(ctx, insert, Stmt{SQL: q("insert_domain_host"), Args: []any{dom.Hostname, dom.ArenaID, dom.ArenaID}})
+		err = d.db.Batch(ctx, insert, Stmt{SQL: q("insert_domain_host"), Args: []any{sql.Named("hostname", dom.Hostname),
+			sql.Named("arena", dom.ArenaID)}})
 	} else {
 		var h string
 		err = d.db.writeRow(ctx, insert.SQL, insert.Args...).Scan(&h)
@@ -44,7 +47,7 @@ func (d *Directory) AddDomain(ctx context.Context, dom *core.CustomDomain) error
 
 // Domains implements core.DomainStore.
 func (d *Directory) Domains(ctx context.Context, arenaID int64) ([]core.CustomDomain, error) {
-	rows, err := d.db.query(ctx, q("domains"), arenaID)
+	rows, err := d.db.query(ctx, q("domains"), sql.Named("arena", arenaID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list domains: %w", err)
 	}
@@ -81,11 +84,16 @@ func (d *Directory) UpdateDomain(ctx context.Context, dom *core.CustomDomain) er
 		return err
 	}
 	update := Stmt{SQL: q("update_domain"), Args: []any{
-		dom.ProviderID, dom.Status, dom.SSLStatus, string(records), formatTime(dom.UpdatedAt), dom.Hostname, dom.ArenaID,
+		sql.Named("provider", dom.ProviderID), sql.Named("status", dom.Status),
+		sql.Named("ssl_status", dom.SSLStatus), sql.Named("records", string(records)),
+		sql.Named("updated_at", formatTime(dom.UpdatedAt)), sql.Named("hostname", dom.Hostname),
+		sql.Named("arena", dom.ArenaID),
 	}}
-	route := Stmt{SQL: q("unroute_domain"), Args: []any{dom.Hostname, dom.ArenaID}}
+	route := Stmt{SQL: q("unroute_domain"), Args: []any{sql.Named("hostname", dom.Hostname),
+		sql.Named("arena", dom.ArenaID)}}
 	if dom.Active() {
-		route = Stmt{SQL: q("route_domain"), Args: []any{dom.Hostname, dom.ArenaID, dom.ArenaID, dom.Hostname, dom.ArenaID, dom.Hostname}}
+		route = Stmt{SQL: q("route_domain"), Args: []any{sql.Named("hostname", dom.Hostname),
+			sql.Named("arena", dom.ArenaID)}}
 	}
 	if err := d.db.Batch(ctx, update, route); err != nil {
 		return fmt.Errorf("store: unable to update domain %q: %w", dom.Hostname, err)
@@ -97,8 +105,8 @@ func (d *Directory) UpdateDomain(ctx context.Context, dom *core.CustomDomain) er
 // in one batch.
 func (d *Directory) DeleteDomain(ctx context.Context, arenaID int64, hostname string) error {
 	err := d.db.Batch(ctx,
-		Stmt{SQL: q("unroute_domain"), Args: []any{hostname, arenaID}},
-		Stmt{SQL: q("delete_domain"), Args: []any{hostname, arenaID}},
+		Stmt{SQL: q("unroute_domain"), Args: []any{sql.Named("hostname", hostname), sql.Named("arena", arenaID)}},
+		Stmt{SQL: q("delete_domain"), Args: []any{sql.Named("hostname", hostname), sql.Named("arena", arenaID)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to delete domain %q: %w", hostname, err)

@@ -18,7 +18,7 @@ import (
 
 // startedTournament creates a tournament of the format with players 1..n
 // (seed i for player i), closes registration and starts its first stage.
-func startedTournament(t *testing.T, s core.TournamentStore, slug string, format core.TournamentFormat, n int, set func(*core.Tournament)) *core.Tournament {
+func startedTournament(t testing.TB, s core.TournamentStore, slug string, format core.TournamentFormat, n int, set func(*core.Tournament)) *core.Tournament {
 	t.Helper()
 	ctx := context.Background()
 	tour := newTournament(slug, format, n)
@@ -44,31 +44,39 @@ func startedTournament(t *testing.T, s core.TournamentStore, slug string, format
 }
 
 // playAll has the admin decide every playable match (both sides known,
-// not resolved) until none is left, the winner chosen by pick, each a
-// minute after the last; it returns the decisions made.
-func playAll(t *testing.T, s *store.Arena, ts core.TournamentStore, tour *core.Tournament, at *time.Time, pick func(m *core.Match) string) int {
+// not resolved) until none is left, the winner chosen by pick ("" leaves
+// the match undecided), each a minute after the last, in the order the
+// store lists them, reading the matches again once those it listed
+// playable are decided; it returns the decisions made.
+func playAll(t testing.TB, s *store.Arena, ts core.TournamentStore, tour *core.Tournament, at *time.Time, pick func(m *core.Match) string) int {
 	t.Helper()
 	ctx := context.Background()
 	decided := 0
 	for {
 		matches, err := s.Matches(ctx, tour.ID)
 		require.NoError(t, err)
-		var next *core.Match
+		played := false
 		for i := range matches {
-			if m := &matches[i]; !m.Status.Resolved() && m.P1 != "" && m.P2 != "" {
-				next = m
-				break
+			m := &matches[i]
+			if m.Status.Resolved() || m.P1 == "" || m.P2 == "" {
+				continue
 			}
+			winner := pick(m)
+			if winner == "" {
+				continue
+			}
+			*at = at.Add(time.Minute)
+			_, err = core.ResolveMatch(ctx, ts, tour, m, core.Resolution{Winner: winner, Source: core.SourceAdmin, At: *at},
+				core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
+			if err != nil {
+				return decided
+			}
+			decided++
+			played = true
 		}
-		if next == nil {
+		if !played {
 			return decided
 		}
-		*at = at.Add(time.Minute)
-		_, err = core.ResolveMatch(ctx, ts, tour, next, core.Resolution{Winner: pick(next), Source: core.SourceAdmin, At: *at}, core.Deps{Random: rand.Reader, Points: core.DefaultPlacementPoints})
-		if err != nil {
-			return decided
-		}
-		decided++
 	}
 }
 

@@ -22,7 +22,7 @@ func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.Play
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, q("players_in"), string(list))
+	rows, err := s.db.query(ctx, q("players_in"), sql.Named("players", string(list)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read players: %w", err)
 	}
@@ -40,7 +40,7 @@ func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.Play
 // Player implements core.TournamentStore.
 func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, error) {
 	var p core.PlayerProfile
-	err := s.db.queryRow(ctx, q("player"), id).Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL)
+	err := s.db.queryRow(ctx, q("player"), sql.Named("player", id)).Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodePlayerNotFound, "no player %s", id)
 	}
@@ -54,14 +54,15 @@ func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, err
 // the player was on (byes are not matches played), wins, and podium places.
 func (s *Arena) PlayerStats(ctx context.Context, id string) (core.PlayerStats, error) {
 	st := core.PlayerStats{Trophies: []core.Trophy{}}
-	if err := s.db.queryRow(ctx, q("player_match_counts"), id).Scan(&st.MatchesPlayed, &st.Wins); err != nil {
+	if err := s.db.queryRow(ctx, q("player_match_counts"),
+		sql.Named("player", id)).Scan(&st.MatchesPlayed, &st.Wins); err != nil {
 		return st, fmt.Errorf("store: unable to count matches: %w", err)
 	}
 	st.Losses = st.MatchesPlayed - st.Wins
 	if st.MatchesPlayed > 0 {
 		st.WinRate = int(math.Round(float64(st.Wins) / float64(st.MatchesPlayed) * 100))
 	}
-	rows, err := s.db.query(ctx, q("player_trophies"), id)
+	rows, err := s.db.query(ctx, q("player_trophies"), sql.Named("player", id))
 	if err != nil {
 		return st, fmt.Errorf("store: unable to read trophies: %w", err)
 	}
@@ -78,7 +79,7 @@ func (s *Arena) PlayerStats(ctx context.Context, id string) (core.PlayerStats, e
 
 // Ladder implements core.TournamentStore.
 func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, error) {
-	rows, err := s.db.query(ctx, q("ladder"), seasonID, seasonID)
+	rows, err := s.db.query(ctx, q("ladder"), sql.Named("season", seasonID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read ladder: %w", err)
 	}
@@ -97,7 +98,7 @@ func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, e
 // Setting implements core.TournamentStore.
 func (s *Arena) Setting(ctx context.Context, key string, v any) (bool, error) {
 	var raw string
-	err := s.db.queryRow(ctx, q("setting"), key).Scan(&raw)
+	err := s.db.queryRow(ctx, q("setting"), sql.Named("key", key)).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -116,7 +117,7 @@ func (s *Arena) SetSetting(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.write(ctx, q("set_setting"), key, string(raw)); err != nil {
+	if _, err := s.db.write(ctx, q("set_setting"), sql.Named("key", key), sql.Named("value", string(raw))); err != nil {
 		return fmt.Errorf("store: unable to store setting %s: %w", key, err)
 	}
 	return nil
@@ -126,7 +127,7 @@ func (s *Arena) SetSetting(ctx context.Context, key string, v any) error {
 // (ASCII letters in any case), by name: the admin's name search.
 func (s *Arena) PlayersNamed(ctx context.Context, text string, limit int) ([]core.PlayerProfile, error) {
 	escaped := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(text)
-	rows, err := s.db.query(ctx, q("players_named"), escaped, limit)
+	rows, err := s.db.query(ctx, q("players_named"), sql.Named("pattern", escaped), sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to search players: %w", err)
 	}

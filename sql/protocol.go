@@ -16,13 +16,13 @@ var _ core.ProtocolStore = (*Arena)(nil)
 
 // matchStateByID is the match_state query of one match, put together
 // once (ready and every submission run it).
-var matchStateByID = sync.OnceValue(func() string { return q("match_state") + " WHERE m.id = ?" })
+var matchStateByID = sync.OnceValue(func() string { return q("match_state") + " WHERE m.id = :match" })
 
 // MatchState implements core.ProtocolStore: one query, on the writer's
 // connection locally (the match is about to be written: readOnWriter).
 func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
 	var raw matchStateRow
-	err := s.db.readOnWriter(ctx, raw.scan, matchStateByID(), id)
+	err := s.db.readOnWriter(ctx, raw.scan, matchStateByID(), sql.Named("match", id))
 	var st *core.MatchState
 	if err == nil {
 		st, err = raw.state()
@@ -42,7 +42,8 @@ func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses .
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.matchStates(ctx, q("player_matches_where")+" ORDER BY m.opens_at, m.id", platformID, string(list), platformID, string(list))
+	out, err := s.matchStates(ctx, q("player_matches_where")+" ORDER BY m.opens_at, m.id",
+		sql.Named("player", platformID), sql.Named("statuses", string(list)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find the player's matches: %w", err)
 	}
@@ -51,7 +52,8 @@ func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses .
 
 // AttentionMatches implements core.ProtocolStore.
 func (s *Arena) AttentionMatches(ctx context.Context, c core.StaleCutoffs) ([]core.MatchState, error) {
-	out, err := s.matchStates(ctx, q("attention_where")+" ORDER BY m.closes_at, m.id", formatTime(c.ClosesBy), liveByArg(c))
+	out, err := s.matchStates(ctx, q("attention_where")+" ORDER BY m.closes_at, m.id",
+		sql.Named("closes_by", formatTime(c.ClosesBy)), sql.Named("live_by", liveByArg(c)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list matches needing attention: %w", err)
 	}
@@ -164,12 +166,8 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 	var status string
 	var p1, p2 bool
 	err := s.db.writeRow(ctx, q("mark_ready"),
-		side, at, side, at,
-		side, side,
-		side, side, nonce,
-		side, side, seed,
-		side, side, at,
-		at, matchID, at, at).Scan(&status, &p1, &p2)
+		sql.Named("side", side), sql.Named("at", at), sql.Named("nonce", nonce), sql.Named("seed", seed),
+		sql.Named("match", matchID)).Scan(&status, &p1, &p2)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.ReadyOutcome{}, core.Errorf(core.CodePastReadyPhase, "match %d left the ready phase", matchID)
 	}
@@ -197,15 +195,21 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 	p1, p2 := scoreArgs(rec.Score)
 	stmts := []Stmt{
 		{SQL: q("insert_submission"), Args: []any{
-			rec.MatchID, rec.Side, rec.SubmitterID, rec.AppID, rec.Result, rec.ResultHash, rec.WinnerID,
-			rec.WinnerSideID, nullString(rec.ClientRole), nullTime(rec.StartedAt), nullTime(rec.EndedAt), at, rec.Token,
-			p1, p2, rec.MatchID, st.SessionNonce,
+			sql.Named("match", rec.MatchID), sql.Named("side", rec.Side),
+			sql.Named("submitter", rec.SubmitterID), sql.Named("app", rec.AppID),
+			sql.Named("result", rec.Result), sql.Named("result_hash", rec.ResultHash),
+			sql.Named("winner", rec.WinnerID), sql.Named("winner_side", rec.WinnerSideID),
+			sql.Named("client_role", nullString(rec.ClientRole)),
+			sql.Named("started_at", nullTime(rec.StartedAt)), sql.Named("ended_at", nullTime(rec.EndedAt)),
+			sql.Named("at", at), sql.Named("token", rec.Token), sql.Named("p1", p1), sql.Named("p2", p2),
+			sql.Named("session_nonce", st.SessionNonce),
 		}},
-		{SQL: q("reconcile"), Args: []any{at, at, at, rec.MatchID}},
+		{SQL: q("reconcile"), Args: []any{sql.Named("at", at), sql.Named("match", rec.MatchID)}},
 	}
 	stmts = append(stmts, decisionStmtsFor(shapeOf(st), at)...)
 	var status, token, hash string
-	outcome := Stmt{SQL: q("submission_outcome"), Args: []any{rec.Side, rec.MatchID}}
+	outcome := Stmt{SQL: q("submission_outcome"), Args: []any{sql.Named("side", rec.Side),
+		sql.Named("match", rec.MatchID)}}
 	if err := s.db.BatchRead(ctx, outcome, []any{&status, &token, &hash}, stmts...); err != nil {
 		return core.StoredSubmission{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
@@ -221,7 +225,7 @@ func nullString(s string) any {
 
 // Submissions implements core.ProtocolStore.
 func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.SubmissionRecord, error) {
-	rows, err := s.db.query(ctx, q("submissions"), matchID)
+	rows, err := s.db.query(ctx, q("submissions"), sql.Named("match", matchID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list submissions: %w", err)
 	}
@@ -255,7 +259,7 @@ func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.Submissi
 
 // GraceExpired implements core.ProtocolStore.
 func (s *Arena) GraceExpired(ctx context.Context, cutoff time.Time) ([]int64, error) {
-	return s.ids(ctx, q("grace_expired"), formatTime(cutoff))
+	return s.ids(ctx, q("grace_expired"), sql.Named("cutoff", formatTime(cutoff)))
 }
 
 func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, error) {
@@ -278,12 +282,12 @@ func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, er
 // ConfirmSingleSubmission implements core.ProtocolStore.
 func (s *Arena) ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time, token string) (bool, error) {
 	return s.decide(ctx, matchID, token, at, Stmt{SQL: q("confirm_single_submission"),
-		Args: []any{formatTime(at), formatTime(at), token, matchID}})
+		Args: []any{sql.Named("at", formatTime(at)), sql.Named("token", token), sql.Named("match", matchID)}})
 }
 
 // ReadySideAtClose implements core.ProtocolStore.
 func (s *Arena) ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error) {
-	rows, err := s.db.query(ctx, q("one_side_ready_closed"), formatTime(now))
+	rows, err := s.db.query(ctx, q("one_side_ready_closed"), sql.Named("now", formatTime(now)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list closed windows: %w", err)
 	}
@@ -304,12 +308,14 @@ func (s *Arena) ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]
 func (s *Arena) ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time, token string) (bool, error) {
 	at := formatTime(now)
 	return s.decide(ctx, matchID, token, now, Stmt{SQL: q("forfeit_unready"),
-		Args: []any{winner, at, at, token, matchID, at}})
+		Args: []any{sql.Named("winner", winner), sql.Named("at", at), sql.Named("token", token),
+			sql.Named("match", matchID)}})
 }
 
 // SetRefereeConsent implements core.ProtocolStore.
 func (s *Arena) SetRefereeConsent(ctx context.Context, platformID string, granted bool, at time.Time) error {
-	if _, err := s.db.write(ctx, q("set_consent"), platformID, granted, formatTime(at)); err != nil {
+	if _, err := s.db.write(ctx, q("set_consent"), sql.Named("player", platformID),
+		sql.Named("granted", granted), sql.Named("at", formatTime(at))); err != nil {
 		return fmt.Errorf("store: unable to store consent: %w", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -9,8 +10,13 @@ import (
 // window's count so far, in one statement: concurrent requests each get
 // their own count.
 func (s *Arena) CountRequest(ctx context.Context, bucket string, windowStart int64) (int, error) {
+	query, args, err := bind(q("count_request"), []any{sql.Named("bucket", bucket),
+		sql.Named("window_start", windowStart)})
+	if err != nil {
+		return 0, err
+	}
 	var n int
-	if err := s.db.writer.QueryRowContext(ctx, q("count_request"), bucket, windowStart).Scan(&n); err != nil {
+	if err := s.db.writer.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: unable to count request: %w", err)
 	}
 	return n, nil
@@ -18,7 +24,11 @@ func (s *Arena) CountRequest(ctx context.Context, bucket string, windowStart int
 
 // SweepRateCounters deletes the windows that started before cutoff.
 func (s *Arena) SweepRateCounters(ctx context.Context, cutoff int64) error {
-	if _, err := s.db.writer.ExecContext(ctx, q("sweep_rate_counters"), cutoff); err != nil {
+	query, args, err := bind(q("sweep_rate_counters"), []any{sql.Named("cutoff", cutoff)})
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.writer.ExecContext(ctx, query, args...); err != nil {
 		return fmt.Errorf("store: unable to sweep rate counters: %w", err)
 	}
 	return nil

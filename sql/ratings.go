@@ -22,7 +22,7 @@ func (s *Arena) Ratings(ctx context.Context, ids []string) (map[string]core.Play
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, q("ratings_in"), string(list))
+	rows, err := s.db.query(ctx, q("ratings_in"), sql.Named("players", string(list)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read ratings: %w", err)
 	}
@@ -62,7 +62,8 @@ func scanRatings(rows *rows, each func(core.PlayerRating)) error {
 func (s *Arena) RatingWork(ctx context.Context, before time.Time) (time.Time, *time.Time, error) {
 	var through string
 	var next sql.NullString
-	if err := s.db.queryRow(ctx, q("rating_work"), formatTime(before)).Scan(&through, &next); err != nil {
+	if err := s.db.queryRow(ctx, q("rating_work"),
+		sql.Named("before", formatTime(before))).Scan(&through, &next); err != nil {
 		return time.Time{}, nil, fmt.Errorf("store: unable to read the rating work: %w", err)
 	}
 	var out time.Time
@@ -79,7 +80,8 @@ func (s *Arena) RatingWork(ctx context.Context, before time.Time) (time.Time, *t
 
 // RatedMatches implements core.RatingStore.
 func (s *Arena) RatedMatches(ctx context.Context, from, to time.Time) ([]core.RatedMatch, error) {
-	rows, err := s.db.query(ctx, q("rated_matches"), formatTime(from), formatTime(to))
+	rows, err := s.db.query(ctx, q("rated_matches"), sql.Named("from", formatTime(from)),
+		sql.Named("to", formatTime(to)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read rated matches: %w", err)
 	}
@@ -100,10 +102,14 @@ func (s *Arena) RatedMatches(ctx context.Context, from, to time.Time) ([]core.Ra
 // its key, and nothing is stored twice.
 func (s *Arena) ApplyRatingPeriod(ctx context.Context, from, to time.Time, matches int, ratings []core.PlayerRating, at time.Time) (bool, error) {
 	now := formatTime(at)
-	stmts := []Stmt{{SQL: q("insert_rating_period"), Args: []any{formatTime(from), formatTime(to), matches, now}}}
+	stmts := []Stmt{{SQL: q("insert_rating_period"), Args: []any{sql.Named("from", formatTime(from)),
+		sql.Named("to", formatTime(to)), sql.Named("matches", matches), sql.Named("now", now)}}}
 	for _, p := range ratings {
-		stmts = append(stmts, Stmt{SQL: q("upsert_rating"), Args: []any{p.PlatformID, p.Rating.Rating, p.Rating.Deviation,
-			p.Rating.Volatility, p.Matches, formatTime(p.RatedThrough), now}})
+		stmts = append(stmts, Stmt{SQL: q("upsert_rating"), Args: []any{sql.Named("player", p.PlatformID),
+			sql.Named("rating", p.Rating.Rating),
+			sql.Named("deviation", p.Rating.Deviation), sql.Named("volatility", p.Rating.Volatility),
+			sql.Named("matches", p.Matches), sql.Named("rated_through", formatTime(p.RatedThrough)),
+			sql.Named("now", now)}})
 	}
 	err := s.db.Batch(ctx, stmts...)
 	if isUniqueViolation(err, "rating_periods.starts_at") {

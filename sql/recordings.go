@@ -16,10 +16,14 @@ var _ core.RecordingStore = (*Arena)(nil)
 // read of the recording (and of a finalized one's id).
 func (s *Arena) InitMatchRecording(ctx context.Context, r *core.Recording) (*core.Recording, error) {
 	var id int64
-	err := s.db.writeRow(ctx, q("init_match_recording"), r.MatchID, r.UploaderID, r.Scope, r.Visibility,
-		r.GameBuild, r.DurationMs, r.ObjectKey, r.MaxBytes, formatTime(r.CreatedAt)).Scan(&id)
+	err := s.db.writeRow(ctx, q("init_match_recording"), sql.Named("match", r.MatchID),
+		sql.Named("uploader", r.UploaderID), sql.Named("scope", r.Scope),
+		sql.Named("visibility", r.Visibility), sql.Named("game_build", r.GameBuild),
+		sql.Named("duration_ms", r.DurationMs), sql.Named("object_key", r.ObjectKey),
+		sql.Named("max_bytes", r.MaxBytes), sql.Named("created_at", formatTime(r.CreatedAt))).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) { // finalized: the upsert matched nothing
-		err = s.db.queryRow(ctx, q("match_recording_of"), r.MatchID, r.UploaderID).Scan(&id)
+		err = s.db.queryRow(ctx, q("match_recording_of"), sql.Named("match", r.MatchID),
+			sql.Named("uploader", r.UploaderID)).Scan(&id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to init the recording of match %d: %w", r.MatchID, err)
@@ -29,9 +33,12 @@ func (s *Arena) InitMatchRecording(ctx context.Context, r *core.Recording) (*cor
 
 // CreateCasualRecording implements core.RecordingStore.
 func (s *Arena) CreateCasualRecording(ctx context.Context, r *core.Recording, perDay int, since time.Time) error {
-	err := s.db.writeRow(ctx, q("create_casual_recording"), r.UploaderID, r.Scope, r.Visibility, r.GameBuild,
-		r.DurationMs, r.ObjectKey, r.MaxBytes, formatTime(r.CreatedAt),
-		r.UploaderID, formatTime(since), perDay).Scan(&r.ID)
+	err := s.db.writeRow(ctx, q("create_casual_recording"), sql.Named("uploader", r.UploaderID),
+		sql.Named("scope", r.Scope), sql.Named("visibility", r.Visibility),
+		sql.Named("game_build", r.GameBuild), sql.Named("duration_ms", r.DurationMs),
+		sql.Named("object_key", r.ObjectKey), sql.Named("max_bytes", r.MaxBytes),
+		sql.Named("created_at", formatTime(r.CreatedAt)), sql.Named("since", formatTime(since)),
+		sql.Named("per_day", perDay)).Scan(&r.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeCasualQuotaExceeded, "at most %d casual recordings a day", perDay)
 	}
@@ -43,7 +50,8 @@ func (s *Arena) CreateCasualRecording(ctx context.Context, r *core.Recording, pe
 
 // Recording implements core.RecordingStore.
 func (s *Arena) Recording(ctx context.Context, id int64) (*core.Recording, error) {
-	r, err := scanRecording(s.db.queryRow(ctx, q("recording_columns")+" WHERE id = ?", id))
+	r, err := scanRecording(s.db.queryRow(ctx, q("recording_columns")+" WHERE id = :recording",
+		sql.Named("recording", id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeRecordingNotFound, "no recording %d", id)
 	}
@@ -58,10 +66,14 @@ func (s *Arena) Recording(ctx context.Context, id int64) (*core.Recording, error
 // read of whether it claimed.
 func (s *Arena) MarkRecordingReady(ctx context.Context, id int64, c core.CheckedObject, gameBuild string, durationMs int64, at time.Time) (bool, error) {
 	var claimed int64
-	err := s.db.BatchRead(ctx, Stmt{SQL: q("recording_claimed"), Args: []any{id, c.Key}}, []any{&claimed},
-		Stmt{SQL: q("mark_recording_ready"), Args: []any{id, c.Key, c.Size, gameBuild, durationMs, formatTime(at)}},
-		Stmt{SQL: q("recording_upload_removal"), Args: []any{id, c.Key, formatTime(c.UploadRemovalDue)}},
-		Stmt{SQL: q("cancel_recording_copy_removal"), Args: []any{id, c.Key}})
+	err := s.db.BatchRead(ctx, Stmt{SQL: q("recording_claimed"), Args: []any{sql.Named("recording", id),
+		sql.Named("key", c.Key)}}, []any{&claimed},
+		Stmt{SQL: q("mark_recording_ready"), Args: []any{sql.Named("recording", id), sql.Named("key", c.Key),
+			sql.Named("size", c.Size), sql.Named("game_build", gameBuild),
+			sql.Named("duration_ms", durationMs), sql.Named("at", formatTime(at))}},
+		Stmt{SQL: q("recording_upload_removal"), Args: []any{sql.Named("recording", id),
+			sql.Named("key", c.Key), sql.Named("upload_removal_due", formatTime(c.UploadRemovalDue))}},
+		Stmt{SQL: q("cancel_recording_copy_removal"), Args: []any{sql.Named("recording", id), sql.Named("key", c.Key)}})
 	if err != nil {
 		return false, fmt.Errorf("store: unable to finalize recording %d: %w", id, err)
 	}
@@ -71,7 +83,7 @@ func (s *Arena) MarkRecordingReady(ctx context.Context, id int64, c core.Checked
 // UploadFinalized implements core.RecordingStore.
 func (s *Arena) UploadFinalized(ctx context.Context, key string) (bool, error) {
 	var done bool
-	if err := s.db.queryRow(ctx, q("upload_finalized"), key).Scan(&done); err != nil {
+	if err := s.db.queryRow(ctx, q("upload_finalized"), sql.Named("key", key)).Scan(&done); err != nil {
 		return false, fmt.Errorf("store: unable to read the state of upload %s: %w", key, err)
 	}
 	return done, nil
@@ -79,7 +91,8 @@ func (s *Arena) UploadFinalized(ctx context.Context, key string) (bool, error) {
 
 // ScheduleObjectRemoval implements core.RecordingStore.
 func (s *Arena) ScheduleObjectRemoval(ctx context.Context, key string, due time.Time) error {
-	if _, err := s.db.write(ctx, q("schedule_object_removal"), key, formatTime(due)); err != nil {
+	if _, err := s.db.write(ctx, q("schedule_object_removal"), sql.Named("key", key),
+		sql.Named("due", formatTime(due))); err != nil {
 		return fmt.Errorf("store: unable to schedule the removal of %s: %w", key, err)
 	}
 	return nil
@@ -87,7 +100,7 @@ func (s *Arena) ScheduleObjectRemoval(ctx context.Context, key string, due time.
 
 // DueObjectRemovals implements core.RecordingStore.
 func (s *Arena) DueObjectRemovals(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	rows, err := s.db.query(ctx, q("due_object_removals"), formatTime(now), limit)
+	rows, err := s.db.query(ctx, q("due_object_removals"), sql.Named("now", formatTime(now)), sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list due object removals: %w", err)
 	}
@@ -107,7 +120,8 @@ func (s *Arena) DueObjectRemovals(ctx context.Context, now time.Time, limit int)
 func (s *Arena) ForgetObjectRemovals(ctx context.Context, keys []string, now time.Time) error {
 	stmts := make([]Stmt, len(keys))
 	for i, key := range keys {
-		stmts[i] = Stmt{SQL: q("forget_object_removal"), Args: []any{key, formatTime(now)}}
+		stmts[i] = Stmt{SQL: q("forget_object_removal"), Args: []any{sql.Named("key", key),
+			sql.Named("now", formatTime(now))}}
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to record object removals: %w", err)
@@ -118,7 +132,7 @@ func (s *Arena) ForgetObjectRemovals(ctx context.Context, keys []string, now tim
 // ShareRecording implements core.RecordingStore.
 func (s *Arena) ShareRecording(ctx context.Context, id int64, token string) (string, error) {
 	var got string
-	err := s.db.writeRow(ctx, q("share_recording"), token, id).Scan(&got)
+	err := s.db.writeRow(ctx, q("share_recording"), sql.Named("token", token), sql.Named("recording", id)).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", core.Errorf(core.CodeRecordingNotFound, "no recording %d", id)
 	}
@@ -130,7 +144,8 @@ func (s *Arena) ShareRecording(ctx context.Context, id int64, token string) (str
 
 // RecordingsOf implements core.RecordingStore.
 func (s *Arena) RecordingsOf(ctx context.Context, platformID string, limit int) ([]core.Recording, error) {
-	rows, err := s.db.query(ctx, q("recording_columns")+" "+q("recordings_of_where"), platformID, platformID, platformID, limit)
+	rows, err := s.db.query(ctx, q("recording_columns")+" "+q("recordings_of_where"),
+		sql.Named("player", platformID), sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list recordings: %w", err)
 	}
@@ -169,7 +184,9 @@ func scanRecording(row scanner) (*core.Recording, error) {
 // InitSegment implements core.RecordingStore: a conditional insert, then
 // a read.
 func (s *Arena) InitSegment(ctx context.Context, seg *core.Segment) (*core.Segment, error) {
-	_, err := s.db.write(ctx, q("init_segment"), seg.RecordingID, seg.Seq, seg.ObjectKey, formatTime(seg.CreatedAt), seg.RecordingID)
+	_, err := s.db.write(ctx, q("init_segment"), sql.Named("recording", seg.RecordingID),
+		sql.Named("seq", seg.Seq), sql.Named("object_key", seg.ObjectKey),
+		sql.Named("created_at", formatTime(seg.CreatedAt)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to init segment %d: %w", seg.Seq, err)
 	}
@@ -183,7 +200,8 @@ func (s *Arena) InitSegment(ctx context.Context, seg *core.Segment) (*core.Segme
 
 // Segment implements core.RecordingStore.
 func (s *Arena) Segment(ctx context.Context, recordingID, seq int64) (*core.Segment, error) {
-	seg, err := scanSegment(s.db.queryRow(ctx, q("segment_columns")+" WHERE recording_id = ? AND seq = ?", recordingID, seq))
+	seg, err := scanSegment(s.db.queryRow(ctx, q("segment_columns")+" WHERE recording_id = :recording AND seq = :seq",
+		sql.Named("recording", recordingID), sql.Named("seq", seq)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeSegmentNotFound, "no segment %d of recording %d", seq, recordingID)
 	}
@@ -196,10 +214,16 @@ func (s *Arena) Segment(ctx context.Context, recordingID, seq int64) (*core.Segm
 // MarkSegmentReady implements core.RecordingStore, as MarkRecordingReady.
 func (s *Arena) MarkSegmentReady(ctx context.Context, recordingID, seq int64, c core.CheckedObject, baseTMs int64, at time.Time) (bool, error) {
 	var claimed int64
-	err := s.db.BatchRead(ctx, Stmt{SQL: q("segment_claimed"), Args: []any{recordingID, seq, c.Key}}, []any{&claimed},
-		Stmt{SQL: q("mark_segment_ready"), Args: []any{recordingID, seq, c.Key, c.Size, baseTMs, formatTime(at)}},
-		Stmt{SQL: q("segment_upload_removal"), Args: []any{recordingID, seq, c.Key, formatTime(c.UploadRemovalDue)}},
-		Stmt{SQL: q("cancel_segment_copy_removal"), Args: []any{recordingID, seq, c.Key}})
+	err := s.db.BatchRead(ctx, Stmt{SQL: q("segment_claimed"), Args: []any{sql.Named("recording", recordingID),
+		sql.Named("seq", seq), sql.Named("key", c.Key)}}, []any{&claimed},
+		Stmt{SQL: q("mark_segment_ready"), Args: []any{sql.Named("recording", recordingID),
+			sql.Named("seq", seq), sql.Named("key", c.Key), sql.Named("size", c.Size),
+			sql.Named("base_ms", baseTMs), sql.Named("at", formatTime(at))}},
+		Stmt{SQL: q("segment_upload_removal"), Args: []any{sql.Named("recording", recordingID),
+			sql.Named("seq", seq), sql.Named("key", c.Key),
+			sql.Named("upload_removal_due", formatTime(c.UploadRemovalDue))}},
+		Stmt{SQL: q("cancel_segment_copy_removal"), Args: []any{sql.Named("recording", recordingID),
+			sql.Named("seq", seq), sql.Named("key", c.Key)}})
 	if err != nil {
 		return false, fmt.Errorf("store: unable to finalize segment %d: %w", seq, err)
 	}
@@ -208,8 +232,8 @@ func (s *Arena) MarkSegmentReady(ctx context.Context, recordingID, seq int64, c 
 
 // Segments implements core.RecordingStore.
 func (s *Arena) Segments(ctx context.Context, recordingID, after int64, limit int) ([]core.Segment, error) {
-	rows, err := s.db.query(ctx, q("segment_columns")+" WHERE recording_id = ? AND seq > ? AND state = 'ready' ORDER BY seq LIMIT ?",
-		recordingID, after, limit)
+	rows, err := s.db.query(ctx, q("segment_columns")+" WHERE recording_id = :recording AND seq > :after AND state = 'ready' ORDER BY seq LIMIT :limit",
+		sql.Named("recording", recordingID), sql.Named("after", after), sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list segments: %w", err)
 	}
@@ -247,7 +271,9 @@ func scanSegment(row scanner) (*core.Segment, error) {
 // AddTrace implements core.RecordingStore.
 func (s *Arena) AddTrace(ctx context.Context, t core.TraceRecord) (bool, error) {
 	var slot int
-	err := s.db.writeRow(ctx, q("add_trace"), t.MatchID, t.Slot, t.SubmitterID, t.Trace, t.TraceHash, formatTime(t.ReceivedAt)).Scan(&slot)
+	err := s.db.writeRow(ctx, q("add_trace"), sql.Named("match", t.MatchID), sql.Named("slot", t.Slot),
+		sql.Named("submitter", t.SubmitterID), sql.Named("trace", t.Trace),
+		sql.Named("trace_hash", t.TraceHash), sql.Named("received_at", formatTime(t.ReceivedAt))).Scan(&slot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -259,7 +285,7 @@ func (s *Arena) AddTrace(ctx context.Context, t core.TraceRecord) (bool, error) 
 
 // Traces implements core.RecordingStore.
 func (s *Arena) Traces(ctx context.Context, matchID int64) ([]core.TraceRecord, error) {
-	rows, err := s.db.query(ctx, q("traces"), matchID)
+	rows, err := s.db.query(ctx, q("traces"), sql.Named("match", matchID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read the traces of match %d: %w", matchID, err)
 	}

@@ -21,16 +21,19 @@ func (s *Arena) StoreReport(ctx context.Context, rep core.MatchReport) error {
 	p1, p2 := scoreArgs(rep.Score)
 	err := s.db.Batch(ctx,
 		Stmt{SQL: q("insert_report"), Args: []any{
-			rep.MatchID, rep.Side, rep.ReporterID, rep.Winner, p1, p2, at, rep.Token, rep.MatchID, rep.MatchID,
+			sql.Named("match", rep.MatchID), sql.Named("side", rep.Side),
+			sql.Named("reporter", rep.ReporterID), sql.Named("winner", rep.Winner), sql.Named("p1", p1),
+			sql.Named("p2", p2), sql.Named("at", at), sql.Named("token", rep.Token),
 		}},
-		Stmt{SQL: q("report_awaits_confirmation"), Args: []any{at, at, rep.MatchID, rep.MatchID, rep.Token}},
+		Stmt{SQL: q("report_awaits_confirmation"), Args: []any{sql.Named("at", at),
+			sql.Named("match", rep.MatchID), sql.Named("token", rep.Token)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to store the report of match %d: %w", rep.MatchID, err)
 	}
 	var status, token string
 	var submissions int
-	err = s.db.queryRow(ctx, q("report_attempt"), rep.MatchID).Scan(&status, &submissions, &token)
+	err = s.db.queryRow(ctx, q("report_attempt"), sql.Named("match", rep.MatchID)).Scan(&status, &submissions, &token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeMatchNotFound, "no match %d", rep.MatchID)
 	}
@@ -59,7 +62,8 @@ func (s *Arena) MatchReport(ctx context.Context, matchID int64) (*core.MatchRepo
 		status, reported string
 		decided          sql.NullString
 	)
-	err := s.db.queryRow(ctx, q("match_report"), matchID).Scan(&rep.MatchID, &rep.Side, &rep.ReporterID,
+	err := s.db.queryRow(ctx, q("match_report"),
+		sql.Named("match", matchID)).Scan(&rep.MatchID, &rep.Side, &rep.ReporterID,
 		&rep.Winner, &s1, &s2, &status, &reported, &decided, &rep.DecidedBy, &rep.DisputeReason)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -87,14 +91,18 @@ func (s *Arena) MatchReport(ctx context.Context, matchID int64) (*core.MatchRepo
 func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core.MatchReport, d core.ReportDecision) (core.MatchStatus, error) {
 	at := formatTime(d.At)
 	stmts := append([]Stmt{
-		{SQL: q("decide_report"), Args: []any{d.Confirm, at, d.By, d.Token, d.Reason, st.ID, d.BySide, formatTime(d.ReportedBy)}},
-		{SQL: q("apply_report"), Args: []any{at, at, st.ID, d.Token}},
+		{SQL: q("decide_report"), Args: []any{sql.Named("confirm", d.Confirm), sql.Named("at", at),
+			sql.Named("by", d.By), sql.Named("token", d.Token), sql.Named("reason", d.Reason),
+			sql.Named("match", st.ID), sql.Named("by_side", d.BySide),
+			sql.Named("reported_by", formatTime(d.ReportedBy))}},
+		{SQL: q("apply_report"), Args: []any{sql.Named("at", at), sql.Named("match", st.ID),
+			sql.Named("token", d.Token)}},
 	}, decisionStmtsFor(shapeOf(st), at)...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return "", fmt.Errorf("store: unable to decide the report of match %d: %w", st.ID, err)
 	}
 	var token, status string
-	err := s.db.queryRow(ctx, q("report_decision"), st.ID).Scan(&token, &status)
+	err := s.db.queryRow(ctx, q("report_decision"), sql.Named("match", st.ID)).Scan(&token, &status)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && token != d.Token) {
 		return "", core.Errorf(core.CodeNoPendingReport, "match %d has no pending report", st.ID)
 	}
@@ -106,5 +114,5 @@ func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core
 
 // PendingReports implements core.ReportStore.
 func (s *Arena) PendingReports(ctx context.Context, cutoff time.Time) ([]int64, error) {
-	return s.ids(ctx, q("pending_reports"), formatTime(cutoff))
+	return s.ids(ctx, q("pending_reports"), sql.Named("cutoff", formatTime(cutoff)))
 }

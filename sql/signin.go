@@ -17,14 +17,15 @@ import (
 // before keepSince are swept.
 func (s *Arena) ClaimOpenIDNonce(ctx context.Context, nonce string, at, keepSince time.Time) (bool, error) {
 	var got string
-	err := s.db.writeRow(ctx, q("claim_openid_nonce"), nonce, formatTime(at)).Scan(&got)
+	err := s.db.writeRow(ctx, q("claim_openid_nonce"), sql.Named("nonce", nonce),
+		sql.Named("at", formatTime(at))).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("store: unable to claim the sign-in nonce: %w", err)
 	}
-	if _, err := s.db.write(ctx, q("sweep_openid_nonces"), formatTime(keepSince)); err != nil {
+	if _, err := s.db.write(ctx, q("sweep_openid_nonces"), sql.Named("keep_since", formatTime(keepSince))); err != nil {
 		return false, fmt.Errorf("store: unable to sweep sign-in nonces: %w", err)
 	}
 	return true, nil
@@ -35,7 +36,9 @@ func (s *Arena) ClaimOpenIDNonce(ctx context.Context, nonce string, at, keepSinc
 // name and gains the avatar if they had none.
 func (s *Arena) SignInMockPlayer(ctx context.Context, p core.PlayerProfile, at time.Time) error {
 	now := formatTime(at)
-	if _, err := s.db.write(ctx, q("mock_signin_player"), p.PlatformID, p.PersonaName, p.AvatarURL, now, now); err != nil {
+	if _, err := s.db.write(ctx, q("mock_signin_player"), sql.Named("player", p.PlatformID),
+		sql.Named("persona_name", p.PersonaName), sql.Named("avatar_url", p.AvatarURL),
+		sql.Named("now", now)); err != nil {
 		return fmt.Errorf("store: unable to store the signed-in player: %w", err)
 	}
 	return nil
@@ -52,7 +55,8 @@ func (s *Arena) FreshSummaries(ctx context.Context, ids []string, since time.Tim
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.query(ctx, q("fresh_summaries"), string(list), formatTime(since))
+	rows, err := s.db.query(ctx, q("fresh_summaries"), sql.Named("players", string(list)),
+		sql.Named("since", formatTime(since)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read summary freshness: %w", err)
 	}
@@ -74,10 +78,13 @@ func (s *Arena) CacheSummaries(ctx context.Context, found []core.PlayerProfile, 
 	now := formatTime(at)
 	stmts := make([]Stmt, 0, len(found)+len(missing))
 	for _, p := range found {
-		stmts = append(stmts, Stmt{SQL: q("cache_summary"), Args: []any{p.PlatformID, p.PersonaName, p.AvatarURL, now, now, now}})
+		stmts = append(stmts, Stmt{SQL: q("cache_summary"), Args: []any{sql.Named("player", p.PlatformID),
+			sql.Named("persona_name", p.PersonaName), sql.Named("avatar_url", p.AvatarURL),
+			sql.Named("now", now)}})
 	}
 	for _, id := range missing {
-		stmts = append(stmts, Stmt{SQL: q("summary_missing"), Args: []any{now, id}})
+		stmts = append(stmts, Stmt{SQL: q("summary_missing"), Args: []any{sql.Named("now", now),
+			sql.Named("player", id)}})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to cache player summaries: %w", err)
@@ -109,8 +116,10 @@ type WebSession struct {
 // and sweeps the sessions expired at at, in one batch.
 func (s *Arena) StartWebSession(ctx context.Context, id, platformID string, mock bool, at, expires time.Time) error {
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("sweep_web_sessions"), Args: []any{formatTime(at)}},
-		Stmt{SQL: q("insert_web_session"), Args: []any{id, platformID, mock, formatTime(at), formatTime(expires)}},
+		Stmt{SQL: q("sweep_web_sessions"), Args: []any{sql.Named("at", formatTime(at))}},
+		Stmt{SQL: q("insert_web_session"), Args: []any{sql.Named("session", id),
+			sql.Named("player", platformID), sql.Named("mock", mock), sql.Named("at", formatTime(at)),
+			sql.Named("expires", formatTime(expires))}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to start a web session: %w", err)
@@ -125,7 +134,7 @@ func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebS
 	var ws WebSession
 	var name, avatar sql.NullString
 	var follows string
-	err := s.db.queryRow(ctx, q("web_session_viewer"), id, formatTime(now)).
+	err := s.db.queryRow(ctx, q("web_session_viewer"), sql.Named("session", id), sql.Named("now", formatTime(now))).
 		Scan(&ws.PlatformID, &ws.Mock, &name, &avatar, &ws.IsAdmin, &ws.Unread, &ws.StreamLogin, &follows)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -143,7 +152,7 @@ func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebS
 // EndWebSession ends the session with the id (signing out); an unknown id
 // is no error.
 func (s *Arena) EndWebSession(ctx context.Context, id string) error {
-	if _, err := s.db.write(ctx, q("end_web_session"), id); err != nil {
+	if _, err := s.db.write(ctx, q("end_web_session"), sql.Named("session", id)); err != nil {
 		return fmt.Errorf("store: unable to end the web session: %w", err)
 	}
 	return nil

@@ -42,7 +42,7 @@ func MustOpenDB(tb testing.TB, url string) *store.DB {
 	return db
 }
 
-func mustMigrate(t *testing.T, db *store.DB, set store.MigrationSet) {
+func mustMigrate(t testing.TB, db *store.DB, set store.MigrationSet) {
 	t.Helper()
 	v, err := store.Migrate(context.Background(), db, set)
 	require.NoError(t, err)

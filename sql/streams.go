@@ -20,7 +20,9 @@ var (
 // SetStreamLogin implements core.StreamStore.
 func (s *Arena) SetStreamLogin(ctx context.Context, platformID, login string, at time.Time) error {
 	now := formatTime(at)
-	_, err := s.db.write(ctx, q("set_stream_login"), platformID, core.PlaceholderName(platformID), now, now, nullString(login))
+	_, err := s.db.write(ctx, q("set_stream_login"), sql.Named("player", platformID),
+		sql.Named("name", core.PlaceholderName(platformID)), sql.Named("now", now),
+		sql.Named("login", nullString(login)))
 	if isUniqueViolation(err, "stream_login") {
 		return core.Errorf(core.CodeStreamLoginTaken, "another player linked %s", login)
 	}
@@ -33,7 +35,7 @@ func (s *Arena) SetStreamLogin(ctx context.Context, platformID, login string, at
 // StreamLogin implements core.StreamStore.
 func (s *Arena) StreamLogin(ctx context.Context, platformID string) (string, error) {
 	var login string
-	err := s.db.queryRow(ctx, q("stream_login"), platformID).Scan(&login)
+	err := s.db.queryRow(ctx, q("stream_login"), sql.Named("player", platformID)).Scan(&login)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -64,8 +66,11 @@ func (s *Arena) LinkedChannels(ctx context.Context) (map[string]string, error) {
 // SaveLinkState implements core.StreamStore.
 func (s *Arena) SaveLinkState(ctx context.Context, ls core.LinkState) error {
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("sweep_link_states"), Args: []any{formatTime(ls.CreatedAt)}},
-		Stmt{SQL: q("insert_link_state"), Args: []any{ls.State, ls.PlatformID, ls.ReturnTo, formatTime(ls.CreatedAt), formatTime(ls.ExpiresAt)}},
+		Stmt{SQL: q("sweep_link_states"), Args: []any{sql.Named("created_at", formatTime(ls.CreatedAt))}},
+		Stmt{SQL: q("insert_link_state"), Args: []any{sql.Named("state", ls.State),
+			sql.Named("player", ls.PlatformID), sql.Named("return_to", ls.ReturnTo),
+			sql.Named("created_at", formatTime(ls.CreatedAt)),
+			sql.Named("expires_at", formatTime(ls.ExpiresAt))}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to store the link state: %w", err)
@@ -77,7 +82,8 @@ func (s *Arena) SaveLinkState(ctx context.Context, ls core.LinkState) error {
 func (s *Arena) TakeLinkState(ctx context.Context, state string, now time.Time) (*core.LinkState, error) {
 	ls := core.LinkState{State: state}
 	var created, expires string
-	err := s.db.writeRow(ctx, q("take_link_state"), state, formatTime(now)).Scan(&ls.PlatformID, &ls.ReturnTo, &created, &expires)
+	err := s.db.writeRow(ctx, q("take_link_state"), sql.Named("state", state),
+		sql.Named("now", formatTime(now))).Scan(&ls.PlatformID, &ls.ReturnTo, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -134,12 +140,14 @@ func (s *Arena) SaveLiveSet(ctx context.Context, live []core.LiveStream, polledA
 	at := formatTime(polledAt)
 	stmts := []Stmt{
 		{SQL: q("clear_live_set")},
-		{SQL: q("set_live_polled_at"), Args: []any{`"` + at + `"`}},
+		{SQL: q("set_live_polled_at"), Args: []any{sql.Named("polled_at", `"`+at+`"`)}},
 	}
 	for _, l := range live {
 		stmts = append(stmts,
-			Stmt{SQL: q("insert_live"), Args: []any{l.Login, l.StreamID, formatTime(l.StartedAt)}},
-			Stmt{SQL: q("record_streaming_event"), Args: []any{l.StreamID, at, l.Login}},
+			Stmt{SQL: q("insert_live"), Args: []any{sql.Named("login", l.Login),
+				sql.Named("stream", l.StreamID), sql.Named("started_at", formatTime(l.StartedAt))}},
+			Stmt{SQL: q("record_streaming_event"), Args: []any{sql.Named("stream", l.StreamID),
+				sql.Named("at", at), sql.Named("login", l.Login)}},
 		)
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {

@@ -21,10 +21,13 @@ func (s *Arena) CreateTitle(ctx context.Context, t *core.Title) error {
 	at := formatTime(t.CreatedAt)
 	err := s.db.Batch(ctx,
 		Stmt{SQL: q("insert_title_tournament"), Args: []any{
-			t.Slug, t.Name, string(core.FormatTitle), at, at, at, string(t.Environment),
-			int(core.TitleMatchWindow / time.Minute), at, at,
+			sql.Named("slug", t.Slug), sql.Named("name", t.Name),
+			sql.Named("format", string(core.FormatTitle)), sql.Named("at", at),
+			sql.Named("environment", string(t.Environment)),
+			sql.Named("window_minutes", int(core.TitleMatchWindow/time.Minute)),
 		}},
-		Stmt{SQL: q("insert_title"), Args: []any{t.Slug, t.Name, at, at, t.Slug}},
+		Stmt{SQL: q("insert_title"), Args: []any{sql.Named("slug", t.Slug), sql.Named("name", t.Name),
+			sql.Named("at", at)}},
 	)
 	if isUniqueViolation(err, "tournaments.slug") || isUniqueViolation(err, "titles.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
@@ -32,7 +35,7 @@ func (s *Arena) CreateTitle(ctx context.Context, t *core.Title) error {
 	if err != nil {
 		return fmt.Errorf("store: unable to create title: %w", err)
 	}
-	if err := s.db.queryRow(ctx, q("title_ids"), t.Slug).Scan(&t.ID, &t.TournamentID); err != nil {
+	if err := s.db.queryRow(ctx, q("title_ids"), sql.Named("slug", t.Slug)).Scan(&t.ID, &t.TournamentID); err != nil {
 		return fmt.Errorf("store: unable to read the new title: %w", err)
 	}
 	return nil
@@ -45,12 +48,13 @@ func (s *Arena) Titles(ctx context.Context) ([]core.Title, error) {
 
 // TitlesHeldBy implements core.TitleStore.
 func (s *Arena) TitlesHeldBy(ctx context.Context, platformID string) ([]core.Title, error) {
-	return s.titles(ctx, "WHERE t.holder_platform_id = ? AND t.retired_at IS NULL ORDER BY t.id", platformID)
+	return s.titles(ctx, "WHERE t.holder_platform_id = :player AND t.retired_at IS NULL ORDER BY t.id",
+		sql.Named("player", platformID))
 }
 
 // Title implements core.TitleStore: one query.
 func (s *Arena) Title(ctx context.Context, id int64) (*core.Title, error) {
-	list, err := s.titles(ctx, "WHERE t.id = ?", id)
+	list, err := s.titles(ctx, "WHERE t.id = :title", sql.Named("title", id))
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +254,8 @@ func (s *Arena) TitleChallenge(ctx context.Context, id int64) (*core.TitleChalle
 	var c core.TitleChallenge
 	var status, created string
 	var responded sql.NullString
-	err := s.db.queryRow(ctx, q("title_challenge"), id).Scan(&c.ID, &c.TitleID, &c.Challenger, &c.Holder, &status,
+	err := s.db.queryRow(ctx, q("title_challenge"),
+		sql.Named("challenge", id)).Scan(&c.ID, &c.TitleID, &c.Challenger, &c.Holder, &status,
 		&created, &responded, &c.MatchID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeChallengeNotFound, "no challenge %d", id)
@@ -272,8 +277,9 @@ func (s *Arena) TitleChallenge(ctx context.Context, id int64) (*core.TitleChalle
 // on the title's roster (discovery finds their title matches).
 func titlePlayerStmts(titleID int64, platformID, at string) []Stmt {
 	return []Stmt{
-		{SQL: q("insert_title_player"), Args: []any{platformID, core.PlaceholderName(platformID), at, at}},
-		{SQL: q("insert_title_roster"), Args: []any{platformID, platformID, titleID}},
+		{SQL: q("insert_title_player"), Args: []any{sql.Named("player", platformID),
+			sql.Named("name", core.PlaceholderName(platformID)), sql.Named("at", at)}},
+		{SQL: q("insert_title_roster"), Args: []any{sql.Named("player", platformID), sql.Named("title", titleID)}},
 	}
 }
 
@@ -281,16 +287,20 @@ func titlePlayerStmts(titleID int64, platformID, at string) []Stmt {
 func (s *Arena) AddVolunteer(ctx context.Context, titleID int64, v core.TitleVolunteer, opens, closes time.Time, token string) (bool, error) {
 	at := formatTime(v.At)
 	stmts := append([]Stmt{
-		{SQL: q("insert_title_volunteer"), Args: []any{v.PlatformID, at, token, titleID}},
+		{SQL: q("insert_title_volunteer"), Args: []any{sql.Named("player", v.PlatformID), sql.Named("at", at),
+			sql.Named("token", token), sql.Named("title", titleID)}},
 	}, titlePlayerStmts(titleID, v.PlatformID, at)...)
 	stmts = append(stmts, Stmt{SQL: q("insert_coronation"), Args: []any{
-		core.StageTitle, core.RoundCoronation, formatTime(opens), formatTime(closes), at, at, titleID,
+		sql.Named("stage", core.StageTitle), sql.Named("round", core.RoundCoronation),
+		sql.Named("opens", formatTime(opens)), sql.Named("closes", formatTime(closes)),
+		sql.Named("at", at), sql.Named("title", titleID),
 	}})
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return false, fmt.Errorf("store: unable to add a volunteer to title %d: %w", titleID, err)
 	}
 	var n int
-	if err := s.db.queryRow(ctx, q("volunteer_stored"), titleID, token).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("volunteer_stored"), sql.Named("title", titleID),
+		sql.Named("token", token)).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: unable to read title %d's volunteer: %w", titleID, err)
 	}
 	return n == 1, nil
@@ -300,13 +310,15 @@ func (s *Arena) AddVolunteer(ctx context.Context, titleID int64, v core.TitleVol
 func (s *Arena) AddChallenge(ctx context.Context, c *core.TitleChallenge, clockCutoff time.Time, token string) (bool, error) {
 	at := formatTime(c.At)
 	stmts := append([]Stmt{
-		{SQL: q("restart_title_clock"), Args: []any{at, at, c.TitleID, formatTime(clockCutoff)}},
-		{SQL: q("insert_title_challenge"), Args: []any{c.Challenger, at, token, c.TitleID, c.Challenger}},
+		{SQL: q("restart_title_clock"), Args: []any{sql.Named("at", at), sql.Named("title", c.TitleID),
+			sql.Named("cutoff", formatTime(clockCutoff))}},
+		{SQL: q("insert_title_challenge"), Args: []any{sql.Named("challenger", c.Challenger),
+			sql.Named("at", at), sql.Named("token", token), sql.Named("title", c.TitleID)}},
 	}, titlePlayerStmts(c.TitleID, c.Challenger, at)...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return false, fmt.Errorf("store: unable to challenge title %d: %w", c.TitleID, err)
 	}
-	err := s.db.queryRow(ctx, q("challenge_stored"), token).Scan(&c.ID, &c.Holder)
+	err := s.db.queryRow(ctx, q("challenge_stored"), sql.Named("token", token)).Scan(&c.ID, &c.Holder)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -322,19 +334,25 @@ func (s *Arena) AnswerChallenge(ctx context.Context, id int64, holder string, ac
 	var stmts []Stmt
 	if accept {
 		stmts = []Stmt{
-			{SQL: q("accept_title_challenge"), Args: []any{now, token, id, holder, formatTime(clockCutoff)}},
-			{SQL: q("insert_title_match"), Args: []any{core.StageTitle, core.RoundTitleMatch, now, formatTime(closes), now, now, id, token}},
-			{SQL: q("link_title_match"), Args: []any{id, token}},
-			{SQL: q("insert_holder_roster"), Args: []any{id, token}},
+			{SQL: q("accept_title_challenge"), Args: []any{sql.Named("now", now), sql.Named("token", token),
+				sql.Named("challenge", id), sql.Named("holder", holder),
+				sql.Named("cutoff", formatTime(clockCutoff))}},
+			{SQL: q("insert_title_match"), Args: []any{sql.Named("stage", core.StageTitle),
+				sql.Named("round", core.RoundTitleMatch), sql.Named("now", now),
+				sql.Named("closes", formatTime(closes)), sql.Named("challenge", id),
+				sql.Named("token", token)}},
+			{SQL: q("link_title_match"), Args: []any{sql.Named("challenge", id), sql.Named("token", token)}},
+			{SQL: q("insert_holder_roster"), Args: []any{sql.Named("challenge", id), sql.Named("token", token)}},
 		}
 	} else {
-		stmts = []Stmt{{SQL: q("decline_title_challenge"), Args: []any{now, token, id, holder}}}
+		stmts = []Stmt{{SQL: q("decline_title_challenge"), Args: []any{sql.Named("now", now),
+			sql.Named("token", token), sql.Named("challenge", id), sql.Named("holder", holder)}}}
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return false, fmt.Errorf("store: unable to answer challenge %d: %w", id, err)
 	}
 	var stored string
-	if err := s.db.queryRow(ctx, q("challenge_answer_token"), id).Scan(&stored); err != nil {
+	if err := s.db.queryRow(ctx, q("challenge_answer_token"), sql.Named("challenge", id)).Scan(&stored); err != nil {
 		return false, fmt.Errorf("store: unable to read challenge %d's answer: %w", id, err)
 	}
 	return stored == token, nil
@@ -342,20 +360,23 @@ func (s *Arena) AnswerChallenge(ctx context.Context, id int64, holder string, ac
 
 // ExpiredTitleClocks implements core.TitleStore.
 func (s *Arena) ExpiredTitleClocks(ctx context.Context, cutoff time.Time) ([]int64, error) {
-	return s.ids(ctx, q("expired_title_clocks"), formatTime(cutoff))
+	return s.ids(ctx, q("expired_title_clocks"), sql.Named("cutoff", formatTime(cutoff)))
 }
 
-// ExpireTitleClock implements core.TitleStore: every statement is guarded
-// by the clock having run out, so a second run, or a racing accept that
-// committed first, leaves it as it is.
+// ExpireTitleClock implements core.TitleStore (queries/titles.sql, the
+// clock's expiry).
 func (s *Arena) ExpireTitleClock(ctx context.Context, titleID int64, now, cutoff time.Time) error {
 	at, before := formatTime(now), formatTime(cutoff)
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("strip_to_volunteer"), Args: []any{at, titleID, before}},
-		Stmt{SQL: q("strip_reign"), Args: []any{at, titleID, before}},
-		Stmt{SQL: q("strip_title"), Args: []any{at, titleID, before}},
-		Stmt{SQL: q("expire_title_challenges"), Args: []any{at, titleID}},
-		Stmt{SQL: q("restart_title_clock"), Args: []any{at, at, titleID, before}},
+		Stmt{SQL: q("strip_to_volunteer"), Args: []any{sql.Named("at", at), sql.Named("title", titleID),
+			sql.Named("cutoff", before)}},
+		Stmt{SQL: q("strip_reign"), Args: []any{sql.Named("at", at), sql.Named("title", titleID),
+			sql.Named("cutoff", before)}},
+		Stmt{SQL: q("strip_title"), Args: []any{sql.Named("at", at), sql.Named("title", titleID),
+			sql.Named("cutoff", before)}},
+		Stmt{SQL: q("expire_title_challenges"), Args: []any{sql.Named("at", at), sql.Named("title", titleID)}},
+		Stmt{SQL: q("restart_title_clock"), Args: []any{sql.Named("at", at), sql.Named("title", titleID),
+			sql.Named("cutoff", before)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to expire title %d's clock: %w", titleID, err)
@@ -366,7 +387,7 @@ func (s *Arena) ExpireTitleClock(ctx context.Context, titleID int64, now, cutoff
 // RetireTitle implements core.TitleStore.
 func (s *Arena) RetireTitle(ctx context.Context, id int64, at time.Time) error {
 	var n int
-	if err := s.db.queryRow(ctx, q("title_exists"), id).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("title_exists"), sql.Named("title", id)).Scan(&n); err != nil {
 		return fmt.Errorf("store: unable to read title %d: %w", id, err)
 	}
 	if n == 0 {
@@ -374,9 +395,9 @@ func (s *Arena) RetireTitle(ctx context.Context, id int64, at time.Time) error {
 	}
 	now := formatTime(at)
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("retire_title"), Args: []any{now, now, id}},
-		Stmt{SQL: q("void_title_challenges"), Args: []any{now, id}},
-		Stmt{SQL: q("drop_title_volunteers"), Args: []any{id}},
+		Stmt{SQL: q("retire_title"), Args: []any{sql.Named("now", now), sql.Named("title", id)}},
+		Stmt{SQL: q("void_title_challenges"), Args: []any{sql.Named("now", now), sql.Named("title", id)}},
+		Stmt{SQL: q("drop_title_volunteers"), Args: []any{sql.Named("title", id)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to retire title %d: %w", id, err)

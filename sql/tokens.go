@@ -37,7 +37,8 @@ func queriesOf(kind string) tokenQueries {
 
 // AddToken implements core.TokenStore.
 func (s *Arena) AddToken(ctx context.Context, kind string, t core.MintedToken, label string, at time.Time) error {
-	if _, err := s.db.write(ctx, q(queriesOf(kind).insert), t.ID, t.Hash, label, formatTime(at)); err != nil {
+	if _, err := s.db.write(ctx, q(queriesOf(kind).insert), sql.Named("id", t.ID), sql.Named("hash", t.Hash),
+		sql.Named("label", label), sql.Named("at", formatTime(at))); err != nil {
 		return fmt.Errorf("store: unable to add a %s token: %w", kind, err)
 	}
 	return nil
@@ -55,7 +56,7 @@ func (s *Arena) AddAdminToken(ctx context.Context, t core.AdminTokenRecord) erro
 func (s *Arena) RevokeToken(ctx context.Context, kind, id string, at time.Time) error {
 	tq := queriesOf(kind)
 	var got string
-	err := s.db.writeRow(ctx, q(tq.revoke), formatTime(at), id).Scan(&got)
+	err := s.db.writeRow(ctx, q(tq.revoke), sql.Named("at", formatTime(at)), sql.Named("id", id)).Scan(&got)
 	if err == nil {
 		return nil
 	}
@@ -63,7 +64,7 @@ func (s *Arena) RevokeToken(ctx context.Context, kind, id string, at time.Time) 
 		return fmt.Errorf("store: unable to revoke %s token %s: %w", kind, id, err)
 	}
 	var n int
-	if err := s.db.queryRow(ctx, q(tq.exists), id).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q(tq.exists), sql.Named("id", id)).Scan(&n); err != nil {
 		return fmt.Errorf("store: unable to read %s token %s: %w", kind, id, err)
 	}
 	if n == 0 {
@@ -102,7 +103,7 @@ func (s *Arena) Tokens(ctx context.Context, kind string) ([]ListedToken, error) 
 // false when there is none.
 func (s *Arena) APIKeyHash(ctx context.Context, id string) (string, bool, error) {
 	var hash string
-	err := s.db.queryRow(ctx, q("api_key_hash"), id).Scan(&hash)
+	err := s.db.queryRow(ctx, q("api_key_hash"), sql.Named("id", id)).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}

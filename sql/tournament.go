@@ -16,8 +16,9 @@ var _ core.TournamentStore = (*Arena)(nil)
 
 // CreateSeason implements core.TournamentStore.
 func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
-	err := s.db.writeRow(ctx, q("insert_season"), season.Slug, season.Name,
-		formatTime(season.StartsAt), formatTime(season.EndsAt), formatTime(season.CreatedAt)).Scan(&season.ID)
+	err := s.db.writeRow(ctx, q("insert_season"), sql.Named("slug", season.Slug), sql.Named("name", season.Name),
+		sql.Named("starts_at", formatTime(season.StartsAt)), sql.Named("ends_at", formatTime(season.EndsAt)),
+		sql.Named("created_at", formatTime(season.CreatedAt))).Scan(&season.ID)
 	if isUniqueViolation(err, "seasons.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
 	}
@@ -29,8 +30,9 @@ func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
 
 // UpdateSeason implements core.TournamentStore.
 func (s *Arena) UpdateSeason(ctx context.Context, season *core.Season) error {
-	err := s.db.writeRow(ctx, q("update_season"), season.Name, formatTime(season.StartsAt), formatTime(season.EndsAt),
-		season.Slug).Scan(&season.ID)
+	err := s.db.writeRow(ctx, q("update_season"), sql.Named("name", season.Name),
+		sql.Named("starts_at", formatTime(season.StartsAt)),
+		sql.Named("ends_at", formatTime(season.EndsAt)), sql.Named("slug", season.Slug)).Scan(&season.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeNotFound, "no season %q", season.Slug)
 	}
@@ -68,15 +70,31 @@ func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
 	return out, rows.Err()
 }
 
+// tournamentArgs are a tournament's settings as insert_tournament and
+// update_draft_tournament name them.
+func tournamentArgs(t *core.Tournament) []any {
+	return []any{
+		sql.Named("slug", t.Slug), sql.Named("name", t.Name), sql.Named("description", t.Description),
+		sql.Named("format", string(t.Format)), sql.Named("max_players", t.MaxPlayers),
+		sql.Named("registration_opens_at", formatTime(t.RegistrationOpensAt)),
+		sql.Named("registration_closes_at", formatTime(t.RegistrationClosesAt)),
+		sql.Named("starts_at", formatTime(t.StartsAt)), sql.Named("environment", string(t.Environment)),
+		sql.Named("season", t.SeasonID), sql.Named("team_min_players", t.TeamMinPlayers),
+		sql.Named("team_max_players", t.TeamMaxPlayers), sql.Named("group_count", t.GroupCount),
+		sql.Named("advance_per_group", t.AdvancePerGroup), sql.Named("small_final", t.SmallFinal),
+		sql.Named("match_window_minutes", t.MatchWindowMinutes), sql.Named("hand_mode", t.Cast.HandMode),
+		sql.Named("delay_seconds", t.Cast.DelaySeconds), sql.Named("allow_spectators", t.AllowSpectators),
+		sql.Named("updated_at", formatTime(t.UpdatedAt)), sql.Named("grand_final_reset", t.GrandFinalReset),
+		sql.Named("swiss_rounds", t.SwissRounds), sql.Named("top_cut", t.TopCut),
+		sql.Named("seed_from_ratings", t.SeedFromRatings), sql.Named("check_in_minutes", t.CheckInMinutes),
+		sql.Named("group_format", string(t.GroupFormat)),
+	}
+}
+
 // CreateTournament implements core.TournamentStore.
 func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error {
 	err := s.db.writeRow(ctx, q("insert_tournament"),
-		t.Slug, t.Name, t.Description, string(t.Format), t.MaxPlayers,
-		formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.StartsAt),
-		string(t.Environment), t.SeasonID, t.TeamMinPlayers, t.TeamMaxPlayers, t.GroupCount,
-		t.AdvancePerGroup, t.SmallFinal, t.MatchWindowMinutes, t.Cast.HandMode, t.Cast.DelaySeconds,
-		t.AllowSpectators, formatTime(t.CreatedAt), formatTime(t.UpdatedAt),
-		t.GrandFinalReset, t.SwissRounds, t.TopCut, t.SeedFromRatings, t.CheckInMinutes, string(t.GroupFormat),
+		append(tournamentArgs(t), sql.Named("created_at", formatTime(t.CreatedAt)))...,
 	).Scan(&t.ID)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
@@ -91,33 +109,37 @@ func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error 
 // Tournament implements core.TournamentStore. A title's tournaments row
 // is no tournament here: its slug is not found.
 func (s *Arena) Tournament(ctx context.Context, slug string) (*core.Tournament, error) {
-	return s.tournamentWhere(ctx, "WHERE t.slug = ? AND t.format <> ?", slug, string(core.FormatTitle))
+	return s.tournamentWhere(ctx, "WHERE t.slug = :slug AND t.format <> :title_format", slug,
+		sql.Named("slug", slug), sql.Named("title_format", string(core.FormatTitle)))
 }
 
 // TournamentByID implements core.TournamentStore (a title's row
 // included: its matches' tournament).
 func (s *Arena) TournamentByID(ctx context.Context, id int64) (*core.Tournament, error) {
-	return s.tournamentWhere(ctx, "WHERE t.id = ?", id)
+	return s.tournamentWhere(ctx, "WHERE t.id = :tournament", id, sql.Named("tournament", id))
 }
 
-func (s *Arena) tournamentWhere(ctx context.Context, where string, args ...any) (*core.Tournament, error) {
+// tournamentWhere reads the tournament where selects, named by key in
+// errors.
+func (s *Arena) tournamentWhere(ctx context.Context, where string, key any, args ...any) (*core.Tournament, error) {
 	t, err := scanTournament(s.db.queryRow(ctx, q("tournament_columns")+" "+where, args...))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, core.Errorf(core.CodeTournamentNotFound, "no tournament %v", args[0])
+		return nil, core.Errorf(core.CodeTournamentNotFound, "no tournament %v", key)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to read tournament %v: %w", args[0], err)
+		return nil, fmt.Errorf("store: unable to read tournament %v: %w", key, err)
 	}
 	return t, nil
 }
 
 // Tournaments implements core.TournamentStore; titles' rows are left out.
 func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error) {
-	query := q("tournament_columns") + " WHERE t.format <> ?"
+	query := q("tournament_columns") + " WHERE t.format <> :title_format"
 	if !withDrafts {
 		query += " AND t.status <> 'draft'"
 	}
-	rows, err := s.db.query(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC", string(core.FormatTitle))
+	rows, err := s.db.query(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC",
+		sql.Named("title_format", string(core.FormatTitle)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list tournaments: %w", err)
 	}
@@ -182,7 +204,9 @@ func parseNullTime(s sql.NullString) (*time.Time, error) {
 // SetTournamentStatus implements core.TournamentStore.
 func (s *Arena) SetTournamentStatus(ctx context.Context, t *core.Tournament, from, to core.TournamentStatus, at time.Time) error {
 	var id int64
-	err := s.db.writeRow(ctx, q("set_tournament_status"), string(to), formatTime(at), t.ID, string(from)).Scan(&id)
+	err := s.db.writeRow(ctx, q("set_tournament_status"), sql.Named("to", string(to)),
+		sql.Named("at", formatTime(at)), sql.Named("tournament", t.ID),
+		sql.Named("from", string(from))).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return core.Errorf(core.CodeInvalidTransition, "%s is no longer %s", t.Slug, from)
 	}
@@ -196,9 +220,11 @@ func (s *Arena) SetTournamentStatus(ctx context.Context, t *core.Tournament, fro
 // Register implements core.TournamentStore.
 func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Registration, players []core.PlayerProfile) error {
 	at := formatTime(reg.RegisteredAt)
-	stmts := []Stmt{{SQL: q("insert_registration"), Args: []any{reg.PlatformID, reg.Seed, at, t.ID, at, at}}}
+	stmts := []Stmt{{SQL: q("insert_registration"), Args: []any{sql.Named("player", reg.PlatformID),
+		sql.Named("seed", reg.Seed), sql.Named("at", at), sql.Named("tournament", t.ID)}}}
 	for _, id := range reg.Roster {
-		stmts = append(stmts, Stmt{SQL: q("insert_roster_member"), Args: []any{t.ID, id, reg.PlatformID, t.ID, reg.PlatformID}})
+		stmts = append(stmts, Stmt{SQL: q("insert_roster_member"), Args: []any{sql.Named("tournament", t.ID),
+			sql.Named("player", id), sql.Named("captain", reg.PlatformID)}})
 	}
 	for _, p := range players {
 		named := p.PersonaName != ""
@@ -207,7 +233,9 @@ func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Regis
 			name = core.PlaceholderName(p.PlatformID)
 		}
 		stmts = append(stmts, Stmt{SQL: q("upsert_registered_player"), Args: []any{
-			p.PlatformID, name, p.AvatarURL, at, at, t.ID, reg.PlatformID, named,
+			sql.Named("player", p.PlatformID), sql.Named("name", name), sql.Named("avatar_url", p.AvatarURL),
+			sql.Named("at", at), sql.Named("tournament", t.ID), sql.Named("captain", reg.PlatformID),
+			sql.Named("named", named),
 		}})
 	}
 	err := s.db.Batch(ctx, stmts...)
@@ -218,7 +246,8 @@ func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Regis
 		return fmt.Errorf("store: unable to register: %w", err)
 	}
 	var n int
-	if err := s.db.queryRow(ctx, q("registration_exists"), t.ID, reg.PlatformID).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("registration_exists"), sql.Named("tournament", t.ID),
+		sql.Named("captain", reg.PlatformID)).Scan(&n); err != nil {
 		return fmt.Errorf("store: unable to check registration: %w", err)
 	}
 	if n > 0 {
@@ -237,7 +266,7 @@ func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Regis
 
 // Registrations implements core.TournamentStore.
 func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.Registration, error) {
-	rows, err := s.db.query(ctx, q("registrations"), tournamentID)
+	rows, err := s.db.query(ctx, q("registrations"), sql.Named("tournament", tournamentID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list registrations: %w", err)
 	}
@@ -289,33 +318,41 @@ func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to cor
 	if err != nil {
 		return err
 	}
-	stmts := []Stmt{{SQL: q("start_stage"), Args: []any{string(to), token, now, t.ID, string(from), string(absentJSON)}}}
+	stmts := []Stmt{{SQL: q("start_stage"), Args: []any{sql.Named("to", string(to)), sql.Named("token", token),
+		sql.Named("now", now), sql.Named("tournament", t.ID), sql.Named("from", string(from)),
+		sql.Named("absent_json", string(absentJSON))}}}
 	for _, r := range stage.Absent {
 		stmts = append(stmts,
-			Stmt{SQL: q("withdraw_absent_roster"), Args: []any{t.ID, r.PlatformID, t.ID, token}},
-			Stmt{SQL: q("withdraw_absent"), Args: []any{t.ID, r.PlatformID, t.ID, token}})
+			Stmt{SQL: q("withdraw_absent_roster"), Args: []any{sql.Named("tournament", t.ID),
+				sql.Named("player", r.PlatformID), sql.Named("token", token)}},
+			Stmt{SQL: q("withdraw_absent"), Args: []any{sql.Named("tournament", t.ID),
+				sql.Named("player", r.PlatformID), sql.Named("token", token)}})
 		roster := r.Roster
 		if len(roster) == 0 {
 			roster = []string{r.PlatformID}
 		}
 		for _, id := range roster {
-			stmts = append(stmts, Stmt{SQL: q("record_check_in_missed"), Args: []any{id, id, now, t.ID, token}})
+			stmts = append(stmts, Stmt{SQL: q("record_check_in_missed"), Args: []any{sql.Named("player", id),
+				sql.Named("now", now), sql.Named("tournament", t.ID), sql.Named("token", token)}})
 		}
 	}
 	for _, c := range sortedKeys(stage.Groups) {
-		stmts = append(stmts, Stmt{SQL: q("set_registration_group"), Args: []any{stage.Groups[c], t.ID, c, t.ID, token}})
+		stmts = append(stmts, Stmt{SQL: q("set_registration_group"), Args: []any{sql.Named("group", stage.Groups[c]),
+			sql.Named("tournament", t.ID), sql.Named("captain", c), sql.Named("token", token)}})
 	}
 	for _, c := range sortedKeys(stage.Seeds) {
-		stmts = append(stmts, Stmt{SQL: q("set_registration_seed"), Args: []any{stage.Seeds[c], t.ID, c, t.ID, token}})
+		stmts = append(stmts, Stmt{SQL: q("set_registration_seed"), Args: []any{sql.Named("seed", stage.Seeds[c]),
+			sql.Named("tournament", t.ID), sql.Named("captain", c), sql.Named("token", token)}})
 	}
 	for _, m := range stage.Matches {
-		stmts = append(stmts, Stmt{SQL: q("insert_stage_match"), Args: append(matchInsertArgs(t, m, now), t.ID, token)})
+		stmts = append(stmts, Stmt{SQL: q("insert_stage_match"), Args: append(matchInsertArgs(t, m, now),
+			sql.Named("token", token))})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to start %s: %w", to, err)
 	}
 	var status, stored string
-	if err := s.db.queryRow(ctx, q("stage_token"), t.ID).Scan(&status, &stored); err != nil {
+	if err := s.db.queryRow(ctx, q("stage_token"), sql.Named("tournament", t.ID)).Scan(&status, &stored); err != nil {
 		return fmt.Errorf("store: unable to check stage: %w", err)
 	}
 	if stored != token {
@@ -332,10 +369,12 @@ func (s *Arena) AddMatches(ctx context.Context, t *core.Tournament, from, to cor
 	now := formatTime(at)
 	var stmts []Stmt
 	if from != to {
-		stmts = append(stmts, Stmt{SQL: q("move_tournament_status"), Args: []any{string(to), now, t.ID, string(from)}})
+		stmts = append(stmts, Stmt{SQL: q("move_tournament_status"), Args: []any{sql.Named("to", string(to)),
+			sql.Named("now", now), sql.Named("tournament", t.ID), sql.Named("from", string(from))}})
 	}
 	for _, m := range matches {
-		stmts = append(stmts, Stmt{SQL: q("insert_added_match"), Args: append(matchInsertArgs(t, m, now), t.ID, string(to))})
+		stmts = append(stmts, Stmt{SQL: q("insert_added_match"), Args: append(matchInsertArgs(t, m, now),
+			sql.Named("to", string(to)))})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to add matches to %s: %w", t.Slug, err)
@@ -344,13 +383,17 @@ func (s *Arena) AddMatches(ctx context.Context, t *core.Tournament, from, to cor
 }
 
 // matchInsertArgs are a new match's values for insert_stage_match and
-// insert_added_match, in their column order.
+// insert_added_match but the condition's (token or to).
 func matchInsertArgs(t *core.Tournament, m core.Match, now string) []any {
 	return []any{
-		t.ID, m.Stage, m.Round, m.RoundNumber, m.GroupName, m.BracketSlot, string(m.Status),
-		m.P1, m.P2, formatTime(m.OpensAt), formatTime(m.ClosesAt), m.Winner, m.ResultSource,
-		m.WinnerTo.BracketSlot, m.WinnerTo.Side, m.LoserTo.BracketSlot, m.LoserTo.Side,
-		nullTime(m.ResolvedAt), nullTime(m.ResolvedAt), now, now,
+		sql.Named("tournament", t.ID), sql.Named("stage", m.Stage), sql.Named("round", m.Round),
+		sql.Named("round_number", m.RoundNumber), sql.Named("group", m.GroupName), sql.Named("slot", m.BracketSlot),
+		sql.Named("status", string(m.Status)), sql.Named("p1", m.P1), sql.Named("p2", m.P2),
+		sql.Named("opens_at", formatTime(m.OpensAt)), sql.Named("closes_at", formatTime(m.ClosesAt)),
+		sql.Named("winner", m.Winner), sql.Named("source", m.ResultSource),
+		sql.Named("winner_to_slot", m.WinnerTo.BracketSlot), sql.Named("winner_to_side", m.WinnerTo.Side),
+		sql.Named("loser_to_slot", m.LoserTo.BracketSlot), sql.Named("loser_to_side", m.LoserTo.Side),
+		sql.Named("resolved_at", nullTime(m.ResolvedAt)), sql.Named("now", now),
 	}
 }
 
@@ -380,7 +423,8 @@ func nullTime(t *time.Time) any {
 
 // Matches implements core.TournamentStore.
 func (s *Arena) Matches(ctx context.Context, tournamentID int64) ([]core.Match, error) {
-	rows, err := s.db.query(ctx, q("match_columns")+" WHERE tournament_id = ? "+q("match_order"), tournamentID)
+	rows, err := s.db.query(ctx, q("match_columns")+" WHERE tournament_id = :tournament "+q("match_order"),
+		sql.Named("tournament", tournamentID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list matches: %w", err)
 	}
@@ -398,7 +442,7 @@ func (s *Arena) Matches(ctx context.Context, tournamentID int64) ([]core.Match, 
 
 // Match implements core.TournamentStore.
 func (s *Arena) Match(ctx context.Context, id int64) (*core.Match, error) {
-	m, err := scanMatch(s.db.queryRow(ctx, q("match_columns")+" WHERE id = ?", id))
+	m, err := scanMatch(s.db.queryRow(ctx, q("match_columns")+" WHERE id = :match", sql.Named("match", id)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
 	}
@@ -456,7 +500,9 @@ func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution)
 	}
 	at := formatTime(res.At)
 	decided, err := s.decide(ctx, id, res.Token, res.At, Stmt{SQL: q("resolve_match"), Args: []any{
-		string(status), res.Winner, p1, p2, res.Source, at, at, at, res.Token, id,
+		sql.Named("status", string(status)), sql.Named("winner", res.Winner), sql.Named("p1", p1),
+		sql.Named("p2", p2), sql.Named("source", res.Source), sql.Named("at", at),
+		sql.Named("token", res.Token), sql.Named("match", id),
 	}})
 	if err != nil {
 		return nil, err
@@ -474,7 +520,9 @@ func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution)
 // RescheduleMatch implements core.TournamentStore.
 func (s *Arena) RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt, at time.Time) (*core.Match, error) {
 	var got int64
-	err := s.db.writeRow(ctx, q("reschedule_match"), formatTime(opensAt), formatTime(closesAt), formatTime(at), id).Scan(&got)
+	err := s.db.writeRow(ctx, q("reschedule_match"), sql.Named("opens_at", formatTime(opensAt)),
+		sql.Named("closes_at", formatTime(closesAt)), sql.Named("at", formatTime(at)),
+		sql.Named("match", id)).Scan(&got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
 	}
@@ -486,12 +534,15 @@ func (s *Arena) RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt
 
 // CompleteTournament implements core.TournamentStore.
 func (s *Arena) CompleteTournament(ctx context.Context, t *core.Tournament, podium []core.PodiumPlace, placements []core.ScoredPlacement, at time.Time) error {
-	stmts := []Stmt{{SQL: q("complete_tournament"), Args: []any{formatTime(at), formatTime(at), t.ID}}}
+	stmts := []Stmt{{SQL: q("complete_tournament"), Args: []any{sql.Named("at", formatTime(at)),
+		sql.Named("tournament", t.ID)}}}
 	for _, p := range podium {
-		stmts = append(stmts, Stmt{SQL: q("insert_podium"), Args: []any{t.ID, p.Rank, p.PlayerID}})
+		stmts = append(stmts, Stmt{SQL: q("insert_podium"), Args: []any{sql.Named("tournament", t.ID),
+			sql.Named("rank", p.Rank), sql.Named("player", p.PlayerID)}})
 	}
 	for _, p := range placements {
-		stmts = append(stmts, Stmt{SQL: q("insert_placement"), Args: []any{t.ID, p.PlayerID, p.Place, p.Points}})
+		stmts = append(stmts, Stmt{SQL: q("insert_placement"), Args: []any{sql.Named("tournament", t.ID),
+			sql.Named("player", p.PlayerID), sql.Named("place", p.Place), sql.Named("points", p.Points)}})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to complete %s: %w", t.Slug, err)
@@ -502,7 +553,7 @@ func (s *Arena) CompleteTournament(ctx context.Context, t *core.Tournament, podi
 
 // Podium implements core.TournamentStore.
 func (s *Arena) Podium(ctx context.Context, tournamentID int64) ([]core.PodiumPlace, error) {
-	rows, err := s.db.query(ctx, q("podium"), tournamentID)
+	rows, err := s.db.query(ctx, q("podium"), sql.Named("tournament", tournamentID))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read podium: %w", err)
 	}
@@ -523,7 +574,8 @@ var _ core.CheckInStore = (*Arena)(nil)
 // CheckIn implements core.CheckInStore in one conditional statement.
 func (s *Arena) CheckIn(ctx context.Context, t *core.Tournament, captain string, at time.Time) (bool, error) {
 	var id string
-	err := s.db.writeRow(ctx, q("check_in"), formatTime(at), t.ID, captain, t.ID).Scan(&id)
+	err := s.db.writeRow(ctx, q("check_in"), sql.Named("at", formatTime(at)), sql.Named("tournament", t.ID),
+		sql.Named("captain", captain)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -28,13 +28,13 @@ func newTournament(slug string, format core.TournamentFormat, max int) *core.Tou
 	}
 }
 
-func openArenaStore(t *testing.T, open func() *store.DB) *store.Arena {
+func openArenaStore(t testing.TB, open func() *store.DB) *store.Arena {
 	db := open()
 	mustMigrate(t, db, store.ArenaMigrations)
 	return store.NewArena(db)
 }
 
-func register(t *testing.T, s *store.Arena, tour *core.Tournament, ids ...int) {
+func register(t testing.TB, s *store.Arena, tour *core.Tournament, ids ...int) {
 	t.Helper()
 	for _, i := range ids {
 		reg := core.Registration{PlatformID: pid(i), Seed: i, Roster: []string{pid(i)}, RegisteredAt: t0.Add(time.Hour)}

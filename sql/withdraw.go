@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -16,14 +17,17 @@ var _ core.WithdrawStore = (*Arena)(nil)
 func (s *Arena) Withdraw(ctx context.Context, t *core.Tournament, captain string, at time.Time) error {
 	now := formatTime(at)
 	err := s.db.Batch(ctx,
-		Stmt{SQL: q("withdraw_roster"), Args: []any{t.ID, captain, t.ID, now, now}},
-		Stmt{SQL: q("withdraw_registration"), Args: []any{t.ID, captain, t.ID, now, now}},
+		Stmt{SQL: q("withdraw_roster"), Args: []any{sql.Named("tournament", t.ID),
+			sql.Named("captain", captain), sql.Named("now", now)}},
+		Stmt{SQL: q("withdraw_registration"), Args: []any{sql.Named("tournament", t.ID),
+			sql.Named("captain", captain), sql.Named("now", now)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to withdraw %s from %s: %w", captain, t.Slug, err)
 	}
 	var n int
-	if err := s.db.queryRow(ctx, q("registration_exists"), t.ID, captain).Scan(&n); err != nil {
+	if err := s.db.queryRow(ctx, q("registration_exists"), sql.Named("tournament", t.ID),
+		sql.Named("captain", captain)).Scan(&n); err != nil {
 		return fmt.Errorf("store: unable to check the withdrawal: %w", err)
 	}
 	if n > 0 {

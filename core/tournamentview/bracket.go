@@ -125,7 +125,7 @@ func bracketSeeds(plan core.BracketPlan) map[string]int {
 	seeds := make(map[string]int, plan.Size)
 	i := 0
 	for _, m := range plan.Matches {
-		if m.RoundNumber != 1 || m.Stage == core.BracketStageSmallFinal || i >= len(layout.Matches) {
+		if m.RoundNumber != 1 || m.Stage == core.StageSmallFinal || i >= len(layout.Matches) {
 			continue
 		}
 		order := layout.Matches[i]

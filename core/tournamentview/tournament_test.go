@@ -97,7 +97,7 @@ func cup(status core.TournamentStatus) *memoryStore {
 		panic(err)
 	}
 	for i, bm := range plan.Matches {
-		st.matches = append(st.matches, core.Match{ID: int64(10 + i), TournamentID: 1, Stage: string(bm.Stage), Round: bm.Round,
+		st.matches = append(st.matches, core.Match{ID: int64(10 + i), TournamentID: 1, Stage: bm.Stage, Round: bm.Round,
 			RoundNumber: bm.RoundNumber, BracketSlot: bm.BracketSlot, Status: core.MatchScheduled,
 			P1: bm.P1.PlayerID, P2: bm.P2.PlayerID, WinnerTo: bm.WinnerTo, LoserTo: bm.LoserTo})
 	}

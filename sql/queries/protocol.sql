@@ -28,35 +28,37 @@ FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 WHERE m.id IN (
 	SELECT m2.id FROM roster_members r
 	JOIN matches m2 ON m2.p1_platform_id = r.captain_id AND m2.tournament_id = r.tournament_id
-	WHERE r.platform_id = ? AND m2.status IN (SELECT value FROM json_each(?))
+	WHERE r.platform_id = :player AND m2.status IN (SELECT value FROM json_each(:statuses))
 	UNION
 	SELECT m2.id FROM roster_members r
 	JOIN matches m2 ON m2.p2_platform_id = r.captain_id AND m2.tournament_id = r.tournament_id
-	WHERE r.platform_id = ? AND m2.status IN (SELECT value FROM json_each(?)))
+	WHERE r.platform_id = :player AND m2.status IN (SELECT value FROM json_each(:statuses)))
 	AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
 
 -- name: mark_ready
 UPDATE matches SET
-	p1_ready_at = CASE WHEN ? = 1 THEN coalesce(p1_ready_at, ?) ELSE p1_ready_at END,
-	p2_ready_at = CASE WHEN ? = 2 THEN coalesce(p2_ready_at, ?) ELSE p2_ready_at END,
-	status = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
+	p1_ready_at = CASE WHEN :side = 1 THEN coalesce(p1_ready_at, :at) ELSE p1_ready_at END,
+	p2_ready_at = CASE WHEN :side = 2 THEN coalesce(p2_ready_at, :at) ELSE p2_ready_at END,
+	status = CASE WHEN (:side = 1 OR p1_ready_at IS NOT NULL) AND (:side = 2 OR p2_ready_at IS NOT NULL)
 		THEN 'live' ELSE status END,
-	session_nonce = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
-		THEN ? ELSE session_nonce END,
-	game_seed = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
-		THEN ? ELSE game_seed END,
-	live_at = CASE WHEN (? = 1 OR p1_ready_at IS NOT NULL) AND (? = 2 OR p2_ready_at IS NOT NULL)
-		THEN ? ELSE live_at END,
-	updated_at = ?
-WHERE id = ? AND status = 'scheduled' AND opens_at <= ? AND ? < closes_at
+	session_nonce = CASE WHEN (:side = 1 OR p1_ready_at IS NOT NULL) AND (:side = 2 OR p2_ready_at IS NOT NULL)
+		THEN :nonce ELSE session_nonce END,
+	game_seed = CASE WHEN (:side = 1 OR p1_ready_at IS NOT NULL) AND (:side = 2 OR p2_ready_at IS NOT NULL)
+		THEN :seed ELSE game_seed END,
+	live_at = CASE WHEN (:side = 1 OR p1_ready_at IS NOT NULL) AND (:side = 2 OR p2_ready_at IS NOT NULL)
+		THEN :at ELSE live_at END,
+	updated_at = :at
+WHERE id = :match AND status = 'scheduled' AND opens_at <= :at AND :at < closes_at
 	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
 RETURNING status, p1_ready_at IS NOT NULL, p2_ready_at IS NOT NULL
 
 -- name: insert_submission
 INSERT INTO match_submissions (match_id, side, submitter_id, app_id, result, result_hash, winner_id,
 	winner_side_id, client_role, started_at, ended_at, received_at, token, score_p1, score_p2)
-SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-WHERE EXISTS (SELECT 1 FROM matches WHERE id = ? AND status IN ('live', 'awaiting_result') AND session_nonce = ?)
+SELECT :match, :side, :submitter, :app, :result, :result_hash, :winner, :winner_side, :client_role,
+	:started_at, :ended_at, :at, :token, :p1, :p2
+WHERE EXISTS (SELECT 1 FROM matches WHERE id = :match AND status IN ('live',
+	'awaiting_result') AND session_nonce = :session_nonce)
 ON CONFLICT (match_id, side) DO NOTHING
 
 -- name: reconcile
@@ -77,17 +79,19 @@ UPDATE matches SET
 	resolved_at = CASE
 		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
 			AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
-		THEN ? ELSE resolved_at END,
+		THEN :at ELSE resolved_at END,
 	-- Both agreeing sides sent the same score: it is the match's.
 	score_p1 = coalesce((SELECT min(score_p1) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
 		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
-			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1), score_p1),
+			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1),
+				score_p1),
 	score_p2 = coalesce((SELECT min(score_p2) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
 		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
-			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1), score_p2),
-	ended_at = coalesce(ended_at, ?),
-	updated_at = ?
-WHERE id = ? AND status IN ('live', 'awaiting_result')
+			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1),
+				score_p2),
+	ended_at = coalesce(ended_at, :at),
+	updated_at = :at
+WHERE id = :match AND status IN ('live', 'awaiting_result')
 
 -- name: submission_outcome
 -- What a submission's batch did, read as its last statement, in its own
@@ -97,40 +101,40 @@ WHERE id = ? AND status IN ('live', 'awaiting_result')
 -- plans a LEFT JOIN's ON clause with the bound value and prepares the
 -- statement again whenever it changes (every other submission).
 SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, '')
-FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = +?
-WHERE m.id = ?
+FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = +:side
+WHERE m.id = :match
 
 -- name: submissions
 SELECT match_id, side, submitter_id, app_id, result, result_hash, winner_id, winner_side_id,
 	coalesce(client_role, ''), started_at, ended_at, received_at, score_p1, score_p2
-FROM match_submissions WHERE match_id = ? ORDER BY received_at, side
+FROM match_submissions WHERE match_id = :match ORDER BY received_at, side
 
 -- name: grace_expired
 SELECT m.id FROM matches m
 WHERE m.status = 'awaiting_result'
 	AND (SELECT count(*) FROM match_submissions s WHERE s.match_id = m.id) = 1
-	AND (SELECT min(received_at) FROM match_submissions s WHERE s.match_id = m.id) <= ?
+	AND (SELECT min(received_at) FROM match_submissions s WHERE s.match_id = m.id) <= :cutoff
 ORDER BY m.id
 
 -- name: confirm_single_submission
 UPDATE matches SET status = 'confirmed',
 	winner_platform_id = (SELECT winner_side_id FROM match_submissions s WHERE s.match_id = matches.id),
-	result_source = 'player_report', resolved_at = ?, updated_at = ?, decision_token = ?
-WHERE id = ? AND status = 'awaiting_result'
+	result_source = 'player_report', resolved_at = :at, updated_at = :at, decision_token = :token
+WHERE id = :match AND status = 'awaiting_result'
 	AND (SELECT count(*) FROM match_submissions s WHERE s.match_id = matches.id) = 1
 
 -- name: one_side_ready_closed
 SELECT id, CASE WHEN p1_ready_at IS NOT NULL THEN p1_platform_id ELSE p2_platform_id END
 FROM matches
-WHERE status = 'scheduled' AND closes_at <= ?
+WHERE status = 'scheduled' AND closes_at <= :now
 	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
 	AND (p1_ready_at IS NULL) <> (p2_ready_at IS NULL)
 ORDER BY id
 
 -- name: forfeit_unready
-UPDATE matches SET status = 'forfeited', winner_platform_id = ?, result_source = 'admin',
-	resolved_at = ?, updated_at = ?, decision_token = ?
-WHERE id = ? AND status = 'scheduled' AND closes_at <= ?
+UPDATE matches SET status = 'forfeited', winner_platform_id = :winner, result_source = 'admin',
+	resolved_at = :at, updated_at = :at, decision_token = :token
+WHERE id = :match AND status = 'scheduled' AND closes_at <= :at
 	AND (p1_ready_at IS NULL) <> (p2_ready_at IS NULL)
 
 -- name: attention_where
@@ -139,8 +143,8 @@ WHERE id = ? AND status = 'scheduled' AND closes_at <= ?
 -- closing by the first cutoff or live since the second.
 WHERE m.status = 'disputed'
 	OR (m.status IN ('scheduled', 'live') AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
-		AND (m.closes_at <= ? OR (m.status = 'live' AND m.live_at <= ?)))
+		AND (m.closes_at <= :closes_by OR (m.status = 'live' AND m.live_at <= :live_by)))
 
 -- name: set_consent
-INSERT INTO referee_consents (platform_id, granted, updated_at) VALUES (?, ?, ?)
+INSERT INTO referee_consents (platform_id, granted, updated_at) VALUES (:player, :granted, :at)
 ON CONFLICT (platform_id) DO UPDATE SET granted = excluded.granted, updated_at = excluded.updated_at

@@ -1,10 +1,10 @@
--- Glicko-2 ratings and their rating periods. Positional ? only. A match
--- is rated when it is resolved with a winner between two known sides, is
+-- Glicko-2 ratings and their rating periods. A match is
+-- rated when it is resolved with a winner between two known sides, is
 -- no bye, and belongs to a 1v1 tournament.
 
 -- name: ratings_in
 SELECT r.platform_id, r.rating, r.deviation, r.volatility, r.matches, r.rated_through
-FROM ratings r JOIN json_each(?) j ON r.platform_id = j.value
+FROM ratings r JOIN json_each(:players) j ON r.platform_id = j.value
 
 -- name: rating_ladder
 SELECT platform_id, rating, deviation, volatility, matches, rated_through
@@ -15,7 +15,7 @@ FROM ratings ORDER BY rating DESC, deviation, platform_id
 -- since then and before the given time.
 SELECT coalesce((SELECT max(ends_at) FROM rating_periods), ''),
 	(SELECT min(m.resolved_at) FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-	WHERE m.resolved_at >= coalesce((SELECT max(ends_at) FROM rating_periods), '') AND m.resolved_at < ?
+	WHERE m.resolved_at >= coalesce((SELECT max(ends_at) FROM rating_periods), '') AND m.resolved_at < :before
 		AND m.status IN {{resolved}} AND coalesce(m.result_source, '') <> 'bye'
 		AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
 		AND m.winner_platform_id IS NOT NULL AND t.team_max_players = 1)
@@ -23,18 +23,18 @@ SELECT coalesce((SELECT max(ends_at) FROM rating_periods), ''),
 -- name: rated_matches
 SELECT m.p1_platform_id, m.p2_platform_id, m.winner_platform_id
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-WHERE m.resolved_at >= ? AND m.resolved_at < ?
+WHERE m.resolved_at >= :from AND m.resolved_at < :to
 	AND m.status IN {{resolved}} AND coalesce(m.result_source, '') <> 'bye'
 	AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
 	AND m.winner_platform_id IS NOT NULL AND t.team_max_players = 1
 ORDER BY m.resolved_at, m.id
 
 -- name: insert_rating_period
-INSERT INTO rating_periods (starts_at, ends_at, matches, applied_at) VALUES (?, ?, ?, ?)
+INSERT INTO rating_periods (starts_at, ends_at, matches, applied_at) VALUES (:from, :to, :matches, :now)
 
 -- name: upsert_rating
 INSERT INTO ratings (platform_id, rating, deviation, volatility, matches, rated_through, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+VALUES (:player, :rating, :deviation, :volatility, :matches, :rated_through, :now)
 ON CONFLICT (platform_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
 	volatility = excluded.volatility, matches = excluded.matches, rated_through = excluded.rated_through,
 	updated_at = excluded.updated_at

@@ -1,10 +1,11 @@
--- Seasons, tournaments, registrations and matches. Positional ? only.
+-- Seasons, tournaments, registrations and matches.
 
 -- name: insert_season
-INSERT INTO seasons (slug, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id
+INSERT INTO seasons (slug, name, starts_at, ends_at, created_at) VALUES (:slug, :name, :starts_at, :ends_at,
+	:created_at) RETURNING id
 
 -- name: update_season
-UPDATE seasons SET name = ?, starts_at = ?, ends_at = ? WHERE slug = ? RETURNING id
+UPDATE seasons SET name = :name, starts_at = :starts_at, ends_at = :ends_at WHERE slug = :slug RETURNING id
 
 -- name: seasons
 SELECT id, slug, name, starts_at, ends_at, created_at FROM seasons ORDER BY starts_at DESC, id DESC
@@ -15,7 +16,11 @@ INSERT INTO tournaments (slug, name, description, format, status, max_players, r
 	group_count, advance_per_group, small_final, match_window_minutes, cast_hand_mode,
 	cast_delay_seconds, allow_spectators, created_at, updated_at,
 	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings, check_in_minutes, group_format)
-VALUES (?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, NULLIF(?, 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (:slug, :name, :description, :format, 'draft', :max_players, :registration_opens_at,
+	:registration_closes_at, :starts_at, :environment, NULLIF(:season, 0), :team_min_players,
+	:team_max_players, :group_count, :advance_per_group, :small_final, :match_window_minutes, :hand_mode,
+	:delay_seconds, :allow_spectators, :created_at, :updated_at, :grand_final_reset, :swiss_rounds,
+	:top_cut, :seed_from_ratings, :check_in_minutes, :group_format)
 RETURNING id
 
 -- name: tournament_columns
@@ -31,50 +36,56 @@ SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
 FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
 
 -- name: set_tournament_status
-UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? AND status = ? RETURNING id
+UPDATE tournaments SET status = :to, updated_at = :at WHERE id = :tournament AND status = :from RETURNING id
 
 -- name: move_tournament_status
-UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? AND status = ?
+UPDATE tournaments SET status = :to, updated_at = :now WHERE id = :tournament AND status = :from
 
 -- name: start_stage
 -- The step happens only while none of the sides it withdraws for not
 -- checking in (a JSON array of captains) has checked in meanwhile.
-UPDATE tournaments SET status = ?, transition_token = ?, updated_at = ? WHERE id = ? AND status = ?
-	AND NOT EXISTS (SELECT 1 FROM registrations r JOIN json_each(?) j ON r.platform_id = j.value
+UPDATE tournaments SET status = :to, transition_token = :token,
+	updated_at = :now WHERE id = :tournament AND status = :from
+	AND NOT EXISTS (SELECT 1 FROM registrations r JOIN json_each(:absent_json) j ON r.platform_id = j.value
 		WHERE r.tournament_id = tournaments.id AND r.checked_in_at IS NOT NULL)
 
 -- name: withdraw_absent_roster
-DELETE FROM roster_members WHERE tournament_id = ? AND captain_id = ?
-	AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+DELETE FROM roster_members WHERE tournament_id = :tournament AND captain_id = :player
+	AND (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 
 -- name: withdraw_absent
-DELETE FROM registrations WHERE tournament_id = ? AND platform_id = ?
-	AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+DELETE FROM registrations WHERE tournament_id = :tournament AND platform_id = :player
+	AND (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 
 -- name: record_check_in_missed
 INSERT INTO arena_events (kind, dedupe_key, tournament_id, player_id, created_at)
-SELECT 'check_in_missed', 'check_in_missed:' || t.id || ':' || ?, t.id, ?, ? FROM tournaments t
-WHERE t.id = ? AND t.transition_token = ?
+SELECT 'check_in_missed', 'check_in_missed:' || t.id || ':' || :player, t.id, :player, :now FROM tournaments t
+WHERE t.id = :tournament AND t.transition_token = :token
 ON CONFLICT (dedupe_key) DO NOTHING
 
 -- name: check_in
 -- A side checks in once (a second check-in keeps the first time), only
 -- while its tournament has not started.
-UPDATE registrations SET checked_in_at = coalesce(checked_in_at, ?)
-WHERE tournament_id = ? AND platform_id = ?
-	AND (SELECT status FROM tournaments WHERE id = ?) IN ('registration_open', 'registration_closed')
+UPDATE registrations SET checked_in_at = coalesce(checked_in_at, :at)
+WHERE tournament_id = :tournament AND platform_id = :captain
+	AND (SELECT status FROM tournaments WHERE id = :tournament) IN ('registration_open',
+		'registration_closed')
 RETURNING platform_id
 
 -- name: stage_token
-SELECT status, transition_token FROM tournaments WHERE id = ?
+SELECT status, transition_token FROM tournaments WHERE id = :tournament
 
 -- name: insert_stage_match
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
 	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
-	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at, updated_at)
-SELECT ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''),
-	NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, 0), NULLIF(?, ''), NULLIF(?, 0), ?, ?, ?, ?
-WHERE (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at,
+		updated_at)
+SELECT :tournament, :stage, :round, :round_number, NULLIF(:group, ''), NULLIF(:slot, ''), :status,
+	NULLIF(:p1, ''), NULLIF(:p2, ''), :opens_at, :closes_at, NULLIF(:winner, ''), NULLIF(:source, ''),
+	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''),
+		NULLIF(:loser_to_side, 0),
+	:resolved_at, :resolved_at, :now, :now
+WHERE (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 
 -- name: insert_added_match
 -- A stage's next matches (a Swiss round, a top cut): stored while the
@@ -82,40 +93,46 @@ WHERE (SELECT transition_token FROM tournaments WHERE id = ?) = ?
 -- skipped.
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
 	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
-	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at, updated_at)
-SELECT ?, ?, ?, ?, NULLIF(?, ''), ?, ?, NULLIF(?, ''), NULLIF(?, ''), ?, ?, NULLIF(?, ''),
-	NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, 0), NULLIF(?, ''), NULLIF(?, 0), ?, ?, ?, ?
-WHERE (SELECT status FROM tournaments WHERE id = ?) = ?
+	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at,
+		updated_at)
+SELECT :tournament, :stage, :round, :round_number, NULLIF(:group, ''), :slot, :status,
+	NULLIF(:p1, ''), NULLIF(:p2, ''), :opens_at, :closes_at, NULLIF(:winner, ''), NULLIF(:source, ''),
+	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''),
+		NULLIF(:loser_to_side, 0),
+	:resolved_at, :resolved_at, :now, :now
+WHERE (SELECT status FROM tournaments WHERE id = :tournament) = :to
 ON CONFLICT (tournament_id, bracket_slot) DO NOTHING
 
 -- name: set_registration_seed
-UPDATE registrations SET seed = ?
-WHERE tournament_id = ? AND platform_id = ? AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+UPDATE registrations SET seed = :seed
+WHERE tournament_id = :tournament AND platform_id = :captain AND (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 
 -- name: set_registration_group
-UPDATE registrations SET group_name = ?
-WHERE tournament_id = ? AND platform_id = ? AND (SELECT transition_token FROM tournaments WHERE id = ?) = ?
+UPDATE registrations SET group_name = :group
+WHERE tournament_id = :tournament AND platform_id = :captain AND (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 
 -- name: insert_registration
 INSERT INTO registrations (tournament_id, platform_id, seed, registered_at)
-SELECT t.id, ?, NULLIF(?, 0), ? FROM tournaments t
-WHERE t.id = ? AND t.status = 'registration_open'
-	AND t.registration_opens_at <= ? AND ? < t.registration_closes_at
+SELECT t.id, :player, NULLIF(:seed, 0), :at FROM tournaments t
+WHERE t.id = :tournament AND t.status = 'registration_open'
+	AND t.registration_opens_at <= :at AND :at < t.registration_closes_at
 	AND (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id) < t.max_players
 
 -- name: insert_roster_member
 INSERT INTO roster_members (tournament_id, platform_id, captain_id)
-SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = ? AND platform_id = ?)
+SELECT :tournament, :player,
+	:captain WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain)
 
 -- name: upsert_registered_player
 INSERT INTO players (platform_id, persona_name, avatar_url, created_at, updated_at)
-SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = ? AND platform_id = ?)
+SELECT :player, :name, :avatar_url, :at,
+	:at WHERE EXISTS (SELECT 1 FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain)
 ON CONFLICT (platform_id) DO UPDATE SET
-	persona_name = CASE WHEN ? THEN excluded.persona_name ELSE players.persona_name END,
+	persona_name = CASE WHEN :named THEN excluded.persona_name ELSE players.persona_name END,
 	updated_at = excluded.updated_at
 
 -- name: registration_exists
-SELECT count(*) FROM registrations WHERE tournament_id = ? AND platform_id = ?
+SELECT count(*) FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain
 
 -- name: registrations
 SELECT r.platform_id, coalesce(p.persona_name, ''), coalesce(r.seed, 0), coalesce(r.group_name, ''),
@@ -123,7 +140,7 @@ SELECT r.platform_id, coalesce(p.persona_name, ''), coalesce(r.seed, 0), coalesc
 	(SELECT json_group_array(m.platform_id) FROM roster_members m
 		WHERE m.tournament_id = r.tournament_id AND m.captain_id = r.platform_id)
 FROM registrations r LEFT JOIN players p ON p.platform_id = r.platform_id
-WHERE r.tournament_id = ?
+WHERE r.tournament_id = :tournament
 ORDER BY r.id
 
 -- name: match_columns
@@ -140,49 +157,52 @@ ORDER BY CASE stage WHEN 'group' THEN 0 ELSE 1 END, length(coalesce(group_name, 
 	group_name, round_number, id
 
 -- name: resolve_match
-UPDATE matches SET status = ?, winner_platform_id = ?, score_p1 = ?, score_p2 = ?, result_source = ?,
-	resolved_at = ?, ended_at = coalesce(ended_at, ?), updated_at = ?, decision_token = ?
-WHERE id = ? AND status NOT IN {{resolved}}
+UPDATE matches SET status = :status, winner_platform_id = :winner, score_p1 = :p1, score_p2 = :p2,
+	result_source = :source,
+	resolved_at = :at, ended_at = coalesce(ended_at, :at), updated_at = :at, decision_token = :token
+WHERE id = :match AND status NOT IN {{resolved}}
 	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
 
 
 -- name: reschedule_match
-UPDATE matches SET opens_at = ?, closes_at = ?, updated_at = ? WHERE id = ? RETURNING id
+UPDATE matches SET opens_at = :opens_at, closes_at = :closes_at,
+	updated_at = :at WHERE id = :match RETURNING id
 
 -- name: complete_tournament
-UPDATE tournaments SET status = 'completed', completed_at = ?, updated_at = ?
-WHERE id = ? AND status IN ('group_stage', 'playoffs')
+UPDATE tournaments SET status = 'completed', completed_at = :at, updated_at = :at
+WHERE id = :tournament AND status IN ('group_stage', 'playoffs')
 
 -- name: insert_podium
-INSERT INTO podiums (tournament_id, rank, platform_id) VALUES (?, ?, ?)
+INSERT INTO podiums (tournament_id, rank, platform_id) VALUES (:tournament, :rank, :player)
 ON CONFLICT DO NOTHING
 
 -- name: insert_placement
-INSERT INTO placements (tournament_id, platform_id, place, points) VALUES (?, ?, ?, ?)
+INSERT INTO placements (tournament_id, platform_id, place, points) VALUES (:tournament, :player, :place,
+	:points)
 ON CONFLICT DO NOTHING
 
 -- name: podium
-SELECT rank, platform_id FROM podiums WHERE tournament_id = ? ORDER BY rank, platform_id
+SELECT rank, platform_id FROM podiums WHERE tournament_id = :tournament ORDER BY rank, platform_id
 
 -- name: players_in
 SELECT p.platform_id, p.persona_name, p.avatar_url
-FROM players p JOIN json_each(?) j ON p.platform_id = j.value
+FROM players p JOIN json_each(:players) j ON p.platform_id = j.value
 
 -- name: player
-SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = ?
+SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = :player
 
 -- name: players_named
 -- Players whose name contains the text (ASCII letters in any case), by
 -- name; the text's % and _ are escaped by the caller.
 SELECT platform_id, persona_name, avatar_url FROM players
-WHERE persona_name LIKE '%' || ? || '%' ESCAPE '\' ORDER BY persona_name, platform_id LIMIT ?
+WHERE persona_name LIKE '%' || :pattern || '%' ESCAPE '\' ORDER BY persona_name, platform_id LIMIT :limit
 
 -- name: player_match_counts
 SELECT count(*), coalesce(sum(CASE WHEN m.winner_platform_id = r.captain_id THEN 1 ELSE 0 END), 0)
 FROM roster_members r
 JOIN matches m ON m.tournament_id = r.tournament_id
 	AND (m.p1_platform_id = r.captain_id OR m.p2_platform_id = r.captain_id)
-WHERE r.platform_id = ? AND m.status IN {{resolved}}
+WHERE r.platform_id = :player AND m.status IN {{resolved}}
 	AND coalesce(m.result_source, '') <> 'bye'
 
 -- name: player_trophies
@@ -190,19 +210,19 @@ SELECT p.rank, t.id, t.slug, t.name
 FROM roster_members r
 JOIN podiums p ON p.tournament_id = r.tournament_id AND p.platform_id = r.captain_id
 JOIN tournaments t ON t.id = p.tournament_id
-WHERE r.platform_id = ?
+WHERE r.platform_id = :player
 ORDER BY t.completed_at DESC, p.rank
 
 -- name: ladder
 SELECT pl.platform_id, sum(pl.points), count(*)
 FROM placements pl JOIN tournaments t ON t.id = pl.tournament_id
-WHERE t.status = 'completed' AND t.season_id IS NOT NULL AND (? = 0 OR t.season_id = ?)
+WHERE t.status = 'completed' AND t.season_id IS NOT NULL AND (:season = 0 OR t.season_id = :season)
 GROUP BY pl.platform_id
 ORDER BY sum(pl.points) DESC, count(*) DESC, pl.platform_id
 
 -- name: setting
-SELECT value FROM arena_settings WHERE key = ?
+SELECT value FROM arena_settings WHERE key = :key
 
 -- name: set_setting
-INSERT INTO arena_settings (key, value) VALUES (?, ?)
+INSERT INTO arena_settings (key, value) VALUES (:key, :value)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value

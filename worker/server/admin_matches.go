@@ -77,7 +77,7 @@ type adminMatch struct {
 
 func adminMatchOf(m *core.Match) adminMatch {
 	v := adminMatch{
-		ID: m.ID, Stage: m.Stage, Round: m.Round, GroupName: optional(m.GroupName), BracketSlot: optional(m.BracketSlot),
+		ID: m.ID, Stage: string(m.Stage), Round: m.Round, GroupName: optional(m.GroupName), BracketSlot: optional(m.BracketSlot),
 		Status: string(m.Status), P1PlatformID: optional(m.P1), P2PlatformID: optional(m.P2),
 		OpensAt: isoTime(m.OpensAt), ClosesAt: isoTime(m.ClosesAt), SessionNonce: m.SessionNonce,
 		Score: m.Score, ResultSource: optional(m.ResultSource),

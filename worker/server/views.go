@@ -152,7 +152,7 @@ func (b playerBook) player(id string) *core.PlayerProfile {
 
 func (b playerBook) match(m *core.Match) matchView {
 	v := matchView{
-		ID: m.ID, Stage: m.Stage, Round: m.Round, BracketSlot: optional(m.BracketSlot), Status: string(m.Status),
+		ID: m.ID, Stage: string(m.Stage), Round: m.Round, BracketSlot: optional(m.BracketSlot), Status: string(m.Status),
 		OpensAt: isoTime(m.OpensAt), ClosesAt: isoTime(m.ClosesAt),
 		Player1: b.player(m.P1), Player2: b.player(m.P2), Score: m.Score, ResultSource: optional(m.ResultSource),
 	}

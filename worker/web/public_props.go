@@ -40,7 +40,7 @@ func (b publicBook) side(id string) *views.PlayerRef {
 func (b publicBook) summary(m *core.Match, tour views.TournamentRef, now time.Time) views.MatchSummary {
 	p1Ready, p2Ready := m.ReadySides()
 	return views.MatchSummary{
-		ID: m.ID, Tournament: tour, Stage: m.Stage, Round: m.Round, GroupName: m.GroupName,
+		ID: m.ID, Tournament: tour, Stage: string(m.Stage), Round: m.Round, GroupName: m.GroupName,
 		Status: string(m.Status), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Window: string(m.Window(now)),
 		P1: b.side(m.P1), P2: b.side(m.P2), P1Ready: p1Ready, P2Ready: p2Ready,
 		Winner: publicWinnerSlot(m), Score: publicScore(m.Score), ResultSource: m.ResultSource,
