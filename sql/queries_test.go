@@ -5,7 +5,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,4 +235,63 @@ func TestEveryQueryBinds(t *testing.T) {
 		assert.False(t, p.mixed && len(p.names) > 0, "%s mixes named and positional parameters", name)
 		assert.False(t, p.mixed, "%s has a positional parameter", name)
 	}
+}
+
+// TestQueryStatusesAreCore: a status a query compares with is spelled as
+// a literal ('scheduled'), and core defines the words: every literal a
+// status column is compared with is the value of one of core's status
+// constants (those of a type named …Status, and the recording states),
+// so a misspelt or unknown status fails here.
+func TestQueryStatusesAreCore(t *testing.T) {
+	words := coreStatusWords(t)
+	require.Contains(t, words, "awaiting_result", "the test reads core's constants")
+	compared := regexp.MustCompile(`(?i)\bstatus\s*(?:=|<>|!=|\bIN\b|\bNOT IN\b)\s*\(?((?:\s*'[^']*'\s*,?)+)`)
+	literal := regexp.MustCompile(`'([^']*)'`)
+	seen := 0
+	for name, text := range loadQueries(queryFiles) {
+		for _, m := range compared.FindAllStringSubmatch(text, -1) {
+			for _, l := range literal.FindAllStringSubmatch(m[1], -1) {
+				seen++
+				if !words[l[1]] {
+					t.Errorf("query %s compares a status with %q, which no core status constant holds", name, l[1])
+				}
+			}
+		}
+	}
+	require.Greater(t, seen, 50, "the test finds the queries' status literals")
+}
+
+// coreStatusWords are the values of core's status constants: the typed
+// ones (MatchStatus, TournamentStatus, ...) and the recording states.
+func coreStatusWords(t *testing.T) map[string]bool {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, "../core", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	require.NoError(t, err)
+	words := map[string]bool{}
+	for _, pkg := range pkgs {
+		for _, file := range pkg.Files {
+			for _, decl := range file.Decls {
+				gen, ok := decl.(*ast.GenDecl)
+				if !ok || gen.Tok != token.CONST {
+					continue
+				}
+				for _, spec := range gen.Specs {
+					vs := spec.(*ast.ValueSpec)
+					typ, _ := vs.Type.(*ast.Ident)
+					status := typ != nil && strings.HasSuffix(typ.Name, "Status")
+					for i, name := range vs.Names {
+						if !status && !strings.HasPrefix(name.Name, "Recording") || i >= len(vs.Values) {
+							continue
+						}
+						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							s, _ := strconv.Unquote(lit.Value)
+							words[s] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return words
 }
