@@ -18,16 +18,11 @@ type registrationView struct {
 // handleRegister registers a side (the admin path; players use the site).
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var req core.RegistrationDraft
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	tour := decodeForTournament(w, r, t, &req)
+	if tour == nil {
 		return
 	}
 	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	req.PersonaName = strings.TrimSpace(req.PersonaName)
 	reg, err := core.Register(ctx, t.Store, tour, req, s.now())
 	if err != nil {
@@ -85,16 +80,11 @@ type ratingSeedView struct {
 // that order with preview.
 func (s *Server) handleSeeds(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var draft core.SeedingDraft
-	if err := decodeJSON(w, r, &draft); err != nil {
-		writeError(w, r, err)
+	tour := decodeForTournament(w, r, t, &draft)
+	if tour == nil {
 		return
 	}
 	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	seeds, err := core.SeedsByRating(ctx, t.Store, tour, draft)
 	if err != nil {
 		writeError(w, r, err)

@@ -88,17 +88,12 @@ type statusRequest struct {
 // handleTournamentStatus moves the tournament one lifecycle step.
 func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var req statusRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		writeError(w, r, err)
+	tour := decodeForTournament(w, r, t, &req)
+	if tour == nil {
 		return
 	}
 	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	err = core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
+	err := core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -158,16 +153,11 @@ func PlayerRating(ctx context.Context, st *store.Arena, id string, now time.Time
 // it starts) schedule after it left draft (core.TournamentEdit's rules).
 func (s *Server) handleEditTournament(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var edit core.TournamentEdit
-	if err := decodeJSON(w, r, &edit); err != nil {
-		writeError(w, r, err)
+	tour := decodeForTournament(w, r, t, &edit)
+	if tour == nil {
 		return
 	}
 	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	edited, err := core.EditTournament(ctx, t.Store, tour, &edit, s.now())
 	if err != nil {
 		writeError(w, r, err)

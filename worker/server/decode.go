@@ -177,3 +177,20 @@ func watchBody(r *http.Request) *watchedBody {
 	r.Body = b
 	return b
 }
+
+// decodeForTournament decodes the body into dst (decodeJSON) and reads
+// the tournament of the {slug} path value, in that order (a bad body is
+// refused before the database is asked). On an error it has answered and
+// returns nil.
+func decodeForTournament(w http.ResponseWriter, r *http.Request, t *Tenant, dst any) *core.Tournament {
+	if err := decodeJSON(w, r, dst); err != nil {
+		writeError(w, r, err)
+		return nil
+	}
+	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		writeError(w, r, err)
+		return nil
+	}
+	return tour
+}
