@@ -142,10 +142,10 @@ type EventLogStore interface {
 	LastSealed(ctx context.Context) (int64, string, error)
 	// Unsealed returns up to limit unsealed events after seq, in order.
 	Unsealed(ctx context.Context, after int64, limit int) ([]LogEvent, error)
-	// SealEvent stores an unsealed event's prevHash and hash; an event
-	// sealed meanwhile (by a concurrent sealer, with the same values) is
-	// left as it is.
-	SealEvent(ctx context.Context, seq int64, prevHash, hash string) error
+	// SealEvents stores the events' prevHash and hash, in one batch; an
+	// event sealed meanwhile (by a concurrent sealer, with the same
+	// values) is left as it is.
+	SealEvents(ctx context.Context, events []LogEvent) error
 	// Events returns up to limit sealed events after seq, in order.
 	Events(ctx context.Context, after int64, limit int) ([]LogEvent, error)
 	// LastEvent is the log's last sealed event, or nil.
@@ -193,10 +193,10 @@ func sealFrom(ctx context.Context, st EventLogStore, seq int64, prev string) (bo
 			if e.Hash, err = EventHash(*e); err != nil {
 				return false, err
 			}
-			if err := st.SealEvent(ctx, e.Seq, e.PrevHash, e.Hash); err != nil {
-				return false, err
-			}
 			seq, prev = e.Seq, e.Hash
+		}
+		if err := st.SealEvents(ctx, events); err != nil {
+			return false, err
 		}
 	}
 }

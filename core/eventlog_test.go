@@ -39,9 +39,11 @@ func (m *memLog) Unsealed(_ context.Context, after int64, limit int) ([]core.Log
 	return out, nil
 }
 
-func (m *memLog) SealEvent(_ context.Context, seq int64, prev, hash string) error {
-	if e := &m.events[seq-1]; e.Hash == "" {
-		e.PrevHash, e.Hash = prev, hash
+func (m *memLog) SealEvents(_ context.Context, events []core.LogEvent) error {
+	for _, sealed := range events {
+		if e := &m.events[sealed.Seq-1]; e.Hash == "" {
+			e.PrevHash, e.Hash = sealed.PrevHash, sealed.Hash
+		}
 	}
 	return nil
 }

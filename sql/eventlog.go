@@ -37,11 +37,15 @@ func (s *Arena) Unsealed(ctx context.Context, after int64, limit int) ([]core.Lo
 	return s.logEvents(ctx, q("log_unsealed"), false, sql.Named("after", after), sql.Named("limit", limit))
 }
 
-// SealEvent implements core.EventLogStore.
-func (s *Arena) SealEvent(ctx context.Context, seq int64, prevHash, hash string) error {
-	if _, err := s.db.write(ctx, q("log_seal"), sql.Named("prev_hash", prevHash), sql.Named("hash", hash),
-		sql.Named("seq", seq)); err != nil {
-		return fmt.Errorf("store: unable to seal event %d: %w", seq, err)
+// SealEvents implements core.EventLogStore.
+func (s *Arena) SealEvents(ctx context.Context, events []core.LogEvent) error {
+	stmts := make([]Stmt, len(events))
+	for i, e := range events {
+		stmts[i] = Stmt{SQL: q("log_seal"), Args: []any{sql.Named("prev_hash", e.PrevHash), sql.Named("hash", e.Hash),
+			sql.Named("seq", e.Seq)}}
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to seal the event log: %w", err)
 	}
 	return nil
 }

@@ -126,6 +126,9 @@ func TestEventLogChain(t *testing.T) {
 			p.mustDo(t, "POST", "/api/v1/admin/tournaments/open/status", p.admin, map[string]any{"status": "registration_open"}, 200)
 			p.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", p.admin, map[string]any{"platformId": playerID(7)}, 201)
 			p.mustDo(t, "DELETE", "/api/v1/admin/tournaments/open/registrations/"+playerID(7), p.admin, nil, 200)
+			open["slug"] = "ghost" // a draft cancelled: never public, never logged
+			p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, open, 201)
+			p.mustDo(t, "POST", "/api/v1/admin/tournaments/ghost/status", p.admin, map[string]any{"status": "cancelled"}, 200)
 
 			events := readLog(t, p, 7)
 			checkChain(t, events)
@@ -134,6 +137,7 @@ func TestEventLogChain(t *testing.T) {
 
 			types := map[string]int{}
 			for _, e := range events {
+				assert.NotEqual(t, "ghost", e["tournament"])
 				types[e["type"].(string)]++
 				data := e["data"].(map[string]any)
 				switch e["type"] {

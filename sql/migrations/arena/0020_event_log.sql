@@ -80,7 +80,8 @@ BEGIN
 	FROM tournaments t WHERE t.id = old.tournament_id;
 END;
 
--- A tournament created outside draft, or its status changed.
+-- A tournament created outside draft, or its status changed (a draft
+-- cancelled was never public: not logged).
 CREATE TRIGGER event_log_tournament_created AFTER INSERT ON tournaments
 WHEN new.status <> 'draft'
 BEGIN
@@ -90,7 +91,7 @@ BEGIN
 END;
 
 CREATE TRIGGER event_log_tournament_status AFTER UPDATE OF status ON tournaments
-WHEN old.status IS NOT new.status
+WHEN old.status IS NOT new.status AND NOT (old.status = 'draft' AND new.status = 'cancelled')
 BEGIN
 	INSERT INTO event_log (at, type, tournament_slug, match_id, data)
 	VALUES (new.updated_at, 'tournament.status', new.slug, NULL,
