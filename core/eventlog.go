@@ -35,6 +35,7 @@ const (
 	EventLogRegistrationWithdraw = "registration.withdrawn"
 	EventLogTournamentStatus     = "tournament.status"
 	EventLogTitleChanged         = "title.changed"
+	EventLogRecordingReady       = "recording.ready"
 )
 
 // Event log limits.

@@ -33,10 +33,10 @@ func TestEventLogWordsAreCore(t *testing.T) {
 	for _, typ := range []string{core.EventLogMatchLive, core.EventLogMatchSubmission, core.EventLogMatchReported,
 		core.EventLogMatchConfirmed, core.EventLogMatchDisputed, core.EventLogMatchForfeited, core.EventLogMatchResolved,
 		core.EventLogRegistrationAdded, core.EventLogRegistrationWithdraw, core.EventLogTournamentStatus,
-		core.EventLogTitleChanged} {
+		core.EventLogTitleChanged, core.EventLogRecordingReady} {
 		types[typ] = true
 	}
-	written := regexp.MustCompile(`'((?:match|registration|tournament|title)\.[a-z]+)'`).FindAllStringSubmatch(text, -1)
+	written := regexp.MustCompile(`'((?:match|registration|tournament|title|recording)\.[a-z]+)'`).FindAllStringSubmatch(text, -1)
 	require.NotEmpty(t, written)
 	logged := map[string]bool{}
 	for _, m := range written {

@@ -218,3 +218,24 @@ func TestEventLogConcurrentSubmissions(t *testing.T) {
 		})
 	}
 }
+
+// TestEventLogRecordingReady: a match's finalized recording is logged,
+// without its object or share token.
+func TestEventLogRecordingReady(t *testing.T) {
+	e := newRecordingEnv(t)
+	id, status, out := e.upload(t, e.p1, "public", e.replay(t, "public", nil))
+	require.Equal(t, 200, status, out)
+	events := readLog(t, e.protocolEnv, 100)
+	checkChain(t, events)
+	var ready []map[string]any
+	for _, ev := range events {
+		if ev["type"] == "recording.ready" {
+			ready = append(ready, ev)
+		}
+	}
+	require.Len(t, ready, 1)
+	assert.Equal(t, "rec", ready[0]["tournament"])
+	assert.Equal(t, float64(e.matchID()), ready[0]["matchId"])
+	assert.Equal(t, map[string]any{"recordingId": float64(id), "platformId": e.p1, "scope": "public",
+		"visibility": "arena"}, ready[0]["data"])
+}

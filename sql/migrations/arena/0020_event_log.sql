@@ -7,8 +7,9 @@
 -- logs it in its own batch without one more round trip. prev_hash and
 -- hash are NULL until the arena seals the event (SQL cannot hash; the
 -- server seals lazily, in seq order, before it answers the log).
--- A migration that rebuilds matches, match_submissions, registrations,
--- tournaments or titles must create their triggers again.
+-- A migration that rebuilds matches, match_submissions, match_reports,
+-- registrations, tournaments, titles or recordings must create their
+-- triggers again.
 CREATE TABLE event_log (
 	seq INTEGER PRIMARY KEY,
 	at TEXT NOT NULL,
@@ -105,4 +106,17 @@ BEGIN
 	INSERT INTO event_log (at, type, tournament_slug, match_id, data)
 	VALUES (new.updated_at, 'title.changed', new.slug, NULL,
 		json_object('from', old.holder_platform_id, 'to', new.holder_platform_id));
+END;
+
+-- A match's recording finalized (private recordings are the uploader's
+-- own business: not logged).
+CREATE TRIGGER event_log_recording AFTER UPDATE OF state ON recordings
+WHEN old.state IS NOT new.state AND new.state = 'ready' AND new.match_id IS NOT NULL
+	AND new.visibility <> 'private'
+BEGIN
+	INSERT INTO event_log (at, type, tournament_slug, match_id, data)
+	SELECT coalesce(new.ready_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), 'recording.ready', t.slug, m.id,
+		json_object('recordingId', new.id, 'platformId', new.uploader_id, 'scope', new.scope,
+			'visibility', new.visibility)
+	FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = new.match_id;
 END;
