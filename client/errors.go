@@ -49,6 +49,9 @@ var (
 	ErrRetriesExhausted = errors.New("client: submit attempts exhausted")
 	// ErrBadResponse is returned when a 2xx answer cannot be decoded.
 	ErrBadResponse = errors.New("client: malformed server response")
+	// ErrLogInvalid is returned when the arena's event log or its signed
+	// head does not verify (VerifyLog).
+	ErrLogInvalid = errors.New("client: the event log does not verify")
 )
 
 // APIError is a non-success HTTP answer from the arena: the status and the

@@ -140,6 +140,7 @@ type Resolution struct {
 	Source  string // result source recorded
 	At      time.Time
 	Token   string // tells the call that decided the match (set by ResolveMatch)
+	By      string // the deciding admin token's id for the event log; "" when none
 }
 
 // ParseMatchID reads a match id from a path: a positive decimal integer

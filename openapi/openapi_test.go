@@ -126,6 +126,8 @@ var endpoints = []struct {
 	{"GET", "/api/v1/ladder", "getLadder", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/players/{platformId}", "getPlayer", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/matches/{id}", "getMatch", []string{"<none>", "apiKey"}},
+	{"GET", "/api/v1/events", "listEvents", []string{"<none>", "apiKey"}},
+	{"GET", "/api/v1/events/head", "getEventsHead", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/public/titles", "listPublicTitles", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/casters", "listCasters", []string{"<none>", "apiKey"}},
 	{"POST", "/api/v1/operator/arenas", "createArena", []string{"operatorToken"}},

@@ -66,11 +66,11 @@ func decisionStmtsFor(m matchShape, at string) []Stmt {
 }
 
 // decide runs decision (a conditional statement that writes token into
-// the match's decision_token when it decides it) and the decision
-// statements as one batch, and reports whether this call decided the
-// match.
-func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time.Time, decision Stmt) (bool, error) {
-	stmts := append([]Stmt{decision}, decisionStmts(matchID, formatTime(at))...)
+// the match's decision_token when it decides it), the decision statements
+// and then the caller's own statements as one batch, and reports whether
+// this call decided the match.
+func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time.Time, decision Stmt, then ...Stmt) (bool, error) {
+	stmts := append(append([]Stmt{decision}, decisionStmts(matchID, formatTime(at))...), then...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
 	}

@@ -488,7 +488,8 @@ func scanMatch(row scanner) (*core.Match, error) {
 }
 
 // ResolveMatch implements core.TournamentStore: one batch decides the
-// match (if it is not resolved yet) and seats its winner and loser.
+// match (if it is not resolved yet), seats its winner and loser and logs
+// the admin's decision (match.resolved).
 func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution) (*core.Match, error) {
 	status := core.MatchConfirmed
 	if res.Forfeit {
@@ -503,7 +504,8 @@ func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution)
 		sql.Named("status", string(status)), sql.Named("winner", res.Winner), sql.Named("p1", p1),
 		sql.Named("p2", p2), sql.Named("source", res.Source), sql.Named("at", at),
 		sql.Named("token", res.Token), sql.Named("match", id),
-	}})
+	}}, Stmt{SQL: q("log_resolved"), Args: []any{sql.Named("at", at), sql.Named("admin", res.By),
+		sql.Named("token", res.Token), sql.Named("match", id)}})
 	if err != nil {
 		return nil, err
 	}

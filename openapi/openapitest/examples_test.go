@@ -62,7 +62,7 @@ func conformingExamples() []example {
 	seasonJSON := `{"slug":"2026-autumn","name":"Autumn 2026","startsAt":"2026-09-01T00:00:00Z","endsAt":"2026-12-01T00:00:00Z"}`
 	return []example{
 		{"health", "GET", "/healthz", 200, nil, `{"status":"ok"}`},
-		{"meta", "GET", "/api/v1", 200, publicHeaders(), `{"api":"arena","version":"1","tenant":{"slug":"demo","name":"Demo Arena"},"authenticated":false,"endpoints":["GET /api/v1","GET /api/v1/tournaments"],"futureField":{"x":1}}`},
+		{"meta", "GET", "/api/v1", 200, publicHeaders(), `{"api":"arena","version":"1","tenant":{"slug":"demo","name":"Demo Arena"},"authenticated":false,"endpoints":["GET /api/v1","GET /api/v1/tournaments"],"log":{"publicKey":"11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="},"futureField":{"x":1}}`},
 		{"meta not modified", "GET", "/api/v1", 304, publicHeaders(), ``},
 		{"openapi document", "GET", "/api/v1/openapi.json", 200, publicHeaders(), `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{}}`},
 		{"tournaments", "GET", "/api/v1/tournaments", 200, publicHeaders(), `{"tournaments":[{` + summaryJSON + `,"status":"registration_open"}]}`},
@@ -74,6 +74,9 @@ func conformingExamples() []example {
 		{"ladder rate limited", "GET", "/api/v1/ladder", 429, http.Header{"Retry-After": {"12"}, "Ratelimit-Limit": {"60"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"12"}}, `{"error":"rate_limited"}`},
 		{"player", "GET", "/api/v1/players/76561198000000001", 200, publicHeaders(), `{"player":$P1,"stats":{"matchesPlayed":3,"wins":2,"losses":1,"winRate":67,"trophies":[{"rank":1,"tournamentId":3,"tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}]},"rating":{"rating":1464.05,"deviation":151.52,"volatility":0.059996,"matches":3}}`},
 		{"player bad id", "GET", "/api/v1/players/123", 400, nil, `{"error":"invalid_steam_id"}`},
+		{"events", "GET", "/api/v1/events?after=0&limit=2", 200, publicHeaders(), `{"events":[{"seq":1,"at":"2026-10-01T12:00:00.000Z","type":"tournament.status","tournament":"autumn-cup","matchId":null,"data":{"from":"draft","to":"registration_open"},"prevHash":"0000000000000000000000000000000000000000000000000000000000000000","hash":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},{"seq":2,"at":"2026-10-11T18:30:00.000Z","type":"match.submission","tournament":"autumn-cup","matchId":7,"data":{"platformId":"76561198000000001","resultHash":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb","side":1},"prevHash":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","hash":"cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"}],"next":2}`},
+		{"events bad limit", "GET", "/api/v1/events?limit=0", 422, nil, `{"error":"invalid_field","field":"limit"}`},
+		{"events head", "GET", "/api/v1/events/head", 200, publicHeaders(), `{"seq":2,"hash":"cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc","at":"2026-10-11T18:30:00.000Z","signature":"c2lnbmF0dXJl"}`},
 		{"match", "GET", "/api/v1/matches/7", 200, publicHeaders(), `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"confirmed","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","player1":$P1,"player2":$P2,"winner":$P1,"score":{"p1":3,"p2":1},"resultSource":"game_client","tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}`},
 		{"title match", "GET", "/api/v1/matches/9", 200, publicHeaders(), `{"id":9,"stage":"title","round":"Coronation","bracketSlot":null,"status":"live","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-13T18:00:00Z","player1":$P1,"player2":$P2,"winner":null,"score":null,"resultSource":null,"tournament":null}`},
 		{"match not found", "GET", "/api/v1/matches/0", 404, nil, `{"error":"match_not_found"}`},

@@ -149,6 +149,7 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
+	res.By = adminTokenID(r)
 	ctx := r.Context()
 	m, err := matchFromPath(ctx, r, t)
 	if err != nil {

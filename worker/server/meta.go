@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"arena/core"
 	"arena/openapi"
 )
 
@@ -16,6 +17,12 @@ type meta struct {
 	Tenant        metaTenant `json:"tenant"`
 	Authenticated bool       `json:"authenticated"`
 	Endpoints     []string   `json:"endpoints"`
+	Log           metaLog    `json:"log"`
+}
+
+// metaLog names the key that signs the event log's head.
+type metaLog struct {
+	PublicKey string `json:"publicKey"`
 }
 
 type metaTenant struct {
@@ -26,12 +33,17 @@ type metaTenant struct {
 // handleMeta describes the API for this arena. authenticated tells
 // whether the request carried a valid key of this arena (spec 5.2).
 func (s *Server) handleMeta(r *http.Request, t *Tenant, authenticated bool) (any, error) {
+	key, err := core.EventLogKey(r.Context(), t.Store, s.rand)
+	if err != nil {
+		return nil, err
+	}
 	return meta{
 		API:           metaAPI,
 		Version:       "1",
 		Tenant:        metaTenant{Slug: t.Arena.Slug, Name: t.Arena.Name},
 		Authenticated: authenticated,
 		Endpoints:     s.public,
+		Log:           metaLog{PublicKey: core.EventLogPublicKey(key)},
 	}, nil
 }
 

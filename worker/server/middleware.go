@@ -199,6 +199,14 @@ func (s *Server) operator(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// adminTokenID is the id of the admin token the request bears (admin
+// checked it), or "".
+func adminTokenID(r *http.Request) string {
+	token, _ := bearer(r)
+	id, _ := core.ParseToken(core.TokenAdmin, token)
+	return id
+}
+
 // admin admits requests bearing one of this arena's unrevoked admin
 // tokens. Another arena's token is unknown here and so refused.
 func (s *Server) admin(next tenantHandler) tenantHandler {

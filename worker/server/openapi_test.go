@@ -114,6 +114,13 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1/matches/"+id, "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/matches/99999", "", nil, 404)
 	e.mustDo(t, "GET", "/api/v1/matches/abc", "", nil, 404)
+	e.mustDo(t, "GET", "/api/v1/events", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/events?after=2&limit=3", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/events?limit=1001", "", nil, 422)
+	e.mustDo(t, "GET", "/api/v1/events?after=x", "", nil, 422)
+	e.mustDo(t, "GET", "/api/v1/events/head", "", nil, 200)
+	e.do(t, "GET", "nosuch.test", "/api/v1/events", "", nil)
+	e.do(t, "GET", "nosuch.test", "/api/v1/events/head", "", nil)
 	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 1, "keyPerMinute": 1}}, 200)
 	e.Now = e.Now.Add(time.Minute) // a fresh rate window
 	e.mustDo(t, "GET", "/api/v1/ladder", "", nil, 200)

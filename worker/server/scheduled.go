@@ -62,6 +62,11 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			n, err := core.RunRatingPeriods(ctx, st, RatingPeriodHours(ctx, st), now)
 			return n > 0, err
 		}},
+		// After the jobs above appended their events; reads of the log
+		// seal what is left.
+		{name: "seal_event_log", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
+			return false, core.SealLog(ctx, st)
+		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
 		// Streams, then the alerts they and the decisions above made.
 		{name: "stream_live", run: s.pollStreams},

@@ -170,6 +170,8 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/public/titles", s.handlePublicTitles)
 	s.publicRoute("GET /api/v1/casters", s.handleCasters)
 	s.publicRoute("GET /api/v1/matches/{id}", s.handleMatch)
+	s.publicRoute("GET /api/v1/events", s.handleEvents)
+	s.publicRoute("GET /api/v1/events/head", s.handleEventsHead)
 
 	s.adminRoute("PUT /api/v1/admin/settings", s.handleUpdateSettings)
 	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)

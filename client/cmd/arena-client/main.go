@@ -26,6 +26,7 @@
 //	arena-client -as 76561198000000002 record -fetch 3 -out replay.gz
 //	arena-client -as 76561198000000001 segments -recording 3 -seq 0 -scope full
 //	arena-client -as 76561198000000002 segments -recording 3
+//	arena-client verify-log --base https://arena.example [--head head.json] > head.json
 //
 // Environment ARENA_CLIENT_BACKOFF_SCALE (a number, default 1) multiplies
 // the submit retry waits; 0 retries at once.
@@ -77,6 +78,9 @@ commands:
                                 list a recording's released segments (live or ended)
   segments -recording ID -seq N [-file F]
                                 send segment N of your pending recording (a sample without -file)
+  verify-log [--base URL] [--head FILE]
+                                verify the arena's event log and signed head (no --as needed); print
+                                the head as JSON; --head: a head saved earlier the log must extend
 
 global flags:
 `
@@ -102,6 +106,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	appID := global.String("appid", "", "X-Platform-AppId ordering hint")
 	if err := global.Parse(args); err != nil {
 		return 2
+	}
+	if global.Arg(0) == "verify-log" {
+		return verifyLog(ctx, *base, global.Args()[1:], stdout, stderr)
 	}
 	if global.NArg() == 0 || (*as == "" && global.Arg(0) != "canonical") {
 		global.Usage()
@@ -306,6 +313,8 @@ func errorCode(err error) string {
 		return "winner_not_on_side"
 	case errors.Is(err, client.ErrBadResponse):
 		return "bad_response"
+	case errors.Is(err, client.ErrLogInvalid):
+		return "log_invalid"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return "cancelled"
 	}

@@ -1,0 +1,270 @@
+package core
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gowebpki/jcs"
+)
+
+// The arena's public event log (docs/events.md): every change a player
+// or integrator may want to audit, in order, hash-chained and with a
+// signed head. The store appends events in the same batch as the change
+// (by SQL, without hashes); SealLog hashes them here, lazily, before the
+// log is answered. This file is the one definition of an event's hash
+// and of the head's signed message: the server and the Go client both
+// use it.
+
+// Event types of the log.
+const (
+	EventLogMatchLive            = "match.live"
+	EventLogMatchSubmission      = "match.submission"
+	EventLogMatchReported        = "match.reported"
+	EventLogMatchConfirmed       = "match.confirmed"
+	EventLogMatchDisputed        = "match.disputed"
+	EventLogMatchForfeited       = "match.forfeited"
+	EventLogMatchResolved        = "match.resolved"
+	EventLogRegistrationAdded    = "registration.added"
+	EventLogRegistrationWithdraw = "registration.withdrawn"
+	EventLogTournamentStatus     = "tournament.status"
+	EventLogTitleChanged         = "title.changed"
+	EventLogRecordingReady       = "recording.ready"
+)
+
+// Event log limits.
+const (
+	// EventLogDefaultLimit and EventLogMaxLimit bound a page of the log.
+	EventLogDefaultLimit = 100
+	EventLogMaxLimit     = 1000
+	// eventLogSealBatch is how many events one read of unsealed events
+	// takes.
+	eventLogSealBatch = 500
+)
+
+// GenesisHash is the prevHash of the first event: 64 zeros.
+const GenesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// LogEvent is one event of the log, as the API serves it.
+type LogEvent struct {
+	Seq        int64           `json:"seq"`
+	At         string          `json:"at"`
+	Type       string          `json:"type"`
+	Tournament *string         `json:"tournament"`
+	MatchID    *int64          `json:"matchId"`
+	Data       json.RawMessage `json:"data"`
+	PrevHash   string          `json:"prevHash"`
+	Hash       string          `json:"hash"`
+}
+
+// LogHead is the log's last event, signed: Signature is the base64
+// Ed25519 signature of HeadMessage. An empty log's head has seq 0, the
+// GenesisHash and an empty at.
+type LogHead struct {
+	Seq       int64  `json:"seq"`
+	Hash      string `json:"hash"`
+	At        string `json:"at"`
+	Signature string `json:"signature"`
+}
+
+// EventHash is the event's hash: lowercase hex SHA-256 of the RFC 8785
+// (JCS) form of the event object without its hash member.
+func EventHash(e LogEvent) (string, error) {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return "", fmt.Errorf("event %d: %w", e.Seq, err)
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return "", fmt.Errorf("event %d: %w", e.Seq, err)
+	}
+	delete(members, "hash")
+	if raw, err = json.Marshal(members); err != nil {
+		return "", fmt.Errorf("event %d: %w", e.Seq, err)
+	}
+	canonical, err := jcs.Transform(raw)
+	if err != nil {
+		return "", fmt.Errorf("event %d: canonical form: %w", e.Seq, err)
+	}
+	sum := sha256.Sum256(canonical)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// VerifyChain checks events (consecutive, in seq order) against the
+// event before them (prevSeq, prevHash; 0 and GenesisHash before the
+// first): no gap, each prevHash links to the hash before it, and each
+// hash is the event's.
+func VerifyChain(prevSeq int64, prevHash string, events []LogEvent) error {
+	for _, e := range events {
+		if e.Seq != prevSeq+1 {
+			return fmt.Errorf("event log: seq %d follows %d", e.Seq, prevSeq)
+		}
+		if e.PrevHash != prevHash {
+			return fmt.Errorf("event log: event %d's prevHash %q is not the hash before it, %q", e.Seq, e.PrevHash, prevHash)
+		}
+		h, err := EventHash(e)
+		if err != nil {
+			return err
+		}
+		if h != e.Hash {
+			return fmt.Errorf("event log: event %d's hash is %s, its content hashes to %s", e.Seq, e.Hash, h)
+		}
+		prevSeq, prevHash = e.Seq, e.Hash
+	}
+	return nil
+}
+
+// HeadMessage is what a head's signature signs: the UTF-8 bytes of
+// "<arena slug>\n<seq>\n<hash>\n<at>".
+func HeadMessage(arena string, seq int64, hash, at string) []byte {
+	return []byte(arena + "\n" + strconv.FormatInt(seq, 10) + "\n" + hash + "\n" + at)
+}
+
+// VerifyHead checks the head's signature with the arena's public key.
+func VerifyHead(pub ed25519.PublicKey, arena string, h LogHead) error {
+	sig, err := base64.StdEncoding.DecodeString(h.Signature)
+	if err != nil || len(pub) != ed25519.PublicKeySize ||
+		!ed25519.Verify(pub, HeadMessage(arena, h.Seq, h.Hash, h.At), sig) {
+		return fmt.Errorf("event log: the head's signature (seq %d) does not verify", h.Seq)
+	}
+	return nil
+}
+
+// EventLogStore keeps the log.
+type EventLogStore interface {
+	// LastSealed is the last sealed event's seq and hash (0 and
+	// GenesisHash when none is).
+	LastSealed(ctx context.Context) (int64, string, error)
+	// Unsealed returns up to limit unsealed events after seq, in order.
+	Unsealed(ctx context.Context, after int64, limit int) ([]LogEvent, error)
+	// SealEvents stores the events' prevHash and hash, in one batch; an
+	// event sealed meanwhile (by a concurrent sealer, with the same
+	// values) is left as it is.
+	SealEvents(ctx context.Context, events []LogEvent) error
+	// Events returns up to limit sealed events after seq, in order.
+	Events(ctx context.Context, after int64, limit int) ([]LogEvent, error)
+	// LastEvent is the log's last sealed event, or nil.
+	LastEvent(ctx context.Context) (*LogEvent, error)
+	// LogSigningKey returns the arena's stored Ed25519 seed, storing
+	// fresh first when it has none (the first writer's stands).
+	LogSigningKey(ctx context.Context, fresh []byte) ([]byte, error)
+}
+
+// SealLog hashes every unsealed event, in seq order from the last sealed
+// one. Sealers may run concurrently: each computes the same hashes, and
+// one that finds the events it expected sealed by another starts again
+// from the last sealed event.
+func SealLog(ctx context.Context, st EventLogStore) error {
+	for range eventLogSealRestarts {
+		seq, prev, err := st.LastSealed(ctx)
+		if err != nil {
+			return err
+		}
+		done, err := sealFrom(ctx, st, seq, prev)
+		if err != nil || done {
+			return err
+		}
+	}
+	return fmt.Errorf("event log: sealing restarted %d times", eventLogSealRestarts)
+}
+
+// eventLogSealRestarts bounds SealLog's new starts.
+const eventLogSealRestarts = 20
+
+// sealFrom seals the unsealed events after seq (whose hash is prev); it
+// reports false when they are not the next ones (another sealer moved on).
+func sealFrom(ctx context.Context, st EventLogStore, seq int64, prev string) (bool, error) {
+	for {
+		events, err := st.Unsealed(ctx, seq, eventLogSealBatch)
+		if err != nil || len(events) == 0 {
+			return err == nil, err
+		}
+		for i := range events {
+			e := &events[i]
+			if e.Seq != seq+1 {
+				return false, nil
+			}
+			e.PrevHash = prev
+			if e.Hash, err = EventHash(*e); err != nil {
+				return false, err
+			}
+			seq, prev = e.Seq, e.Hash
+		}
+		if err := st.SealEvents(ctx, events); err != nil {
+			return false, err
+		}
+	}
+}
+
+// EventLogPage is a page of the log: Next is the after of the following
+// page, nil at the end.
+type EventLogPage struct {
+	Events []LogEvent `json:"events"`
+	Next   *int64     `json:"next"`
+}
+
+// ReadEventLog seals the log, then returns up to limit events after seq.
+func ReadEventLog(ctx context.Context, st EventLogStore, after int64, limit int) (EventLogPage, error) {
+	if err := SealLog(ctx, st); err != nil {
+		return EventLogPage{}, err
+	}
+	events, err := st.Events(ctx, after, limit+1)
+	if err != nil {
+		return EventLogPage{}, err
+	}
+	page := EventLogPage{Events: events}
+	if len(events) > limit {
+		page.Events = events[:limit]
+		next := events[limit-1].Seq
+		page.Next = &next
+	}
+	if page.Events == nil {
+		page.Events = []LogEvent{}
+	}
+	return page, nil
+}
+
+// EventLogKey returns the arena's log signing key, made (from random) and
+// stored on first use.
+func EventLogKey(ctx context.Context, st EventLogStore, random io.Reader) (ed25519.PrivateKey, error) {
+	fresh := make([]byte, ed25519.SeedSize)
+	if _, err := io.ReadFull(random, fresh); err != nil {
+		return nil, err
+	}
+	seed, err := st.LogSigningKey(ctx, fresh)
+	if err != nil {
+		return nil, err
+	}
+	if len(seed) != ed25519.SeedSize {
+		return nil, fmt.Errorf("event log: the stored signing key has %d bytes", len(seed))
+	}
+	return ed25519.NewKeyFromSeed(seed), nil
+}
+
+// EventLogPublicKey is the base64 public key of the arena's log.
+func EventLogPublicKey(key ed25519.PrivateKey) string {
+	return base64.StdEncoding.EncodeToString(key.Public().(ed25519.PublicKey))
+}
+
+// ReadEventLogHead seals the log and signs its last event for arena.
+func ReadEventLogHead(ctx context.Context, st EventLogStore, arena string, key ed25519.PrivateKey) (LogHead, error) {
+	if err := SealLog(ctx, st); err != nil {
+		return LogHead{}, err
+	}
+	last, err := st.LastEvent(ctx)
+	if err != nil {
+		return LogHead{}, err
+	}
+	head := LogHead{Hash: GenesisHash}
+	if last != nil {
+		head.Seq, head.Hash, head.At = last.Seq, last.Hash, last.At
+	}
+	head.Signature = base64.StdEncoding.EncodeToString(ed25519.Sign(key, HeadMessage(arena, head.Seq, head.Hash, head.At)))
+	return head, nil
+}

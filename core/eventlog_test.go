@@ -1,0 +1,131 @@
+package core_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/core"
+)
+
+// memLog is an EventLogStore in memory.
+type memLog struct {
+	events []core.LogEvent
+	seed   []byte
+}
+
+func (m *memLog) LastSealed(context.Context) (int64, string, error) {
+	seq, hash := int64(0), core.GenesisHash
+	for _, e := range m.events {
+		if e.Hash != "" {
+			seq, hash = e.Seq, e.Hash
+		}
+	}
+	return seq, hash, nil
+}
+
+func (m *memLog) Unsealed(_ context.Context, after int64, limit int) ([]core.LogEvent, error) {
+	var out []core.LogEvent
+	for _, e := range m.events {
+		if e.Seq > after && e.Hash == "" && len(out) < limit {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func (m *memLog) SealEvents(_ context.Context, events []core.LogEvent) error {
+	for _, sealed := range events {
+		if e := &m.events[sealed.Seq-1]; e.Hash == "" {
+			e.PrevHash, e.Hash = sealed.PrevHash, sealed.Hash
+		}
+	}
+	return nil
+}
+
+func (m *memLog) Events(_ context.Context, after int64, limit int) ([]core.LogEvent, error) {
+	var out []core.LogEvent
+	for _, e := range m.events {
+		if e.Seq > after && e.Hash != "" && len(out) < limit {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func (m *memLog) LastEvent(ctx context.Context) (*core.LogEvent, error) {
+	seq, _, _ := m.LastSealed(ctx)
+	if seq == 0 {
+		return nil, nil
+	}
+	e := m.events[seq-1]
+	return &e, nil
+}
+
+func (m *memLog) LogSigningKey(_ context.Context, fresh []byte) ([]byte, error) {
+	if m.seed == nil {
+		m.seed = fresh
+	}
+	return m.seed, nil
+}
+
+func (m *memLog) add(typ, data string) {
+	slug := "cup"
+	m.events = append(m.events, core.LogEvent{Seq: int64(len(m.events) + 1), At: "2026-11-01T12:00:00.000Z",
+		Type: typ, Tournament: &slug, Data: json.RawMessage(data)})
+}
+
+func TestEventLogSealAndVerify(t *testing.T) {
+	ctx := context.Background()
+	st := &memLog{}
+	for range 5 {
+		st.add(core.EventLogRegistrationAdded, `{"platformId":"76561198000000001"}`)
+	}
+	page, err := core.ReadEventLog(ctx, st, 0, 2)
+	require.NoError(t, err)
+	require.Len(t, page.Events, 2)
+	require.NotNil(t, page.Next)
+	assert.Equal(t, int64(2), *page.Next)
+	assert.Equal(t, core.GenesisHash, page.Events[0].PrevHash)
+	st.add(core.EventLogTournamentStatus, `{"from": "registration_open", "to": "registration_closed"}`)
+	page, err = core.ReadEventLog(ctx, st, 2, 100)
+	require.NoError(t, err)
+	assert.Nil(t, page.Next)
+	require.NoError(t, core.VerifyChain(2, st.events[1].Hash, page.Events))
+	all, err := core.ReadEventLog(ctx, st, 0, 100)
+	require.NoError(t, err)
+	require.NoError(t, core.VerifyChain(0, core.GenesisHash, all.Events))
+
+	// Whitespace in the stored data does not change the hash (RFC 8785).
+	h, err := core.EventHash(all.Events[5])
+	require.NoError(t, err)
+	compact := all.Events[5]
+	compact.Data = json.RawMessage(`{"to":"registration_closed","from":"registration_open"}`)
+	h2, err := core.EventHash(compact)
+	require.NoError(t, err)
+	assert.Equal(t, h, h2)
+
+	tampered := append([]core.LogEvent(nil), all.Events...)
+	tampered[3].Data = json.RawMessage(`{"platformId":"76561198000000002"}`)
+	assert.ErrorContains(t, core.VerifyChain(0, core.GenesisHash, tampered), "event 4's hash")
+	assert.ErrorContains(t, core.VerifyChain(0, core.GenesisHash, all.Events[1:]), "seq 2 follows 0")
+
+	key, err := core.EventLogKey(ctx, st, strings.NewReader(strings.Repeat("k", 32)))
+	require.NoError(t, err)
+	again, err := core.EventLogKey(ctx, st, strings.NewReader(strings.Repeat("x", 32)))
+	require.NoError(t, err)
+	assert.Equal(t, key, again, "the first key stands")
+	head, err := core.ReadEventLogHead(ctx, st, "alpha", key)
+	require.NoError(t, err)
+	assert.Equal(t, int64(6), head.Seq)
+	pub := key.Public().(ed25519.PublicKey)
+	require.NoError(t, core.VerifyHead(pub, "alpha", head))
+	assert.Error(t, core.VerifyHead(pub, "beta", head), "signed for its arena only")
+	head.Seq = 5
+	assert.Error(t, core.VerifyHead(pub, "alpha", head))
+}

@@ -1,0 +1,123 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+
+	"arena/core"
+)
+
+// The public event log (queries/eventlog.sql): the store's side of
+// core.EventLogStore. Events are appended by the triggers of
+// migrations/arena/0020_event_log.sql.
+
+// logSigningKeySetting is the arena setting holding the log's Ed25519
+// seed (base64).
+const logSigningKeySetting = "log_signing_key"
+
+// LastSealed implements core.EventLogStore.
+func (s *Arena) LastSealed(ctx context.Context) (int64, string, error) {
+	var seq int64
+	var hash string
+	err := s.db.queryRow(ctx, q("log_last_sealed")).Scan(&seq, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, core.GenesisHash, nil
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("store: unable to read the event log: %w", err)
+	}
+	return seq, hash, nil
+}
+
+// Unsealed implements core.EventLogStore.
+func (s *Arena) Unsealed(ctx context.Context, after int64, limit int) ([]core.LogEvent, error) {
+	return s.logEvents(ctx, q("log_unsealed"), false, sql.Named("after", after), sql.Named("limit", limit))
+}
+
+// SealEvents implements core.EventLogStore.
+func (s *Arena) SealEvents(ctx context.Context, events []core.LogEvent) error {
+	stmts := make([]Stmt, len(events))
+	for i, e := range events {
+		stmts[i] = Stmt{SQL: q("log_seal"), Args: []any{sql.Named("prev_hash", e.PrevHash), sql.Named("hash", e.Hash),
+			sql.Named("seq", e.Seq)}}
+	}
+	if err := s.db.Batch(ctx, stmts...); err != nil {
+		return fmt.Errorf("store: unable to seal the event log: %w", err)
+	}
+	return nil
+}
+
+// Events implements core.EventLogStore.
+func (s *Arena) Events(ctx context.Context, after int64, limit int) ([]core.LogEvent, error) {
+	return s.logEvents(ctx, q("log_events"), true, sql.Named("after", after), sql.Named("limit", limit))
+}
+
+// LastEvent implements core.EventLogStore.
+func (s *Arena) LastEvent(ctx context.Context) (*core.LogEvent, error) {
+	events, err := s.logEvents(ctx, q("log_head"), true)
+	if err != nil || len(events) == 0 {
+		return nil, err
+	}
+	return &events[0], nil
+}
+
+// LogSigningKey implements core.EventLogStore.
+func (s *Arena) LogSigningKey(ctx context.Context, fresh []byte) ([]byte, error) {
+	var stored string
+	found, err := s.Setting(ctx, logSigningKeySetting, &stored)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		value := `"` + base64.StdEncoding.EncodeToString(fresh) + `"`
+		if _, err := s.db.write(ctx, q("log_key_create"), sql.Named("value", value)); err != nil {
+			return nil, fmt.Errorf("store: unable to store the log signing key: %w", err)
+		}
+		if found, err = s.Setting(ctx, logSigningKeySetting, &stored); err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, errors.New("store: the log signing key was not stored")
+		}
+	}
+	seed, err := base64.StdEncoding.DecodeString(stored)
+	if err != nil {
+		return nil, fmt.Errorf("store: the log signing key is malformed: %w", err)
+	}
+	return seed, nil
+}
+
+// logEvents reads events; sealed says the rows carry prev_hash and hash.
+func (s *Arena) logEvents(ctx context.Context, query string, sealed bool, args ...any) ([]core.LogEvent, error) {
+	rows, err := s.db.query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the event log: %w", err)
+	}
+	defer rows.Close()
+	var out []core.LogEvent
+	for rows.Next() {
+		var e core.LogEvent
+		var slug sql.NullString
+		var match sql.NullInt64
+		var data string
+		dest := []any{&e.Seq, &e.At, &e.Type, &slug, &match, &data}
+		if sealed {
+			dest = append(dest, &e.PrevHash, &e.Hash)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		if slug.Valid {
+			e.Tournament = &slug.String
+		}
+		if match.Valid {
+			e.MatchID = &match.Int64
+		}
+		e.Data = []byte(data)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,38 @@
+-- The arena's public event log (migrations/arena/0020_event_log.sql
+-- appends its events; core/eventlog.go seals and serves them).
+
+-- name: log_resolved
+-- An admin's decision of a match, naming the admin's token (:admin, ''
+-- when the caller is not a token), in the batch that decided it: only
+-- when this batch's decision (:token) is the match's.
+INSERT INTO event_log (at, type, tournament_slug, match_id, data)
+SELECT :at, 'match.resolved', t.slug, m.id,
+	json_object('admin', nullif(:admin, ''), 'status', m.status, 'winner', m.winner_platform_id)
+FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+WHERE m.id = :match AND m.decision_token = :token
+
+-- name: log_last_sealed
+-- The last sealed event's seq and hash (none: the log is empty or nothing
+-- is sealed yet).
+SELECT seq, hash FROM event_log WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1
+
+-- name: log_unsealed
+SELECT seq, at, type, tournament_slug, match_id, data FROM event_log
+WHERE seq > :after AND hash IS NULL ORDER BY seq LIMIT :limit
+
+-- name: log_seal
+-- Deterministic: concurrent sealers compute the same hash, and the first
+-- one's stands.
+UPDATE event_log SET prev_hash = :prev_hash, hash = :hash WHERE seq = :seq AND hash IS NULL
+
+-- name: log_events
+SELECT seq, at, type, tournament_slug, match_id, data, prev_hash, hash
+FROM event_log WHERE seq > :after AND hash IS NOT NULL ORDER BY seq LIMIT :limit
+
+-- name: log_head
+SELECT seq, at, type, tournament_slug, match_id, data, prev_hash, hash
+FROM event_log WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1
+
+-- name: log_key_create
+-- The arena's log signing key, made once: the first writer's stands.
+INSERT INTO arena_settings (key, value) VALUES ('log_signing_key', :value) ON CONFLICT (key) DO NOTHING

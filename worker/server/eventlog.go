@@ -1,0 +1,48 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+
+	"arena/core"
+)
+
+// handleEvents answers a page of the arena's event log (docs/events.md):
+// ?after=<seq> (default 0) and ?limit=<n> (1..1000, default 100); a bad
+// value is invalid_field naming the parameter.
+func (s *Server) handleEvents(r *http.Request, t *Tenant, _ bool) (any, error) {
+	query := r.URL.Query()
+	after, err := queryInt(query.Get("after"), 0, 0, 1<<62, "after")
+	if err != nil {
+		return nil, err
+	}
+	limit, err := queryInt(query.Get("limit"), core.EventLogDefaultLimit, 1, core.EventLogMaxLimit, "limit")
+	if err != nil {
+		return nil, err
+	}
+	return core.ReadEventLog(r.Context(), t.Store, after, int(limit))
+}
+
+// handleEventsHead answers the log's last event, signed with the arena's
+// key.
+func (s *Server) handleEventsHead(r *http.Request, t *Tenant, _ bool) (any, error) {
+	ctx := r.Context()
+	key, err := core.EventLogKey(ctx, t.Store, s.rand)
+	if err != nil {
+		return nil, err
+	}
+	return core.ReadEventLogHead(ctx, t.Store, t.Arena.Slug, key)
+}
+
+// queryInt reads an optional decimal query parameter within lo..hi;
+// absent is def.
+func queryInt(raw string, def, lo, hi int64, name string) (int64, error) {
+	if raw == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || v < lo || v > hi {
+		return 0, core.FieldError(core.CodeInvalidField, name)
+	}
+	return v, nil
+}
