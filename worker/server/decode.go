@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -193,4 +194,17 @@ func decodeForTournament(w http.ResponseWriter, r *http.Request, t *Tenant, dst 
 		return nil
 	}
 	return tour
+}
+
+// queryInt reads an optional decimal query parameter within lo..hi;
+// absent is def.
+func queryInt(raw string, def, lo, hi int64, name string) (int64, error) {
+	if raw == "" {
+		return def, nil
+	}
+	v, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || v < lo || v > hi {
+		return 0, core.FieldError(core.CodeInvalidField, name)
+	}
+	return v, nil
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"strconv"
 
 	"arena/core"
 )
@@ -32,17 +31,4 @@ func (s *Server) handleEventsHead(r *http.Request, t *Tenant, _ bool) (any, erro
 		return nil, err
 	}
 	return core.ReadEventLogHead(ctx, t.Store, t.Arena.Slug, key)
-}
-
-// queryInt reads an optional decimal query parameter within lo..hi;
-// absent is def.
-func queryInt(raw string, def, lo, hi int64, name string) (int64, error) {
-	if raw == "" {
-		return def, nil
-	}
-	v, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || v < lo || v > hi {
-		return 0, core.FieldError(core.CodeInvalidField, name)
-	}
-	return v, nil
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 
@@ -102,12 +103,10 @@ func (s *Server) handleSegments(w http.ResponseWriter, r *http.Request, t *Tenan
 		writeError(w, r, err)
 		return
 	}
-	after := int64(-1)
-	if raw := r.URL.Query().Get("after"); raw != "" {
-		if after, err = strconv.ParseInt(raw, 10, 64); err != nil {
-			writeError(w, r, core.FieldError(core.CodeInvalidField, "after"))
-			return
-		}
+	after, err := queryInt(r.URL.Query().Get("after"), -1, math.MinInt64, math.MaxInt64, "after")
+	if err != nil {
+		writeError(w, r, err)
+		return
 	}
 	rec, err := recordingFromPath(r, t)
 	if err != nil {
