@@ -83,13 +83,17 @@ func NotModifiedPattern(etag string) string {
 	return `^(?:.*,)?[ \t]*(?:W/)?(?:` + regexp.QuoteMeta(etag) + `|\*)[ \t]*(?:,.*)?$`
 }
 
-// etagMatches reports whether an If-None-Match header matches etag
-// (NotModifiedPattern).
+// etagMatches reports whether an If-None-Match header matches etag: the
+// rule of NotModifiedPattern, read member by member so that a conditional
+// read compiles nothing (TestETagMatchesItsPattern holds the two equal).
 func etagMatches(header, etag string) bool {
-	if header == "" {
-		return false
+	for member := range strings.SplitSeq(header, ",") {
+		member = strings.TrimPrefix(strings.Trim(member, " \t"), "W/")
+		if member == etag || member == "*" {
+			return true
+		}
 	}
-	return regexp.MustCompile(NotModifiedPattern(etag)).MatchString(header)
+	return false
 }
 
 // NotModifiedOmits are the headers of a 200 answer that its 304 leaves
