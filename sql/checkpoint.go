@@ -48,6 +48,7 @@ type checkpointer struct {
 // checkpoint every checkpointEvery writes (none while one runs).
 func (db *DB) wrote() {
 	db.version.Add(1)
+	db.changed.fire()
 	c := &db.ckpt
 	if !db.Local || c.writes.Add(1) < checkpointEvery || !c.running.CompareAndSwap(false, true) {
 		return

@@ -41,6 +41,7 @@ type DB struct {
 	writer *sql.DB
 
 	version atomic.Uint64 // bumped after every write made through this DB
+	changed changeSignal  // closed after the next write (Changed)
 
 	// Prepared statements of a local database, by query text, for the
 	// reading pool and the writer: SQLite then parses each query once per
@@ -183,6 +184,40 @@ func (db *DB) readOnWriter(ctx context.Context, scan func(scanner) error, query 
 // so a database closed and opened again never repeats a version a cache
 // saw before.
 func (db *DB) Version() uint64 { return db.version.Load() }
+
+// Changed returns a channel closed after the next write made through
+// this DB (the channel of a write that already ran may be closed at
+// once): a follower of the data waits on it instead of asking again.
+func (db *DB) Changed() <-chan struct{} { return db.changed.wait() }
+
+// changeSignal hands out the channel the next write closes; a write
+// with nobody waiting costs one atomic load.
+type changeSignal struct {
+	mu sync.Mutex
+	ch atomic.Pointer[chan struct{}]
+}
+
+func (c *changeSignal) wait() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.ch.Load(); p != nil {
+		return *p
+	}
+	ch := make(chan struct{})
+	c.ch.Store(&ch)
+	return ch
+}
+
+func (c *changeSignal) fire() {
+	if c.ch.Load() == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.ch.Swap(nil); p != nil {
+		close(*p)
+	}
+}
 
 // versionBases hands each opened DB the base of its Version.
 var versionBases atomic.Uint64

@@ -58,6 +58,9 @@ func build(log *slog.Logger, recordings objects.R2Binding, edge func(*server.Con
 		Logger:         log,
 		Tickets:        &platform.Verifier{},
 		ClientIPHeader: "Cf-Connecting-Ip",
+		// An isolate answers each request whole: the front holds live
+		// streams (worker/edge/js/front.mjs).
+		LivePolled: true,
 	}
 	edge(&cfg)
 	// The real stream provider when STREAM_CLIENT_ID and

@@ -206,6 +206,7 @@ func serve(ctx context.Context, o options, log *slog.Logger) error {
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
+	httpServer.RegisterOnShutdown(srv.EndStreams)
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.ListenAndServe() }()
 	if o.pprof != "" {

@@ -33,6 +33,10 @@ const (
 	// HintChanged ([]ArenaHint) lists the arenas a cron run, or an
 	// operator's request, changed.
 	HintChanged = "changed"
+	// HintLive is the seq a live stream's page read the log up to: the
+	// front holds the stream and asks for the page after it every
+	// core.LiveRetry.
+	HintLive = "live"
 	// HintIO counts the commands (round trips) the call's JS side performed.
 	HintIO = "io"
 )
@@ -219,6 +223,11 @@ func (h *Hints) caller(a *core.Arena, class, keyID string) CallerHint {
 // Changed implements server.FrontHints.
 func (h *Hints) Changed(ctx context.Context, slug string) {
 	Hint(ctx, HintChanged, ChangedHint([]string{slug}))
+}
+
+// Live implements server.FrontHints.
+func (h *Hints) Live(ctx context.Context, last int64) {
+	Hint(ctx, HintLive, strconv.FormatInt(last, 10))
 }
 
 // ChangedHint is the HintChanged value naming arenas slugs.

@@ -17,13 +17,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/worker/arenatest"
+	"arena/worker/server"
 )
 
 // logEnv is an arena "alpha" on alpha.test whose database is local SQLite
-// or, remote, a real libSQL server.
-func logEnv(t *testing.T, remote bool) *protocolEnv {
+// or, remote, a real libSQL server; opts change the server's config.
+func logEnv(t *testing.T, remote bool, opts ...func(*server.Config)) *protocolEnv {
 	t.Helper()
-	e := newTestEnv(t, false)
+	e := newTestEnv(t, false, opts...)
 	req := map[string]any{"slug": "alpha", "name": "Alpha", "hosts": []string{"alpha.test"}, "plan": "indie",
 		"appIds": []string{"480"}}
 	if remote {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -121,6 +122,13 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1/events/head", "", nil, 200)
 	e.do(t, "GET", "nosuch.test", "/api/v1/events", "", nil)
 	e.do(t, "GET", "nosuch.test", "/api/v1/events/head", "", nil)
+	liveFor(t, e, "/api/v1/live?after=0")
+	liveFor(t, e, "/api/v1/tournaments/cup/live", "Last-Event-ID", "3")
+	liveFor(t, e, "/api/v1/matches/"+first+"/live")
+	e.mustDo(t, "GET", "/api/v1/tournaments/none/live", "", nil, 404)
+	e.mustDo(t, "GET", "/api/v1/matches/99999/live", "", nil, 404)
+	e.mustDo(t, "GET", "/api/v1/live?after=x", "", nil, 422)
+	e.do(t, "GET", "nosuch.test", "/api/v1/live", "", nil)
 	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 1, "keyPerMinute": 1}}, 200)
 	e.Now = e.Now.Add(time.Minute) // a fresh rate window
 	e.mustDo(t, "GET", "/api/v1/ladder", "", nil, 200)
@@ -238,4 +246,22 @@ func sessionCookie(t *testing.T, e *testEnv, platformID string) *http.Cookie {
 	}
 	t.Fatal("no session cookie")
 	return nil
+}
+
+// liveFor holds a live stream of the alpha arena open for a moment, in
+// process (the recorder checks its answer), and checks it began with the
+// retry field.
+func liveFor(t *testing.T, e *testEnv, path string, header ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, "GET", path, nil)
+	req.Host = "alpha.test"
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	e.Handler.ServeHTTP(rec, req)
+	require.Equal(t, 200, rec.Code, rec.Body.String())
+	assert.True(t, strings.HasPrefix(rec.Body.String(), "retry: "), rec.Body.String())
 }

@@ -136,6 +136,10 @@ type FrontHints interface {
 	// another host (the operator's routes): whatever the front learned of
 	// the arena's hosts, and its cached reads, are stale.
 	Changed(ctx context.Context, slug string)
+	// Live: the request is one page of a live stream, which read the log
+	// up to seq last (shown or not): the front holds the stream and asks
+	// for the page after last next (live.go).
+	Live(ctx context.Context, last int64)
 }
 
 // publicBody renders the handler's answer, or takes it from a cache: the

@@ -77,6 +77,10 @@ type Config struct {
 	// from memory for this long (a warm edge isolate); 0 asks the directory
 	// on every request.
 	HostCacheTTL time.Duration
+	// LivePolled says the runtime cannot hold a response open (the edge):
+	// a live stream's answer is then one finite page, and the front holds
+	// the stream (live.go).
+	LivePolled bool
 }
 
 // Server serves every arena.
@@ -105,6 +109,7 @@ type Server struct {
 	sessionPlayer func(r *http.Request, t *Tenant) string
 
 	arenaDBs *arenaPool
+	live     *liveFeeds // the arenas' live streams (live.go)
 
 	// demoStore wraps the store SeedDemo writes tournaments through (tests
 	// inject failures with it); nil for none.
@@ -138,6 +143,7 @@ func New(cfg Config) *Server {
 	if s.streams = cfg.Streams; s.streams == nil {
 		s.streams = defaultStreams(cfg.Dev)
 	}
+	s.live = newLiveFeeds()
 	if s.webhooks = cfg.Webhooks; s.webhooks == nil {
 		s.webhooks = NewWebhookSender(nil, cfg.Dev != nil)
 	}
@@ -172,6 +178,9 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/matches/{id}", s.handleMatch)
 	s.publicRoute("GET /api/v1/events", s.handleEvents)
 	s.publicRoute("GET /api/v1/events/head", s.handleEventsHead)
+	s.liveRoute("GET /api/v1/live", arenaLive)
+	s.liveRoute("GET /api/v1/tournaments/{slug}/live", tournamentLive)
+	s.liveRoute("GET /api/v1/matches/{id}/live", matchLive)
 
 	s.adminRoute("PUT /api/v1/admin/settings", s.handleUpdateSettings)
 	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)
@@ -393,6 +402,7 @@ func schemaBehind(err error) bool {
 // Close closes the arena databases the server holds open: idle ones at
 // once, one still used by a request when that request ends.
 func (s *Server) Close() error {
+	s.live.end()
 	s.arenaDBs.close()
 	return nil
 }

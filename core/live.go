@@ -1,0 +1,101 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+)
+
+// Live streams (docs/events.md): the event log's events for one
+// tournament, one match or the whole arena, as Server-Sent Events. Each
+// message is one event: id = seq, event = type, data = the event's JSON;
+// a client that reconnects with Last-Event-ID (or ?after=) resumes from
+// the log without a gap. Natively the server holds each stream and
+// pushes events as they are sealed; on the edge each answer is one
+// finite page and the front holds the stream, asking again every
+// LiveRetry.
+
+// Live stream limits.
+const (
+	// LiveRetry is the reconnection delay an answer tells EventSource
+	// (SSE retry), and how often the edge's front asks for the next page.
+	LiveRetry = time.Second
+	// LiveKeepAlive is how long a held stream may stay silent: a comment
+	// is sent after it, so proxies and clients see the stream alive.
+	LiveKeepAlive = 20 * time.Second
+	// LiveBacklog bounds the events queued for one watcher; a watcher
+	// that falls this far behind is closed and resumes by Last-Event-ID.
+	LiveBacklog = 1024
+	// LivePage bounds the events one read of the log returns to a stream.
+	LivePage = EventLogMaxLimit
+)
+
+// LiveFilter picks the events a stream shows: one tournament's (by
+// slug), one match's, or, with neither set, the whole arena's.
+type LiveFilter struct {
+	Tournament string
+	MatchID    int64
+}
+
+// Match reports whether the stream shows e.
+func (f LiveFilter) Match(e LogEvent) bool {
+	switch {
+	case f.MatchID != 0:
+		return e.MatchID != nil && *e.MatchID == f.MatchID
+	case f.Tournament != "":
+		return e.Tournament != nil && *e.Tournament == f.Tournament
+	}
+	return true
+}
+
+// LiveMessage is the SSE message of one event.
+func LiveMessage(e LogEvent) ([]byte, error) {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	msg := make([]byte, 0, len(data)+len(e.Type)+40)
+	msg = append(msg, "id: "...)
+	msg = strconv.AppendInt(msg, e.Seq, 10)
+	msg = append(msg, "\nevent: "...)
+	msg = append(msg, e.Type...)
+	msg = append(msg, "\ndata: "...)
+	msg = append(msg, data...)
+	return append(msg, "\n\n"...), nil
+}
+
+// LiveRetryField is the SSE field telling the client how long to wait
+// before reconnecting.
+func LiveRetryField() []byte {
+	return []byte("retry: " + strconv.FormatInt(LiveRetry.Milliseconds(), 10) + "\n\n")
+}
+
+// LogEnd seals the log and returns its last event's seq: where a stream
+// that starts from now stands.
+func LogEnd(ctx context.Context, st EventLogStore) (int64, error) {
+	if err := SealLog(ctx, st); err != nil {
+		return 0, err
+	}
+	seq, _, err := st.LastSealed(ctx)
+	return seq, err
+}
+
+// LiveEvents returns the events after seq that f shows, reading the log
+// (sealing it first) up to LivePage events on; last is the seq the
+// stream is at after them (the last event read, shown or not), and more
+// says the log has events beyond last.
+func LiveEvents(ctx context.Context, st EventLogStore, after int64, f LiveFilter) (events []LogEvent, last int64, more bool, err error) {
+	page, err := ReadEventLog(ctx, st, after, LivePage)
+	if err != nil {
+		return nil, after, false, err
+	}
+	last = after
+	for _, e := range page.Events {
+		if f.Match(e) {
+			events = append(events, e)
+		}
+		last = e.Seq
+	}
+	return events, last, page.Next != nil, nil
+}
