@@ -65,9 +65,16 @@ func (c *Client) VerifyLog(ctx context.Context, saved *core.LogHead) (core.LogHe
 		if len(page.Events) == 0 {
 			return core.LogHead{}, invalid(fmt.Errorf("event log: the log ends at seq %d, before its head (seq %d)", seq, head.Seq))
 		}
+		// Events appended after the head was read are not checked.
 		events := page.Events
-		if last := events[len(events)-1].Seq; last > head.Seq {
-			events = events[:len(events)-int(last-head.Seq)]
+		for i, e := range events {
+			if e.Seq > head.Seq {
+				events = events[:i]
+				break
+			}
+		}
+		if len(events) == 0 {
+			return core.LogHead{}, invalid(fmt.Errorf("event log: the page after seq %d starts past the head (seq %d)", seq, head.Seq))
 		}
 		if err := core.VerifyChain(seq, prev, events); err != nil {
 			return core.LogHead{}, invalid(err)
