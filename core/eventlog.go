@@ -24,6 +24,7 @@ import (
 
 // Event types of the log.
 const (
+	EventLogMatchReady           = "match.ready"
 	EventLogMatchLive            = "match.live"
 	EventLogMatchSubmission      = "match.submission"
 	EventLogMatchReported        = "match.reported"
@@ -37,6 +38,12 @@ const (
 	EventLogTitleChanged         = "title.changed"
 	EventLogRecordingReady       = "recording.ready"
 )
+
+// EventLogTypes lists every event type of the log.
+var EventLogTypes = []string{EventLogMatchReady, EventLogMatchLive, EventLogMatchSubmission, EventLogMatchReported,
+	EventLogMatchConfirmed, EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved,
+	EventLogRegistrationAdded, EventLogRegistrationWithdraw, EventLogTournamentStatus,
+	EventLogTitleChanged, EventLogRecordingReady}
 
 // Event log limits.
 const (

@@ -17,7 +17,9 @@ import (
 func TestEventLogWordsAreCore(t *testing.T) {
 	raw, err := fs.ReadFile(migrationFiles, "migrations/arena/0020_event_log.sql")
 	require.NoError(t, err)
-	text := string(raw) + loadQueries(queryFiles)["log_resolved"]
+	ready, err := fs.ReadFile(migrationFiles, "migrations/arena/0021_event_log_ready.sql")
+	require.NoError(t, err)
+	text := string(raw) + string(ready) + loadQueries(queryFiles)["log_resolved"]
 	words := coreStatusWords(t)
 	compared := regexp.MustCompile(`(?i)\bstatus\s*(?:=|<>|!=|\bIN\b|\bNOT IN\b)\s*\(?((?:\s*'[^']*'\s*,?)+)`)
 	literal := regexp.MustCompile(`'([^']*)'`)
@@ -30,10 +32,7 @@ func TestEventLogWordsAreCore(t *testing.T) {
 	}
 	assert.Greater(t, seen, 5, "the test finds the triggers' status literals")
 	types := map[string]bool{}
-	for _, typ := range []string{core.EventLogMatchLive, core.EventLogMatchSubmission, core.EventLogMatchReported,
-		core.EventLogMatchConfirmed, core.EventLogMatchDisputed, core.EventLogMatchForfeited, core.EventLogMatchResolved,
-		core.EventLogRegistrationAdded, core.EventLogRegistrationWithdraw, core.EventLogTournamentStatus,
-		core.EventLogTitleChanged, core.EventLogRecordingReady} {
+	for _, typ := range core.EventLogTypes {
 		types[typ] = true
 	}
 	written := regexp.MustCompile(`'((?:match|registration|tournament|title|recording)\.[a-z]+)'`).FindAllStringSubmatch(text, -1)

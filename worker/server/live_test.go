@@ -141,10 +141,11 @@ func TestLiveStreams(t *testing.T) {
 			}
 			ofMatch := func(e map[string]any) bool { return e["matchId"] == m["id"] }
 			var want []map[string]any
+			want = append(want, byType("match.ready", ofMatch)...)
 			want = append(want, byType("match.live", ofMatch)...)
 			want = append(want, byType("match.submission", ofMatch)...)
 			want = append(want, byType("match.confirmed", ofMatch)...)
-			require.Len(t, want, 4)
+			require.Len(t, want, 5)
 			for _, s := range []*liveStream{tour, match} {
 				for _, w := range want {
 					e, body := s.next(t)
@@ -155,7 +156,7 @@ func TestLiveStreams(t *testing.T) {
 			}
 			// The arena's stream shows everything after its start, in order.
 			first := -1.0
-			for i := 0; i < 5; i++ {
+			for i := 0; i < 7; i++ {
 				e, body := arena.next(t)
 				if first < 0 {
 					first = body["seq"].(float64)
