@@ -147,6 +147,10 @@ type Tournament struct {
 	// really starts, which an admin's early or late start moves away from
 	// StartsAt. Nil until a stage is drawn.
 	FirstMatchAt *time.Time
+	// LogSeq is the event log's last seq when the row was read (in the
+	// same statement): a live view of what was read follows the log from
+	// there, missing nothing that happened after.
+	LogSeq int64 `json:"-"`
 }
 
 // PlayStartedAt is when the tournament's play started, as of now: its

@@ -74,7 +74,7 @@ func TestReadyUpAcrossBrowsers(t *testing.T) {
 	assert.Contains(t, entry, "Spring Invitational")
 	assert.Contains(t, entry, "places left")
 	assert.Equal(t, "Register", text(t, gracePage, `#next-actions .next-entry button`))
-	assert.Equal(t, "every 1s", attr(t, gracePage, "#next-actions", "hx-trigger"), "the panel refreshes itself")
+	assert.Regexp(t, `^/api/v1/live\?after=\d+$`, attr(t, gracePage, "#next-actions", "data-live-stream"), "the panel follows the arena's event stream")
 
 	// Charles's home on his phone: the same match, and his registration.
 	within(t, charlesPage, chromedp.Navigate(a.URL+"/"), chromedp.WaitVisible(chromedp.CSS(matchCard)))
@@ -143,7 +143,7 @@ func TestReadyUpAcrossBrowsers(t *testing.T) {
 	assert.True(t, stillTheSamePage(t, gracePage))
 	assert.Equal(t, []string{"3", "–", "1"}, texts(t, gracePage, "#match-live .scoreline > span:not(.sr-only)"))
 	assert.Contains(t, text(t, gracePage, "#match-live .score-side.winner"), "Grace Hopper")
-	assert.Empty(t, attr(t, gracePage, "#match-live", "hx-trigger"), "a decided match no longer polls")
+	assert.Empty(t, attr(t, gracePage, "#match-live", "data-live-stream"), "a decided match no longer follows a stream")
 	screenshot(t, gracePage, "result")
 	waitFor(t, visitor, "Grace's second match in the table", `document.querySelector(`+jsString(t, graceRow)+`).querySelectorAll("td.num")[1].innerText === "2"`, seen)
 	assert.True(t, stillTheSamePage(t, visitor))

@@ -55,11 +55,11 @@ func TestLightPagesAtBothWidths(t *testing.T) {
 			}
 			if p.live {
 				assert.Equal(t, 1, htmx, "%s: htmx for its live region", p.name)
-				assert.Positive(t, count(t, ctx, ".live-region[hx-trigger]"), p.name)
+				assert.Positive(t, count(t, ctx, ".live-region[data-live-stream]"), p.name)
 				waitFor(t, ctx, "htmx to start", `typeof htmx === "object"`, seen)
 			} else {
 				assert.Zero(t, htmx, "%s: nothing refreshes, no htmx", p.name)
-				assert.Zero(t, count(t, ctx, "[hx-trigger]"), p.name)
+				assert.Zero(t, count(t, ctx, "[data-live-stream]"), p.name)
 			}
 			assets := append(scripts, eval[[]string](t, ctx, `Array.from(document.querySelectorAll("link[href]"), l => l.getAttribute("href"))`)...)
 			require.NotEmpty(t, assets)

@@ -55,6 +55,16 @@ func (s *Arena) Events(ctx context.Context, after int64, limit int) ([]core.LogE
 	return s.logEvents(ctx, q("log_events"), true, sql.Named("after", after), sql.Named("limit", limit))
 }
 
+// LogSeq returns the last event's seq, sealed or not (0: none): where a
+// page's live stream starts, read before the page's data.
+func (s *Arena) LogSeq(ctx context.Context) (int64, error) {
+	var seq int64
+	if err := s.db.queryRow(ctx, q("log_seq")).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("store: unable to read the event log: %w", err)
+	}
+	return seq, nil
+}
+
 // LastEvent implements core.EventLogStore.
 func (s *Arena) LastEvent(ctx context.Context) (*core.LogEvent, error) {
 	events, err := s.logEvents(ctx, q("log_head"), true)

@@ -76,12 +76,12 @@ func layout(title string) views.Layout {
 	return l
 }
 
-// region is a live region showing c that polls every 10 s (static:
-// never).
+// region is a live region showing c that follows an event stream, or
+// polls every 10 s without EventSource (static: neither).
 func region(id string, c templ.Component, static bool) views.LiveRegion {
-	r := views.LiveRegion{ID: id, URL: "/" + id + "/live", Version: "v1", Every: 10 * time.Second, Content: c}
-	if static {
-		r.Every = 0
+	r := views.LiveRegion{ID: id, URL: "/" + id + "/live", Version: "v1", Content: c}
+	if !static {
+		r.Stream, r.Every = "/api/v1/"+id+"/live?after=7", 10*time.Second
 	}
 	return r
 }

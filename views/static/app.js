@@ -157,8 +157,9 @@
     if (cycle > 0) setInterval(function () { index++; show(); }, cycle * 1000);
     var recheck = parseInt(body.dataset.recheck, 10);
     if (!(recheck > 0) || !window.fetch || !window.DOMParser) return;
-    setInterval(function () {
-      fetch(location.href, { cache: "no-store" }).then(function (res) {
+    follow(body.dataset.liveStream, body.dataset.liveEvents, recheck, function (seq) {
+      var url = location.href + (location.search ? "&" : "?") + "seq=" + seq;
+      fetch(url, { cache: "no-store" }).then(function (res) {
         return res.ok ? res.text() : null;
       }).then(function (html) {
         if (!html) return;
@@ -166,7 +167,43 @@
         var stage = body.querySelector("main");
         if (fresh && stage) { stage.innerHTML = fresh.innerHTML; show(); }
       }).catch(function () {});
-    }, recheck * 1000);
+    });
+  }
+  // follow calls update(seq) after the events of the arena's event
+  // stream at url (types: the event types it listens to), at most once
+  // per burst; without EventSource (or a stream) it calls update every
+  // "every" seconds instead. EventSource reconnects by itself and
+  // resumes after the last event it saw (Last-Event-ID).
+  var following = {};
+  function follow(url, types, every, update) {
+    if (!url || !window.EventSource) {
+      var n = 0;
+      setInterval(function () { update("t" + (++n)); }, every * 1000);
+      return;
+    }
+    if (following[url]) return;
+    var es = new EventSource(url), pending = null, last = "";
+    following[url] = es;
+    var seen = function (e) {
+      last = e.lastEventId;
+      if (pending) return;
+      pending = setTimeout(function () { pending = null; update(last); }, 150);
+    };
+    (types || "").split(" ").forEach(function (type) { if (type) es.addEventListener(type, seen); });
+  }
+  // A live region follows its stream: each burst of events asks the
+  // region's URL (with the version it shows and the last event's seq,
+  // which no cache has seen) and swaps the answer in; 204 keeps it.
+  function liveRegions(root) {
+    root.querySelectorAll("[data-live-stream]").forEach(function (el) {
+      if (el.tagName === "BODY" || !window.htmx) return;
+      var id = el.id;
+      follow(el.dataset.liveStream, el.dataset.liveEvents, parseInt(el.dataset.liveEvery, 10) || 10, function (seq) {
+        var cur = document.getElementById(id);
+        if (!cur || !cur.dataset.liveUrl) return;
+        htmx.ajax("GET", cur.dataset.liveUrl + "&seq=" + encodeURIComponent(seq), { source: cur, target: cur, swap: "outerHTML" });
+      });
+    });
   }
   document.addEventListener("DOMContentLoaded", function () {
     if (document.body.classList.contains("broadcast")) broadcast(document.body);
@@ -175,6 +212,7 @@
     refresh(document);
     zoneFields(document);
     streamPlayers(document);
+    liveRegions(document);
     document.querySelectorAll("form[data-follows-format]").forEach(followFormat);
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -152,7 +153,7 @@ func TestBroadcastViews(t *testing.T) {
 	t.Run("OpenStagesAsScenes", func(t *testing.T) {
 		page := b.Get(t, "/tournaments/autumn-masters/broadcast")
 		require.Equal(t, http.StatusOK, page.Status)
-		assert.Contains(t, page.Body, `<body class="broadcast" data-cycle="12" data-recheck="20">`)
+		assert.Regexp(t, `<body class="broadcast" data-cycle="12" data-recheck="20" data-live-stream="/api/v1/tournaments/autumn-masters/live\?after=\d+" data-live-events="match\.live [a-z. ]+">`, page.Body)
 		assert.NotContains(t, page.Body, `<header class="site">`, "no site chrome")
 		assert.Equal(t, 2, strings.Count(page.Body, `class="broadcast-scene"`), "one scene per group with matches left")
 		assert.Contains(t, page.Body, `aria-label="Group A"`)
@@ -167,6 +168,7 @@ func TestBroadcastViews(t *testing.T) {
 		page := b.Get(t, "/tournaments/autumn-open/broadcast")
 		assert.Contains(t, page.Body, `aria-label="Podium"`)
 		assert.Equal(t, 1, strings.Count(page.Body, `class="broadcast-scene"`))
+		assert.Contains(t, page.Body, `data-live-stream=""`, "a finished tournament follows no stream")
 	})
 	t.Run("BeforeTheDrawWhoIsIn", func(t *testing.T) {
 		page := b.Get(t, "/tournaments/harvest-cup/broadcast")
@@ -177,6 +179,7 @@ func TestBroadcastViews(t *testing.T) {
 		m := e.Playable(t, "winter-cup")[0]
 		page := b.Get(t, m.Path("broadcast"))
 		require.Equal(t, http.StatusOK, page.Status)
+		assert.Regexp(t, fmt.Sprintf(`data-live-stream="/api/v1/matches/%d/live\?after=\d+"`, m.ID), page.Body)
 		assert.Contains(t, page.Body, `class="broadcast-versus"`)
 		assert.Contains(t, page.Body, "Winter Cup")
 		assert.Equal(t, http.StatusNotFound, b.Get(t, "/matches/999999/broadcast").Status)

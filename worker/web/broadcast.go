@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 
 	"arena/views"
 	"arena/worker/server"
@@ -38,7 +39,7 @@ func (s *Site) tournamentBroadcast(w http.ResponseWriter, r *http.Request, t *se
 		ArenaName: t.Arena.Name, Name: tour.Name, Status: string(tour.Status),
 		Transparent:  r.URL.Query().Get("transparent") == "1",
 		CycleSeconds: broadcastCycleSeconds, RecheckSeconds: broadcastRecheckSeconds,
-		Scenes: broadcastScenes(data),
+		Stream: data.region.Stream, Scenes: broadcastScenes(data),
 	}))
 }
 
@@ -128,6 +129,11 @@ func broadcastSummary(m views.MatchSummary) views.BroadcastMatch {
 // matchBroadcast is GET /matches/{id}/broadcast: one match, large. A
 // match of a tournament that is not public is not found.
 func (s *Site) matchBroadcast(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	from, err := liveFrom(r.Context(), t)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	st, tour, book, ok := s.matchFor(w, r, t)
 	if !ok {
 		return
@@ -142,12 +148,13 @@ func (s *Site) matchBroadcast(w http.ResponseWriter, r *http.Request, t *server.
 	if st.Score != nil {
 		m.Score = &views.Score{P1: st.Score.P1, P2: st.Score.P2}
 	}
+	stream := liveStream("/api/v1/matches/"+strconv.FormatInt(st.ID, 10)+"/live", from)
 	if st.Status.Resolved() {
-		m.Winner = st.SideOf(st.Winner)
+		m.Winner, stream = st.SideOf(st.Winner), ""
 	}
 	broadcastHeaders(w)
 	s.render(w, r, t, http.StatusOK, views.BroadcastMatchView(views.BroadcastMatchPage{
 		ArenaName: t.Arena.Name, Transparent: r.URL.Query().Get("transparent") == "1",
-		RecheckSeconds: broadcastRecheckSeconds, Match: m,
+		RecheckSeconds: broadcastRecheckSeconds, Stream: stream, Match: m,
 	}))
 }

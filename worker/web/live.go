@@ -16,10 +16,13 @@ import (
 
 // Live regions: the parts of a page that refresh themselves (a match's
 // state and the viewer's box, the player's next steps, a tournament's
-// results). htmx asks the region's URL with the version it shows about
-// every defaultLiveEvery; the answer is 204 while the region is unchanged,
-// else the region anew. A poll is an ordinary short GET, so it works the
-// same natively and on the edge; without JavaScript the page is simply
+// results). A live region follows an event stream of the arena's log
+// (GET /api/v1/.../live, from the seq the page was rendered at): each
+// event makes the page script ask the region's URL anew, with the
+// version it shows and the event's seq (so no cache answers for an
+// older state); the answer is 204 while the region is unchanged, else
+// the region anew. A browser without EventSource asks every
+// defaultLiveEvery instead; without JavaScript the page is simply
 // correct on reload.
 
 // defaultLiveEvery is how often a live region asks for news: as often as
@@ -34,10 +37,31 @@ func (s *Site) liveEvery() time.Duration {
 	return defaultLiveEvery
 }
 
+// liveFrom is where a page's live streams start: the log's last seq,
+// read before the page's data, so an event the page may have missed is
+// replayed to it.
+func liveFrom(ctx context.Context, t *server.Tenant) (int64, error) {
+	return t.Store.LogSeq(ctx)
+}
+
+// liveNow is the from of a region that is answered to a page already
+// following its stream: the stream's address, where it starts unsaid.
+const liveNow = -1
+
+// liveStream is the address of the event stream at path from seq after
+// (liveNow: unsaid).
+func liveStream(path string, after int64) string {
+	if after == liveNow {
+		return path
+	}
+	return path + "?after=" + strconv.FormatInt(after, 10)
+}
+
 // liveRegion renders content once and returns the region showing it: its
-// version is the hash of the content's bytes. A region that is not live
-// (live false: a decided match, a finished tournament) never asks again.
-func (s *Site) liveRegion(ctx context.Context, id, url string, live bool, content templ.Component) (views.LiveRegion, error) {
+// version is the hash of the content's bytes. stream is the event stream
+// it follows (liveStream); a region that is not live (stream "": a
+// decided match, a finished tournament) never asks again.
+func (s *Site) liveRegion(ctx context.Context, id, url, stream string, content templ.Component) (views.LiveRegion, error) {
 	var buf bytes.Buffer
 	if err := content.Render(ctx, &buf); err != nil {
 		return views.LiveRegion{}, err
@@ -45,8 +69,8 @@ func (s *Site) liveRegion(ctx context.Context, id, url string, live bool, conten
 	h := fnv.New64a()
 	h.Write(buf.Bytes())
 	region := views.LiveRegion{ID: id, URL: url, Version: strconv.FormatUint(h.Sum64(), 36), Content: templ.Raw(buf.String())}
-	if live {
-		region.Every = s.liveEvery()
+	if stream != "" {
+		region.Stream, region.Every = stream, s.liveEvery()
 	}
 	return region, nil
 }

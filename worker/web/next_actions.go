@@ -63,15 +63,34 @@ func (s *Site) nextMe(w http.ResponseWriter, r *http.Request, t *server.Tenant) 
 // (tour nil; list is every public tournament), or for tour alone. It
 // refreshes itself while it shows anything.
 func (s *Site) nextRegion(r *http.Request, t *server.Tenant, viewer string, list []core.Tournament, tour *core.Tournament) (*views.LiveRegion, error) {
-	page, url := "/", "/me/next"
+	// Where the log stood when the tournaments were read (before the
+	// viewer's matches and entries).
+	var from int64
+	switch {
+	case tour != nil:
+		from = tour.LogSeq
+	case len(list) > 0:
+		from = list[0].LogSeq
+	default:
+		var err error
+		if from, err = liveFrom(r.Context(), t); err != nil {
+			return nil, err
+		}
+	}
+	page, url, stream := "/", "/me/next", "/api/v1/live"
 	if tour != nil {
-		page, url = "/tournaments/"+tour.Slug, "/me/next?tournament="+tour.Slug
+		page, url, stream = "/tournaments/"+tour.Slug, "/me/next?tournament="+tour.Slug, "/api/v1/tournaments/"+tour.Slug+"/live"
 	}
 	n, err := s.nextActions(r, t, viewer, list, tour, page)
 	if err != nil {
 		return nil, err
 	}
-	region, err := s.liveRegion(r.Context(), "next-actions", url, !n.Empty() || tour != nil, views.NextActionsPanel(n))
+	if n.Empty() && tour == nil {
+		stream = ""
+	} else {
+		stream = liveStream(stream, from)
+	}
+	region, err := s.liveRegion(r.Context(), "next-actions", url, stream, views.NextActionsPanel(n))
 	if err != nil {
 		return nil, err
 	}

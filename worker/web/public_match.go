@@ -47,6 +47,11 @@ func (s *Site) matchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant
 
 // matchPage shows one match of a public tournament.
 func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	from, err := liveFrom(r.Context(), t)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	st, tour, book, ok := s.matchFor(w, r, t)
 	if !ok {
 		return
@@ -54,7 +59,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 	l := s.layout(r, t, publicMatchTitle(book, &st.Match))
 	l.Share = s.share(r, "", publicMatchDescription(book, st, tour))
 	p := views.MatchPage{Layout: l, Match: s.matchDetail(st, tour, book)}
-	region, err := s.matchRegion(r, t, l, tour, st, p.Match)
+	region, err := s.matchRegion(r, t, l, tour, st, p.Match, from)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -77,7 +82,7 @@ func (s *Site) matchLive(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		return
 	}
 	l := s.layout(r, t, "")
-	region, err := s.matchRegion(r, t, l, tour, st, s.matchDetail(st, tour, book))
+	region, err := s.matchRegion(r, t, l, tour, st, s.matchDetail(st, tour, book), liveNow)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -100,15 +105,20 @@ func (s *Site) matchDetail(st *core.MatchState, tour *core.Tournament, book publ
 }
 
 // matchRegion is the match page's live region for the viewer in l: it
-// refreshes until the match is decided.
-func (s *Site) matchRegion(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, st *core.MatchState, d views.MatchDetail) (views.LiveRegion, error) {
+// refreshes until the match is decided, following the match's event
+// stream from seq from.
+func (s *Site) matchRegion(r *http.Request, t *server.Tenant, l views.Layout, tour *core.Tournament, st *core.MatchState, d views.MatchDetail, from int64) (views.LiveRegion, error) {
 	live := views.MatchLive{Now: s.srv.Now(), Match: d}
 	if l.Viewer != nil {
 		live.ViewerSide = st.SideOf(l.Viewer.PlatformID)
 	}
 	live.Actions = s.matchActions(r, t, l, tour, st)
-	url := "/matches/" + strconv.FormatInt(st.ID, 10) + "/live"
-	return s.liveRegion(r.Context(), "match-live", url, !st.Status.Resolved(), views.MatchLiveView(live))
+	id := strconv.FormatInt(st.ID, 10)
+	stream := ""
+	if !st.Status.Resolved() {
+		stream = liveStream("/api/v1/matches/"+id+"/live", from)
+	}
+	return s.liveRegion(r.Context(), "match-live", "/matches/"+id+"/live", stream, views.MatchLiveView(live))
 }
 
 // publicMatchTitle is a match page's title: "Ada vs Blaise".

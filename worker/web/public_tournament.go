@@ -111,10 +111,14 @@ func (s *Site) tournamentData(r *http.Request, t *server.Tenant, slug string) (*
 }
 
 // resultsRegion is a tournament's results as a live region: it refreshes
-// from the draw until the tournament is over.
+// from the draw until the tournament is over, following the tournament's
+// event stream from where the log stood when it was read.
 func (s *Site) resultsRegion(r *http.Request, tour *core.Tournament, results views.TournamentResults) (views.LiveRegion, error) {
-	live := tour.Status == core.StatusRegistrationClosed || tour.Status == core.StatusGroupStage || tour.Status == core.StatusPlayoffs
-	return s.liveRegion(r.Context(), "tournament-results", "/tournaments/"+tour.Slug+"/live", live, views.TournamentResultsView(results))
+	stream := ""
+	if tour.Status == core.StatusRegistrationClosed || tour.Status == core.StatusGroupStage || tour.Status == core.StatusPlayoffs {
+		stream = liveStream("/api/v1/tournaments/"+tour.Slug+"/live", tour.LogSeq)
+	}
+	return s.liveRegion(r.Context(), "tournament-results", "/tournaments/"+tour.Slug+"/live", stream, views.TournamentResultsView(results))
 }
 
 // publicTournamentDescription is a tournament's link preview.
