@@ -45,16 +45,17 @@ func winterMatch(t *testing.T, a *arenatest.Arena, player string) arenatest.Admi
 // browsers, each page left open: Grace on her home page (desktop) and
 // Charles on the match page (phone), a visitor on the tournament page
 // (phone). Every step of one player reaches the other's open page by its
-// live poll, never by a reload: the opponent's ready, the match going
-// live, the report to confirm, and the confirmed result, which the
-// visitor's group table counts too.
+// live region, never by a reload: the opponent's ready, the match going
+// live (an onlooker's home page moves it to "Live matches"), the report
+// to confirm, and the confirmed result, which the visitor's group table
+// counts too.
 func TestReadyUpAcrossBrowsers(t *testing.T) {
 	a := newArena(t)
 	m := winterMatch(t, a, grace)
 	require.Equal(t, []string{grace, arenatest.Charles}, []string{*m.P1, *m.P2})
 	matchCard := fmt.Sprintf(`#next-actions .next-match:has(a[href=%q])`, m.Path(""))
 
-	gracePage, charlesPage, visitor := browser(t), phone(t), phone(t)
+	gracePage, charlesPage, visitor, onlooker := browser(t), phone(t), phone(t), phone(t)
 	signIn(t, gracePage, a.URL, grace)
 	signIn(t, charlesPage, a.URL, arenatest.Charles)
 
@@ -100,6 +101,13 @@ func TestReadyUpAcrossBrowsers(t *testing.T) {
 	assert.Equal(t, "vs", text(t, visitor, fixture))
 	markPage(t, visitor)
 
+	// An onlooker's home page: the match is open now, not yet live.
+	livePlaying := fmt.Sprintf(`#now-playing section[aria-labelledby="live-heading"] a[href=%q]`, m.Path(""))
+	openPlaying := fmt.Sprintf(`#now-playing section[aria-labelledby="open-heading"] a[href=%q]`, m.Path(""))
+	within(t, onlooker, chromedp.Navigate(a.URL+"/"), chromedp.WaitVisible(chromedp.CSS(openPlaying)))
+	assert.Zero(t, count(t, onlooker, livePlaying))
+	markPage(t, onlooker)
+
 	// Grace readies on her home page: her card says so, once.
 	within(t, gracePage, chromedp.Click(chromedp.CSS(matchCard+" .ready-form button")), chromedp.WaitVisible(chromedp.CSS(matchCard+` .notice[role="status"]`)))
 	assert.Equal(t, []string{"You are ready — waiting for your opponent."}, texts(t, gracePage, ".notice"), "one confirmation")
@@ -117,6 +125,9 @@ func TestReadyUpAcrossBrowsers(t *testing.T) {
 	assert.Equal(t, "Both sides are ready: the match is live. Good luck!", click(t, charlesPage, m.Path("ready")))
 	markPage(t, charlesPage)
 	waitText(t, gracePage, matchCard, "The match is live.", seen)
+	waitFor(t, onlooker, "the match among the live ones", `document.querySelector(`+jsString(t, livePlaying)+`) !== null`, seen)
+	assert.Zero(t, count(t, onlooker, openPlaying))
+	assert.True(t, stillTheSamePage(t, onlooker))
 	assert.True(t, stillTheSamePage(t, gracePage))
 	assert.Equal(t, 1, count(t, gracePage, matchCard+` form[action=`+jsString(t, m.Path("report"))+`]`))
 

@@ -35,7 +35,7 @@ func TestLightPagesAtBothWidths(t *testing.T) {
 		name, path string
 		live       bool
 	}{
-		{"Home", "/", false}, // a visitor's: nothing of theirs to refresh
+		{"Home", "/", true}, // the matches being played follow the arena's stream
 		{"Ladder", "/ladder", false},
 		{"CompletedCup", "/tournaments/autumn-open", false},
 		{"DecidedMatch", fmt.Sprintf("/matches/%d", final.ID), false},

@@ -30,15 +30,20 @@ func (s *Site) publicNotFound(w http.ResponseWriter, r *http.Request, t *server.
 // tournaments, and the tournaments by status.
 func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	now := s.srv.Now()
-	v, err := s.srv.Memo(t, "home/"+strconv.FormatInt(now.Unix()/60, 10), func() (any, error) { return s.homeLists(r, t, now) })
+	lists, err := s.homeListsNow(r, t, now)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	lists := v.(*homeLists)
 	l := s.layout(r, t, "Home")
 	l.Share = s.share(r, "", t.Arena.Name+": tournaments, live matches and the ladder.")
 	p := views.HomePage{Layout: l, Now: now, Live: lists.live, OpenNow: lists.open, Upcoming: lists.upcoming, Sections: lists.sections}
+	playing, err := s.nowPlayingRegion(r, lists, now)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p.NowPlaying, p.Layout.HTMX = &playing, playing.Every > 0
 	if l.Viewer != nil {
 		region, err := s.nextRegion(r, t, l.Viewer.PlatformID, lists.tournaments, nil)
 		if err != nil {
@@ -46,9 +51,40 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 			return
 		}
 		p.Next = region
-		p.Layout.HTMX = region.Every > 0
+		p.Layout.HTMX = p.Layout.HTMX || region.Every > 0
 	}
 	s.render(w, r, t, http.StatusOK, views.HomeView(p))
+}
+
+// nowPlayingRegion is the front page's matches being played and open now,
+// as a live region following the arena's event stream while any
+// tournament is not over.
+func (s *Site) nowPlayingRegion(r *http.Request, lists *homeLists, now time.Time) (views.LiveRegion, error) {
+	stream := ""
+	for _, tour := range lists.tournaments {
+		if !tour.Status.Final() {
+			stream = liveStream("/api/v1/live", tour.LogSeq)
+			break
+		}
+	}
+	return s.liveRegion(r.Context(), "now-playing", "/live/now-playing", stream, views.NowPlayingView(lists.live, lists.open, now))
+}
+
+// nowPlayingLive is GET /live/now-playing: the front page's now-playing
+// region, the same for everyone.
+func (s *Site) nowPlayingLive(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	now := s.srv.Now()
+	lists, err := s.homeListsNow(r, t, now)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	region, err := s.nowPlayingRegion(r, lists, now)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	s.answerLive(w, r, t, region, true)
 }
 
 // homeLists are the home page's part that is the same for everyone, read
@@ -57,6 +93,15 @@ type homeLists struct {
 	tournaments          []core.Tournament
 	live, open, upcoming []views.MatchSummary
 	sections             []views.TournamentSection
+}
+
+// homeListsNow is homeLists, read once per write and per minute.
+func (s *Site) homeListsNow(r *http.Request, t *server.Tenant, now time.Time) (*homeLists, error) {
+	v, err := s.srv.Memo(t, "home/"+strconv.FormatInt(now.Unix()/60, 10), func() (any, error) { return s.homeLists(r, t, now) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*homeLists), nil
 }
 
 func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*homeLists, error) {

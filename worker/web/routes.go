@@ -22,6 +22,7 @@ func (s *Site) routes() {
 	// Live regions (live.go) and the player's next steps.
 	s.page("GET /matches/{id}/live", s.matchLive)
 	s.page("GET /tournaments/{slug}/live", s.tournamentLive)
+	s.page("GET /live/now-playing", s.nowPlayingLive)
 	s.page("GET /me/next", s.nextMe)
 	// Calendars, embeds and the bracket picture.
 	s.page("GET /players/{platformId}/calendar.ics", s.playerCalendar)
