@@ -7,7 +7,10 @@
 // drawn from the shared vectors, and every match must end confirmed from
 // the game clients. A reverse proxy then drops the answer of each
 // client's confirming submission: the client must retry, meet
-// already_resolved, look the match up and report it decided.
+// already_resolved, look the match up and report it decided. Last, the
+// clients with verify-log (Go and TypeScript) verify the event log the
+// matches wrote, accept each other's saved heads, and refuse the log a
+// proxy alters.
 //
 // A client that is not built or whose runtime is missing is skipped,
 // unless ARENA_REQUIRE_CLIENTS=1 (make test) makes that a failure.
@@ -23,6 +26,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,8 +48,9 @@ const root = "../.."
 
 // cli is one client's command line.
 type cli struct {
-	name string
-	argv []string // the program and its leading arguments
+	name       string
+	argv       []string // the program and its leading arguments
+	verifyLogs bool     // has the verify-log command
 }
 
 // run runs the client with args and stdin; it returns the exit status and
@@ -80,7 +86,7 @@ func clients(t *testing.T) []cli {
 	build.Dir = root
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "building the Go client: %s", out)
-	list := []cli{{name: "go", argv: []string{bin}}}
+	list := []cli{{name: "go", argv: []string{bin}, verifyLogs: true}}
 
 	require := os.Getenv("ARENA_REQUIRE_CLIENTS") == "1"
 	missing := func(name, why string) {
@@ -90,7 +96,7 @@ func clients(t *testing.T) []cli {
 			t.Logf("the %s client is skipped: %s", name, why)
 		}
 	}
-	add := func(name, env, entry, runtime, hint string) {
+	add := func(name, env, entry, runtime, hint string, verifyLogs bool) {
 		if p := os.Getenv(env); p != "" {
 			entry = p
 		}
@@ -102,11 +108,11 @@ func clients(t *testing.T) []cli {
 		case fileMissing(entry):
 			missing(name, entry+" is missing ("+hint+")")
 		default:
-			list = append(list, cli{name: name, argv: []string{rt, entry}})
+			list = append(list, cli{name: name, argv: []string{rt, entry}, verifyLogs: verifyLogs})
 		}
 	}
-	add("csharp", "ARENA_INTEROP_CS", filepath.Join(root, "client/csharp/build/arena-client.exe"), "mono", "make clients")
-	add("typescript", "ARENA_INTEROP_TS", filepath.Join(root, "client/typescript/bin/arena-client.mjs"), "node", "the TypeScript client's command line")
+	add("csharp", "ARENA_INTEROP_CS", filepath.Join(root, "client/csharp/build/arena-client.exe"), "mono", "make clients", false)
+	add("typescript", "ARENA_INTEROP_TS", filepath.Join(root, "client/typescript/bin/arena-client.mjs"), "node", "the TypeScript client's command line", true)
 	return list
 }
 
@@ -253,6 +259,91 @@ func TestInterop(t *testing.T) {
 			checkConfirmed(t, a, m, m.p2)
 		})
 	}
+
+	t.Run("verify-log", func(t *testing.T) { verifyLogs(t, a, list) })
+}
+
+// verifyLogs: every client with verify-log verifies the arena's log to
+// the same head, accepts the head each other client saved, and refuses
+// the log a proxy alters, naming the altered event.
+func verifyLogs(t *testing.T, a *arenatest.Arena, list []cli) {
+	var verifiers []cli
+	for _, c := range list {
+		if c.verifyLogs {
+			verifiers = append(verifiers, c)
+		}
+	}
+	dir := t.TempDir()
+	saved := map[string]string{}
+	var first map[string]any
+	for _, c := range verifiers {
+		code, head := c.run(t, "", "verify-log", "--base", a.URL)
+		require.Equal(t, 0, code, "%s verify-log: %v", c.name, head)
+		if first == nil {
+			first = head
+			assert.Greater(t, head["seq"], float64(0), "the matches wrote the log")
+		}
+		assert.Equal(t, first, head, "%s verifies the same head", c.name)
+		raw, err := json.Marshal(head)
+		require.NoError(t, err)
+		saved[c.name] = filepath.Join(dir, c.name+"-head.json")
+		require.NoError(t, os.WriteFile(saved[c.name], raw, 0o600))
+	}
+	for _, c := range verifiers {
+		for _, by := range verifiers {
+			code, head := c.run(t, "", "verify-log", "--base", a.URL, "--head", saved[by.name])
+			assert.Equal(t, 0, code, "%s verify-log --head (saved by %s): %v", c.name, by.name, head)
+			assert.Equal(t, first, head, c.name)
+		}
+	}
+	tampering := newTamperingProxy(t, a.URL)
+	for _, c := range verifiers {
+		code, out := c.run(t, "", "verify-log", "--base", tampering.URL)
+		assert.Equal(t, 1, code, "%s verify-log of an altered log", c.name)
+		assert.Equal(t, map[string]any{"error": "log_invalid"}, out, c.name)
+	}
+}
+
+// newTamperingProxy serves the arena through a proxy that alters the data
+// of the first event of every page of the log.
+func newTamperingProxy(t *testing.T, target string) *httptest.Server {
+	u, err := url.Parse(target)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	direct := proxy.Director
+	proxy.Director = func(r *http.Request) {
+		direct(r)
+		r.Header.Del("Accept-Encoding") // answers pass through decompressed
+	}
+	proxy.ModifyResponse = func(res *http.Response) error {
+		if res.Request.URL.Path != "/api/v1/events" || res.StatusCode != http.StatusOK {
+			return nil
+		}
+		var page struct {
+			Events []map[string]json.RawMessage `json:"events"`
+			Next   json.RawMessage              `json:"next"`
+		}
+		err := json.NewDecoder(res.Body).Decode(&page)
+		res.Body.Close()
+		if err != nil {
+			return err
+		}
+		if len(page.Events) > 0 {
+			page.Events[0]["data"] = json.RawMessage(`{"altered":true}`)
+		}
+		body, err := json.Marshal(page)
+		if err != nil {
+			return err
+		}
+		res.Body = io.NopCloser(bytes.NewReader(body))
+		res.ContentLength = int64(len(body))
+		res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		res.Header.Del("ETag")
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // droppingProxy forwards everything to the arena; armed for a match, it

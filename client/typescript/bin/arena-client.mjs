@@ -8,13 +8,15 @@
 //   arena-client --as 76561198000000001 ready --match 12
 //   arena-client --as 76561198000000001 submit --match 12 --opponent 76561198000000002 \
 //       --winner 76561198000000001 --score 3,1 --result '{"rounds":[3,1]}'
+//   arena-client verify-log --base https://arena.example [--head head.json] > head.json
 //
 // Every command prints one JSON line on stdout. Exit status: 0 success,
 // 1 failure ({"error":"<code>"}), 2 usage error ({"error":"usage"}; for
 // canonical also a refusal).
 // ARENA_CLIENT_BACKOFF_SCALE multiplies submit retry waits (0: no wait).
+import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { ArenaClient, ArenaError, hashResult } from "../dist/index.js";
+import { ArenaClient, ArenaError, hashResult, verifyLog } from "../dist/index.js";
 
 const USAGE = `usage: arena-client [--base URL] [--as ID] [--appid N] <command> [flags]
 
@@ -27,6 +29,9 @@ commands:
          [--role host|guest] [--attempts 1..5]
                                              submit a result (without --result: JSON on stdin;
                                              an empty --winner is a draw: nothing is sent)
+  verify-log [--base URL] [--head FILE]      verify the arena's event log and signed head (no --as
+                                             needed); print the head as JSON; --head: a head saved
+                                             earlier the log must extend
 
 global flags:
   --base URL   arena origin (default http://localhost:8787)
@@ -41,6 +46,7 @@ const COMMAND_FLAGS = {
   discover: [],
   ready: ["match"],
   submit: ["match", "opponent", "winner", "score", "result", "role", "attempts"],
+  "verify-log": ["base", "head"],
 };
 
 class UsageError extends Error {}
@@ -112,6 +118,7 @@ async function run(argv, stdout, stderr, signal) {
   const { flags, rest: extra } = parseFlags(tail, COMMAND_FLAGS[command]);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   if (command === "canonical") return canonical(flags, stdout);
+  if (command === "verify-log") return verifyLogCommand(flags.base ?? global.base, flags.head, stdout, signal);
 
   if (global.as === undefined || global.as === "") throw new UsageError("--as is required");
   const rawScale = process.env.ARENA_CLIENT_BACKOFF_SCALE ?? "";
@@ -175,6 +182,53 @@ async function submit(client, as, flags, stdout, opts) {
   else if (out.status === "decided") line(stdout, { status: out.status, matchStatus: out.matchStatus, winner: out.winner });
   else line(stdout, { status: out.status, matchStatus: out.matchStatus });
   return 0;
+}
+
+/**
+ * verify-log: checks the arena's event log and signed head (verifyLog) and
+ * prints the head as one JSON line, the file a later run's --head reads.
+ */
+async function verifyLogCommand(base, headFile, stdout, signal) {
+  const options = { base: base ?? "http://localhost:8787", signal };
+  if (headFile !== undefined && headFile !== "") options.head = await readSavedHead(headFile);
+  let head;
+  try {
+    head = await verifyLog(options);
+  } catch (e) {
+    if (e instanceof ArenaError && e.code === "invalid_settings") throw new UsageError(e.message);
+    throw e;
+  }
+  line(stdout, { seq: head.seq, hash: head.hash, at: head.at, signature: head.signature });
+  return 0;
+}
+
+/**
+ * A head saved by an earlier verify-log. As in the Go client, an absent
+ * member reads as its zero value (the signature check then refuses it);
+ * a file that is not such an object is a usage error.
+ */
+async function readSavedHead(file) {
+  let text;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const zero = { seq: 0, hash: "", at: "", signature: "" };
+  let head;
+  try {
+    head = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`verify-log: ${file} is not a saved head: ${e.message}`);
+  }
+  if (head === null || typeof head !== "object" || Array.isArray(head)) throw new UsageError(`verify-log: ${file} is not a saved head`);
+  const out = {};
+  for (const [name, value] of Object.entries(zero)) {
+    const v = head[name] ?? value;
+    if (typeof v !== typeof value || (name === "seq" && !Number.isSafeInteger(v))) throw new UsageError(`verify-log: ${file} is not a saved head: ${name}`);
+    out[name] = v;
+  }
+  return out;
 }
 
 async function main() {

@@ -28,8 +28,10 @@ export type RefusalCode = "invalid_json" | "not_object" | "duplicate_key" | "lon
  * - `invalid_score`: score is not two non-negative safe integers.
  * - `trace_inactive`, `invalid_trace`: see TraceRecorder.
  * - `not_replay`: bytes without a readable game.replay.v1 header.
+ * - `log_invalid`: the arena's event log, its signed head or a saved head
+ *   does not verify (verifyLog); thrown as a LogInvalidError.
  */
-export type ClientErrorCode = RefusalCode | "disabled" | "invalid_settings" | "no_ticket" | "network_error" | "retries_exhausted" | "bad_response" | "auto_discover_off" | "no_live_match" | "invalid_live_match" | "match_mismatch" | "not_participant" | "opponent_mismatch" | "winner_not_on_side" | "invalid_score" | "trace_inactive" | "invalid_trace" | "not_replay";
+export type ClientErrorCode = RefusalCode | "disabled" | "invalid_settings" | "no_ticket" | "network_error" | "retries_exhausted" | "bad_response" | "auto_discover_off" | "no_live_match" | "invalid_live_match" | "match_mismatch" | "not_participant" | "opponent_mismatch" | "winner_not_on_side" | "invalid_score" | "trace_inactive" | "invalid_trace" | "not_replay" | "log_invalid";
 /**
  * Codes the arena answers with (spec 7), as `{ "error": "<code>" }`. Newer
  * servers may add codes, so any string is accepted.
@@ -66,4 +68,15 @@ export declare class ArenaError extends Error {
      * server failure (status >= 500). Submits retry exactly these.
      */
     get retryable(): boolean;
+}
+/**
+ * ArenaError `log_invalid` (verifyLog): the event log does not verify at
+ * `seq`, the first seq that fails. Every event before it verified; `seq`
+ * is the missing event of a gap, the event whose prevHash or hash is wrong,
+ * the head whose signature fails or whose event differs, or the saved head
+ * the log no longer holds.
+ */
+export declare class LogInvalidError extends ArenaError {
+    readonly seq: number;
+    constructor(seq: number, message: string);
 }

@@ -27,3 +27,18 @@ export class ArenaError extends Error {
         return this.code === "network_error" || (this.code !== "retries_exhausted" && this.status >= 500);
     }
 }
+/**
+ * ArenaError `log_invalid` (verifyLog): the event log does not verify at
+ * `seq`, the first seq that fails. Every event before it verified; `seq`
+ * is the missing event of a gap, the event whose prevHash or hash is wrong,
+ * the head whose signature fails or whose event differs, or the saved head
+ * the log no longer holds.
+ */
+export class LogInvalidError extends ArenaError {
+    seq;
+    constructor(seq, message) {
+        super("log_invalid", message);
+        this.name = "LogInvalidError";
+        this.seq = seq;
+    }
+}

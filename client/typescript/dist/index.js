@@ -1,12 +1,14 @@
 /**
- * Arena game client (spec 4.4) for browsers, Node 20+ and Workers: fetch
- * only, crypto.subtle for SHA-256, no runtime dependencies.
+ * Arena game client (spec 4.4) for browsers, Node 20+ and Workers, and a
+ * verifier of an arena's public event log: fetch only, crypto.subtle for
+ * SHA-256 and Ed25519, no runtime dependencies.
  *
  * @module
  */
 export { ArenaClient, DEFAULT_TIMEOUT_MS } from "./client.js";
 export { RESERVED_KEYS, canonicalResult, canonicalize, hashResult, sha256Hex } from "./canonical.js";
-export { ArenaError } from "./errors.js";
+export { ArenaError, LogInvalidError } from "./errors.js";
+export { GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, verifyHead, verifyLog } from "./eventlog.js";
 export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
 export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
 export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";

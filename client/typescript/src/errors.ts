@@ -38,6 +38,8 @@ export type RefusalCode =
  * - `invalid_score`: score is not two non-negative safe integers.
  * - `trace_inactive`, `invalid_trace`: see TraceRecorder.
  * - `not_replay`: bytes without a readable game.replay.v1 header.
+ * - `log_invalid`: the arena's event log, its signed head or a saved head
+ *   does not verify (verifyLog); thrown as a LogInvalidError.
  */
 export type ClientErrorCode =
   | RefusalCode
@@ -57,7 +59,8 @@ export type ClientErrorCode =
   | "invalid_score"
   | "trace_inactive"
   | "invalid_trace"
-  | "not_replay";
+  | "not_replay"
+  | "log_invalid";
 
 /**
  * Codes the arena answers with (spec 7), as `{ "error": "<code>" }`. Newer
@@ -131,5 +134,22 @@ export class ArenaError extends Error {
    */
   get retryable(): boolean {
     return this.code === "network_error" || (this.code !== "retries_exhausted" && this.status >= 500);
+  }
+}
+
+/**
+ * ArenaError `log_invalid` (verifyLog): the event log does not verify at
+ * `seq`, the first seq that fails. Every event before it verified; `seq`
+ * is the missing event of a gap, the event whose prevHash or hash is wrong,
+ * the head whose signature fails or whose event differs, or the saved head
+ * the log no longer holds.
+ */
+export class LogInvalidError extends ArenaError {
+  readonly seq: number;
+
+  constructor(seq: number, message: string) {
+    super("log_invalid", message);
+    this.name = "LogInvalidError";
+    this.seq = seq;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Arena game client (spec 4.4) for browsers, Node 20+ and Workers: fetch
- * only, crypto.subtle for SHA-256, no runtime dependencies.
+ * Arena game client (spec 4.4) for browsers, Node 20+ and Workers, and a
+ * verifier of an arena's public event log: fetch only, crypto.subtle for
+ * SHA-256 and Ed25519, no runtime dependencies.
  *
  * @module
  */
@@ -8,8 +9,10 @@ export { ArenaClient, DEFAULT_TIMEOUT_MS } from "./client.js";
 export type { ArenaClientOptions, Draw, Score, SubmitInput, SubmitStatus, Submission } from "./client.js";
 export { RESERVED_KEYS, canonicalResult, canonicalize, hashResult, sha256Hex } from "./canonical.js";
 export type { CanonicalResult, GameResult, ResultKeys } from "./canonical.js";
-export { ArenaError } from "./errors.js";
+export { ArenaError, LogInvalidError } from "./errors.js";
 export type { ArenaErrorCode, ArenaErrorOptions, ClientErrorCode, RefusalCode, ServerErrorCode } from "./errors.js";
+export { GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, verifyHead, verifyLog } from "./eventlog.js";
+export type { EventLogPage, LogEvent, LogHead, VerifyLogOptions } from "./eventlog.js";
 export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
 export type {
   Cast,

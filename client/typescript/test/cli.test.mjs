@@ -1,9 +1,13 @@
 // The shared command line: one JSON line on stdout, exit 0 / 1 / 2.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { canonicalResult, sha256Hex } from "../dist/index.js";
+import { logRoutes, makeLog } from "../testkit/eventlog.mjs";
 import { P1, P2, liveMatch, startArena } from "../testkit/fakearena.mjs";
 
 const BIN = fileURLToPath(new URL("../bin/arena-client.mjs", import.meta.url));
@@ -154,5 +158,50 @@ test("network failures: network_error, and retries_exhausted after every attempt
     assert.deepEqual([down.code, oneLine(down.stdout)], [1, { error: "network_error" }]);
   } finally {
     await arena.close();
+  }
+});
+
+test("verify-log: the head as one line, a saved head extended, log_invalid, usage", async () => {
+  const log = makeLog(30);
+  const arena = await startArena(logRoutes(log, { head: log.headAt(25) }));
+  const dir = mkdtempSync(join(tmpdir(), "arena-verify-log-"));
+  try {
+    const first = await cli(["verify-log", "--base", arena.base]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, JSON.stringify(log.headAt(25)) + "\n");
+    const saved = join(dir, "head.json");
+    writeFileSync(saved, first.stdout);
+    const again = await cli(["--base", arena.base, "verify-log", "--head", saved]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(oneLine(again.stdout), log.headAt(25));
+
+    writeFileSync(saved, JSON.stringify(log.signHead(12, "a".repeat(64), log.events[11].at)));
+    const forged = await cli(["verify-log", "--base", arena.base, "--head", saved]);
+    assert.deepEqual([forged.code, oneLine(forged.stdout)], [1, { error: "log_invalid" }]);
+    assert.match(forged.stderr, /event 12 is not the one the saved head signed/);
+
+    writeFileSync(saved, "{}"); // zero values, as the Go client reads them: a signature that fails
+    const empty = await cli(["verify-log", "--base", arena.base, "--head", saved]);
+    assert.deepEqual([empty.code, oneLine(empty.stdout)], [1, { error: "log_invalid" }]);
+    assert.match(empty.stderr, /signature/);
+
+    for (const [args, content] of [[["--head", join(dir, "none.json")]], [["--head", saved], "not json"], [["--head", saved], '{"seq":"1"}'], [["extra"]], [["--as"]]]) {
+      if (content !== undefined) writeFileSync(saved, content);
+      const r = await cli(["verify-log", "--base", arena.base, ...args]);
+      assert.deepEqual([r.code, oneLine(r.stdout)], [2, { error: "usage" }], args.join(" "));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await arena.close();
+  }
+  const tamperedLog = makeLog(5);
+  tamperedLog.events[2].data.to = "closed";
+  const bad = await startArena(logRoutes(tamperedLog));
+  try {
+    const r = await cli(["verify-log", "--base", bad.base]);
+    assert.deepEqual([r.code, oneLine(r.stdout)], [1, { error: "log_invalid" }]);
+    assert.match(r.stderr, /event 3's hash/);
+  } finally {
+    await bad.close();
   }
 });

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { canonicalResult, sha256Hex } from "../dist/index.js";
+import { logRoutes, makeLog } from "../testkit/eventlog.mjs";
 import { P1, liveMatch, startArena } from "../testkit/fakearena.mjs";
 
 const tools = new URL("../../../tools/node_modules/", import.meta.url);
@@ -27,8 +28,9 @@ function run(args, stdin) {
   });
 }
 
-test("canonical form, SHA-256, gzip and fetch under workerd", { skip }, async () => {
-  const arena = await startArena({ "GET /api/v1/me/live-match": { status: 200, json: liveMatch() } });
+test("canonical form, SHA-256, gzip, fetch and the log's Ed25519 under workerd", { skip }, async () => {
+  const log = makeLog(12);
+  const arena = await startArena({ "GET /api/v1/me/live-match": { status: 200, json: liveMatch() }, ...logRoutes(log) });
   try {
     const input = '{"b":[1.0,1e21,"😀\\u2028"],"a":{"z":-0}}';
     const r = await run([fileURLToPath(new URL("../testkit/workerd-run.mjs", import.meta.url)), arena.base], input);
@@ -39,6 +41,7 @@ test("canonical form, SHA-256, gzip and fetch under workerd", { skip }, async ()
       sha256: await sha256Hex(canonical),
       header: { scope: "public", gameBuild: "workerd", durationMs: 1 },
       live: liveMatch(),
+      head: log.headAt(12),
     });
     assert.equal(arena.to("GET /api/v1/me/live-match")[0].headers.authorization, `Platform MOCK:${P1}`);
   } finally {

@@ -1,8 +1,9 @@
 // A Worker that exercises the library under workerd (see
 // test/workers.test.mjs): canonical form and SHA-256 (crypto.subtle), a
-// replay file through CompressionStream / DecompressionStream, and the
-// client's fetch against the arena named by the ARENA binding.
-import { ArenaClient, ReplayWriter, canonicalResult, readReplayHeader, sha256Hex } from "../dist/index.js";
+// replay file through CompressionStream / DecompressionStream, the
+// client's fetch against the arena named by the ARENA binding, and the
+// verification of that arena's event log (SHA-256 and Ed25519).
+import { ArenaClient, ReplayWriter, canonicalResult, readReplayHeader, sha256Hex, verifyLog } from "../dist/index.js";
 
 export default {
   async fetch(request, env) {
@@ -13,6 +14,7 @@ export default {
     const header = await readReplayHeader(await w.finish({ scope: "public", gameBuild: "workerd", durationMs: 1 }));
     const client = new ArenaClient({ baseUrl: env.ARENA, mockSteamId: "76561198000000001" });
     const live = await client.liveMatch();
-    return Response.json({ canonical, sha256: await sha256Hex(canonical), header, live });
+    const head = await verifyLog({ base: env.ARENA });
+    return Response.json({ canonical, sha256: await sha256Hex(canonical), header, live, head });
   },
 };

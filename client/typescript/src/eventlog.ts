@@ -1,0 +1,249 @@
+import { canonicalize, sha256Hex } from "./canonical.js";
+import { DEFAULT_TIMEOUT_MS } from "./client.js";
+import { ArenaError, LogInvalidError } from "./errors.js";
+import { normalizeSettings, validateSettings } from "./settings.js";
+import { Transport, type FetchLike } from "./transport.js";
+
+/**
+ * The arena's public event log (docs/events.md): every event hash-chained
+ * to the one before it, the last one (the head) signed with the arena's
+ * Ed25519 key. verifyLog checks a log as the Go client's VerifyLog does.
+ */
+
+/** The prevHash of the first event (and the hash of an empty log's head): 64 zeros. */
+export const GENESIS_HASH = "0".repeat(64);
+
+/** How many events verifyLog asks for a page (the log's maximum). */
+export const VERIFY_LOG_PAGE = 1000;
+
+/** One event of the log, as the arena serves it. */
+export interface LogEvent {
+  /** Counts from 1 without gaps. */
+  seq: number;
+  at: string;
+  type: string;
+  /** The tournament's (or title's) slug, or null. */
+  tournament: string | null;
+  matchId: number | null;
+  /** The event's facts; which depends on type. */
+  data: unknown;
+  /** The previous event's hash; GENESIS_HASH for seq 1. */
+  prevHash: string;
+  /** Lowercase hex SHA-256 of the RFC 8785 form of the event without hash. */
+  hash: string;
+}
+
+/**
+ * The log's last event, signed: `signature` is the base64 Ed25519
+ * signature of headMessage. An empty log's head has seq 0, GENESIS_HASH
+ * and an empty at. Save it to check later that the log only grew.
+ */
+export interface LogHead {
+  seq: number;
+  hash: string;
+  at: string;
+  signature: string;
+}
+
+/** A page of GET /api/v1/events: next is the after of the following page, null at the end. */
+export interface EventLogPage {
+  events: LogEvent[];
+  next: number | null;
+}
+
+/** What verifyLog reads and how. */
+export interface VerifyLogOptions {
+  /** The arena's origin, e.g. https://arena.example. */
+  base: string;
+  /** A head saved by an earlier verifyLog: the log must still extend it. */
+  head?: LogHead;
+  /** Default: globalThis.fetch. */
+  fetch?: FetchLike;
+  /** Aborting rejects at once with the signal's reason. */
+  signal?: AbortSignal;
+  /** Per-request timeout; default 30 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * The event's hash: lowercase hex SHA-256 of the RFC 8785 form of the event
+ * object without its hash member (the members the log defines, data as the
+ * JSON value it is).
+ *
+ * @throws LogInvalidError when the event has no RFC 8785 form (data holds
+ *   an integer beyond ±(2^53−1), for one).
+ */
+export async function eventHash(e: LogEvent): Promise<string> {
+  const { seq, at, type, tournament, matchId, data, prevHash } = e;
+  let canonical: string;
+  try {
+    canonical = canonicalize(JSON.stringify({ seq, at, type, tournament, matchId, data, prevHash }));
+  } catch (err) {
+    if (!(err instanceof ArenaError)) throw err;
+    throw new LogInvalidError(seq, `event log: event ${seq} has no RFC 8785 form (${err.code})`);
+  }
+  return sha256Hex(canonical);
+}
+
+/** What a head's signature signs: `<arena slug>\n<seq>\n<hash>\n<at>` (UTF-8). */
+export function headMessage(slug: string, seq: number, hash: string, at: string): string {
+  return `${slug}\n${seq}\n${hash}\n${at}`;
+}
+
+/**
+ * Whether head's signature verifies with the arena's public key (its 32
+ * raw bytes, or an imported Ed25519 CryptoKey) for the arena slug.
+ */
+export async function verifyHead(publicKey: Uint8Array | CryptoKey, slug: string, head: LogHead): Promise<boolean> {
+  const sig = base64Bytes(head.signature);
+  if (sig === undefined || sig.length !== 64) return false;
+  const key = publicKey instanceof Uint8Array ? await importPublicKey(publicKey) : publicKey;
+  if (key === undefined) return false;
+  const message = new TextEncoder().encode(headMessage(slug, head.seq, head.hash, head.at));
+  return crypto.subtle.verify({ name: "Ed25519" }, key, sig, message);
+}
+
+/**
+ * Checks the event after prevSeq (whose hash is prevHash; 0 and
+ * GENESIS_HASH before the first): it is the next seq, its prevHash links to
+ * the hash before it, and its hash is its own.
+ */
+async function verifyNext(prevSeq: number, prevHash: string, e: LogEvent): Promise<void> {
+  if (e.seq !== prevSeq + 1) throw new LogInvalidError(prevSeq + 1, `event log: seq ${e.seq} follows ${prevSeq}`);
+  if (e.prevHash !== prevHash) {
+    throw new LogInvalidError(e.seq, `event log: event ${e.seq}'s prevHash ${JSON.stringify(e.prevHash)} is not the hash before it, ${JSON.stringify(prevHash)}`);
+  }
+  const h = await eventHash(e);
+  if (h !== e.hash) throw new LogInvalidError(e.seq, `event log: event ${e.seq}'s hash is ${e.hash}, its content hashes to ${h}`);
+}
+
+/**
+ * Verifies the arena's public event log (docs/events.md), as the Go
+ * client's VerifyLog: reads the arena's slug and log.publicKey
+ * (GET /api/v1), reads the signed head (GET /api/v1/events/head) and
+ * checks its signature, walks the log from its first event to the head
+ * (GET /api/v1/events, VERIFY_LOG_PAGE events a page) recomputing every
+ * hash and prevHash link, and checks the head is the last event walked.
+ * Given a saved head, it checks that head's signature too and that its
+ * event is in the log unchanged: the log still extends what was saved.
+ * Events appended after the head are not covered yet and not read.
+ * Every request goes without a ticket.
+ *
+ * @returns the head verified (worth saving for the next check).
+ * @throws LogInvalidError (`log_invalid`, with the seq that fails) when the
+ *   log, its head or the saved head does not verify; ArenaError
+ *   `bad_response` for an answer of the wrong shape (or a public key that is
+ *   not a base64 Ed25519 key), `invalid_settings` for a base that is not an
+ *   absolute http(s) URL, the server's code or `network_error` as every
+ *   call of the client.
+ */
+export async function verifyLog(options: VerifyLogOptions): Promise<LogHead> {
+  const settings = normalizeSettings({ baseUrl: options.base });
+  validateSettings(settings);
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const transport = new Transport(settings, fetchFn, undefined, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const get = (path: string) => transport.jsonBody<unknown>("GET", path, undefined, { auth: "none", signal: options.signal });
+  const saved = options.head;
+
+  const meta = (await get("/api/v1")) as { tenant?: { slug?: unknown }; log?: { publicKey?: unknown } } | null;
+  const slug = typeof meta?.tenant?.slug === "string" ? meta.tenant.slug : "";
+  const raw = base64Bytes(meta?.log?.publicKey);
+  const key = raw === undefined ? undefined : await importPublicKey(raw);
+  if (key === undefined) throw malformed("/api/v1", "the arena's log.publicKey is not a base64 Ed25519 key");
+
+  const head = decodeHead(await get("/api/v1/events/head"));
+  if (!(await verifyHead(key, slug, head))) {
+    throw new LogInvalidError(head.seq, `event log: the head's signature (seq ${head.seq}) does not verify`);
+  }
+  if (saved !== undefined) {
+    if (!(await verifyHead(key, slug, saved))) {
+      throw new LogInvalidError(saved.seq, `event log: the saved head's signature (seq ${saved.seq}) does not verify`);
+    }
+    if (saved.seq > head.seq) {
+      throw new LogInvalidError(saved.seq, `event log: the saved head (seq ${saved.seq}) is past the arena's head (seq ${head.seq})`);
+    }
+    if (saved.seq === 0 && saved.hash !== GENESIS_HASH) {
+      throw new LogInvalidError(0, `event log: the saved empty head's hash is not ${GENESIS_HASH}`);
+    }
+  }
+  let seq = 0;
+  let prev = GENESIS_HASH;
+  while (seq < head.seq) {
+    const path = `/api/v1/events?after=${seq}&limit=${VERIFY_LOG_PAGE}`;
+    const events = decodePage(path, await get(path));
+    if (events.length === 0) {
+      throw new LogInvalidError(seq + 1, `event log: the log ends at seq ${seq}, before its head (seq ${head.seq})`);
+    }
+    for (const e of events) {
+      if (seq === head.seq) break; // the head does not cover the rest yet
+      await verifyNext(seq, prev, e);
+      if (saved !== undefined && e.seq === saved.seq && (e.hash !== saved.hash || e.at !== saved.at)) {
+        throw new LogInvalidError(e.seq, `event log: event ${e.seq} is not the one the saved head signed`);
+      }
+      if (e.seq === head.seq && (e.hash !== head.hash || e.at !== head.at)) {
+        throw new LogInvalidError(e.seq, `event log: event ${e.seq} is not the one the head signed`);
+      }
+      seq = e.seq;
+      prev = e.hash;
+    }
+  }
+  if (head.seq === 0 && head.hash !== GENESIS_HASH) {
+    throw new LogInvalidError(0, `event log: the empty log's head hash is not ${GENESIS_HASH}`);
+  }
+  return head;
+}
+
+/** The raw bytes of standard base64 (padded), or undefined when s is not that. */
+function base64Bytes(s: unknown): Uint8Array<ArrayBuffer> | undefined {
+  if (typeof s !== "string" || s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return undefined;
+  try {
+    return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An Ed25519 verification key from its 32 raw bytes, or undefined when they are not one. */
+async function importPublicKey(raw: Uint8Array): Promise<CryptoKey | undefined> {
+  if (raw.length !== 32) return undefined;
+  try {
+    return await crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, { name: "Ed25519" }, false, ["verify"]);
+  } catch {
+    return undefined;
+  }
+}
+
+function malformed(path: string, why: string): ArenaError {
+  return new ArenaError("bad_response", `GET ${path}: ${why}`, { status: 200, method: "GET", path });
+}
+
+const isSeq = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** A head as served: seq, hash, at and signature of the right types. */
+function decodeHead(v: unknown): LogHead {
+  const h = v as Partial<Record<keyof LogHead, unknown>> | null;
+  if (h === null || typeof h !== "object" || !isSeq(h.seq) || typeof h.hash !== "string" || typeof h.at !== "string" || typeof h.signature !== "string") {
+    throw malformed("/api/v1/events/head", "the answer is not a signed head");
+  }
+  return { seq: h.seq, hash: h.hash, at: h.at, signature: h.signature };
+}
+
+/** The events of a page, each with the members the log defines (absent nullable ones are null). */
+function decodePage(path: string, v: unknown): LogEvent[] {
+  const events = (v as { events?: unknown } | null)?.events;
+  if (!Array.isArray(events)) throw malformed(path, "the answer has no events");
+  return events.map((raw: unknown) => {
+    const e = raw as Partial<Record<keyof LogEvent, unknown>> | null;
+    const tournament = e?.tournament ?? null;
+    const matchId = e?.matchId ?? null;
+    if (e === null || typeof e !== "object" || !isSeq(e.seq) || typeof e.at !== "string" || typeof e.type !== "string" ||
+      typeof e.prevHash !== "string" || typeof e.hash !== "string" ||
+      !(tournament === null || typeof tournament === "string") || !(matchId === null || Number.isSafeInteger(matchId))) {
+      throw malformed(path, "an event is not of the log's shape");
+    }
+    return {
+      seq: e.seq, at: e.at, type: e.type, tournament, matchId: matchId as number | null,
+      data: e.data ?? null, prevHash: e.prevHash, hash: e.hash,
+    };
+  });
+}
