@@ -38,6 +38,14 @@ const (
 	EventLogRecordingReady       = "recording.ready"
 )
 
+// EventLogTypes are the log's event types, in the order the docs list
+// them (what a webhook subscription may choose from).
+var EventLogTypes = []string{
+	EventLogMatchLive, EventLogMatchSubmission, EventLogMatchReported, EventLogMatchConfirmed,
+	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogRegistrationAdded,
+	EventLogRegistrationWithdraw, EventLogTournamentStatus, EventLogTitleChanged, EventLogRecordingReady,
+}
+
 // Event log limits.
 const (
 	// EventLogDefaultLimit and EventLogMaxLimit bound a page of the log.

@@ -101,6 +101,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1/admin/domains", admin, nil, 200)
 	e.mustDo(t, "DELETE", "/api/v1/admin/domains/play.alpha.example", admin, nil, 204)
 	e.mustDo(t, "DELETE", "/api/v1/admin/domains/play.alpha.example", admin, nil, 404)
+	webhookFlows(t, e, admin)
 
 	e.mustDo(t, "GET", "/api/v1/tournaments", "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/tournaments/cup", "", nil, 200)
@@ -238,4 +239,41 @@ func sessionCookie(t *testing.T, e *testEnv, platformID string) *http.Cookie {
 	}
 	t.Fatal("no session cookie")
 	return nil
+}
+
+// webhookFlows exercises the integrator webhook routes: answers and
+// errors (deliveries themselves: TestWebhookSubscriptions).
+func webhookFlows(t *testing.T, e *testEnv, admin string) {
+	rc := startReceiver(t)
+	hook := e.mustDo(t, "POST", "/api/v1/admin/webhooks", admin, map[string]any{"url": rc.URL + "/hook", "events": []string{"match.confirmed"}}, 201)
+	id := hook["id"].(string)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks", admin, map[string]any{"url": "https://10.0.0.1/", "events": []string{"match.confirmed"}}, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks", admin, map[string]any{"url": "https://hooks.example.com/"}, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks", "", map[string]any{"url": "https://hooks.example.com/"}, 401)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"webhookUrl": rc.URL + "/alerts"}, 200)
+	e.mustDo(t, "GET", "/api/v1/admin/webhooks", admin, nil, 200)
+	e.mustDo(t, "GET", "/api/v1/admin/webhooks/"+id, admin, nil, 200)
+	e.mustDo(t, "GET", "/api/v1/admin/webhooks/arena-alerts", admin, nil, 200)
+	e.mustDo(t, "GET", "/api/v1/admin/webhooks/wh_none", admin, nil, 404)
+	e.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+id, admin, map[string]any{"paused": true}, 200)
+	e.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+id, admin, map[string]any{"events": []string{"match.nope"}}, 422)
+	e.mustDo(t, "PATCH", "/api/v1/admin/webhooks/wh_none", admin, map[string]any{"paused": true}, 404)
+	e.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+id, admin, map[string]any{"paused": false}, 200)
+	e.playoffCup(t, admin, "hooked", 2)
+	resolveAll(t, e, admin, "hooked")
+	e.do(t, "POST", "x.test", "/__dev/tick", "", nil)
+	deliveries := e.mustDo(t, "GET", "/api/v1/admin/webhooks/"+id+"/deliveries", admin, nil, 200)["deliveries"].([]any)
+	require.Len(t, deliveries, 1)
+	e.mustDo(t, "GET", "/api/v1/admin/webhooks/wh_none/deliveries", admin, nil, 404)
+	e.mustDo(t, "GET", "/api/v1/admin/webhooks/arena-alerts/deliveries", admin, nil, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks/"+id+"/replay", admin, map[string]any{"after": 0}, 202)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks/"+id+"/replay", admin, map[string]any{"after": -1}, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks/wh_none/replay", admin, map[string]any{"after": 0}, 404)
+	delivery := fmt.Sprintf("%.0f", deliveries[0].(map[string]any)["id"])
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks/"+id+"/deliveries/"+delivery+"/replay", admin, nil, 202)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks/"+id+"/deliveries/0/replay", admin, nil, 404)
+	e.mustDo(t, "POST", "/api/v1/admin/webhooks/arena-alerts/deliveries/1/replay", admin, nil, 422)
+	e.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, admin, nil, 204)
+	e.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, admin, nil, 404)
+	e.mustDo(t, "DELETE", "/api/v1/admin/webhooks/arena-alerts", admin, nil, 204)
 }

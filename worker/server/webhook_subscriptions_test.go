@@ -1,0 +1,395 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/core"
+	"arena/worker/arenatest"
+)
+
+// hookEnv is an arena "alpha" in dev mode (webhooks may point at this
+// machine) whose service clock starts at the real time, so that the
+// Standard Webhooks libraries' timestamp tolerance holds; its database is
+// local SQLite or, remote, a real libSQL server.
+func hookEnv(t *testing.T, remote bool) *protocolEnv {
+	t.Helper()
+	o := testOptions()
+	o.Now = time.Now().UTC().Truncate(time.Second)
+	e := &testEnv{arenatest.New(t, o)}
+	req := map[string]any{"slug": "alpha", "name": "Alpha", "hosts": []string{"alpha.test"}, "plan": "indie",
+		"appIds": []string{"480"}}
+	if remote {
+		req["databaseUrl"] = arenatest.StartCountingLibSQL(t).URL
+	}
+	status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
+	require.Equal(t, http.StatusCreated, status, body)
+	return &protocolEnv{testEnv: e, admin: body["adminToken"].(string)}
+}
+
+func (p *protocolEnv) tick(t *testing.T) {
+	t.Helper()
+	status, out := p.do(t, "POST", "x.test", "/__dev/tick", "", nil)
+	require.Equal(t, http.StatusOK, status, out)
+	require.Empty(t, out["failed"], "no arena's jobs failed")
+}
+
+// duel plays a two-player cup to its decided final.
+func (p *protocolEnv) duel(t *testing.T, slug string) {
+	t.Helper()
+	p.playoffCup(t, p.admin, slug, 2)
+	resolveAll(t, p.testEnv, p.admin, slug)
+}
+
+// standardEvent is a standard delivery's body.
+type standardEvent struct {
+	Type      string        `json:"type"`
+	Timestamp string        `json:"timestamp"`
+	Data      core.LogEvent `json:"data"`
+}
+
+func decodeStandard(t *testing.T, d delivery) standardEvent {
+	t.Helper()
+	var ev standardEvent
+	dec := json.NewDecoder(strings.NewReader(string(d.body)))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&ev), string(d.body))
+	return ev
+}
+
+// verifyStandard checks a delivery with the Standard Webhooks Go library;
+// late deliveries (the service clock moved on) skip the timestamp's
+// tolerance.
+func verifyStandard(t *testing.T, secret string, d delivery, late bool) {
+	t.Helper()
+	wh, err := standardwebhooks.NewWebhook(secret)
+	require.NoError(t, err)
+	if late {
+		require.NoError(t, wh.VerifyIgnoringTimestamp(d.body, d.header), string(d.body))
+	} else {
+		require.NoError(t, wh.Verify(d.body, d.header), string(d.body))
+	}
+	assert.Error(t, wh.VerifyIgnoringTimestamp(append(append([]byte{}, d.body...), ' '), d.header), "a changed body fails")
+}
+
+// verifyWithNode checks deliveries with the npm standardwebhooks library
+// (testdata/standardwebhooks). Without node the check is skipped, unless
+// ARENA_REQUIRE_CLIENTS=1.
+func verifyWithNode(t *testing.T, secrets map[string]string, deliveries []delivery) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("ARENA_REQUIRE_CLIENTS") == "1" {
+			t.Fatal("node is required (ARENA_REQUIRE_CLIENTS=1)")
+		}
+		t.Skip("node is not installed: the standardwebhooks npm check is skipped")
+	}
+	dir, err := filepath.Abs("testdata/standardwebhooks")
+	require.NoError(t, err)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "standardwebhooks")); err != nil {
+		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		npm.Dir = dir
+		out, err := npm.CombinedOutput()
+		require.NoError(t, err, "npm ci: %s", out)
+	}
+	type captured struct {
+		Secret  string            `json:"secret"`
+		Body    string            `json:"body"`
+		Headers map[string]string `json:"headers"`
+	}
+	var list []captured
+	for _, d := range deliveries {
+		h := map[string]string{}
+		for _, k := range []string{core.HeaderWebhookID, core.HeaderWebhookTimestamp, core.HeaderWebhookSignature} {
+			h[k] = d.header.Get(k)
+		}
+		list = append(list, captured{Secret: secrets[strings.TrimPrefix(d.path, "/")], Body: string(d.body), Headers: h})
+	}
+	raw, err := json.Marshal(list)
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "deliveries.json")
+	require.NoError(t, os.WriteFile(file, raw, 0o600))
+	cmd := exec.Command(node, filepath.Join(dir, "verify.mjs"), file)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "standardwebhooks (npm): %s", out)
+	assert.JSONEq(t, fmt.Sprintf(`{"verified": %d}`, len(list)), strings.TrimSpace(string(out)))
+}
+
+// subscribe subscribes the receiver's path to the event types.
+func (p *protocolEnv) subscribe(t *testing.T, to, format string, events ...string) (id, secret string) {
+	t.Helper()
+	out := p.mustDo(t, "POST", "/api/v1/admin/webhooks", p.admin, map[string]any{"url": to, "events": events, "format": format}, 201)
+	secret = out["secret"].(string)
+	require.True(t, strings.HasPrefix(secret, "whsec_"), secret)
+	return out["id"].(string), secret
+}
+
+func (p *protocolEnv) deliveries(t *testing.T, id string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, raw := range p.mustDo(t, "GET", "/api/v1/admin/webhooks/"+id+"/deliveries", p.admin, nil, 200)["deliveries"].([]any) {
+		out = append(out, raw.(map[string]any))
+	}
+	return out
+}
+
+// since returns the receiver's deliveries after the first n.
+func since(rc *receiver, n int) []delivery { return rc.got()[n:] }
+
+// TestWebhookSubscriptions drives integrator webhooks end to end on
+// SQLite and on the libSQL server: subscribe, play, run the scheduled
+// job, verify every delivery with the Standard Webhooks libraries (Go and
+// npm); retries with backoff; pause and resume; replays keeping the
+// webhook-id; bad input changing nothing; the discord format.
+func TestWebhookSubscriptions(t *testing.T) {
+	for _, remote := range []bool{false, true} {
+		t.Run(map[bool]string{false: "SQLite", true: "LibSQL"}[remote], func(t *testing.T) {
+			p := hookEnv(t, remote)
+			p.duel(t, "before") // in the log before anyone subscribed: never delivered
+			rc := startReceiver(t)
+			std, stdSecret := p.subscribe(t, rc.URL+"/standard", "standard", "match.confirmed", "match.resolved")
+			disc, discSecret := p.subscribe(t, rc.URL+"/discord", "discord", "tournament.status")
+			assert.True(t, strings.HasPrefix(std, "wh_"))
+			view := p.mustDo(t, "GET", "/api/v1/admin/webhooks/"+std, p.admin, nil, 200)
+			assert.NotContains(t, view, "secret", "the secret is shown once")
+			assert.Equal(t, []any{"match.confirmed", "match.resolved"}, view["events"])
+
+			p.duel(t, "cup")
+			p.tick(t)
+			got := rc.got()
+			require.NotEmpty(t, got)
+			log := readLog(t, p, 1000)
+			bySeq := map[float64]map[string]any{}
+			for _, e := range log {
+				bySeq[e["seq"].(float64)] = e
+			}
+			secrets := map[string]string{"standard": stdSecret, "discord": discSecret}
+			types := map[string]int{}
+			for _, d := range got {
+				path := strings.TrimPrefix(d.path, "/")
+				verifyStandard(t, secrets[path], d, false)
+				if path == "discord" {
+					var body struct {
+						Content string `json:"content"`
+						Embeds  []struct {
+							Title     string `json:"title"`
+							Timestamp string `json:"timestamp"`
+						} `json:"embeds"`
+					}
+					require.NoError(t, json.Unmarshal(d.body, &body))
+					assert.Contains(t, body.Content, "tournament.status in cup")
+					require.Len(t, body.Embeds, 1)
+					assert.NotEmpty(t, body.Embeds[0].Timestamp)
+					types["discord"]++
+					continue
+				}
+				ev := decodeStandard(t, d)
+				types[ev.Type]++
+				assert.Equal(t, ev.Data.At, ev.Timestamp)
+				want := bySeq[float64(ev.Data.Seq)]
+				require.NotNil(t, want, "the delivered event is in the log")
+				assert.Equal(t, want["hash"], ev.Data.Hash, "the delivered event is the log's")
+				assert.Equal(t, "cup", *ev.Data.Tournament, "nothing from before the subscription")
+				assert.Equal(t, core.SubscriptionWebhookID(std, ev.Data.Seq), d.header.Get("webhook-id"))
+			}
+			assert.Equal(t, 1, types["match.confirmed"])
+			assert.Equal(t, 1, types["match.resolved"])
+			assert.Positive(t, types["discord"])
+			verifyWithNode(t, secrets, got)
+
+			p.tick(t)
+			assert.Len(t, rc.got(), len(got), "a sent delivery goes out once")
+			list := p.deliveries(t, std)
+			require.Len(t, list, 2)
+			for _, d := range list {
+				assert.Equal(t, "sent", d["state"])
+				assert.Equal(t, float64(1), d["attempts"])
+				assert.Equal(t, float64(http.StatusNoContent), d["lastStatus"])
+				assert.NotNil(t, d["latencyMs"])
+				assert.NotNil(t, d["sentAt"])
+			}
+
+			t.Run("RetriesWithBackoff", func(t *testing.T) {
+				failing := startReceiver(t)
+				id, secret := p.subscribe(t, failing.URL+"/flaky", "standard", "match.confirmed")
+				failing.mu.Lock()
+				failing.failAll = true
+				failing.mu.Unlock()
+				p.duel(t, "flaky")
+				p.tick(t)
+				require.Len(t, failing.got(), 1)
+				d := p.deliveries(t, id)[0]
+				assert.Equal(t, "pending", d["state"])
+				assert.Equal(t, float64(500), d["lastStatus"])
+				p.tick(t)
+				assert.Len(t, failing.got(), 1, "not due before the backoff")
+				p.Now = p.Now.Add(core.WebhookRetry(1))
+				p.tick(t)
+				require.Len(t, failing.got(), 2, "retried after WebhookRetry(1)")
+				p.Now = p.Now.Add(core.WebhookRetry(2) - time.Second)
+				p.tick(t)
+				assert.Len(t, failing.got(), 2, "the wait doubles")
+				failing.mu.Lock()
+				failing.failAll = false
+				failing.mu.Unlock()
+				p.Now = p.Now.Add(time.Second)
+				p.tick(t)
+				all := failing.got()
+				require.Len(t, all, 3)
+				for _, got := range all {
+					verifyStandard(t, secret, got, true)
+					assert.Equal(t, all[0].header.Get("webhook-id"), got.header.Get("webhook-id"), "one webhook-id on every attempt")
+					assert.Equal(t, string(all[0].body), string(got.body), "the same body on every attempt")
+				}
+				assert.NotEqual(t, all[0].header.Get("webhook-timestamp"), all[2].header.Get("webhook-timestamp"))
+				d = p.deliveries(t, id)[0]
+				assert.Equal(t, "sent", d["state"])
+				assert.Equal(t, float64(3), d["attempts"])
+				p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, p.admin, nil, 204)
+			})
+
+			t.Run("PauseThenResumeMissesNothing", func(t *testing.T) {
+				before := len(rc.got())
+				paused := p.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+std, p.admin, map[string]any{"paused": true}, 200)
+				assert.Equal(t, true, paused["paused"])
+				p.duel(t, "quiet")
+				p.tick(t)
+				for _, d := range since(rc, before) {
+					assert.NotEqual(t, "/standard", d.path, "a paused subscription sends nothing")
+				}
+				pending := 0
+				for _, d := range p.deliveries(t, std) {
+					if d["state"] == "pending" {
+						pending++
+					}
+				}
+				assert.Equal(t, 2, pending, "a paused subscription still queues")
+				before = len(rc.got())
+				p.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+std, p.admin, map[string]any{"paused": false}, 200)
+				p.tick(t)
+				resumed := 0
+				for _, d := range since(rc, before) {
+					if d.path == "/standard" {
+						verifyStandard(t, stdSecret, d, true)
+						assert.Equal(t, "quiet", *decodeStandard(t, d).Data.Tournament)
+						resumed++
+					}
+				}
+				assert.Equal(t, 2, resumed, "resuming delivers what was missed")
+			})
+
+			t.Run("ReplayKeepsTheWebhookID", func(t *testing.T) {
+				sent := map[string]string{}
+				first := int64(1 << 62)
+				for _, d := range rc.got() {
+					if d.path == "/standard" {
+						sent[d.header.Get("webhook-id")] = string(d.body)
+						first = min(first, decodeStandard(t, d).Data.Seq)
+					}
+				}
+				require.Len(t, sent, 6, "cup, flaky and quiet: each confirmed and resolved")
+				before := len(rc.got())
+				out := p.mustDo(t, "POST", "/api/v1/admin/webhooks/"+std+"/replay", p.admin, map[string]any{"after": first - 1}, 202)
+				assert.Equal(t, float64(6), out["replayed"], "every delivered event since the seq")
+				p.tick(t)
+				again := since(rc, before)
+				require.Len(t, again, 6)
+				for _, d := range again {
+					verifyStandard(t, stdSecret, d, true)
+					body, known := sent[d.header.Get("webhook-id")]
+					assert.True(t, known, "a replay keeps the webhook-id")
+					assert.Equal(t, body, string(d.body), "and the body")
+				}
+				one := p.deliveries(t, std)[0]
+				p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/webhooks/%s/deliveries/%.0f/replay", disc, one["id"]), p.admin, nil, 404)
+				before = len(rc.got())
+				p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/webhooks/%s/deliveries/%.0f/replay", std, one["id"]), p.admin, nil, 202)
+				p.tick(t)
+				again = since(rc, before)
+				require.Len(t, again, 1)
+				assert.Equal(t, one["webhookId"], again[0].header.Get("webhook-id"))
+			})
+
+			t.Run("BadInputChangesNothing", func(t *testing.T) {
+				before := p.mustDo(t, "GET", "/api/v1/admin/webhooks", p.admin, nil, 200)
+				for _, c := range []struct {
+					body  map[string]any
+					field string
+				}{
+					{map[string]any{"url": "https://10.0.0.1/x", "events": []string{"match.live"}}, "url"},
+					{map[string]any{"url": "ftp://hooks.example.com/", "events": []string{"match.live"}}, "url"},
+					{map[string]any{"url": "https://hooks.example.com/", "events": []string{"match.nope"}}, "events"},
+					{map[string]any{"url": "https://hooks.example.com/", "events": []string{}}, "events"},
+					{map[string]any{"url": "https://hooks.example.com/"}, "events"},
+					{map[string]any{"events": []string{"match.live"}}, "url"},
+					{map[string]any{"url": "https://hooks.example.com/", "events": []string{"match.live"}, "format": "xml"}, "format"},
+				} {
+					out := p.mustDo(t, "POST", "/api/v1/admin/webhooks", p.admin, c.body, 422)
+					assert.Equal(t, "invalid_field", out["error"])
+					assert.Equal(t, c.field, out["field"], "%v", c.body)
+				}
+				p.mustDo(t, "POST", "/api/v1/admin/webhooks", p.admin, map[string]any{"url": "https://hooks.example.com/", "events": []string{"match.live"}, "secret": "x"}, 422)
+				out := p.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+std, p.admin, map[string]any{"events": []string{"nope"}}, 422)
+				assert.Equal(t, "events", out["field"])
+				p.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+std, p.admin, map[string]any{"format": "discord"}, 422)
+				p.mustDo(t, "POST", "/api/v1/admin/webhooks/"+std+"/replay", p.admin, map[string]any{"after": -1}, 422)
+				p.mustDo(t, "POST", "/api/v1/admin/webhooks/"+std+"/replay", p.admin, map[string]any{}, 422)
+				for _, c := range []struct{ method, path string }{
+					{"GET", "/api/v1/admin/webhooks/wh_nope"},
+					{"PATCH", "/api/v1/admin/webhooks/wh_nope"},
+					{"DELETE", "/api/v1/admin/webhooks/wh_nope"},
+					{"GET", "/api/v1/admin/webhooks/wh_nope/deliveries"},
+					{"POST", "/api/v1/admin/webhooks/wh_nope/replay"},
+					{"POST", "/api/v1/admin/webhooks/" + std + "/deliveries/999999/replay"},
+					{"POST", "/api/v1/admin/webhooks/" + std + "/deliveries/x/replay"},
+				} {
+					var body any
+					if c.method != "GET" && c.method != "DELETE" {
+						body = map[string]any{"paused": true}
+						if strings.HasSuffix(c.path, "/replay") && strings.Contains(c.path, "wh_nope") {
+							body = map[string]any{"after": 0}
+						}
+						if strings.Contains(c.path, "/deliveries/") {
+							body = nil
+						}
+					}
+					out := p.mustDo(t, c.method, c.path, p.admin, body, 404)
+					assert.Equal(t, "not_found", out["error"], c.path)
+				}
+				p.mustDo(t, "GET", "/api/v1/admin/webhooks", "", nil, 401)
+				assert.Equal(t, before, p.mustDo(t, "GET", "/api/v1/admin/webhooks", p.admin, nil, 200), "nothing changed")
+			})
+
+			t.Run("ArenaWebhookIsASubscription", func(t *testing.T) {
+				p.mustDo(t, "PUT", "/api/v1/admin/settings", p.admin, map[string]any{"webhookUrl": rc.URL + "/alerts"}, 200)
+				list := p.mustDo(t, "GET", "/api/v1/admin/webhooks", p.admin, nil, 200)["webhooks"].([]any)
+				require.Len(t, list, 3)
+				first := list[0].(map[string]any)
+				assert.Equal(t, core.ArenaAlertsSubscription, first["id"])
+				assert.Equal(t, "discord", first["format"])
+				assert.Equal(t, rc.URL+"/alerts", first["url"])
+				assert.Equal(t, first, p.mustDo(t, "GET", "/api/v1/admin/webhooks/arena-alerts", p.admin, nil, 200))
+				out := p.mustDo(t, "PATCH", "/api/v1/admin/webhooks/arena-alerts", p.admin, map[string]any{"paused": true}, 422)
+				assert.Equal(t, "id", out["field"], "edited in the settings")
+				p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/arena-alerts", p.admin, nil, 204)
+				p.mustDo(t, "GET", "/api/v1/admin/webhooks/arena-alerts", p.admin, nil, 404)
+				assert.Len(t, p.mustDo(t, "GET", "/api/v1/admin/webhooks", p.admin, nil, 200)["webhooks"], 2)
+			})
+
+			p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+disc, p.admin, nil, 204)
+			p.mustDo(t, "GET", "/api/v1/admin/webhooks/"+disc, p.admin, nil, 404)
+		})
+	}
+}
