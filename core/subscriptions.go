@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -292,35 +293,55 @@ func FindSubscription(ctx context.Context, st SubscriptionStore, id string) (*We
 	return s, nil
 }
 
-// QueueSubscriptionDeliveries follows the log for every subscription
-// (paused ones too): a delivery for each event after its cursor whose
-// type it takes, the cursor moved on in the same batch. It returns how
-// many deliveries it queued.
-func QueueSubscriptionDeliveries(ctx context.Context, st SubscriptionStore, now time.Time) (int, error) {
+// RunSubscriptions is the scheduled job's webhook step: follow the log
+// for the subscriptions (QueueSubscriptionDeliveries), then send what is
+// due (DeliverSubscriptions). An arena without subscriptions costs one
+// read. It returns how many deliveries it sent.
+func RunSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, sender WebhookSender, now time.Time) (int, error) {
 	subs, err := st.Subscriptions(ctx)
 	if err != nil || len(subs) == 0 {
 		return 0, err
 	}
-	queued := 0
-	for i := range subs {
-		s := &subs[i]
-		for range subscriptionQueuePages {
-			page, err := ReadEventLog(ctx, st, s.Cursor, subscriptionQueuePage)
-			if err != nil || len(page.Events) == 0 {
-				return queued, err
+	if err := QueueSubscriptionDeliveries(ctx, st, subs, now); err != nil {
+		return 0, err
+	}
+	return DeliverSubscriptions(ctx, st, a, sender, now)
+}
+
+// QueueSubscriptionDeliveries follows the log for the subscriptions
+// (paused ones too): a delivery for each event after a subscription's
+// cursor whose type it takes, the cursor moved on in the same batch. The
+// log is read once for all of them, from the earliest cursor.
+func QueueSubscriptionDeliveries(ctx context.Context, st SubscriptionStore, subs []WebhookSubscription, now time.Time) error {
+	for range subscriptionQueuePages {
+		from := subs[0].Cursor
+		for _, s := range subs {
+			from = min(from, s.Cursor)
+		}
+		page, err := ReadEventLog(ctx, st, from, subscriptionQueuePage)
+		if err != nil || len(page.Events) == 0 {
+			return err
+		}
+		last := page.Events[len(page.Events)-1].Seq
+		for i := range subs {
+			s := &subs[i]
+			if s.Cursor >= last {
+				continue
 			}
-			deliveries := matchingDeliveries(s, page.Events)
-			cursor := page.Events[len(page.Events)-1].Seq
-			if err := st.QueueDeliveries(ctx, s.ID, deliveries, cursor, now); err != nil {
-				return queued, err
+			events := page.Events
+			if k, _ := slices.BinarySearchFunc(events, s.Cursor+1, func(e LogEvent, seq int64) int { return cmp.Compare(e.Seq, seq) }); k > 0 {
+				events = events[k:]
 			}
-			queued += len(deliveries)
-			if s.Cursor = cursor; page.Next == nil {
-				break
+			if err := st.QueueDeliveries(ctx, s.ID, matchingDeliveries(s, events), last, now); err != nil {
+				return err
 			}
+			s.Cursor = last
+		}
+		if page.Next == nil {
+			return nil
 		}
 	}
-	return queued, nil
+	return nil
 }
 
 // matchingDeliveries are the deliveries of the events s takes.
@@ -441,10 +462,10 @@ func DeliverSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, s
 				HeaderWebhookTimestamp: strconv.FormatInt(now.Unix(), 10),
 				HeaderWebhookSignature: sig,
 			})
-		if err != nil || !res.claimed {
-			if err != nil {
-				return sent, err
-			}
+		if err != nil {
+			return sent, err
+		}
+		if !res.claimed {
 			continue
 		}
 		state := DeliveryPending

@@ -303,11 +303,8 @@ func alertsSubscription(ctx context.Context, st *store.Arena) (*SubscriptionView
 }
 
 // deliverSubscriptions follows the event log for the arena's
-// subscriptions, then sends their due deliveries.
+// subscriptions and sends their due deliveries (core.RunSubscriptions).
 func (s *Server) deliverSubscriptions(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	if _, err := core.QueueSubscriptionDeliveries(ctx, st, now); err != nil {
-		return false, err
-	}
-	n, err := core.DeliverSubscriptions(ctx, st, a, s.webhooks, now)
+	n, err := core.RunSubscriptions(ctx, st, a, s.webhooks, now)
 	return n > 0, err
 }

@@ -167,8 +167,27 @@ func TestWebhookSubscriptions(t *testing.T) {
 			assert.Equal(t, []any{"match.confirmed", "match.resolved"}, view["events"])
 
 			p.duel(t, "cup")
+			// Made after the cup's events, before the job ran: it starts
+			// at the head, hears none of them and hears what follows.
+			late, lateSecret := p.subscribe(t, rc.URL+"/late", "standard", "tournament.status")
+			later := p.tournamentBody("later", "playoffs_only", 2)
+			delete(later, "groupCount")
+			delete(later, "advancePerGroup")
+			p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, later, 201)
+			p.mustDo(t, "POST", "/api/v1/admin/tournaments/later/status", p.admin, map[string]any{"status": "registration_open"}, 200)
 			p.tick(t)
-			got := rc.got()
+			all := rc.got()
+			var got []delivery
+			for _, d := range all {
+				if d.path != "/late" {
+					got = append(got, d)
+					continue
+				}
+				verifyStandard(t, lateSecret, d, false)
+				assert.Equal(t, "later", *decodeStandard(t, d).Data.Tournament, "a subscription hears nothing from before it")
+			}
+			assert.Len(t, p.deliveries(t, late), 1)
+			p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+late, p.admin, nil, 204)
 			require.NotEmpty(t, got)
 			log := readLog(t, p, 1000)
 			bySeq := map[float64]map[string]any{}
@@ -189,7 +208,7 @@ func TestWebhookSubscriptions(t *testing.T) {
 						} `json:"embeds"`
 					}
 					require.NoError(t, json.Unmarshal(d.body, &body))
-					assert.Contains(t, body.Content, "tournament.status in cup")
+					assert.Regexp(t, `^tournament\.status in (cup|later)$`, body.Content)
 					require.Len(t, body.Embeds, 1)
 					assert.NotEmpty(t, body.Embeds[0].Timestamp)
 					types["discord"]++
@@ -207,10 +226,11 @@ func TestWebhookSubscriptions(t *testing.T) {
 			assert.Equal(t, 1, types["match.confirmed"])
 			assert.Equal(t, 1, types["match.resolved"])
 			assert.Positive(t, types["discord"])
-			verifyWithNode(t, secrets, got)
+			secrets["late"] = lateSecret
+			verifyWithNode(t, secrets, all)
 
 			p.tick(t)
-			assert.Len(t, rc.got(), len(got), "a sent delivery goes out once")
+			assert.Len(t, rc.got(), len(all), "a sent delivery goes out once")
 			list := p.deliveries(t, std)
 			require.Len(t, list, 2)
 			for _, d := range list {
@@ -260,6 +280,36 @@ func TestWebhookSubscriptions(t *testing.T) {
 				p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, p.admin, nil, 204)
 			})
 
+			t.Run("GivesUpThenReplayDelivers", func(t *testing.T) {
+				dead := startReceiver(t)
+				id, _ := p.subscribe(t, dead.URL+"/dead", "standard", "match.confirmed")
+				dead.mu.Lock()
+				dead.failAll = true
+				dead.mu.Unlock()
+				p.duel(t, "dead")
+				for range core.WebhookMaxAttempts + 1 {
+					p.tick(t)
+					p.Now = p.Now.Add(core.WebhookMaxRetry)
+				}
+				require.Len(t, dead.got(), core.WebhookMaxAttempts, "given up after the last attempt")
+				d := p.deliveries(t, id)[0]
+				assert.Equal(t, "failed", d["state"])
+				assert.Equal(t, float64(core.WebhookMaxAttempts), d["attempts"])
+				assert.Equal(t, float64(500), d["lastStatus"])
+				dead.mu.Lock()
+				dead.failAll = false
+				dead.mu.Unlock()
+				p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/webhooks/%s/deliveries/%.0f/replay", id, d["id"]), p.admin, nil, 202)
+				p.tick(t)
+				all := dead.got()
+				require.Len(t, all, core.WebhookMaxAttempts+1)
+				assert.Equal(t, all[0].header.Get("webhook-id"), all[len(all)-1].header.Get("webhook-id"))
+				d = p.deliveries(t, id)[0]
+				assert.Equal(t, "sent", d["state"])
+				assert.Equal(t, float64(1), d["attempts"], "a replay counts its attempts afresh")
+				p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, p.admin, nil, 204)
+			})
+
 			t.Run("PauseThenResumeMissesNothing", func(t *testing.T) {
 				before := len(rc.got())
 				paused := p.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+std, p.admin, map[string]any{"paused": true}, 200)
@@ -299,13 +349,13 @@ func TestWebhookSubscriptions(t *testing.T) {
 						first = min(first, decodeStandard(t, d).Data.Seq)
 					}
 				}
-				require.Len(t, sent, 6, "cup, flaky and quiet: each confirmed and resolved")
+				require.Len(t, sent, 8, "cup, flaky, dead and quiet: each confirmed and resolved")
 				before := len(rc.got())
 				out := p.mustDo(t, "POST", "/api/v1/admin/webhooks/"+std+"/replay", p.admin, map[string]any{"after": first - 1}, 202)
-				assert.Equal(t, float64(6), out["replayed"], "every delivered event since the seq")
+				assert.Equal(t, float64(8), out["replayed"], "every delivered event since the seq")
 				p.tick(t)
 				again := since(rc, before)
-				require.Len(t, again, 6)
+				require.Len(t, again, 8)
 				for _, d := range again {
 					verifyStandard(t, stdSecret, d, true)
 					body, known := sent[d.header.Get("webhook-id")]
