@@ -190,22 +190,11 @@ func (s *Arena) DueSubscriptionDeliveries(ctx context.Context, now time.Time, li
 	var out []core.DueSubscriptionDelivery
 	for rows.Next() {
 		var d core.DueSubscriptionDelivery
-		var slug sql.NullString
-		var match sql.NullInt64
-		var data string
-		e := &d.Event
-		if err := scanDelivery(rows, &d.SubscriptionDelivery, &d.URL, &d.Secret, &d.Format,
-			&e.At, &e.Type, &slug, &match, &data, &e.PrevHash, &e.Hash); err != nil {
+		cols := logEventColumns{event: &d.Event}
+		if err := scanDelivery(rows, &d.SubscriptionDelivery, append([]any{&d.URL, &d.Secret, &d.Format}, cols.dest(true)...)...); err != nil {
 			return nil, err
 		}
-		e.Seq = d.Seq
-		if slug.Valid {
-			e.Tournament = &slug.String
-		}
-		if match.Valid {
-			e.MatchID = &match.Int64
-		}
-		e.Data = []byte(data)
+		cols.fill()
 		out = append(out, d)
 	}
 	return out, rows.Err()

@@ -49,7 +49,7 @@ FROM webhook_subscription_deliveries WHERE subscription_id = :id ORDER BY seq DE
 -- name: subscription_due
 SELECT d.id, d.subscription_id, d.seq, d.webhook_id, d.state, d.attempts, d.next_attempt_at, d.last_status,
 	d.latency_ms, d.created_at, d.last_attempt_at, d.sent_at, s.url, s.secret, s.format,
-	e.at, e.type, e.tournament_slug, e.match_id, e.data, e.prev_hash, e.hash
+	e.seq, e.at, e.type, e.tournament_slug, e.match_id, e.data, e.prev_hash, e.hash
 FROM webhook_subscription_deliveries d
 JOIN webhook_subscriptions s ON s.id = d.subscription_id
 JOIN event_log e ON e.seq = d.seq

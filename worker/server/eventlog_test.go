@@ -23,7 +23,13 @@ import (
 // or, remote, a real libSQL server.
 func logEnv(t *testing.T, remote bool) *protocolEnv {
 	t.Helper()
-	e := newTestEnv(t, false)
+	return alphaOn(t, newTestEnv(t, false), remote)
+}
+
+// alphaOn creates the arena "alpha" on alpha.test in e, its database
+// local SQLite or, remote, a real libSQL server.
+func alphaOn(t *testing.T, e *testEnv, remote bool) *protocolEnv {
+	t.Helper()
 	req := map[string]any{"slug": "alpha", "name": "Alpha", "hosts": []string{"alpha.test"}, "plan": "indie",
 		"appIds": []string{"480"}}
 	if remote {

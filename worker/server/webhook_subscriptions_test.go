@@ -27,15 +27,7 @@ func hookEnv(t *testing.T, remote bool) *protocolEnv {
 	t.Helper()
 	o := testOptions()
 	o.Now = time.Now().UTC().Truncate(time.Second)
-	e := &testEnv{arenatest.New(t, o)}
-	req := map[string]any{"slug": "alpha", "name": "Alpha", "hosts": []string{"alpha.test"}, "plan": "indie",
-		"appIds": []string{"480"}}
-	if remote {
-		req["databaseUrl"] = arenatest.StartCountingLibSQL(t).URL
-	}
-	status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
-	require.Equal(t, http.StatusCreated, status, body)
-	return &protocolEnv{testEnv: e, admin: body["adminToken"].(string)}
+	return alphaOn(t, &testEnv{arenatest.New(t, o)}, remote)
 }
 
 func (p *protocolEnv) tick(t *testing.T) {
@@ -145,6 +137,13 @@ func (p *protocolEnv) deliveries(t *testing.T, id string) []map[string]any {
 	return out
 }
 
+// failing makes the receiver answer 500 to everything, or stop.
+func (rc *receiver) failing(on bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.failAll = on
+}
+
 // since returns the receiver's deliveries after the first n.
 func since(rc *receiver, n int) []delivery { return rc.got()[n:] }
 
@@ -242,31 +241,27 @@ func TestWebhookSubscriptions(t *testing.T) {
 			}
 
 			t.Run("RetriesWithBackoff", func(t *testing.T) {
-				failing := startReceiver(t)
-				id, secret := p.subscribe(t, failing.URL+"/flaky", "standard", "match.confirmed")
-				failing.mu.Lock()
-				failing.failAll = true
-				failing.mu.Unlock()
+				flaky := startReceiver(t)
+				id, secret := p.subscribe(t, flaky.URL+"/flaky", "standard", "match.confirmed")
+				flaky.failing(true)
 				p.duel(t, "flaky")
 				p.tick(t)
-				require.Len(t, failing.got(), 1)
+				require.Len(t, flaky.got(), 1)
 				d := p.deliveries(t, id)[0]
 				assert.Equal(t, "pending", d["state"])
 				assert.Equal(t, float64(500), d["lastStatus"])
 				p.tick(t)
-				assert.Len(t, failing.got(), 1, "not due before the backoff")
+				assert.Len(t, flaky.got(), 1, "not due before the backoff")
 				p.Now = p.Now.Add(core.WebhookRetry(1))
 				p.tick(t)
-				require.Len(t, failing.got(), 2, "retried after WebhookRetry(1)")
+				require.Len(t, flaky.got(), 2, "retried after WebhookRetry(1)")
 				p.Now = p.Now.Add(core.WebhookRetry(2) - time.Second)
 				p.tick(t)
-				assert.Len(t, failing.got(), 2, "the wait doubles")
-				failing.mu.Lock()
-				failing.failAll = false
-				failing.mu.Unlock()
+				assert.Len(t, flaky.got(), 2, "the wait doubles")
+				flaky.failing(false)
 				p.Now = p.Now.Add(time.Second)
 				p.tick(t)
-				all := failing.got()
+				all := flaky.got()
 				require.Len(t, all, 3)
 				for _, got := range all {
 					verifyStandard(t, secret, got, true)
@@ -283,9 +278,7 @@ func TestWebhookSubscriptions(t *testing.T) {
 			t.Run("GivesUpThenReplayDelivers", func(t *testing.T) {
 				dead := startReceiver(t)
 				id, _ := p.subscribe(t, dead.URL+"/dead", "standard", "match.confirmed")
-				dead.mu.Lock()
-				dead.failAll = true
-				dead.mu.Unlock()
+				dead.failing(true)
 				p.duel(t, "dead")
 				for range core.WebhookMaxAttempts + 1 {
 					p.tick(t)
@@ -296,9 +289,7 @@ func TestWebhookSubscriptions(t *testing.T) {
 				assert.Equal(t, "failed", d["state"])
 				assert.Equal(t, float64(core.WebhookMaxAttempts), d["attempts"])
 				assert.Equal(t, float64(500), d["lastStatus"])
-				dead.mu.Lock()
-				dead.failAll = false
-				dead.mu.Unlock()
+				dead.failing(false)
 				p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/webhooks/%s/deliveries/%.0f/replay", id, d["id"]), p.admin, nil, 202)
 				p.tick(t)
 				all := dead.got()
