@@ -507,11 +507,10 @@ func claimAndSend(ctx context.Context, sender WebhookSender, attempts int, now t
 	}
 	res.claimed = true
 	sctx, cancel := context.WithTimeout(ctx, WebhookTimeout)
-	start := time.Now() // a duration measured, not the service clock
-	status, serr := sender.Send(sctx, url, body, header)
-	res.latency = time.Since(start)
+	answer, serr := sender.Send(sctx, url, body, header)
 	cancel()
-	res.status, res.ok = status, serr == nil && status >= 200 && status < 300
+	res.status, res.latency = answer.Status, answer.Latency
+	res.ok = serr == nil && res.status >= 200 && res.status < 300
 	if !res.ok && ctx.Err() != nil {
 		return res, ctx.Err()
 	}

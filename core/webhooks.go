@@ -95,9 +95,16 @@ type WebhookStore interface {
 	DeliveryFailed(ctx context.Context, d WebhookDelivery, status int, giveUp bool, at time.Time) (turnedOff bool, err error)
 }
 
-// WebhookSender makes one webhook call and returns the HTTP status.
+// WebhookSender makes one webhook call.
 type WebhookSender interface {
-	Send(ctx context.Context, url string, body []byte, header map[string]string) (int, error)
+	Send(ctx context.Context, url string, body []byte, header map[string]string) (WebhookAnswer, error)
+}
+
+// WebhookAnswer is what a webhook call got: the HTTP status (0 when the
+// receiver did not answer) and how long the call took.
+type WebhookAnswer struct {
+	Status  int
+	Latency time.Duration
 }
 
 // WebhookRetry returns the wait after the attempt-th failure.
