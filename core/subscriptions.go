@@ -398,11 +398,11 @@ func ReplayDelivery(ctx context.Context, st SubscriptionStore, id string, delive
 	return nil
 }
 
-// SubscriptionBody renders event e's delivery body in the format: the
-// same bytes on every attempt (the event is sealed).
-func SubscriptionBody(a *Arena, format string, e LogEvent) ([]byte, error) {
+// SubscriptionBody renders event e's delivery body (webhook-id id) in the
+// format: the same bytes on every attempt (the event is sealed).
+func SubscriptionBody(a *Arena, format, id string, e LogEvent) ([]byte, error) {
 	if format == WebhookFormatDiscord {
-		return json.Marshal(discordBody(a, e))
+		return json.Marshal(discordBody(a, id, e))
 	}
 	return json.Marshal(struct {
 		Type      string   `json:"type"`
@@ -412,8 +412,9 @@ func SubscriptionBody(a *Arena, format string, e LogEvent) ([]byte, error) {
 }
 
 // discordBody describes e for a Discord channel: a line of text and an
-// embed linking to the page it is about.
-func discordBody(a *Arena, e LogEvent) webhookPayload {
+// embed linking to the page it is about; the arena object's
+// idempotencyKey is the webhook-id.
+func discordBody(a *Arena, id string, e LogEvent) webhookPayload {
 	title := e.Type
 	path := "/"
 	if e.Tournament != nil {
@@ -428,7 +429,7 @@ func discordBody(a *Arena, e LogEvent) webhookPayload {
 		Content: title,
 		Embeds: []webhookEmbed{{Title: title, URL: ArenaOrigin(a) + path, Description: string(e.Data),
 			Timestamp: e.At}},
-		Arena: webhookArena{Slug: a.Slug, Event: e.Type, At: e.At, IdempotencyKey: strconv.FormatInt(e.Seq, 10)},
+		Arena: webhookArena{Slug: a.Slug, Event: e.Type, At: e.At, IdempotencyKey: id},
 	}
 }
 
@@ -444,7 +445,7 @@ func DeliverSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, s
 	}
 	sent := 0
 	for _, d := range due {
-		body, err := SubscriptionBody(a, d.Format, d.Event)
+		body, err := SubscriptionBody(a, d.Format, d.WebhookID, d.Event)
 		if err != nil {
 			return sent, err
 		}

@@ -204,17 +204,14 @@ func TestWebhookSubscriptions(t *testing.T) {
 				path := strings.TrimPrefix(d.path, "/")
 				verifyStandard(t, secrets[path], d, false)
 				if path == "discord" {
-					var body struct {
-						Content string `json:"content"`
-						Embeds  []struct {
-							Title     string `json:"title"`
-							Timestamp string `json:"timestamp"`
-						} `json:"embeds"`
-					}
-					require.NoError(t, json.Unmarshal(d.body, &body))
+					body := decodePayload(t, d) // the alert webhooks' Discord shape
 					assert.Regexp(t, `^tournament\.status in (cup|later)$`, body.Content)
 					require.Len(t, body.Embeds, 1)
+					assert.Equal(t, body.Content, body.Embeds[0].Title)
+					assert.Regexp(t, `/tournaments/(cup|later)$`, body.Embeds[0].URL)
 					assert.NotEmpty(t, body.Embeds[0].Timestamp)
+					assert.Equal(t, "tournament.status", body.Arena.Event)
+					assert.Equal(t, d.header.Get("webhook-id"), body.Arena.IdempotencyKey)
 					types["discord"]++
 					continue
 				}
