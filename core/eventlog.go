@@ -39,11 +39,13 @@ const (
 	EventLogRecordingReady       = "recording.ready"
 )
 
-// EventLogTypes lists every event type of the log.
-var EventLogTypes = []string{EventLogMatchReady, EventLogMatchLive, EventLogMatchSubmission, EventLogMatchReported,
-	EventLogMatchConfirmed, EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved,
-	EventLogRegistrationAdded, EventLogRegistrationWithdraw, EventLogTournamentStatus,
-	EventLogTitleChanged, EventLogRecordingReady}
+// EventLogTypes are the log's event types, in the order the docs list
+// them (what a webhook subscription may choose from).
+var EventLogTypes = []string{
+	EventLogMatchReady, EventLogMatchLive, EventLogMatchSubmission, EventLogMatchReported, EventLogMatchConfirmed,
+	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogRegistrationAdded,
+	EventLogRegistrationWithdraw, EventLogTournamentStatus, EventLogTitleChanged, EventLogRecordingReady,
+}
 
 // Event log limits.
 const (

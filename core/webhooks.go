@@ -95,9 +95,16 @@ type WebhookStore interface {
 	DeliveryFailed(ctx context.Context, d WebhookDelivery, status int, giveUp bool, at time.Time) (turnedOff bool, err error)
 }
 
-// WebhookSender makes one webhook call and returns the HTTP status.
+// WebhookSender makes one webhook call.
 type WebhookSender interface {
-	Send(ctx context.Context, url string, body []byte, header map[string]string) (int, error)
+	Send(ctx context.Context, url string, body []byte, header map[string]string) (WebhookAnswer, error)
+}
+
+// WebhookAnswer is what a webhook call got: the HTTP status (0 when the
+// receiver did not answer) and how long the call took.
+type WebhookAnswer struct {
+	Status  int
+	Latency time.Duration
 }
 
 // WebhookRetry returns the wait after the attempt-th failure.
@@ -122,7 +129,7 @@ func NewWebhookSecret(random io.Reader) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "whsec_" + s, nil
+	return webhookSecretPrefix + s, nil
 }
 
 // CheckWebhookURL checks a webhook address: an absolute https URL to a
@@ -257,14 +264,6 @@ func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender
 	sent := 0
 	secrets := map[string]string{}
 	for _, d := range due {
-		attempt := d.Attempts + 1
-		ok, err := ws.ClaimDelivery(ctx, d, now.Add(WebhookRetry(attempt)), now)
-		if err != nil {
-			return sent, err
-		}
-		if !ok {
-			continue
-		}
 		secret, known := secrets[d.Owner]
 		if !known {
 			h, err := ws.Webhook(ctx, d.Owner)
@@ -283,25 +282,28 @@ func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender
 			} `json:"arena"`
 		}
 		_ = json.Unmarshal([]byte(d.Body), &key)
-		sctx, cancel := context.WithTimeout(ctx, WebhookTimeout)
-		status, serr := sender.Send(sctx, d.URL, []byte(d.Body), map[string]string{
-			"Content-Type":         "application/json",
-			WebhookSignatureHeader: SignWebhook(secret, []byte(d.Body)),
-			"X-Arena-Event":        key.Arena.Event,
-			"Idempotency-Key":      key.Arena.IdempotencyKey,
-		})
-		cancel()
-		if serr == nil && status >= 200 && status < 300 {
-			if err := ws.DeliverySent(ctx, d.ID, status, now); err != nil {
+		res, err := claimAndSend(ctx, sender, d.Attempts, now,
+			func(next time.Time) (bool, error) { return ws.ClaimDelivery(ctx, d, next, now) },
+			d.URL, []byte(d.Body), map[string]string{
+				"Content-Type":         "application/json",
+				WebhookSignatureHeader: SignWebhook(secret, []byte(d.Body)),
+				"X-Arena-Event":        key.Arena.Event,
+				"Idempotency-Key":      key.Arena.IdempotencyKey,
+			})
+		if err != nil {
+			return sent, err
+		}
+		if !res.claimed {
+			continue
+		}
+		if res.ok {
+			if err := ws.DeliverySent(ctx, d.ID, res.status, now); err != nil {
 				return sent, err
 			}
 			sent++
 			continue
 		}
-		if ctx.Err() != nil {
-			return sent, ctx.Err()
-		}
-		off, err := ws.DeliveryFailed(ctx, d, status, attempt >= WebhookMaxAttempts, now)
+		off, err := ws.DeliveryFailed(ctx, d, res.status, res.attempt >= WebhookMaxAttempts, now)
 		if err != nil {
 			return sent, err
 		}

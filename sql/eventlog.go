@@ -110,24 +110,41 @@ func (s *Arena) logEvents(ctx context.Context, query string, sealed bool, args .
 	var out []core.LogEvent
 	for rows.Next() {
 		var e core.LogEvent
-		var slug sql.NullString
-		var match sql.NullInt64
-		var data string
-		dest := []any{&e.Seq, &e.At, &e.Type, &slug, &match, &data}
-		if sealed {
-			dest = append(dest, &e.PrevHash, &e.Hash)
-		}
-		if err := rows.Scan(dest...); err != nil {
+		cols := logEventColumns{event: &e}
+		if err := rows.Scan(cols.dest(sealed)...); err != nil {
 			return nil, err
 		}
-		if slug.Valid {
-			e.Tournament = &slug.String
-		}
-		if match.Valid {
-			e.MatchID = &match.Int64
-		}
-		e.Data = []byte(data)
+		cols.fill()
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// logEventColumns scans an event's columns (seq, at, type,
+// tournament_slug, match_id, data and, sealed, prev_hash and hash) into
+// event: dest before the scan, fill after.
+type logEventColumns struct {
+	event *core.LogEvent
+	slug  sql.NullString
+	match sql.NullInt64
+	data  string
+}
+
+func (c *logEventColumns) dest(sealed bool) []any {
+	e := c.event
+	dest := []any{&e.Seq, &e.At, &e.Type, &c.slug, &c.match, &c.data}
+	if sealed {
+		dest = append(dest, &e.PrevHash, &e.Hash)
+	}
+	return dest
+}
+
+func (c *logEventColumns) fill() {
+	if c.slug.Valid {
+		c.event.Tournament = &c.slug.String
+	}
+	if c.match.Valid {
+		c.event.MatchID = &c.match.Int64
+	}
+	c.event.Data = []byte(c.data)
 }

@@ -17,6 +17,10 @@ type example struct {
 }
 
 // publicHeaders are the caching headers every public 200 carries.
+func liveHeaders() http.Header {
+	return http.Header{"Content-Type": {"text/event-stream"}, "Cache-Control": {"no-store"}}
+}
+
 func publicHeaders() http.Header {
 	return http.Header{"Etag": {`"v1-abc123"`}, "Cache-Control": {"public, max-age=30"}}
 }
@@ -76,6 +80,10 @@ func conformingExamples() []example {
 		{"player bad id", "GET", "/api/v1/players/123", 400, nil, `{"error":"invalid_steam_id"}`},
 		{"events", "GET", "/api/v1/events?after=0&limit=2", 200, publicHeaders(), `{"events":[{"seq":1,"at":"2026-10-01T12:00:00.000Z","type":"tournament.status","tournament":"autumn-cup","matchId":null,"data":{"from":"draft","to":"registration_open"},"prevHash":"0000000000000000000000000000000000000000000000000000000000000000","hash":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},{"seq":2,"at":"2026-10-11T18:30:00.000Z","type":"match.submission","tournament":"autumn-cup","matchId":7,"data":{"platformId":"76561198000000001","resultHash":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb","side":1},"prevHash":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","hash":"cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"}],"next":2}`},
 		{"events bad limit", "GET", "/api/v1/events?limit=0", 422, nil, `{"error":"invalid_field","field":"limit"}`},
+		{"arena live", "GET", "/api/v1/live", 200, liveHeaders(), "retry: 1000\n\n"},
+		{"tournament live", "GET", "/api/v1/tournaments/autumn-cup/live?after=1", 200, liveHeaders(), "retry: 1000\n\nid: 2\nevent: match.submission\ndata: {\"seq\":2}\n\n"},
+		{"match live", "GET", "/api/v1/matches/7/live", 200, liveHeaders(), "retry: 1000\n\n"},
+		{"live bad cursor", "GET", "/api/v1/live?after=x", 422, nil, `{"error":"invalid_field","field":"after"}`},
 		{"events head", "GET", "/api/v1/events/head", 200, publicHeaders(), `{"seq":2,"hash":"cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc","at":"2026-10-11T18:30:00.000Z","signature":"c2lnbmF0dXJl"}`},
 		{"match", "GET", "/api/v1/matches/7", 200, publicHeaders(), `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"confirmed","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","player1":$P1,"player2":$P2,"winner":$P1,"score":{"p1":3,"p2":1},"resultSource":"game_client","tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}`},
 		{"title match", "GET", "/api/v1/matches/9", 200, publicHeaders(), `{"id":9,"stage":"title","round":"Coronation","bracketSlot":null,"status":"live","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-13T18:00:00Z","player1":$P1,"player2":$P2,"winner":null,"score":null,"resultSource":null,"tournament":null}`},
@@ -119,6 +127,15 @@ func conformingExamples() []example {
 		{"domain taken", "POST", "/api/v1/admin/domains", 409, nil, `{"error":"host_taken"}`},
 		{"list domains", "GET", "/api/v1/admin/domains", 200, nil, `{"domains":[{"hostname":"play.example.com","status":"active","sslStatus":"active","active":true,"verification":[],"createdAt":"2026-11-01T12:00:00Z","updatedAt":"2026-11-01T12:05:00Z"}]}`},
 		{"delete domain", "DELETE", "/api/v1/admin/domains/play.example.com", 204, nil, ``},
+		{"create webhook", "POST", "/api/v1/admin/webhooks", 201, nil, `{"id":"wh_5a1e","kind":"events","url":"https://hooks.example.com/arena","format":"standard","events":["match.confirmed"],"paused":false,"disabled":false,"cursor":41,"createdAt":"2026-11-01T12:00:00Z","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}`},
+		{"list webhooks", "GET", "/api/v1/admin/webhooks", 200, nil, `{"webhooks":[{"id":"arena-alerts","kind":"alerts","url":"https://discord.com/api/webhooks/1/x","format":"discord","events":[],"paused":false,"disabled":false,"cursor":0,"createdAt":"2026-11-01T12:00:00Z"}]}`},
+		{"get webhook", "GET", "/api/v1/admin/webhooks/wh_5a1e", 200, nil, `{"id":"wh_5a1e","kind":"events","url":"https://hooks.example.com/arena","format":"discord","events":["tournament.status"],"paused":true,"disabled":false,"cursor":41,"createdAt":"2026-11-01T12:00:00Z"}`},
+		{"edit webhook", "PATCH", "/api/v1/admin/webhooks/wh_5a1e", 200, nil, `{"id":"wh_5a1e","kind":"events","url":"https://hooks.example.com/arena","format":"standard","events":["match.confirmed"],"paused":true,"disabled":false,"cursor":41,"createdAt":"2026-11-01T12:00:00Z"}`},
+		{"delete webhook", "DELETE", "/api/v1/admin/webhooks/wh_5a1e", 204, nil, ``},
+		{"webhook deliveries", "GET", "/api/v1/admin/webhooks/wh_5a1e/deliveries", 200, nil, `{"deliveries":[{"id":3,"seq":42,"webhookId":"msg_5a1e_42","state":"sent","attempts":2,"lastStatus":204,"latencyMs":31,"nextAttemptAt":"2026-11-01T12:01:30Z","createdAt":"2026-11-01T12:00:00Z","lastAttemptAt":"2026-11-01T12:00:30Z","sentAt":"2026-11-01T12:00:30Z"},{"id":4,"seq":43,"webhookId":"msg_5a1e_43","state":"pending","attempts":0,"lastStatus":0,"latencyMs":null,"nextAttemptAt":"2026-11-01T12:00:00Z","createdAt":"2026-11-01T12:00:00Z","lastAttemptAt":null,"sentAt":null}]}`},
+		{"replay webhook", "POST", "/api/v1/admin/webhooks/wh_5a1e/replay", 202, nil, `{"replayed":2}`},
+		{"replay delivery", "POST", "/api/v1/admin/webhooks/wh_5a1e/deliveries/3/replay", 202, nil, `{"replayed":1}`},
+		{"webhook not found", "POST", "/api/v1/admin/webhooks/wh_none/deliveries/3/replay", 404, nil, `{"error":"not_found"}`},
 		{"admin unauthorized", "GET", "/api/v1/admin/api-keys", 401, nil, `{"error":"unauthorized"}`},
 		{"unknown arena", "GET", "/api/v1/admin/api-keys", 404, nil, `{"error":"arena_not_found"}`},
 

@@ -37,6 +37,7 @@ type receiver struct {
 }
 
 type delivery struct {
+	path   string
 	body   []byte
 	header http.Header
 }
@@ -46,7 +47,7 @@ func startReceiver(t *testing.T) *receiver {
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rc.mu.Lock()
-		rc.deliveries = append(rc.deliveries, delivery{body: body, header: r.Header.Clone()})
+		rc.deliveries = append(rc.deliveries, delivery{path: r.URL.Path, body: body, header: r.Header.Clone()})
 		status := http.StatusNoContent
 		if rc.failAll {
 			status = http.StatusInternalServerError

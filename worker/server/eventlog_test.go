@@ -24,7 +24,13 @@ import (
 // or, remote, a real libSQL server; opts change the server's config.
 func logEnv(t *testing.T, remote bool, opts ...func(*server.Config)) *protocolEnv {
 	t.Helper()
-	e := newTestEnv(t, false, opts...)
+	return alphaOn(t, newTestEnv(t, false, opts...), remote)
+}
+
+// alphaOn creates the arena "alpha" on alpha.test in e, its database
+// local SQLite or, remote, a real libSQL server.
+func alphaOn(t *testing.T, e *testEnv, remote bool) *protocolEnv {
+	t.Helper()
 	req := map[string]any{"slug": "alpha", "name": "Alpha", "hosts": []string{"alpha.test"}, "plan": "indie",
 		"appIds": []string{"480"}}
 	if remote {

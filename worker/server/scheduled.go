@@ -72,6 +72,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 		{name: "stream_live", run: s.pollStreams},
 		{name: "alerts", run: s.runAlerts},
 		{name: "webhooks", run: s.deliverWebhooks},
+		{name: "webhook_subscriptions", run: s.deliverSubscriptions},
 		{name: "custom_domains", run: s.refreshDomains},
 		// Last: object storage failing stops no job above.
 		{name: "object_removals", run: s.removeDueObjects},

@@ -52,22 +52,25 @@ func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
 }
 
 // Send implements core.WebhookSender.
-func (s *httpWebhookSender) Send(ctx context.Context, url string, body []byte, header map[string]string) (int, error) {
+// The latency is measured on the machine's clock: a duration, not the
+// service's time.
+func (s *httpWebhookSender) Send(ctx context.Context, url string, body []byte, header map[string]string) (core.WebhookAnswer, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return 0, err
+		return core.WebhookAnswer{}, err
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("User-Agent", "Arena-Webhooks/1")
+	start := time.Now()
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return 0, err
+		return core.WebhookAnswer{Latency: time.Since(start)}, err
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	return resp.StatusCode, nil
+	return core.WebhookAnswer{Status: resp.StatusCode, Latency: time.Since(start)}, nil
 }
 
 // LoopbackWebhooks reports whether webhooks may point at this machine

@@ -82,6 +82,11 @@ var adminNotices = map[string]string{
 
 	"domain-added":   "Domain added.",
 	"domain-removed": "Domain removed: it no longer serves this arena.",
+
+	"webhook-paused":   "Webhook paused: its events are kept for when it resumes.",
+	"webhook-resumed":  "Webhook resumed: what it missed goes out with the next run.",
+	"webhook-deleted":  "Webhook deleted.",
+	"webhook-replayed": "Replay queued: the deliveries go out with the next run, with their webhook-ids.",
 }
 
 // adminNotice reads the notice of a redirect.

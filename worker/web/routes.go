@@ -120,6 +120,14 @@ func (s *Site) routes() {
 	s.adminAction("POST /admin/domains", s.adminAddDomain)
 	s.adminAction("POST /admin/domains/{hostname}/remove", s.adminRemoveDomain)
 
+	s.adminPage("GET /admin/webhooks", s.adminWebhooks)
+	s.adminAction("POST /admin/webhooks", s.adminSubscribe)
+	s.adminPage("GET /admin/webhooks/{id}", s.adminWebhook)
+	s.adminAction("POST /admin/webhooks/{id}/paused", s.adminPauseWebhook)
+	s.adminAction("POST /admin/webhooks/{id}/delete", s.adminDeleteWebhook)
+	s.adminAction("POST /admin/webhooks/{id}/replay", s.adminReplayWebhook)
+	s.adminAction("POST /admin/webhooks/{id}/deliveries/{deliveryId}/replay", s.adminReplayDelivery)
+
 	s.adminPage("GET /admin/settings", s.adminSettings)
 	s.adminAction("POST /admin/settings", s.adminUpdateSettings)
 	s.adminAction("POST /admin/settings/admins", s.adminAddAdmin)
