@@ -73,7 +73,8 @@ function within(p, ms) {
 //     went first);
 //   onError(e): told of a page that failed (asked again next tick).
 // The stream ends when the client goes, or when Go answers a page without
-// the live hint (the stream is gone: the client reconnects and hears why).
+// the live hint (the stream is gone: the client reconnects and hears why);
+// a page that failed (5xx, or no answer) is asked again next tick.
 export async function holdLive(response, live, url, options) {
   const { ask, key, signal, waitUntil = () => {}, onError = () => {} } = options;
   const first = new Uint8Array(await response.arrayBuffer());
@@ -102,19 +103,36 @@ export async function holdLive(response, live, url, options) {
   async function run() {
     let cursor = live;
     let quietSince = Date.now();
+    // keepAlive sends a comment once the stream was silent that long.
+    const keepAlive = async () => {
+      if (Date.now() - quietSince < cursor.keepAliveMs) return;
+      await writer.write(COMMENT);
+      quietSince = Date.now();
+    };
     try {
       await writer.write(first);
       while (open) {
-        await pause(cursor.everyMs - (Date.now() % cursor.everyMs));
+        // The tick waited for names the page (a timer may fire a moment
+        // early by Date.now()).
+        const tick = Math.floor(Date.now() / cursor.everyMs) + 1;
+        await pause(tick * cursor.everyMs - Date.now());
         if (!open) break;
         const after = cursor.after;
         const pageURL = new URL(url);
         pageURL.search = "?after=" + after;
         let answer;
         try {
-          answer = await within(sharedPage(key + " " + after, Math.floor(Date.now() / cursor.everyMs), () => ask(pageURL.href)), cursor.keepAliveMs);
+          answer = await within(sharedPage(key + " " + after, tick, () => ask(pageURL.href)), cursor.keepAliveMs);
         } catch (e) {
           onError(e);
+          await keepAlive();
+          continue;
+        }
+        if (answer.status >= 500) {
+          // Go or the database failing for a moment: asked again next
+          // tick, rather than every client reconnecting at once.
+          onError(new Error(`live page: ${answer.status}`));
+          await keepAlive();
           continue;
         }
         const next = answer.status === 200 ? readHints(answer.hints).live : null;
@@ -122,9 +140,8 @@ export async function holdLive(response, live, url, options) {
         if (answer.body?.byteLength) {
           await writer.write(new Uint8Array(answer.body)); // a copy: the page is every watcher's
           quietSince = Date.now();
-        } else if (Date.now() - quietSince >= cursor.keepAliveMs) {
-          await writer.write(COMMENT);
-          quietSince = Date.now();
+        } else {
+          await keepAlive();
         }
         cursor = next;
       }

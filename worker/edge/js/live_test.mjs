@@ -2,8 +2,8 @@
 // Go answering pages of a log in memory as worker/server/live.go does on
 // the edge: two watchers at one cursor share one call per tick, the
 // cursor advances by Go's hint (past events the stream does not show),
-// a client that goes stops its watcher, silence gets a comment, a page
-// without the live hint ends the stream. Then what a tick costs the
+// a client that goes stops its watcher, silence gets a comment, a failing
+// page is asked again, a page without the live hint ends the stream. Then what a tick costs the
 // isolate's JS at 1, 100 and 1,000 watchers (printed, not asserted).
 // Usage: node live_test.mjs  (live.mjs and front.mjs beside it)
 import { holdLive, liveStats } from "./live.mjs";
@@ -21,6 +21,7 @@ function check(name, ok, detail = "") {
 const log = []; // { seq, tournament }
 const asked = []; // the cursors Go was asked for
 let gone = false; // the tournament is gone: pages answer 404
+let failing = false; // the database fails: pages answer 503
 const hint = (after) => ({ live: JSON.stringify({ after, everyMs: EVERY, keepAliveMs: KEEPALIVE }) });
 function page(after, tournament) {
   const events = log.filter((e) => e.seq > after);
@@ -32,6 +33,7 @@ async function ask(url) {
   const u = new URL(url);
   asked.push(Number(u.searchParams.get("after")));
   await sleep(2); // a database read
+  if (failing) return { status: 503, headers: [], body: new TextEncoder().encode('{"error":"database_unavailable"}\n'), hints: {} };
   if (gone) return { status: 404, headers: [], body: new TextEncoder().encode('{"error":"not_found"}\n'), hints: {} };
   return page(Number(u.searchParams.get("after")), u.pathname.split("/")[4]);
 }
@@ -69,9 +71,11 @@ async function watch(tournament, after = log.length) {
 // 1. Two watchers of one tournament at one cursor: one call per tick.
 const a = await watch("cup");
 const b = await watch("cup");
-for (let i = 0; i < 50 && liveStats.calls < 3; i++) await sleep(EVERY);
-const quiet = { calls: liveStats.calls, shared: liveStats.shared };
-check("two watchers at one cursor share one call into Go per tick", quiet.calls >= 3 && Math.abs(quiet.shared - quiet.calls) <= 1,
+await sleep(EVERY * 2); // both have asked once
+const start = { ...liveStats };
+for (let i = 0; i < 50 && liveStats.calls - start.calls < 4; i++) await sleep(EVERY);
+const quiet = { calls: liveStats.calls - start.calls, shared: liveStats.shared - start.shared };
+check("two watchers at one cursor share one call into Go per tick", quiet.calls >= 4 && Math.abs(quiet.shared - quiet.calls) <= 1,
   JSON.stringify(quiet));
 
 // 2. Events reach both; the cursor moves by Go's hint, past the events
@@ -111,8 +115,16 @@ const after = liveStats.calls;
 await sleep(EVERY * 3);
 check("clients that went (body cancelled, request aborted) stop their watchers: no more calls", liveStats.calls === after && b.ended, `${liveStats.calls - after} calls; b ended ${b.ended}`);
 
-// 6. A page without the live hint (the tournament is gone) ends the stream.
+// 6. A failing page (503) is asked again next tick; a page without the
+// live hint (the tournament is gone) ends the stream.
 const d = await watch("cup");
+failing = true;
+await sleep(EVERY * 3);
+failing = false;
+log.push({ seq: log.length + 1, tournament: "cup" });
+await sleep(EVERY * 3);
+d.parse();
+check("a failing page (503) is asked again next tick, the stream goes on", !d.ended && d.ids.at(-1) === log.length, `ended ${d.ended}, ids ${d.ids}`);
 gone = true;
 await Promise.race([d.done, sleep(EVERY * 5)]);
 await d.reading;
