@@ -9,7 +9,10 @@
 # JS worker under the same wrangler (/healthz and a Cache API read), the
 # native binary and the kept build's Go side under Node (scripts/
 # edge-node.mjs: no workerd, no front; "go ms" is the time running Go) on
-# the same databases, and the libSQL server's own round trip. Then a mixed run of 32 clients for 60 s
+# the same databases, and the libSQL server's own round trip. Then live
+# streams: 100 watchers of one tournament held by the kept build's front
+# (calls into Go a second, a decided match's p50/p99 to them against the
+# 2 s budget). Then a mixed run of 32 clients for 60 s
 # on the kept build, which must end with zero errors and zero wrong answers.
 #
 # First, the cold line (scripts/edge-cold.sh): a new isolate's first
@@ -18,6 +21,7 @@
 # Usage: scripts/bench-edge.sh  (make bench-edge)
 #   BENCH_EDGE_DURATION=5s  length of each table cell
 #   BENCH_EDGE_SOAK=60s     length of the mixed run (0 skips it)
+#   BENCH_EDGE_LIVE_HOLD=10s how long the 100 live watchers stay quiet
 #   BENCH_EDGE_COLD_RUNS=5  fresh wrangler dev runs per cold route (0 skips)
 #   BENCH_EDGE_ONLY=cold    the cold line alone (no fresh build, no tables)
 #   BENCH_EDGE_COLD_EXTRA="label=DIR ..."  also the cold line of bundles
@@ -31,6 +35,7 @@ source scripts/edge-cold.sh
 
 duration=${BENCH_EDGE_DURATION:-5s}
 soak=${BENCH_EDGE_SOAK:-60s}
+live_hold=${BENCH_EDGE_LIVE_HOLD:-10s}
 cold_runs=${BENCH_EDGE_COLD_RUNS:-5}
 only=${BENCH_EDGE_ONLY:-}
 
@@ -86,6 +91,26 @@ common=(-host bench.test -admin "$admin" -d "$duration")
 "$tmp/edgebench" "${common[@]}" -base "$fresh" -setup-base "$kept" -label fresh -tournaments 1 -players 256
 "$tmp/edgebench" "${common[@]}" -base "$node" -setup-base "$kept" -label node -tournaments 1 -players 256 -scenarios healthz,uncached,submit
 "$tmp/edgebench" "${common[@]}" -base "$native" -setup-base "$kept" -label native -tournaments 1 -players 256 -scenarios healthz,uncached,submit
+# Live streams held by the front: 100 watchers of one tournament, quiet
+# for a while (calls into Go for pages, and their database round trips,
+# from the kept build's trace lines), then a decided match's latency to
+# each watcher from the deciding answer, against the budget.
+live_from=$(($(wc -l <"$tmp/kept.log") + 1))
+live_ok=met
+"$tmp/edgebench" "${common[@]}" -base "$kept" -live 100 -live-hold "$live_hold" | tee "$tmp/live.out" || live_ok=missed
+held_ms=$(sed -n 's/.*; held \([0-9]*\) ms.*/\1/p' "$tmp/live.out")
+tail -n +"$live_from" "$tmp/kept.log" | sed -n 's/.*"msg":"live page".*"io":\([0-9]*\).*/\1/p' |
+  awk -v ms="${held_ms:-0}" '{ n++; io += $1 } END { if (n && ms) printf "bench-edge: live: %d calls into Go for pages in %.1f s held (%.2f a second, for 100 watchers), %.1f database round trips a page\n", n, ms / 1000, n * 1000 / ms, io / n }'
+# What one page costs Go, measured under Node (edge-node.mjs: workerd's
+# clock stands still while code runs): a quiet page of the same stream.
+live_path=$(sed -n 's/.*(\(\/api\/v1\/tournaments\/[^;]*\/live\);.*/\1/p' "$tmp/live.out")
+if [ -n "$live_path" ]; then
+  for i in $(seq 20); do
+    curl -s -o /dev/null -D - -H 'Host: bench.test' "$node$live_path?after=1000000000" | tr -d '\r' | sed -n 's/^x-arena-edge-io: //Ip'
+  done | awk '{ n++; io += $1; ioms += $2; go += $3 } END { if (n) printf "bench-edge: live: one quiet page under Node (edge-node.mjs): %.2f ms running Go, %.1f round trips (%.1f ms)\n", go / n, io / n, ioms / n }'
+fi
+echo "bench-edge: budget: a decided match reaches 100 watchers of its tournament on the edge within 2 s (every watcher, so the p99 too): $live_ok"
+
 if [ "$soak" != 0 ]; then
   "$tmp/edgebench" "${common[@]}" -base "$kept" -label kept -scenarios '' -tournaments 3 -players 512 -soak "$soak" -soak-c 32
 fi

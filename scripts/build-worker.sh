@@ -48,7 +48,7 @@ else
   rm -rf "$out"
   mkdir -p "$out"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
-  cp worker/edge/js/worker.mjs worker/edge/js/go.mjs worker/edge/js/front.mjs worker/edge/js/perform.mjs "$out/"
+  cp worker/edge/js/worker.mjs worker/edge/js/go.mjs worker/edge/js/front.mjs worker/edge/js/live.mjs worker/edge/js/perform.mjs "$out/"
 fi
 
 start=$(date +%s)

@@ -7,7 +7,8 @@
 # sessions, the whole end-to-end story (e2e/story: reference clients play a
 # tournament, with the same assertions as natively), concurrent clients,
 # a second wrangler dev on the same databases (two isolates agree within
-# the stated bound), latency, and that one Go instance served it all.
+# the stated bound), live streams held by the front (100 watchers),
+# latency, and that one Go instance served it all.
 # Prints PASS/FAIL per check and "edge: N passed, M failed"; exits non-zero on
 # any failure. Everything it starts is stopped, and its temp dir removed, on
 # success, failure or Ctrl-C. Usage: scripts/test-edge.sh
@@ -27,9 +28,11 @@ fail() {
   echo "     ${2-got HTTP ${status:-}: $(head -c 600 "$tmp/body" 2>/dev/null)}"
 }
 
-# The story's test binary, the Cloudflare API's twin and the formats' test
-# binary (worker/server) build while the rest starts.
-(go test -c -o "$tmp/story.test" ./e2e/story && go build -o "$tmp/cloudflare-twin" ./scripts/cloudflare-twin) >"$tmp/story-build.log" 2>&1 &
+# The story's test binary, the Cloudflare API's twin, the live streams'
+# watcher (scripts/edgebench) and the formats' test binary (worker/server)
+# build while the rest starts.
+(go test -c -o "$tmp/story.test" ./e2e/story && go build -o "$tmp/cloudflare-twin" ./scripts/cloudflare-twin &&
+  go build -o "$tmp/edgebench" ./scripts/edgebench) >"$tmp/story-build.log" 2>&1 &
 story_build=$!
 (while kill -0 "$story_build" 2>/dev/null; do sleep 0.5; done # one Go build at a time beside the bundle's
   go test -c -o "$tmp/server.test" ./worker/server) >"$tmp/server-build.log" 2>&1 &
@@ -57,6 +60,13 @@ if wait "$bridge_build"; then
   fi
 else
   fail "bridge under Node: the test program did not build" "$(tail -n 10 "$tmp/bridge-build.log")"
+fi
+# The front holding live streams (live.mjs) under Node, with a fake Go.
+cp worker/edge/js/front.mjs worker/edge/js/live.mjs worker/edge/js/live_test.mjs "$tmp/bridge/"
+if "$NODE22" "$tmp/bridge/live_test.mjs" >"$tmp/live.log" 2>&1; then
+  pass "live streams held by the front under Node: $(grep -c '^PASS' "$tmp/live.log") checks (one call into Go per tick shared by the watchers at one cursor, the cursor moved by Go's hint, keep-alive, disconnects); $(grep -o '1000 watchers: [0-9.]* ms' "$tmp/live.log") of JS a tick"
+else
+  fail "live streams held by the front under Node" "$(grep -E '^(FAIL|live:)' "$tmp/live.log" | head -n 10)"
 fi
 
 start_libsql libsql-directory dir_url
@@ -313,7 +323,21 @@ else
   fail "two isolates: not run (the Cloudflare twin did not build)"
 fi
 
-# 17. Latency of sequential requests through the local Workers runtime.
+# 17. Live streams held on the edge: 100 watchers of one tournament's
+# stream; its match decided by both sides' submissions reaches every one
+# within 2 s of the deciding answer, and a watcher resuming with
+# Last-Event-ID gets every event after it (scripts/edgebench -live).
+if [ -x "$tmp/edgebench" ]; then
+  if "$tmp/edgebench" -base "$base" -host edge.test -admin "$admin_token" -live 100 >"$tmp/live-edge.log" 2>&1; then
+    pass "live streams: $(grep -o '100 watchers.*' "$tmp/live-edge.log" | head -n 1); $(grep -o 'a watcher resumed.*got [0-9]* events after it' "$tmp/live-edge.log")"
+  else
+    fail "live streams: 100 watchers under wrangler dev (want every one within 2 s, and a resumed watcher missing nothing)" "$(tail -n 5 "$tmp/live-edge.log")"
+  fi
+else
+  fail "live streams: not run (the watcher did not build)" "$(tail -n 10 "$tmp/story-build.log")"
+fi
+
+# 18. Latency of sequential requests through the local Workers runtime.
 : >"$tmp/times"
 bad=0
 unexpected=""
@@ -326,7 +350,7 @@ latency=$(sort -n "$tmp/times" | awk '{ t[NR] = $1 * 1000 } END {
   printf "p50 %.1f ms, p90 %.1f ms, max %.1f ms", t[int(NR * 0.5 + 0.5)], t[int(NR * 0.9 + 0.5)], t[NR] }')
 if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 (request:status$unexpected; $latency)"; fi
 
-# 18. One Go instance served everything above.
+# 19. One Go instance served everything above.
 instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
 requests=$(grep -c '^\[wrangler:info\] ' "$tmp/wrangler.log" || true)
 if [ "$instances" = 1 ]; then pass "kept instance: 1 Go instance for $requests requests"; else fail "kept instance (want 1 Go instance)" "$instances instances for $requests requests"; fi

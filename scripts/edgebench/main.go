@@ -4,7 +4,9 @@
 // profile under a query nobody asked before), and a result submission (both
 // sides of matches made live beforehand). It prints one table row per
 // scenario and concurrency, and with -soak a mixed run that must end with
-// zero errors and zero wrong answers (exit status 1 otherwise).
+// zero errors and zero wrong answers (exit status 1 otherwise). With -live
+// N it measures live streams instead (live.go): N watchers of one
+// tournament, the decided match's latency to each, and a resumed watcher.
 //
 //	edgebench -base http://127.0.0.1:8787 -host arena.test -admin <token> \
 //	  -label kept -c 1,16 -d 5s [-tournaments 4] [-soak 60s -soak-c 32]
@@ -49,6 +51,8 @@ func main() {
 	soakC := flag.Int("soak-c", 32, "clients of the mixed run")
 	header := flag.Bool("header", false, "print the table header")
 	db := flag.String("db", "", "also measure this libSQL server's round trip (SELECT 1 over HTTP)")
+	live := flag.Int("live", 0, "only this many watchers of one tournament's live stream: a decision's latency to each")
+	liveHold := flag.Duration("live-hold", 0, "with -live: how long the watchers stay open, quiet, before the decision")
 	flag.Parse()
 	if *db != "" {
 		measureLibSQL(*db)
@@ -67,6 +71,12 @@ func main() {
 		os.Exit(1)
 	}
 	b.send(b.base, "GET", "/healthz", "", "") // the first request of a kept build starts Go
+	if *live > 0 {
+		if !b.liveRun(*live, *liveHold) {
+			os.Exit(1)
+		}
+		return
+	}
 	for i := range *tournaments + 1 {
 		players := b.players
 		if i == 0 { // the tournament the cached read asks for
@@ -121,6 +131,7 @@ type bench struct {
 	base, setup, host, admin string
 	players                  int
 	http                     *http.Client
+	stream                   *http.Client // live streams (no timeout)
 
 	tournaments int
 	mu          sync.Mutex

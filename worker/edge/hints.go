@@ -33,9 +33,8 @@ const (
 	// HintChanged ([]ArenaHint) lists the arenas a cron run, or an
 	// operator's request, changed.
 	HintChanged = "changed"
-	// HintLive is the seq a live stream's page read the log up to: the
-	// front holds the stream and asks for the page after it every
-	// core.LiveRetry.
+	// HintLive (LiveHint): the answer is a live stream's page; the front
+	// holds the stream and asks Go for the next pages.
 	HintLive = "live"
 	// HintIO counts the commands (round trips) the call's JS side performed.
 	HintIO = "io"
@@ -225,9 +224,20 @@ func (h *Hints) Changed(ctx context.Context, slug string) {
 	Hint(ctx, HintChanged, ChangedHint([]string{slug}))
 }
 
+// LiveHint is how the front holds a live stream (js/live.mjs): After is
+// the seq the page read the log up to (the next page's cursor: the front
+// asks for the page with ?after=After); EveryMs is how often it asks
+// (core.LiveRetry, the retry field the client was told); KeepAliveMs how
+// long the stream may stay silent before the front sends a comment.
+type LiveHint struct {
+	After       int64 `json:"after"`
+	EveryMs     int64 `json:"everyMs"`
+	KeepAliveMs int64 `json:"keepAliveMs"`
+}
+
 // Live implements server.FrontHints.
 func (h *Hints) Live(ctx context.Context, last int64) {
-	Hint(ctx, HintLive, strconv.FormatInt(last, 10))
+	Hint(ctx, HintLive, hintJSON(LiveHint{After: last, EveryMs: core.LiveRetry.Milliseconds(), KeepAliveMs: core.LiveKeepAlive.Milliseconds()}))
 }
 
 // ChangedHint is the HintChanged value naming arenas slugs.

@@ -222,3 +222,20 @@ func TestRateLimiterUsesTheBindingForTheSpecsLimits(t *testing.T) {
 		})
 	}
 }
+
+// A live stream's page tells the front where the next page starts and
+// how often to ask (core.LiveRetry), also on the front's own request for
+// a page (LivePage).
+func TestLivePageHint(t *testing.T) {
+	hints := NewHints("")
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hints.Live(r.Context(), 42) })
+	for i, handler := range []http.Handler{h, LivePage(h)} {
+		b := newBridge()
+		req, _ := http.NewRequest("GET", "http://alpha.test/api/v1/live?after=7", nil)
+		require.NoError(t, b.ServeHTTP(1, handler, req))
+		res := jsSide(b, 1, echoFetch(1))
+		var live LiveHint
+		require.NoError(t, json.Unmarshal([]byte(res.Hints[HintLive]), &live), i)
+		assert.Equal(t, LiveHint{After: 42, EveryMs: 1000, KeepAliveMs: 20000}, live)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // one function, serve(message), that returns a promise of the message's
 // call's next Command. Messages are plain values:
 //
-//	{op: "request", id, method, url, headers: [[name, value]...], body: Uint8Array}
+//	{op: "request", id, method, url, headers: [[name, value]...], body: Uint8Array, livePage: bool}
 //	{op: "scheduled", id, cron}
 //	{op: "result", id, seq, result: {status, headers, body, size, success, error}}
 //	{op: "cancel", id}
@@ -39,7 +39,11 @@ func (b *Bridge) Register(h http.Handler, scheduled func(ctx context.Context) Re
 		case "request":
 			var req *http.Request
 			if req, err = requestFromJS(msg); err == nil {
-				err = b.ServeHTTP(id, h, req)
+				handler := h
+				if msg.Get("livePage").Truthy() { // the front's own request (js/live.mjs)
+					handler = LivePage(h)
+				}
+				err = b.ServeHTTP(id, handler, req)
 			}
 		case "scheduled":
 			err = b.Start(id, scheduled)

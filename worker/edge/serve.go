@@ -31,6 +31,15 @@ func (b *Bridge) ServeHTTP(id int64, h http.Handler, req *http.Request) error {
 	})
 }
 
+// LivePage is h serving the front's request for the next page of a live
+// stream it holds (server.LiveFollowUp): the front marks it in the
+// bridge's message (js/live.mjs), which no client request can.
+func LivePage(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(server.LiveFollowUp(r.Context())))
+	})
+}
+
 // recorder buffers a handler's answer (the arena's answers are small:
 // JSON and HTML pages).
 type recorder struct {

@@ -28,7 +28,25 @@ import (
 // Where the runtime cannot hold a response (the edge: Config.LivePolled)
 // each answer is one finite page (the events after the cursor, then a
 // retry field) and the front holds the stream, asking again every
-// core.LiveRetry with the last id it passed on (docs/edge.md).
+// core.LiveRetry for the page after the one it passed on (docs/edge.md).
+// Those later pages are the front's own requests (LiveFollowUp): the
+// stream was counted against the read limits, and told the retry field,
+// when it opened.
+
+type liveFollowUpKey struct{}
+
+// LiveFollowUp marks ctx as the front's request for the next page of a
+// stream it holds (Config.LivePolled): not counted against the read
+// limits, no retry field. Only the runtime's own code can mark a request
+// so, never a client.
+func LiveFollowUp(ctx context.Context) context.Context {
+	return context.WithValue(ctx, liveFollowUpKey{}, true)
+}
+
+func liveFollowUp(ctx context.Context) bool {
+	follow, _ := ctx.Value(liveFollowUpKey{}).(bool)
+	return follow
+}
 
 // liveRoute registers a live stream. Like a public read it takes an API
 // key and counts against the read limits, once per connection.
@@ -40,7 +58,8 @@ func (s *Server) liveRoute(pattern string, filter func(r *http.Request, t *Tenan
 			writeError(w, r, err)
 			return
 		}
-		if !s.rateLimit(w, r, t, keyID) {
+		follow := s.cfg.LivePolled && liveFollowUp(r.Context())
+		if !follow && !s.rateLimit(w, r, t, keyID) {
 			return
 		}
 		f, err := filter(r, t)
@@ -54,7 +73,7 @@ func (s *Server) liveRoute(pattern string, filter func(r *http.Request, t *Tenan
 			return
 		}
 		if s.cfg.LivePolled {
-			s.livePage(w, r, t, f, after, fromNow)
+			s.livePage(w, r, t, f, after, fromNow, follow)
 			return
 		}
 		s.liveHold(w, r, t, f, after, fromNow)
@@ -116,8 +135,9 @@ func liveHeaders(w http.ResponseWriter) {
 }
 
 // livePage answers one finite page of a stream: the events after the
-// cursor (from now: none), then the retry field.
-func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f core.LiveFilter, after int64, fromNow bool) {
+// cursor (from now: none), then the retry field (not on a follow-up page:
+// the client was told it).
+func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f core.LiveFilter, after int64, fromNow, follow bool) {
 	var events []core.LogEvent
 	last, err := after, error(nil)
 	if fromNow {
@@ -138,7 +158,9 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 		}
 		body = append(body, msg...)
 	}
-	body = append(body, core.LiveRetryField()...)
+	if !follow {
+		body = append(body, core.LiveRetryField()...)
+	}
 	liveHeaders(w)
 	if s.cfg.FrontHints != nil {
 		s.cfg.FrontHints.Live(r.Context(), last)

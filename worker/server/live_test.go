@@ -241,3 +241,48 @@ func TestLiveStreamPolled(t *testing.T) {
 	}
 	assert.Equal(t, len(log), n, "every event of the tournament")
 }
+
+// TestLiveStreamPolledFollowUp: the front's requests for the next pages
+// of a stream it holds (server.LiveFollowUp) are not counted against the
+// read limits (the stream was, once, when it opened) and carry no retry
+// field (the client was told it); a client's own request is counted.
+func TestLiveStreamPolledFollowUp(t *testing.T) {
+	p := logEnv(t, false, func(c *server.Config) {
+		c.LivePolled = true
+		c.RateLimiter = server.NewMemoryRateLimiter()
+	})
+	matches := p.bracket(t, "duo", "demo", 4)
+	p.goLive(t, matches[0])
+	want := 0
+	for _, e := range readLog(t, p, 1000) {
+		if e["tournament"] == "duo" {
+			want++
+		}
+	}
+	p.mustDo(t, "PUT", "/api/v1/admin/settings", p.admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 1, "keyPerMinute": 1}}, 200)
+	p.Now = p.Now.Add(time.Minute)
+	page := func(follow bool) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "http://alpha.test/api/v1/tournaments/duo/live?after=0", nil)
+		if follow {
+			req = req.WithContext(server.LiveFollowUp(req.Context()))
+		}
+		rec := httptest.NewRecorder()
+		p.Handler.ServeHTTP(rec, req)
+		return rec
+	}
+	first := page(false)
+	require.Equal(t, 200, first.Code, first.Body.String())
+	assert.True(t, strings.HasSuffix(first.Body.String(), "retry: 1000\n\n"))
+	assert.Equal(t, 429, page(false).Code, "a client's second request is counted")
+	for range 3 {
+		next := page(true)
+		require.Equal(t, 200, next.Code, next.Body.String())
+		assert.NotContains(t, next.Body.String(), "retry:")
+		n := 0
+		for _, err := range sse.Read(strings.NewReader(next.Body.String()), nil) {
+			require.NoError(t, err)
+			n++
+		}
+		assert.Equal(t, want, n, "every event of the tournament")
+	}
+}

@@ -45,7 +45,7 @@ async function sha256(s) {
 // (JSON) decoded.
 export function readHints(raw = {}) {
   const hints = { ...raw };
-  for (const k of ["host", "caller", "store", "changed"]) if (raw[k]) hints[k] = JSON.parse(raw[k]);
+  for (const k of ["host", "caller", "store", "changed", "live"]) if (raw[k]) hints[k] = JSON.parse(raw[k]);
   return hints;
 }
 

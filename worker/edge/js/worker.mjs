@@ -5,6 +5,7 @@
 import wasm from "./app.wasm"; // compiled once per isolate by the runtime
 import { GoExited, goBridge } from "./go.mjs";
 import { answered, changed, hostOf, lookup, readHints } from "./front.mjs";
+import { holdLive } from "./live.mjs";
 import { perform, sendDeferred } from "./perform.mjs";
 
 const serve = goBridge(wasm);
@@ -48,11 +49,31 @@ async function handle(request, env, ctx) {
     answer = await serve(message, env, performTimed);
   }
   if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
-  const { response, hints } = await answered(request, url, plan, answer, ctx);
+  let { response, hints } = await answered(request, url, plan, answer, ctx);
+  if (hints.live && request.method === "GET") response = await hold(request, url, response, hints.live, env, ctx);
   if (env.ARENA_EDGE_TRACE === "1") {
     // For benchmarks: the round trips Go asked for, and their time.
     response.headers.set("X-Arena-Edge-IO", `${hints.io ?? 0} ${ioMs}`);
   }
+  return response;
+}
+
+// hold answers a live stream's request by holding it open (live.mjs):
+// each next page is this isolate's own request to Go, made on the side of
+// the watcher that asks first in a tick.
+async function hold(request, url, first, live, env, ctx) {
+  const trace = env.ARENA_EDGE_TRACE === "1";
+  const ask = async (pageURL) => {
+    const answer = await serve({ op: "request", method: "GET", url: pageURL, headers: [], body: undefined, livePage: true }, env, (cmd) => perform(cmd, env));
+    if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
+    // For benchmarks: one line per call into Go for a page.
+    if (trace) console.log(JSON.stringify({ level: "INFO", msg: "live page", url: pageURL, status: answer.status, io: Number(answer.hints?.io ?? 0) }));
+    return answer;
+  };
+  const onError = (e) => console.error(JSON.stringify({ level: "WARN", msg: "live page failed", host: hostOf(url), error: String(e?.message ?? e) }));
+  const { response } = await holdLive(first, live, url, {
+    ask, key: hostOf(url) + url.pathname, signal: request.signal, waitUntil: (p) => ctx.waitUntil(p), onError,
+  });
   return response;
 }
 
