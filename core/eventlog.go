@@ -158,6 +158,8 @@ type EventLogStore interface {
 	SealEvents(ctx context.Context, events []LogEvent) error
 	// Events returns up to limit sealed events after seq, in order.
 	Events(ctx context.Context, after int64, limit int) ([]LogEvent, error)
+	// LogSeq is the last event's seq, sealed or not (0: none).
+	LogSeq(ctx context.Context) (int64, error)
 	// LastEvent is the log's last sealed event, or nil.
 	LastEvent(ctx context.Context) (*LogEvent, error)
 	// LogSigningKey returns the arena's stored Ed25519 seed, storing
@@ -169,21 +171,31 @@ type EventLogStore interface {
 // one. Sealers may run concurrently: each computes the same hashes, and
 // one that finds the events it expected sealed by another starts again
 // from the last sealed event.
+//
+// Many sealers racing over a long backlog restart often, each time from
+// further on; only starts that find the log sealed no further than the
+// one before are counted against the bound (a log that cannot be sealed
+// past an event, never a busy one).
 func SealLog(ctx context.Context, st EventLogStore) error {
-	for range eventLogSealRestarts {
+	last := int64(-1)
+	for stalls := 0; stalls < eventLogSealRestarts; {
 		seq, prev, err := st.LastSealed(ctx)
 		if err != nil {
 			return err
 		}
+		if seq <= last {
+			stalls++
+		}
+		last = seq
 		done, err := sealFrom(ctx, st, seq, prev)
 		if err != nil || done {
 			return err
 		}
 	}
-	return fmt.Errorf("event log: sealing restarted %d times", eventLogSealRestarts)
+	return fmt.Errorf("event log: sealing stalled %d times", eventLogSealRestarts)
 }
 
-// eventLogSealRestarts bounds SealLog's new starts.
+// eventLogSealRestarts bounds SealLog's new starts that made no progress.
 const eventLogSealRestarts = 20
 
 // sealFrom seals the unsealed events after seq (whose hash is prev); it

@@ -58,6 +58,8 @@ func (m *memLog) Events(_ context.Context, after int64, limit int) ([]core.LogEv
 	return out, nil
 }
 
+func (m *memLog) LogSeq(context.Context) (int64, error) { return int64(len(m.events)), nil }
+
 func (m *memLog) LastEvent(ctx context.Context) (*core.LogEvent, error) {
 	seq, _, _ := m.LastSealed(ctx)
 	if seq == 0 {
@@ -128,4 +130,29 @@ func TestEventLogSealAndVerify(t *testing.T) {
 	assert.Error(t, core.VerifyHead(pub, "beta", head), "signed for its arena only")
 	head.Seq = 5
 	assert.Error(t, core.VerifyHead(pub, "alpha", head))
+}
+
+// racedLog is a memLog beside another sealer that, whenever this one
+// asks for the unsealed events, has just sealed the next one itself.
+type racedLog struct{ *memLog }
+
+func (r racedLog) Unsealed(ctx context.Context, after int64, limit int) ([]core.LogEvent, error) {
+	seq, prev, _ := r.LastSealed(ctx)
+	if int(seq) < len(r.events) {
+		e := &r.events[seq]
+		e.PrevHash = prev
+		e.Hash, _ = core.EventHash(*e)
+	}
+	return r.memLog.Unsealed(ctx, after, limit)
+}
+
+// TestSealLogOvertaken: a sealer overtaken by another on every start
+// still finishes (each start is from further on), and the chain is one.
+func TestSealLogOvertaken(t *testing.T) {
+	m := &memLog{}
+	for range 60 {
+		m.add(core.EventLogMatchLive, `{}`)
+	}
+	require.NoError(t, core.SealLog(context.Background(), racedLog{m}))
+	require.NoError(t, core.VerifyChain(0, core.GenesisHash, m.events))
 }

@@ -71,21 +71,17 @@ func LiveRetryField() []byte {
 	return []byte("retry: " + strconv.FormatInt(LiveRetry.Milliseconds(), 10) + "\n\n")
 }
 
-// LogEnd seals the log and returns its last event's seq: where a stream
-// that starts from now stands.
-func LogEnd(ctx context.Context, st EventLogStore) (int64, error) {
-	if err := SealLog(ctx, st); err != nil {
-		return 0, err
-	}
-	seq, _, err := st.LastSealed(ctx)
-	return seq, err
-}
-
 // LiveEvents returns the events after seq that f shows, reading the log
 // (sealing it first) up to LivePage events on; last is the seq the
 // stream is at after them (the last event read, shown or not), and more
 // says the log has events beyond last.
+//
+// A quiet log (nothing appended after seq) costs one read: the log's end.
 func LiveEvents(ctx context.Context, st EventLogStore, after int64, f LiveFilter) (events []LogEvent, last int64, more bool, err error) {
+	end, err := st.LogSeq(ctx)
+	if err != nil || end <= after {
+		return nil, after, false, err
+	}
 	page, err := ReadEventLog(ctx, st, after, LivePage)
 	if err != nil {
 		return nil, after, false, err

@@ -53,13 +53,8 @@ func liveFollowUp(ctx context.Context) bool {
 func (s *Server) liveRoute(pattern string, filter func(r *http.Request, t *Tenant) (core.LiveFilter, error)) {
 	s.public = append(s.public, pattern)
 	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
-		keyID, err := s.apiKey(r, t)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
 		follow := s.cfg.LivePolled && liveFollowUp(r.Context())
-		if !follow && !s.rateLimit(w, r, t, keyID) {
+		if _, ok := s.admitPublic(w, r, t, !follow); !ok {
 			return
 		}
 		f, err := filter(r, t)
@@ -141,7 +136,7 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 	var events []core.LogEvent
 	last, err := after, error(nil)
 	if fromNow {
-		last, err = core.LogEnd(r.Context(), t.Store)
+		last, err = t.Store.LogSeq(r.Context())
 	} else {
 		events, last, _, err = core.LiveEvents(r.Context(), t.Store, after, f)
 	}
@@ -339,7 +334,7 @@ func (feed *liveFeed) follow(s *Server, a *core.Arena) {
 	st, release, err := s.arenaDB(ctx, a)
 	if err == nil {
 		defer release()
-		feed.seq, err = core.LogEnd(ctx, st)
+		feed.seq, err = st.LogSeq(ctx)
 	}
 	feed.err = err
 	close(feed.ready)

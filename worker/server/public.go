@@ -17,15 +17,8 @@ type publicHandler func(r *http.Request, t *Tenant, authenticated bool) (any, er
 func (s *Server) publicRoute(pattern string, h publicHandler) {
 	s.public = append(s.public, pattern)
 	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
-		keyID, err := s.apiKey(r, t)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		if s.cfg.FrontHints != nil {
-			s.cfg.FrontHints.Caller(r.Context(), t.Arena, CallerClass(r.Header.Get("Authorization"), keyID), keyID)
-		}
-		if !s.rateLimit(w, r, t, keyID) {
+		keyID, ok := s.admitPublic(w, r, t, true)
+		if !ok {
 			return
 		}
 		body, etag, hit, err := s.publicBody(r, t, keyID != "", h)
@@ -50,6 +43,26 @@ func (s *Server) publicRoute(pattern string, h publicHandler) {
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(body)
 	}))
+}
+
+// admitPublic admits a public read: a presented API key must be one of
+// the arena's (keyID is its id, "" for none), the front learns the
+// caller's class (even when the read is then refused: it answers the
+// class's later 429s itself), and the read counts against the read
+// limits when counted is true. It answers the refusal itself.
+func (s *Server) admitPublic(w http.ResponseWriter, r *http.Request, t *Tenant, counted bool) (keyID string, ok bool) {
+	keyID, err := s.apiKey(r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return "", false
+	}
+	if s.cfg.FrontHints != nil {
+		s.cfg.FrontHints.Caller(r.Context(), t.Arena, CallerClass(r.Header.Get("Authorization"), keyID), keyID)
+	}
+	if counted && !s.rateLimit(w, r, t, keyID) {
+		return "", false
+	}
+	return keyID, true
 }
 
 // apiKeyHeader is an Authorization presenting an API key (spec 5.2).
