@@ -172,6 +172,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		Tickets:       &platform.Verifier{},
 		RateLimiter:   server.NewMemoryRateLimiter(),
 		SoleWriter:    true,
+		WebhookKick:   server.WebhookKickDelay,
 		Streams:       streamProvider,
 		// make dev-edge seeds the demo into a libSQL server the edge reaches.
 		DemoDatabaseURL: os.Getenv("ARENA_DEMO_DATABASE_URL"),

@@ -175,6 +175,9 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		}
 		defer release()
 		next(w, r, &Tenant{Arena: a, Store: st})
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			s.kickWebhooks(a)
+		}
 	}
 }
 

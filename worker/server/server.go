@@ -77,6 +77,10 @@ type Config struct {
 	// from memory for this long (a warm edge isolate); 0 asks the directory
 	// on every request.
 	HostCacheTTL time.Duration
+	// WebhookKick, when above 0, sends an arena's webhook subscription
+	// deliveries this long after a write to it (webhook_kick.go), besides
+	// the scheduled job; 0 leaves them to the job (the edge's cron).
+	WebhookKick time.Duration
 	// LivePolled says the runtime cannot hold a response open (the edge):
 	// a live stream's answer is then one finite page, and the front holds
 	// the stream (live.go).
@@ -109,7 +113,8 @@ type Server struct {
 	sessionPlayer func(r *http.Request, t *Tenant) string
 
 	arenaDBs *arenaPool
-	live     *liveFeeds // the arenas' live streams (live.go)
+	live     *liveFeeds    // the arenas' live streams (live.go)
+	kicks    *webhookKicks // webhook deliveries after writes (webhook_kick.go)
 
 	// demoStore wraps the store SeedDemo writes tournaments through (tests
 	// inject failures with it); nil for none.
@@ -144,6 +149,7 @@ func New(cfg Config) *Server {
 		s.streams = defaultStreams(cfg.Dev)
 	}
 	s.live = newLiveFeeds()
+	s.kicks = newWebhookKicks()
 	if s.webhooks = cfg.Webhooks; s.webhooks == nil {
 		s.webhooks = NewWebhookSender(nil, cfg.Dev != nil)
 	}
@@ -411,6 +417,7 @@ func schemaBehind(err error) bool {
 // once, one still used by a request when that request ends.
 func (s *Server) Close() error {
 	s.live.end()
+	s.kicks.stop()
 	s.arenaDBs.close()
 	return nil
 }

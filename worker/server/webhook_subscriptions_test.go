@@ -17,6 +17,7 @@ import (
 
 	"arena/core"
 	"arena/worker/arenatest"
+	"arena/worker/server"
 )
 
 // hookEnv is an arena "alpha" in dev mode (webhooks may point at this
@@ -433,6 +434,43 @@ func TestWebhookSubscriptions(t *testing.T) {
 
 			p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+disc, p.admin, nil, 204)
 			p.mustDo(t, "GET", "/api/v1/admin/webhooks/"+disc, p.admin, nil, 404)
+		})
+	}
+}
+
+// TestWebhookKickedByWrites: with Config.WebhookKick (the native server)
+// a decision reaches a subscription without waiting for the scheduled
+// job, verified by the Standard Webhooks library; without it nothing is
+// sent before the job runs.
+func TestWebhookKickedByWrites(t *testing.T) {
+	for _, kick := range []time.Duration{0, 20 * time.Millisecond} {
+		t.Run(map[bool]string{false: "Off", true: "On"}[kick > 0], func(t *testing.T) {
+			o := testOptions()
+			o.Now = time.Now().UTC().Truncate(time.Second)
+			o.Config = func(c *server.Config) { c.WebhookKick = kick }
+			p := alphaOn(t, &testEnv{arenatest.New(t, o)}, false)
+			rc := startReceiver(t)
+			hook := p.mustDo(t, "POST", "/api/v1/admin/webhooks", p.admin, map[string]any{"url": rc.URL + "/hook",
+				"events": []string{"match.confirmed"}}, 201)
+			p.duel(t, "kicked")
+			confirmed := func() []delivery {
+				var out []delivery
+				for _, d := range rc.got() {
+					if decodeStandard(t, d).Type == "match.confirmed" {
+						out = append(out, d)
+					}
+				}
+				return out
+			}
+			if kick == 0 {
+				time.Sleep(200 * time.Millisecond)
+				assert.Empty(t, rc.got(), "nothing before the scheduled job")
+				p.tick(t)
+			}
+			require.Eventually(t, func() bool { return len(confirmed()) == 1 }, 5*time.Second, 10*time.Millisecond)
+			verifyStandard(t, hook["secret"].(string), confirmed()[0], false)
+			p.tick(t)
+			assert.Len(t, confirmed(), 1, "the job does not send it again")
 		})
 	}
 }
