@@ -108,8 +108,9 @@ type DueSubscriptionDelivery struct {
 // SubscriptionStore keeps subscriptions and their deliveries.
 type SubscriptionStore interface {
 	EventLogStore
-	// CreateSubscription stores s with its cursor at the log's last seq.
-	CreateSubscription(ctx context.Context, s WebhookSubscription, at time.Time) error
+	// CreateSubscription stores s with its cursor at the log's last seq,
+	// and returns that cursor.
+	CreateSubscription(ctx context.Context, s WebhookSubscription, at time.Time) (int64, error)
 	// Subscriptions lists every subscription, oldest first.
 	Subscriptions(ctx context.Context) ([]WebhookSubscription, error)
 	// Subscription returns one, or nil.
@@ -241,7 +242,7 @@ func CreateSubscription(ctx context.Context, st SubscriptionStore, d WebhookSubs
 	}
 	s := WebhookSubscription{ID: "wh_" + id, URL: *d.URL, Secret: secret, Format: *d.Format, Events: d.Events,
 		Paused: d.Paused != nil && *d.Paused, CreatedAt: deps.Now}
-	if err := st.CreateSubscription(ctx, s, deps.Now); err != nil {
+	if s.Cursor, err = st.CreateSubscription(ctx, s, deps.Now); err != nil {
 		return nil, err
 	}
 	return &s, nil

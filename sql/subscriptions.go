@@ -17,17 +17,18 @@ import (
 var _ core.SubscriptionStore = (*Arena)(nil)
 
 // CreateSubscription implements core.SubscriptionStore.
-func (s *Arena) CreateSubscription(ctx context.Context, sub core.WebhookSubscription, at time.Time) error {
+func (s *Arena) CreateSubscription(ctx context.Context, sub core.WebhookSubscription, at time.Time) (int64, error) {
 	events, err := json.Marshal(sub.Events)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if _, err := s.db.write(ctx, q("subscription_create"), sql.Named("id", sub.ID), sql.Named("url", sub.URL),
+	var cursor int64
+	if err := s.db.writeRow(ctx, q("subscription_create"), sql.Named("id", sub.ID), sql.Named("url", sub.URL),
 		sql.Named("secret", sub.Secret), sql.Named("format", sub.Format), sql.Named("events", string(events)),
-		sql.Named("paused", sub.Paused), sql.Named("at", formatTime(at))); err != nil {
-		return fmt.Errorf("store: unable to create webhook subscription: %w", err)
+		sql.Named("paused", sub.Paused), sql.Named("at", formatTime(at))).Scan(&cursor); err != nil {
+		return 0, fmt.Errorf("store: unable to create webhook subscription: %w", err)
 	}
-	return nil
+	return cursor, nil
 }
 
 // Subscriptions implements core.SubscriptionStore.

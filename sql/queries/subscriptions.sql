@@ -1,10 +1,11 @@
 -- Integrator webhook subscriptions and their deliveries
--- (migrations/arena/0021_webhook_subscriptions.sql; core/subscriptions.go).
+-- (migrations/arena/0022_webhook_subscriptions.sql; core/subscriptions.go).
 
 -- name: subscription_create
 -- A subscription starts at the log's head: it hears of what happens next.
 INSERT INTO webhook_subscriptions (id, url, secret, format, events, paused, log_cursor, created_at, updated_at)
 VALUES (:id, :url, :secret, :format, :events, :paused, (SELECT coalesce(max(seq), 0) FROM event_log), :at, :at)
+RETURNING log_cursor
 
 -- name: subscriptions
 SELECT id, url, secret, format, events, paused, log_cursor, created_at FROM webhook_subscriptions

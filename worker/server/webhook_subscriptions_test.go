@@ -131,6 +131,8 @@ func (p *protocolEnv) subscribe(t *testing.T, to, format string, events ...strin
 	out := p.mustDo(t, "POST", "/api/v1/admin/webhooks", p.admin, map[string]any{"url": to, "events": events, "format": format}, 201)
 	secret = out["secret"].(string)
 	require.True(t, strings.HasPrefix(secret, "whsec_"), secret)
+	head := p.mustDo(t, "GET", "/api/v1/events/head", "", nil, 200)
+	assert.Equal(t, head["seq"], out["cursor"], "a subscription starts at the log's head, and says so")
 	return out["id"].(string), secret
 }
 
