@@ -232,5 +232,7 @@ func TestDerivedTrace(t *testing.T) {
 	require.Len(t, traces, 1)
 	assert.Equal(t, 0, traces[0].Slot, "slot 0: the service's own")
 	assert.Contains(t, traces[0].Trace, `"turn_started"`)
-	assert.NotContains(t, traces[0].Trace, "Ah", "the hand stream stays out")
+	// Quoted: the random session nonce may hold the letters Ah.
+	assert.NotContains(t, traces[0].Trace, `"cards"`, "the hand stream stays out")
+	assert.NotContains(t, traces[0].Trace, `"Ah"`, "the hand stream stays out")
 }
