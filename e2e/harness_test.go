@@ -268,18 +268,22 @@ func run[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 }
 
 // screenshot saves the page as testdata-artifacts/<test>[-<what>].png at
-// the repository root.
+// the repository root. A screenshot is for people to look at, not an
+// assertion: one that cannot be taken (a long page on a loaded machine can
+// take longer than its limit) is logged and the test goes on.
 func screenshot(t *testing.T, ctx context.Context, what ...string) {
 	t.Helper()
 	name := strings.ReplaceAll(t.Name(), "/", "-")
 	for _, w := range what {
 		name += "-" + w
 	}
-	require.NoError(t, save(t, ctx, name+".png"))
+	if err := save(t, ctx, name+".png"); err != nil {
+		t.Logf("screenshot %s not saved: %v", name, err)
+	}
 }
 
 func save(t *testing.T, ctx context.Context, name string) error {
-	c, cancel := context.WithTimeout(ctx, 10*time.Second)
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(c, chromedp.FullScreenshot(100)) // quality 100: PNG
 	if err != nil {
