@@ -138,10 +138,12 @@ type SubscriptionStore interface {
 	// ClaimSubscriptionDelivery is ClaimDelivery for a subscription's
 	// delivery.
 	ClaimSubscriptionDelivery(ctx context.Context, d SubscriptionDelivery, next, now time.Time) (bool, error)
-	// SubscriptionAttempted records an attempt's outcome: state sent,
-	// failed (given up) or pending (to be retried), the status (0: no
-	// answer) and the latency.
-	SubscriptionAttempted(ctx context.Context, id int64, state string, status int, latency time.Duration, at time.Time) error
+	// SubscriptionAttempted records the outcome of the attempt claimed
+	// at (its number attempt, from 1): state sent, failed (given up) or
+	// pending (to be retried), the status (0: no answer) and the
+	// latency. It changes nothing when the delivery is no longer that
+	// claim's: a replay while the attempt was under way stands.
+	SubscriptionAttempted(ctx context.Context, id int64, attempt int, state string, status int, latency time.Duration, at time.Time) error
 }
 
 // WebhookSubscriptionDraft is a new subscription or a change of one
@@ -478,7 +480,7 @@ func DeliverSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, s
 		case res.attempt >= WebhookMaxAttempts:
 			state = DeliveryFailed
 		}
-		if err := st.SubscriptionAttempted(ctx, d.ID, state, res.status, res.latency, now); err != nil {
+		if err := st.SubscriptionAttempted(ctx, d.ID, res.attempt, state, res.status, res.latency, now); err != nil {
 			return sent, err
 		}
 	}

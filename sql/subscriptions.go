@@ -217,8 +217,8 @@ func (s *Arena) ClaimSubscriptionDelivery(ctx context.Context, d core.Subscripti
 }
 
 // SubscriptionAttempted implements core.SubscriptionStore.
-func (s *Arena) SubscriptionAttempted(ctx context.Context, id int64, state string, status int, latency time.Duration, at time.Time) error {
-	if _, err := s.db.write(ctx, q("subscription_attempted"), sql.Named("state", state), sql.Named("status", status),
+func (s *Arena) SubscriptionAttempted(ctx context.Context, id int64, attempt int, state string, status int, latency time.Duration, at time.Time) error {
+	if _, err := s.db.write(ctx, q("subscription_attempted"), sql.Named("attempt", attempt), sql.Named("state", state), sql.Named("status", status),
 		sql.Named("latency", latency.Milliseconds()), sql.Named("at", formatTime(at)), sql.Named("delivery", id)); err != nil {
 		return fmt.Errorf("store: unable to record subscription delivery %d's attempt: %w", id, err)
 	}

@@ -64,7 +64,9 @@ RETURNING id
 
 -- name: subscription_attempted
 -- A sent delivery gets its sent_at; a failed attempt keeps its state
--- pending (the claim scheduled the retry) or, given up, failed.
+-- pending (the claim scheduled the retry) or, given up, failed. Only the
+-- claim's own row is written (its attempt, claimed at :at): a replay
+-- while the attempt was under way reset it, and the replay stands.
 UPDATE webhook_subscription_deliveries SET state = :state, last_status = :status, latency_ms = :latency,
 	sent_at = CASE WHEN :state = 'sent' THEN :at ELSE sent_at END
-WHERE id = :delivery AND state = 'pending'
+WHERE id = :delivery AND state = 'pending' AND attempts = :attempt AND last_attempt_at = :at

@@ -3,11 +3,14 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -306,6 +309,59 @@ func TestWebhookSubscriptions(t *testing.T) {
 				p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, p.admin, nil, 204)
 			})
 
+			t.Run("ReplayDuringASendStands", func(t *testing.T) {
+				// The receiver holds the first attempt until the replay
+				// is in; the attempt's outcome must not overwrite it.
+				var mu sync.Mutex
+				var got []delivery
+				arrived, release := make(chan struct{}), make(chan struct{})
+				slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					body, _ := io.ReadAll(r.Body)
+					mu.Lock()
+					got = append(got, delivery{path: r.URL.Path, body: body, header: r.Header.Clone()})
+					first := len(got) == 1
+					mu.Unlock()
+					if first {
+						close(arrived)
+						<-release
+					}
+					w.WriteHeader(http.StatusNoContent)
+				}))
+				t.Cleanup(slow.Close)
+				id, secret := p.subscribe(t, slow.URL+"/slow", "standard", "match.confirmed")
+				p.duel(t, "slow")
+				ticked := make(chan int, 1)
+				go func() {
+					status, _ := p.do(t, "POST", "x.test", "/__dev/tick", "", nil)
+					ticked <- status
+				}()
+				select {
+				case <-arrived:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the delivery was not attempted")
+				}
+				d := p.deliveries(t, id)[0]
+				require.Equal(t, "pending", d["state"])
+				require.Equal(t, float64(1), d["attempts"], "the attempt under way is claimed")
+				p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/webhooks/%s/deliveries/%.0f/replay", id, d["id"]), p.admin, nil, 202)
+				close(release)
+				require.Equal(t, http.StatusOK, <-ticked)
+				d = p.deliveries(t, id)[0]
+				assert.Equal(t, "pending", d["state"], "the replay stands: the answer to the attempt before it is not recorded over it")
+				assert.Equal(t, float64(0), d["attempts"])
+				p.tick(t)
+				mu.Lock()
+				sent := append([]delivery(nil), got...)
+				mu.Unlock()
+				require.Len(t, sent, 2, "the replay went out")
+				assert.Equal(t, sent[0].header.Get("webhook-id"), sent[1].header.Get("webhook-id"))
+				verifyStandard(t, secret, sent[1], true)
+				d = p.deliveries(t, id)[0]
+				assert.Equal(t, "sent", d["state"])
+				assert.Equal(t, float64(1), d["attempts"])
+				p.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, p.admin, nil, 204)
+			})
+
 			t.Run("PauseThenResumeMissesNothing", func(t *testing.T) {
 				before := len(rc.got())
 				paused := p.mustDo(t, "PATCH", "/api/v1/admin/webhooks/"+std, p.admin, map[string]any{"paused": true}, 200)
@@ -345,13 +401,13 @@ func TestWebhookSubscriptions(t *testing.T) {
 						first = min(first, decodeStandard(t, d).Data.Seq)
 					}
 				}
-				require.Len(t, sent, 8, "cup, flaky, dead and quiet: each confirmed and resolved")
+				require.Len(t, sent, 10, "cup, flaky, dead, slow and quiet: each confirmed and resolved")
 				before := len(rc.got())
 				out := p.mustDo(t, "POST", "/api/v1/admin/webhooks/"+std+"/replay", p.admin, map[string]any{"after": first - 1}, 202)
-				assert.Equal(t, float64(8), out["replayed"], "every delivered event since the seq")
+				assert.Equal(t, float64(10), out["replayed"], "every delivered event since the seq")
 				p.tick(t)
 				again := since(rc, before)
-				require.Len(t, again, 8)
+				require.Len(t, again, 10)
 				for _, d := range again {
 					verifyStandard(t, stdSecret, d, true)
 					body, known := sent[d.header.Get("webhook-id")]
