@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # audit.sh: Lighthouse (12.2.3, mobile), axe-core and page weight on the
 # pages of issue 25's "Done when": the home page, a tournament, a match,
-# a player and the admin dashboard, against a fresh demo arena.
+# a player and the admin dashboard, and the admin's webhooks page (pages
+# named admin… are opened signed in as the demo's admin), against a fresh
+# demo arena.
 # A developer's tool, not part of make test (a few minutes on two cores).
 # Installs its tools into the git-ignored tools/audit; needs Chromium
 # (scripts/chromium.sh) and Node 20.
@@ -56,7 +58,7 @@ cookie=$(curl -sS -o /dev/null -D - -X POST "$base/auth/mock" -H "Origin: $base"
   --data-urlencode "platformId=$admin" --data-urlencode "next=/admin" | awk 'tolower($1) == "set-cookie:" { sub(/;.*/, "", $2); print $2; exit }' | tr -d '\r')
 [ -n "$cookie" ] || { echo "audit.sh: could not sign in as the demo's admin" >&2; exit 1; }
 
-pages=("home /" "tournament /tournaments/winter-cup" "match /matches/$match" "player /players/$admin" "admin /admin")
+pages=("home /" "tournament /tournaments/winter-cup" "match /matches/$match" "player /players/$admin" "admin /admin" "admin-hooks /admin/webhooks")
 
 node "$root/scripts/audit-axe.mjs" "$chrome" "$base" "$cookie" "${pages[@]}" >"$work/axe.tsv"
 
@@ -64,7 +66,7 @@ printf '%-11s %5s %5s %5s %5s %9s %9s  %s\n' page perf a11y bp seo "weight" "axe
 for entry in "${pages[@]}"; do
   name=${entry%% *}; path=${entry#* }
   headers='{}'
-  [ "$name" = admin ] && headers="{\"Cookie\":\"$cookie\"}"
+  [[ $name == admin* ]] && headers="{\"Cookie\":\"$cookie\"}"
   CHROME_PATH=$chrome "$tools/node_modules/.bin/lighthouse" "$base$path" --quiet \
     --only-categories=performance,accessibility,best-practices,seo \
     --extra-headers="$headers" --output=json --output-path="$work/$name.json" \
