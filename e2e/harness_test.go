@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
@@ -129,6 +130,24 @@ func inZone(t *testing.T, ctx context.Context, zone string) {
 		_, err := cdp.Call(ctx, target, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: zone})
 		return err
 	}))
+}
+
+// recordPolicyViolations makes every page the browser opens from now on
+// keep what its Content-Security-Policy refused (policyViolations reads
+// them), from before the page's own first byte is parsed.
+func recordPolicyViolations(t *testing.T, ctx context.Context) {
+	t.Helper()
+	within(t, ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.arenaPolicyViolations = []; document.addEventListener("securitypolicyviolation", e => window.arenaPolicyViolations.push(e.violatedDirective + " " + (e.blockedURI || e.sample)))`})
+		return err
+	}))
+}
+
+// policyViolations is what the page's policy refused so far.
+func policyViolations(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	return eval[[]string](t, ctx, `window.arenaPolicyViolations ?? ["not recorded"]`)
 }
 
 // withoutScripts turns JavaScript off in the browser.

@@ -47,8 +47,8 @@ type LadderRow struct {
 	Rating *RatingFigures
 }
 
-// LadderView renders the ladder. The selector is a plain GET form (the
-// page loads no htmx: nothing on it refreshes by itself).
+// LadderView renders the ladder. The selector is a plain GET form
+// (nothing on the page refreshes by itself).
 func LadderView(p LadderPage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -1,7 +1,6 @@
 // Package views holds the website's templ components: props in, HTML out;
 // they never call services. Static assets (stylesheet, the small script
-// that shows times in the viewer's zone and keeps pages live, vendored
-// htmx 2.0.11, the icon) are embedded here and served by the binary and
+// that shows times in the viewer's zone and keeps pages live, the icon) are embedded here and served by the binary and
 // the worker alike, under content-hashed names (StaticPath).
 package views
 

@@ -195,15 +195,35 @@
   // region's URL (with the version it shows and the last event's seq,
   // which no cache has seen) and swaps the answer in; 204 keeps it.
   function liveRegions(root) {
+    if (!window.fetch) return;
     root.querySelectorAll("[data-live-stream]").forEach(function (el) {
-      if (el.tagName === "BODY" || !window.htmx) return;
+      if (el.tagName === "BODY") return;
       var id = el.id;
       follow(el.dataset.liveStream, el.dataset.liveEvents, parseInt(el.dataset.liveEvery, 10) || 10, function (seq) {
         var cur = document.getElementById(id);
-        if (!cur || !cur.dataset.liveUrl) return;
-        htmx.ajax("GET", cur.dataset.liveUrl + "&seq=" + encodeURIComponent(seq), { source: cur, target: cur, swap: "outerHTML" });
+        if (cur && cur.dataset.liveUrl) swapRegion(cur, cur.dataset.liveUrl + "&seq=" + encodeURIComponent(seq));
       });
     });
+  }
+  // swapRegion replaces the live region cur by the one url answers (200;
+  // 204: unchanged). The parts the viewer had opened (a group's matches)
+  // stay open, and its times are shown like the page's.
+  function swapRegion(cur, url) {
+    fetch(url, { credentials: "same-origin" }).then(function (res) {
+      return res.status === 200 ? res.text() : null;
+    }).then(function (html) {
+      if (!html || !cur.isConnected) return;
+      var t = document.createElement("template");
+      t.innerHTML = html;
+      var fresh = t.content.getElementById(cur.id);
+      if (!fresh) return;
+      var opened = Array.prototype.map.call(cur.querySelectorAll("details[open] > summary"), function (s) { return s.textContent; });
+      fresh.querySelectorAll("details > summary").forEach(function (s) {
+        if (opened.indexOf(s.textContent) >= 0) s.parentNode.open = true;
+      });
+      cur.replaceWith(fresh);
+      refresh(fresh);
+    }).catch(function () {});
   }
   document.addEventListener("DOMContentLoaded", function () {
     if (document.body.classList.contains("broadcast")) broadcast(document.body);
@@ -216,19 +236,5 @@
     document.querySelectorAll("form[data-follows-format]").forEach(followFormat);
     document.querySelectorAll(".viewer-zone").forEach(function (el) { el.textContent = zoneName(); });
     setInterval(function () { countdown(document); }, 30000);
-  });
-  // A live region came back from the server (htmx): the parts the viewer
-  // had opened (a group's matches) stay open, and its times are shown
-  // like the page's.
-  var opened = [];
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    opened = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open] > summary"), function (s) { return s.textContent; });
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    document.querySelectorAll(".live-region details > summary").forEach(function (s) {
-      if (opened.indexOf(s.textContent) >= 0) s.parentNode.open = true;
-    });
-    opened = [];
-    refresh(document);
   });
 })();

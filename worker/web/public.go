@@ -43,7 +43,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 		s.fail(w, r, t, err)
 		return
 	}
-	p.NowPlaying, p.Layout.HTMX = &playing, playing.Every > 0
+	p.NowPlaying = &playing
 	if l.Viewer != nil {
 		region, err := s.nextRegion(r, t, l.Viewer.PlatformID, lists.tournaments, nil)
 		if err != nil {
@@ -51,7 +51,6 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 			return
 		}
 		p.Next = region
-		p.Layout.HTMX = p.Layout.HTMX || region.Every > 0
 	}
 	s.render(w, r, t, http.StatusOK, views.HomeView(p))
 }

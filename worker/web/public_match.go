@@ -64,7 +64,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		s.fail(w, r, t, err)
 		return
 	}
-	p.Live, p.Layout.HTMX = region, region.Every > 0
+	p.Live = region
 	if err := s.matchWatch(r, t, st, book, &p); err != nil {
 		s.fail(w, r, t, err)
 		return

@@ -56,7 +56,6 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 			return
 		}
 	}
-	p.Layout.HTMX = p.Results.Every > 0 || (p.Next != nil && p.Next.Every > 0)
 	p.Follow = views.FollowButton(*s.followButton(r, t, core.FollowTournament, strconv.FormatInt(tour.ID, 10), "/tournaments/"+tour.Slug))
 	s.render(w, r, t, http.StatusOK, views.TournamentView(p))
 }

@@ -40,7 +40,7 @@ func TestStaticPaths(t *testing.T) {
 		{hashed, "public, max-age=31536000, immutable", "text/css; charset=utf-8", http.StatusOK},
 		{"/static/app.css", "public, max-age=3600", "text/css; charset=utf-8", http.StatusOK},
 		{"/static/app.0123456789abcdef.css", "public, max-age=3600", "text/css; charset=utf-8", http.StatusOK},
-		{views.StaticPath("htmx.min.js"), "public, max-age=31536000, immutable", "text/javascript; charset=utf-8", http.StatusOK},
+		{views.StaticPath("app.js"), "public, max-age=31536000, immutable", "text/javascript; charset=utf-8", http.StatusOK},
 		{views.StaticPath("favicon.svg"), "public, max-age=31536000, immutable", "image/svg+xml", http.StatusOK},
 		{"/favicon.ico", "public, max-age=3600", "image/x-icon", http.StatusOK},
 		{"/static/missing.css", "", "", http.StatusNotFound},

@@ -238,13 +238,13 @@ func origin(r *http.Request) string {
 
 // setPagePolicy gives a page its Content-Security-Policy, the one home of
 // the site's policy: scripts, styles and requests from the arena itself
-// (htmx adds its indicator style inline), pictures from anywhere
+// (no inline script or style), pictures from anywhere
 // (platform avatars), no plugins, never framed. Frames load
 // from the arena itself (its embeds) and from frameSrc: nothing more,
 // unless the page embeds a stream player.
 func setPagePolicy(h http.Header, frameSrc ...string) {
 	frames := strings.Join(append([]string{"'self'"}, frameSrc...), " ")
-	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src * data:; "+
+	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src * data:; "+
 		"object-src 'none'; base-uri 'self'; frame-ancestors 'none'; frame-src "+frames)
 	h.Set("X-Frame-Options", "DENY")
 }
