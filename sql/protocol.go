@@ -36,6 +36,34 @@ func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, err
 	return st, nil
 }
 
+// matchStateAndSeqByID reads a match as match_state does, with the event
+// log's last seq in the same statement: one snapshot, one round trip.
+var matchStateAndSeqByID = sync.OnceValue(func() string {
+	return "SELECT x.*, (SELECT coalesce(max(seq), 0) FROM event_log) FROM (" + matchStateByID() + ") x"
+})
+
+// MatchStateAndLogSeq is MatchState with the event log's last seq when
+// the match was read (core.EventLogStore's LogSeq, read in the same
+// statement): where a match page's live stream starts, so an event the
+// page may have missed is replayed to it, at no extra round trip.
+func (s *Arena) MatchStateAndLogSeq(ctx context.Context, id int64) (*core.MatchState, int64, error) {
+	var raw matchStateRow
+	var seq int64
+	err := s.db.readOnWriter(ctx, func(row scanner) error { return row.Scan(append(raw.dest(), &seq)...) },
+		matchStateAndSeqByID(), sql.Named("match", id))
+	var st *core.MatchState
+	if err == nil {
+		st, err = raw.state()
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, 0, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: unable to read match %d: %w", id, err)
+	}
+	return st, seq, nil
+}
+
 // PlayerMatches implements core.ProtocolStore.
 func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses ...core.MatchStatus) ([]core.MatchState, error) {
 	list, err := json.Marshal(statuses)
@@ -97,16 +125,19 @@ type matchStateRow struct {
 	roster1, roster2                string
 }
 
-func (r *matchStateRow) scan(row scanner) error {
+func (r *matchStateRow) scan(row scanner) error { return row.Scan(r.dest()...) }
+
+// dest is where a match_state row's columns go, in order.
+func (r *matchStateRow) dest() []any {
 	st, m := &r.st, &r.st.Match
 	t := &st.Tournament
-	return row.Scan(&m.ID, &m.TournamentID, &m.Stage, &m.Round, &m.RoundNumber, &m.GroupName, &m.BracketSlot,
+	return []any{&m.ID, &m.TournamentID, &m.Stage, &m.Round, &m.RoundNumber, &m.GroupName, &m.BracketSlot,
 		&r.status, &m.P1, &m.P2, &r.opens, &r.closes, &m.Winner, &r.s1, &r.s2, &m.ResultSource,
 		&m.WinnerTo.BracketSlot, &m.WinnerTo.Side, &m.LoserTo.BracketSlot, &m.LoserTo.Side,
 		&m.SessionNonce, &m.GameSeed, &r.p1r, &r.p2r, &r.live, &r.ended, &r.resolved,
 		&t.Slug, &t.Name, &r.env, &t.TeamMinPlayers, &t.TeamMaxPlayers, &t.Cast.HandMode, &t.Cast.DelaySeconds,
 		&t.AllowSpectators, &r.roster1, &r.roster2, &st.SubmittedHash[1], &st.SubmittedHash[2],
-		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &r.f)
+		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &r.f}
 }
 
 func (r *matchStateRow) state() (*core.MatchState, error) {

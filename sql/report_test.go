@@ -360,3 +360,31 @@ func TestSignInStore(t *testing.T) {
 		})
 	})
 }
+
+// TestMatchStateAndLogSeq: a match read with the log's last seq is the
+// match MatchState reads, and the seq is LogSeq's, moving on with each
+// event (sides readying log match.ready, then match.live).
+func TestMatchStateAndLogSeq(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		s := openArenaStore(t, open)
+		tour := seededBracket(t, s, "seq", 1, 2, 3, 4)
+		m := matchInSlot(t, s, tour, "SF1")
+		before, err := s.LogSeq(ctx)
+		require.NoError(t, err)
+		st, seq, err := s.MatchStateAndLogSeq(ctx, m.ID)
+		require.NoError(t, err)
+		assert.Equal(t, before, seq)
+		assert.Equal(t, reloadState(t, s, m.ID), st)
+		live := goLive(t, s, tour, "SF1")
+		st, seq, err = s.MatchStateAndLogSeq(ctx, m.ID)
+		require.NoError(t, err)
+		assert.Equal(t, live, st)
+		after, err := s.LogSeq(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, after, seq)
+		assert.Greater(t, seq, before, "readying logged events")
+		_, _, err = s.MatchStateAndLogSeq(ctx, 999999)
+		assert.Equal(t, core.CodeMatchNotFound, core.ErrorCode(err))
+	})
+}

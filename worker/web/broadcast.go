@@ -129,12 +129,7 @@ func broadcastSummary(m views.MatchSummary) views.BroadcastMatch {
 // matchBroadcast is GET /matches/{id}/broadcast: one match, large. A
 // match of a tournament that is not public is not found.
 func (s *Site) matchBroadcast(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	from, err := liveFrom(r.Context(), t)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	st, tour, book, ok := s.matchFor(w, r, t)
+	st, tour, book, from, ok := s.matchFor(w, r, t)
 	if !ok {
 		return
 	}

@@ -10,49 +10,47 @@ import (
 	"arena/worker/server"
 )
 
-// matchFor reads the {id} match of a public tournament; a malformed or
-// unknown id, or a draft's match, answers the 404 page (ok false).
-func (s *Site) matchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.MatchState, *core.Tournament, publicBook, bool) {
+// matchFor reads the {id} match of a public tournament, and from, the
+// event log's last seq when the match was read (where the page's live
+// stream starts: an event the page may have missed is replayed to it); a
+// malformed or unknown id, or a draft's match, answers the 404 page (ok
+// false).
+func (s *Site) matchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant) (st *core.MatchState, tour *core.Tournament, book publicBook, from int64, ok bool) {
 	ctx := r.Context()
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return nil, nil, nil, false
+		return nil, nil, nil, 0, false
 	}
-	st, err := t.Store.MatchState(ctx, id)
+	st, from, err = t.Store.MatchStateAndLogSeq(ctx, id)
 	if core.ErrorCode(err) == core.CodeMatchNotFound {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return nil, nil, nil, false
+		return nil, nil, nil, 0, false
 	}
 	if err != nil {
 		s.fail(w, r, t, err)
-		return nil, nil, nil, false
+		return nil, nil, nil, 0, false
 	}
-	tour, err := tournamentview.MatchTournament(ctx, t.Store, &st.Match)
+	tour, err = tournamentview.MatchTournament(ctx, t.Store, &st.Match)
 	if code := core.ErrorCode(err); code == core.CodeTournamentNotFound || code == core.CodeMatchNotFound {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return nil, nil, nil, false
+		return nil, nil, nil, 0, false
 	}
 	if err != nil {
 		s.fail(w, r, t, err)
-		return nil, nil, nil, false
+		return nil, nil, nil, 0, false
 	}
-	book, err := publicPlayers(ctx, t, append([]string{st.P1, st.P2}, append(st.P1Roster, st.P2Roster...)...))
+	book, err = publicPlayers(ctx, t, append([]string{st.P1, st.P2}, append(st.P1Roster, st.P2Roster...)...))
 	if err != nil {
 		s.fail(w, r, t, err)
-		return nil, nil, nil, false
+		return nil, nil, nil, 0, false
 	}
-	return st, tour, book, true
+	return st, tour, book, from, true
 }
 
 // matchPage shows one match of a public tournament.
 func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	from, err := liveFrom(r.Context(), t)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	st, tour, book, ok := s.matchFor(w, r, t)
+	st, tour, book, from, ok := s.matchFor(w, r, t)
 	if !ok {
 		return
 	}
@@ -77,7 +75,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 
 // matchLive is GET /matches/{id}/live: the match page's live region.
 func (s *Site) matchLive(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	st, tour, book, ok := s.matchFor(w, r, t)
+	st, tour, book, _, ok := s.matchFor(w, r, t)
 	if !ok {
 		return
 	}
