@@ -37,9 +37,10 @@ func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, err
 }
 
 // matchStateAndSeqByID reads a match as match_state does, with the event
-// log's last seq in the same statement: one snapshot, one round trip.
+// log's last seq (log_seq, LogSeq's query) in the same statement: one
+// snapshot, one round trip.
 var matchStateAndSeqByID = sync.OnceValue(func() string {
-	return "SELECT x.*, (SELECT coalesce(max(seq), 0) FROM event_log) FROM (" + matchStateByID() + ") x"
+	return "SELECT x.*, (" + q("log_seq") + ") FROM (" + matchStateByID() + ") x"
 })
 
 // MatchStateAndLogSeq is MatchState with the event log's last seq when
