@@ -19,11 +19,14 @@ var queryFiles embed.FS
 // init before its first request; docs/edge.md "Cold start").
 var queries sync.Map
 
-// queryWords are the names a query may use for a list core defines, in
-// double braces: "status IN {{resolved}}" is the SQL of
-// core.MatchStatus.Resolved. Built on first use, like the queries.
+// queryWords are the names a query may use, in double braces, for a list
+// core defines ("status IN {{resolved}}" is the SQL of
+// core.MatchStatus.Resolved) or an expression several queries share
+// ({{log_seq}}: the event log's last seq, sealed or not, 0 when it is
+// empty). Built on first use, like the queries.
 var queryWords = sync.OnceValue(func() *strings.Replacer {
-	return strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses))
+	return strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses),
+		"{{log_seq}}", "(SELECT coalesce(max(seq), 0) FROM event_log)")
 })
 
 // sqlList writes values as a SQL list of string literals: ('a', 'b').

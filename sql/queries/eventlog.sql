@@ -31,7 +31,7 @@ FROM event_log WHERE seq > :after AND hash IS NOT NULL ORDER BY seq LIMIT :limit
 
 -- name: log_seq
 -- The last event's seq, sealed or not (0: the log is empty).
-SELECT coalesce(max(seq), 0) FROM event_log
+SELECT {{log_seq}}
 
 -- name: log_head
 SELECT seq, at, type, tournament_slug, match_id, data, prev_hash, hash

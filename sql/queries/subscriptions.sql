@@ -4,7 +4,7 @@
 -- name: subscription_create
 -- A subscription starts at the log's head: it hears of what happens next.
 INSERT INTO webhook_subscriptions (id, url, secret, format, events, paused, log_cursor, created_at, updated_at)
-VALUES (:id, :url, :secret, :format, :events, :paused, (SELECT coalesce(max(seq), 0) FROM event_log), :at, :at)
+VALUES (:id, :url, :secret, :format, :events, :paused, {{log_seq}}, :at, :at)
 RETURNING log_cursor
 
 -- name: subscriptions

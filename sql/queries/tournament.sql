@@ -33,7 +33,7 @@ SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
 	t.created_at, t.updated_at, t.completed_at,
 	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings, t.check_in_minutes, t.group_format,
 	(SELECT min(m.opens_at) FROM matches m WHERE m.tournament_id = t.id),
-	(SELECT coalesce(max(seq), 0) FROM event_log)
+	{{log_seq}}
 FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
 
 -- name: set_tournament_status
