@@ -49,12 +49,25 @@ type CheckInStore interface {
 	CheckIn(ctx context.Context, t *Tournament, captain string, at time.Time) (bool, error)
 }
 
+// CheckInOverAt reports whether the tournament's check-in is over at
+// now: it had one, and the tournament started (or ended) or its start
+// time passed. Nobody, registered or not, checks in after that.
+func (t *Tournament) CheckInOverAt(now time.Time) bool {
+	_, closes, ok := t.CheckInWindow()
+	return ok && (!t.CheckInApplies() || !now.Before(closes))
+}
+
 // CheckIn checks the player's side in (any roster member may): the same
-// rule for the game client and the site. Checks, in order: the player is
-// on a side (CodeNotRegistered), check-in is open (CodeCheckInClosed,
-// also when the tournament starts concurrently). Checking in again
-// answers as the first time did.
+// rule for the game client and the site. Checks, in order: check-in is
+// over (CodeCheckInClosed: a side withdrawn at the start for not
+// checking in is no longer registered, and is told that check-in
+// closed), the player is on a side (CodeNotRegistered), check-in is open
+// (CodeCheckInClosed, also when the tournament starts concurrently).
+// Checking in again answers as the first time did.
 func CheckIn(ctx context.Context, cs CheckInStore, tour *Tournament, player string, now time.Time) error {
+	if tour.CheckInOverAt(now) {
+		return Errorf(CodeCheckInClosed, "%s takes no check-in any more", tour.Slug)
+	}
 	regs, err := cs.Registrations(ctx, tour.ID)
 	if err != nil {
 		return err

@@ -99,6 +99,8 @@ func TestCheckIn(t *testing.T) {
 			assert.NotContains(t, []any{playerID(5), playerID(6)}, mm["p2PlatformId"])
 		}
 		assert.Equal(t, "check_in_closed", checkIn(playerID(1), 409)["error"], "closed once started")
+		assert.Equal(t, "check_in_closed", checkIn(playerID(5), 409)["error"], "a side withdrawn at the start is told check-in closed")
+		assert.Equal(t, "check_in_closed", checkIn(playerID(9), 409)["error"], "nobody checks in once it is over")
 	})
 	t.Run("TheWithdrawnAreToldWhy", func(t *testing.T) {
 		p.do(t, "POST", "alpha.test", "/__dev/tick", "", nil)
