@@ -32,6 +32,9 @@ type arenaPool struct {
 	// meanwhile: SQLite checkpoints the WAL on close under an exclusive
 	// lock, and a new connection setting WAL mode then fails at once.
 	closing map[string]chan struct{}
+	// opened holds, by URL of a database not open, a channel closed when
+	// it is opened next (watch).
+	opened map[string]chan struct{}
 }
 
 // victim is an evicted database to close outside the lock.
@@ -46,13 +49,14 @@ type pooledDB struct {
 	db   *store.DB
 	refs int // callers holding db
 	elem *list.Element
+	gone chan struct{} // closed when db is evicted
 }
 
 func newArenaPool(open func(url, token string) (*store.DB, error), max int) *arenaPool {
 	if max <= 0 {
 		max = DefaultMaxOpenArenas
 	}
-	return &arenaPool{open: open, max: max, entries: map[string]*pooledDB{}, closing: map[string]chan struct{}{}}
+	return &arenaPool{open: open, max: max, entries: map[string]*pooledDB{}, closing: map[string]chan struct{}{}, opened: map[string]chan struct{}{}}
 }
 
 // acquire returns the database at url, opened when it is not open yet,
@@ -76,9 +80,13 @@ func (p *arenaPool) acquire(url, token string) (*store.DB, func(), error) {
 			p.mu.Unlock()
 			return nil, nil, err
 		}
-		e = &pooledDB{url: url, db: db}
+		e = &pooledDB{url: url, db: db, gone: make(chan struct{})}
 		e.elem = p.recent.PushFront(e)
 		p.entries[url] = e
+		if ch, ok := p.opened[url]; ok {
+			close(ch)
+			delete(p.opened, url)
+		}
 	} else {
 		p.recent.MoveToFront(e.elem)
 	}
@@ -111,11 +119,32 @@ func (p *arenaPool) evictLocked() []victim {
 		}
 		p.recent.Remove(e.elem)
 		delete(p.entries, e.url)
+		close(e.gone)
 		v := victim{url: e.url, db: e.db, done: make(chan struct{})}
 		p.closing[e.url] = v.done
 		victims = append(victims, v)
 	}
 	return victims
+}
+
+// watch is what a follower of the database at url (a live feed) waits
+// on between its reads, holding no reference to it: while the database
+// is open, changed (closed after the next write made through it) and
+// gone (closed when it is evicted: the follower then waits for the next
+// opening); while it is not, opened (closed when it is opened next). Of
+// changed and opened, one is nil.
+func (p *arenaPool) watch(url string) (changed, gone, opened <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.entries[url]; ok {
+		return e.db.Changed(), e.gone, nil
+	}
+	ch, ok := p.opened[url]
+	if !ok {
+		ch = make(chan struct{})
+		p.opened[url] = ch
+	}
+	return nil, nil, ch
 }
 
 // openCount returns how many databases are open.

@@ -7,11 +7,11 @@ import (
 )
 
 // handleEvents answers a page of the arena's event log (docs/events.md):
-// ?after=<seq> (default 0) and ?limit=<n> (1..1000, default 100); a bad
+// ?after=<seq> (default 0; core.ParseSeq) and ?limit=<n> (1..1000, default 100); a bad
 // value is invalid_field naming the parameter.
 func (s *Server) handleEvents(r *http.Request, t *Tenant, _ bool) (any, error) {
 	query := r.URL.Query()
-	after, err := queryInt(query.Get("after"), 0, 0, 1<<62, "after")
+	after, err := seqParam(query.Get("after"), "after")
 	if err != nil {
 		return nil, err
 	}

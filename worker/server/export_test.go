@@ -1,6 +1,10 @@
 package server
 
-import "arena/core"
+import (
+	"time"
+
+	"arena/core"
+)
 
 // OpenArenaDatabases returns how many arena databases the server holds
 // open (tests only).
@@ -11,3 +15,16 @@ func (s *Server) OpenArenaDatabases() int { return s.arenaDBs.openCount() }
 func (s *Server) SetDemoStore(wrap func(core.TournamentStore) core.TournamentStore) {
 	s.demoStore = wrap
 }
+
+// SetLiveLimits changes the live streams' limits (tests only): the most
+// streams a caller holds without and with an API key, and how long a
+// write to a stream may wait.
+func (s *Server) SetLiveLimits(anonymous, keyed int, writeTimeout time.Duration) {
+	s.live.mu.Lock()
+	defer s.live.mu.Unlock()
+	s.live.maxAnonymous, s.live.maxKey, s.live.writeTimeout = anonymous, keyed, writeTimeout
+}
+
+// LiveEncodings counts the events the live streams encoded as SSE
+// messages (tests only).
+func (s *Server) LiveEncodings() int64 { return s.live.encoded.Load() }

@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"arena/core"
@@ -54,40 +57,82 @@ func (s *Server) liveRoute(pattern string, filter func(r *http.Request, t *Tenan
 	s.public = append(s.public, pattern)
 	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
 		follow := s.cfg.LivePolled && liveFollowUp(r.Context())
-		if _, ok := s.admitPublic(w, r, t, !follow); !ok {
+		keyID, ok := s.admitPublic(w, r, t, !follow)
+		if !ok {
 			return
 		}
 		f, err := filter(r, t)
 		if err != nil {
-			writeError(w, r, err)
+			liveFailed(w, r, err)
 			return
 		}
-		after, fromNow, err := liveCursor(r)
+		c, err := liveCursor(r)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		if s.cfg.LivePolled {
-			s.livePage(w, r, t, f, after, fromNow, follow)
+			s.livePage(w, r, t, f, c, follow)
 			return
 		}
-		s.liveHold(w, r, t, f, after, fromNow)
+		s.liveHold(w, r, t, f, c, keyID)
 	}))
 }
 
+// liveFailed answers a stream that could not start, unless the client
+// left meanwhile (then the failure is the canceled request's: logged as
+// the client leaving, never answered as an error).
+func liveFailed(w http.ResponseWriter, r *http.Request, err error) {
+	ctx := r.Context()
+	if ctx.Err() != nil {
+		logger(ctx).InfoContext(ctx, "client left", slog.String("error", err.Error()))
+		return
+	}
+	writeError(w, r, err)
+}
+
+// streamCursor is where a stream resumes: after seq after, or from now;
+// field names the field it came in (Last-Event-ID or after).
+type streamCursor struct {
+	after   int64
+	fromNow bool
+	field   string
+}
+
+// ahead is the refusal of a cursor beyond the log's last event.
+func (c streamCursor) ahead() error { return core.FieldError(core.CodeInvalidField, c.field) }
+
 // liveCursor reads where a stream resumes: Last-Event-ID when the client
 // sent one (EventSource does when it reconnects), else ?after=; neither
-// means from now. A bad value is invalid_field naming it.
-func liveCursor(r *http.Request) (after int64, fromNow bool, err error) {
-	name, raw := "Last-Event-ID", r.Header.Get("Last-Event-ID")
+// means from now. A value that is not a seq (core.ParseSeq) is
+// invalid_field naming it; one beyond the log's last event is refused
+// when the log is read (streamCursor.ahead).
+func liveCursor(r *http.Request) (streamCursor, error) {
+	c := streamCursor{field: "Last-Event-ID"}
+	raw := r.Header.Get(c.field)
 	if raw == "" {
-		name, raw = "after", r.URL.Query().Get("after")
+		c.field, raw = "after", r.URL.Query().Get("after")
 	}
 	if raw == "" {
-		return 0, true, nil
+		c.fromNow = true
+		return c, nil
 	}
-	after, err = queryInt(raw, 0, 0, 1<<62, name)
-	return after, false, err
+	after, err := seqParam(raw, c.field)
+	c.after = after
+	return c, err
+}
+
+// seqParam reads a cursor into the log (core.ParseSeq) given in field
+// name; "" is 0.
+func seqParam(raw, name string) (int64, error) {
+	if raw == "" {
+		return 0, nil
+	}
+	seq, ok := core.ParseSeq(raw)
+	if !ok {
+		return 0, core.FieldError(core.CodeInvalidField, name)
+	}
+	return seq, nil
 }
 
 // tournamentLive is the filter of a tournament's stream: a tournament the
@@ -132,16 +177,19 @@ func liveHeaders(w http.ResponseWriter) {
 // livePage answers one finite page of a stream: the events after the
 // cursor (from now: none), then the retry field (not on a follow-up page:
 // the client was told it).
-func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f core.LiveFilter, after int64, fromNow, follow bool) {
+func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f core.LiveFilter, c streamCursor, follow bool) {
 	var events []core.LogEvent
-	last, err := after, error(nil)
-	if fromNow {
+	last, err := c.after, error(nil)
+	if c.fromNow {
 		last, err = t.Store.LogSeq(r.Context())
 	} else {
-		events, last, _, err = core.LiveEvents(r.Context(), t.Store, after, f)
+		events, last, _, err = core.LiveEvents(r.Context(), t.Store, c.after, f)
+	}
+	if errors.Is(err, core.ErrLiveCursorAhead) {
+		err = c.ahead()
 	}
 	if err != nil {
-		writeError(w, r, err)
+		liveFailed(w, r, err)
 		return
 	}
 	var body []byte
@@ -164,65 +212,127 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 	_, _ = w.Write(body)
 }
 
+// liveCaller is whom a held stream counts against: its API key's bucket
+// in its arena (keys are an arena's), else its client IP's, across every
+// arena the process serves (the process's connections are what the
+// limit keeps).
+func liveCaller(a *core.Arena, keyID, ip string) string {
+	if keyID != "" {
+		return a.Slug + "/" + RateBucket(keyID, "")
+	}
+	return RateBucket("", ip)
+}
+
+// withArenaDB runs fn with the arena's database, taken from the pool for
+// fn alone: a held stream keeps no database open between its reads.
+func (s *Server) withArenaDB(ctx context.Context, a *core.Arena, fn func(st *store.Arena) error) error {
+	st, release, err := s.arenaDB(ctx, a)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return fn(st)
+}
+
 // liveHold holds a stream open: the catch-up from the log, then the
 // feed's events, a comment after each core.LiveKeepAlive of silence.
-// It ends when the client goes, the server shuts down, or the watcher
-// falls core.LiveBacklog events behind (the client then resumes).
-func (s *Server) liveHold(w http.ResponseWriter, r *http.Request, t *Tenant, f core.LiveFilter, after int64, fromNow bool) {
+// It ends when the client goes, the server shuts down, a write waits
+// core.LiveWriteTimeout (the client does not read), or the watcher falls
+// core.LiveBacklog events behind (the client then resumes). The caller
+// holds at most core.LiveMaxStreamsAnonymous or core.LiveMaxStreamsKey
+// streams at once; the stream holds no database between its reads.
+func (s *Server) liveHold(w http.ResponseWriter, r *http.Request, t *Tenant, f core.LiveFilter, c streamCursor, keyID string) {
 	ctx := r.Context()
-	watcher, joined, err := s.live.join(ctx, s, t.Arena, f)
-	if err != nil {
-		writeError(w, r, err)
+	a := t.Arena
+	free, ok := s.live.take(liveCaller(a, keyID, s.clientIP(r)), keyID != "")
+	if !ok {
+		writeCode(w, r, core.CodeTooManyStreams)
 		return
 	}
-	defer s.live.leave(t.Arena.Slug, watcher)
-	if fromNow {
-		after = joined
+	defer free()
+	if t.release != nil {
+		t.release()
+		t.Store = nil
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout
+	watcher, joined, err := s.live.join(ctx, s, a, f)
+	if err != nil {
+		liveFailed(w, r, err)
+		return
+	}
+	defer s.live.leave(a.Slug, watcher)
+	after := c.after
+	if c.fromNow {
+		after = joined
+	} else if after > joined {
+		// The feed may not have read the newest events yet: the log says.
+		var end int64
+		err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
+			end, err = st.LogSeq(ctx)
+			return err
+		})
+		if err == nil && after > end {
+			err = c.ahead()
+		}
+		if err != nil {
+			liveFailed(w, r, err)
+			return
+		}
+	}
+	out := liveOut{w: w, rc: http.NewResponseController(w), timeout: s.live.timeout()}
 	liveHeaders(w)
 	w.WriteHeader(http.StatusOK)
-	if _, err := w.Write(core.LiveRetryField()); err != nil {
+	if !out.write(core.LiveRetryField()) {
 		return
 	}
 	// Catch up from the log to where the feed stood when this joined.
 	for after < joined {
-		events, last, _, err := core.LiveEvents(ctx, t.Store, after, f)
+		var events []core.LogEvent
+		var last int64
+		err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
+			events, last, _, err = core.LiveEvents(ctx, st, after, f)
+			return err
+		})
 		if err != nil || last == after {
 			return // the client resumes from after
 		}
+		var msgs [][]byte
 		for _, e := range events {
 			if e.Seq > joined {
 				break
 			}
-			if !writeLive(w, e) {
+			msg, err := s.live.message(e)
+			if err != nil {
 				return
 			}
+			msgs = append(msgs, msg)
+		}
+		if !out.write(msgs...) {
+			return
 		}
 		after = min(last, joined)
-	}
-	if rc.Flush() != nil {
-		return
 	}
 	quiet := time.NewTimer(core.LiveKeepAlive)
 	defer quiet.Stop()
 	for {
 		select {
-		case e, ok := <-watcher.events:
-			if !ok {
+		case <-watcher.wake:
+			queued, dropped := watcher.take()
+			if dropped {
 				return
 			}
-			if e.Seq <= after {
-				continue
+			msgs := make([][]byte, 0, len(queued))
+			for _, m := range queued {
+				if m.seq > after {
+					msgs = append(msgs, m.bytes)
+					after = m.seq
+				}
 			}
-			if !writeLive(w, e) || rc.Flush() != nil {
+			if !out.write(msgs...) {
 				return
 			}
-			after = e.Seq
 			quiet.Reset(core.LiveKeepAlive)
 		case <-quiet.C:
-			if _, err := w.Write([]byte(":\n\n")); err != nil || rc.Flush() != nil {
+			if !out.write(liveComment) {
 				return
 			}
 			quiet.Reset(core.LiveKeepAlive)
@@ -234,26 +344,86 @@ func (s *Server) liveHold(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 	}
 }
 
-// writeLive writes one event's message; false when the stream broke.
-func writeLive(w http.ResponseWriter, e core.LogEvent) bool {
-	msg, err := core.LiveMessage(e)
-	if err != nil {
-		return false
-	}
-	_, err = w.Write(msg)
-	return err == nil
+// liveComment is the comment a quiet stream sends.
+var liveComment = []byte(":\n\n")
+
+// liveOut writes to a held stream, each write bounded by timeout.
+type liveOut struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
 }
 
-// liveFeeds holds the feed of each arena somebody watches.
+// write writes msgs and flushes them; false when the stream broke or a
+// write waited out the timeout (the client does not read).
+func (o liveOut) write(msgs ...[]byte) bool {
+	_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
+	for _, m := range msgs {
+		if _, err := o.w.Write(m); err != nil {
+			return false
+		}
+	}
+	return o.rc.Flush() == nil
+}
+
+// liveFeeds holds the feed of each arena somebody watches, and counts
+// each caller's held streams.
 type liveFeeds struct {
 	mu      sync.Mutex
 	feeds   map[string]*liveFeed // by arena slug
+	streams map[string]int       // held streams by caller (liveCaller)
 	closing chan struct{}        // closed when the server ends its streams
 	once    sync.Once
+
+	// The limits: core's (tests change them).
+	maxAnonymous, maxKey int
+	writeTimeout         time.Duration
+	// encoded counts the events encoded as SSE messages (tests).
+	encoded atomic.Int64
 }
 
 func newLiveFeeds() *liveFeeds {
-	return &liveFeeds{feeds: map[string]*liveFeed{}, closing: make(chan struct{})}
+	return &liveFeeds{feeds: map[string]*liveFeed{}, streams: map[string]int{}, closing: make(chan struct{}),
+		maxAnonymous: core.LiveMaxStreamsAnonymous, maxKey: core.LiveMaxStreamsKey, writeTimeout: core.LiveWriteTimeout}
+}
+
+// take counts a stream of caller, keyed or not, and returns the function
+// that frees its slot (call it once the stream ended); false when the
+// caller holds its most streams already.
+func (l *liveFeeds) take(caller string, keyed bool) (func(), bool) {
+	limit := l.maxAnonymous
+	if keyed {
+		limit = l.maxKey
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.streams[caller] >= limit {
+		return nil, false
+	}
+	l.streams[caller]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if l.streams[caller]--; l.streams[caller] <= 0 {
+				delete(l.streams, caller)
+			}
+		})
+	}, true
+}
+
+// timeout is how long a write to a stream may wait.
+func (l *liveFeeds) timeout() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writeTimeout
+}
+
+// message is the SSE message of e (core.LiveMessage), counted.
+func (l *liveFeeds) message(e core.LogEvent) ([]byte, error) {
+	l.encoded.Add(1)
+	return core.LiveMessage(e)
 }
 
 // liveFeed follows one arena's log for its watchers.
@@ -267,24 +437,66 @@ type liveFeed struct {
 	watchers map[*liveWatcher]struct{}
 }
 
-// liveWatcher is one held stream: the feed's events its filter shows.
-// The feed closes events when the watcher fell too far behind.
+// liveWatcher is one held stream: the feed queues the messages of the
+// events its filter shows, up to core.LiveBacklog; one more drops the
+// watcher (its client resumes from the log).
 type liveWatcher struct {
 	filter core.LiveFilter
-	events chan core.LogEvent
+	wake   chan struct{} // holds one token when messages were queued or the watcher dropped
+
+	mu      sync.Mutex
+	queue   []liveMessage // grows as needed
+	dropped bool
+}
+
+// liveMessage is one event's SSE message, encoded once by the feed and
+// shared by every watcher it goes to.
+type liveMessage struct {
+	seq   int64
+	bytes []byte
+}
+
+// push queues m; false when the watcher is (now) dropped.
+func (w *liveWatcher) push(m liveMessage) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.dropped {
+		return false
+	}
+	if len(w.queue) >= core.LiveBacklog {
+		w.dropped, w.queue = true, nil
+	} else {
+		w.queue = append(w.queue, m)
+	}
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	return !w.dropped
+}
+
+// take returns the queued messages (the queue starts over empty), and
+// whether the watcher was dropped.
+func (w *liveWatcher) take() ([]liveMessage, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	q := w.queue
+	w.queue = nil
+	return q, w.dropped
 }
 
 // join adds a watcher to the arena's feed, starting the feed when it is
-// the first, and returns the seq the feed stands at: the watcher's
-// channel gets every event after it that the filter shows.
+// the first, and returns the seq the feed stands at: the watcher is
+// given every event after it that the filter shows.
 func (l *liveFeeds) join(ctx context.Context, s *Server, a *core.Arena, f core.LiveFilter) (*liveWatcher, int64, error) {
-	w := &liveWatcher{filter: f, events: make(chan core.LogEvent, core.LiveBacklog)}
+	w := &liveWatcher{filter: f, wake: make(chan struct{}, 1)}
 	l.mu.Lock()
 	feed, ok := l.feeds[a.Slug]
 	if !ok {
 		feed = &liveFeed{ready: make(chan struct{}), stop: make(chan struct{}), watchers: map[*liveWatcher]struct{}{}}
 		l.feeds[a.Slug] = feed
-		go feed.follow(s, a)
+		arena := *a // the feed outlives the request
+		go feed.follow(s, &arena)
 	}
 	feed.mu.Lock()
 	feed.watchers[w] = struct{}{}
@@ -327,15 +539,16 @@ func (l *liveFeeds) leave(slug string, w *liveWatcher) {
 func (l *liveFeeds) end() { l.once.Do(func() { close(l.closing) }) }
 
 // follow reads the arena's log from its end on, handing each new event
-// to the watchers, until the last watcher leaves. It holds the arena's
-// database open meanwhile.
+// to the watchers, until the last watcher leaves. It takes the arena's
+// database from the pool only while it reads: between reads it waits on
+// the pool's watch (a write through the open database, its eviction, its
+// next opening), holding nothing open.
 func (feed *liveFeed) follow(s *Server, a *core.Arena) {
 	ctx := context.Background()
-	st, release, err := s.arenaDB(ctx, a)
-	if err == nil {
-		defer release()
+	err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
 		feed.seq, err = st.LogSeq(ctx)
-	}
+		return err
+	})
 	feed.err = err
 	close(feed.ready)
 	if err != nil {
@@ -347,44 +560,61 @@ func (feed *liveFeed) follow(s *Server, a *core.Arena) {
 	if s.cfg.SoleWriter {
 		poll = core.LiveKeepAlive
 	}
+	timer := time.NewTimer(poll)
+	defer timer.Stop()
+	read := true
 	for {
-		changed := st.DB().Changed()
-		more, err := feed.advance(ctx, st)
-		if err != nil {
-			s.log.Warn("live feed", "arena", a.Slug, "error", err)
+		// Watch before reading: a write after the read wakes the feed.
+		changed, gone, opened := s.arenaDBs.watch(a.DatabaseURL)
+		if read {
+			var more bool
+			err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
+				more, err = feed.advance(ctx, st, s.live)
+				return err
+			})
+			if err != nil {
+				s.log.Warn("live feed", "arena", a.Slug, "error", err)
+			}
+			if more && err == nil {
+				continue
+			}
 		}
-		if more && err == nil {
-			continue
-		}
+		timer.Reset(poll)
+		read = true
 		select {
 		case <-changed:
-		case <-time.After(poll):
+		case <-opened:
+		case <-gone:
+			read = false // nothing new: wait for the next opening
+		case <-timer.C:
 		case <-feed.stop:
 			return
 		}
 	}
 }
 
-// advance hands the events after the feed's seq to the watchers.
-func (feed *liveFeed) advance(ctx context.Context, st *store.Arena) (bool, error) {
+// advance hands the events after the feed's seq to the watchers, each
+// event encoded once for all of them.
+func (feed *liveFeed) advance(ctx context.Context, st *store.Arena, l *liveFeeds) (bool, error) {
 	events, last, more, err := core.LiveEvents(ctx, st, feed.seqNow(), core.LiveFilter{})
 	if err != nil {
 		return false, err
 	}
+	msgs := make([][]byte, len(events))
 	feed.mu.Lock()
 	defer feed.mu.Unlock()
 	for w := range feed.watchers {
-		for _, e := range events {
+		for i, e := range events {
 			if !w.filter.Match(e) {
 				continue
 			}
-			select {
-			case w.events <- e:
-			default: // too far behind: the client resumes from the log
-				close(w.events)
-				delete(feed.watchers, w)
+			if msgs[i] == nil {
+				if msgs[i], err = l.message(e); err != nil {
+					return false, err
+				}
 			}
-			if _, ok := feed.watchers[w]; !ok {
+			if !w.push(liveMessage{seq: e.Seq, bytes: msgs[i]}) {
+				delete(feed.watchers, w) // too far behind: the client resumes from the log
 				break
 			}
 		}
@@ -392,7 +622,6 @@ func (feed *liveFeed) advance(ctx context.Context, st *store.Arena) (bool, error
 	feed.seq = last
 	return more, nil
 }
-
 func (feed *liveFeed) seqNow() int64 {
 	feed.mu.Lock()
 	defer feed.mu.Unlock()

@@ -28,6 +28,9 @@ const (
 type Tenant struct {
 	Arena *core.Arena
 	Store *store.Arena
+	// release hands Store back to the pool of open databases before the
+	// request ends (a held live stream); Store is then not to be used.
+	release func()
 }
 
 // tenantHandler is a handler that runs for one arena.
@@ -174,7 +177,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			return
 		}
 		defer release()
-		next(w, r, &Tenant{Arena: a, Store: st})
+		next(w, r, &Tenant{Arena: a, Store: st, release: release})
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			s.kickWebhooks(a)
 		}

@@ -28,6 +28,7 @@ var statusByCode = map[string]int{
 	core.CodeBodyTooLarge:     http.StatusRequestEntityTooLarge,
 	core.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	core.CodeRateLimited:      http.StatusTooManyRequests,
+	core.CodeTooManyStreams:   http.StatusTooManyRequests,
 	// With Retry-After: DatabaseRetryAfter.
 	core.CodeDatabaseUnavailable: http.StatusServiceUnavailable,
 
