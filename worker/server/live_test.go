@@ -1,14 +1,18 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,10 +35,16 @@ type liveStream struct {
 // extra header name/value pairs (Last-Event-ID).
 func openLive(t *testing.T, base, path string, header ...string) *liveStream {
 	t.Helper()
+	return openLiveOn(t, base, "alpha.test", path, header...)
+}
+
+// openLiveOn is openLive on host.
+func openLiveOn(t *testing.T, base, host, path string, header ...string) *liveStream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, "GET", base+path, nil)
 	require.NoError(t, err)
-	req.Host = "alpha.test"
+	req.Host = host
 	req.Header.Set("Accept", "text/event-stream")
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
@@ -188,6 +198,15 @@ func TestLiveStreams(t *testing.T) {
 				{"/api/v1/live?after=-1", "", 422, "after"},
 				{"/api/v1/live?after=x", "", 422, "after"},
 				{"/api/v1/live", "x", 422, "Last-Event-ID"},
+				// A seq is plain decimal: no sign, no leading zero.
+				{"/api/v1/live?after=%2B5", "", 422, "after"},
+				{"/api/v1/live?after=05", "", 422, "after"},
+				{"/api/v1/live", "+5", 422, "Last-Event-ID"},
+				{"/api/v1/live", "-1", 422, "Last-Event-ID"},
+				{"/api/v1/live", "005", 422, "Last-Event-ID"},
+				// Beyond the log's last event: a cursor of another log.
+				{"/api/v1/live?after=" + strconv.Itoa(len(log)+1), "", 422, "after"},
+				{"/api/v1/tournaments/duo/live", strconv.Itoa(len(log) + 1), 422, "Last-Event-ID"},
 			} {
 				s := openLive(t, base, bad.path, "Last-Event-ID", bad.header)
 				assert.Equal(t, bad.status, s.resp.StatusCode, bad.path)
@@ -196,6 +215,35 @@ func TestLiveStreams(t *testing.T) {
 					require.NoError(t, json.NewDecoder(s.resp.Body).Decode(&out))
 					assert.Equal(t, bad.field, out["field"], bad.path)
 				}
+			}
+		})
+	}
+}
+
+// TestLiveCursorAtHead: a cursor at the log's last event is a stream
+// from there (nothing to replay); the log's pages take the same seqs and
+// refuse the same signed forms.
+func TestLiveCursorAtHead(t *testing.T) {
+	for _, polled := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Held", true: "Polled"}[polled], func(t *testing.T) {
+			p := logEnv(t, false, func(c *server.Config) { c.LivePolled = polled })
+			p.bracket(t, "duo", "demo", 4)
+			head := strconv.Itoa(len(readLog(t, p, 1000)))
+			base := liveListener(t, p)
+			s := openLive(t, base, "/api/v1/live", "Last-Event-ID", head)
+			require.Equal(t, 200, s.resp.StatusCode)
+			s = openLive(t, base, "/api/v1/live?after="+head)
+			require.Equal(t, 200, s.resp.StatusCode)
+			for _, bad := range []string{"1" + head, "%2B1", "-1", "01"} {
+				s := openLive(t, base, "/api/v1/live?after="+bad)
+				assert.Equal(t, 422, s.resp.StatusCode, bad)
+				status, out := p.do(t, "GET", "alpha.test", "/api/v1/events?after="+bad, "", nil)
+				if bad == "1"+head {
+					assert.Equal(t, 200, status, "a page after the head is empty")
+					continue
+				}
+				assert.Equal(t, 422, status, bad)
+				assert.Equal(t, "after", out["field"])
 			}
 		})
 	}
@@ -285,4 +333,238 @@ func TestLiveStreamPolledFollowUp(t *testing.T) {
 		}
 		assert.Equal(t, want, n, "every event of the tournament")
 	}
+}
+
+// eventually retries open until it answers want, failing after a few
+// seconds; it returns the stream that did.
+func eventually(t *testing.T, want int, open func() *liveStream) *liveStream {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s := open()
+		if s.resp.StatusCode == want {
+			return s
+		}
+		s.close()
+		if time.Now().After(deadline) {
+			t.Fatalf("still %d after 5 s, want %d", s.resp.StatusCode, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// refused checks that s was refused with 429 too_many_streams.
+func refused(t *testing.T, s *liveStream, msg string) {
+	t.Helper()
+	require.Equal(t, http.StatusTooManyRequests, s.resp.StatusCode, msg)
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(s.resp.Body).Decode(&out))
+	assert.Equal(t, "too_many_streams", out["error"], msg)
+}
+
+// TestLiveStreamCaps: a caller holds at most 64 streams with an API key
+// and 8 per IP without one; the next is 429 too_many_streams, and a
+// stream that closes frees its slot at once. Keyed streams take no slot
+// of their IPs; another IP has its own 8.
+func TestLiveStreamCaps(t *testing.T) {
+	p := logEnv(t, false, func(c *server.Config) {
+		c.ClientIPHeader = "X-Client-Ip"
+		c.RateLimiter = nil
+	})
+	base := liveListener(t, p)
+	auth := "Bearer " + p.mustDo(t, "POST", "/api/v1/admin/api-keys", p.admin, map[string]any{"label": "k"}, 201)["key"].(string)
+	keyed := func() *liveStream {
+		return openLive(t, base, "/api/v1/live", "Authorization", auth, "X-Client-Ip", "10.0.0.1")
+	}
+	anonymous := func(ip string) func() *liveStream {
+		return func() *liveStream { return openLive(t, base, "/api/v1/live", "X-Client-Ip", ip) }
+	}
+
+	var held []*liveStream
+	for i := range 64 {
+		s := keyed()
+		require.Equal(t, 200, s.resp.StatusCode, "keyed stream %d", i+1)
+		held = append(held, s)
+	}
+	refused(t, keyed(), "the 65th keyed stream")
+	var anon []*liveStream
+	for i := range 8 {
+		s := anonymous("10.0.0.1")()
+		require.Equal(t, 200, s.resp.StatusCode, "anonymous stream %d", i+1)
+		anon = append(anon, s)
+	}
+	refused(t, anonymous("10.0.0.1")(), "the 9th anonymous stream of one IP")
+	other := anonymous("10.0.0.2")()
+	assert.Equal(t, 200, other.resp.StatusCode, "another IP has its own streams")
+
+	// A stream that closes frees its slot.
+	held[0].close()
+	eventually(t, 200, keyed)
+	refused(t, keyed(), "the slot was taken again")
+	anon[0].close()
+	eventually(t, 200, anonymous("10.0.0.1"))
+	refused(t, anonymous("10.0.0.1")(), "the slot was taken again")
+}
+
+// TestLiveStreamBacklogGrows: a held stream sets nothing aside for events
+// it has not been sent: the heap per idle stream (both ends of the
+// connection, in this process) stays far below the 1,024 events a
+// backlog allocated up front took (about 115 KB).
+func TestLiveStreamBacklogGrows(t *testing.T) {
+	if raceDetector {
+		t.Skip("the race detector's shadow memory skews the heap")
+	}
+	p := logEnv(t, false, func(c *server.Config) {
+		c.ClientIPHeader = "X-Client-Ip"
+		c.RateLimiter = nil
+	})
+	base := liveListener(t, p)
+	const n = 200
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
+	t.Cleanup(client.CloseIdleConnections)
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	open := openLive(t, base, "/api/v1/live") // the feed and the connection pool exist before the count
+	require.Equal(t, 200, open.resp.StatusCode)
+	before := heap()
+	var bodies []io.Closer
+	for i := range n {
+		req, err := http.NewRequest("GET", base+"/api/v1/live", nil)
+		require.NoError(t, err)
+		req.Host = "alpha.test"
+		req.Header.Set("X-Client-Ip", fmt.Sprintf("10.1.%d.%d", i/250, i%250))
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		require.Equal(t, 200, resp.StatusCode)
+		bodies = append(bodies, resp.Body)
+	}
+	after := heap()
+	perStream := (int64(after) - int64(before)) / n
+	t.Logf("heap per idle stream, both ends: %d bytes", perStream)
+	assert.Less(t, perStream, int64(48<<10), "a stream allocates no backlog up front")
+	for _, b := range bodies {
+		_ = b.Close()
+	}
+}
+
+// TestLiveStreamsDoNotPinArenas: streams on more arenas than
+// MaxOpenArenas keep no database open between reads: the pool stays
+// within its bound while every stream is held, and each stream still
+// shows its arena's next event (its feed wakes when the database opens
+// again).
+func TestLiveStreamsDoNotPinArenas(t *testing.T) {
+	const bound, arenas = 2, 5
+	env := newTestEnvWith(t, false, func(c *server.Config) {
+		c.MaxOpenArenas = bound
+		c.RateLimiter = nil
+	})
+	srv := httptest.NewServer(server.Compress(env.Handler))
+	t.Cleanup(srv.Close)
+	admins := make([]string, arenas)
+	streams := make([]*liveStream, arenas)
+	host := func(i int) string { return fmt.Sprintf("arena-%d.test", i) }
+	for i := range arenas {
+		admins[i] = env.createArena(t, fmt.Sprintf("arena-%d", i), host(i))
+	}
+	for i := range arenas {
+		streams[i] = openLiveOn(t, srv.URL, host(i), "/api/v1/live")
+		require.Equal(t, 200, streams[i].resp.StatusCode)
+	}
+	assert.Eventually(t, func() bool { return env.Server.OpenArenaDatabases() <= bound }, 5*time.Second, 10*time.Millisecond,
+		"held streams keep %d databases open, over the bound of %d", env.Server.OpenArenaDatabases(), bound)
+	for i := range arenas {
+		status, out := env.do(t, "POST", host(i), "/api/v1/admin/tournaments", admins[i], env.tournamentBody("cup", "groups_playoffs", 8))
+		require.Equal(t, 201, status, out)
+		status, out = env.do(t, "POST", host(i), "/api/v1/admin/tournaments/cup/status", admins[i], map[string]any{"status": "registration_open"})
+		require.Equal(t, 200, status, out)
+	}
+	for i, s := range streams {
+		e, body := s.next(t)
+		assert.Equal(t, "tournament.status", e.Type, "arena %d", i)
+		assert.Equal(t, "cup", body["tournament"], "arena %d", i)
+	}
+	assert.Eventually(t, func() bool { return env.Server.OpenArenaDatabases() <= bound }, 5*time.Second, 10*time.Millisecond)
+}
+
+// TestLiveEventEncodedOnce: the feed encodes each event once, however
+// many watchers it goes to; every watcher gets the same message.
+func TestLiveEventEncodedOnce(t *testing.T) {
+	p := logEnv(t, false, func(c *server.Config) {
+		c.ClientIPHeader = "X-Client-Ip"
+		c.RateLimiter = nil
+	})
+	base := liveListener(t, p)
+	p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, p.tournamentBody("enc", "groups_playoffs", 16), 201)
+	p.mustDo(t, "POST", "/api/v1/admin/tournaments/enc/status", p.admin, map[string]any{"status": "registration_open"}, 200)
+	var watchers []*liveStream
+	for i := range 12 {
+		path := "/api/v1/live"
+		if i%2 == 1 {
+			path = "/api/v1/tournaments/enc/live"
+		}
+		s := openLive(t, base, path, "X-Client-Ip", fmt.Sprintf("10.2.0.%d", i))
+		require.Equal(t, 200, s.resp.StatusCode)
+		watchers = append(watchers, s)
+	}
+	before := p.Server.LiveEncodings()
+	const events = 5
+	for i := 1; i <= events; i++ {
+		p.mustDo(t, "POST", "/api/v1/admin/tournaments/enc/registrations", p.admin, map[string]any{"platformId": playerID(i)}, 201)
+	}
+	var first []string
+	for i, s := range watchers {
+		for k := range events {
+			e, _ := s.next(t)
+			if i == 0 {
+				first = append(first, e.Data)
+			} else {
+				assert.Equal(t, first[k], e.Data, "watcher %d event %d", i, k)
+			}
+		}
+	}
+	assert.Equal(t, int64(events), p.Server.LiveEncodings()-before, "each event encoded once for %d watchers", len(watchers))
+}
+
+// TestLiveClientLeftMidJoin: a client gone while its stream starts is
+// logged as leaving, never answered or logged as a failure.
+func TestLiveClientLeftMidJoin(t *testing.T) {
+	var logs syncBuffer
+	p := logEnv(t, false, func(c *server.Config) {
+		c.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	p.bracket(t, "duo", "demo", 4)
+	for _, path := range []string{"/api/v1/tournaments/duo/live", "/api/v1/live"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		req := httptest.NewRequestWithContext(ctx, "GET", "http://alpha.test"+path, nil)
+		rec := httptest.NewRecorder()
+		p.Handler.ServeHTTP(rec, req)
+		assert.Less(t, rec.Code, 500, "%s: %s", path, rec.Body.String())
+	}
+	out := logs.String()
+	assert.False(t, strings.Contains(out, `"level":"ERROR"`), "an error was logged")
+	assert.False(t, strings.Contains(out, `"status":500`), "a 500 was logged")
+	assert.True(t, strings.Contains(out, `"msg":"client left"`), "the client leaving was not logged")
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger's concurrent writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
