@@ -7,12 +7,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
 	"arena/openapi/openapitest"
 	"arena/worker/arenatest"
 )
@@ -129,6 +131,9 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1/tournaments/none/live", "", nil, 404)
 	e.mustDo(t, "GET", "/api/v1/matches/99999/live", "", nil, 404)
 	e.mustDo(t, "GET", "/api/v1/live?after=x", "", nil, 422)
+	e.mustDo(t, "GET", "/api/v1/live?after=99999", "", nil, 422)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 0, "keyPerMinute": 0}}, 200)
+	liveOverCap(t, e) // its streams ask again: no read limit meanwhile
 	e.do(t, "GET", "nosuch.test", "/api/v1/live", "", nil)
 	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"rateLimits": map[string]any{"anonymousPerMinute": 1, "keyPerMinute": 1}}, 200)
 	e.Now = e.Now.Add(time.Minute) // a fresh rate window
@@ -265,6 +270,40 @@ func liveFor(t *testing.T, e *testEnv, path string, header ...string) {
 	e.Handler.ServeHTTP(rec, req)
 	require.Equal(t, 200, rec.Code, rec.Body.String())
 	assert.True(t, strings.HasPrefix(rec.Body.String(), "retry: "), rec.Body.String())
+}
+
+// liveOverCap holds as many streams as one anonymous caller may, in
+// process (past the recorder, which ends a stream at once: it cannot
+// flush), and checks the next is 429 too_many_streams.
+func liveOverCap(t *testing.T, e *testEnv) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var held sync.WaitGroup
+	defer held.Wait()
+	defer cancel()
+	stream := func(ctx context.Context, h http.Handler) *httptest.ResponseRecorder {
+		req := httptest.NewRequestWithContext(ctx, "GET", "/api/v1/live", nil)
+		req.Host = "alpha.test"
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	// Each holder asks again while the probes take its slot for a moment.
+	for range core.LiveMaxStreamsAnonymous {
+		held.Add(1)
+		go func() {
+			defer held.Done()
+			for ctx.Err() == nil && stream(ctx, e.Server).Code == http.StatusTooManyRequests {
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	require.Eventually(t, func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+		defer cancel()
+		rec := stream(ctx, e.Handler)
+		return rec.Code == http.StatusTooManyRequests && strings.Contains(rec.Body.String(), `"too_many_streams"`)
+	}, 5*time.Second, 20*time.Millisecond)
 }
 
 // webhookFlows exercises the integrator webhook routes: answers and
