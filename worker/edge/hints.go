@@ -228,16 +228,25 @@ func (h *Hints) Changed(ctx context.Context, slug string) {
 // the seq the page read the log up to (the next page's cursor: the front
 // asks for the page with ?after=After); EveryMs is how often it asks
 // (core.LiveRetry, the retry field the client was told); KeepAliveMs how
-// long the stream may stay silent before the front sends a comment.
+// long the stream may stay silent before the front sends a comment;
+// MaxStreams how many streams one caller holds at once, by the caller
+// hint's limit ("anon": per IP, "key": per API key; core's
+// LiveMaxStreamsAnonymous and LiveMaxStreamsKey): the next is 429
+// too_many_streams.
 type LiveHint struct {
-	After       int64 `json:"after"`
-	EveryMs     int64 `json:"everyMs"`
-	KeepAliveMs int64 `json:"keepAliveMs"`
+	After       int64          `json:"after"`
+	EveryMs     int64          `json:"everyMs"`
+	KeepAliveMs int64          `json:"keepAliveMs"`
+	MaxStreams  map[string]int `json:"maxStreams"`
 }
+
+// liveMaxStreams is LiveHint.MaxStreams.
+var liveMaxStreams = map[string]int{limitAnonymous: core.LiveMaxStreamsAnonymous, limitKey: core.LiveMaxStreamsKey}
 
 // Live implements server.FrontHints.
 func (h *Hints) Live(ctx context.Context, last int64) {
-	Hint(ctx, HintLive, hintJSON(LiveHint{After: last, EveryMs: core.LiveRetry.Milliseconds(), KeepAliveMs: core.LiveKeepAlive.Milliseconds()}))
+	Hint(ctx, HintLive, hintJSON(LiveHint{After: last, EveryMs: core.LiveRetry.Milliseconds(), KeepAliveMs: core.LiveKeepAlive.Milliseconds(),
+		MaxStreams: liveMaxStreams}))
 }
 
 // ChangedHint is the HintChanged value naming arenas slugs.

@@ -236,6 +236,6 @@ func TestLivePageHint(t *testing.T) {
 		res := jsSide(b, 1, echoFetch(1))
 		var live LiveHint
 		require.NoError(t, json.Unmarshal([]byte(res.Hints[HintLive]), &live), i)
-		assert.Equal(t, LiveHint{After: 42, EveryMs: 1000, KeepAliveMs: 20000}, live)
+		assert.Equal(t, LiveHint{After: 42, EveryMs: 1000, KeepAliveMs: 20000, MaxStreams: map[string]int{"anon": 8, "key": 64}}, live)
 	}
 }
