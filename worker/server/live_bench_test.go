@@ -1,22 +1,30 @@
 package server_test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	sse "github.com/tmaxmax/go-sse"
 
+	"arena/core"
 	"arena/worker/arenatest"
 	"arena/worker/server"
 )
@@ -38,10 +46,25 @@ func BenchmarkLiveFanout(b *testing.B) {
 	}
 }
 
-func liveFanout(b *testing.B, watchers int) {
-	a := arenatest.New(b, arenatest.Options{NoSite: true, InProcess: true, NoRateLimits: true})
+// benchIPHeader carries each benchmark client's IP (server.Config
+// ClientIPHeader), so that many streams keep within the caps per IP.
+const benchIPHeader = "X-Bench-Ip"
+
+// benchIP is the i-th benchmark client IP.
+func benchIP(i int) string { return fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255) }
+
+// benchArena is the demo arena served over a real listener, client IPs
+// taken from benchIPHeader, no read limits.
+func benchArena(b *testing.B) (*arenatest.Arena, *httptest.Server) {
+	a := arenatest.New(b, arenatest.Options{NoSite: true, InProcess: true, NoRateLimits: true,
+		Config: func(c *server.Config) { c.ClientIPHeader = benchIPHeader }})
 	srv := httptest.NewServer(server.Compress(a.Handler))
 	b.Cleanup(srv.Close)
+	return a, srv
+}
+
+func liveFanout(b *testing.B, watchers int) {
+	a, srv := benchArena(b)
 	host := arenatest.DemoHost
 
 	size := 2
@@ -82,11 +105,12 @@ func liveFanout(b *testing.B, watchers int) {
 	defer cancel()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: watchers, DisableCompression: true}}
 	var ready sync.WaitGroup
-	for range watchers {
+	for w := range watchers {
 		ready.Add(1)
 		go func() {
 			req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/api/v1/tournaments/fan/live", nil)
 			req.Host = host
+			req.Header.Set(benchIPHeader, benchIP(w))
 			resp, err := client.Do(req)
 			ready.Done()
 			if err != nil {
@@ -144,5 +168,170 @@ func liveFanout(b *testing.B, watchers int) {
 	}
 	b.ReportMetric(pct(0.5), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(float64(watchers), "watchers")
+}
+
+// rawStream opens a stream over a bare connection (no client buffers, so
+// the heap measured is the server's) and returns once its retry field
+// came; ip and auth ("" for none) say who asks.
+func rawStream(b *testing.B, addr, path, ip, auth string) net.Conn {
+	b.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := "GET " + path + " HTTP/1.1\r\nHost: " + arenatest.DemoHost + "\r\n" + benchIPHeader + ": " + ip + "\r\n"
+	if auth != "" {
+		req += "Authorization: Bearer " + auth + "\r\n"
+	}
+	if _, err := io.WriteString(c, req+"\r\n"); err != nil {
+		b.Fatal(err)
+	}
+	var got []byte
+	buf := make([]byte, 512)
+	for !bytes.Contains(got, []byte("retry: ")) {
+		n, err := c.Read(buf)
+		if err != nil {
+			b.Fatalf("stream %s from %s: %v after %q", path, ip, err, got)
+		}
+		got = append(got, buf[:n]...)
+	}
+	if !bytes.HasPrefix(got, []byte("HTTP/1.1 200")) {
+		b.Fatalf("stream %s from %s: %q", path, ip, got)
+	}
+	return c
+}
+
+// benchKeys mints n API keys of the demo arena.
+func benchKeys(b *testing.B, a *arenatest.Arena, n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = a.Admin(b, http.MethodPost, "/api/v1/admin/api-keys", map[string]any{"label": fmt.Sprintf("bench %d", i)}, http.StatusCreated)["key"].(string)
+	}
+	return keys
+}
+
+// BenchmarkLiveStreamLoad: the memory one held, idle stream costs the
+// server, at 1,000 and 5,000 streams (ARENA_BENCH_STREAMS replaces the
+// larger). Half the streams are anonymous, 8 per client IP, half keyed,
+// 64 per API key: as many as the caps allow each caller. The clients are
+// bare connections, so the heap measured is the server's. Run it once:
+//
+//	go test ./worker/server -run '^$' -bench LiveStreamLoad -benchtime 1x
+func BenchmarkLiveStreamLoad(b *testing.B) {
+	n := 5000
+	if v, err := strconv.Atoi(os.Getenv("ARENA_BENCH_STREAMS")); err == nil && v > 0 {
+		n = v
+	}
+	for _, streams := range []int{1000, n} {
+		b.Run(fmt.Sprintf("streams=%d", streams), func(b *testing.B) {
+			for range b.N {
+				liveStreamLoad(b, streams)
+			}
+		})
+	}
+}
+
+func liveStreamLoad(b *testing.B, streams int) {
+	a, srv := benchArena(b)
+	addr := srv.Listener.Addr().String()
+	keyed := streams / 2
+	keys := benchKeys(b, a, (keyed+core.LiveMaxStreamsKey-1)/core.LiveMaxStreamsKey)
+	heap := func() runtime.MemStats {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m
+	}
+	first := rawStream(b, addr, "/api/v1/live", benchIP(1<<20), "") // the feed runs before the count
+	defer first.Close()
+	before := heap()
+	conns := make([]net.Conn, 0, streams)
+	defer func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}()
+	for i := range streams {
+		ip, auth := benchIP(i/core.LiveMaxStreamsAnonymous), ""
+		if i < keyed {
+			ip, auth = benchIP(1<<20+1), keys[i/core.LiveMaxStreamsKey]
+		}
+		conns = append(conns, rawStream(b, addr, "/api/v1/live", ip, auth))
+	}
+	after := heap()
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(streams)/1024, "heap-KB/stream")
+	b.ReportMetric(float64(after.StackInuse-before.StackInuse)/float64(streams)/1024, "stack-KB/stream")
+	b.ReportMetric(float64(after.HeapAlloc)/(1<<20), "heap-MB")
+}
+
+// BenchmarkLiveRegistrations: 1,000 registrations, one after the other
+// through the admin API, beside 0 and 2,000 watchers of the tournament's
+// stream (ARENA_BENCH_WATCHERS replaces 2,000), each reading every event
+// over its own connection (250 client IPs, 8 streams each). reg-ms is
+// the registrations' time; delivered-ms the time until every watcher had
+// the last one. Run it once:
+//
+//	go test ./worker/server -run '^$' -bench LiveRegistrations -benchtime 1x
+func BenchmarkLiveRegistrations(b *testing.B) {
+	n := 2000
+	if v, err := strconv.Atoi(os.Getenv("ARENA_BENCH_WATCHERS")); err == nil && v > 0 {
+		n = v
+	}
+	for _, watchers := range []int{0, n} {
+		b.Run(fmt.Sprintf("watchers=%d", watchers), func(b *testing.B) {
+			for range b.N {
+				liveRegistrations(b, watchers)
+			}
+		})
+	}
+}
+
+func liveRegistrations(b *testing.B, watchers int) {
+	const registrations = 1000
+	a, srv := benchArena(b)
+	addr := srv.Listener.Addr().String()
+	a.OpenCup(b, arenatest.Cup{Slug: "reg", MaxPlayers: 1024})
+	var last atomic.Int64 // the seq of the last registration, once known
+	last.Store(math.MaxInt64)
+	var done sync.WaitGroup
+	for w := range watchers {
+		c := rawStream(b, addr, "/api/v1/tournaments/reg/live", benchIP(w/core.LiveMaxStreamsAnonymous), "")
+		defer c.Close()
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			lines := bufio.NewScanner(c)
+			for lines.Scan() {
+				if id, ok := bytes.CutPrefix(lines.Bytes(), []byte("id: ")); ok {
+					if seq, err := strconv.ParseInt(string(id), 10, 64); err == nil && seq >= last.Load() {
+						return
+					}
+				}
+			}
+			b.Error("a watcher's stream ended before the last registration")
+		}()
+	}
+	start := time.Now()
+	for i := range registrations {
+		a.Admin(b, http.MethodPost, "/api/v1/admin/tournaments/reg/registrations", map[string]any{"platformId": fmt.Sprintf("76561190%09d", i)}, http.StatusCreated)
+	}
+	registered := time.Since(start)
+	page := a.API(b, http.MethodGet, "/api/v1/events/head", "", nil, http.StatusOK)
+	last.Store(int64(page["seq"].(float64)))
+	finished := make(chan struct{})
+	go func() { done.Wait(); close(finished) }()
+	if watchers > 0 {
+		// One more event: a watcher that read the last registration
+		// before its seq was known sees it is past it.
+		a.Admin(b, http.MethodPost, "/api/v1/admin/tournaments/reg/registrations", map[string]any{"platformId": "76561190999999999"}, http.StatusCreated)
+	}
+	select {
+	case <-finished:
+	case <-time.After(2 * time.Minute):
+		b.Fatal("the watchers did not all get the last registration within 2 minutes")
+	}
+	b.ReportMetric(float64(registered.Milliseconds()), "reg-ms")
+	b.ReportMetric(float64(time.Since(start).Milliseconds()), "delivered-ms")
 	b.ReportMetric(float64(watchers), "watchers")
 }
