@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -99,4 +100,43 @@ func TestArenaPoolConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.LessOrEqual(t, p.openCount(), 2)
+}
+
+// TestArenaPoolWatch: a follower holding no reference is told of a write
+// through the open database, of its eviction, and of its next opening.
+func TestArenaPoolWatch(t *testing.T) {
+	dir := t.TempDir()
+	url := func(name string) string { return "file:" + filepath.Join(dir, name+".db") }
+	closed := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	p := newArenaPool(store.Open, 1)
+	defer p.close()
+
+	changed, gone, opened := p.watch(url("a"))
+	require.Nil(t, changed)
+	require.Nil(t, gone)
+	db, release, err := p.acquire(url("a"), "")
+	require.NoError(t, err)
+	assert.True(t, closed(opened), "the opening is told")
+	release()
+
+	changed, gone, opened = p.watch(url("a"))
+	require.Nil(t, opened)
+	assert.False(t, closed(changed))
+	require.NoError(t, db.Batch(context.Background(), store.Stmt{SQL: "CREATE TABLE t (x)"}))
+	assert.True(t, closed(changed), "a write is told")
+	assert.False(t, closed(gone))
+
+	_, release, err = p.acquire(url("b"), "") // a, idle, is evicted
+	require.NoError(t, err)
+	release()
+	assert.True(t, closed(gone), "the eviction is told")
+	_, _, opened = p.watch(url("a"))
+	assert.False(t, closed(opened))
 }
