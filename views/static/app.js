@@ -173,17 +173,26 @@
   // stream at url (types: the event types it listens to), at most once
   // per burst; without EventSource (or a stream) it calls update every
   // "every" seconds instead. EventSource reconnects by itself and
-  // resumes after the last event it saw (Last-Event-ID).
+  // resumes after the last event it saw (Last-Event-ID); a stream the
+  // server refuses (429 too_many_streams: the viewer's address holds its
+  // most streams) ends EventSource for good, and the region asks every
+  // "every" seconds too.
   var following = {};
+  function poll(every, update) {
+    var n = 0;
+    setInterval(function () { update("t" + (++n)); }, every * 1000);
+  }
   function follow(url, types, every, update) {
     if (!url || !window.EventSource) {
-      var n = 0;
-      setInterval(function () { update("t" + (++n)); }, every * 1000);
+      poll(every, update);
       return;
     }
     if (following[url]) return;
     var es = new EventSource(url), pending = null, last = "";
     following[url] = es;
+    es.addEventListener("error", function () {
+      if (es.readyState === EventSource.CLOSED) poll(every, update);
+    });
     var seen = function (e) {
       last = e.lastEventId;
       if (pending) return;
