@@ -27,9 +27,19 @@ const (
 	// LiveBacklog bounds the events queued for one watcher; a watcher
 	// that falls this far behind is closed and resumes by Last-Event-ID.
 	LiveBacklog = 1024
+	// LiveMaxStreamsAnonymous is how many streams one client IP holds at
+	// once without an API key, across the arenas a process serves;
+	// LiveMaxStreamsKey how many one API key holds. The next is 429
+	// CodeTooManyStreams.
+	LiveMaxStreamsAnonymous = 8
+	LiveMaxStreamsKey       = 64
 	// LivePage bounds the events one read of the log returns to a stream.
 	LivePage = EventLogMaxLimit
 )
+
+// CodeTooManyStreams: the caller already holds its most live streams
+// (LiveMaxStreamsAnonymous per IP, LiveMaxStreamsKey per API key).
+const CodeTooManyStreams = "too_many_streams"
 
 // LiveFilter picks the events a stream shows: one tournament's (by
 // slug), one match's, or, with neither set, the whole arena's.
