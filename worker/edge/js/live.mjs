@@ -16,7 +16,9 @@
 
 import { readHints } from "./front.mjs";
 
-const COMMENT = new TextEncoder().encode(":\n\n");
+// A comment, in two writes (the probe): workerd sees a client that went
+// only at the second write after it went.
+const PROBE = [new TextEncoder().encode(":\n"), new TextEncoder().encode("\n")];
 
 // pages: "<host><path> <after>" -> { tick, page: Promise of Go's answer }
 // for the current tick; older ticks' entries go at the first ask of a
@@ -85,9 +87,10 @@ export const liveHeld = (caller) => held.get(caller) ?? 0;
 // a page that failed (5xx, or no answer) is asked again next tick.
 //
 // workerd tells a held response nothing of a client that went (no
-// cancel, no abort) until a write reaches the connection: so half a
-// tick before each ask, the stream gets a comment (3 bytes), and a
-// client that went is dropped before the tick asks Go for it.
+// cancel, no abort) until the second write after it went: so before
+// each ask the stream gets a comment (3 bytes) in two writes, half and a
+// quarter of a tick before it, and a client that went is dropped before
+// the tick asks Go for it.
 export async function holdLive(response, live, url, options) {
   const { ask, key, headers: requestHeaders, signal, waitUntil = () => {}, onError = () => {} } = options;
   const caller = live.streams + (live.streamsHeader ? (requestHeaders?.get(live.streamsHeader) ?? "") : "");
@@ -139,11 +142,14 @@ export async function holdLive(response, live, url, options) {
         // The tick waited for names the page (a timer may fire a moment
         // early by Date.now()).
         const tick = Math.floor(Date.now() / cursor.everyMs) + 1;
-        // The probe: the write that lets workerd see a client that went
+        // The probe: the writes that let workerd see a client that went
         // (it is also the stream's keep-alive: never silent a tick).
-        await pause(tick * cursor.everyMs - cursor.everyMs / 2 - Date.now());
+        for (const [part, before] of [[PROBE[0], 2], [PROBE[1], 4]]) {
+          await pause(tick * cursor.everyMs - cursor.everyMs / before - Date.now());
+          if (!open) break;
+          await writer.write(part.slice());
+        }
         if (!open) break;
-        await writer.write(COMMENT.slice());
         await pause(tick * cursor.everyMs - Date.now());
         if (!open) break;
         const after = cursor.after;
