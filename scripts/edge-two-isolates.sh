@@ -10,9 +10,12 @@
 #              front and its cached answer all hold the old state);
 #   staggered  B's Go looked the arena up through another request 1 s
 #              before the write, and B's first look at what is watched
-#              comes 8 s after that lookup, answered by Go from it: the
-#              order that stacked Go's 10 s onto the front's 10 s (17.4 s
-#              measured; this check fails on that build).
+#              comes while that lookup is still in its fresh half (Go
+#              reads a lookup again only once less than half its life is
+#              left: sql.Directory.ArenaByHostFresh), answered by Go from
+#              it: the order that stacks Go's 10 s onto the front's 10 s
+#              (this check fails on that build: not seen within 12 s,
+#              due 13.7 s; docs/edge.md has the command that shows it).
 # Each must be seen within the bound (10 s, plus one poll), and nothing
 # wrong after it (watched 3 s more): a settings change, a revoked API key
 # (never valid again), a decided match (never undecided again) and a
@@ -22,13 +25,27 @@
 call PUT /api/v1/admin/settings edge.test "$admin_token" '{"rateLimits":{"anonymousPerMinute":0,"keyPerMinute":0}}'
 [ "$status" = 200 ] || fail "two isolates: lifting the read limits" 
 
-agree_bound_ms=10000
 agree_slack_ms=2000 # one poll interval and one request on a loaded machine
 
+# EDGE_TWO_ISOLATES_B: the bundle B runs (default: the one under test). A
+# test switch only: docs/edge.md "Memory as a cache" runs the check with
+# a B built with the old stacking put back, to see it fail.
 read -r b_port <<<"$(free_ports 1)"
-start_wrangler isolate-b build/worker.mjs "$b_port" "$dir_url" "$operator_token" \
+start_wrangler isolate-b "${EDGE_TWO_ISOLATES_B:-build/worker.mjs}" "$b_port" "$dir_url" "$operator_token" \
   --var "CLOUDFLARE_API_URL:$twin/client/v4" --var "CLOUDFLARE_ZONE_ID:$cf_zone" --var "CLOUDFLARE_API_TOKEN:$cf_token"
 b_base="http://127.0.0.1:$b_port"
+
+# The bound is the lifetime of what an isolate knows of an arena:
+# server.CacheLifetime, the max-age of a public read (asked of A, so
+# that B looks at nothing before the first write; it is also the lifetime Go
+# gives its host lookups, store.Directory.CacheHostsFor). Go reads a
+# lookup again once less than half of it is left: the staggered order's
+# first look comes in that fresh half, a margin before its end (the
+# lookup was read a moment after the request that made it was sent).
+lifetime_s=$(curl -s -D - -o /dev/null -H 'Host: edge.test' "$base/api/v1" | tr -d '\r' | sed -n 's/^[Cc]ache-[Cc]ontrol:.*max-age=\([0-9]*\).*/\1/p')
+agree_bound_ms=$((${lifetime_s:-10} * 1000))
+[ -n "$lifetime_s" ] || fail "two isolates: no max-age on a public read (the bound taken as 10 s)"
+stagger_look_ms=$((agree_bound_ms / 2 - 300))
 
 # on_b PATH [CURL ARGS...]: GET PATH on B; prints "status body".
 on_b() {
@@ -60,7 +77,7 @@ agree() {
     return
   fi
   if [ "$order" = staggered ]; then
-    while (($(now_ms) < t_warm + 8000)); do sleep 0.1; done
+    while (($(now_ms) < t_warm + stagger_look_ms)); do sleep 0.05; done
   fi
   while :; do
     rc=0
@@ -213,6 +230,6 @@ for order in after before staggered; do
 done
 echo "two isolates: times to seen: $agree_times"
 if [ "$agree_passed" = 12 ]; then
-  pass "two isolates: 4 writes through A seen through a second wrangler dev within $((agree_bound_ms / 1000)) s in 3 orders each, nothing wrong after ($agree_times)"
+  pass "two isolates: 4 writes through A seen through a second wrangler dev within $((agree_bound_ms / 1000)) s in 3 orders each (staggered: B's first look $stagger_look_ms ms after its Go's lookup), nothing wrong after ($agree_times)"
 fi
 stop isolate-b

@@ -64,7 +64,7 @@ fi
 # The front holding live streams (live.mjs) under Node, with a fake Go.
 cp worker/edge/js/front.mjs worker/edge/js/live.mjs worker/edge/js/live_test.mjs "$tmp/bridge/"
 if "$NODE22" "$tmp/bridge/live_test.mjs" >"$tmp/live.log" 2>&1; then
-  pass "live streams held by the front under Node: $(grep -c '^PASS' "$tmp/live.log") checks (one call into Go per tick shared by the watchers at one cursor, the cursor moved by Go's hint, keep-alive, disconnects); $(grep -o '1000 watchers: [0-9.]* ms' "$tmp/live.log") of JS a tick"
+  pass "live streams held by the front under Node: $(grep -c '^PASS' "$tmp/live.log") checks (one call into Go per tick shared by the watchers at one cursor, the cursor moved by Go's hint, the probe a tick, disconnects, silent ones too, the caps); $(grep -o '1000 watchers: [0-9.]* ms' "$tmp/live.log") of JS a tick"
 else
   fail "live streams held by the front under Node" "$(grep -E '^(FAIL|live:)' "$tmp/live.log" | head -n 10)"
 fi
@@ -329,9 +329,9 @@ fi
 # Last-Event-ID gets every event after it (scripts/edgebench -live).
 if [ -x "$tmp/edgebench" ]; then
   if "$tmp/edgebench" -base "$base" -host edge.test -admin "$admin_token" -live 100 >"$tmp/live-edge.log" 2>&1; then
-    pass "live streams: $(grep -o '100 watchers.*' "$tmp/live-edge.log" | head -n 1); $(grep -o 'a watcher resumed.*got [0-9]* events after it' "$tmp/live-edge.log")"
+    pass "live streams: $(grep -o '100 watchers.*' "$tmp/live-edge.log" | head -n 1); $(grep -o 'a watcher resumed.*got [0-9]* events after it' "$tmp/live-edge.log"); $(grep -o 'live caps: .*' "$tmp/live-edge.log")"
   else
-    fail "live streams: 100 watchers under wrangler dev (want every one within 2 s, and a resumed watcher missing nothing)" "$(tail -n 5 "$tmp/live-edge.log")"
+    fail "live streams: 100 watchers under wrangler dev (want every one within 2 s, a resumed watcher missing nothing, one IP capped at 8 streams and its places free within 2 s of its clients going)" "$(tail -n 5 "$tmp/live-edge.log")"
   fi
 else
   fail "live streams: not run (the watcher did not build)" "$(tail -n 10 "$tmp/story-build.log")"

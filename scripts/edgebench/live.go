@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"sort"
@@ -155,7 +156,7 @@ func (b *bench) liveRun(n int, hold time.Duration) bool {
 		if i >= liveOpening {
 			<-ws[i-liveOpening].ready
 		}
-		ws[i] = b.open(ctx, path)
+		ws[i] = b.open(ctx, path, "Cf-Connecting-Ip", watcherIP(i)) // as n clients: the front caps streams per IP
 	}
 	for _, w := range ws {
 		<-w.ready
@@ -229,7 +230,7 @@ func (b *bench) liveRun(n int, hold time.Duration) bool {
 		fmt.Println("live: FAIL: watcher 0 saw no match.submission")
 		return false
 	}
-	resumed := b.open(ctx, path, "Last-Event-ID", first.id)
+	resumed := b.open(ctx, path, "Last-Event-ID", first.id, "Cf-Connecting-Ip", watcherIP(n))
 	var got []sseEvent
 	for end := time.Now().Add(liveBudget + 3*time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		if _, ok := resumed.find("match.confirmed", matchID); ok {
@@ -254,7 +255,81 @@ func (b *bench) liveRun(n int, hold time.Duration) bool {
 	if !same {
 		fmt.Fprintf(os.Stderr, "edgebench: live: resumed %v (%v), log %v\n", ids(got), err, want)
 	}
+	b.livePath = path
 	return ok && same
+}
+
+// watcherIP is the client IP of watcher i (under wrangler dev the
+// client's Cf-Connecting-Ip reaches the worker).
+func watcherIP(i int) string { return fmt.Sprintf("10.%d.%d.%d", 64+i>>16&63, i>>8&255, i&255) }
+
+// capsRun checks the front's cap on one caller's streams (Go's hint: 8
+// per IP without an API key): the caller's 8 streams open, a 9th is 429
+// too_many_streams; then its clients go, and the time until the caller
+// may open a stream again is how soon the front dropped their watchers
+// (workerd sees a client that went only at a write: the front's probe,
+// half a tick before each ask). Prints one line; false when a check
+// failed (the places not free within liveBudget).
+func (b *bench) capsRun() bool {
+	path := b.livePath
+	const ip, most = "198.51.100.7", 8
+	ctx, cancel := context.WithCancel(context.Background())
+	ws := make([]*watcher, most)
+	for i := range ws {
+		ws[i] = b.open(ctx, path, "Cf-Connecting-Ip", ip)
+		<-ws[i].ready
+		if _, err := ws[i].snapshot(); err != nil {
+			cancel()
+			fmt.Printf("live caps: FAIL: stream %d of %d did not open: %v\n", i+1, most, err)
+			return false
+		}
+	}
+	status, body := b.tryStream(path, ip)
+	if status != http.StatusTooManyRequests || !strings.Contains(body, `"too_many_streams"`) {
+		cancel()
+		fmt.Printf("live caps: FAIL: stream %d of one IP: %d %.200s (want 429 too_many_streams)\n", most+1, status, body)
+		return false
+	}
+	cancel() // the clients go
+	left := time.Now()
+	var freed time.Duration
+	for {
+		time.Sleep(100 * time.Millisecond)
+		if status, _ = b.tryStream(path, ip); status == http.StatusOK {
+			freed = time.Since(left)
+			break
+		}
+		if time.Since(left) > liveBudget+time.Second {
+			fmt.Printf("live caps: FAIL: %d streams of one IP open, the next 429 too_many_streams; their clients went, and after %s the IP still may not open one (%d)\n",
+				most, time.Since(left).Round(time.Millisecond), status)
+			return false
+		}
+	}
+	fmt.Printf("live caps: %d streams of one IP open, the next 429 too_many_streams; their clients went, and their watchers were dropped within %d ms (the IP may open one again; budget %s)\n",
+		most, freed.Milliseconds(), liveBudget)
+	return freed <= liveBudget
+}
+
+// tryStream opens path's stream as ip and closes it at once: its status,
+// and its body when it is not a stream.
+func (b *bench) tryStream(path, ip string) (int, string) {
+	req, err := http.NewRequest("GET", b.base+path, nil)
+	if err != nil {
+		return 0, err.Error()
+	}
+	req.Host = b.host
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Cf-Connecting-Ip", ip)
+	res, err := b.stream.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer res.Body.Close()
+	if res.StatusCode == http.StatusOK {
+		return res.StatusCode, ""
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<10))
+	return res.StatusCode, string(body)
 }
 
 func ids(es []sseEvent) []string {

@@ -53,6 +53,7 @@ func main() {
 	db := flag.String("db", "", "also measure this libSQL server's round trip (SELECT 1 over HTTP)")
 	live := flag.Int("live", 0, "only this many watchers of one tournament's live stream: a decision's latency to each")
 	liveHold := flag.Duration("live-hold", 0, "with -live: how long the watchers stay open, quiet, before the decision")
+	liveCaps := flag.Bool("live-caps", true, "with -live: then check the front's cap on one IP's streams, and how soon watchers whose clients went are dropped")
 	flag.Parse()
 	if *db != "" {
 		measureLibSQL(*db)
@@ -72,7 +73,7 @@ func main() {
 	}
 	b.send(b.base, "GET", "/healthz", "", "") // the first request of a kept build starts Go
 	if *live > 0 {
-		if !b.liveRun(*live, *liveHold) {
+		if !b.liveRun(*live, *liveHold) || (*liveCaps && !b.capsRun()) {
 			os.Exit(1)
 		}
 		return
@@ -136,6 +137,7 @@ type bench struct {
 	tournaments int
 	mu          sync.Mutex
 	live        []liveMatch // prepared matches not yet submitted
+	livePath    string      // the stream liveRun watched
 	profiles    []string    // registered players, for uncached reads
 	cachedSlug  string
 	uncachedSeq atomic.Int64

@@ -128,6 +128,9 @@ type call struct {
 	started time.Time
 	cancel  context.CancelFunc
 	hints   map[string]string
+	// streams counts the caller's live streams (LiveHint.Streams), as
+	// Hints.Caller named it; "" counts them by client IP.
+	streams string
 
 	opMu sync.Mutex // one command at a time per call
 

@@ -202,6 +202,11 @@ func (h *Hints) Tenant(ctx context.Context, a *core.Arena, fresh time.Duration) 
 // Caller implements server.FrontHints.
 func (h *Hints) Caller(ctx context.Context, a *core.Arena, class, keyID string) {
 	Hint(ctx, HintCaller, hintJSON(h.caller(a, class, keyID)))
+	if c := callFrom(ctx); c != nil && keyID != "" {
+		c.mu.Lock()
+		c.streams = bindingKey(a.Slug, server.RateBucket(keyID, "")) // an arena's key ids are its own
+		c.mu.Unlock()
+	}
 }
 
 // caller is the CallerHint of a caller of class with API key keyID.
@@ -228,25 +233,46 @@ func (h *Hints) Changed(ctx context.Context, slug string) {
 // the seq the page read the log up to (the next page's cursor: the front
 // asks for the page with ?after=After); EveryMs is how often it asks
 // (core.LiveRetry, the retry field the client was told); KeepAliveMs how
-// long the stream may stay silent before the front sends a comment;
-// MaxStreams how many streams one caller holds at once, by the caller
-// hint's limit ("anon": per IP, "key": per API key; core's
-// LiveMaxStreamsAnonymous and LiveMaxStreamsKey): the next is 429
-// too_many_streams.
+// long the stream may stay silent before the front sends a comment.
+//
+// The front holds the streams, so it caps them (per isolate: the memory
+// and connections at risk are the isolate's): Streams, followed by the
+// value of request header StreamsHeader when that is set, is what counts
+// the caller's open streams (its API key, or its client IP, across the
+// arenas); MaxStreams how many it may hold (core.LiveMaxStreamsKey,
+// core.LiveMaxStreamsAnonymous); TooMany Go's answer to one more (429
+// core.CodeTooManyStreams).
 type LiveHint struct {
-	After       int64          `json:"after"`
-	EveryMs     int64          `json:"everyMs"`
-	KeepAliveMs int64          `json:"keepAliveMs"`
-	MaxStreams  map[string]int `json:"maxStreams"`
+	After         int64       `json:"after"`
+	EveryMs       int64       `json:"everyMs"`
+	KeepAliveMs   int64       `json:"keepAliveMs"`
+	Streams       string      `json:"streams"`
+	StreamsHeader string      `json:"streamsHeader,omitempty"`
+	MaxStreams    int         `json:"maxStreams"`
+	TooMany       *AnswerHint `json:"tooMany"`
 }
 
-// liveMaxStreams is LiveHint.MaxStreams.
-var liveMaxStreams = map[string]int{limitAnonymous: core.LiveMaxStreamsAnonymous, limitKey: core.LiveMaxStreamsKey}
+// tooManyStreams is Go's answer to a stream over its caller's cap.
+var tooManyStreams = sync.OnceValue(func() *AnswerHint {
+	w := &recorder{header: http.Header{}, status: http.StatusOK}
+	server.WriteCode(w, new(http.Request), core.CodeTooManyStreams)
+	return &AnswerHint{Status: w.status, Headers: headerPairs(w.header), Body: w.body.String(), Reset: []string{}}
+})
 
-// Live implements server.FrontHints.
+// Live implements server.FrontHints. The caller is the one Caller named
+// for this request (a live stream is admitted as a public read).
 func (h *Hints) Live(ctx context.Context, last int64) {
-	Hint(ctx, HintLive, hintJSON(LiveHint{After: last, EveryMs: core.LiveRetry.Milliseconds(), KeepAliveMs: core.LiveKeepAlive.Milliseconds(),
-		MaxStreams: liveMaxStreams}))
+	hint := LiveHint{After: last, EveryMs: core.LiveRetry.Milliseconds(), KeepAliveMs: core.LiveKeepAlive.Milliseconds(),
+		Streams: server.RateBucket("", ""), StreamsHeader: h.clientIPHeader, MaxStreams: core.LiveMaxStreamsAnonymous,
+		TooMany: tooManyStreams()}
+	if c := callFrom(ctx); c != nil {
+		c.mu.Lock()
+		if c.streams != "" {
+			hint.Streams, hint.StreamsHeader, hint.MaxStreams = c.streams, "", core.LiveMaxStreamsKey
+		}
+		c.mu.Unlock()
+	}
+	Hint(ctx, HintLive, hintJSON(hint))
 }
 
 // ChangedHint is the HintChanged value naming arenas slugs.

@@ -225,17 +225,35 @@ func TestRateLimiterUsesTheBindingForTheSpecsLimits(t *testing.T) {
 
 // A live stream's page tells the front where the next page starts and
 // how often to ask (core.LiveRetry), also on the front's own request for
-// a page (LivePage).
+// a page (LivePage); and how many streams the caller may hold in the
+// isolate, counted by what (its API key in its arena, else its client IP
+// across arenas), with Go's 429 too_many_streams for one more.
 func TestLivePageHint(t *testing.T) {
-	hints := NewHints("")
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hints.Live(r.Context(), 42) })
-	for i, handler := range []http.Handler{h, LivePage(h)} {
-		b := newBridge()
-		req, _ := http.NewRequest("GET", "http://alpha.test/api/v1/live?after=7", nil)
-		require.NoError(t, b.ServeHTTP(1, handler, req))
-		res := jsSide(b, 1, echoFetch(1))
-		var live LiveHint
-		require.NoError(t, json.Unmarshal([]byte(res.Hints[HintLive]), &live), i)
-		assert.Equal(t, LiveHint{After: 42, EveryMs: 1000, KeepAliveMs: 20000, MaxStreams: map[string]int{"anon": 8, "key": 64}}, live)
+	hints := NewHints("Cf-Connecting-Ip")
+	a := &core.Arena{Slug: "alpha"}
+	tooMany := &AnswerHint{Status: http.StatusTooManyRequests, Headers: [][2]string{{"Content-Type", "application/json"}, {"X-Content-Type-Options", "nosniff"}},
+		Body: `{"error":"too_many_streams"}` + "\n", Reset: []string{}}
+	for name, tc := range map[string]struct {
+		keyID string
+		want  LiveHint
+	}{
+		"Anonymous": {"", LiveHint{After: 42, EveryMs: 1000, KeepAliveMs: 20000, Streams: "ip:", StreamsHeader: "Cf-Connecting-Ip", MaxStreams: 8, TooMany: tooMany}},
+		"APIKey":    {"k1", LiveHint{After: 42, EveryMs: 1000, KeepAliveMs: 20000, Streams: "alpha/key:k1", MaxStreams: 64, TooMany: tooMany}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hints.Caller(r.Context(), a, server.CallerClass("", tc.keyID), tc.keyID)
+				hints.Live(r.Context(), 42)
+			})
+			for i, handler := range []http.Handler{h, LivePage(h)} {
+				b := newBridge()
+				req, _ := http.NewRequest("GET", "http://alpha.test/api/v1/live?after=7", nil)
+				require.NoError(t, b.ServeHTTP(1, handler, req))
+				res := jsSide(b, 1, echoFetch(1))
+				var live LiveHint
+				require.NoError(t, json.Unmarshal([]byte(res.Hints[HintLive]), &live), i)
+				assert.Equal(t, tc.want, live)
+			}
+		})
 	}
 }

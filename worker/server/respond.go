@@ -234,3 +234,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 func writeCode(w http.ResponseWriter, r *http.Request, code string) {
 	writeError(w, r, &core.Error{Code: code})
 }
+
+// WriteCode answers with a bare error code, as the handlers do: for the
+// answers the edge's front gives on Go's behalf (edge.LiveHint).
+func WriteCode(w http.ResponseWriter, r *http.Request, code string) { writeCode(w, r, code) }

@@ -16,7 +16,9 @@
 
 import { readHints } from "./front.mjs";
 
-const COMMENT = new TextEncoder().encode(":\n\n");
+// A comment, in two writes (the probe): workerd sees a client that went
+// only at the second write after it went.
+const PROBE = [new TextEncoder().encode(":\n"), new TextEncoder().encode("\n")];
 
 // pages: "<host><path> <after>" -> { tick, page: Promise of Go's answer }
 // for the current tick; older ticks' entries go at the first ask of a
@@ -61,12 +63,20 @@ function within(p, ms) {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
+// held counts the open streams of each caller in this isolate (by Go's
+// hint: live.streams and the value of the header it names).
+const held = new Map();
+export const liveHeld = (caller) => held.get(caller) ?? 0;
+
 // holdLive answers a live stream's request: response is Go's first page
-// (readHints' live hint is live), held open as a text/event-stream body.
+// (readHints' live hint is live), held open as a text/event-stream body,
+// or, when the caller already holds live.maxStreams streams in this
+// isolate, Go's answer live.tooMany (429 too_many_streams).
 // options:
 //   ask(url): Go's answer ({ status, body, hints }) to the front's own
 //     request for url, a page of the stream;
 //   key: what makes two watchers' streams the same (host and path);
+//   headers: the request's headers (the caller's IP, when Go counts by it);
 //   signal: aborts when the client goes (request.signal), if there is one;
 //   waitUntil(p): keeps the request's side alive while the stream runs (a
 //     call it started for other watchers too ends even when its client
@@ -75,9 +85,33 @@ function within(p, ms) {
 // The stream ends when the client goes, or when Go answers a page without
 // the live hint (the stream is gone: the client reconnects and hears why);
 // a page that failed (5xx, or no answer) is asked again next tick.
+//
+// workerd tells a held response nothing of a client that went (no
+// cancel, no abort) until the second write after it went: so before
+// each ask the stream gets a comment (3 bytes) in two writes, half and a
+// quarter of a tick before it, and a client that went is dropped before
+// the tick asks Go for it.
 export async function holdLive(response, live, url, options) {
-  const { ask, key, signal, waitUntil = () => {}, onError = () => {} } = options;
-  const first = new Uint8Array(await response.arrayBuffer());
+  const { ask, key, headers: requestHeaders, signal, waitUntil = () => {}, onError = () => {} } = options;
+  const caller = live.streams + (live.streamsHeader ? (requestHeaders?.get(live.streamsHeader) ?? "") : "");
+  if (live.maxStreams !== undefined && liveHeld(caller) >= live.maxStreams) {
+    await response.body?.cancel();
+    const over = live.tooMany;
+    return { response: new Response(over.body, { status: over.status, headers: over.headers }), done: Promise.resolve() };
+  }
+  held.set(caller, liveHeld(caller) + 1);
+  const release = () => {
+    const n = liveHeld(caller) - 1;
+    if (n > 0) held.set(caller, n);
+    else held.delete(caller);
+  };
+  let first;
+  try {
+    first = new Uint8Array(await response.arrayBuffer());
+  } catch (e) {
+    release();
+    throw e;
+  }
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   const { readable, writable } = new TransformStream();
@@ -90,10 +124,10 @@ export async function holdLive(response, live, url, options) {
   };
   writer.closed.catch(stop); // the client cancelled the body
   signal?.addEventListener("abort", stop);
-  // pause waits until the next tick (or the stream stops).
+  // pause waits ms (or until the stream stops).
   const pause = (ms) =>
     new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const timer = setTimeout(resolve, Math.max(0, ms));
       wake = () => {
         clearTimeout(timer);
         resolve();
@@ -102,19 +136,20 @@ export async function holdLive(response, live, url, options) {
 
   async function run() {
     let cursor = live;
-    let quietSince = Date.now();
-    // keepAlive sends a comment once the stream was silent that long.
-    const keepAlive = async () => {
-      if (Date.now() - quietSince < cursor.keepAliveMs) return;
-      await writer.write(COMMENT);
-      quietSince = Date.now();
-    };
     try {
       await writer.write(first);
       while (open) {
         // The tick waited for names the page (a timer may fire a moment
         // early by Date.now()).
         const tick = Math.floor(Date.now() / cursor.everyMs) + 1;
+        // The probe: the writes that let workerd see a client that went
+        // (it is also the stream's keep-alive: never silent a tick).
+        for (const [part, before] of [[PROBE[0], 2], [PROBE[1], 4]]) {
+          await pause(tick * cursor.everyMs - cursor.everyMs / before - Date.now());
+          if (!open) break;
+          await writer.write(part.slice());
+        }
+        if (!open) break;
         await pause(tick * cursor.everyMs - Date.now());
         if (!open) break;
         const after = cursor.after;
@@ -125,30 +160,24 @@ export async function holdLive(response, live, url, options) {
           answer = await within(sharedPage(key + " " + after, tick, () => ask(pageURL.href)), cursor.keepAliveMs);
         } catch (e) {
           onError(e);
-          await keepAlive();
           continue;
         }
         if (answer.status >= 500) {
           // Go or the database failing for a moment: asked again next
           // tick, rather than every client reconnecting at once.
           onError(new Error(`live page: ${answer.status}`));
-          await keepAlive();
           continue;
         }
         const next = answer.status === 200 ? readHints(answer.hints).live : null;
         if (!next || !open) break;
-        if (answer.body?.byteLength) {
-          await writer.write(new Uint8Array(answer.body)); // a copy: the page is every watcher's
-          quietSince = Date.now();
-        } else {
-          await keepAlive();
-        }
+        if (answer.body?.byteLength) await writer.write(new Uint8Array(answer.body)); // a copy: the page is every watcher's
         cursor = next;
       }
     } catch {
       // a write failed: the client went
     } finally {
       open = false;
+      release();
       signal?.removeEventListener("abort", stop);
       writer.close().catch(() => {});
     }

@@ -2,11 +2,14 @@
 // Go answering pages of a log in memory as worker/server/live.go does on
 // the edge: two watchers at one cursor share one call per tick, the
 // cursor advances by Go's hint (past events the stream does not show),
-// a client that goes stops its watcher, silence gets a comment, a failing
-// page is asked again, a page without the live hint ends the stream. Then what a tick costs the
+// a client that goes stops its watcher (also one that goes silently, as
+// under workerd: seen only at the second write after it went, the probe
+// before each ask), a failing page is asked again, a page without the
+// live hint ends the stream, a caller's streams are capped by Go's
+// hint. Then what a tick costs the
 // isolate's JS at 1, 100 and 1,000 watchers (printed, not asserted).
 // Usage: node live_test.mjs  (live.mjs and front.mjs beside it)
-import { holdLive, liveStats } from "./live.mjs";
+import { holdLive, liveHeld, liveStats } from "./live.mjs";
 
 const EVERY = 40; // ms between pages (Go says 1000 on the edge)
 const KEEPALIVE = 200;
@@ -22,7 +25,10 @@ const log = []; // { seq, tournament }
 const asked = []; // the cursors Go was asked for
 let gone = false; // the tournament is gone: pages answer 404
 let failing = false; // the database fails: pages answer 503
-const hint = (after) => ({ live: JSON.stringify({ after, everyMs: EVERY, keepAliveMs: KEEPALIVE }) });
+const MAX = 3; // Go's cap for the test's callers (8 per IP on the edge)
+const TOO_MANY = { status: 429, headers: [["Content-Type", "application/json"]], body: '{"error":"too_many_streams"}\n', reset: [] };
+const liveHint = (after) => ({ after, everyMs: EVERY, keepAliveMs: KEEPALIVE, streams: "ip:", streamsHeader: "Cf-Connecting-Ip", maxStreams: MAX, tooMany: TOO_MANY });
+const hint = (after) => ({ live: JSON.stringify(liveHint(after)) });
 function page(after, tournament) {
   const events = log.filter((e) => e.seq > after);
   const shown = events.filter((e) => e.tournament === tournament);
@@ -41,20 +47,29 @@ async function ask(url) {
 // watch opens a stream as the front does after Go's first page (from
 // now: no events, the cursor at the log's end); it returns what the
 // client reads, and a way to go.
-async function watch(tournament, after = log.length) {
+let ips = 0; // each watcher its own client IP, unless told
+async function watch(tournament, after = log.length, ip = "10.0.0." + ++ips, silently = false) {
   const url = new URL(`http://live.test/api/v1/tournaments/${tournament}/live`);
   const first = new Response("retry: " + EVERY + "\n\n", { headers: { "Content-Type": "text/event-stream" } });
   const ctrl = new AbortController();
-  const { response, done } = await holdLive(first, { after, everyMs: EVERY, keepAliveMs: KEEPALIVE }, url, {
-    ask, key: url.host + url.pathname, signal: ctrl.signal,
+  const { response, done } = await holdLive(first, liveHint(after), url, {
+    ask, key: url.host + url.pathname, headers: new Headers({ "Cf-Connecting-Ip": ip }), signal: ctrl.signal,
   });
-  const w = { text: "", ids: [], comments: 0, ended: false, done, response };
+  const w = { text: "", ids: [], comments: 0, ended: false, done, response, left: false, writesAfter: 0, chunks: [] };
+  if (response.status !== 200) return w;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   w.reading = (async () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
+      // Under workerd a client that went silently is seen at the second
+      // write after it went: request.signal aborts then.
+      if (w.left) {
+        if (++w.writesAfter >= 2) ctrl.abort();
+        continue;
+      }
+      w.chunks.push(Date.now());
       w.text += decoder.decode(value, { stream: true });
     }
     w.ended = true;
@@ -65,6 +80,7 @@ async function watch(tournament, after = log.length) {
   };
   w.cancel = () => reader.cancel(); // the client goes
   w.abort = () => ctrl.abort(); // its request signal aborts
+  w.leave = () => (w.left = true); // the client goes, and nothing tells the front until a write
   return w;
 }
 
@@ -101,10 +117,12 @@ await sleep(EVERY * 4);
 const perTick = (liveStats.calls - before) / 4;
 check("a resumed watcher catches up (events 1 and 4), then shares the call", JSON.stringify(c.ids) === "[1,4]" && perTick <= 1.5, `${c.ids}; ${perTick} calls a tick`);
 
-// 4. Silence: a comment after keepAliveMs.
-await sleep(KEEPALIVE + EVERY * 2);
+// 4. A quiet stream gets a comment every tick before the ask, in two
+// writes (the probe that lets workerd see a client that went).
+const probed = a.chunks.length;
+await sleep(EVERY * 4);
 a.parse();
-check("a silent stream gets a comment after the keep-alive", a.comments >= 1, JSON.stringify(a.text.slice(-20)));
+check("a quiet stream gets a comment every tick, in two writes (the probe)", a.comments >= 3 && a.chunks.length - probed >= 6, `${a.comments} comments, ${a.chunks.length - probed} writes in 4 ticks`);
 
 // 5. Clients go: their watchers stop, and Go is not asked for them.
 a.cancel();
@@ -114,6 +132,43 @@ await Promise.all([a.done, b.done, c.done]);
 const after = liveStats.calls;
 await sleep(EVERY * 3);
 check("clients that went (body cancelled, request aborted) stop their watchers: no more calls", liveStats.calls === after && b.ended, `${liveStats.calls - after} calls; b ended ${b.ended}`);
+
+// 5b. A client that goes silently (as under workerd: nothing tells the
+// front until the second write after it went) is dropped by the probe
+// before the next tick asks Go for it.
+const e = await watch("quiet-cup");
+await sleep(EVERY * 2);
+// It goes just after a tick's ask (one going in the half tick between a
+// probe and the ask costs that one call more).
+while (Date.now() % EVERY > EVERY / 8) await sleep(1);
+await sleep(4); // the fake Go's read (2 ms) was asked
+const before5 = asked.length;
+e.leave();
+const askedFor = () => asked.slice(before5).length;
+await Promise.race([e.done, sleep(EVERY * 6)]);
+const asksAfter = askedFor();
+await sleep(EVERY * 3);
+check("a client that went silently is dropped before its next tick asks Go (under workerd only the second write after it shows it)", asksAfter === 0 && askedFor() === 0,
+  `${askedFor()} calls for its stream after it went`);
+
+// 5c. A caller holds at most Go's maxStreams streams in the isolate,
+// counted by the value of the header Go names (its IP); one more is Go's
+// 429; another IP is not counted; a stream that ends frees its place.
+const mine = [];
+for (let i = 0; i < MAX; i++) mine.push(await watch("cup", log.length, "192.0.2.1"));
+const over = await watch("cup", log.length, "192.0.2.1");
+const overBody = over.response.status === 429 ? await over.response.text() : "";
+const other = await watch("cup", log.length, "192.0.2.2");
+check(`a caller's streams are capped at Go's maxStreams (${MAX}): one more is Go's 429 too_many_streams`,
+  mine.every((w) => w.response.status === 200) && over.response.status === 429 && overBody === TOO_MANY.body && other.response.status === 200,
+  `${mine.map((w) => w.response.status)} then ${over.response.status} ${overBody}; another IP ${other.response.status}`);
+mine[0].cancel();
+await mine[0].done;
+const again = await watch("cup", log.length, "192.0.2.1");
+check("a stream that ends frees its place", again.response.status === 200 && liveHeld("ip:192.0.2.1") === MAX, `${again.response.status}, ${liveHeld("ip:192.0.2.1")} held`);
+for (const w of [...mine.slice(1), other, again]) w.cancel();
+await Promise.all([...mine, other, again].map((w) => w.done));
+check("no stream is counted once all ended", liveHeld("ip:192.0.2.1") === 0 && liveHeld("ip:192.0.2.2") === 0);
 
 // 6. A failing page (503) is asked again next tick; a page without the
 // live hint (the tournament is gone) ends the stream.

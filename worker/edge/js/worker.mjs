@@ -72,7 +72,7 @@ async function hold(request, url, first, live, env, ctx) {
   };
   const onError = (e) => console.error(JSON.stringify({ level: "WARN", msg: "live page failed", host: hostOf(url), error: String(e?.message ?? e) }));
   const { response } = await holdLive(first, live, url, {
-    ask, key: hostOf(url) + url.pathname, signal: request.signal, waitUntil: (p) => ctx.waitUntil(p), onError,
+    ask, key: hostOf(url) + url.pathname, headers: request.headers, signal: request.signal, waitUntil: (p) => ctx.waitUntil(p), onError,
   });
   return response;
 }
