@@ -34,6 +34,10 @@ const (
 	EventLogMatchResolved        = "match.resolved"
 	EventLogRegistrationAdded    = "registration.added"
 	EventLogRegistrationWithdraw = "registration.withdrawn"
+	// EventLogMatchGameDecided: a game of a best-of-N series was decided
+	// (data: game, winner, source, seriesScore), before the series' own
+	// decision event when the game ends the series.
+	EventLogMatchGameDecided = "match.game_decided"
 	EventLogTournamentStatus     = "tournament.status"
 	EventLogTitleChanged         = "title.changed"
 	EventLogRecordingReady       = "recording.ready"
@@ -43,7 +47,7 @@ const (
 // them (what a webhook subscription may choose from).
 var EventLogTypes = []string{
 	EventLogMatchReady, EventLogMatchLive, EventLogMatchSubmission, EventLogMatchReported, EventLogMatchConfirmed,
-	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogRegistrationAdded,
+	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogMatchGameDecided, EventLogRegistrationAdded,
 	EventLogRegistrationWithdraw, EventLogTournamentStatus, EventLogTitleChanged, EventLogRecordingReady,
 }
 

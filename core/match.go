@@ -113,6 +113,11 @@ type Match struct {
 	LiveAt       *time.Time
 	EndedAt      *time.Time
 	ResolvedAt   *time.Time
+	// BestOf is the series' length (series.go): 1 for a single game.
+	BestOf int
+	// Games are its decided games, in order (a best of 1 stores none:
+	// GamesShown shows the match as its game).
+	Games []Game
 }
 
 // Outcome returns the match as the standings see it.

@@ -1,0 +1,229 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/worker/arenatest"
+)
+
+// seriesCup creates a playoffs_only tournament of players 1..n seeded in
+// order with the fields set (bestOf ...) and starts its playoffs.
+func (p *protocolEnv) seriesCup(t *testing.T, slug string, n int, fields map[string]any) []map[string]any {
+	t.Helper()
+	body := p.tournamentBody(slug, "playoffs_only", n)
+	delete(body, "groupCount")
+	delete(body, "advancePerGroup")
+	delete(body, "smallFinal")
+	for k, v := range fields {
+		body[k] = v
+	}
+	p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, body, 201)
+	base := "/api/v1/admin/tournaments/" + slug
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_open"}, 200)
+	for i := 1; i <= n; i++ {
+		p.mustDo(t, "POST", base+"/registrations", p.admin, map[string]any{"platformId": playerID(i), "seed": i}, 201)
+	}
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_closed"}, 200)
+	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "playoffs"}, 200)
+	return p.adminMatches(t, slug)
+}
+
+func (p *protocolEnv) adminMatches(t *testing.T, slug string) []map[string]any {
+	t.Helper()
+	list := p.mustDo(t, "GET", "/api/v1/admin/tournaments/"+slug+"/matches", p.admin, nil, 200)["matches"].([]any)
+	out := make([]map[string]any, len(list))
+	for i, m := range list {
+		out[i] = m.(map[string]any)
+	}
+	return out
+}
+
+// playGame readies both sides of the series' next game, both clients
+// send the same result naming winner, and it returns the second
+// submission's answer.
+func (p *protocolEnv) playGame(t *testing.T, m map[string]any, winner string) map[string]any {
+	t.Helper()
+	live := p.goLive(t, m)
+	res, hash := result(live, winner, "")
+	var out map[string]any
+	for _, who := range []string{m["p1PlatformId"].(string), m["p2PlatformId"].(string)} {
+		var status int
+		status, out = p.game(t, "POST", matchPath(m, "result"), who, submission(res, hash), "")
+		require.Equal(t, http.StatusOK, status, out)
+	}
+	return out
+}
+
+func TestSeries(t *testing.T) {
+	for _, backend := range []string{"sqlite", "libsql"} {
+		t.Run(backend, func(t *testing.T) {
+			var p *protocolEnv
+			var counter *arenatest.CountingLibSQL
+			if backend == "sqlite" {
+				p = newProtocolEnv(t)
+			} else {
+				e := newTestEnv(t, true)
+				counter = arenatest.StartCountingLibSQL(t)
+				req := map[string]any{"slug": "remote", "name": "Remote", "hosts": []string{"alpha.test"}, "plan": "indie",
+					"appIds": []string{"480"}, "databaseUrl": counter.URL, "gracePeriodSeconds": 3600}
+				status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
+				require.Equal(t, 201, status, body)
+				p = &protocolEnv{testEnv: e, admin: body["adminToken"].(string)}
+			}
+			testSeries(t, p, counter)
+		})
+	}
+}
+
+func testSeries(t *testing.T, p *protocolEnv, counter *arenatest.CountingLibSQL) {
+	a, b := playerID(1), playerID(2)
+	t.Run("ErrInvalidField", func(t *testing.T) {
+		for _, tc := range []struct {
+			field string
+			value any
+		}{{"bestOf", 2}, {"bestOf", 11}, {"groupBestOf", 0}, {"finalBestOf", 4}, {"bestOf", "3"}} {
+			body := p.tournamentBody("bad", "playoffs_only", 4)
+			delete(body, "groupCount")
+			delete(body, "advancePerGroup")
+			body[tc.field] = tc.value
+			status, out := p.do(t, "POST", "alpha.test", "/api/v1/admin/tournaments", p.admin, body)
+			assert.Equal(t, http.StatusUnprocessableEntity, status, "%s %v", tc.field, tc.value)
+			assert.Equal(t, "invalid_field", out["error"])
+			assert.Equal(t, tc.field, out["field"], "the refusal names the field")
+		}
+	})
+	matches := p.seriesCup(t, "bo3", 2, map[string]any{"finalBestOf": 3})
+	require.Len(t, matches, 1)
+	final := matches[0]
+	full := p.mustDo(t, "GET", "/api/v1/tournaments/bo3", "", nil, 200)
+	assert.Equal(t, float64(1), full["bestOf"])
+	assert.Equal(t, float64(1), full["groupBestOf"])
+	assert.Equal(t, float64(3), full["finalBestOf"])
+	assert.Equal(t, float64(3), final["bestOf"])
+	opens, _ := time.Parse(time.RFC3339, final["opensAt"].(string))
+	closes, _ := time.Parse(time.RFC3339, final["closesAt"].(string))
+	assert.Equal(t, 3*30*time.Minute, closes.Sub(opens), "a best of 3's window is three match windows")
+	assert.Equal(t, map[string]any{"p1": float64(0), "p2": float64(0)}, final["seriesScore"])
+	assert.Equal(t, []any{}, final["games"])
+
+	t.Run("Game1", func(t *testing.T) {
+		status, up := p.game(t, "GET", "/api/v1/me/upcoming-match", b, nil, "")
+		require.Equal(t, 200, status)
+		assert.Equal(t, float64(1), up["game"])
+		assert.Equal(t, float64(3), up["bestOf"])
+		live := p.goLive(t, final)
+		assert.Equal(t, float64(1), live["game"])
+		assert.Equal(t, float64(3), live["bestOf"])
+		assert.Equal(t, map[string]any{"p1": float64(0), "p2": float64(0)}, live["seriesScore"])
+		res, hash := result(live, a, "")
+		status, out := p.game(t, "POST", matchPath(final, "result"), a, submission(res, hash), "")
+		require.Equal(t, 200, status, out)
+		assert.Equal(t, map[string]any{"status": "pending", "matchStatus": "awaiting_result"}, out)
+		if counter != nil {
+			counter.Reset()
+		}
+		status, out = p.game(t, "POST", matchPath(final, "result"), b, submission(res, hash), "")
+		require.Equal(t, 200, status, out)
+		assert.Equal(t, map[string]any{"status": "confirmed", "matchStatus": "scheduled"}, out,
+			"the game is confirmed; the series goes on")
+		if counter != nil {
+			assert.LessOrEqual(t, counter.Count(), 2, "a game's confirming submission takes at most 2 round trips")
+		}
+		status, again := p.game(t, "POST", matchPath(final, "result"), b, submission(res, hash), "")
+		assert.Equal(t, http.StatusConflict, status)
+		assert.Equal(t, "not_live", again["error"], "the decided game's session is over")
+
+		m := p.adminMatches(t, "bo3")[0]
+		assert.Equal(t, "scheduled", m["status"])
+		assert.Nil(t, m["winner"])
+		assert.Nil(t, m["score"])
+		assert.Equal(t, map[string]any{"p1": float64(1), "p2": float64(0)}, m["seriesScore"])
+		require.Len(t, m["games"], 1)
+		g := m["games"].([]any)[0].(map[string]any)
+		assert.Equal(t, float64(1), g["game"])
+		assert.Equal(t, "confirmed", g["status"])
+		assert.Equal(t, a, g["winner"])
+		assert.Equal(t, "game_client", g["resultSource"])
+		assert.NotNil(t, g["decidedAt"])
+
+		status, up = p.game(t, "GET", "/api/v1/me/upcoming-match", b, nil, "")
+		require.Equal(t, 200, status)
+		assert.Equal(t, float64(2), up["game"], "the next game")
+		assert.Equal(t, false, up["selfReady"], "readying starts again")
+		assert.Equal(t, false, up["opponentReady"])
+		assert.Equal(t, map[string]any{"p1": float64(1), "p2": float64(0)}, up["seriesScore"])
+		status, _ = p.game(t, "GET", "/api/v1/me/live-match", a, nil, "")
+		assert.Equal(t, http.StatusNoContent, status)
+	})
+	t.Run("Game2", func(t *testing.T) {
+		live := p.goLive(t, final)
+		assert.Equal(t, float64(2), live["game"])
+		res, hash := result(live, b, "")
+		assert.NotContains(t, res, p.adminMatches(t, "bo3")[0]["games"].([]any)[0].(map[string]any)["sessionNonce"])
+		for _, who := range []string{b, a} {
+			status, out := p.game(t, "POST", matchPath(final, "result"), who, submission(res, hash), "")
+			require.Equal(t, 200, status, out)
+		}
+		m := p.adminMatches(t, "bo3")[0]
+		assert.Equal(t, "scheduled", m["status"])
+		assert.Equal(t, map[string]any{"p1": float64(1), "p2": float64(1)}, m["seriesScore"])
+	})
+	t.Run("Game3DecidesTheSeries", func(t *testing.T) {
+		out := p.playGame(t, final, a)
+		assert.Equal(t, map[string]any{"status": "confirmed", "matchStatus": "confirmed"}, out)
+		m := p.adminMatches(t, "bo3")[0]
+		assert.Equal(t, "confirmed", m["status"])
+		assert.Equal(t, a, m["winner"])
+		assert.Equal(t, map[string]any{"p1": float64(2), "p2": float64(1)}, m["score"], "the score is the games won")
+		assert.Equal(t, map[string]any{"p1": float64(2), "p2": float64(1)}, m["seriesScore"])
+		require.Len(t, m["games"], 3)
+		full := p.mustDo(t, "GET", "/api/v1/tournaments/bo3", "", nil, 200)
+		assert.Equal(t, "completed", full["status"], "the series decided the final")
+		pub := p.mustDo(t, "GET", fmt.Sprintf("/api/v1/matches/%.0f", final["id"]), "", nil, 200)
+		games := pub["games"].([]any)
+		require.Len(t, games, 3)
+		assert.Equal(t, b, games[1].(map[string]any)["winner"].(map[string]any)["platformId"], "the public match names players")
+	})
+	t.Run("EventLog", func(t *testing.T) {
+		events := p.mustDo(t, "GET", "/api/v1/events?limit=1000", "", nil, 200)["events"].([]any)
+		var kinds []string
+		var scores []any
+		for _, raw := range events {
+			ev := raw.(map[string]any)
+			if ev["matchId"] != final["id"] {
+				continue
+			}
+			switch typ := ev["type"].(string); typ {
+			case "match.game_decided":
+				kinds = append(kinds, typ)
+				scores = append(scores, ev["data"].(map[string]any)["seriesScore"])
+			case "match.confirmed":
+				kinds = append(kinds, typ)
+			}
+		}
+		assert.Equal(t, []string{"match.game_decided", "match.game_decided", "match.game_decided", "match.confirmed"}, kinds,
+			"each game, then the series' decision once")
+		assert.Equal(t, []any{map[string]any{"p1": float64(1), "p2": float64(0)}, map[string]any{"p1": float64(1), "p2": float64(1)},
+			map[string]any{"p1": float64(2), "p2": float64(1)}}, scores)
+	})
+	t.Run("GracePeriodDecidesAGame", func(t *testing.T) {
+		m := p.seriesCup(t, "grace3", 2, map[string]any{"finalBestOf": 3})[0]
+		live := p.goLive(t, m)
+		res, hash := result(live, b, "")
+		status, out := p.game(t, "POST", matchPath(m, "result"), b, submission(res, hash), "")
+		require.Equal(t, 200, status, out)
+		p.Now = p.Now.Add(2 * time.Hour)
+		p.tick(t)
+		got := p.adminMatches(t, "grace3")[0]
+		assert.Equal(t, "scheduled", got["status"], "one game decided by the grace period")
+		assert.Equal(t, map[string]any{"p1": float64(0), "p2": float64(1)}, got["seriesScore"])
+		g := got["games"].([]any)[0].(map[string]any)
+		assert.Equal(t, "player_report", g["resultSource"])
+	})
+}
