@@ -38,9 +38,9 @@ const (
 	// (data: game, winner, source, seriesScore), before the series' own
 	// decision event when the game ends the series.
 	EventLogMatchGameDecided = "match.game_decided"
-	EventLogTournamentStatus     = "tournament.status"
-	EventLogTitleChanged         = "title.changed"
-	EventLogRecordingReady       = "recording.ready"
+	EventLogTournamentStatus = "tournament.status"
+	EventLogTitleChanged     = "title.changed"
+	EventLogRecordingReady   = "recording.ready"
 )
 
 // EventLogTypes are the log's event types, in the order the docs list

@@ -142,10 +142,10 @@ type Tournament struct {
 	// BestOf, GroupBestOf and FinalBestOf are the series' lengths of its
 	// playoff, group and final matches (SeriesLength).
 	BestOf, GroupBestOf, FinalBestOf int
-	PlayerCount int // registrations (sides)
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	CompletedAt *time.Time
+	PlayerCount                      int // registrations (sides)
+	CreatedAt                        time.Time
+	UpdatedAt                        time.Time
+	CompletedAt                      *time.Time
 	// FirstMatchAt is when its first match opens (or opened): when play
 	// really starts, which an admin's early or late start moves away from
 	// StartsAt. Nil until a stage is drawn.
