@@ -146,6 +146,9 @@ type Resolution struct {
 	At      time.Time
 	Token   string // tells the call that decided the match (set by ResolveMatch)
 	By      string // the deciding admin token's id for the event log; "" when none
+	// Game, when set on a best-of-N match, decides only that game (the
+	// one being played: CurrentGame); the series goes on unless it wins it.
+	Game int
 }
 
 // ParseMatchID reads a match id from a path: a positive decimal integer

@@ -14,6 +14,10 @@ import "time"
 // the deciding batch, whether a game ends the series (sql/queries/
 // series.sql): Go only says how long a stage's series are.
 
+// CodeGameNotCurrent: an admin's decision of one game names another game
+// than the one being played (409).
+const CodeGameNotCurrent = "game_not_current"
+
 // BestOfRange bounds a series' length; it must also be odd (CheckBestOf).
 var BestOfRange = Range{Min: 1, Max: 9}
 

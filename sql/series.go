@@ -1,12 +1,47 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
 
 	"arena/core"
 )
+
+// ResolveGame implements core.TournamentStore: the game's row, the
+// match's update and what follows a decision, in one batch, then the
+// match as it is.
+func (s *Arena) ResolveGame(ctx context.Context, id int64, res core.Resolution) (*core.Match, error) {
+	var p1, p2 any
+	if res.Score != nil {
+		p1, p2 = res.Score.P1, res.Score.P2
+	}
+	at := formatTime(res.At)
+	game := Stmt{SQL: q("series_game_admin"), Args: []any{sql.Named("match", id), sql.Named("game", res.Game),
+		sql.Named("winner", res.Winner), sql.Named("p1", p1), sql.Named("p2", p2), sql.Named("token", res.Token),
+		sql.Named("at", at)}}
+	decided, err := s.decideGame(ctx, id, res.Token, res.At, &game, Stmt{SQL: q("resolve_game"), Args: []any{
+		sql.Named("match", id), sql.Named("game", res.Game), sql.Named("winner", res.Winner),
+		sql.Named("token", res.Token), sql.Named("at", at)}},
+		Stmt{SQL: q("log_resolved"), Args: []any{sql.Named("at", at), sql.Named("admin", res.By),
+			sql.Named("token", res.Token), sql.Named("match", id)}})
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.Match(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case decided:
+		return m, nil
+	case m.Status.Resolved():
+		return nil, core.Errorf(core.CodeAlreadyResolved, "match %d is resolved", id)
+	}
+	return nil, core.Errorf(core.CodeGameNotCurrent, "game %d of match %d was decided meanwhile", res.Game, id)
+}
 
 // parseGames reads {{match_games}}: a JSON array of [game, winner,
 // source, score_p1, score_p2, session_nonce, decided_at], ordered by

@@ -59,6 +59,7 @@ var statusByCode = map[string]int{
 	core.CodeInvalidRoster:      http.StatusUnprocessableEntity,
 	core.CodeNotRegistered:      http.StatusForbidden,
 	core.CodeCheckInClosed:      http.StatusConflict,
+	core.CodeGameNotCurrent:     http.StatusConflict,
 	core.CodeNotCaptain:         http.StatusForbidden,
 	core.CodePlayerNotFound:     http.StatusNotFound,
 

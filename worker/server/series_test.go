@@ -227,3 +227,70 @@ func testSeries(t *testing.T, p *protocolEnv, counter *arenatest.CountingLibSQL)
 		assert.Equal(t, "player_report", g["resultSource"])
 	})
 }
+
+func TestSeriesAdminDecisions(t *testing.T) {
+	p := newProtocolEnv(t)
+	a, b := playerID(1), playerID(2)
+	m := p.seriesCup(t, "admin5", 2, map[string]any{"finalBestOf": 5})[0]
+	resolve := func(body map[string]any, want int) map[string]any {
+		t.Helper()
+		status, out := p.do(t, "POST", "alpha.test", fmt.Sprintf("/api/v1/admin/matches/%.0f/resolve", m["id"]), p.admin, body)
+		require.Equal(t, want, status, out)
+		return out
+	}
+	t.Run("OneGameBeforeAnyoneReadied", func(t *testing.T) {
+		out := resolve(map[string]any{"game": 1, "winner": b}, 200)
+		assert.Equal(t, "scheduled", out["status"])
+		assert.Equal(t, map[string]any{"p1": float64(0), "p2": float64(1)}, out["seriesScore"])
+		g := out["games"].([]any)[0].(map[string]any)
+		assert.Equal(t, "admin", g["resultSource"])
+		assert.Equal(t, b, g["winner"])
+	})
+	t.Run("ErrGameNotCurrent", func(t *testing.T) {
+		out := resolve(map[string]any{"game": 1, "winner": a}, 409)
+		assert.Equal(t, "game_not_current", out["error"])
+		assert.Equal(t, "game", out["field"])
+		out = resolve(map[string]any{"game": 3, "winner": a}, 409)
+		assert.Equal(t, "game_not_current", out["error"])
+	})
+	t.Run("ErrInvalidField", func(t *testing.T) {
+		assert.Equal(t, "game", resolve(map[string]any{"game": 0, "winner": a}, 422)["field"])
+		assert.Equal(t, "forfeit", resolve(map[string]any{"game": 2, "winner": a, "forfeit": true}, 422)["field"])
+	})
+	t.Run("ALiveGame", func(t *testing.T) {
+		live := p.goLive(t, m)
+		assert.Equal(t, float64(2), live["game"])
+		res, hash := result(live, a, "")
+		status, out := p.game(t, "POST", matchPath(m, "result"), a, submission(res, hash), "")
+		require.Equal(t, 200, status, out)
+		out = resolve(map[string]any{"game": 2, "winner": a, "score": map[string]any{"p1": 16, "p2": 14}}, 200)
+		assert.Equal(t, "scheduled", out["status"])
+		assert.Equal(t, map[string]any{"p1": float64(1), "p2": float64(1)}, out["seriesScore"])
+		g := out["games"].([]any)[1].(map[string]any)
+		assert.Equal(t, map[string]any{"p1": float64(16), "p2": float64(14)}, g["score"])
+		status, again := p.game(t, "POST", matchPath(m, "result"), b, submission(res, hash), "")
+		assert.Equal(t, 409, status)
+		assert.Equal(t, "not_live", again["error"], "the game the admin decided is over")
+	})
+	t.Run("TheSeriesAtOnce", func(t *testing.T) {
+		out := resolve(map[string]any{"winner": a, "score": map[string]any{"p1": 3, "p2": 1}}, 200)
+		assert.Equal(t, "confirmed", out["status"])
+		assert.Equal(t, a, out["winner"])
+		assert.Equal(t, map[string]any{"p1": float64(3), "p2": float64(1)}, out["score"])
+		assert.Len(t, out["games"], 2, "the games decided one by one stay")
+		resolve(map[string]any{"game": 3, "winner": a}, 409)
+	})
+	t.Run("TheDecidingGameDecidesTheMatch", func(t *testing.T) {
+		m := p.seriesCup(t, "admin3", 2, map[string]any{"finalBestOf": 3})[0]
+		for i, w := range []string{a, a} {
+			status, out := p.do(t, "POST", "alpha.test", fmt.Sprintf("/api/v1/admin/matches/%.0f/resolve", m["id"]), p.admin,
+				map[string]any{"game": i + 1, "winner": w})
+			require.Equal(t, 200, status, out)
+		}
+		got := p.adminMatches(t, "admin3")[0]
+		assert.Equal(t, "confirmed", got["status"])
+		assert.Equal(t, map[string]any{"p1": float64(2), "p2": float64(0)}, got["score"])
+		full := p.mustDo(t, "GET", "/api/v1/tournaments/admin3", "", nil, 200)
+		assert.Equal(t, "completed", full["status"])
+	})
+}
