@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Series (DESIGN.md "Series and the pace of results"): a best-of-N match
 // is played game by game, each game one live session with its own
@@ -37,6 +40,30 @@ func checkBestOf(p *Problems, field string, n Number) {
 	if n.Set && n.N%2 == 0 {
 		p.invalid(field, "Use an odd number of games: 1, 3, 5, 7 or 9.")
 	}
+}
+
+// checkSeriesScore is a player's report of a series: the games each side
+// won, the winner's ceil(N/2), the loser's fewer, neither below the
+// games the side has won already (CodeInvalidScore, field score). A best
+// of 1 takes any score CheckReportedScore takes.
+func checkSeriesScore(m *Match, winner string, score *OutcomeScore) error {
+	n := m.SeriesLen()
+	if n == 1 {
+		return nil
+	}
+	if score == nil {
+		return &Error{Code: CodeInvalidScore, Field: "score", Message: "Give the games each side won."}
+	}
+	won, lost := score.P1, score.P2
+	if winner == m.P2 {
+		won, lost = lost, won
+	}
+	so := m.Series()
+	if won != SeriesWins(n) || lost >= won || score.P1 < so.P1 || score.P2 < so.P2 {
+		return &Error{Code: CodeInvalidScore, Field: "score",
+			Message: fmt.Sprintf("A best of %d is won with %d games, and the games decided (%d-%d) stand.", n, SeriesWins(n), so.P1, so.P2)}
+	}
+	return nil
 }
 
 // SeriesLength is how many games a match of the stage is best of: group,
