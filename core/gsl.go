@@ -58,6 +58,8 @@ const TiebreakGSL Tiebreak = "gsl_bracket"
 func planGSLGroup(t *Tournament, g string, members []Entrant, start time.Time) []Match {
 	window := t.MatchWindowFor(StageGroup)
 	at := func(r int) time.Time { return start.Add(time.Duration(r-1) * window) }
+	// Only the openings' sides are known at the draw; under asap pacing
+	// the later matches open as they are seated (queries/series.sql).
 	match := func(part, label string, r int, p1, p2 string, winTo, loseTo SeatRef) Match {
 		return Match{
 			TournamentID: t.ID, Stage: StageGroup, Round: label, RoundNumber: r, GroupName: g,

@@ -41,7 +41,7 @@ func planGroupStage(t *Tournament, regs []Registration, now time.Time) (map[stri
 			groups[m.ID] = g.Name
 		}
 		for r, round := range RoundRobin(EntrantIDs(g.Members)) {
-			opens := start.Add(time.Duration(r) * window)
+			opens := t.paceWindow(start.Add(time.Duration(r)*window), start, true)
 			for _, f := range round {
 				matches = append(matches, Match{
 					TournamentID: t.ID, Stage: stage, Round: "Round " + strconv.Itoa(r+1), RoundNumber: r + 1,
@@ -199,7 +199,7 @@ func bracketMatches(t *Tournament, plan BracketPlan, now time.Time) []Match {
 		if bm.BracketSlot == BracketSlotGrandFinalReset {
 			continue
 		}
-		opens := now.Add(time.Duration(bm.RoundNumber-1) * step)
+		opens := t.paceWindow(now.Add(time.Duration(bm.RoundNumber-1)*step), now, bm.P1.PlayerID != "" && bm.P2.PlayerID != "")
 		m := Match{
 			TournamentID: t.ID, Stage: bm.Stage, Round: bm.Round, RoundNumber: bm.RoundNumber,
 			BracketSlot: bm.BracketSlot, Status: MatchScheduled, P1: bm.P1.PlayerID, P2: bm.P2.PlayerID,

@@ -142,6 +142,8 @@ type Tournament struct {
 	// BestOf, GroupBestOf and FinalBestOf are the series' lengths of its
 	// playoff, group and final matches (SeriesLength).
 	BestOf, GroupBestOf, FinalBestOf int
+	// Pacing is when matches' windows open (pacing.go).
+	Pacing Pacing
 	PlayerCount                      int // registrations (sides)
 	CreatedAt                        time.Time
 	UpdatedAt                        time.Time

@@ -90,6 +90,9 @@ type TournamentDraft struct {
 	BestOf      Number `json:"bestOf"`
 	GroupBestOf Number `json:"groupBestOf"`
 	FinalBestOf Number `json:"finalBestOf"`
+	// Pacing (default scheduled): asap opens a match's window the moment
+	// both its sides are known.
+	Pacing Pacing `json:"pacing"`
 }
 
 // CastDraft is the recording-release policy as an admin gives it.
@@ -184,6 +187,13 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 	checkBestOf(&p, "finalBestOf", d.FinalBestOf)
 	t.BestOf, t.GroupBestOf = d.BestOf.Or(DefaultBestOf), d.GroupBestOf.Or(DefaultBestOf)
 	t.FinalBestOf = d.FinalBestOf.Or(t.BestOf)
+	t.Pacing = PacingScheduled
+	if d.Pacing != "" {
+		t.Pacing = d.Pacing
+	}
+	if !ValidPacing(t.Pacing) {
+		p.invalid("pacing", "Choose scheduled or asap.")
+	}
 	if d.Cast != nil {
 		t.Cast = CastPolicy{HandMode: d.Cast.HandMode, DelaySeconds: d.Cast.DelaySeconds.N}
 		if !ValidHandMode(t.Cast.HandMode) {

@@ -56,7 +56,8 @@ func decisionStmtsFor(m matchShape, at string) []Stmt {
 	if m.seats {
 		out = append(out,
 			Stmt{SQL: q("seat_winner"), Args: []any{sql.Named("match", id), sql.Named("at", at)}},
-			Stmt{SQL: q("seat_loser"), Args: []any{sql.Named("match", id), sql.Named("at", at)}})
+			Stmt{SQL: q("seat_loser"), Args: []any{sql.Named("match", id), sql.Named("at", at)}},
+			Stmt{SQL: q("pace_seated"), Args: []any{sql.Named("match", id), sql.Named("at", at)}})
 	}
 	if m.grandFinal {
 		out = append(out, Stmt{SQL: q("insert_grand_final_reset"), Args: []any{sql.Named("at", at), sql.Named("match", id)}})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"arena/core"
 )
@@ -80,4 +81,17 @@ func parseGames(raw string) ([]core.Game, error) {
 	}
 	slices.SortFunc(out, func(a, b core.Game) int { return a.Game - b.Game })
 	return out, nil
+}
+
+// OpenMatches implements core.RoundStore.
+func (s *Arena) OpenMatches(ctx context.Context, t *core.Tournament, ids []int64, now time.Time) ([]int64, error) {
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.db.write(ctx, q("open_matches"), sql.Named("tournament", t.ID), sql.Named("ids", string(list)),
+		sql.Named("at", formatTime(now))); err != nil {
+		return nil, fmt.Errorf("store: unable to open matches: %w", err)
+	}
+	return ids, nil
 }

@@ -91,12 +91,12 @@ func tournamentArgs(t *core.Tournament) []any {
 	}
 }
 
-// seriesArgs are a new tournament's series lengths (insert_tournament;
+// seriesArgs are a new tournament's series lengths and pace (insert_tournament;
 // the admin pages' edit of a draft keeps them).
 func seriesArgs(t *core.Tournament) []any {
 	return []any{sql.Named("best_of", t.SeriesLength(core.StagePlayoff)),
 		sql.Named("group_best_of", t.SeriesLength(core.StageGroup)),
-		sql.Named("final_best_of", t.SeriesLength(core.StageFinal))}
+		sql.Named("final_best_of", t.SeriesLength(core.StageFinal)), sql.Named("pacing", string(t.PacingOrDefault()))}
 }
 
 // CreateTournament implements core.TournamentStore.
@@ -176,7 +176,7 @@ func scanTournament(row scanner) (*core.Tournament, error) {
 		&t.GroupCount, &t.AdvancePerGroup, &t.SmallFinal, &t.MatchWindowMinutes, &t.Cast.HandMode,
 		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed,
 		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings, &t.CheckInMinutes, &groupFormat, &firstMatch,
-		&t.LogSeq, &t.BestOf, &t.GroupBestOf, &t.FinalBestOf)
+		&t.LogSeq, &t.BestOf, &t.GroupBestOf, &t.FinalBestOf, &t.Pacing)
 	if err != nil {
 		return nil, err
 	}

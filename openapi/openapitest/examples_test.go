@@ -42,7 +42,7 @@ var fill = strings.NewReplacer(
 
 const summaryJSON = `"slug":"autumn-cup","name":"Autumn Cup","description":"Weekly cup","format":"groups_playoffs","registrationOpensAt":$T0,"registrationClosesAt":$T0,"startsAt":$T1,"maxPlayers":16`
 
-const detailJSON = `"playerCount":2,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"players":[$P1,$P2],
+const detailJSON = `"playerCount":2,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","players":[$P1,$P2],
 	"groups":[{"name":"Group A","standings":[
 		{"rank":1,"player":$P1,"played":1,"wins":1,"losses":0,"scoreDiff":2,"points":3,"separatedBy":"points"},
 		{"rank":2,"player":$P2,"played":1,"wins":0,"losses":1,"scoreDiff":-2,"points":0,"separatedBy":""}],
@@ -101,9 +101,9 @@ func conformingExamples() []example {
 		{"edit season", "PATCH", "/api/v1/admin/seasons/2026-autumn", 200, nil, seasonJSON},
 		{"edit tournament", "PATCH", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
 		{"remove registration", "DELETE", "/api/v1/admin/tournaments/autumn-cup/registrations/76561198000000001", 200, nil, `{"platformId":"76561198000000001","outcome":"disqualified","matchesForfeited":2}`},
-		{"create tournament", "POST", "/api/v1/admin/tournaments", 201, nil, `{` + summaryJSON + `,"status":"draft","playerCount":0,"checkInMinutes":30,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"groupFormat":"gsl","players":[],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `}`},
+		{"create tournament", "POST", "/api/v1/admin/tournaments", 201, nil, `{` + summaryJSON + `,"status":"draft","playerCount":0,"checkInMinutes":30,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","groupFormat":"gsl","players":[],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `}`},
 		{"admin tournament", "GET", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
-		{"tournament status", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"registration_open","playerCount":0,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"players":[],"groups":[],"bracket":[],"podium":[],` + strings.Replace(adminFieldsJSON, `"season":"2026-autumn"`, `"season":null`, 1) + `}`},
+		{"tournament status", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"registration_open","playerCount":0,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","players":[],"groups":[],"bracket":[],"podium":[],` + strings.Replace(adminFieldsJSON, `"season":"2026-autumn"`, `"season":null`, 1) + `}`},
 		{"tournament status illegal", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 409, nil, `{"error":"invalid_transition"}`},
 		{"registration", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 201, nil, `{"registration":{"platformId":"76561198000000001","personaName":"Ada","seed":null,"roster":[],"registeredAt":"2026-10-02T10:00:00Z"}}`},
 		{"registration full", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 409, nil, `{"error":"tournament_full"}`},
@@ -116,6 +116,8 @@ func conformingExamples() []example {
 		{"admin queue", "GET", "/api/v1/admin/queue", 200, nil, `{"matches":[{"id":8,"stage":"playoff","round":"Semifinals","bracketSlot":"SF2","status":"live","p1PlatformId":"76561198000000003","p2PlatformId":"76561198000000004","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","sessionNonce":"n0nce","winner":null,"score":null,"bestOf":3,"seriesScore":{"p1":1,"p2":0},"games":[{"game":1,"status":"confirmed","winner":"76561198000000003","resultSource":"game_client","score":null,"decidedAt":"2026-10-11T18:40:00Z"},{"game":2,"status":"live","winner":null,"resultSource":null,"score":null,"decidedAt":null}],"attention":"stale"}]}`},
 		{"seeds by rating", "POST", "/api/v1/admin/tournaments/autumn-cup/seeds", 200, nil, `{"seeds":[{"platformId":"76561198000000002","seed":1,"rating":1712.4},{"platformId":"76561198000000001","seed":2,"rating":null}]}`},
 		{"seeds locked", "POST", "/api/v1/admin/tournaments/autumn-cup/seeds", 409, nil, `{"error":"seeds_locked"}`},
+		{"open round", "POST", "/api/v1/admin/tournaments/autumn-cup/open-round", 200, nil, `{"opened":[9,10]}`},
+		{"open round unknown", "POST", "/api/v1/admin/tournaments/autumn-cup/open-round", 404, nil, `{"error":"round_not_found","field":"round"}`},
 		{"create api key", "POST", "/api/v1/admin/api-keys", 201, nil, `{"id":"0a1b2c3d","key":"apikey_0a1b2c3d_s3cr3t-Value_x","label":"stats site","createdAt":"2026-11-01T12:00:00Z"}`},
 		{"list api keys", "GET", "/api/v1/admin/api-keys", 200, nil, `{"apiKeys":[{"id":"0a1b2c3d","label":"stats site","createdAt":"2026-11-01T12:00:00Z","revokedAt":null},{"id":"ffffffff","label":"old","createdAt":"2026-10-01T12:00:00Z","revokedAt":"2026-10-02T12:00:00Z"}]}`},
 		{"revoke api key", "DELETE", "/api/v1/admin/api-keys/0a1b2c3d", 204, nil, ``},

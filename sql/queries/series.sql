@@ -97,3 +97,30 @@ WHERE id = :match AND status NOT IN {{resolved}}
 	AND EXISTS (SELECT 1 FROM match_games g WHERE g.match_id = :match AND g.game = :game
 		AND g.result_source = 'admin' AND g.decided_at = :at
 		AND g.session_nonce = coalesce(matches.session_nonce, 'admin-' || :token))
+
+-- name: pace_seated
+-- Under asap pacing, a match whose second side the decision just seated
+-- opens now, for its series' windows. Parameters: :match (the decided
+-- match) and :at.
+UPDATE matches SET opens_at = :at,
+	closes_at = strftime('%Y-%m-%dT%H:%M:%fZ', :at, '+' || ((SELECT t.match_window_minutes FROM tournaments t
+		WHERE t.id = matches.tournament_id) * matches.best_of) || ' minutes'),
+	updated_at = :at
+WHERE status = 'scheduled' AND opens_at > :at
+	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL
+	AND p1_ready_at IS NULL AND p2_ready_at IS NULL
+	AND tournament_id = (SELECT d.tournament_id FROM matches d WHERE d.id = :match)
+	AND (SELECT t.pacing FROM tournaments t WHERE t.id = matches.tournament_id) = 'asap'
+	AND bracket_slot IN (SELECT d.winner_to_slot FROM matches d WHERE d.id = :match
+		UNION SELECT d.loser_to_slot FROM matches d WHERE d.id = :match)
+
+-- name: open_matches
+-- The admin opens matches now (:ids, a JSON array): each scheduled one
+-- with both sides known gets its series' windows from now; one open
+-- already keeps its start.
+UPDATE matches SET opens_at = min(opens_at, :at),
+	closes_at = max(closes_at, strftime('%Y-%m-%dT%H:%M:%fZ', :at, '+' || ((SELECT t.match_window_minutes
+		FROM tournaments t WHERE t.id = matches.tournament_id) * matches.best_of) || ' minutes')),
+	updated_at = :at
+WHERE tournament_id = :tournament AND id IN (SELECT value FROM json_each(:ids)) AND status = 'scheduled'
+	AND p1_platform_id IS NOT NULL AND p2_platform_id IS NOT NULL

@@ -60,6 +60,7 @@ var statusByCode = map[string]int{
 	core.CodeNotRegistered:      http.StatusForbidden,
 	core.CodeCheckInClosed:      http.StatusConflict,
 	core.CodeGameNotCurrent:     http.StatusConflict,
+	core.CodeRoundNotFound:      http.StatusNotFound,
 	core.CodeNotCaptain:         http.StatusForbidden,
 	core.CodePlayerNotFound:     http.StatusNotFound,
 

@@ -294,3 +294,105 @@ func TestSeriesAdminDecisions(t *testing.T) {
 		assert.Equal(t, "completed", full["status"])
 	})
 }
+
+func TestPacing(t *testing.T) {
+	p := newProtocolEnv(t)
+	window := func(m map[string]any) (time.Time, time.Time) {
+		opens, err := time.Parse(time.RFC3339, m["opensAt"].(string))
+		require.NoError(t, err)
+		closes, err := time.Parse(time.RFC3339, m["closesAt"].(string))
+		require.NoError(t, err)
+		return opens, closes
+	}
+	bySlot := func(slug string) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, m := range p.adminMatches(t, slug) {
+			out[m["bracketSlot"].(string)] = m
+		}
+		return out
+	}
+	t.Run("ASAPOpensAMatchWhenItsSidesAreKnown", func(t *testing.T) {
+		p.seriesCup(t, "asap", 4, map[string]any{"pacing": "asap", "bestOf": 3, "finalBestOf": 5})
+		full := p.mustDo(t, "GET", "/api/v1/tournaments/asap", "", nil, 200)
+		assert.Equal(t, "asap", full["pacing"])
+		slots := bySlot("asap")
+		finalOpens, _ := window(slots["FINAL"])
+		assert.True(t, finalOpens.After(p.Now), "the final's sides are not known yet: it keeps its planned window")
+		p.Now = p.Now.Add(10 * time.Minute)
+		p.playGame(t, slots["SF1"], slots["SF1"]["p1PlatformId"].(string))
+		p.playGame(t, slots["SF1"], slots["SF1"]["p1PlatformId"].(string))
+		final := bySlot("asap")["FINAL"]
+		opens, _ := window(final)
+		assert.True(t, finalOpens.Equal(opens), "one side known: still planned")
+		p.Now = p.Now.Add(5 * time.Minute)
+		p.playGame(t, slots["SF2"], slots["SF2"]["p2PlatformId"].(string))
+		p.playGame(t, slots["SF2"], slots["SF2"]["p2PlatformId"].(string))
+		final = bySlot("asap")["FINAL"]
+		opens, closes := window(final)
+		assert.Equal(t, p.Now.UTC().Truncate(time.Second), opens.UTC(), "both sides known: the final opens now")
+		assert.Equal(t, 5*30*time.Minute, closes.Sub(opens), "for its five windows")
+		status, _ := p.game(t, "POST", matchPath(final, "ready"), final["p1PlatformId"].(string), nil, "")
+		assert.Equal(t, 200, status, "the final can be readied at once")
+	})
+	t.Run("ScheduledWaitsForTheClock", func(t *testing.T) {
+		slots := func() map[string]map[string]any { return bySlot("clock") }
+		p.seriesCup(t, "clock", 4, nil)
+		s := slots()
+		planned, _ := window(s["FINAL"])
+		p.playGame(t, s["SF1"], s["SF1"]["p1PlatformId"].(string))
+		p.playGame(t, s["SF2"], s["SF2"]["p1PlatformId"].(string))
+		opens, _ := window(slots()["FINAL"])
+		assert.Equal(t, planned, opens)
+		status, out := p.game(t, "POST", matchPath(slots()["FINAL"], "ready"), s["SF1"]["p1PlatformId"].(string), nil, "")
+		assert.Equal(t, 409, status)
+		assert.Equal(t, "window_not_open", out["error"])
+	})
+	t.Run("OpenRound", func(t *testing.T) {
+		base := "/api/v1/admin/tournaments/clock/open-round"
+		out := p.mustDo(t, "POST", base, p.admin, map[string]any{"round": "Final"}, 200)
+		final := bySlot("clock")["FINAL"]
+		assert.Equal(t, []any{final["id"]}, out["opened"])
+		opens, closes := window(final)
+		assert.False(t, opens.After(p.Now), "open now")
+		assert.GreaterOrEqual(t, closes.Sub(p.Now), 30*time.Minute, "for at least its window from now; a planned close later stays")
+		status, _ := p.game(t, "POST", matchPath(final, "ready"), final["p1PlatformId"].(string), nil, "")
+		assert.Equal(t, 200, status)
+		assert.Equal(t, []any{}, p.mustDo(t, "POST", base, p.admin, map[string]any{"round": "Semifinals"}, 200)["opened"],
+			"decided matches are not opened")
+		status, nf := p.do(t, "POST", "alpha.test", base, p.admin, map[string]any{"round": "Round 9"})
+		assert.Equal(t, 404, status)
+		assert.Equal(t, "round_not_found", nf["error"])
+		status, bad := p.do(t, "POST", "alpha.test", base, p.admin, map[string]any{"round": " "})
+		assert.Equal(t, 422, status)
+		assert.Equal(t, "round", bad["field"])
+		status, _ = p.do(t, "POST", "alpha.test", "/api/v1/admin/tournaments/nosuch/open-round", p.admin, map[string]any{"round": "Final"})
+		assert.Equal(t, 404, status)
+	})
+	t.Run("ErrPacing", func(t *testing.T) {
+		body := p.tournamentBody("badpace", "playoffs_only", 4)
+		delete(body, "groupCount")
+		delete(body, "advancePerGroup")
+		body["pacing"] = "soon"
+		status, out := p.do(t, "POST", "alpha.test", "/api/v1/admin/tournaments", p.admin, body)
+		assert.Equal(t, 422, status)
+		assert.Equal(t, "pacing", out["field"])
+	})
+}
+
+// TestOpenRoundRoundTrips holds the open-round route's database round
+// trips on a libSQL server: the admin token, the tournament, its
+// matches, the update.
+func TestOpenRoundRoundTrips(t *testing.T) {
+	e := newTestEnv(t, false)
+	backend := arenatest.StartCountingLibSQL(t)
+	req := map[string]any{"slug": "remote", "name": "Remote", "hosts": []string{"alpha.test"}, "plan": "indie",
+		"appIds": []string{"480"}, "databaseUrl": backend.URL}
+	status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
+	require.Equal(t, 201, status, body)
+	p := &protocolEnv{testEnv: e, admin: body["adminToken"].(string)}
+	p.seriesCup(t, "rounds", 8, nil)
+	backend.Reset()
+	out := p.mustDo(t, "POST", "/api/v1/admin/tournaments/rounds/open-round", p.admin, map[string]any{"round": "Quarterfinals"}, 200)
+	assert.Len(t, out["opened"], 4)
+	assert.Equal(t, 4, backend.Count(), "open-round: the admin token, the tournament, its matches, one update")
+}

@@ -198,6 +198,7 @@ func (s *Server) routes() {
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/status", s.handleTournamentStatus)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/registrations", s.handleRegister)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/seeds", s.handleSeeds)
+	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/open-round", s.handleOpenRound)
 	s.adminRoute("DELETE /api/v1/admin/tournaments/{slug}/registrations/{platformId}", s.handleRemoveSide)
 	s.adminRoute("GET /api/v1/admin/tournaments/{slug}/matches", s.handleAdminMatches)
 	s.adminRoute("PATCH /api/v1/admin/matches/{id}", s.handlePatchMatch)

@@ -47,6 +47,8 @@ type tournamentFull struct {
 	BestOf      int `json:"bestOf"`
 	GroupBestOf int `json:"groupBestOf"`
 	FinalBestOf int `json:"finalBestOf"`
+	// Pacing is scheduled or asap.
+	Pacing string `json:"pacing"`
 }
 
 // tournamentPlayer is a registered side's player object; while check-in
@@ -220,7 +222,7 @@ func fullTournamentOf(v *tournamentview.Tournament) *tournamentFull {
 		Players: make([]tournamentPlayer, 0, len(v.Registrations)), Groups: make([]groupView, 0, len(v.Groups)),
 		Bracket: []bracketColumnView{}, Podium: make([]podiumView, 0, len(v.Podium)), CheckInMinutes: t.CheckInMinutes,
 		BestOf: t.SeriesLength(core.StagePlayoff), GroupBestOf: t.SeriesLength(core.StageGroup),
-		FinalBestOf: t.SeriesLength(core.StageFinal),
+		FinalBestOf: t.SeriesLength(core.StageFinal), Pacing: string(t.PacingOrDefault()),
 	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		out.GroupFormat = string(t.GroupFormat)

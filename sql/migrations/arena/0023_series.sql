@@ -1,5 +1,6 @@
 -- Series (DESIGN.md "Series and the pace of results"): a tournament's
--- series lengths by stage, each match's own (set when it is planned),
+-- series lengths by stage and its pacing, each match's own series length
+-- (set when it is planned),
 -- and the games a best-of-N match decided. A game is decided in the
 -- batch of whatever decided it (queries/series.sql): the game's row
 -- first, then the match either back to scheduled for the next game or
@@ -9,6 +10,8 @@ ALTER TABLE tournaments ADD COLUMN best_of INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE tournaments ADD COLUMN group_best_of INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE tournaments ADD COLUMN final_best_of INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE matches ADD COLUMN best_of INTEGER NOT NULL DEFAULT 1;
+-- scheduled or asap (core/pacing.go).
+ALTER TABLE tournaments ADD COLUMN pacing TEXT NOT NULL DEFAULT 'scheduled';
 
 CREATE TABLE match_games (
 	match_id INTEGER NOT NULL REFERENCES matches (id),
