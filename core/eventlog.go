@@ -38,6 +38,9 @@ const (
 	// (data: game, winner, source, seriesScore), before the series' own
 	// decision event when the game ends the series.
 	EventLogMatchGameDecided = "match.game_decided"
+	// EventLogMatchReopened: an admin took a decision back (data: admin,
+	// and the status, winner and source it had).
+	EventLogMatchReopened    = "match.reopened"
 	EventLogTournamentStatus = "tournament.status"
 	EventLogTitleChanged     = "title.changed"
 	EventLogRecordingReady   = "recording.ready"
@@ -47,7 +50,8 @@ const (
 // them (what a webhook subscription may choose from).
 var EventLogTypes = []string{
 	EventLogMatchReady, EventLogMatchLive, EventLogMatchSubmission, EventLogMatchReported, EventLogMatchConfirmed,
-	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogMatchGameDecided, EventLogRegistrationAdded,
+	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogMatchGameDecided, EventLogMatchReopened,
+	EventLogRegistrationAdded,
 	EventLogRegistrationWithdraw, EventLogTournamentStatus, EventLogTitleChanged, EventLogRecordingReady,
 }
 

@@ -21,7 +21,8 @@ func TestEventLogWordsAreCore(t *testing.T) {
 	require.NoError(t, err)
 	series, err := fs.ReadFile(migrationFiles, "migrations/arena/0023_series.sql")
 	require.NoError(t, err)
-	text := string(raw) + string(ready) + string(series) + loadQueries(queryFiles)["log_resolved"]
+	text := string(raw) + string(ready) + string(series) + loadQueries(queryFiles)["log_resolved"] +
+		loadQueries(queryFiles)["reopen_log"]
 	words := coreStatusWords(t)
 	compared := regexp.MustCompile(`(?i)\bstatus\s*(?:=|<>|!=|\bIN\b|\bNOT IN\b)\s*\(?((?:\s*'[^']*'\s*,?)+)`)
 	literal := regexp.MustCompile(`'([^']*)'`)

@@ -32,3 +32,25 @@ func (s *Server) handleOpenRound(w http.ResponseWriter, r *http.Request, t *Tena
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"opened": opened})
 }
+
+// handleReopenMatch takes a decided match back (core.ReopenMatch): 200
+// the match, scheduled.
+func (s *Server) handleReopenMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	ctx := r.Context()
+	m, err := matchFromPath(ctx, r, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	reopened, err := core.ReopenMatch(ctx, t.Store, tour, m, adminTokenID(r), core.Deps{Now: s.now(), Random: s.rand})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, adminMatchOf(reopened))
+}

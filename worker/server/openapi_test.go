@@ -75,6 +75,8 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/open-round", admin, map[string]any{"round": "Final"}, 200)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/open-round", admin, map[string]any{"round": "Round 7"}, 404)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/open-round", admin, map[string]any{}, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/matches/"+id+"/reopen", admin, nil, 409)
+	e.mustDo(t, "POST", "/api/v1/admin/matches/0/reopen", admin, nil, 404)
 	e.mustDo(t, "PATCH", "/api/v1/admin/tournaments/open", admin, map[string]any{"description": "Two players."}, 200)
 	e.mustDo(t, "PATCH", "/api/v1/admin/tournaments/open", admin, map[string]any{"startsAt": "2027-01-01T00:00:00Z"}, 409)
 	e.mustDo(t, "PATCH", "/api/v1/admin/tournaments/open", admin, map[string]any{"name": " "}, 422)

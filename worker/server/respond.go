@@ -61,6 +61,7 @@ var statusByCode = map[string]int{
 	core.CodeCheckInClosed:      http.StatusConflict,
 	core.CodeGameNotCurrent:     http.StatusConflict,
 	core.CodeRoundNotFound:      http.StatusNotFound,
+	core.CodeDownstreamStarted:  http.StatusConflict,
 	core.CodeNotCaptain:         http.StatusForbidden,
 	core.CodePlayerNotFound:     http.StatusNotFound,
 

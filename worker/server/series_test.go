@@ -379,9 +379,8 @@ func TestPacing(t *testing.T) {
 	})
 }
 
-// TestOpenRoundRoundTrips holds the open-round route's database round
-// trips on a libSQL server: the admin token, the tournament, its
-// matches, the update.
+// TestOpenRoundRoundTrips holds the open-round and reopen routes'
+// database round trips on a libSQL server.
 func TestOpenRoundRoundTrips(t *testing.T) {
 	e := newTestEnv(t, false)
 	backend := arenatest.StartCountingLibSQL(t)
@@ -395,4 +394,98 @@ func TestOpenRoundRoundTrips(t *testing.T) {
 	out := p.mustDo(t, "POST", "/api/v1/admin/tournaments/rounds/open-round", p.admin, map[string]any{"round": "Quarterfinals"}, 200)
 	assert.Len(t, out["opened"], 4)
 	assert.Equal(t, 4, backend.Count(), "open-round: the admin token, the tournament, its matches, one update")
+	qf := p.adminMatches(t, "rounds")[0]
+	p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%.0f/resolve", qf["id"]), p.admin, map[string]any{"winner": qf["p1PlatformId"]}, 200)
+	backend.Reset()
+	p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%.0f/reopen", qf["id"]), p.admin, nil, 200)
+	assert.Equal(t, 5, backend.Count(), "reopen: the admin token, the match, its tournament, the batch, the match")
+}
+
+func TestReopen(t *testing.T) {
+	p := newProtocolEnv(t)
+	a, b := playerID(1), playerID(2)
+	bySlot := func(slug string) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, m := range p.adminMatches(t, slug) {
+			out[m["bracketSlot"].(string)] = m
+		}
+		return out
+	}
+	reopen := func(m map[string]any, want int) map[string]any {
+		t.Helper()
+		status, out := p.do(t, "POST", "alpha.test", fmt.Sprintf("/api/v1/admin/matches/%.0f/reopen", m["id"]), p.admin, nil)
+		require.Equal(t, want, status, "%v %s", out, p.Logs.String())
+		return out
+	}
+	resolve := func(m map[string]any, winner string) {
+		t.Helper()
+		p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%.0f/resolve", m["id"]), p.admin, map[string]any{"winner": winner}, 200)
+	}
+	p.seriesCup(t, "mistyped", 4, nil)
+	s := bySlot("mistyped")
+	t.Run("ErrInvalidTransition", func(t *testing.T) {
+		assert.Equal(t, "invalid_transition", reopen(s["SF1"], 409)["error"], "nothing decided to reopen")
+		status, _ := p.do(t, "POST", "alpha.test", "/api/v1/admin/matches/0/reopen", p.admin, nil)
+		assert.Equal(t, 404, status)
+		status, _ = p.do(t, "POST", "alpha.test", fmt.Sprintf("/api/v1/admin/matches/%.0f/reopen", s["SF1"]["id"]), "", nil)
+		assert.Equal(t, 401, status)
+	})
+	t.Run("AMistypedDecisionTakenBack", func(t *testing.T) {
+		wrong := s["SF1"]["p2PlatformId"].(string)
+		resolve(s["SF1"], wrong)
+		assert.Equal(t, wrong, bySlot("mistyped")["FINAL"]["p1PlatformId"])
+		p.Now = p.Now.Add(time.Hour)
+		out := reopen(s["SF1"], 200)
+		assert.Equal(t, "scheduled", out["status"])
+		assert.Nil(t, out["winner"])
+		assert.Nil(t, out["resultSource"])
+		assert.Equal(t, []any{}, out["games"])
+		assert.Equal(t, p.Now.UTC().Format(time.RFC3339), out["opensAt"], "a fresh window from now")
+		assert.Nil(t, bySlot("mistyped")["FINAL"]["p1PlatformId"], "the side it advanced left the final")
+		events := p.mustDo(t, "GET", "/api/v1/events?limit=1000", "", nil, 200)["events"].([]any)
+		last := events[len(events)-1].(map[string]any)
+		assert.Equal(t, "match.reopened", last["type"])
+		assert.Equal(t, wrong, last["data"].(map[string]any)["winner"])
+		resolve(s["SF1"], s["SF1"]["p1PlatformId"].(string))
+		assert.Equal(t, s["SF1"]["p1PlatformId"], bySlot("mistyped")["FINAL"]["p1PlatformId"], "the right winner is seated")
+	})
+	t.Run("ErrDownstreamStarted", func(t *testing.T) {
+		resolve(s["SF2"], s["SF2"]["p1PlatformId"].(string))
+		final := bySlot("mistyped")["FINAL"]
+		status, _ := p.game(t, "POST", matchPath(final, "ready"), final["p1PlatformId"].(string), nil, "")
+		if status == 409 { // the final's window opens later: open it
+			p.mustDo(t, "POST", "/api/v1/admin/tournaments/mistyped/open-round", p.admin, map[string]any{"round": "Final"}, 200)
+			status, _ = p.game(t, "POST", matchPath(final, "ready"), final["p1PlatformId"].(string), nil, "")
+		}
+		require.Equal(t, 200, status)
+		assert.Equal(t, "downstream_started", reopen(s["SF2"], 409)["error"])
+		got := bySlot("mistyped")
+		assert.Equal(t, "confirmed", got["SF2"]["status"], "nothing changed")
+		assert.Equal(t, s["SF2"]["p1PlatformId"], got["FINAL"]["p2PlatformId"])
+	})
+	t.Run("ACompletedTournamentPlaysAgain", func(t *testing.T) {
+		m := p.seriesCup(t, "reopened", 2, map[string]any{"finalBestOf": 3})[0]
+		p.playGame(t, m, b)
+		p.playGame(t, m, b)
+		assert.Equal(t, "completed", p.mustDo(t, "GET", "/api/v1/tournaments/reopened", "", nil, 200)["status"])
+		p.Now = p.Now.Add(25 * time.Hour)
+		p.tick(t)
+		rating := p.mustDo(t, "GET", "/api/v1/players/"+b, "", nil, 200)["rating"].(map[string]any)
+		rated := rating["matches"].(float64)
+		assert.GreaterOrEqual(t, rated, float64(2), "each game of the series is rated")
+		out := reopen(m, 200)
+		assert.Equal(t, map[string]any{"p1": float64(0), "p2": float64(0)}, out["seriesScore"])
+		assert.Equal(t, []any{}, out["games"], "no games")
+		full := p.mustDo(t, "GET", "/api/v1/tournaments/reopened", "", nil, 200)
+		assert.Equal(t, "playoffs", full["status"])
+		assert.Equal(t, []any{}, full["podium"])
+		p.tick(t)
+		again := p.mustDo(t, "GET", "/api/v1/players/"+b, "", nil, 200)["rating"].(map[string]any)
+		assert.Equal(t, rated-2, again["matches"], "rated again without the reopened series")
+		p.playGame(t, m, a)
+		p.playGame(t, m, a)
+		full = p.mustDo(t, "GET", "/api/v1/tournaments/reopened", "", nil, 200)
+		assert.Equal(t, "completed", full["status"])
+		assert.Equal(t, a, full["podium"].([]any)[0].(map[string]any)["player"].(map[string]any)["platformId"])
+	})
 }

@@ -204,6 +204,7 @@ func (s *Server) routes() {
 	s.adminRoute("PATCH /api/v1/admin/matches/{id}", s.handlePatchMatch)
 	s.adminRoute("POST /api/v1/admin/matches/{id}/resolve", s.handleResolveMatch)
 	s.adminRoute("POST /api/v1/admin/matches/{id}/accept-report", s.handleAcceptReport)
+	s.adminRoute("POST /api/v1/admin/matches/{id}/reopen", s.handleReopenMatch)
 	s.adminRoute("GET /api/v1/admin/matches/{id}", s.handleAdminMatch)
 	s.adminRoute("POST /api/v1/admin/matches/{id}/casters", s.handleAddArenaCaster)
 	s.adminRoute("GET /api/v1/admin/queue", s.handleAdminQueue)
