@@ -3,6 +3,7 @@ package server_test
 import (
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -488,4 +489,78 @@ func TestReopen(t *testing.T) {
 		assert.Equal(t, "completed", full["status"])
 		assert.Equal(t, a, full["podium"].([]any)[0].(map[string]any)["player"].(map[string]any)["platformId"])
 	})
+}
+
+// TestSeriesRace sends both sides' deciding submissions of game 1 and
+// both readies of game 2 at once, 50 times: the series never records a
+// game twice nor loses one, and a ready either finds game 2 open or is
+// refused, never joins game 1.
+func TestSeriesRace(t *testing.T) {
+	p := newProtocolEnv(t)
+	a, b := playerID(1), playerID(2)
+	rounds := 50
+	if testing.Short() {
+		rounds = 10
+	}
+	wentLive := 0
+	defer func() { t.Logf("game 2 went live at once in %d of %d rounds", wentLive, rounds) }()
+	for i := 0; i < rounds; i++ {
+		slug := fmt.Sprintf("race%d", i)
+		m := p.seriesCup(t, slug, 2, map[string]any{"finalBestOf": 3})[0]
+		live := p.goLive(t, m)
+		res, hash := result(live, a, "")
+		var wg sync.WaitGroup
+		answers := make([]int, 4)
+		for j, call := range []func() int{
+			func() int { s, _ := p.game(t, "POST", matchPath(m, "result"), a, submission(res, hash), ""); return s },
+			func() int { s, _ := p.game(t, "POST", matchPath(m, "result"), b, submission(res, hash), ""); return s },
+			func() int { s, _ := p.game(t, "POST", matchPath(m, "ready"), a, nil, ""); return s },
+			func() int { s, _ := p.game(t, "POST", matchPath(m, "ready"), b, nil, ""); return s },
+		} {
+			wg.Add(1)
+			go func() { defer wg.Done(); answers[j] = call() }()
+		}
+		wg.Wait()
+		assert.Equal(t, []int{200, 200}, answers[:2], "both submissions of game 1 are taken")
+		got := p.adminMatches(t, slug)[0]
+		require.Len(t, got["games"].([]any), 1+map[bool]int{true: 1, false: 0}[got["status"] == "live"], "round %d: %v", i, got)
+		assert.Equal(t, map[string]any{"p1": float64(1), "p2": float64(0)}, got["seriesScore"], "round %d", i)
+		g := got["games"].([]any)[0].(map[string]any)
+		assert.Equal(t, "confirmed", g["status"])
+		if got["status"] == "live" {
+			wentLive++
+			assert.Equal(t, []int{200, 200}, answers[2:], "both readies took game 2 live")
+			assert.NotEqual(t, live["sessionNonce"], got["sessionNonce"], "game 2 has its own session")
+		} else {
+			assert.Equal(t, "scheduled", got["status"])
+		}
+		// Play the series out: one decision, one completion.
+		if got["status"] == "live" {
+			status, now := p.game(t, "GET", "/api/v1/me/live-match", a, nil, "")
+			require.Equal(t, 200, status)
+			res2, hash2 := result(now, a, "")
+			for _, who := range []string{a, b} {
+				status, out := p.game(t, "POST", matchPath(m, "result"), who, submission(res2, hash2), "")
+				require.Equal(t, 200, status, out)
+			}
+		} else {
+			for _, who := range []string{a, b} { // a ready refused, or one side ready: finish readying
+				p.game(t, "POST", matchPath(m, "ready"), who, nil, "")
+			}
+			status, now := p.game(t, "GET", "/api/v1/me/live-match", a, nil, "")
+			require.Equal(t, 200, status)
+			res2, hash2 := result(now, a, "")
+			for _, who := range []string{a, b} {
+				status, out := p.game(t, "POST", matchPath(m, "result"), who, submission(res2, hash2), "")
+				require.Equal(t, 200, status, out)
+			}
+		}
+		done := p.adminMatches(t, slug)[0]
+		assert.Equal(t, "confirmed", done["status"])
+		assert.Equal(t, map[string]any{"p1": float64(2), "p2": float64(0)}, done["score"])
+		assert.Len(t, done["games"].([]any), 2)
+		full := p.mustDo(t, "GET", "/api/v1/tournaments/"+slug, "", nil, 200)
+		assert.Equal(t, "completed", full["status"])
+		assert.Len(t, full["podium"].([]any), 2, "the series seated its winner and loser once")
+	}
 }
