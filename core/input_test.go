@@ -143,7 +143,7 @@ func TestTournamentDraft(t *testing.T) {
 		StartsAt: time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC), Environment: EnvironmentDemo, SeasonID: 7, SeasonSlug: "s1",
 		TeamMinPlayers: 1, TeamMaxPlayers: 1, GroupCount: 2, AdvancePerGroup: 2, MatchWindowMinutes: 60,
 		Cast: CastPolicy{HandMode: HandModeDelayed, DelaySeconds: 90}, AllowSpectators: true, CreatedAt: now, UpdatedAt: now,
-		GroupFormat: GroupFormatRoundRobin, BestOf: 1, GroupBestOf: 1, FinalBestOf: 1}
+		GroupFormat: GroupFormatRoundRobin, BestOf: 1, GroupBestOf: 1, FinalBestOf: 1, Pacing: PacingScheduled}
 	if !reflect.DeepEqual(*a, want) {
 		t.Fatalf("got %+v\nwant %+v", *a, want)
 	}

@@ -564,3 +564,28 @@ func TestSeriesRace(t *testing.T) {
 		assert.Len(t, full["podium"].([]any), 2, "the series seated its winner and loser once")
 	}
 }
+
+// TestTitleSeries: a title's matches are best of its bestOf; the series'
+// winner is crowned once.
+func TestTitleSeries(t *testing.T) {
+	p := newProtocolEnv(t)
+	a, b := playerID(1), playerID(2)
+	status, bad := p.do(t, "POST", "alpha.test", "/api/v1/admin/titles", p.admin, map[string]any{"slug": "bad", "name": "Bad", "bestOf": 2})
+	assert.Equal(t, 422, status)
+	assert.Equal(t, "bestOf", bad["field"])
+	id := p.createTitle(t, "crown", map[string]any{"bestOf": 3})
+	assert.Equal(t, float64(3), p.title(t, id, a)["bestOf"])
+	for _, who := range []string{a, b} {
+		status, out := p.game(t, "POST", "/api/v1/titles/"+id+"/volunteer", who, nil, "")
+		require.Contains(t, []int{200, 201}, status, out)
+	}
+	tm := p.title(t, id, a)["match"].(map[string]any)
+	m := map[string]any{"id": tm["id"], "p1PlatformId": player(tm["player1"]), "p2PlatformId": player(tm["player2"])}
+	status, live := p.game(t, "GET", "/api/v1/me/upcoming-match", a, nil, "")
+	require.Equal(t, 200, status)
+	assert.Equal(t, float64(3), live["bestOf"])
+	assert.Equal(t, "scheduled", p.playGame(t, m, b)["matchStatus"])
+	assert.Nil(t, p.title(t, id, a)["holder"], "one game does not crown")
+	assert.Equal(t, "confirmed", p.playGame(t, m, b)["matchStatus"])
+	assert.Equal(t, b, p.title(t, id, a)["holder"].(map[string]any)["platformId"])
+}
