@@ -66,11 +66,11 @@ WHERE id = :match AND status = 'scheduled'
 
 -- name: series_game_admin
 -- An admin decides the game being played (:game, the next after those
--- decided): its session's nonce, or one made of the decision's token when
--- no session went live.
+-- decided; :source admin, or what the demo's seed says): its session's
+-- nonce, or one made of the decision's token when no session went live.
 INSERT INTO match_games (match_id, game, winner_platform_id, result_source, score_p1, score_p2,
 	session_nonce, decided_at)
-SELECT m.id, :game, :winner, 'admin', :p1, :p2, coalesce(m.session_nonce, 'admin-' || :token), :at
+SELECT m.id, :game, :winner, :source, :p1, :p2, coalesce(m.session_nonce, 'admin-' || :token), :at
 FROM matches m
 WHERE m.id = :match AND m.best_of > 1 AND m.status NOT IN {{resolved}}
 	AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
@@ -86,7 +86,7 @@ UPDATE matches SET
 	session_nonce = coalesce(session_nonce, 'admin-' || :token),
 	status = CASE WHEN (SELECT count(*) FROM match_games g WHERE g.match_id = matches.id
 		AND g.winner_platform_id = :winner) < (best_of + 1) / 2 THEN 'scheduled' ELSE 'confirmed' END,
-	winner_platform_id = :winner, result_source = 'admin', resolved_at = :at,
+	winner_platform_id = :winner, result_source = :source, resolved_at = :at,
 	ended_at = coalesce(ended_at, :at),
 	score_p1 = (SELECT count(*) FROM match_games g WHERE g.match_id = matches.id
 		AND g.winner_platform_id = matches.p1_platform_id),
@@ -95,7 +95,7 @@ UPDATE matches SET
 	updated_at = :at, decision_token = :token
 WHERE id = :match AND status NOT IN {{resolved}}
 	AND EXISTS (SELECT 1 FROM match_games g WHERE g.match_id = :match AND g.game = :game
-		AND g.result_source = 'admin' AND g.decided_at = :at
+		AND g.result_source = :source AND g.decided_at = :at
 		AND g.session_nonce = coalesce(matches.session_nonce, 'admin-' || :token))
 
 -- name: pace_seated
