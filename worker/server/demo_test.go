@@ -58,7 +58,7 @@ func assertDemoSeeded(t *testing.T, env *testEnv, token string) {
 		"SF2":   []any{float64(3), "confirmed", map[string]any{"p1": float64(2), "p2": float64(0)}, 2},
 		"FINAL": []any{float64(5), "scheduled", map[string]any{"p1": float64(1), "p2": float64(1)}, 2},
 	}, series, "a best-of-3 bracket with its best-of-5 final part-played")
-	status, up := env.do(t, "GET", "localhost", "/api/v1/me/upcoming-match", "Platform MOCK:76561198000000021", nil)
+	status, up := env.Do(t, "GET", "http://localhost/api/v1/me/upcoming-match", "Platform MOCK:76561198000000021", nil)
 	require.Equal(t, 200, status, "the final is open now for its next game")
 	assert.Equal(t, []any{float64(3), float64(5), true}, []any{up["game"], up["bestOf"], up["windowOpen"]})
 
