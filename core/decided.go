@@ -83,7 +83,7 @@ func AdvanceStage(ctx context.Context, ts TournamentStore, t *Tournament, now ti
 	played := swissRoundsPlayed(matches)
 	switch {
 	case played < t.SwissRoundsFor(len(regs)):
-		opens := t.StartsAt.Add(time.Duration(played) * t.MatchWindow())
+		opens := t.paceWindow(t.StartsAt.Add(time.Duration(played)*t.MatchWindowFor(StageSwiss)), now, true)
 		if opens.Before(now) {
 			opens = now
 		}

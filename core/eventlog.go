@@ -34,16 +34,24 @@ const (
 	EventLogMatchResolved        = "match.resolved"
 	EventLogRegistrationAdded    = "registration.added"
 	EventLogRegistrationWithdraw = "registration.withdrawn"
-	EventLogTournamentStatus     = "tournament.status"
-	EventLogTitleChanged         = "title.changed"
-	EventLogRecordingReady       = "recording.ready"
+	// EventLogMatchGameDecided: a game of a best-of-N series was decided
+	// (data: game, winner, source, seriesScore), before the series' own
+	// decision event when the game ends the series.
+	EventLogMatchGameDecided = "match.game_decided"
+	// EventLogMatchReopened: an admin took a decision back (data: admin,
+	// and the status, winner and source it had).
+	EventLogMatchReopened    = "match.reopened"
+	EventLogTournamentStatus = "tournament.status"
+	EventLogTitleChanged     = "title.changed"
+	EventLogRecordingReady   = "recording.ready"
 )
 
 // EventLogTypes are the log's event types, in the order the docs list
 // them (what a webhook subscription may choose from).
 var EventLogTypes = []string{
 	EventLogMatchReady, EventLogMatchLive, EventLogMatchSubmission, EventLogMatchReported, EventLogMatchConfirmed,
-	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogRegistrationAdded,
+	EventLogMatchDisputed, EventLogMatchForfeited, EventLogMatchResolved, EventLogMatchGameDecided, EventLogMatchReopened,
+	EventLogRegistrationAdded,
 	EventLogRegistrationWithdraw, EventLogTournamentStatus, EventLogTitleChanged, EventLogRecordingReady,
 }
 

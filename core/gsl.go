@@ -56,13 +56,16 @@ const TiebreakGSL Tiebreak = "gsl_bracket"
 // the openings at start, the winners' and elimination matches a window
 // later, the decider a window after that.
 func planGSLGroup(t *Tournament, g string, members []Entrant, start time.Time) []Match {
-	window := t.MatchWindow()
+	window := t.MatchWindowFor(StageGroup)
 	at := func(r int) time.Time { return start.Add(time.Duration(r-1) * window) }
+	// Only the openings' sides are known at the draw; under asap pacing
+	// the later matches open as they are seated (queries/series.sql).
 	match := func(part, label string, r int, p1, p2 string, winTo, loseTo SeatRef) Match {
 		return Match{
 			TournamentID: t.ID, Stage: StageGroup, Round: label, RoundNumber: r, GroupName: g,
 			BracketSlot: GSLSlot(g, part), Status: MatchScheduled, P1: p1, P2: p2,
 			OpensAt: at(r), ClosesAt: at(r).Add(window), WinnerTo: winTo, LoserTo: loseTo,
+			BestOf: t.SeriesLength(StageGroup),
 		}
 	}
 	seat := func(part string, side int) SeatRef { return SeatRef{BracketSlot: GSLSlot(g, part), Side: side} }

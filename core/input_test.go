@@ -143,7 +143,7 @@ func TestTournamentDraft(t *testing.T) {
 		StartsAt: time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC), Environment: EnvironmentDemo, SeasonID: 7, SeasonSlug: "s1",
 		TeamMinPlayers: 1, TeamMaxPlayers: 1, GroupCount: 2, AdvancePerGroup: 2, MatchWindowMinutes: 60,
 		Cast: CastPolicy{HandMode: HandModeDelayed, DelaySeconds: 90}, AllowSpectators: true, CreatedAt: now, UpdatedAt: now,
-		GroupFormat: GroupFormatRoundRobin}
+		GroupFormat: GroupFormatRoundRobin, BestOf: 1, GroupBestOf: 1, FinalBestOf: 1, Pacing: PacingScheduled}
 	if !reflect.DeepEqual(*a, want) {
 		t.Fatalf("got %+v\nwant %+v", *a, want)
 	}
@@ -173,6 +173,9 @@ func TestTournamentDraft(t *testing.T) {
 		{"ErrCheckInNegative", func(d *TournamentDraft) { d.CheckInMinutes = Int(-1) }, "checkInMinutes", CodeInvalidField},
 		{"ErrCheckInOverADay", func(d *TournamentDraft) { d.CheckInMinutes = Int(24*60 + 1) }, "checkInMinutes", CodeInvalidField},
 		{"ErrGroupFormat", func(d *TournamentDraft) { d.GroupFormat = "ladder" }, "groupFormat", CodeInvalidField},
+		{"ErrBestOfEven", func(d *TournamentDraft) { d.BestOf = Int(4) }, "bestOf", CodeInvalidField},
+		{"ErrGroupBestOfHigh", func(d *TournamentDraft) { d.GroupBestOf = Int(11) }, "groupBestOf", CodeInvalidField},
+		{"ErrFinalBestOfZero", func(d *TournamentDraft) { d.FinalBestOf = Int(0) }, "finalBestOf", CodeInvalidField},
 		{"ErrGroupFormatOnPlayoffsOnly", func(d *TournamentDraft) {
 			d.Format, d.GroupFormat = FormatPlayoffsOnly, GroupFormatGSL
 		}, "groupFormat", CodeInvalidField},

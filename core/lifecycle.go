@@ -202,14 +202,29 @@ func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Mat
 	if res.Winner != m.P1 && res.Winner != m.P2 {
 		return nil, &Error{Code: CodeInvalidWinner, Field: "winner", Message: "The winner must be one of the two sides."}
 	}
+	if res.Game > 0 && m.SeriesLen() == 1 {
+		res.Game = 0 // game 1 of a best of 1 is the match
+	}
+	if res.Game > 0 && res.Game != m.CurrentGame() {
+		return nil, &Error{Code: CodeGameNotCurrent, Field: "game",
+			Message: fmt.Sprintf("Game %d is the one to decide now.", m.CurrentGame())}
+	}
 	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return nil, err
 	}
 	res.Token = token
-	resolved, err := st.ResolveMatch(ctx, m.ID, res)
+	var resolved *Match
+	if res.Game > 0 {
+		resolved, err = st.ResolveGame(ctx, m.ID, res)
+	} else {
+		resolved, err = st.ResolveMatch(ctx, m.ID, res)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if !resolved.Status.Resolved() {
+		return resolved, nil
 	}
 	if err := MatchDecided(ctx, st, resolved, res.At, deps.Points); err != nil {
 		return nil, err

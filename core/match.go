@@ -113,6 +113,11 @@ type Match struct {
 	LiveAt       *time.Time
 	EndedAt      *time.Time
 	ResolvedAt   *time.Time
+	// BestOf is the series' length (series.go): 1 for a single game.
+	BestOf int
+	// Games are its decided games, in order (a best of 1 stores none:
+	// GamesShown shows the match as its game).
+	Games []Game
 }
 
 // Outcome returns the match as the standings see it.
@@ -141,6 +146,9 @@ type Resolution struct {
 	At      time.Time
 	Token   string // tells the call that decided the match (set by ResolveMatch)
 	By      string // the deciding admin token's id for the event log; "" when none
+	// Game, when set on a best-of-N match, decides only that game (the
+	// one being played: CurrentGame); the series goes on unless it wins it.
+	Game int
 }
 
 // ParseMatchID reads a match id from a path: a positive decimal integer

@@ -153,7 +153,7 @@ func SubmitResult(ctx context.Context, ps ResultStore, st *MatchState, caller Ca
 	if err != nil {
 		return out, err
 	}
-	if out.Status == SubmitConfirmed {
+	if out.MatchStatus.Resolved() {
 		if err := MatchDecided(ctx, ps, &st.Match, deps.Now, deps.Points); err != nil {
 			return out, err
 		}
@@ -175,6 +175,8 @@ var reconciled = map[MatchStatus]string{
 	MatchAwaitingResult: SubmitPending,
 	MatchConfirmed:      SubmitConfirmed,
 	MatchDisputed:       SubmitDisputed,
+	// A game of a series confirmed, and the series goes on.
+	MatchScheduled: SubmitConfirmed,
 }
 
 // answer is the submission's answer from what its batch left: rule 12's

@@ -130,6 +130,9 @@ func ReportResult(ctx context.Context, rs ReportStore, st *MatchState, reporter,
 	if err := CheckReportedScore(st.P1, winner, score); err != nil {
 		return nil, err
 	}
+	if err := checkSeriesScore(&st.Match, winner, score); err != nil {
+		return nil, err
+	}
 	token, err := RandomHex(deps.Random, 12)
 	if err != nil {
 		return nil, err

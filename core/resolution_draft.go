@@ -15,6 +15,8 @@ type ResolutionDraft struct {
 	Winner  string      `json:"winner"`
 	Score   *ScoreDraft `json:"score"`
 	Forfeit bool        `json:"forfeit"`
+	// Game decides only that game of a series (the one being played).
+	Game Number `json:"game"`
 }
 
 // ScoreDraft is a score as given: both sides' scores, or neither.
@@ -36,7 +38,11 @@ func (d *ResolutionDraft) Check(at time.Time) (Resolution, Problems) {
 	case !ValidPlatformID(d.Winner):
 		p.add(CodeInvalidSteamID, "winner", "Enter a 17-digit account id.")
 	}
-	res := Resolution{Winner: d.Winner, Forfeit: d.Forfeit, Source: SourceAdmin, At: at}
+	res := Resolution{Winner: d.Winner, Forfeit: d.Forfeit, Source: SourceAdmin, At: at, Game: d.Game.N}
+	BestOfRange.check(&p, "game", d.Game, false)
+	if d.Game.Set && d.Forfeit {
+		p.invalid("forfeit", "A forfeit decides the series: leave the game out.")
+	}
 	if d.Score != nil {
 		for _, side := range []struct {
 			field string

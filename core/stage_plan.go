@@ -33,7 +33,7 @@ func planGroupStage(t *Tournament, regs []Registration, now time.Time) (map[stri
 	if err != nil {
 		return nil, nil, err
 	}
-	window := t.MatchWindow()
+	window, bestOf := t.MatchWindowFor(stage), t.SeriesLength(stage)
 	groups := map[string]string{}
 	var matches []Match
 	for _, g := range draws {
@@ -41,12 +41,12 @@ func planGroupStage(t *Tournament, regs []Registration, now time.Time) (map[stri
 			groups[m.ID] = g.Name
 		}
 		for r, round := range RoundRobin(EntrantIDs(g.Members)) {
-			opens := start.Add(time.Duration(r) * window)
+			opens := t.paceWindow(start.Add(time.Duration(r)*window), start, true)
 			for _, f := range round {
 				matches = append(matches, Match{
 					TournamentID: t.ID, Stage: stage, Round: "Round " + strconv.Itoa(r+1), RoundNumber: r + 1,
 					GroupName: g.Name, Status: MatchScheduled, P1: f.P1, P2: f.P2,
-					OpensAt: opens, ClosesAt: opens.Add(window),
+					OpensAt: opens, ClosesAt: opens.Add(window), BestOf: bestOf,
 				})
 			}
 		}
@@ -89,19 +89,20 @@ func planSwissRound(t *Tournament, regs []Registration, played []Match, r int, o
 	if err != nil {
 		return nil, err
 	}
-	window := t.MatchWindow()
+	window, bestOf := t.MatchWindowFor(StageSwiss), t.SeriesLength(StageSwiss)
 	label := "Round " + strconv.Itoa(r)
 	matches := make([]Match, 0, len(round.Fixtures)+1)
 	for i, f := range round.Fixtures {
 		matches = append(matches, Match{TournamentID: t.ID, Stage: StageSwiss, Round: label, RoundNumber: r,
 			BracketSlot: SwissSlot(r, i+1), Status: MatchScheduled, P1: f.P1, P2: f.P2,
-			OpensAt: opens, ClosesAt: opens.Add(window)})
+			OpensAt: opens, ClosesAt: opens.Add(window), BestOf: bestOf})
 	}
 	if round.Bye != "" {
 		resolved := opens
 		matches = append(matches, Match{TournamentID: t.ID, Stage: StageSwiss, Round: label, RoundNumber: r,
 			BracketSlot: SwissSlot(r, len(round.Fixtures)+1), Status: MatchConfirmed, P1: round.Bye,
-			Winner: round.Bye, ResultSource: SourceBye, OpensAt: opens, ClosesAt: opens.Add(window), ResolvedAt: &resolved})
+			Winner: round.Bye, ResultSource: SourceBye, OpensAt: opens, ClosesAt: opens.Add(window), ResolvedAt: &resolved,
+			BestOf: bestOf})
 	}
 	return matches, nil
 }
@@ -186,22 +187,24 @@ func planTopCut(t *Tournament, regs []Registration, matches []Match, now time.Ti
 }
 
 // bracketMatches stores a planned bracket: step k (the plan's RoundNumber)
-// opens at now + (k-1) windows; byes are stored resolved (resultSource
+// opens at now + (k-1) playoff windows (a window per game of a playoff
+// series), each match's window as long as its own series; byes are stored resolved (resultSource
 // bye) with their winners already seated. A double elimination's reset
 // (GF2) is not stored: the grand final's decision creates it when it is
 // played.
 func bracketMatches(t *Tournament, plan BracketPlan, now time.Time) []Match {
-	window := t.MatchWindow()
+	step := t.MatchWindowFor(StagePlayoff)
 	out := make([]Match, 0, len(plan.Matches))
 	for _, bm := range plan.Matches {
 		if bm.BracketSlot == BracketSlotGrandFinalReset {
 			continue
 		}
-		opens := now.Add(time.Duration(bm.RoundNumber-1) * window)
+		opens := t.paceWindow(now.Add(time.Duration(bm.RoundNumber-1)*step), now, bm.P1.PlayerID != "" && bm.P2.PlayerID != "")
 		m := Match{
 			TournamentID: t.ID, Stage: bm.Stage, Round: bm.Round, RoundNumber: bm.RoundNumber,
 			BracketSlot: bm.BracketSlot, Status: MatchScheduled, P1: bm.P1.PlayerID, P2: bm.P2.PlayerID,
-			OpensAt: opens, ClosesAt: opens.Add(window), WinnerTo: bm.WinnerTo, LoserTo: bm.LoserTo,
+			OpensAt: opens, ClosesAt: opens.Add(t.MatchWindowFor(bm.Stage)), WinnerTo: bm.WinnerTo, LoserTo: bm.LoserTo,
+			BestOf: t.SeriesLength(bm.Stage),
 		}
 		if bm.Bye {
 			resolved := now

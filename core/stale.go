@@ -32,6 +32,9 @@ const (
 	AttentionOverdue       = "overdue"        // scheduled or live past its window
 	AttentionStale         = "stale"          // live, nothing reported StaleMatchMinutes on
 	AttentionWindowClosing = "window_closing" // nothing reported, the window closes soon
+	// AttentionWindowClosed: a series past its window; the games decided
+	// stand, the organizer decides the rest.
+	AttentionWindowClosed = "window_closed"
 )
 
 // StaleCutoffs are the instants the queue and the alerts compare with: a
@@ -55,7 +58,8 @@ func StaleCutoffsAt(now time.Time, minutes int) StaleCutoffs {
 }
 
 // AttentionReason says why m needs the organizer, or "" when it does
-// not: disputed; scheduled or live past its window (overdue); live with
+// not: disputed; scheduled or live past its window (overdue, or
+// window_closed for a series); live with
 // nothing reported since LiveBy (stale); scheduled or live, both sides
 // known, its window closing by ClosesBy (window_closing).
 func AttentionReason(m *Match, c StaleCutoffs) string {
@@ -66,6 +70,8 @@ func AttentionReason(m *Match, c StaleCutoffs) string {
 		return ""
 	}
 	switch {
+	case !m.ClosesAt.After(c.Now) && m.SeriesLen() > 1:
+		return AttentionWindowClosed
 	case !m.ClosesAt.After(c.Now):
 		return AttentionOverdue
 	case m.Status == MatchLive && !c.LiveBy.IsZero() && m.LiveAt != nil && !m.LiveAt.After(c.LiveBy):

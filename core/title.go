@@ -138,6 +138,8 @@ type Title struct {
 	// Lineage is every reign, oldest first; the current one is last.
 	Lineage   []Reign
 	RetiredAt *time.Time
+	// BestOf is its title matches' series length (1: one game).
+	BestOf    int
 	CreatedAt time.Time
 }
 

@@ -174,6 +174,8 @@ type TitleDraft struct {
 	Slug        string      `json:"slug"`
 	Name        string      `json:"name"`
 	Environment Environment `json:"environment"`
+	// BestOf is its title matches' series length (odd, 1 to 9; default 1).
+	BestOf Number `json:"bestOf"`
 }
 
 // Check returns the draft as a vacant title created at now (environment
@@ -182,7 +184,9 @@ type TitleDraft struct {
 // is demo, rec or beta.
 func (d *TitleDraft) Check(now time.Time) (*Title, Problems) {
 	var p Problems
-	t := &Title{Slug: strings.TrimSpace(d.Slug), Name: strings.TrimSpace(d.Name), Environment: d.Environment, CreatedAt: now}
+	t := &Title{Slug: strings.TrimSpace(d.Slug), Name: strings.TrimSpace(d.Name), Environment: d.Environment, CreatedAt: now,
+		BestOf: d.BestOf.Or(DefaultBestOf)}
+	checkBestOf(&p, "bestOf", d.BestOf)
 	checkSlug(&p, "slug", t.Slug)
 	checkName(&p, "name", t.Name, "Enter a name.")
 	if t.Environment == "" {

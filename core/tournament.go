@@ -139,6 +139,11 @@ type Tournament struct {
 	// GroupFormat is how groups_playoffs plays its groups: round robin
 	// or GSL (gsl.go).
 	GroupFormat GroupFormat
+	// BestOf, GroupBestOf and FinalBestOf are the series' lengths of its
+	// playoff, group and final matches (SeriesLength).
+	BestOf, GroupBestOf, FinalBestOf int
+	// Pacing is when matches' windows open (pacing.go).
+	Pacing      Pacing
 	PlayerCount int // registrations (sides)
 	CreatedAt   time.Time
 	UpdatedAt   time.Time

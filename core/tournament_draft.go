@@ -84,6 +84,15 @@ type TournamentDraft struct {
 	// GroupFormat (groups_playoffs only; default round_robin): gsl plays
 	// each group of four as a small double elimination.
 	GroupFormat GroupFormat `json:"groupFormat"`
+	// BestOf (playoff matches), GroupBestOf (group, Swiss and round-robin
+	// matches) and FinalBestOf (the final, the grand final and its reset,
+	// the small final; default BestOf): odd, 1 to 9, default 1.
+	BestOf      Number `json:"bestOf"`
+	GroupBestOf Number `json:"groupBestOf"`
+	FinalBestOf Number `json:"finalBestOf"`
+	// Pacing (default scheduled): asap opens a match's window the moment
+	// both its sides are known.
+	Pacing Pacing `json:"pacing"`
 }
 
 // CastDraft is the recording-release policy as an admin gives it.
@@ -173,6 +182,18 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 	AdvancePerGroupRange.check(&p, "advancePerGroup", d.AdvancePerGroup, false)
 	MatchWindowMinutesRange.check(&p, "matchWindowMinutes", d.MatchWindowMinutes, false)
 	CheckInMinutesRange.check(&p, "checkInMinutes", d.CheckInMinutes, false)
+	checkBestOf(&p, "bestOf", d.BestOf)
+	checkBestOf(&p, "groupBestOf", d.GroupBestOf)
+	checkBestOf(&p, "finalBestOf", d.FinalBestOf)
+	t.BestOf, t.GroupBestOf = d.BestOf.Or(DefaultBestOf), d.GroupBestOf.Or(DefaultBestOf)
+	t.FinalBestOf = d.FinalBestOf.Or(t.BestOf)
+	t.Pacing = PacingScheduled
+	if d.Pacing != "" {
+		t.Pacing = d.Pacing
+	}
+	if !ValidPacing(t.Pacing) {
+		p.invalid("pacing", "Choose scheduled or asap.")
+	}
 	if d.Cast != nil {
 		t.Cast = CastPolicy{HandMode: d.Cast.HandMode, DelaySeconds: d.Cast.DelaySeconds.N}
 		if !ValidHandMode(t.Cast.HandMode) {

@@ -59,6 +59,13 @@ type TournamentStore interface {
 	// in the same batch, and returns the resolved match;
 	// CodeAlreadyResolved when another decision came first.
 	ResolveMatch(ctx context.Context, id int64, res Resolution) (*Match, error)
+	// ResolveGame decides game res.Game of a best-of-N match that is not
+	// resolved (queries/series.sql) in one batch: the match goes back to
+	// scheduled for the next game, or is decided when the game wins the
+	// series (seating its winner and loser as every decision does).
+	// CodeAlreadyResolved when the match was resolved meanwhile;
+	// CodeGameNotCurrent when that game was decided meanwhile.
+	ResolveGame(ctx context.Context, id int64, res Resolution) (*Match, error)
 	// DecidedFinals returns the tournaments still in playoffs whose final
 	// is decided.
 	DecidedFinals(ctx context.Context) ([]int64, error)

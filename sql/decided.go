@@ -25,6 +25,7 @@ type matchShape struct {
 	seats      bool // it feeds another match (winner_to or loser_to)
 	grandFinal bool // a double elimination's grand final
 	title      bool // a title match
+	series     bool // best of more than one game
 }
 
 // shapeOf is the shape of a stored match.
@@ -34,7 +35,17 @@ func shapeOf(m *core.MatchState) matchShape {
 		seats:      m.WinnerTo.BracketSlot != "" || m.LoserTo.BracketSlot != "",
 		grandFinal: m.BracketSlot == core.BracketSlotGrandFinal,
 		title:      m.Tournament.Format == core.FormatTitle,
+		series:     m.SeriesLen() > 1,
 	}
+}
+
+// seriesNextGameStmts set up the next game of a series whose game the
+// batch's decision just decided without deciding the match
+// (queries/series.sql); they change nothing otherwise.
+func seriesNextGameStmts(id int64, at string) []Stmt {
+	args := []any{sql.Named("match", id), sql.Named("at", at)}
+	return []Stmt{{SQL: q("series_archive_submissions"), Args: args[:1]},
+		{SQL: q("series_clear_submissions"), Args: args[:1]}, {SQL: q("series_next_game"), Args: args}}
 }
 
 // decisionStmtsFor are decisionStmts without the statements the match's
@@ -45,7 +56,8 @@ func decisionStmtsFor(m matchShape, at string) []Stmt {
 	if m.seats {
 		out = append(out,
 			Stmt{SQL: q("seat_winner"), Args: []any{sql.Named("match", id), sql.Named("at", at)}},
-			Stmt{SQL: q("seat_loser"), Args: []any{sql.Named("match", id), sql.Named("at", at)}})
+			Stmt{SQL: q("seat_loser"), Args: []any{sql.Named("match", id), sql.Named("at", at)}},
+			Stmt{SQL: q("pace_seated"), Args: []any{sql.Named("match", id), sql.Named("at", at)}})
 	}
 	if m.grandFinal {
 		out = append(out, Stmt{SQL: q("insert_grand_final_reset"), Args: []any{sql.Named("at", at), sql.Named("match", id)}})
@@ -70,7 +82,23 @@ func decisionStmtsFor(m matchShape, at string) []Stmt {
 // and then the caller's own statements as one batch, and reports whether
 // this call decided the match.
 func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time.Time, decision Stmt, then ...Stmt) (bool, error) {
-	stmts := append(append([]Stmt{decision}, decisionStmts(matchID, formatTime(at))...), then...)
+	return s.decideGame(ctx, matchID, token, at, nil, decision, then...)
+}
+
+// decideGame is decide for a decision of one game of a series: game, the
+// statement recording the game (queries/series.sql), goes before the
+// decision, and the next game is set up after it when the series goes
+// on. With game nil it is decide.
+func (s *Arena) decideGame(ctx context.Context, matchID int64, token string, at time.Time, game *Stmt, decision Stmt, then ...Stmt) (bool, error) {
+	when := formatTime(at)
+	var stmts []Stmt
+	if game != nil {
+		stmts = append(stmts, *game, decision)
+		stmts = append(stmts, seriesNextGameStmts(matchID, when)...)
+	} else {
+		stmts = append(stmts, decision)
+	}
+	stmts = append(append(stmts, decisionStmts(matchID, when)...), then...)
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
 	}

@@ -19,7 +19,10 @@ func TestEventLogWordsAreCore(t *testing.T) {
 	require.NoError(t, err)
 	ready, err := fs.ReadFile(migrationFiles, "migrations/arena/0021_event_log_ready.sql")
 	require.NoError(t, err)
-	text := string(raw) + string(ready) + loadQueries(queryFiles)["log_resolved"]
+	series, err := fs.ReadFile(migrationFiles, "migrations/arena/0023_series.sql")
+	require.NoError(t, err)
+	text := string(raw) + string(ready) + string(series) + loadQueries(queryFiles)["log_resolved"] +
+		loadQueries(queryFiles)["reopen_log"]
 	words := coreStatusWords(t)
 	compared := regexp.MustCompile(`(?i)\bstatus\s*(?:=|<>|!=|\bIN\b|\bNOT IN\b)\s*\(?((?:\s*'[^']*'\s*,?)+)`)
 	literal := regexp.MustCompile(`'([^']*)'`)
@@ -35,7 +38,7 @@ func TestEventLogWordsAreCore(t *testing.T) {
 	for _, typ := range core.EventLogTypes {
 		types[typ] = true
 	}
-	written := regexp.MustCompile(`'((?:match|registration|tournament|title|recording)\.[a-z]+)'`).FindAllStringSubmatch(text, -1)
+	written := regexp.MustCompile(`'((?:match|registration|tournament|title|recording)\.[a-z_]+)'`).FindAllStringSubmatch(text, -1)
 	require.NotEmpty(t, written)
 	logged := map[string]bool{}
 	for _, m := range written {

@@ -124,6 +124,7 @@ type matchStateRow struct {
 	s1, s2                          sql.NullInt64
 	p1r, p2r, live, ended, resolved sql.NullString
 	roster1, roster2                string
+	games                           string
 }
 
 func (r *matchStateRow) scan(row scanner) error { return row.Scan(r.dest()...) }
@@ -138,7 +139,7 @@ func (r *matchStateRow) dest() []any {
 		&m.SessionNonce, &m.GameSeed, &r.p1r, &r.p2r, &r.live, &r.ended, &r.resolved,
 		&t.Slug, &t.Name, &r.env, &t.TeamMinPlayers, &t.TeamMaxPlayers, &t.Cast.HandMode, &t.Cast.DelaySeconds,
 		&t.AllowSpectators, &r.roster1, &r.roster2, &st.SubmittedHash[1], &st.SubmittedHash[2],
-		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &r.f}
+		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &r.f, &m.BestOf, &r.games}
 }
 
 func (r *matchStateRow) state() (*core.MatchState, error) {
@@ -163,6 +164,9 @@ func (r *matchStateRow) state() (*core.MatchState, error) {
 		if *p.dst, err = parseNullTime(p.src); err != nil {
 			return nil, err
 		}
+	}
+	if m.Games, err = parseGames(r.games); err != nil {
+		return nil, err
 	}
 	if err := json.Unmarshal([]byte(r.roster1), &st.P1Roster); err != nil {
 		return nil, err
@@ -238,7 +242,12 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 		}},
 		{SQL: q("reconcile"), Args: []any{sql.Named("at", at), sql.Named("match", rec.MatchID)}},
 	}
-	stmts = append(stmts, decisionStmtsFor(shapeOf(st), at)...)
+	shape := shapeOf(st)
+	if shape.series {
+		game := Stmt{SQL: q("series_game_agreed"), Args: []any{sql.Named("match", rec.MatchID), sql.Named("at", at)}}
+		stmts = append(append(stmts[:1:1], game, stmts[1]), seriesNextGameStmts(rec.MatchID, at)...)
+	}
+	stmts = append(stmts, decisionStmtsFor(shape, at)...)
 	var status, token, hash string
 	outcome := Stmt{SQL: q("submission_outcome"), Args: []any{sql.Named("side", rec.Side),
 		sql.Named("match", rec.MatchID)}}
@@ -313,7 +322,8 @@ func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, er
 
 // ConfirmSingleSubmission implements core.ProtocolStore.
 func (s *Arena) ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time, token string) (bool, error) {
-	return s.decide(ctx, matchID, token, at, Stmt{SQL: q("confirm_single_submission"),
+	game := Stmt{SQL: q("series_game_single"), Args: []any{sql.Named("match", matchID), sql.Named("at", formatTime(at))}}
+	return s.decideGame(ctx, matchID, token, at, &game, Stmt{SQL: q("confirm_single_submission"),
 		Args: []any{sql.Named("at", formatTime(at)), sql.Named("token", token), sql.Named("match", matchID)}})
 }
 

@@ -23,11 +23,18 @@ var queries sync.Map
 // core defines ("status IN {{resolved}}" is the SQL of
 // core.MatchStatus.Resolved) or an expression several queries share
 // ({{log_seq}}: the event log's last seq, sealed or not, 0 when it is
-// empty). Built on first use, like the queries.
+// empty; {{match_games}}: match m's decided games). Built on first use, like the queries.
 var queryWords = sync.OnceValue(func() *strings.Replacer {
 	return strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses),
-		"{{log_seq}}", "(SELECT coalesce(max(seq), 0) FROM event_log)")
+		"{{log_seq}}", "(SELECT coalesce(max(seq), 0) FROM event_log)",
+		"{{match_games}}", matchGamesColumn)
 })
+
+// matchGamesColumn is {{match_games}}: the decided games of match m (a
+// series'; queries/series.sql) as one JSON array of arrays, read with
+// the match in its own statement (parseGames reads it).
+const matchGamesColumn = "(SELECT json_group_array(json_array(g.game, g.winner_platform_id, g.result_source, " +
+	"g.score_p1, g.score_p2, g.session_nonce, g.decided_at)) FROM match_games g WHERE g.match_id = m.id)"
 
 // sqlList writes values as a SQL list of string literals: ('a', 'b').
 func sqlList[T ~string](values []T) string {

@@ -25,6 +25,7 @@ func (s *Arena) CreateTitle(ctx context.Context, t *core.Title) error {
 			sql.Named("format", string(core.FormatTitle)), sql.Named("at", at),
 			sql.Named("environment", string(t.Environment)),
 			sql.Named("window_minutes", int(core.TitleMatchWindow/time.Minute)),
+			sql.Named("best_of", max(t.BestOf, 1)),
 		}},
 		Stmt{SQL: q("insert_title"), Args: []any{sql.Named("slug", t.Slug), sql.Named("name", t.Name),
 			sql.Named("at", at)}},
@@ -91,7 +92,7 @@ func scanTitle(row scanner) (*core.Title, error) {
 		reignIDs, volunteerIDs  []int64
 	)
 	if err = row.Scan(&t.ID, &t.Slug, &t.Name, &t.TournamentID, &env, &t.Holder, &clock, &retired, &at,
-		&reigns, &volunteers, &challenge, &match); err != nil {
+		&reigns, &volunteers, &challenge, &match, &t.BestOf); err != nil {
 		return nil, err
 	}
 	t.Environment = core.Environment(env)

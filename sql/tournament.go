@@ -91,10 +91,18 @@ func tournamentArgs(t *core.Tournament) []any {
 	}
 }
 
+// seriesArgs are a new tournament's series lengths and pace (insert_tournament;
+// the admin pages' edit of a draft keeps them).
+func seriesArgs(t *core.Tournament) []any {
+	return []any{sql.Named("best_of", t.SeriesLength(core.StagePlayoff)),
+		sql.Named("group_best_of", t.SeriesLength(core.StageGroup)),
+		sql.Named("final_best_of", t.SeriesLength(core.StageFinal)), sql.Named("pacing", string(t.PacingOrDefault()))}
+}
+
 // CreateTournament implements core.TournamentStore.
 func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error {
 	err := s.db.writeRow(ctx, q("insert_tournament"),
-		append(tournamentArgs(t), sql.Named("created_at", formatTime(t.CreatedAt)))...,
+		append(append(tournamentArgs(t), seriesArgs(t)...), sql.Named("created_at", formatTime(t.CreatedAt)))...,
 	).Scan(&t.ID)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
@@ -168,7 +176,7 @@ func scanTournament(row scanner) (*core.Tournament, error) {
 		&t.GroupCount, &t.AdvancePerGroup, &t.SmallFinal, &t.MatchWindowMinutes, &t.Cast.HandMode,
 		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed,
 		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings, &t.CheckInMinutes, &groupFormat, &firstMatch,
-		&t.LogSeq)
+		&t.LogSeq, &t.BestOf, &t.GroupBestOf, &t.FinalBestOf, &t.Pacing)
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +402,7 @@ func matchInsertArgs(t *core.Tournament, m core.Match, now string) []any {
 		sql.Named("winner", m.Winner), sql.Named("source", m.ResultSource),
 		sql.Named("winner_to_slot", m.WinnerTo.BracketSlot), sql.Named("winner_to_side", m.WinnerTo.Side),
 		sql.Named("loser_to_slot", m.LoserTo.BracketSlot), sql.Named("loser_to_side", m.LoserTo.Side),
-		sql.Named("resolved_at", nullTime(m.ResolvedAt)), sql.Named("now", now),
+		sql.Named("resolved_at", nullTime(m.ResolvedAt)), sql.Named("now", now), sql.Named("best_of", m.SeriesLen()),
 	}
 }
 
@@ -459,12 +467,16 @@ func scanMatch(row scanner) (*core.Match, error) {
 		status, opens, closes           string
 		s1, s2                          sql.NullInt64
 		p1r, p2r, live, ended, resolved sql.NullString
+		games                           string
 	)
 	err := row.Scan(&m.ID, &m.TournamentID, &m.Stage, &m.Round, &m.RoundNumber, &m.GroupName, &m.BracketSlot,
 		&status, &m.P1, &m.P2, &opens, &closes, &m.Winner, &s1, &s2, &m.ResultSource,
 		&m.WinnerTo.BracketSlot, &m.WinnerTo.Side, &m.LoserTo.BracketSlot, &m.LoserTo.Side,
-		&m.SessionNonce, &m.GameSeed, &p1r, &p2r, &live, &ended, &resolved)
+		&m.SessionNonce, &m.GameSeed, &p1r, &p2r, &live, &ended, &resolved, &m.BestOf, &games)
 	if err != nil {
+		return nil, err
+	}
+	if m.Games, err = parseGames(games); err != nil {
 		return nil, err
 	}
 	m.Status = core.MatchStatus(status)

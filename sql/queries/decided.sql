@@ -40,10 +40,11 @@ WHERE status = 'scheduled'
 -- champion) is played again when the tournament has the reset: GF2, the
 -- same sides, its window from the decision on.
 INSERT INTO matches (tournament_id, stage, round_label, round_number, bracket_slot, status,
-	p1_platform_id, p2_platform_id, opens_at, closes_at, created_at, updated_at)
+	p1_platform_id, p2_platform_id, opens_at, closes_at, created_at, updated_at, best_of)
 SELECT d.tournament_id, 'final', 'Grand final reset', d.round_number + 1, 'GF2', 'scheduled',
 	d.p1_platform_id, d.p2_platform_id, :at,
-	strftime('%Y-%m-%dT%H:%M:%fZ', :at, '+' || t.match_window_minutes || ' minutes'), :at, :at
+	strftime('%Y-%m-%dT%H:%M:%fZ', :at, '+' || (t.match_window_minutes * d.best_of) || ' minutes'), :at, :at,
+	d.best_of
 FROM matches d JOIN tournaments t ON t.id = d.tournament_id
 WHERE d.id = :match AND d.bracket_slot = 'GF' AND t.format = 'double_elimination' AND t.grand_final_reset = 1
 	AND d.status IN {{resolved}} AND d.winner_platform_id = d.p2_platform_id

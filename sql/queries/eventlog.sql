@@ -4,12 +4,14 @@
 -- name: log_resolved
 -- An admin's decision of a match, naming the admin's token (:admin, ''
 -- when the caller is not a token), in the batch that decided it: only
--- when this batch's decision (:token) is the match's.
+-- when this batch's decision (:token) is the match's and decided it (an
+-- admin's decision of one game that leaves the series going on is its
+-- match.game_decided, source admin).
 INSERT INTO event_log (at, type, tournament_slug, match_id, data)
 SELECT :at, 'match.resolved', t.slug, m.id,
 	json_object('admin', nullif(:admin, ''), 'status', m.status, 'winner', m.winner_platform_id)
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-WHERE m.id = :match AND m.decision_token = :token
+WHERE m.id = :match AND m.decision_token = :token AND m.status IN {{resolved}}
 
 -- name: log_last_sealed
 -- The last sealed event's seq and hash (none: the log is empty or nothing

@@ -21,7 +21,7 @@ SELECT m.id, m.tournament_id, m.stage, m.round_label, m.round_number, coalesce(m
 		WHERE c.granted = 1 AND c.platform_id IN (m.p1_platform_id, m.p2_platform_id)),
 	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p1_platform_id), ''),
 	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p2_platform_id), ''),
-	t.format
+	t.format, m.best_of, {{match_games}}
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 
 -- name: player_matches_where
@@ -62,10 +62,18 @@ WHERE EXISTS (SELECT 1 FROM matches WHERE id = :match AND status IN ('live',
 ON CONFLICT (match_id, side) DO NOTHING
 
 -- name: reconcile
+-- A game of a series that its winner needs more games after (its row in
+-- match_games went in first: queries/series.sql) sends the match back to
+-- scheduled; the series' deciding game confirms it with the games won as
+-- its score.
 UPDATE matches SET
 	status = CASE
 		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) < 2 THEN 'awaiting_result'
-		WHEN (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1 THEN 'confirmed'
+		WHEN (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
+		THEN CASE WHEN matches.best_of > 1 AND (SELECT count(*) FROM match_games g WHERE g.match_id = matches.id
+				AND g.winner_platform_id = (SELECT winner_side_id FROM match_submissions
+					WHERE match_id = matches.id LIMIT 1)) < (matches.best_of + 1) / 2
+			THEN 'scheduled' ELSE 'confirmed' END
 		ELSE 'disputed' END,
 	winner_platform_id = CASE
 		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
@@ -80,15 +88,26 @@ UPDATE matches SET
 		WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
 			AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
 		THEN :at ELSE resolved_at END,
-	-- Both agreeing sides sent the same score: it is the match's.
-	score_p1 = coalesce((SELECT min(score_p1) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
+	-- A series' score is its games won; a single game's, the score both
+	-- agreeing sides sent.
+	score_p1 = CASE WHEN matches.best_of > 1 THEN CASE
+			WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
+				AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
+			THEN (SELECT count(*) FROM match_games g WHERE g.match_id = matches.id
+				AND g.winner_platform_id = matches.p1_platform_id)
+			ELSE score_p1 END ELSE coalesce((SELECT min(score_p1) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
 		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
 			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1),
-				score_p1),
-	score_p2 = coalesce((SELECT min(score_p2) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
+				score_p1) END,
+	score_p2 = CASE WHEN matches.best_of > 1 THEN CASE
+			WHEN (SELECT count(*) FROM match_submissions WHERE match_id = matches.id) = 2
+				AND (SELECT count(DISTINCT result_hash) FROM match_submissions WHERE match_id = matches.id) = 1
+			THEN (SELECT count(*) FROM match_games g WHERE g.match_id = matches.id
+				AND g.winner_platform_id = matches.p2_platform_id)
+			ELSE score_p2 END ELSE coalesce((SELECT min(score_p2) FROM match_submissions WHERE match_id = matches.id GROUP BY match_id
 		HAVING count(*) = 2 AND count(DISTINCT result_hash) = 1
 			AND count(score_p1) = 2 AND count(DISTINCT score_p1) = 1 AND count(DISTINCT score_p2) = 1),
-				score_p2),
+				score_p2) END,
 	ended_at = coalesce(ended_at, :at),
 	updated_at = :at
 WHERE id = :match AND status IN ('live', 'awaiting_result')
@@ -100,8 +119,12 @@ WHERE id = :match AND status IN ('live', 'awaiting_result')
 -- is the one it produced). +? is the side's value, not a parameter the planner may look into: SQLite
 -- plans a LEFT JOIN's ON clause with the bound value and prepares the
 -- statement again whenever it changes (every other submission).
-SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, '')
+-- A game of a series that sent the match back to scheduled moved the
+-- side's submission to match_game_submissions (the latest game's).
+SELECT m.status, coalesce(s.token, a.token, ''), coalesce(s.result_hash, a.result_hash, '')
 FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = +:side
+	LEFT JOIN match_game_submissions a ON m.status = 'scheduled' AND a.match_id = m.id AND a.side = +:side
+		AND a.game = (SELECT max(x.game) FROM match_game_submissions x WHERE x.match_id = m.id)
 WHERE m.id = :match
 
 -- name: submissions
@@ -117,7 +140,14 @@ WHERE m.status = 'awaiting_result'
 ORDER BY m.id
 
 -- name: confirm_single_submission
-UPDATE matches SET status = 'confirmed',
+-- A game of a series goes back to scheduled as in reconcile.
+UPDATE matches SET status = CASE WHEN matches.best_of > 1 AND (SELECT count(*) FROM match_games g
+		WHERE g.match_id = matches.id AND g.winner_platform_id = (SELECT winner_side_id FROM match_submissions s
+			WHERE s.match_id = matches.id)) < (matches.best_of + 1) / 2 THEN 'scheduled' ELSE 'confirmed' END,
+	score_p1 = CASE WHEN matches.best_of > 1 THEN (SELECT count(*) FROM match_games g
+		WHERE g.match_id = matches.id AND g.winner_platform_id = matches.p1_platform_id) ELSE score_p1 END,
+	score_p2 = CASE WHEN matches.best_of > 1 THEN (SELECT count(*) FROM match_games g
+		WHERE g.match_id = matches.id AND g.winner_platform_id = matches.p2_platform_id) ELSE score_p2 END,
 	winner_platform_id = (SELECT winner_side_id FROM match_submissions s WHERE s.match_id = matches.id),
 	result_source = 'player_report', resolved_at = :at, updated_at = :at, decision_token = :token
 WHERE id = :match AND status = 'awaiting_result'

@@ -21,13 +21,18 @@ SELECT coalesce((SELECT max(ends_at) FROM rating_periods), ''),
 		AND m.winner_platform_id IS NOT NULL AND t.team_max_players = 1)
 
 -- name: rated_matches
-SELECT m.p1_platform_id, m.p2_platform_id, m.winner_platform_id
-FROM matches m JOIN tournaments t ON t.id = m.tournament_id
-WHERE m.resolved_at >= :from AND m.resolved_at < :to
-	AND m.status IN {{resolved}} AND coalesce(m.result_source, '') <> 'bye'
-	AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
-	AND m.winner_platform_id IS NOT NULL AND t.team_max_players = 1
-ORDER BY m.resolved_at, m.id
+-- Each decided game of a series is one result (a series decided with no
+-- game played, by an admin or a forfeit, is one, as a single game is).
+SELECT p1, p2, winner FROM (
+	SELECT m.p1_platform_id AS p1, m.p2_platform_id AS p2, coalesce(g.winner_platform_id, m.winner_platform_id) AS winner,
+		m.resolved_at AS at, m.id AS id, coalesce(g.game, 0) AS game
+	FROM matches m JOIN tournaments t ON t.id = m.tournament_id
+		LEFT JOIN match_games g ON g.match_id = m.id
+	WHERE m.resolved_at >= :from AND m.resolved_at < :to
+		AND m.status IN {{resolved}} AND coalesce(m.result_source, '') <> 'bye'
+		AND m.p1_platform_id IS NOT NULL AND m.p2_platform_id IS NOT NULL
+		AND m.winner_platform_id IS NOT NULL AND t.team_max_players = 1)
+ORDER BY at, id, game
 
 -- name: insert_rating_period
 INSERT INTO rating_periods (starts_at, ends_at, matches, applied_at) VALUES (:from, :to, :matches, :now)

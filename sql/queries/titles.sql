@@ -5,9 +5,10 @@
 -- name: insert_title_tournament
 INSERT INTO tournaments (slug, name, description, format, status, max_players, registration_opens_at,
 	registration_closes_at, starts_at, environment, team_min_players, team_max_players,
-	match_window_minutes, cast_hand_mode, cast_delay_seconds, allow_spectators, created_at, updated_at)
+	match_window_minutes, cast_hand_mode, cast_delay_seconds, allow_spectators, created_at, updated_at,
+	best_of, group_best_of, final_best_of)
 VALUES (:slug, :name, '', :format, 'playoffs', 2, :at, :at, :at, :environment, 1, 1, :window_minutes,
-	'hidden', 0, 1, :at, :at)
+	'hidden', 0, 1, :at, :at, :best_of, :best_of, :best_of)
 
 -- name: insert_title
 INSERT INTO titles (slug, name, tournament_id, created_at, updated_at)
@@ -31,7 +32,8 @@ SELECT t.id, t.slug, t.name, t.tournament_id, tr.environment, coalesce(t.holder_
 	(SELECT json_array(m.id, m.round_label, m.status, m.p1_platform_id, m.p2_platform_id, m.opens_at,
 		m.closes_at)
 		FROM matches m WHERE m.tournament_id = t.tournament_id AND m.status NOT IN {{resolved}}
-		ORDER BY m.id LIMIT 1)
+		ORDER BY m.id LIMIT 1),
+	tr.best_of
 FROM titles t JOIN tournaments tr ON tr.id = t.tournament_id
 
 -- name: title_challenge
@@ -68,11 +70,11 @@ ON CONFLICT (title_id, platform_id) DO NOTHING
 -- The first two volunteers' match, once there are two and while none is
 -- being played: of any number of concurrent volunteers, one creates it.
 INSERT INTO matches (tournament_id, stage, round_label, round_number, status, p1_platform_id, p2_platform_id,
-	opens_at, closes_at, created_at, updated_at)
+	opens_at, closes_at, created_at, updated_at, best_of)
 SELECT t.tournament_id, :stage, :round, 1, 'scheduled',
 	(SELECT v.platform_id FROM title_volunteers v WHERE v.title_id = t.id ORDER BY v.id LIMIT 1),
 	(SELECT v.platform_id FROM title_volunteers v WHERE v.title_id = t.id ORDER BY v.id LIMIT 1 OFFSET 1),
-	:opens, :closes, :at, :at
+	:opens, :closes, :at, :at, (SELECT tr.best_of FROM tournaments tr WHERE tr.id = t.tournament_id)
 FROM titles t
 WHERE t.id = :title AND t.holder_platform_id IS NULL AND t.retired_at IS NULL
 	AND (SELECT count(*) FROM title_volunteers v WHERE v.title_id = t.id) >= 2
@@ -121,9 +123,9 @@ WHERE id = :challenge AND status = 'pending'
 
 -- name: insert_title_match
 INSERT INTO matches (tournament_id, stage, round_label, round_number, status, p1_platform_id, p2_platform_id,
-	opens_at, closes_at, created_at, updated_at)
+	opens_at, closes_at, created_at, updated_at, best_of)
 SELECT t.tournament_id, :stage, :round, 1, 'scheduled', c.holder_platform_id, c.challenger_platform_id,
-	:now, :closes, :now, :now
+	:now, :closes, :now, :now, (SELECT tr.best_of FROM tournaments tr WHERE tr.id = t.tournament_id)
 FROM title_challenges c JOIN titles t ON t.id = c.title_id
 WHERE c.id = :challenge AND c.status = 'accepted' AND c.response_token = :token
 

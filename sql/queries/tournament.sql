@@ -15,12 +15,13 @@ INSERT INTO tournaments (slug, name, description, format, status, max_players, r
 	registration_closes_at, starts_at, environment, season_id, team_min_players, team_max_players,
 	group_count, advance_per_group, small_final, match_window_minutes, cast_hand_mode,
 	cast_delay_seconds, allow_spectators, created_at, updated_at,
-	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings, check_in_minutes, group_format)
+	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings, check_in_minutes, group_format,
+	best_of, group_best_of, final_best_of, pacing)
 VALUES (:slug, :name, :description, :format, 'draft', :max_players, :registration_opens_at,
 	:registration_closes_at, :starts_at, :environment, NULLIF(:season, 0), :team_min_players,
 	:team_max_players, :group_count, :advance_per_group, :small_final, :match_window_minutes, :hand_mode,
 	:delay_seconds, :allow_spectators, :created_at, :updated_at, :grand_final_reset, :swiss_rounds,
-	:top_cut, :seed_from_ratings, :check_in_minutes, :group_format)
+	:top_cut, :seed_from_ratings, :check_in_minutes, :group_format, :best_of, :group_best_of, :final_best_of, :pacing)
 RETURNING id
 
 -- name: tournament_columns
@@ -33,7 +34,7 @@ SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
 	t.created_at, t.updated_at, t.completed_at,
 	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings, t.check_in_minutes, t.group_format,
 	(SELECT min(m.opens_at) FROM matches m WHERE m.tournament_id = t.id),
-	{{log_seq}}
+	{{log_seq}}, t.best_of, t.group_best_of, t.final_best_of, t.pacing
 FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
 
 -- name: set_tournament_status
@@ -80,12 +81,12 @@ SELECT status, transition_token FROM tournaments WHERE id = :tournament
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
 	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
 	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at,
-		updated_at)
+		updated_at, best_of)
 SELECT :tournament, :stage, :round, :round_number, NULLIF(:group, ''), NULLIF(:slot, ''), :status,
 	NULLIF(:p1, ''), NULLIF(:p2, ''), :opens_at, :closes_at, NULLIF(:winner, ''), NULLIF(:source, ''),
 	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''),
 		NULLIF(:loser_to_side, 0),
-	:resolved_at, :resolved_at, :now, :now
+	:resolved_at, :resolved_at, :now, :now, :best_of
 WHERE (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 
 -- name: insert_added_match
@@ -95,12 +96,12 @@ WHERE (SELECT transition_token FROM tournaments WHERE id = :tournament) = :token
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
 	p1_platform_id, p2_platform_id, opens_at, closes_at, winner_platform_id, result_source,
 	winner_to_slot, winner_to_side, loser_to_slot, loser_to_side, resolved_at, ended_at, created_at,
-		updated_at)
+		updated_at, best_of)
 SELECT :tournament, :stage, :round, :round_number, NULLIF(:group, ''), :slot, :status,
 	NULLIF(:p1, ''), NULLIF(:p2, ''), :opens_at, :closes_at, NULLIF(:winner, ''), NULLIF(:source, ''),
 	NULLIF(:winner_to_slot, ''), NULLIF(:winner_to_side, 0), NULLIF(:loser_to_slot, ''),
 		NULLIF(:loser_to_side, 0),
-	:resolved_at, :resolved_at, :now, :now
+	:resolved_at, :resolved_at, :now, :now, :best_of
 WHERE (SELECT status FROM tournaments WHERE id = :tournament) = :to
 ON CONFLICT (tournament_id, bracket_slot) DO NOTHING
 
@@ -150,8 +151,9 @@ SELECT id, tournament_id, stage, round_label, round_number, coalesce(group_name,
 	opens_at, closes_at, coalesce(winner_platform_id, ''), score_p1, score_p2,
 	coalesce(result_source, ''), coalesce(winner_to_slot, ''), coalesce(winner_to_side, 0),
 	coalesce(loser_to_slot, ''), coalesce(loser_to_side, 0), coalesce(session_nonce, ''),
-	coalesce(game_seed, 0), p1_ready_at, p2_ready_at, live_at, ended_at, resolved_at
-FROM matches
+	coalesce(game_seed, 0), p1_ready_at, p2_ready_at, live_at, ended_at, resolved_at,
+	best_of, {{match_games}}
+FROM matches m
 
 -- name: match_order
 ORDER BY CASE stage WHEN 'group' THEN 0 ELSE 1 END, length(coalesce(group_name, '')),

@@ -73,6 +73,9 @@ type adminMatch struct {
 	Winner       *string            `json:"winner"`
 	Score        *core.OutcomeScore `json:"score"`
 	ResultSource *string            `json:"resultSource"`
+	BestOf       int                `json:"bestOf"`
+	SeriesScore  core.SeriesScore   `json:"seriesScore"`
+	Games        []gameView         `json:"games"`
 }
 
 func adminMatchOf(m *core.Match) adminMatch {
@@ -81,9 +84,13 @@ func adminMatchOf(m *core.Match) adminMatch {
 		Status: string(m.Status), P1PlatformID: optional(m.P1), P2PlatformID: optional(m.P2),
 		OpensAt: isoTime(m.OpensAt), ClosesAt: isoTime(m.ClosesAt), SessionNonce: m.SessionNonce,
 		Score: m.Score, ResultSource: optional(m.ResultSource),
+		BestOf: m.SeriesLen(), SeriesScore: m.Series(), Games: []gameView{},
 	}
 	if m.Status.Resolved() {
 		v.Winner = optional(m.Winner)
+	}
+	for _, g := range m.GamesShown() {
+		v.Games = append(v.Games, gameViewOf(g))
 	}
 	return v
 }

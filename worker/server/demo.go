@@ -27,6 +27,8 @@ var demoPlayers = []struct{ id, name string }{
 	{"76561198000000015", "Ole-Johan Dahl"}, {"76561198000000016", "Peter Naur"},
 	{"76561198000000017", "Radia Perlman"}, {"76561198000000018", "Sophie Wilson"},
 	{"76561198000000019", "Tony Hoare"}, {"76561198000000020", "Ursula Franklin"},
+	{"76561198000000021", "Vera Molnár"}, {"76561198000000022", "Wesley Clark"},
+	{"76561198000000023", "Xiaoyuan Tu"}, {"76561198000000024", "Yukihiro Matsumoto"},
 }
 
 // demoAppID is the demo arena's one AppID.
@@ -77,6 +79,9 @@ func (s *Server) SeedDemo(ctx context.Context) (string, error) {
 		}
 		if err := seedDemoGSL(ctx, ts, now, s.rand); err != nil {
 			return fmt.Errorf("demo GSL groups: %w", err)
+		}
+		if err := seedDemoSeries(ctx, ts, now, s.rand); err != nil {
+			return fmt.Errorf("demo series: %w", err)
 		}
 		if err := s.seedDemoRecording(ctx, st, "demo"); err != nil {
 			return fmt.Errorf("demo recording: %w", err)

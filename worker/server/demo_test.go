@@ -41,7 +41,26 @@ func assertDemoSeeded(t *testing.T, env *testEnv, token string) {
 		statuses[tour["slug"].(string)] = tour["status"]
 	}
 	assert.Equal(t, map[string]any{"autumn-open": "completed", "winter-cup": "group_stage", "spring-invitational": "registration_open",
-		"summer-double": "playoffs", "harvest-cup": "registration_closed", "autumn-masters": "group_stage"}, statuses)
+		"summer-double": "playoffs", "harvest-cup": "registration_closed", "autumn-masters": "group_stage",
+		"spring-showdown": "playoffs"}, statuses)
+
+	_, showdown := env.do(t, "GET", "localhost", "/api/v1/tournaments/spring-showdown", "", nil)
+	assert.Equal(t, "asap", showdown["pacing"])
+	series := map[string]any{}
+	for _, col := range showdown["bracket"].([]any) {
+		for _, raw := range col.(map[string]any)["matches"].([]any) {
+			m := raw.(map[string]any)
+			series[m["bracketSlot"].(string)] = []any{m["bestOf"], m["status"], m["seriesScore"], len(m["games"].([]any))}
+		}
+	}
+	assert.Equal(t, map[string]any{
+		"SF1":   []any{float64(3), "confirmed", map[string]any{"p1": float64(2), "p2": float64(1)}, 3},
+		"SF2":   []any{float64(3), "confirmed", map[string]any{"p1": float64(2), "p2": float64(0)}, 2},
+		"FINAL": []any{float64(5), "scheduled", map[string]any{"p1": float64(1), "p2": float64(1)}, 2},
+	}, series, "a best-of-3 bracket with its best-of-5 final part-played")
+	status, up := env.Do(t, "GET", "http://localhost/api/v1/me/upcoming-match", "Platform MOCK:76561198000000021", nil)
+	require.Equal(t, 200, status, "the final is open now for its next game")
+	assert.Equal(t, []any{float64(3), float64(5), true}, []any{up["game"], up["bestOf"], up["windowOpen"]})
 
 	_, harvest := env.do(t, "GET", "localhost", "/api/v1/tournaments/harvest-cup", "", nil)
 	assert.Equal(t, float64(24*60), harvest["checkInMinutes"])

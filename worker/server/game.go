@@ -78,6 +78,20 @@ type liveMatchView struct {
 	TeamMaxPlayers     int             `json:"teamMaxPlayers"`
 	ResultProtocol     string          `json:"resultProtocol"`
 	RefereeM0          *refereeView    `json:"refereeM0,omitempty"`
+	seriesAt
+}
+
+// seriesAt is where a match's series stands, as discovery shows it: the
+// game being (or next to be) played, from 1, the series' length and the
+// games each side won so far.
+type seriesAt struct {
+	Game        int              `json:"game"`
+	BestOf      int              `json:"bestOf"`
+	SeriesScore core.SeriesScore `json:"seriesScore"`
+}
+
+func seriesOf(m *core.Match) seriesAt {
+	return seriesAt{Game: m.CurrentGame(), BestOf: m.SeriesLen(), SeriesScore: m.Series()}
 }
 
 // handleLiveMatch answers the caller's live match, or 204.
@@ -99,7 +113,7 @@ func (s *Server) handleLiveMatch(w http.ResponseWriter, r *http.Request, t *Tena
 		WindowClosesAt: isoTime(st.ClosesAt), AllowSpectators: st.Tournament.AllowSpectators,
 		Cast: st.Tournament.Cast, Casters: []casterView{}, P1Roster: st.P1Roster, P2Roster: st.P2Roster,
 		TeamMinPlayers: st.Tournament.TeamMinPlayers, TeamMaxPlayers: st.Tournament.TeamMaxPlayers,
-		ResultProtocol: core.ResultProtocol,
+		ResultProtocol: core.ResultProtocol, seriesAt: seriesOf(&st.Match),
 	}
 	if err := s.liveCasters(r.Context(), t, st, &v); err != nil {
 		writeError(w, r, err)
@@ -124,6 +138,7 @@ type upcomingMatchView struct {
 	WindowOpen         bool          `json:"windowOpen"`
 	SelfReady          bool          `json:"selfReady"`
 	OpponentReady      bool          `json:"opponentReady"`
+	seriesAt
 }
 
 // handleUpcomingMatch answers the caller's next scheduled match, or 204.
@@ -153,6 +168,7 @@ func (s *Server) handleUpcomingMatch(w http.ResponseWriter, r *http.Request, t *
 		Tournament:    tournamentRef{Slug: st.Tournament.Slug, Name: st.Tournament.Name},
 		WindowOpensAt: isoTime(st.OpensAt), WindowClosesAt: isoTime(st.ClosesAt),
 		WindowOpen: st.Window(now) == core.WindowOpen, SelfReady: self, OpponentReady: other,
+		seriesAt: seriesOf(&st.Match),
 	})
 }
 

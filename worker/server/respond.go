@@ -60,6 +60,9 @@ var statusByCode = map[string]int{
 	core.CodeInvalidRoster:      http.StatusUnprocessableEntity,
 	core.CodeNotRegistered:      http.StatusForbidden,
 	core.CodeCheckInClosed:      http.StatusConflict,
+	core.CodeGameNotCurrent:     http.StatusConflict,
+	core.CodeRoundNotFound:      http.StatusNotFound,
+	core.CodeDownstreamStarted:  http.StatusConflict,
 	core.CodeNotCaptain:         http.StatusForbidden,
 	core.CodePlayerNotFound:     http.StatusNotFound,
 

@@ -29,6 +29,8 @@ type titleView struct {
 	Volunteers       []volunteerView     `json:"volunteers"`
 	Lineage          []lineageView       `json:"lineage"`
 	RetiredAt        *string             `json:"retiredAt"`
+	// BestOf is its title matches' series length.
+	BestOf int `json:"bestOf"`
 }
 
 type reignView struct {
@@ -104,7 +106,7 @@ func (b playerBook) title(t *core.Title) titleView {
 	v := titleView{
 		ID: t.ID, Slug: t.Slug, Name: t.Name, Environment: string(t.Environment), Holder: b.player(t.Holder),
 		Volunteers: make([]volunteerView, 0, len(t.Volunteers)), Lineage: make([]lineageView, 0, len(t.Lineage)),
-		ClockExpiresAt: isoTimePtr(t.ClockExpiresAt()), RetiredAt: isoTimePtr(t.RetiredAt),
+		ClockExpiresAt: isoTimePtr(t.ClockExpiresAt()), RetiredAt: isoTimePtr(t.RetiredAt), BestOf: max(t.BestOf, 1),
 	}
 	if r := t.CurrentReign(); r != nil {
 		v.Reign = &reignView{Since: isoTime(r.Since), Defenses: r.Defenses}

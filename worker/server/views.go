@@ -42,6 +42,13 @@ type tournamentFull struct {
 	// GroupFormat is how groups_playoffs plays its groups (round_robin or
 	// gsl); absent for other formats.
 	GroupFormat string `json:"groupFormat,omitempty"`
+	// BestOf, GroupBestOf and FinalBestOf are the series' lengths of its
+	// playoff, group (and Swiss and round-robin) and final matches.
+	BestOf      int `json:"bestOf"`
+	GroupBestOf int `json:"groupBestOf"`
+	FinalBestOf int `json:"finalBestOf"`
+	// Pacing is scheduled or asap.
+	Pacing string `json:"pacing"`
 }
 
 // tournamentPlayer is a registered side's player object; while check-in
@@ -97,6 +104,9 @@ type matchView struct {
 	Winner       *core.PlayerProfile `json:"winner"`
 	Score        *core.OutcomeScore  `json:"score"`
 	ResultSource *string             `json:"resultSource"`
+	BestOf       int                 `json:"bestOf"`
+	SeriesScore  core.SeriesScore    `json:"seriesScore"`
+	Games        []gameView          `json:"games"`
 	// Casters and Streams (POV) are shown when the match has some.
 	Casters []core.CasterView `json:"casters,omitempty"`
 	Streams []matchStreamView `json:"streams,omitempty"`
@@ -155,9 +165,40 @@ func (b playerBook) match(m *core.Match) matchView {
 		ID: m.ID, Stage: string(m.Stage), Round: m.Round, BracketSlot: optional(m.BracketSlot), Status: string(m.Status),
 		OpensAt: isoTime(m.OpensAt), ClosesAt: isoTime(m.ClosesAt),
 		Player1: b.player(m.P1), Player2: b.player(m.P2), Score: m.Score, ResultSource: optional(m.ResultSource),
+		BestOf: m.SeriesLen(), SeriesScore: m.Series(), Games: []gameView{},
 	}
 	if m.Status.Resolved() {
 		v.Winner = b.player(m.Winner)
+	}
+	for _, g := range m.GamesShown() {
+		gv := gameViewOf(g)
+		gv.Winner = b.player(g.Winner)
+		v.Games = append(v.Games, gv)
+	}
+	return v
+}
+
+// gameView is one game of a match as the public API shows it (winner a
+// player object) and the admin's (winner a platform id).
+type gameView struct {
+	Game         int                `json:"game"`
+	Status       string             `json:"status"`
+	Winner       any                `json:"winner"`
+	ResultSource *string            `json:"resultSource"`
+	Score        *core.OutcomeScore `json:"score"`
+	DecidedAt    *string            `json:"decidedAt"`
+}
+
+// gameViewOf is g with its winner as a platform id (null while
+// undecided).
+func gameViewOf(g core.Game) gameView {
+	v := gameView{Game: g.Game, Status: string(g.Status), ResultSource: optional(g.ResultSource), Score: g.Score}
+	if g.Winner != "" {
+		v.Winner = g.Winner
+	}
+	if g.DecidedAt != nil {
+		at := isoTime(*g.DecidedAt)
+		v.DecidedAt = &at
 	}
 	return v
 }
@@ -180,6 +221,8 @@ func fullTournamentOf(v *tournamentview.Tournament) *tournamentFull {
 		tournamentSummary: summaryOf(t), PlayerCount: len(v.Registrations),
 		Players: make([]tournamentPlayer, 0, len(v.Registrations)), Groups: make([]groupView, 0, len(v.Groups)),
 		Bracket: []bracketColumnView{}, Podium: make([]podiumView, 0, len(v.Podium)), CheckInMinutes: t.CheckInMinutes,
+		BestOf: t.SeriesLength(core.StagePlayoff), GroupBestOf: t.SeriesLength(core.StageGroup),
+		FinalBestOf: t.SeriesLength(core.StageFinal), Pacing: string(t.PacingOrDefault()),
 	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		out.GroupFormat = string(t.GroupFormat)

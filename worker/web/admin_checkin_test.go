@@ -153,7 +153,7 @@ func TestBroadcastViews(t *testing.T) {
 	t.Run("OpenStagesAsScenes", func(t *testing.T) {
 		page := b.Get(t, "/tournaments/autumn-masters/broadcast")
 		require.Equal(t, http.StatusOK, page.Status)
-		assert.Regexp(t, `<body class="broadcast" data-cycle="12" data-recheck="20" data-live-stream="/api/v1/tournaments/autumn-masters/live\?after=\d+" data-live-events="match\.ready match\.live [a-z. ]+">`, page.Body)
+		assert.Regexp(t, `<body class="broadcast" data-cycle="12" data-recheck="20" data-live-stream="/api/v1/tournaments/autumn-masters/live\?after=\d+" data-live-events="match\.ready match\.live [a-z._ ]+">`, page.Body)
 		assert.NotContains(t, page.Body, `<header class="site">`, "no site chrome")
 		assert.Equal(t, 2, strings.Count(page.Body, `class="broadcast-scene"`), "one scene per group with matches left")
 		assert.Contains(t, page.Body, `aria-label="Group A"`)

@@ -134,7 +134,7 @@ func TestPublicTournamentList(t *testing.T) {
 		tr := raw.(map[string]any)
 		parts = append(parts, `<a href="/tournaments/`+tr["slug"].(string)+`">`+tr["name"].(string)+`</a>`)
 	}
-	require.Len(t, parts, 6)
+	require.Len(t, parts, 7)
 	pubInOrder(t, page.Body, parts...)
 	assert.Contains(t, page.Body, `<td class="num" data-label="Players">16 / 16</td>`)
 	assert.Contains(t, page.Body, `<td class="num" data-label="Players">5 / 16</td>`)
