@@ -7,11 +7,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -57,7 +59,13 @@ const (
 	// SubscriptionDeliveriesShown is how many deliveries a delivery log
 	// lists, newest first.
 	SubscriptionDeliveriesShown = 100
+	// MaxSubscriptions is how many webhook subscriptions an arena has at
+	// most: each is followed and sent to by every scheduled run.
+	MaxSubscriptions = 50
 )
+
+// CodeTooManySubscriptions: the arena has MaxSubscriptions already (409).
+const CodeTooManySubscriptions = "too_many_subscriptions"
 
 // Delivery states.
 const (
@@ -109,7 +117,8 @@ type DueSubscriptionDelivery struct {
 type SubscriptionStore interface {
 	EventLogStore
 	// CreateSubscription stores s with its cursor at the log's last seq,
-	// and returns that cursor.
+	// and returns that cursor; CodeTooManySubscriptions when the arena has
+	// MaxSubscriptions already (one conditional statement).
 	CreateSubscription(ctx context.Context, s WebhookSubscription, at time.Time) (int64, error)
 	// Subscriptions lists every subscription, oldest first.
 	Subscriptions(ctx context.Context) ([]WebhookSubscription, error)
@@ -132,9 +141,9 @@ type SubscriptionStore interface {
 	// SubscriptionDeliveries returns the subscription's latest
 	// deliveries, newest first.
 	SubscriptionDeliveries(ctx context.Context, id string, limit int) ([]SubscriptionDelivery, error)
-	// DueSubscriptionDeliveries returns pending deliveries of unpaused
-	// subscriptions due at now, oldest first.
-	DueSubscriptionDeliveries(ctx context.Context, now time.Time, limit int) ([]DueSubscriptionDelivery, error)
+	// DueSubscriptionDeliveries returns pending deliveries of the
+	// subscription (unpaused) due at now, oldest first.
+	DueSubscriptionDeliveries(ctx context.Context, subscription string, now time.Time, limit int) ([]DueSubscriptionDelivery, error)
 	// ClaimSubscriptionDelivery is ClaimDelivery for a subscription's
 	// delivery.
 	ClaimSubscriptionDelivery(ctx context.Context, d SubscriptionDelivery, next, now time.Time) (bool, error)
@@ -300,7 +309,7 @@ func FindSubscription(ctx context.Context, st SubscriptionStore, id string) (*We
 // for the subscriptions (QueueSubscriptionDeliveries), then send what is
 // due (DeliverSubscriptions). An arena without subscriptions costs one
 // read. It returns how many deliveries it sent.
-func RunSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, sender WebhookSender, now time.Time) (int, error) {
+func RunSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, sender WebhookSender, now time.Time, clock func() time.Time) (int, error) {
 	subs, err := st.Subscriptions(ctx)
 	if err != nil || len(subs) == 0 {
 		return 0, err
@@ -308,7 +317,7 @@ func RunSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, sende
 	if err := QueueSubscriptionDeliveries(ctx, st, subs, now); err != nil {
 		return 0, err
 	}
-	return DeliverSubscriptions(ctx, st, a, sender, now)
+	return DeliverSubscriptions(ctx, st, a, subs, sender, now, clock)
 }
 
 // QueueSubscriptionDeliveries follows the log for the subscriptions
@@ -436,55 +445,117 @@ func discordBody(a *Arena, id string, e LogEvent) webhookPayload {
 	}
 }
 
-// DeliverSubscriptions sends the due deliveries of unpaused
-// subscriptions (the scheduled job): each claimed, sent with the
-// Standard Webhooks headers (webhook-timestamp: now), then marked sent,
-// pending for a retry, or failed after WebhookMaxAttempts. It returns
-// how many it sent.
-func DeliverSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, sender WebhookSender, now time.Time) (int, error) {
-	due, err := st.DueSubscriptionDeliveries(ctx, now, webhookSendBatch)
-	if err != nil || len(due) == 0 {
-		return 0, err
+// DeliverSubscriptions sends the due deliveries of the unpaused
+// subscriptions (the scheduled job): each claimed, sent with the Standard
+// Webhooks headers, then marked sent, pending for a retry, or failed
+// after WebhookMaxAttempts. It returns how many it sent.
+//
+// Each subscription's deliveries go out in order, one at a time, up to
+// WebhookSenders subscriptions at once (sendEach), all within
+// WebhookSendBudget: a receiver that does not answer costs its own
+// subscription the rest of this run (its deliveries wait for the next),
+// never another's. A delivery is signed when it is sent, with clock (the
+// machine's clock, which dev mode's clock never moves: receivers check
+// webhook-timestamp against theirs); claims and retries follow now, the
+// service's time.
+func DeliverSubscriptions(ctx context.Context, st SubscriptionStore, a *Arena, subs []WebhookSubscription, sender WebhookSender, now time.Time, clock func() time.Time) (int, error) {
+	bctx, cancel := context.WithTimeout(ctx, WebhookSendBudget)
+	defer cancel()
+	var unpaused []string
+	for _, s := range subs {
+		if !s.Paused {
+			unpaused = append(unpaused, s.ID)
+		}
 	}
-	sent := 0
-	for _, d := range due {
-		body, err := SubscriptionBody(a, d.Format, d.WebhookID, d.Event)
-		if err != nil {
-			return sent, err
+	return sendEach(bctx, unpaused, func(sub string) (int, error) {
+		sent := 0
+		tried := map[int64]bool{} // one attempt a run: a replay meanwhile waits for the next
+		for bctx.Err() == nil {
+			due, err := st.DueSubscriptionDeliveries(bctx, sub, now, webhookSendBatch)
+			due = slices.DeleteFunc(due, func(d DueSubscriptionDelivery) bool { return tried[d.ID] })
+			if err != nil || len(due) == 0 {
+				return sent, err
+			}
+			for _, d := range due {
+				tried[d.ID] = true
+				if bctx.Err() != nil {
+					return sent, nil // the budget is spent: the rest waits for the next run
+				}
+				res, err := sendSubscriptionDelivery(bctx, st, a, sender, d, now, clock)
+				if err != nil {
+					return sent, err
+				}
+				if res.ok {
+					sent++
+				} else if res.claimed && res.status == 0 {
+					return sent, nil // no answer: the rest waits for the next run
+				}
+			}
 		}
-		sig, err := SignStandardWebhook(d.Secret, d.WebhookID, now.Unix(), body)
-		if err != nil {
-			return sent, err
-		}
-		res, err := claimAndSend(ctx, sender, d.Attempts, now,
-			func(next time.Time) (bool, error) {
-				return st.ClaimSubscriptionDelivery(ctx, d.SubscriptionDelivery, next, now)
-			},
-			d.URL, body, map[string]string{
+		return sent, nil
+	})
+}
+
+// sendSubscriptionDelivery makes one attempt of d and records it.
+func sendSubscriptionDelivery(ctx context.Context, st SubscriptionStore, a *Arena, sender WebhookSender, d DueSubscriptionDelivery, now time.Time, clock func() time.Time) (sendResult, error) {
+	body, err := SubscriptionBody(a, d.Format, d.WebhookID, d.Event)
+	if err != nil {
+		return sendResult{}, err
+	}
+	res, err := claimAndSend(ctx, sender, d.Attempts, now,
+		func(next time.Time) (bool, error) {
+			return st.ClaimSubscriptionDelivery(ctx, d.SubscriptionDelivery, next, now)
+		},
+		d.URL, body, func() (map[string]string, error) {
+			stamp := clock().Unix()
+			sig, err := SignStandardWebhook(d.Secret, d.WebhookID, stamp, body)
+			return map[string]string{
 				"Content-Type":         "application/json",
 				HeaderWebhookID:        d.WebhookID,
-				HeaderWebhookTimestamp: strconv.FormatInt(now.Unix(), 10),
+				HeaderWebhookTimestamp: strconv.FormatInt(stamp, 10),
 				HeaderWebhookSignature: sig,
-			})
-		if err != nil {
-			return sent, err
-		}
-		if !res.claimed {
-			continue
-		}
-		state := DeliveryPending
-		switch {
-		case res.ok:
-			state = DeliverySentOK
-			sent++
-		case res.attempt >= WebhookMaxAttempts:
-			state = DeliveryFailed
-		}
-		if err := st.SubscriptionAttempted(ctx, d.ID, res.attempt, state, res.status, res.latency, now); err != nil {
-			return sent, err
-		}
+			}, err
+		})
+	if err != nil || !res.claimed {
+		return res, err
 	}
-	return sent, nil
+	state := DeliveryPending
+	switch {
+	case res.ok:
+		state = DeliverySentOK
+	case res.attempt >= WebhookMaxAttempts:
+		state = DeliveryFailed
+	}
+	return res, st.SubscriptionAttempted(context.WithoutCancel(ctx), d.ID, res.attempt, state, res.status, res.latency, now)
+}
+
+// sendEach runs send for every key, up to WebhookSenders at once, and
+// returns the deliveries sent; the first error (a store's, or ctx's
+// parent ending) is returned after every send started has finished.
+func sendEach(ctx context.Context, keys []string, send func(key string) (int, error)) (int, error) {
+	var (
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		sent     int
+		firstErr error
+	)
+	slots := make(chan struct{}, WebhookSenders)
+	for _, k := range keys {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			n, err := send(k)
+			mu.Lock()
+			defer mu.Unlock()
+			sent += n
+			if err != nil && firstErr == nil && !errors.Is(err, context.DeadlineExceeded) {
+				firstErr = err
+			}
+		}()
+	}
+	wg.Wait()
+	return sent, firstErr
 }
 
 // sendResult is one claimed delivery attempt's outcome.
@@ -499,24 +570,31 @@ type sendResult struct {
 // claimAndSend is every webhook's delivery attempt: claim the delivery
 // that has made attempts attempts (claim counts this one and schedules
 // the next WebhookRetry later, so a crash after sending makes it go out
-// once more, never silently lost), then send it within WebhookTimeout.
-// ok is a 2xx answer; an error is the claim's, or the run's context
-// ending.
+// once more, never silently lost), then send it within WebhookTimeout
+// with the headers header makes at that moment. ok is a 2xx answer; an
+// error is the claim's. A send cut off by the run's budget is an attempt
+// that got no answer (its retry is scheduled).
 func claimAndSend(ctx context.Context, sender WebhookSender, attempts int, now time.Time, claim func(next time.Time) (bool, error),
-	url string, body []byte, header map[string]string) (sendResult, error) {
+	url string, body []byte, header func() (map[string]string, error)) (sendResult, error) {
 	res := sendResult{attempt: attempts + 1}
 	ok, err := claim(now.Add(WebhookRetry(res.attempt)))
 	if err != nil || !ok {
 		return res, err
 	}
 	res.claimed = true
+	h, err := header()
+	if err != nil {
+		return res, err
+	}
 	sctx, cancel := context.WithTimeout(ctx, WebhookTimeout)
-	answer, serr := sender.Send(sctx, url, body, header)
+	answer, serr := sender.Send(sctx, url, body, h)
 	cancel()
-	res.status, res.latency = answer.Status, answer.Latency
-	res.ok = serr == nil && res.status >= 200 && res.status < 300
-	if !res.ok && ctx.Err() != nil {
-		return res, ctx.Err()
+	res.ok = serr == nil && answer.Status >= 200 && answer.Status < 300
+	if serr == nil && answer.Status > 0 {
+		// A call that got no answer records neither a status nor a
+		// latency: the delivery log shows "no answer", and is no timer of
+		// the network behind an address.
+		res.status, res.latency = answer.Status, answer.Latency
 	}
 	return res, nil
 }

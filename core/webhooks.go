@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -42,10 +43,18 @@ const (
 	WebhookMaxRetry   = time.Hour
 	// WebhookTimeout bounds one delivery's request.
 	WebhookTimeout = 10 * time.Second
+	// WebhookSendBudget bounds how long one run sends an arena's
+	// deliveries (each kind: alert webhooks, then subscriptions); what is
+	// still due waits for the next run.
+	WebhookSendBudget = 20 * time.Second
+	// WebhookSenders is how many receivers (subscriptions, or alert
+	// webhooks' owners) one run sends to at once; each receiver's
+	// deliveries go out one at a time, in order.
+	WebhookSenders = 8
 	// MaxWebhookURLBytes bounds a webhook address.
 	MaxWebhookURLBytes = 500
-	// webhookSendBatch bounds the deliveries one scheduled run sends.
-	webhookSendBatch = 50
+	// webhookSendBatch is how many due deliveries one read takes.
+	webhookSendBatch = 200
 )
 
 // WebhookSignatureHeader carries the body's HMAC.
@@ -134,10 +143,10 @@ func NewWebhookSecret(random io.Reader) (string, error) {
 
 // CheckWebhookURL checks a webhook address: an absolute https URL to a
 // public host, at most MaxWebhookURLBytes; with loopback (dev mode) also
-// http or https to a loopback address or localhost. IP literals in
-// private, link-local or other non-public ranges are refused, so the
-// service cannot be used to probe private networks (the sender checks the
-// address it connects to as well). The problem is invalid_field on field.
+// http or https to a loopback address or localhost. IP literals that
+// PublicAddr refuses are refused, so the service cannot be used to probe
+// private networks (the sender checks the address it connects to as
+// well, after resolution). The problem is invalid_field on field.
 func CheckWebhookURL(raw, field string, loopback bool) error {
 	bad := func(msg string) error { return &Error{Code: CodeInvalidField, Field: field, Message: msg} }
 	if len(raw) > MaxWebhookURLBytes {
@@ -168,16 +177,58 @@ func CheckWebhookURL(raw, field string, loopback bool) error {
 	return nil
 }
 
-// PublicAddr reports whether ip is a public unicast address (not
-// loopback, private, link-local, multicast, unspecified or shared).
+// PublicAddr reports whether a webhook may connect to ip: a unicast
+// address that IANA's special-purpose address registries (IPv4 and IPv6)
+// do not mark as not globally reachable, nor as a translation into
+// another address (NAT64, 6to4, IPv4-compatible). An IPv4-mapped address
+// is judged by the IPv4 address it carries.
 func PublicAddr(ip netip.Addr) bool {
 	ip = ip.Unmap()
-	if !ip.IsGlobalUnicast() || ip.IsPrivate() || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
+	if !ip.IsValid() || !ip.IsGlobalUnicast() || ip.IsPrivate() || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
 		return false
 	}
-	cgnat := netip.MustParsePrefix("100.64.0.0/10")
-	return !cgnat.Contains(ip)
+	for _, p := range specialPurpose() {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return true
 }
+
+// specialPurpose are the special-purpose blocks (IANA's IPv4 and IPv6
+// Special-Purpose Address Registries) a webhook never reaches, beyond
+// those netip names (private, loopback, link-local, multicast,
+// unspecified).
+var specialPurpose = sync.OnceValue(func() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8",       // "this network"
+		"100.64.0.0/10",   // shared address space (carrier-grade NAT)
+		"192.0.0.0/24",    // IETF protocol assignments
+		"192.0.2.0/24",    // documentation (TEST-NET-1)
+		"192.88.99.0/24",  // 6to4 relay anycast (deprecated)
+		"198.18.0.0/15",   // benchmarking
+		"198.51.100.0/24", // documentation (TEST-NET-2)
+		"203.0.113.0/24",  // documentation (TEST-NET-3)
+		"240.0.0.0/4",     // reserved, and the limited broadcast
+		"::/96",           // IPv4-compatible (deprecated)
+		"64:ff9b::/96",    // NAT64, well-known prefix
+		"64:ff9b:1::/48",  // NAT64, local-use prefix
+		"100::/64",        // discard-only
+		"2001::/32",       // Teredo
+		"2001:2::/48",     // benchmarking
+		"2001:10::/28",    // ORCHID (deprecated)
+		"2001:db8::/32",   // documentation
+		"2002::/16",       // 6to4
+		"3fff::/20",       // documentation
+		"5f00::/16",       // segment routing (SRv6) SIDs
+		"fc00::/7",        // unique local
+		"fec0::/10",       // site-local (deprecated)
+	} {
+		out = append(out, netip.MustParsePrefix(s))
+	}
+	return out
+})
 
 // webhookPayload is a delivery's body: Discord-compatible (content,
 // embeds) plus the arena object.
@@ -255,25 +306,68 @@ func WebhookBody(a *Arena, ev Event, msg eventMessage, owner string) (string, er
 // DeliverWebhooks sends the due deliveries (the scheduled job): each is
 // claimed, sent with its signature, then marked sent, or failed (given up
 // at WebhookMaxAttempts, turning its webhook off and telling its owner).
-// It returns how many it sent.
+// It returns how many it sent. As for subscriptions (DeliverSubscriptions),
+// each owner's deliveries go out in order, WebhookSenders owners at once,
+// within WebhookSendBudget, and an owner whose receiver does not answer
+// waits for the next run without holding another's.
 func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender WebhookSender, now time.Time) (int, error) {
-	due, err := ws.DueDeliveries(ctx, now, webhookSendBatch)
-	if err != nil || len(due) == 0 {
-		return 0, err
-	}
+	bctx, cancel := context.WithTimeout(ctx, WebhookSendBudget)
+	defer cancel()
 	sent := 0
-	secrets := map[string]string{}
+	stalled := map[string]bool{}
+	tried := map[int64]bool{} // one attempt a run
+	for bctx.Err() == nil {
+		due, err := ws.DueDeliveries(bctx, now, webhookSendBatch)
+		if err != nil || len(due) == 0 {
+			return sent, err
+		}
+		byOwner := map[string][]WebhookDelivery{}
+		var owners []string
+		for _, d := range due {
+			if stalled[d.Owner] || tried[d.ID] {
+				continue
+			}
+			tried[d.ID] = true
+			if byOwner[d.Owner] == nil {
+				owners = append(owners, d.Owner)
+			}
+			byOwner[d.Owner] = append(byOwner[d.Owner], d)
+		}
+		if len(owners) == 0 {
+			return sent, nil // every due delivery is a stalled receiver's
+		}
+		var mu sync.Mutex
+		n, err := sendEach(bctx, owners, func(owner string) (int, error) {
+			ok, quiet, err := deliverOwnerWebhooks(bctx, ws, as, sender, byOwner[owner], now)
+			if quiet {
+				mu.Lock()
+				stalled[owner] = true
+				mu.Unlock()
+			}
+			return ok, err
+		})
+		sent += n
+		if err != nil {
+			return sent, err
+		}
+	}
+	return sent, nil
+}
+
+// deliverOwnerWebhooks sends one owner's due deliveries in order; quiet
+// reports that its receiver gave no answer (the rest waits).
+func deliverOwnerWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender WebhookSender, due []WebhookDelivery, now time.Time) (sent int, quiet bool, err error) {
+	h, err := ws.Webhook(ctx, due[0].Owner)
+	if err != nil {
+		return 0, false, err
+	}
+	secret := ""
+	if h != nil {
+		secret = h.Secret
+	}
 	for _, d := range due {
-		secret, known := secrets[d.Owner]
-		if !known {
-			h, err := ws.Webhook(ctx, d.Owner)
-			if err != nil {
-				return sent, err
-			}
-			if h != nil {
-				secret = h.Secret
-			}
-			secrets[d.Owner] = secret
+		if ctx.Err() != nil {
+			return sent, false, nil
 		}
 		var key struct {
 			Arena struct {
@@ -284,37 +378,43 @@ func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender
 		_ = json.Unmarshal([]byte(d.Body), &key)
 		res, err := claimAndSend(ctx, sender, d.Attempts, now,
 			func(next time.Time) (bool, error) { return ws.ClaimDelivery(ctx, d, next, now) },
-			d.URL, []byte(d.Body), map[string]string{
-				"Content-Type":         "application/json",
-				WebhookSignatureHeader: SignWebhook(secret, []byte(d.Body)),
-				"X-Arena-Event":        key.Arena.Event,
-				"Idempotency-Key":      key.Arena.IdempotencyKey,
+			d.URL, []byte(d.Body), func() (map[string]string, error) {
+				return map[string]string{
+					"Content-Type":         "application/json",
+					WebhookSignatureHeader: SignWebhook(secret, []byte(d.Body)),
+					"X-Arena-Event":        key.Arena.Event,
+					"Idempotency-Key":      key.Arena.IdempotencyKey,
+				}, nil
 			})
 		if err != nil {
-			return sent, err
+			return sent, false, err
 		}
 		if !res.claimed {
 			continue
 		}
+		record := context.WithoutCancel(ctx)
 		if res.ok {
-			if err := ws.DeliverySent(ctx, d.ID, res.status, now); err != nil {
-				return sent, err
+			if err := ws.DeliverySent(record, d.ID, res.status, now); err != nil {
+				return sent, false, err
 			}
 			sent++
 			continue
 		}
-		off, err := ws.DeliveryFailed(ctx, d, res.status, res.attempt >= WebhookMaxAttempts, now)
+		off, err := ws.DeliveryFailed(record, d, res.status, res.attempt >= WebhookMaxAttempts, now)
 		if err != nil {
-			return sent, err
+			return sent, false, err
 		}
 		if off {
 			ev := Event{Kind: EventWebhookDisabled, Key: "webhook_disabled:" + d.Owner + ":" + now.UTC().Format(time.RFC3339Nano), PlayerID: d.Owner, CreatedAt: now}
-			if err := as.RecordEvent(ctx, ev); err != nil {
-				return sent, err
+			if err := as.RecordEvent(record, ev); err != nil {
+				return sent, false, err
 			}
 		}
+		if res.status == 0 {
+			return sent, true, nil
+		}
 	}
-	return sent, nil
+	return sent, false, nil
 }
 
 // WebhookChange is a change of an owner's webhook: the address as typed

@@ -342,6 +342,7 @@ func TestErrorCodes(t *testing.T) {
 		{"createRegistration", "422", []string{"invalid_field", "unknown_field", "invalid_roster"}},
 		{"resolveMatch", "404", []string{"match_not_found", "arena_not_found"}},
 		{"resolveMatch", "409", []string{"already_resolved", "game_not_current"}},
+		{"createWebhook", "409", []string{"too_many_subscriptions"}},
 		{"reopenMatch", "409", []string{"downstream_started", "invalid_transition"}},
 		{"openRound", "404", []string{"tournament_not_found", "round_not_found", "arena_not_found"}},
 		{"resolveMatch", "422", []string{"invalid_winner", "invalid_field", "unknown_field"}},

@@ -23,9 +23,13 @@ func (s *Arena) CreateSubscription(ctx context.Context, sub core.WebhookSubscrip
 		return 0, err
 	}
 	var cursor int64
-	if err := s.db.writeRow(ctx, q("subscription_create"), sql.Named("id", sub.ID), sql.Named("url", sub.URL),
+	err = s.db.writeRow(ctx, q("subscription_create"), sql.Named("id", sub.ID), sql.Named("url", sub.URL),
 		sql.Named("secret", sub.Secret), sql.Named("format", sub.Format), sql.Named("events", string(events)),
-		sql.Named("paused", sub.Paused), sql.Named("at", formatTime(at))).Scan(&cursor); err != nil {
+		sql.Named("paused", sub.Paused), sql.Named("at", formatTime(at)), sql.Named("max", core.MaxSubscriptions)).Scan(&cursor)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, core.Errorf(core.CodeTooManySubscriptions, "the arena has %d webhook subscriptions", core.MaxSubscriptions)
+	}
+	if err != nil {
 		return 0, fmt.Errorf("store: unable to create webhook subscription: %w", err)
 	}
 	return cursor, nil
@@ -182,8 +186,9 @@ func scanDelivery(row scanner, d *core.SubscriptionDelivery, extra ...any) error
 }
 
 // DueSubscriptionDeliveries implements core.SubscriptionStore.
-func (s *Arena) DueSubscriptionDeliveries(ctx context.Context, now time.Time, limit int) ([]core.DueSubscriptionDelivery, error) {
-	rows, err := s.db.query(ctx, q("subscription_due"), sql.Named("now", formatTime(now)), sql.Named("limit", limit))
+func (s *Arena) DueSubscriptionDeliveries(ctx context.Context, subscription string, now time.Time, limit int) ([]core.DueSubscriptionDelivery, error) {
+	rows, err := s.db.query(ctx, q("subscription_due"), sql.Named("subscription", subscription), sql.Named("now", formatTime(now)),
+		sql.Named("limit", limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list due subscription deliveries: %w", err)
 	}

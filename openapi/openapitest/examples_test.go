@@ -134,6 +134,7 @@ func conformingExamples() []example {
 		{"domain taken", "POST", "/api/v1/admin/domains", 409, nil, `{"error":"host_taken"}`},
 		{"list domains", "GET", "/api/v1/admin/domains", 200, nil, `{"domains":[{"hostname":"play.example.com","status":"active","sslStatus":"active","active":true,"verification":[],"createdAt":"2026-11-01T12:00:00Z","updatedAt":"2026-11-01T12:05:00Z"}]}`},
 		{"delete domain", "DELETE", "/api/v1/admin/domains/play.example.com", 204, nil, ``},
+		{"too many webhooks", "POST", "/api/v1/admin/webhooks", 409, nil, `{"error":"too_many_subscriptions"}`},
 		{"create webhook", "POST", "/api/v1/admin/webhooks", 201, nil, `{"id":"wh_5a1e","kind":"events","url":"https://hooks.example.com/arena","format":"standard","events":["match.confirmed"],"paused":false,"disabled":false,"cursor":41,"createdAt":"2026-11-01T12:00:00Z","secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}`},
 		{"list webhooks", "GET", "/api/v1/admin/webhooks", 200, nil, `{"webhooks":[{"id":"arena-alerts","kind":"alerts","url":"https://discord.com/api/webhooks/1/x","format":"discord","events":[],"paused":false,"disabled":false,"cursor":0,"createdAt":"2026-11-01T12:00:00Z"}]}`},
 		{"get webhook", "GET", "/api/v1/admin/webhooks/wh_5a1e", 200, nil, `{"id":"wh_5a1e","kind":"events","url":"https://hooks.example.com/arena","format":"discord","events":["tournament.status"],"paused":true,"disabled":false,"cursor":41,"createdAt":"2026-11-01T12:00:00Z"}`},

@@ -3,8 +3,11 @@
 
 -- name: subscription_create
 -- A subscription starts at the log's head: it hears of what happens next.
+-- Only while the arena has fewer than :max (core.MaxSubscriptions): two
+-- creations at once cannot pass it.
 INSERT INTO webhook_subscriptions (id, url, secret, format, events, paused, log_cursor, created_at, updated_at)
-VALUES (:id, :url, :secret, :format, :events, :paused, {{log_seq}}, :at, :at)
+SELECT :id, :url, :secret, :format, :events, :paused, {{log_seq}}, :at, :at
+WHERE (SELECT count(*) FROM webhook_subscriptions) < :max
 RETURNING log_cursor
 
 -- name: subscriptions
@@ -54,7 +57,8 @@ SELECT d.id, d.subscription_id, d.seq, d.webhook_id, d.state, d.attempts, d.next
 FROM webhook_subscription_deliveries d
 JOIN webhook_subscriptions s ON s.id = d.subscription_id
 JOIN event_log e ON e.seq = d.seq
-WHERE d.state = 'pending' AND d.next_attempt_at <= :now AND s.paused = 0 AND e.hash IS NOT NULL
+WHERE d.subscription_id = :subscription AND d.state = 'pending' AND d.next_attempt_at <= :now AND s.paused = 0
+	AND e.hash IS NOT NULL
 ORDER BY d.next_attempt_at, d.id LIMIT :limit
 
 -- name: subscription_claim
@@ -67,6 +71,8 @@ RETURNING id
 -- pending (the claim scheduled the retry) or, given up, failed. Only the
 -- claim's own row is written (its attempt, claimed at :at): a replay
 -- while the attempt was under way reset it, and the replay stands.
-UPDATE webhook_subscription_deliveries SET state = :state, last_status = :status, latency_ms = :latency,
+-- An attempt that got no answer (:status 0) records no latency.
+UPDATE webhook_subscription_deliveries SET state = :state, last_status = :status,
+	latency_ms = CASE WHEN :status = 0 THEN NULL ELSE :latency END,
 	sent_at = CASE WHEN :state = 'sent' THEN :at ELSE sent_at END
 WHERE id = :delivery AND state = 'pending' AND attempts = :attempt AND last_attempt_at = :at

@@ -133,6 +133,9 @@ func New(tb testing.TB, o Options) *Arena {
 	cfg := server.Config{
 		Directory: a.Directory, OperatorToken: a.OperatorToken, Provisioner: store.LocalProvisioner{Dir: a.DataDir},
 		OpenDB: open, Clock: func() time.Time { return a.Now }, Random: rand.Reader, Logger: logger,
+		// Deliveries are signed with the machine's clock, as natively:
+		// receivers (the Standard Webhooks libraries) check it against theirs.
+		WallClock:  time.Now,
 		SoleWriter: true, // as natively: exercises the caches' invalidation
 		Tickets:    &platform.Verifier{},
 		Streams:    o.Streams, Webhooks: o.Webhooks,

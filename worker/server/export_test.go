@@ -28,3 +28,7 @@ func (s *Server) SetLiveLimits(anonymous, keyed int, writeTimeout time.Duration)
 // LiveEncodings counts the events the live streams encoded as SSE
 // messages (tests only).
 func (s *Server) LiveEncodings() int64 { return s.live.encoded.Load() }
+
+// WebhookDialControl is the webhook sender's check of the address it
+// connects to.
+var WebhookDialControl = webhookDialControl

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
+	"sync"
 	"time"
 
 	"arena/core"
@@ -20,6 +22,20 @@ type ScheduledReport struct {
 	// cache must forget).
 	Changed []string `json:"changed"`
 }
+
+// How one run shares its time between arenas: each arena's jobs run in
+// their own budget, scheduledArenasAtOnce arenas at once, so an arena
+// whose work is slow (a webhook receiver that does not answer, a database
+// that stalls) holds neither another arena's decisions nor its
+// deliveries. Within an arena the decisions come first and the sending
+// last (scheduledJobs), and sending has its own budget
+// (core.WebhookSendBudget). On the edge an invocation's I/O goes out one
+// call at a time (docs/edge.md), so there the budgets are what bound a
+// slow arena.
+const (
+	scheduledArenasAtOnce = 4
+	scheduledArenaBudget  = 90 * time.Second
+)
 
 // scheduledJob is one timer-driven rule run for each arena. It must be
 // idempotent: running it twice, or concurrently, changes nothing more.
@@ -122,40 +138,62 @@ func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 		report.Jobs["unfinished_arenas"] = dropped
 	}
 	jobs := s.scheduledJobs()
+	var (
+		mu    sync.Mutex
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, scheduledArenasAtOnce)
+	)
+	report.Arenas = len(arenas)
 	for i := range arenas {
 		a := &arenas[i]
-		report.Arenas++
-		if !s.runArenaJobs(ctx, a, jobs, now, &report) {
-			report.Failed = append(report.Failed, a.Slug)
-		}
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			actx, cancel := context.WithTimeout(ctx, scheduledArenaBudget)
+			defer cancel()
+			changed, ok := s.runArenaJobs(actx, a, jobs, now)
+			mu.Lock()
+			defer mu.Unlock()
+			for _, job := range changed {
+				report.Jobs[job]++
+			}
+			if len(changed) > 0 {
+				report.Changed = append(report.Changed, a.Slug)
+			}
+			if !ok {
+				report.Failed = append(report.Failed, a.Slug)
+			}
+		}()
 	}
+	wg.Wait()
+	slices.Sort(report.Changed)
+	slices.Sort(report.Failed)
 	s.log.InfoContext(ctx, "scheduled jobs ran", slog.Int("arenas", report.Arenas), slog.Int("failed", len(report.Failed)))
 	return report, nil
 }
 
 // runArenaJobs runs the jobs for one arena, stopping at the first
-// failure (logged); it reports whether all of them ran. An arena database
-// that does not answer costs one deadline (store.FailFast).
-func (s *Server) runArenaJobs(ctx context.Context, a *core.Arena, jobs []scheduledJob, now time.Time, report *ScheduledReport) bool {
+// failure (logged); it returns the jobs that changed something and
+// whether all of them ran. An arena database that does not answer costs
+// one deadline (store.FailFast).
+func (s *Server) runArenaJobs(ctx context.Context, a *core.Arena, jobs []scheduledJob, now time.Time) (changed []string, ok bool) {
 	ctx = store.FailFast(ctx)
 	st, release, err := s.arenaDB(ctx, a)
 	if err != nil {
 		s.log.ErrorContext(ctx, "scheduled jobs: arena database", slog.String("arena", a.Slug), slog.String("error", err.Error()))
-		return false
+		return nil, false
 	}
 	defer release()
 	for _, job := range jobs {
-		changed, err := job.run(ctx, a, st, now)
+		did, err := job.run(ctx, a, st, now)
 		if err != nil {
 			s.log.ErrorContext(ctx, "scheduled job failed", slog.String("job", job.name), slog.String("arena", a.Slug), slog.String("error", err.Error()))
-			return false
+			return changed, false
 		}
-		if changed {
-			report.Jobs[job.name]++
-			if n := len(report.Changed); n == 0 || report.Changed[n-1] != a.Slug {
-				report.Changed = append(report.Changed, a.Slug)
-			}
+		if did {
+			changed = append(changed, job.name)
 		}
 	}
-	return true
+	return changed, true
 }

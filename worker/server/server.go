@@ -36,7 +36,11 @@ type Config struct {
 	// Clock is the service clock; Random the source of tokens and nonces.
 	Clock  core.Clock
 	Random io.Reader
-	Logger *slog.Logger
+	// WallClock is the machine's clock, which dev mode's clock never
+	// moves: what webhook receivers compare a delivery's timestamp with.
+	// Nil: Clock.
+	WallClock core.Clock
+	Logger    *slog.Logger
 	// Dev enables the /__dev routes (never on the edge).
 	Dev *DevControls
 	// RateLimiter counts public read requests; nil disables the limits.
@@ -94,6 +98,7 @@ type Server struct {
 	mux  *http.ServeMux
 	log  *slog.Logger
 	now  core.Clock
+	wall core.Clock // Config.WallClock
 	rand io.Reader
 
 	// public lists the public API endpoints for the meta object.
@@ -138,10 +143,14 @@ func New(cfg Config) *Server {
 		mux:      http.NewServeMux(),
 		log:      cfg.Logger,
 		now:      cfg.Clock,
+		wall:     cfg.WallClock,
 		rand:     cfg.Random,
 		arenaDBs: newArenaPool(cfg.OpenDB, cfg.MaxOpenArenas),
 	}
 	s.requestIDs = newRequestIDs(cfg.Random)
+	if s.wall == nil {
+		s.wall = cfg.Clock
+	}
 	if cfg.Dev != nil {
 		s.now = cfg.Dev.Clock(cfg.Clock)
 	}

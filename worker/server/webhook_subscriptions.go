@@ -305,6 +305,6 @@ func alertsSubscription(ctx context.Context, st *store.Arena) (*SubscriptionView
 // deliverSubscriptions follows the event log for the arena's
 // subscriptions and sends their due deliveries (core.RunSubscriptions).
 func (s *Server) deliverSubscriptions(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	n, err := core.RunSubscriptions(ctx, st, a, s.webhooks, now)
+	n, err := core.RunSubscriptions(ctx, st, a, s.webhooks, now, s.wall)
 	return n > 0, err
 }

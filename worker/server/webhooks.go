@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
+	"slices"
 	"syscall"
 	"time"
 
@@ -20,21 +21,13 @@ import (
 type httpWebhookSender struct{ client *http.Client }
 
 // NewWebhookSender returns the sender of webhook deliveries: client, or a
-// client that connects only to public addresses (and to loopback ones
-// when loopback is set: dev mode) whatever a host name resolves to, does
-// not follow redirects and gives up after core.WebhookTimeout.
+// client that connects only to public addresses (core.PublicAddr) that
+// are not this machine's own (and to loopback ones when loopback is set:
+// dev mode) whatever a host name resolves to, does not follow redirects
+// and gives up after core.WebhookTimeout.
 func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
 	if client == nil {
-		dialer := &net.Dialer{Timeout: 5 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return err
-			}
-			if core.PublicAddr(ap.Addr()) || (loopback && ap.Addr().IsLoopback()) {
-				return nil
-			}
-			return errors.New("webhook: refusing a non-public address " + ap.Addr().String())
-		}}
+		dialer := &net.Dialer{Timeout: 5 * time.Second, Control: webhookDialControl(ownAddrs(), loopback)}
 		// On the edge requests go through fetch (the kept-instance build's
 		// http.DefaultTransport is the request bridge; a dialer would
 		// bypass it), which reaches no private network anyway.
@@ -49,6 +42,43 @@ func NewWebhookSender(client *http.Client, loopback bool) core.WebhookSender {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	}
 	return &httpWebhookSender{client: client}
+}
+
+// webhookDialControl refuses to connect to an address core.PublicAddr
+// refuses, or to one of own (the machine's own addresses: a public name
+// may resolve to the host the service runs on), unless it is a loopback
+// address and loopback is set.
+func webhookDialControl(own []netip.Addr, loopback bool) func(network, address string, c syscall.RawConn) error {
+	return func(_, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return err
+		}
+		ip := ap.Addr().Unmap()
+		if loopback && ip.IsLoopback() {
+			return nil
+		}
+		if !core.PublicAddr(ip) || slices.Contains(own, ip) {
+			return errors.New("webhook: refusing a non-public address " + ip.String())
+		}
+		return nil
+	}
+}
+
+// ownAddrs are the addresses of this machine's interfaces, read once when
+// the sender is made (none on the edge: fetch reaches no private network).
+func ownAddrs() []netip.Addr {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, a := range addrs {
+		if p, err := netip.ParsePrefix(a.String()); err == nil {
+			out = append(out, p.Addr().Unmap())
+		}
+	}
+	return out
 }
 
 // Send implements core.WebhookSender.
@@ -66,7 +96,7 @@ func (s *httpWebhookSender) Send(ctx context.Context, url string, body []byte, h
 	start := time.Now()
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return core.WebhookAnswer{Latency: time.Since(start)}, err
+		return core.WebhookAnswer{}, err // no answer: no status, no latency
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))

@@ -110,7 +110,8 @@ var actionMessages = map[string]string{
 	core.CodePlatformUnavailable: "The platform could not be reached. Please try again in a moment.",
 	core.CodeLastAdminToken:      "This is the arena's last admin token: mint another one before revoking it.",
 
-	core.CodeCheckInClosed: "Check-in is not open: it opens a while before the tournament starts and closes at the start.",
+	core.CodeCheckInClosed:        "Check-in is not open: it opens a while before the tournament starts and closes at the start.",
+	core.CodeTooManySubscriptions: fmt.Sprintf("The arena has %d webhooks, the most it may have: delete one before making another.", core.MaxSubscriptions),
 
 	core.CodeTitleNotFound:            "There is no such title.",
 	core.CodeChallengeNotFound:        "There is no such challenge.",
