@@ -12,7 +12,9 @@
 //
 // canonical, live, upcoming, ready and submit print one JSON line (an
 // error as {"error":"<code>"}); exit status 0 on success, 1 when the
-// command failed, 2 for a usage error (and a refused canonical form).
+// command failed, 2 for a usage error (and a refused canonical form);
+// verify-log's 3 is a log that could not be fetched. --match takes a
+// match id in decimal, [1-9][0-9]* (042 is a usage error, not 34).
 // The Go client's own commands besides:
 //
 //	arena-client -as 76561198000000001 discover      (the same as live)
@@ -78,9 +80,15 @@ commands:
                                 list a recording's released segments (live or ended)
   segments -recording ID -seq N [-file F]
                                 send segment N of your pending recording (a sample without -file)
-  verify-log [--base URL] [--head FILE]
+  verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
                                 verify the arena's event log and signed head (no --as needed); print
                                 the head as JSON; --head: a head saved earlier the log must extend
+                                (only the events from its seq on are read); --api-key (default
+                                $ARENA_API_KEY): read under the key's limit; a 429 is retried after
+                                its Retry-After up to N times (default 5); exit 1: the log does not
+                                verify, 3: it could not be fetched
+
+N (--match) is a match id in decimal: [1-9][0-9]*, no sign, no leading zero (042 is refused).
 
 global flags:
 `
@@ -121,7 +129,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd, rest := global.Arg(0), global.Args()[1:]
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(stderr)
-	matchID := sub.Int64("match", 0, "match id (canonical, ready, submit)")
+	var matchID decimalID
+	sub.Var(&matchID, "match", "match id, decimal digits without a leading zero (canonical, ready, submit)")
 	nonce := sub.String("nonce", "", "session nonce (canonical)")
 	opponent := sub.String("opponent", "", "opponent actually played (submit, 1v1)")
 	winner := sub.String("winner", "", "winner's account id; empty is a draw (submit)")
@@ -152,7 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return usageError(stdout)
 	}
 	if cmd == "canonical" {
-		return canonical(stdin, stdout, stderr, *matchID, *nonce, *winner)
+		return canonical(stdin, stdout, stderr, int64(matchID), *nonce, *winner)
 	}
 	settings.ClientRole = *role
 	settings.MaxSubmitAttempts = *attempts
@@ -181,14 +190,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		m, err := c.UpcomingMatch(ctx)
 		return line(stdout, stderr, m, m == nil, err)
 	case "ready":
-		if *matchID <= 0 {
+		if int64(matchID) <= 0 {
 			fmt.Fprintln(stderr, "ready: --match is required")
 			return usageError(stdout)
 		}
-		st, err := c.Ready(ctx, *matchID)
+		st, err := c.Ready(ctx, int64(matchID))
 		return line(stdout, stderr, st, false, err)
 	case "submit":
-		req := client.SubmitRequest{LocalAccountID: *as, ActualOpponentID: *opponent, MatchID: *matchID, Winner: *winner}
+		req := client.SubmitRequest{LocalAccountID: *as, ActualOpponentID: *opponent, MatchID: int64(matchID), Winner: *winner}
 		if *score != "" {
 			sc, ok := parseScore(*score)
 			if !ok {
@@ -345,7 +354,7 @@ func submit(ctx context.Context, c *client.Client, req client.SubmitRequest, std
 		writeLine(stdout, map[string]string{"status": "draw"})
 		return 0
 	}
-	if sub != nil {
+	if sub != nil && sub.Result != "" {
 		fmt.Fprintf(stderr, "result:     %s\nresultHash: %s\nattempts:   %d\n", sub.Result, sub.ResultHash, sub.Attempts)
 	}
 	if err != nil {
@@ -355,7 +364,8 @@ func submit(ctx context.Context, c *client.Client, req client.SubmitRequest, std
 		Status      string `json:"status"`
 		MatchStatus string `json:"matchStatus"`
 		Winner      string `json:"winner,omitempty"` // StatusDecided only
-	}{sub.Status, sub.MatchStatus, sub.Winner})
+		Won         *bool  `json:"won,omitempty"`    // StatusDecided after a restart, when known
+	}{sub.Status, sub.MatchStatus, sub.Winner, sub.Won})
 	return 0
 }
 
@@ -374,6 +384,22 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// decimalID is a flag holding a positive id written in decimal,
+// [1-9][0-9]* within int64: flag.Int64 would read 042 as octal 34 and
+// 0x2a as 42, another match than the one the player meant.
+type decimalID int64
+
+func (d *decimalID) String() string { return strconv.FormatInt(int64(*d), 10) }
+
+func (d *decimalID) Set(s string) error {
+	n, ok := client.ParseMatchID(s)
+	if !ok {
+		return fmt.Errorf("not a match id: %q (decimal digits, no sign, no leading zero)", s)
+	}
+	*d = decimalID(n)
+	return nil
 }
 
 // backoffScale reads ARENA_CLIENT_BACKOFF_SCALE (default 1).
