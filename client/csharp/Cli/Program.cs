@@ -175,9 +175,19 @@ multiplies the retry waits (default 1, 0 = no wait).";
         static long RequireMatch(Dictionary<string, string> flags)
         {
             string text;
+            if (!flags.TryGetValue("match", out text)) throw new UsageException("--match needs a match id");
+            return MatchId(text);
+        }
+
+        // MatchId reads --match: a match id in decimal, [1-9][0-9]* within a long, as every
+        // client reads it; 042 is refused (a usage error), never read as 42 or octal 34.
+        internal static long MatchId(string text)
+        {
             long id;
-            if (!flags.TryGetValue("match", out text) || !long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id) || id <= 0)
-                throw new UsageException("--match needs a positive match id");
+            bool digits = text.Length > 0 && text[0] >= '1' && text[0] <= '9';
+            for (int i = 1; digits && i < text.Length; i++) digits = text[i] >= '0' && text[i] <= '9';
+            if (!digits || !long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id))
+                throw new UsageException("--match: not a match id: \"" + text + "\" (decimal digits, no sign, no leading zero)");
             return id;
         }
 
@@ -186,8 +196,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
             string text, nonce, winner;
             long matchId;
             if (!flags.TryGetValue("match", out text)) matchId = 0; // refused below as invalid_match
-            else if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out matchId))
-                throw new UsageException("--match needs an integer");
+            else matchId = MatchId(text);
             if (!flags.TryGetValue("nonce", out nonce)) nonce = "";
             if (!flags.TryGetValue("winner", out winner)) winner = "";
             var result = ResultCanonicalizer.Canonicalize(ReadAll(stdin), matchId, nonce, winner);
@@ -238,6 +247,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
             if (!outcome.IsSuccess) return Failure(stdout, stderr, outcome.Error, outcome.Detail);
             var answer = JsonValue.NewObject().Set("status", outcome.Status).Set("matchStatus", outcome.MatchStatus ?? "");
             if (outcome.DecidedWinner != null) answer.Set("winner", outcome.DecidedWinner);
+            if (outcome.Won.HasValue) answer.Set("won", outcome.Won.Value);
             WriteLine(stdout, JsonWriter.Compact(answer));
             return 0;
         }
