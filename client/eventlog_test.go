@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -196,4 +197,26 @@ func TestVerifyLogFromSavedHead(t *testing.T) {
 		_, err := c.VerifyLog(context.Background(), client.VerifyLogOptions{Saved: &forged})
 		assert.ErrorIs(t, err, client.ErrLogInvalid)
 	})
+}
+
+// TestEventLogFixture: client/testdata/eventlog.json, the signed log the
+// C# client's verifier is tested on, verifies with the reference (core).
+func TestEventLogFixture(t *testing.T) {
+	raw, err := os.ReadFile("testdata/eventlog.json")
+	require.NoError(t, err)
+	var fx struct {
+		Slug      string          `json:"slug"`
+		PublicKey string          `json:"publicKey"`
+		Events    []core.LogEvent `json:"events"`
+		Heads     []core.LogHead  `json:"heads"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &fx))
+	pub, err := base64.StdEncoding.DecodeString(fx.PublicKey)
+	require.NoError(t, err)
+	require.NoError(t, core.VerifyChain(0, core.GenesisHash, fx.Events))
+	require.Len(t, fx.Heads, len(fx.Events))
+	for i, h := range fx.Heads {
+		require.NoError(t, core.VerifyHead(pub, fx.Slug, h))
+		assert.Equal(t, fx.Events[i].Hash, h.Hash)
+	}
 }
