@@ -182,7 +182,10 @@ func TestSubmitAfterRestart(t *testing.T) {
 	killed, _ := newClient(t, arena, func(s *client.Settings) { s.MockSteamID, s.MaxSubmitAttempts = bob, 1 })
 	_, err = killed.SubmitJSON(ctx, client.SubmitRequest{LocalAccountID: bob, ActualOpponentID: alice, MatchID: m.ID, Winner: alice})
 	require.Error(t, err, "the answer never arrived")
-	require.Equal(t, "confirmed", m.Status, "but the submission did")
+	arena.mu.Lock()
+	status := m.Status
+	arena.mu.Unlock()
+	require.Equal(t, "confirmed", status, "but the submission did")
 	posts := len(arena.recorded("/result"))
 
 	for _, tt := range []struct {
