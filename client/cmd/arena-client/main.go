@@ -138,8 +138,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	score := sub.String("score", "", "score metadata P1,P2 in slot order, never hashed (submit)")
 	role := sub.String("role", "", "clientRole: host or guest (submit)")
 	attempts := sub.Int("attempts", client.DefaultMaxSubmitAttempts, "submit attempts, 1 to 5 (submit)")
-	titleID := sub.Int64("title", 0, "title id (volunteer, challenge)")
-	challengeID := sub.Int64("challenge", 0, "challenge id (respond)")
+	titleID, challengeID := new(int64), new(int64)
+	sub.Var(decimal{titleID, false}, "title", "title id (volunteer, challenge)")
+	sub.Var(decimal{challengeID, false}, "challenge", "challenge id (respond)")
 	accept := sub.Bool("accept", false, "accept the challenge (respond)")
 	decline := sub.Bool("decline", false, "decline the challenge (respond)")
 	var rf recordFlags
@@ -149,14 +150,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	sub.StringVar(&rf.build, "build", "arena-client", "gameBuild of a sample (record, segments)")
 	sub.StringVar(&rf.spool, "spool", "", "keep a failed submission in this directory (record)")
 	sub.BoolVar(&rf.list, "list", false, "list your recordings (record)")
-	sub.Int64Var(&rf.fetch, "fetch", 0, "fetch this recording (record)")
+	sub.Var(decimal{&rf.fetch, false}, "fetch", "fetch this recording (record)")
 	sub.StringVar(&rf.token, "token", "", "a share link's token (record -fetch, segments)")
 	sub.StringVar(&rf.out, "out", "", "download a fetched recording into this file (record -fetch)")
-	sub.Int64Var(&rf.share, "share", 0, "share this recording by link (record)")
+	sub.Var(decimal{&rf.share, false}, "share", "share this recording by link (record)")
 	sub.StringVar(&rf.resubmit, "resubmit", "", "resubmit the spooled files of this directory (record)")
-	sub.Int64Var(&rf.recording, "recording", 0, "recording id (segments)")
-	sub.Int64Var(&rf.after, "after", -1, "list segments after this seq (segments)")
-	sub.Int64Var(&rf.seq, "seq", -1, "send this segment (segments)")
+	sub.Var(decimal{&rf.recording, false}, "recording", "recording id (segments)")
+	rf.after, rf.seq = -1, -1
+	sub.Var(decimal{&rf.after, true}, "after", "list segments after this seq (segments)")
+	sub.Var(decimal{&rf.seq, true}, "seq", "send this segment (segments)")
 	if err := sub.Parse(rest); err != nil {
 		return usageError(stdout)
 	}
@@ -399,6 +401,34 @@ func (d *decimalID) Set(s string) error {
 		return fmt.Errorf("not a match id: %q (decimal digits, no sign, no leading zero)", s)
 	}
 	*d = decimalID(n)
+	return nil
+}
+
+// decimal is a flag holding a number written in decimal without a sign
+// or a leading zero (0 itself when zero is allowed): the other ids and
+// seqs of the command line, read as --match is.
+type decimal struct {
+	p    *int64
+	zero bool
+}
+
+func (d decimal) String() string {
+	if d.p == nil {
+		return ""
+	}
+	return strconv.FormatInt(*d.p, 10)
+}
+
+func (d decimal) Set(s string) error {
+	if d.zero && s == "0" {
+		*d.p = 0
+		return nil
+	}
+	n, ok := client.ParseMatchID(s)
+	if !ok {
+		return fmt.Errorf("not a decimal number: %q (digits, no sign, no leading zero)", s)
+	}
+	*d.p = n
 	return nil
 }
 

@@ -78,6 +78,8 @@ func TestRun(t *testing.T) {
 		{name: "MatchLeadingZero", args: []string{"-as", alice, "ready", "-match", "012"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a match id"},
 		{name: "MatchHex", args: []string{"-as", alice, "submit", "--match", "0xc", "--opponent", bob, "--winner", alice}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a match id"},
 		{name: "MatchSigned", args: []string{"canonical", "--match", "+12", "--nonce", "n", "--winner", alice}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a match id"},
+		{name: "TitleLeadingZero", args: []string{"-as", alice, "volunteer", "-title", "010"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a decimal number"},
+		{name: "SeqOctal", args: []string{"-as", alice, "segments", "-recording", "3", "-seq", "010"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a decimal number"},
 		{name: "ReadyNeedsMatch", args: []string{"-as", alice, "ready"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "--match is required"},
 		{name: "Submit", live: true, wantPosted: 1, wantOut: `{"status":"pending","matchStatus":"awaiting_result"}`,
 			args:     []string{"-as", alice, "submit", "-opponent", bob, "-winner", alice, "-result", `{"score":[3,1],"big":"12345678901234567890"}`, "-role", "host"},
