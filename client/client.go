@@ -31,8 +31,9 @@ const ResultProtocol = "svc.result.v3"
 // of hanging the game.
 const DefaultHTTPTimeout = 30 * time.Second
 
-// maxResponseBytes bounds how much of an answer the client reads.
-const maxResponseBytes = 1 << 20
+// maxResponseBytes bounds how much of an answer the client reads (a
+// page of 1000 log events fits).
+const maxResponseBytes = 8 << 20
 
 // TicketSource yields platform web-API tickets: in a game, the platform
 // SDK. The client asks for a new ticket before every request, including
@@ -158,13 +159,19 @@ func (c *Client) send(ctx context.Context, method, path string, body []byte) (in
 // do performs one request with the Authorization header auth (none when
 // empty: a public read).
 func (c *Client) do(ctx context.Context, method, path string, body []byte, auth string) (int, []byte, error) {
+	status, data, _, err := c.doHeader(ctx, method, path, body, auth)
+	return status, data, err
+}
+
+// doHeader is do, also returning the answer's header.
+func (c *Client) doHeader(ctx context.Context, method, path string, body []byte, auth string) (int, []byte, http.Header, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.settings.BaseURL+path, rd)
 	if err != nil {
-		return 0, nil, fmt.Errorf("client: %s %s: %w", method, path, err)
+		return 0, nil, nil, fmt.Errorf("client: %s %s: %w", method, path, err)
 	}
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
@@ -178,14 +185,14 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, auth 
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return 0, nil, &transportError{fmt.Errorf("client: %s %s: %w", method, path, err)}
+		return 0, nil, nil, &transportError{fmt.Errorf("client: %s %s: %w", method, path, err)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
-		return 0, nil, &transportError{fmt.Errorf("client: %s %s: reading answer: %w", method, path, err)}
+		return 0, nil, nil, &transportError{fmt.Errorf("client: %s %s: reading answer: %w", method, path, err)}
 	}
-	return resp.StatusCode, data, nil
+	return resp.StatusCode, data, resp.Header, nil
 }
 
 // call performs one request and decodes a 200 (or 201) answer into out.

@@ -6,23 +6,58 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
+	"time"
 
 	"arena/core"
 )
 
-// verifyLogPage is how many events VerifyLog reads a request (a page
-// stays well under maxResponseBytes).
-const verifyLogPage = 200
+// verifyLogPage is how many events VerifyLog reads a request: the log's
+// largest page (core.EventLogMaxLimit), so a long log costs as few reads
+// of the public rate limit as it can.
+const verifyLogPage = core.EventLogMaxLimit
+
+// DefaultReadRetries is how many times VerifyLog repeats a read answered
+// 429 rate_limited before it gives up (VerifyLogOptions.Retries).
+const DefaultReadRetries = 5
+
+// maxRetryAfter bounds one wait on a 429's Retry-After.
+const maxRetryAfter = 120 * time.Second
+
+// VerifyLogOptions are VerifyLog's inputs; the zero value verifies the
+// whole log anonymously.
+type VerifyLogOptions struct {
+	// Saved is a head saved by an earlier check (nil for none): it must
+	// be signed, and the log must still hold its event unchanged. The
+	// walk then starts at its seq: the events before it were checked
+	// when it was saved.
+	Saved *core.LogHead
+	// APIKey, when set, is a public-API key of the arena
+	// (apikey_<id>_<secret>), sent as "Authorization: Bearer <key>": the
+	// reads then count against the key's limit, not the anonymous one.
+	APIKey string
+	// Retries is how many times a read answered 429 is repeated, after
+	// its Retry-After (at most two minutes; 1 s when absent); 0 is
+	// DefaultReadRetries, negative none.
+	Retries int
+}
 
 // VerifyLog checks the arena's public event log (docs/events.md): it reads
 // the signed head, checks its signature with the arena's public key (the
-// meta object's log.publicKey), walks the log from its first event to the
-// head recomputing every hash and prevHash link, and, given a head saved
-// earlier (saved, nil for none), checks that head is signed too and that
-// its event is in the log unchanged: the log then still extends what was
-// saved. It returns the head it verified (worth saving for the next
-// check).
-func (c *Client) VerifyLog(ctx context.Context, saved *core.LogHead) (core.LogHead, error) {
+// meta object's log.publicKey), and walks the log to the head recomputing
+// every hash and prevHash link: from its first event, or, given a saved
+// head (opts.Saved), from the saved head's event, which must be in the
+// log unchanged (its hash and time) and signed: the log then still
+// extends what was saved. It returns the head it verified (worth saving
+// for the next check).
+//
+// A log, head or saved head that does not verify is ErrLogInvalid; a read
+// that failed (network, a status other than 200 after the 429 retries, an
+// answer of the wrong shape) is returned as is: the log could not be
+// fetched, which says nothing of its integrity.
+func (c *Client) VerifyLog(ctx context.Context, opts VerifyLogOptions) (core.LogHead, error) {
+	saved := opts.Saved
 	var meta struct {
 		Tenant struct {
 			Slug string `json:"slug"`
@@ -31,7 +66,7 @@ func (c *Client) VerifyLog(ctx context.Context, saved *core.LogHead) (core.LogHe
 			PublicKey string `json:"publicKey"`
 		} `json:"log"`
 	}
-	if err := c.public(ctx, "/api/v1", &meta); err != nil {
+	if err := c.publicRead(ctx, "/api/v1", opts, &meta); err != nil {
 		return core.LogHead{}, err
 	}
 	pub, err := base64.StdEncoding.DecodeString(meta.Log.PublicKey)
@@ -39,12 +74,16 @@ func (c *Client) VerifyLog(ctx context.Context, saved *core.LogHead) (core.LogHe
 		return core.LogHead{}, fmt.Errorf("%w: the arena's log.publicKey is not a base64 Ed25519 key", ErrBadResponse)
 	}
 	var head core.LogHead
-	if err := c.public(ctx, "/api/v1/events/head", &head); err != nil {
+	if err := c.publicRead(ctx, "/api/v1/events/head", opts, &head); err != nil {
 		return core.LogHead{}, err
 	}
 	if err := core.VerifyHead(pub, meta.Tenant.Slug, head); err != nil {
 		return core.LogHead{}, invalid(err)
 	}
+	if head.Seq == 0 && head.Hash != core.GenesisHash {
+		return core.LogHead{}, invalid(fmt.Errorf("event log: the empty log's head hash is not %s", core.GenesisHash))
+	}
+	seq, prev := int64(0), core.GenesisHash
 	if saved != nil {
 		if err := core.VerifyHead(pub, meta.Tenant.Slug, *saved); err != nil {
 			return core.LogHead{}, invalid(fmt.Errorf("the saved head: %w", err))
@@ -55,11 +94,33 @@ func (c *Client) VerifyLog(ctx context.Context, saved *core.LogHead) (core.LogHe
 		if saved.Seq == 0 && saved.Hash != core.GenesisHash {
 			return core.LogHead{}, invalid(fmt.Errorf("event log: the saved empty head's hash is not %s", core.GenesisHash))
 		}
+		if saved.Seq > 0 {
+			// Start at the saved head's own event: its hash must be the
+			// one saved, and the walk links on from it.
+			var page core.EventLogPage
+			path := fmt.Sprintf("/api/v1/events?after=%d&limit=1", saved.Seq-1)
+			if err := c.publicRead(ctx, path, opts, &page); err != nil {
+				return core.LogHead{}, err
+			}
+			if len(page.Events) == 0 || page.Events[0].Seq != saved.Seq {
+				return core.LogHead{}, invalid(fmt.Errorf("event log: the log has no event %d, the saved head's", saved.Seq))
+			}
+			e := page.Events[0]
+			if e.Hash != saved.Hash || e.At != saved.At {
+				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the saved head signed", e.Seq))
+			}
+			if err := core.VerifyChain(e.Seq-1, e.PrevHash, page.Events[:1]); err != nil {
+				return core.LogHead{}, invalid(err)
+			}
+			if e.Seq == head.Seq && (e.Hash != head.Hash || e.At != head.At) {
+				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the head signed", e.Seq))
+			}
+			seq, prev = e.Seq, e.Hash
+		}
 	}
-	seq, prev := int64(0), core.GenesisHash
 	for seq < head.Seq {
 		var page core.EventLogPage
-		if err := c.public(ctx, fmt.Sprintf("/api/v1/events?after=%d&limit=%d", seq, verifyLogPage), &page); err != nil {
+		if err := c.publicRead(ctx, fmt.Sprintf("/api/v1/events?after=%d&limit=%d", seq, verifyLogPage), opts, &page); err != nil {
 			return core.LogHead{}, err
 		}
 		if len(page.Events) == 0 {
@@ -80,29 +141,56 @@ func (c *Client) VerifyLog(ctx context.Context, saved *core.LogHead) (core.LogHe
 			return core.LogHead{}, invalid(err)
 		}
 		for _, e := range events {
-			if saved != nil && e.Seq == saved.Seq && (e.Hash != saved.Hash || e.At != saved.At) {
-				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the saved head signed", e.Seq))
-			}
 			if e.Seq == head.Seq && (e.Hash != head.Hash || e.At != head.At) {
 				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the head signed", e.Seq))
 			}
 		}
 		seq, prev = events[len(events)-1].Seq, events[len(events)-1].Hash
 	}
-	if head.Seq == 0 && head.Hash != core.GenesisHash {
-		return core.LogHead{}, invalid(fmt.Errorf("event log: the empty log's head hash is not %s", core.GenesisHash))
-	}
 	return head, nil
 }
 
-// public performs a public read (no ticket) and decodes its 200 answer.
-func (c *Client) public(ctx context.Context, path string, out any) error {
-	status, data, err := c.do(ctx, http.MethodGet, path, nil, "")
-	if err != nil {
+// publicRead performs a public read (no ticket; the API key of opts when
+// set) and decodes its 200 answer. A 429 is repeated after its
+// Retry-After, up to opts.Retries times.
+func (c *Client) publicRead(ctx context.Context, path string, opts VerifyLogOptions, out any) error {
+	auth := ""
+	if opts.APIKey != "" {
+		auth = "Bearer " + opts.APIKey
+	}
+	retries := opts.Retries
+	if retries == 0 {
+		retries = DefaultReadRetries
+	}
+	for attempt := 0; ; attempt++ {
+		status, data, hdr, err := c.doHeader(ctx, http.MethodGet, path, nil, auth)
+		if err != nil {
+			return err
+		}
+		if status == http.StatusTooManyRequests && attempt < retries {
+			wait := RetryAfter(hdr.Get("Retry-After"))
+			c.logf("client: GET %s: 429, retrying in %s", path, wait)
+			if err := c.sleep(ctx, wait); err != nil {
+				return err
+			}
+			continue
+		}
+		_, err = decodeAnswer(http.MethodGet, path, status, data, out)
 		return err
 	}
-	_, err = decodeAnswer(http.MethodGet, path, status, data, out)
-	return err
+}
+
+// RetryAfter is the wait a 429's Retry-After asks for: its seconds (an
+// HTTP date is read too), at least 1 s (also when absent or unreadable)
+// and at most two minutes.
+func RetryAfter(v string) time.Duration {
+	d := time.Second
+	if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+		d = time.Duration(min(max(n, 1), int64(maxRetryAfter/time.Second))) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = time.Until(t)
+	}
+	return min(max(d, time.Second), maxRetryAfter)
 }
 
 // invalid marks a verification failure as ErrLogInvalid.

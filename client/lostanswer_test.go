@@ -162,3 +162,82 @@ func TestSubmitJSON(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestSubmitAfterRestart: the confirming side sends its result and stops
+// before reading the answer (the answer is lost and it makes no retry, as
+// a game killed right after sending). Run again, discovery says no live
+// match; the client looks the match up and reports it decided, with the
+// winner and whether it is the caller's side, instead of no_live_match.
+func TestSubmitAfterRestart(t *testing.T) {
+	arena := newFakeArena(t)
+	m := liveMatch1v1()
+	arena.setMatch(m)
+	ctx := context.Background()
+	asAlice, _ := newClient(t, arena, nil)
+	sub, err := asAlice.SubmitJSON(ctx, client.SubmitRequest{LocalAccountID: alice, ActualOpponentID: bob, Winner: alice})
+	require.NoError(t, err)
+	require.Equal(t, "pending", sub.Status)
+
+	arena.failNext("result", lostAnswer)
+	killed, _ := newClient(t, arena, func(s *client.Settings) { s.MockSteamID, s.MaxSubmitAttempts = bob, 1 })
+	_, err = killed.SubmitJSON(ctx, client.SubmitRequest{LocalAccountID: bob, ActualOpponentID: alice, MatchID: m.ID, Winner: alice})
+	require.Error(t, err, "the answer never arrived")
+	arena.mu.Lock()
+	status := m.Status
+	arena.mu.Unlock()
+	require.Equal(t, "confirmed", status, "but the submission did")
+	posts := len(arena.recorded("/result"))
+
+	for _, tt := range []struct {
+		as  string
+		won bool
+	}{{bob, false}, {alice, true}} {
+		restarted, _ := newClient(t, arena, func(s *client.Settings) { s.MockSteamID = tt.as })
+		other := map[string]string{alice: bob, bob: alice}[tt.as]
+		sub, err = restarted.SubmitJSON(ctx, client.SubmitRequest{LocalAccountID: tt.as, ActualOpponentID: other, MatchID: m.ID, Winner: alice})
+		require.NoError(t, err, tt.as)
+		assert.Equal(t, client.StatusDecided, sub.Status)
+		assert.Equal(t, "confirmed", sub.MatchStatus)
+		assert.Equal(t, alice, sub.Winner)
+		if assert.NotNil(t, sub.Won, tt.as) {
+			assert.Equal(t, tt.won, *sub.Won, tt.as)
+		}
+		assert.Zero(t, sub.Attempts, "nothing posted")
+	}
+	assert.Len(t, arena.recorded("/result"), posts, "the restarted clients post nothing")
+
+	t.Run("WithoutMatchIDStillNoLiveMatch", func(t *testing.T) {
+		c, _ := newClient(t, arena, func(s *client.Settings) { s.MockSteamID = bob })
+		_, err := c.SubmitJSON(ctx, client.SubmitRequest{LocalAccountID: bob, ActualOpponentID: alice, Winner: alice})
+		assert.ErrorIs(t, err, client.ErrNoLiveMatch)
+	})
+	t.Run("UnknownMatch", func(t *testing.T) {
+		c, _ := newClient(t, arena, func(s *client.Settings) { s.MockSteamID = bob })
+		_, err := c.SubmitJSON(ctx, client.SubmitRequest{LocalAccountID: bob, ActualOpponentID: alice, MatchID: 99, Winner: alice})
+		assert.ErrorIs(t, err, client.ErrNoLiveMatch)
+	})
+	t.Run("Undecided", func(t *testing.T) {
+		arena.mu.Lock()
+		m.Status, m.winner = "disputed", ""
+		arena.mu.Unlock()
+		c, _ := newClient(t, arena, func(s *client.Settings) { s.MockSteamID = bob })
+		sub, err := c.SubmitJSON(ctx, client.SubmitRequest{LocalAccountID: bob, ActualOpponentID: alice, MatchID: m.ID, Winner: alice})
+		require.NoError(t, err)
+		assert.Equal(t, client.StatusUndecided, sub.Status)
+		assert.Equal(t, "disputed", sub.MatchStatus)
+		assert.Empty(t, sub.Winner)
+		assert.Nil(t, sub.Won)
+	})
+}
+
+func TestParseMatchID(t *testing.T) {
+	for s, want := range map[string]int64{"1": 1, "42": 42, "9223372036854775807": 1<<63 - 1} {
+		got, ok := client.ParseMatchID(s)
+		assert.True(t, ok, s)
+		assert.Equal(t, want, got, s)
+	}
+	for _, s := range []string{"", "0", "042", "0x2a", "+42", "-1", "4_2", " 42", "42 ", "1e3", "9223372036854775808", "٤٢"} {
+		_, ok := client.ParseMatchID(s)
+		assert.False(t, ok, "%q", s)
+	}
+}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"slices"
+	"strconv"
 
 	"arena/core"
 )
@@ -178,4 +179,20 @@ type PublicMatch struct {
 // Decided reports whether the match is resolved: confirmed or forfeited.
 func (m *PublicMatch) Decided() bool {
 	return core.MatchStatus(m.Status).Resolved()
+}
+
+// ParseMatchID reads a match id as the command lines take it: decimal
+// digits without a sign or a leading zero ([1-9][0-9]*), within int64.
+// "042" is refused, never read as octal 34 (nor "0x2a" as 42).
+func ParseMatchID(s string) (int64, bool) {
+	if s == "" || s[0] < '1' || s[0] > '9' {
+		return 0, false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }

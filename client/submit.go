@@ -25,6 +25,11 @@ type Submission struct {
 	// Winner is set with Status StatusDecided: the platform id of the
 	// decided match's winner, as the public match look-up answered.
 	Winner string
+	// Won is set with Status StatusDecided after a restart (see
+	// StatusUndecided): whether the winner is the caller's side. Nil
+	// when the look-up cannot tell: a team member who is not a
+	// captain (the public match names the captains only), or no winner.
+	Won *bool
 }
 
 // StatusDecided is the Status of a submission whose answer was lost: a
@@ -32,6 +37,12 @@ type Submission struct {
 // public match look-up showed the match decided for the submitted
 // winner's side. MatchStatus is then confirmed or forfeited.
 const StatusDecided = "decided"
+
+// StatusUndecided is the Status of a submission made after a restart
+// (SubmitRequest.MatchID set, discovery answers no live match) for a
+// match the public look-up shows not decided (e.g. disputed): nothing
+// was sent; MatchStatus is the match's status.
+const StatusUndecided = "undecided"
 
 // SubmitRequest is what the game reports on the session it just played.
 type SubmitRequest struct {
@@ -84,8 +95,11 @@ func SubmitBackoff(maxAttempts, attemptsLeft int) time.Duration {
 //
 //  1. Disabled client: ErrDisabled. Empty winner (a draw): ErrDraw; no
 //     request is made, the protocol has no draw.
-//  2. Fresh discovery. No live match: ErrNoLiveMatch; a match that is not
-//     Valid: ErrInvalidLiveMatch; a discovery failure is returned wrapped.
+//  2. Fresh discovery. No live match: ErrNoLiveMatch, unless
+//     SubmitRequest.MatchID names the match played: it is then looked up
+//     (a lost answer across a restart, see StatusUndecided); a match
+//     that is not Valid: ErrInvalidLiveMatch; a discovery failure is
+//     returned wrapped.
 //  3. localAccountID must be on a side (p1/p2 in 1v1, a roster in team
 //     mode), else ErrNotParticipant.
 //  4. 1v1 only: actualOpponentID, the opponent the game actually played,
@@ -155,6 +169,9 @@ func (c *Client) submit(ctx context.Context, req SubmitRequest, canonicalize fun
 		return nil, fmt.Errorf("client: submit: discovery: %w", err)
 	}
 	if m == nil {
+		if req.MatchID > 0 {
+			return c.noLiveMatch(ctx, req)
+		}
 		return nil, ErrNoLiveMatch
 	}
 	if !m.Valid() {
@@ -251,6 +268,45 @@ func (c *Client) lostAnswer(ctx context.Context, sub *Submission, m *LiveMatch, 
 	}
 	sub.Status, sub.MatchStatus, sub.Winner = StatusDecided, pm.Status, pm.Winner.PlatformID
 	return true
+}
+
+// noLiveMatch answers a submission for match req.MatchID when discovery
+// says the caller has no live match: the game may have sent its result
+// and crashed, or lost the connection, before reading the answer, and the
+// match was decided since. The public match (Match, no ticket) says how it
+// ended: decided (Status StatusDecided, with the Winner and Won) or not
+// (StatusUndecided); nothing is posted either way. A match the arena does
+// not know stays ErrNoLiveMatch.
+func (c *Client) noLiveMatch(ctx context.Context, req SubmitRequest) (*Submission, error) {
+	pm, err := c.Match(ctx, req.MatchID)
+	if isCode(err, http.StatusNotFound, core.CodeMatchNotFound) {
+		return nil, fmt.Errorf("%w: match %d is not known either", ErrNoLiveMatch, req.MatchID)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("client: submit: no live match; looking match %d up: %w", req.MatchID, err)
+	}
+	sub := &Submission{MatchID: req.MatchID, Status: StatusUndecided, MatchStatus: pm.Status}
+	if !pm.Decided() {
+		return sub, nil
+	}
+	sub.Status = StatusDecided
+	if pm.Winner != nil {
+		sub.Winner = pm.Winner.PlatformID
+		side := func(id string) int {
+			switch {
+			case pm.Player1 != nil && id == pm.Player1.PlatformID:
+				return 1
+			case pm.Player2 != nil && id == pm.Player2.PlatformID:
+				return 2
+			}
+			return 0
+		}
+		if local, won := side(req.LocalAccountID), side(sub.Winner); local != 0 && won != 0 {
+			w := local == won
+			sub.Won = &w
+		}
+	}
+	return sub, nil
 }
 
 // isCode reports whether err is an *APIError with this status and code.

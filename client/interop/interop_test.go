@@ -111,7 +111,7 @@ func clients(t *testing.T) []cli {
 			list = append(list, cli{name: name, argv: []string{rt, entry}, verifyLogs: verifyLogs})
 		}
 	}
-	add("csharp", "ARENA_INTEROP_CS", filepath.Join(root, "client/csharp/build/arena-client.exe"), "mono", "make clients", false)
+	add("csharp", "ARENA_INTEROP_CS", filepath.Join(root, "client/csharp/build/arena-client.exe"), "mono", "make clients", true)
 	add("typescript", "ARENA_INTEROP_TS", filepath.Join(root, "client/typescript/bin/arena-client.mjs"), "node", "the TypeScript client's command line", true)
 	return list
 }
@@ -260,6 +260,51 @@ func TestInterop(t *testing.T) {
 		})
 	}
 
+	// The confirming side sends its result and stops before reading the
+	// answer (the proxy drops it, --attempts 1: no retry, as a game killed
+	// right after sending). Run again, discovery says no live match: the
+	// client looks the match up and reports it decided, and for whom.
+	for _, c := range list {
+		v := vectors[matchVectors[n%len(matchVectors)]]
+		n++
+		t.Run("restart-after-lost-answer-"+c.name, func(t *testing.T) {
+			m := newMatch(t, a, n)
+			id := strconv.FormatInt(m.id, 10)
+			for _, side := range []struct {
+				c  cli
+				as string
+			}{{list[0], m.p1}, {c, m.p2}} {
+				code, out := side.c.run(t, "", "--base", a.URL, "--as", side.as, "ready", "--match", id)
+				require.Equal(t, 0, code, "%s ready: %v", side.c.name, out)
+			}
+			code, out := list[0].run(t, v.Input, "--base", a.URL, "--as", m.p1, "submit", "--match", id, "--opponent", m.p2, "--winner", m.p1)
+			require.Equal(t, 0, code, "submit: %v", out)
+			proxy.dropNextResult(m.id)
+			code, out = c.run(t, v.Input, "--base", proxy.URL, "--as", m.p2, "submit", "--match", id, "--opponent", m.p1, "--winner", m.p1, "--attempts", "1")
+			assert.NotEqual(t, 0, code, "%s: the answer never arrived: %v", c.name, out)
+			assert.Equal(t, int64(1), proxy.dropped.Load(), "the proxy dropped the answer")
+			checkConfirmed(t, a, m, m.p1)
+
+			code, out = c.run(t, v.Input, "--base", a.URL, "--as", m.p2, "submit", "--match", id, "--opponent", m.p1, "--winner", m.p1)
+			assert.Equal(t, 0, code, "%s after the restart: %v", c.name, out)
+			assert.Equal(t, map[string]any{"status": "decided", "matchStatus": "confirmed", "winner": m.p1, "won": false}, out, c.name)
+			code, out = c.run(t, v.Input, "--base", a.URL, "--as", m.p1, "submit", "--match", id, "--opponent", m.p2, "--winner", m.p1)
+			assert.Equal(t, 0, code, "%s: %v", c.name, out)
+			assert.Equal(t, map[string]any{"status": "decided", "matchStatus": "confirmed", "winner": m.p1, "won": true}, out, c.name)
+			assert.Equal(t, 1, proxy.results(m.id), "the restarted client posts nothing")
+		})
+	}
+
+	t.Run("match-id-is-decimal", func(t *testing.T) {
+		for _, c := range list {
+			for _, bad := range []string{"042", "0", "0x2a", "+42", "-42", "4e1"} {
+				code, out := c.run(t, "", "--base", a.URL, "--as", "76561198000000001", "ready", "--match", bad)
+				assert.Equal(t, 2, code, "%s --match %s", c.name, bad)
+				assert.Equal(t, map[string]any{"error": "usage"}, out, "%s --match %s", c.name, bad)
+			}
+		}
+	})
+
 	t.Run("verify-log", func(t *testing.T) { verifyLogs(t, a, list) })
 }
 
@@ -302,6 +347,75 @@ func verifyLogs(t *testing.T, a *arenatest.Arena, list []cli) {
 		assert.Equal(t, 1, code, "%s verify-log of an altered log", c.name)
 		assert.Equal(t, map[string]any{"error": "log_invalid"}, out, c.name)
 	}
+
+	// A 429 is read again after its Retry-After, with the API key; a log
+	// that cannot be fetched is exit status 3, not the 1 of a forged one.
+	limiting := newLimitingProxy(t, a.URL, 2)
+	for _, c := range verifiers {
+		limiting.reset(2)
+		code, head := c.run(t, "", "verify-log", "--base", limiting.URL, "--api-key", "apikey_0000000a_k", "--head", saved[c.name])
+		assert.Equal(t, 0, code, "%s verify-log through 429s: %v", c.name, head)
+		assert.Equal(t, first, head, c.name)
+		assert.Equal(t, []string{"Bearer apikey_0000000a_k"}, limiting.keys(), c.name)
+		limiting.reset(100)
+		code, out := c.run(t, "", "verify-log", "--base", limiting.URL, "--retries", "0")
+		assert.Equal(t, 3, code, "%s verify-log rate limited", c.name)
+		assert.Equal(t, map[string]any{"error": "rate_limited"}, out, c.name)
+		code, out = c.run(t, "", "verify-log", "--base", "http://127.0.0.1:1")
+		assert.Equal(t, 3, code, "%s verify-log of an unreachable arena", c.name)
+		assert.Equal(t, map[string]any{"error": "network_error"}, out, c.name)
+	}
+}
+
+// limitingProxy forwards to the arena, answering the first refusals reads
+// 429 rate_limited with Retry-After: 1, and notes the Authorization
+// headers it saw.
+type limitingProxy struct {
+	*httptest.Server
+	mu        chan struct{}
+	refusals  int
+	seenAuths map[string]bool
+}
+
+func newLimitingProxy(t *testing.T, target string, refusals int) *limitingProxy {
+	u, err := url.Parse(target)
+	require.NoError(t, err)
+	rp := httputil.NewSingleHostReverseProxy(u)
+	p := &limitingProxy{mu: make(chan struct{}, 1), refusals: refusals, seenAuths: map[string]bool{}}
+	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu <- struct{}{}
+		p.seenAuths[r.Header.Get("Authorization")] = true
+		refuse := p.refusals > 0
+		p.refusals--
+		<-p.mu
+		if refuse {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"error":"rate_limited"}`))
+			return
+		}
+		r.Header.Del("Authorization") // the arena under test has no such key
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(p.Close)
+	return p
+}
+
+func (p *limitingProxy) reset(refusals int) {
+	p.mu <- struct{}{}
+	p.refusals, p.seenAuths = refusals, map[string]bool{}
+	<-p.mu
+}
+
+func (p *limitingProxy) keys() []string {
+	p.mu <- struct{}{}
+	defer func() { <-p.mu }()
+	var out []string
+	for k := range p.seenAuths {
+		out = append(out, k)
+	}
+	return out
 }
 
 // newTamperingProxy serves the arena through a proxy that alters the data

@@ -12,7 +12,9 @@
 //
 // canonical, live, upcoming, ready and submit print one JSON line (an
 // error as {"error":"<code>"}); exit status 0 on success, 1 when the
-// command failed, 2 for a usage error (and a refused canonical form).
+// command failed, 2 for a usage error (and a refused canonical form);
+// verify-log's 3 is a log that could not be fetched. --match takes a
+// match id in decimal, [1-9][0-9]* (042 is a usage error, not 34).
 // The Go client's own commands besides:
 //
 //	arena-client -as 76561198000000001 discover      (the same as live)
@@ -78,9 +80,15 @@ commands:
                                 list a recording's released segments (live or ended)
   segments -recording ID -seq N [-file F]
                                 send segment N of your pending recording (a sample without -file)
-  verify-log [--base URL] [--head FILE]
+  verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
                                 verify the arena's event log and signed head (no --as needed); print
                                 the head as JSON; --head: a head saved earlier the log must extend
+                                (only the events from its seq on are read); --api-key (default
+                                $ARENA_API_KEY): read under the key's limit; a 429 is retried after
+                                its Retry-After up to N times (default 5); exit 1: the log does not
+                                verify, 3: it could not be fetched
+
+N (--match) is a match id in decimal: [1-9][0-9]*, no sign, no leading zero (042 is refused).
 
 global flags:
 `
@@ -121,7 +129,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd, rest := global.Arg(0), global.Args()[1:]
 	sub := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	sub.SetOutput(stderr)
-	matchID := sub.Int64("match", 0, "match id (canonical, ready, submit)")
+	var matchID decimalID
+	sub.Var(&matchID, "match", "match id, decimal digits without a leading zero (canonical, ready, submit)")
 	nonce := sub.String("nonce", "", "session nonce (canonical)")
 	opponent := sub.String("opponent", "", "opponent actually played (submit, 1v1)")
 	winner := sub.String("winner", "", "winner's account id; empty is a draw (submit)")
@@ -129,8 +138,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	score := sub.String("score", "", "score metadata P1,P2 in slot order, never hashed (submit)")
 	role := sub.String("role", "", "clientRole: host or guest (submit)")
 	attempts := sub.Int("attempts", client.DefaultMaxSubmitAttempts, "submit attempts, 1 to 5 (submit)")
-	titleID := sub.Int64("title", 0, "title id (volunteer, challenge)")
-	challengeID := sub.Int64("challenge", 0, "challenge id (respond)")
+	titleID, challengeID := new(int64), new(int64)
+	sub.Var(decimal{titleID, false}, "title", "title id (volunteer, challenge)")
+	sub.Var(decimal{challengeID, false}, "challenge", "challenge id (respond)")
 	accept := sub.Bool("accept", false, "accept the challenge (respond)")
 	decline := sub.Bool("decline", false, "decline the challenge (respond)")
 	var rf recordFlags
@@ -140,19 +150,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	sub.StringVar(&rf.build, "build", "arena-client", "gameBuild of a sample (record, segments)")
 	sub.StringVar(&rf.spool, "spool", "", "keep a failed submission in this directory (record)")
 	sub.BoolVar(&rf.list, "list", false, "list your recordings (record)")
-	sub.Int64Var(&rf.fetch, "fetch", 0, "fetch this recording (record)")
+	sub.Var(decimal{&rf.fetch, false}, "fetch", "fetch this recording (record)")
 	sub.StringVar(&rf.token, "token", "", "a share link's token (record -fetch, segments)")
 	sub.StringVar(&rf.out, "out", "", "download a fetched recording into this file (record -fetch)")
-	sub.Int64Var(&rf.share, "share", 0, "share this recording by link (record)")
+	sub.Var(decimal{&rf.share, false}, "share", "share this recording by link (record)")
 	sub.StringVar(&rf.resubmit, "resubmit", "", "resubmit the spooled files of this directory (record)")
-	sub.Int64Var(&rf.recording, "recording", 0, "recording id (segments)")
-	sub.Int64Var(&rf.after, "after", -1, "list segments after this seq (segments)")
-	sub.Int64Var(&rf.seq, "seq", -1, "send this segment (segments)")
+	sub.Var(decimal{&rf.recording, false}, "recording", "recording id (segments)")
+	rf.after, rf.seq = -1, -1
+	sub.Var(decimal{&rf.after, true}, "after", "list segments after this seq (segments)")
+	sub.Var(decimal{&rf.seq, true}, "seq", "send this segment (segments)")
 	if err := sub.Parse(rest); err != nil {
 		return usageError(stdout)
 	}
 	if cmd == "canonical" {
-		return canonical(stdin, stdout, stderr, *matchID, *nonce, *winner)
+		return canonical(stdin, stdout, stderr, int64(matchID), *nonce, *winner)
 	}
 	settings.ClientRole = *role
 	settings.MaxSubmitAttempts = *attempts
@@ -181,14 +192,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		m, err := c.UpcomingMatch(ctx)
 		return line(stdout, stderr, m, m == nil, err)
 	case "ready":
-		if *matchID <= 0 {
+		if int64(matchID) <= 0 {
 			fmt.Fprintln(stderr, "ready: --match is required")
 			return usageError(stdout)
 		}
-		st, err := c.Ready(ctx, *matchID)
+		st, err := c.Ready(ctx, int64(matchID))
 		return line(stdout, stderr, st, false, err)
 	case "submit":
-		req := client.SubmitRequest{LocalAccountID: *as, ActualOpponentID: *opponent, MatchID: *matchID, Winner: *winner}
+		req := client.SubmitRequest{LocalAccountID: *as, ActualOpponentID: *opponent, MatchID: int64(matchID), Winner: *winner}
 		if *score != "" {
 			sc, ok := parseScore(*score)
 			if !ok {
@@ -345,7 +356,7 @@ func submit(ctx context.Context, c *client.Client, req client.SubmitRequest, std
 		writeLine(stdout, map[string]string{"status": "draw"})
 		return 0
 	}
-	if sub != nil {
+	if sub != nil && sub.Result != "" {
 		fmt.Fprintf(stderr, "result:     %s\nresultHash: %s\nattempts:   %d\n", sub.Result, sub.ResultHash, sub.Attempts)
 	}
 	if err != nil {
@@ -355,7 +366,8 @@ func submit(ctx context.Context, c *client.Client, req client.SubmitRequest, std
 		Status      string `json:"status"`
 		MatchStatus string `json:"matchStatus"`
 		Winner      string `json:"winner,omitempty"` // StatusDecided only
-	}{sub.Status, sub.MatchStatus, sub.Winner})
+		Won         *bool  `json:"won,omitempty"`    // StatusDecided after a restart, when known
+	}{sub.Status, sub.MatchStatus, sub.Winner, sub.Won})
 	return 0
 }
 
@@ -374,6 +386,50 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// decimalID is a flag holding a positive id written in decimal,
+// [1-9][0-9]* within int64: flag.Int64 would read 042 as octal 34 and
+// 0x2a as 42, another match than the one the player meant.
+type decimalID int64
+
+func (d *decimalID) String() string { return strconv.FormatInt(int64(*d), 10) }
+
+func (d *decimalID) Set(s string) error {
+	n, ok := client.ParseMatchID(s)
+	if !ok {
+		return fmt.Errorf("not a match id: %q (decimal digits, no sign, no leading zero)", s)
+	}
+	*d = decimalID(n)
+	return nil
+}
+
+// decimal is a flag holding a number written in decimal without a sign
+// or a leading zero (0 itself when zero is allowed): the other ids and
+// seqs of the command line, read as --match is.
+type decimal struct {
+	p    *int64
+	zero bool
+}
+
+func (d decimal) String() string {
+	if d.p == nil {
+		return ""
+	}
+	return strconv.FormatInt(*d.p, 10)
+}
+
+func (d decimal) Set(s string) error {
+	if d.zero && s == "0" {
+		*d.p = 0
+		return nil
+	}
+	n, ok := client.ParseMatchID(s)
+	if !ok {
+		return fmt.Errorf("not a decimal number: %q (digits, no sign, no leading zero)", s)
+	}
+	*d.p = n
+	return nil
 }
 
 // backoffScale reads ARENA_CLIENT_BACKOFF_SCALE (default 1).

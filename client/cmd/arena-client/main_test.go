@@ -75,6 +75,11 @@ func TestRun(t *testing.T) {
 			wantOut: `{"matchId":12,"slot":1,"sessionNonce":"n","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opponentPlatformId":"76561198000000002","tournament":{"slug":"","name":""},"windowClosesAt":"","allowSpectators":false,"cast":{"handMode":"","delaySeconds":0},"casters":null,"casterPlatformId":null,"streamUrl":null,"p1Roster":["76561198000000001"],"p2Roster":["76561198000000002"],"teamMinPlayers":1,"teamMaxPlayers":1,"resultProtocol":"svc.result.v3"}`},
 		{name: "UpcomingNone", args: []string{"-as", alice, "upcoming"}, wantOut: `{"none":true}`},
 		{name: "ReadyRefused", args: []string{"-as", alice, "ready", "-match", "12"}, wantCode: 1, wantOut: `{"error":"window_not_open"}`, wantErr: "409 window_not_open"},
+		{name: "MatchLeadingZero", args: []string{"-as", alice, "ready", "-match", "012"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a match id"},
+		{name: "MatchHex", args: []string{"-as", alice, "submit", "--match", "0xc", "--opponent", bob, "--winner", alice}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a match id"},
+		{name: "MatchSigned", args: []string{"canonical", "--match", "+12", "--nonce", "n", "--winner", alice}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a match id"},
+		{name: "TitleLeadingZero", args: []string{"-as", alice, "volunteer", "-title", "010"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a decimal number"},
+		{name: "SeqOctal", args: []string{"-as", alice, "segments", "-recording", "3", "-seq", "010"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a decimal number"},
 		{name: "ReadyNeedsMatch", args: []string{"-as", alice, "ready"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "--match is required"},
 		{name: "Submit", live: true, wantPosted: 1, wantOut: `{"status":"pending","matchStatus":"awaiting_result"}`,
 			args:     []string{"-as", alice, "submit", "-opponent", bob, "-winner", alice, "-result", `{"score":[3,1],"big":"12345678901234567890"}`, "-role", "host"},
@@ -142,6 +147,11 @@ func TestCanonicalVectors(t *testing.T) {
 			strings.NewReader(v.Input), &stdout, &stderr)
 		var out map[string]string
 		require.NoError(t, json.Unmarshal(stdout.Bytes(), &out), v.Name)
+		if v.MatchID <= 0 { // --match takes [1-9][0-9]* only: a usage error before any canonical form
+			assert.Equal(t, 2, code, v.Name)
+			assert.Equal(t, map[string]string{"error": "usage"}, out, v.Name)
+			continue
+		}
 		if v.Refuse != "" {
 			assert.Equal(t, 2, code, v.Name)
 			assert.Equal(t, map[string]string{"error": v.Refuse}, out, v.Name)

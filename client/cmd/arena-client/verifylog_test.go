@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +53,36 @@ func TestVerifyLog(t *testing.T) {
 	assert.Contains(t, errs, "signature")
 
 	code, out, _ = verify("verify-log", "--base", a.URL, "--head", filepath.Join(dir, "none.json"))
+	assert.Equal(t, 2, code)
+	assert.Equal(t, `{"error":"usage"}`, out)
+}
+
+// TestVerifyLogCannotFetch: a log that cannot be read is exit status 3,
+// not the 1 of a log that does not verify; a 429 is retried as long as
+// --retries allows.
+func TestVerifyLogCannotFetch(t *testing.T) {
+	verify := func(args ...string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
+		return code, strings.TrimSpace(stdout.String())
+	}
+	limited := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		assert.Equal(t, "Bearer apikey_0000000a_k", r.Header.Get("Authorization"))
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"error":"rate_limited"}`))
+	}))
+	defer limited.Close()
+	code, out := verify("verify-log", "--base", limited.URL, "--api-key", "apikey_0000000a_k", "--retries", "0")
+	assert.Equal(t, 3, code)
+	assert.Equal(t, `{"error":"rate_limited"}`, out)
+
+	limited.Close()
+	code, out = verify("verify-log", "--base", limited.URL, "--retries", "0")
+	assert.Equal(t, 3, code)
+	assert.Equal(t, `{"error":"network_error"}`, out)
+
+	code, out = verify("verify-log", "--retries", "-1")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, `{"error":"usage"}`, out)
 }

@@ -19,8 +19,9 @@ namespace Arena.Client.Cli
     /// mono arena-client.exe --as 76561198000000001 submit --match 12 --opponent 76561198000000002 --winner 76561198000000001 --score 3,1 --result '{"moves":31}'
     /// </code>
     /// Answers are one JSON line on stdout. Exit status: 0 success, 1 failure
-    /// (<c>{"error":"&lt;code&gt;"}</c>), 2 for a usage error (<c>{"error":"usage"}</c>) or, for
-    /// canonical, a refusal.
+    /// (<c>{"error":"&lt;code&gt;"}</c>; for verify-log: the log does not verify), 2 for a usage
+    /// error (<c>{"error":"usage"}</c>) or, for canonical, a refusal, 3 when verify-log could not
+    /// fetch the log.
     /// </summary>
     public static class Program
     {
@@ -32,8 +33,20 @@ commands:
   live                                        the live match (discovery), or {""none"":true}
   ready --match N                             mark yourself ready
   submit --match N --opponent ID --winner W [--score P1,P2] [--result JSON]
+         [--role host|guest] [--attempts 1..5]
                                               submit a result (stdin without --result; empty
                                               --winner: a draw, nothing is submitted)
+  verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
+                                              verify the arena's event log and signed head (no
+                                              --as needed); print the head as JSON; --head: a head
+                                              saved earlier the log must extend (only the events
+                                              from its seq on are read); --api-key (default
+                                              $ARENA_API_KEY): read under the key's limit; a 429 is
+                                              retried after its Retry-After up to N times (default
+                                              5); exit 1: the log does not verify, 3: it could not
+                                              be fetched
+
+N (--match) is a match id in decimal: [1-9][0-9]*, no sign, no leading zero (042 is refused).
 
 global flags:
   --base URL   the arena's origin (default http://localhost:8787)
@@ -75,7 +88,11 @@ multiplies the retry waits (default 1, 0 = no wait).";
         }
 
         static readonly HashSet<string> GlobalFlags = new HashSet<string> { "base", "as" };
-        static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "nonce", "winner", "opponent", "score", "result" };
+        static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "nonce", "winner", "opponent", "score", "result", "role", "attempts" };
+        static readonly HashSet<string> VerifyLogFlags = new HashSet<string> { "base", "head", "api-key", "retries" };
+
+        // verify-log's exit status when the log could not be fetched (1: it does not verify).
+        const int ExitNoFetch = 3;
 
         // ParseFlags reads "--name value", "-name value" and "--name=value" pairs from args[start..]
         // until the first argument that is not a flag; it returns the index of that argument.
@@ -117,9 +134,10 @@ multiplies the retry waits (default 1, 0 = no wait).";
             if (next >= args.Length) throw new UsageException("no command");
             string command = args[next];
             var flags = new Dictionary<string, string>();
-            ParseFlags(args, next + 1, CommandFlags, flags, false);
+            ParseFlags(args, next + 1, command == "verify-log" ? VerifyLogFlags : CommandFlags, flags, false);
 
             if (command == "canonical") return Canonical(flags, stdin, stdout);
+            if (command == "verify-log") return await VerifyLog(global, flags, stdout, stderr, ct);
 
             string baseUrl;
             if (!global.TryGetValue("base", out baseUrl)) baseUrl = "http://localhost:8787";
@@ -127,6 +145,16 @@ multiplies the retry waits (default 1, 0 = no wait).";
             if (!global.TryGetValue("as", out account) || !ResultCanonicalizer.IsPlatformId(account))
                 throw new UsageException(command + " needs --as <17 digits>");
             var settings = new ArenaClientSettings { BaseUrl = baseUrl, MockSteamId = account, BackoffScale = BackoffScale() };
+            string role, attemptsText;
+            if (flags.TryGetValue("role", out role)) settings.ClientRole = role;
+            if (flags.TryGetValue("attempts", out attemptsText))
+            {
+                int attempts;
+                if (!int.TryParse(attemptsText, NumberStyles.None, CultureInfo.InvariantCulture, out attempts) ||
+                    attempts < 1 || attempts > ArenaClientSettings.MaxSubmitAttemptsLimit)
+                    throw new UsageException("--attempts must be 1 to " + ArenaClientSettings.MaxSubmitAttemptsLimit);
+                settings.MaxSubmitAttempts = attempts;
+            }
             ArenaClient client;
             try
             {
@@ -162,6 +190,61 @@ multiplies the retry waits (default 1, 0 = no wait).";
             }
         }
 
+        // VerifyLog checks the arena's event log and signed head (ArenaClient.VerifyLogAsync) and
+        // prints the head as one JSON line, the file a later run's --head reads.
+        static async Task<int> VerifyLog(Dictionary<string, string> global, Dictionary<string, string> flags, Stream stdout, TextWriter stderr, CancellationToken ct)
+        {
+            string baseUrl, headFile, apiKey, retriesText;
+            if (!flags.TryGetValue("base", out baseUrl) && !global.TryGetValue("base", out baseUrl)) baseUrl = "http://localhost:8787";
+            if (!flags.TryGetValue("api-key", out apiKey)) apiKey = Environment.GetEnvironmentVariable("ARENA_API_KEY");
+            var options = new VerifyLogOptions { ApiKey = apiKey };
+            if (flags.TryGetValue("retries", out retriesText))
+            {
+                int retries;
+                if (!int.TryParse(retriesText, NumberStyles.None, CultureInfo.InvariantCulture, out retries))
+                    throw new UsageException("verify-log: --retries must be 0 or more");
+                options.Retries = retries;
+            }
+            if (flags.TryGetValue("head", out headFile) && headFile != "")
+            {
+                string text;
+                try
+                {
+                    text = File.ReadAllText(headFile, new UTF8Encoding(false, true));
+                }
+                catch (Exception e) when (e is IOException || e is UnauthorizedAccessException || e is ArgumentException || e is NotSupportedException)
+                {
+                    throw new UsageException(e.Message);
+                }
+                try
+                {
+                    options.Saved = LogHead.FromJson(JsonReader.Parse(text));
+                }
+                catch (FormatException e)
+                {
+                    throw new UsageException("verify-log: " + headFile + " is not a saved head: " + e.Message);
+                }
+            }
+            ArenaClient client;
+            try
+            {
+                client = new ArenaClient(new ArenaClientSettings { BaseUrl = baseUrl, Enabled = false });
+            }
+            catch (ArgumentException e)
+            {
+                throw new UsageException(e.Message);
+            }
+            client.Log = message => stderr.WriteLine("arena-client: " + message);
+            var r = await client.VerifyLogAsync(options, ct);
+            if (!r.IsSuccess)
+            {
+                Failure(stdout, stderr, r.Error, r.Detail);
+                return r.IsLogInvalid ? 1 : ExitNoFetch;
+            }
+            WriteLine(stdout, r.Head.ToJson());
+            return 0;
+        }
+
         static double BackoffScale()
         {
             string text = Environment.GetEnvironmentVariable("ARENA_CLIENT_BACKOFF_SCALE");
@@ -175,9 +258,19 @@ multiplies the retry waits (default 1, 0 = no wait).";
         static long RequireMatch(Dictionary<string, string> flags)
         {
             string text;
+            if (!flags.TryGetValue("match", out text)) throw new UsageException("--match needs a match id");
+            return MatchId(text);
+        }
+
+        // MatchId reads --match: a match id in decimal, [1-9][0-9]* within a long, as every
+        // client reads it; 042 is refused (a usage error), never read as 42 or octal 34.
+        internal static long MatchId(string text)
+        {
             long id;
-            if (!flags.TryGetValue("match", out text) || !long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id) || id <= 0)
-                throw new UsageException("--match needs a positive match id");
+            bool digits = text.Length > 0 && text[0] >= '1' && text[0] <= '9';
+            for (int i = 1; digits && i < text.Length; i++) digits = text[i] >= '0' && text[i] <= '9';
+            if (!digits || !long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id))
+                throw new UsageException("--match: not a match id: \"" + text + "\" (decimal digits, no sign, no leading zero)");
             return id;
         }
 
@@ -186,8 +279,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
             string text, nonce, winner;
             long matchId;
             if (!flags.TryGetValue("match", out text)) matchId = 0; // refused below as invalid_match
-            else if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out matchId))
-                throw new UsageException("--match needs an integer");
+            else matchId = MatchId(text);
             if (!flags.TryGetValue("nonce", out nonce)) nonce = "";
             if (!flags.TryGetValue("winner", out winner)) winner = "";
             var result = ResultCanonicalizer.Canonicalize(ReadAll(stdin), matchId, nonce, winner);
@@ -238,6 +330,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
             if (!outcome.IsSuccess) return Failure(stdout, stderr, outcome.Error, outcome.Detail);
             var answer = JsonValue.NewObject().Set("status", outcome.Status).Set("matchStatus", outcome.MatchStatus ?? "");
             if (outcome.DecidedWinner != null) answer.Set("winner", outcome.DecidedWinner);
+            if (outcome.Won.HasValue) answer.Set("won", outcome.Won.Value);
             WriteLine(stdout, JsonWriter.Compact(answer));
             return 0;
         }

@@ -64,6 +64,19 @@ namespace Arena.Client
         /// </summary>
         public const string Decided = "decided";
 
+        /// <summary>
+        /// The status reported after a restart (<see cref="ResultSubmission.ExpectedMatchId"/> set,
+        /// discovery answers no live match) when the match look-up shows it not decided (e.g.
+        /// disputed): nothing was sent; <see cref="MatchStatus"/> is the match's status.
+        /// </summary>
+        public const string Undecided = "undecided";
+
+        /// <summary>
+        /// After a restart, with <see cref="Decided"/>: whether the winner is the caller's side;
+        /// null when the public match cannot tell (a team member who is not a captain, or no winner).
+        /// </summary>
+        public bool? Won { get; internal set; }
+
         /// <summary>Whether the result stands: the arena took it (or a lost answer was settled in its favour).</summary>
         public bool IsSuccess { get { return Error == null && !IsDraw; } }
 
@@ -116,7 +129,9 @@ namespace Arena.Client
         /// Reports the session the local player just played, in the steps of spec 4.4:
         /// <list type="number">
         /// <item>Disabled: <c>disabled</c>. Empty winner: a draw, <see cref="SubmitResult.IsDraw"/>, nothing sent.</item>
-        /// <item>Fresh discovery: none is <c>no_live_match</c>, an invalid one <c>invalid_live_match</c>, another match than
+        /// <item>Fresh discovery: none is <c>no_live_match</c> (but with
+        /// <see cref="ResultSubmission.ExpectedMatchId"/> the match is looked up:
+        /// <see cref="SubmitResult.Decided"/> or <see cref="SubmitResult.Undecided"/>), an invalid one <c>invalid_live_match</c>, another match than
         /// <see cref="ResultSubmission.ExpectedMatchId"/> <c>match_mismatch</c>.</item>
         /// <item>The local account must be on a side (a roster in team mode): else <c>not_participant</c>.</item>
         /// <item>1v1: the opponent played must be the match's opponent: else <c>opponent_mismatch</c>.</item>
@@ -149,7 +164,11 @@ namespace Arena.Client
             var discovery = await GetLiveMatchAsync(cancellationToken);
             if (!discovery.IsSuccess) return Fail(outcome, discovery.Error, discovery.HttpStatus, "discovery: " + discovery.Detail);
             LiveMatch match = discovery.Value;
-            if (match == null) return Fail(outcome, ArenaError.NoLiveMatch, 204, null);
+            if (match == null)
+            {
+                if (submission.ExpectedMatchId > 0) return await AfterRestartAsync(outcome, submission.ExpectedMatchId, local, cancellationToken);
+                return Fail(outcome, ArenaError.NoLiveMatch, 204, null);
+            }
             outcome.MatchId = match.MatchId;
             if (!match.IsValid) return Fail(outcome, ArenaError.InvalidLiveMatch, 200, "match " + match.MatchId);
             if (submission.ExpectedMatchId > 0 && submission.ExpectedMatchId != match.MatchId)
@@ -227,6 +246,35 @@ namespace Arena.Client
                 Trace("submit match " + match.MatchId + " attempt " + outcome.Attempts + " failed (" + r + "); retrying in " + wait.TotalSeconds + " s");
                 await Delay(wait, ct);
             }
+        }
+
+        // AfterRestartAsync answers a submission for the match the game played when discovery
+        // says there is no live match: the game may have sent its result and stopped (crash,
+        // lost connection) before reading the answer, and the match was decided since. The
+        // public match says how it ended: decided (winner, won) or undecided; nothing is posted.
+        // A match the arena does not know stays no_live_match.
+        async Task<SubmitResult> AfterRestartAsync(SubmitResult outcome, long matchId, string local, CancellationToken ct)
+        {
+            outcome.MatchId = matchId;
+            var lookup = await GetMatchAsync(matchId, ct);
+            if (!lookup.IsSuccess && lookup.Error == "match_not_found")
+                return Fail(outcome, ArenaError.NoLiveMatch, 204, "no live match, and match " + matchId + " is not known either");
+            if (!lookup.IsSuccess) return Fail(outcome, lookup.Error, lookup.HttpStatus, "no live match; looking match " + matchId + " up: " + lookup.Detail);
+            PublicMatch pm = lookup.Value;
+            outcome.HttpStatus = lookup.HttpStatus;
+            outcome.MatchStatus = pm.Status;
+            outcome.Status = SubmitResult.Undecided;
+            if (!pm.IsDecided) return outcome;
+            outcome.Status = SubmitResult.Decided;
+            if (pm.Winner != null)
+            {
+                outcome.DecidedWinner = pm.Winner.PlatformId;
+                Func<string, int> side = id =>
+                    pm.Player1 != null && id == pm.Player1.PlatformId ? 1 : pm.Player2 != null && id == pm.Player2.PlatformId ? 2 : 0;
+                int mine = side(local), won = side(pm.Winner.PlatformId);
+                if (mine != 0 && won != 0) outcome.Won = mine == won;
+            }
+            return outcome;
         }
 
         // SettleLostAnswerAsync reads the public match after a retry was answered

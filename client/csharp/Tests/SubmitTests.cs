@@ -232,6 +232,50 @@ namespace Arena.Client.Tests
         }
 
         [Test]
+        static async Task AfterARestartTheMatchPlayedIsLookedUp()
+        {
+            // The game sent its result and stopped before reading the answer; run again,
+            // discovery answers no live match: the public match says how it ended.
+            foreach (var c in new[] { new { As = Fake.P1, Won = true }, new { As = Fake.P2, Won = false } })
+            {
+                var http = Arena(null, Answers(Pending()), Fake.PublicMatch(42, "confirmed", Fake.P1));
+                var client = Fake.Client(http, tweak: s => s.MockSteamId = c.As);
+                var r = await client.SubmitResultAsync(new ResultSubmission { Winner = Fake.P1, ResultJson = "{}", ExpectedMatchId = 42,
+                    OpponentPlatformId = c.As == Fake.P1 ? Fake.P2 : Fake.P1 });
+                Assert.True(r.IsSuccess, "success: " + r);
+                Assert.Equal("decided", r.Status, "status");
+                Assert.Equal("confirmed", r.MatchStatus, "matchStatus");
+                Assert.Equal(Fake.P1, r.DecidedWinner, "winner");
+                Assert.Equal<bool?>(c.Won, r.Won, "won, as " + c.As);
+                Assert.Equal(0, http.To("POST", ResultPath).Count, "nothing posted");
+                Assert.Null(http.To("GET", "/api/v1/matches/42")[0].Header("Authorization"), "the look-up is public");
+            }
+        }
+
+        [Test]
+        static async Task AfterARestartAnUndecidedMatchIsUndecided()
+        {
+            var http = Arena(null, Answers(Pending()), Fake.PublicMatch(42, "disputed", null));
+            var r = await Fake.Client(http).SubmitResultAsync(new ResultSubmission { Winner = Fake.P1, OpponentPlatformId = Fake.P2, ResultJson = "{}", ExpectedMatchId = 42 });
+            Assert.True(r.IsSuccess, "success: " + r);
+            Assert.Equal("undecided", r.Status, "status");
+            Assert.Equal("disputed", r.MatchStatus, "matchStatus");
+            Assert.Null(r.DecidedWinner, "no winner");
+            Assert.Equal<bool?>(null, r.Won, "won");
+        }
+
+        [Test]
+        static async Task NoLiveMatchWithoutAMatchIdOrForAnUnknownMatch()
+        {
+            var http = Arena(null, Answers(Pending()), Fake.PublicMatch(42, "confirmed", Fake.P1));
+            var r = await SubmitP1Wins(Fake.Client(http));
+            Assert.Equal("no_live_match", r.Error, "without ExpectedMatchId");
+            http = Arena(null, Answers(Pending()), null);
+            r = await Fake.Client(http).SubmitResultAsync(new ResultSubmission { Winner = Fake.P1, OpponentPlatformId = Fake.P2, ResultJson = "{}", ExpectedMatchId = 42 });
+            Assert.Equal("no_live_match", r.Error, "an unknown match");
+        }
+
+        [Test]
         static async Task DrawSubmitsNothing()
         {
             var http = Arena(Fake.LiveMatch(), Answers(Pending()));

@@ -8,11 +8,13 @@
 //   arena-client --as 76561198000000001 ready --match 12
 //   arena-client --as 76561198000000001 submit --match 12 --opponent 76561198000000002 \
 //       --winner 76561198000000001 --score 3,1 --result '{"rounds":[3,1]}'
-//   arena-client verify-log --base https://arena.example [--head head.json] > head.json
+//   arena-client verify-log --base https://arena.example [--head head.json] [--api-key K] > head.json
 //
 // Every command prints one JSON line on stdout. Exit status: 0 success,
-// 1 failure ({"error":"<code>"}), 2 usage error ({"error":"usage"}; for
-// canonical also a refusal).
+// 1 failure ({"error":"<code>"}; for verify-log: the log does not
+// verify), 2 usage error ({"error":"usage"}; for canonical also a
+// refusal), 3 verify-log could not fetch the log. --match is a decimal
+// match id, [1-9][0-9]* (042 is a usage error).
 // ARENA_CLIENT_BACKOFF_SCALE multiplies submit retry waits (0: no wait).
 import { readFile } from "node:fs/promises";
 import process from "node:process";
@@ -29,9 +31,16 @@ commands:
          [--role host|guest] [--attempts 1..5]
                                              submit a result (without --result: JSON on stdin;
                                              an empty --winner is a draw: nothing is sent)
-  verify-log [--base URL] [--head FILE]      verify the arena's event log and signed head (no --as
+  verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
+                                             verify the arena's event log and signed head (no --as
                                              needed); print the head as JSON; --head: a head saved
-                                             earlier the log must extend
+                                             earlier the log must extend (only the events from its
+                                             seq on are read); --api-key (default $ARENA_API_KEY):
+                                             read under the key's limit; a 429 is retried after its
+                                             Retry-After up to N times (default 5); exit 1: the log
+                                             does not verify, 3: it could not be fetched
+
+N (--match) is a match id in decimal: [1-9][0-9]*, no sign, no leading zero (042 is refused).
 
 global flags:
   --base URL   arena origin (default http://localhost:8787)
@@ -46,10 +55,13 @@ const COMMAND_FLAGS = {
   discover: [],
   ready: ["match"],
   submit: ["match", "opponent", "winner", "score", "result", "role", "attempts"],
-  "verify-log": ["base", "head"],
+  "verify-log": ["base", "head", "api-key", "retries"],
 };
 
 class UsageError extends Error {}
+
+/** verify-log's exit status when the log could not be fetched (1: it does not verify). */
+const EXIT_NO_FETCH = 3;
 
 /** Parses `-name value`, `--name value`, `-name=value`, `--name=value` until a non-flag. */
 function parseFlags(args, allowed) {
@@ -94,12 +106,26 @@ function integer(flags, name) {
   return Number(s.trim());
 }
 
+/**
+ * --match: undefined when absent, else a match id in decimal, [1-9][0-9]*
+ * (a safe integer); anything else, 042 included, is a usage error, the
+ * same in every client.
+ */
+function matchFlag(flags) {
+  const s = flags.match;
+  if (s === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(s) || !Number.isSafeInteger(Number(s))) {
+    throw new UsageError(`--match: not a match id: ${JSON.stringify(s)} (decimal digits, no sign, no leading zero)`);
+  }
+  return Number(s);
+}
+
 function line(out, v) {
   out.write(JSON.stringify(v) + "\n");
 }
 
 async function canonical(flags, stdout) {
-  const matchId = integer(flags, "match") ?? 0;
+  const matchId = matchFlag(flags) ?? 0;
   const input = await readStdin();
   try {
     line(stdout, await hashResult(input, { matchId, sessionNonce: flags.nonce ?? "", winner: flags.winner ?? "" }));
@@ -118,7 +144,7 @@ async function run(argv, stdout, stderr, signal) {
   const { flags, rest: extra } = parseFlags(tail, COMMAND_FLAGS[command]);
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   if (command === "canonical") return canonical(flags, stdout);
-  if (command === "verify-log") return verifyLogCommand(flags.base ?? global.base, flags.head, stdout, signal);
+  if (command === "verify-log") return verifyLogCommand(flags.base ?? global.base, flags, stdout, stderr, signal);
 
   if (global.as === undefined || global.as === "") throw new UsageError("--as is required");
   const rawScale = process.env.ARENA_CLIENT_BACKOFF_SCALE ?? "";
@@ -151,8 +177,8 @@ async function run(argv, stdout, stderr, signal) {
       return 0;
     }
     case "ready": {
-      const matchId = integer(flags, "match");
-      if (matchId === undefined || matchId <= 0) throw new UsageError("ready: --match N is required");
+      const matchId = matchFlag(flags);
+      if (matchId === undefined) throw new UsageError("ready: --match N is required");
       line(stdout, await client.ready(matchId, opts));
       return 0;
     }
@@ -165,7 +191,7 @@ async function run(argv, stdout, stderr, signal) {
 async function submit(client, as, flags, stdout, opts) {
   // As in the Go client: an absent --winner is a draw, an absent --opponent
   // is "" (refused by the 1v1 guard), an absent --match checks no match id.
-  const matchId = integer(flags, "match");
+  const matchId = matchFlag(flags);
   let score;
   if (flags.score !== undefined && flags.score !== "") {
     const m = /^\s*([0-9]+)\s*,\s*([0-9]+)\s*$/.exec(flags.score);
@@ -175,11 +201,16 @@ async function submit(client, as, flags, stdout, opts) {
   let result = flags.result ?? (await readStdin());
   if (isBlank(result)) result = "{}"; // no result at all: an empty object, as in the Go client
   const input = { result, winner: flags.winner ?? "", opponentId: flags.opponent ?? "", localAccountId: as };
-  if (matchId !== undefined && matchId > 0) input.matchId = matchId;
+  if (matchId !== undefined) input.matchId = matchId;
   if (score !== undefined) input.score = score;
   const out = await client.submit(input, opts);
   if (out.status === "draw") line(stdout, { status: "draw" });
-  else if (out.status === "decided") line(stdout, { status: out.status, matchStatus: out.matchStatus, winner: out.winner });
+  else if (out.status === "decided") {
+    const v = { status: out.status, matchStatus: out.matchStatus };
+    if (out.winner !== undefined) v.winner = out.winner;
+    if (out.won !== undefined) v.won = out.won;
+    line(stdout, v);
+  }
   else line(stdout, { status: out.status, matchStatus: out.matchStatus });
   return 0;
 }
@@ -188,14 +219,28 @@ async function submit(client, as, flags, stdout, opts) {
  * verify-log: checks the arena's event log and signed head (verifyLog) and
  * prints the head as one JSON line, the file a later run's --head reads.
  */
-async function verifyLogCommand(base, headFile, stdout, signal) {
+async function verifyLogCommand(base, flags, stdout, stderr, signal) {
   const options = { base: base ?? "http://localhost:8787", signal };
+  const headFile = flags.head;
   if (headFile !== undefined && headFile !== "") options.head = await readSavedHead(headFile);
+  const apiKey = flags["api-key"] ?? process.env.ARENA_API_KEY ?? "";
+  if (apiKey !== "") options.apiKey = apiKey;
+  const retries = integer(flags, "retries");
+  if (retries !== undefined) {
+    if (retries < 0) throw new UsageError("verify-log: --retries must be 0 or more");
+    options.retries = retries;
+  }
   let head;
   try {
     head = await verifyLog(options);
   } catch (e) {
     if (e instanceof ArenaError && e.code === "invalid_settings") throw new UsageError(e.message);
+    if (e instanceof ArenaError && e.code !== "log_invalid") {
+      // Could not fetch the log: that says nothing of its integrity.
+      stderr.write(`arena-client: ${e.message}\n`);
+      line(stdout, { error: e.code });
+      return EXIT_NO_FETCH;
+    }
     throw e;
   }
   line(stdout, { seq: head.seq, hash: head.hash, at: head.at, signature: head.signature });

@@ -46,8 +46,12 @@ export interface SubmitInput {
     /** Sent as startedAt when given. */
     startedAt?: Date;
 }
-/** The arena's verdict on a submission (spec 2.3), or `decided` (lost answer resolved). */
-export type SubmitStatus = "pending" | "confirmed" | "disputed" | "duplicate" | "decided";
+/**
+ * The arena's verdict on a submission (spec 2.3), or `decided` (lost answer
+ * resolved), or `undecided` (after a restart: no live match, and the
+ * match played is not decided; nothing was sent).
+ */
+export type SubmitStatus = "pending" | "confirmed" | "disputed" | "duplicate" | "decided" | "undecided";
 /** What a submit sent and what the arena answered. */
 export interface Submission {
     status: SubmitStatus;
@@ -62,6 +66,12 @@ export interface Submission {
     attempts: number;
     /** For `decided`: the decided winner's platform id. */
     winner?: string;
+    /**
+     * For `decided` after a restart: whether the winner is the caller's side;
+     * absent when the public match cannot tell (a team member who is not a
+     * captain, or no winner).
+     */
+    won?: boolean;
 }
 /** A draw: the protocol has none, so nothing was submitted (spec 4.4). */
 export interface Draw {
@@ -131,7 +141,8 @@ export declare class ArenaClient {
      *
      * 1. Disabled: `disabled`. Empty winner: a draw, resolves `{ status: "draw" }`
      *    without a request.
-     * 2. Fresh discovery: none is `no_live_match`, an unusable match
+     * 2. Fresh discovery: none is `no_live_match` (but with input.matchId the
+     *    match is looked up: `decided` or `undecided`, see afterRestart), an unusable match
      *    `invalid_live_match`, another match than input.matchId `match_mismatch`.
      * 3. The local account must be on a side (`not_participant`); in 1v1 the
      *    opponent played must be opponentPlatformId (`opponent_mismatch`); the
@@ -153,6 +164,14 @@ export declare class ArenaClient {
     submit(input: SubmitInput, options?: CallOptions): Promise<Submission | Draw>;
     /** The attempts of a submit, with the lost-answer rule. */
     private postResult;
+    /**
+     * No live match for the match the game played (input.matchId): it may
+     * have sent its result and stopped (crash, lost connection) before
+     * reading the answer, and the match was decided since. The public match
+     * says how it ended: `decided` (winner, won) or `undecided`; nothing is
+     * posted. A match the arena does not know stays `no_live_match`.
+     */
+    private afterRestart;
     /**
      * Looks the match up after a retry met already_resolved (refusal set) or
      * duplicate (refusal undefined; submission is the server's answer).

@@ -134,7 +134,8 @@ export class ArenaClient {
      *
      * 1. Disabled: `disabled`. Empty winner: a draw, resolves `{ status: "draw" }`
      *    without a request.
-     * 2. Fresh discovery: none is `no_live_match`, an unusable match
+     * 2. Fresh discovery: none is `no_live_match` (but with input.matchId the
+     *    match is looked up: `decided` or `undecided`, see afterRestart), an unusable match
      *    `invalid_live_match`, another match than input.matchId `match_mismatch`.
      * 3. The local account must be on a side (`not_participant`); in 1v1 the
      *    opponent played must be opponentPlatformId (`opponent_mismatch`); the
@@ -162,8 +163,11 @@ export class ArenaClient {
             throw new ArenaError("invalid_score", "score must be two non-negative integers");
         }
         const m = await this.liveMatch(options);
-        if (m === null)
+        if (m === null) {
+            if (input.matchId !== undefined)
+                return this.afterRestart(input, signal);
             throw new ArenaError("no_live_match", "no live match");
+        }
         if (!isValidLiveMatch(m))
             throw new ArenaError("invalid_live_match", `live match ${m.matchId} (slot ${m.slot}, protocol ${m.resultProtocol}) cannot be reported on`);
         if (input.matchId !== undefined && input.matchId !== m.matchId) {
@@ -233,6 +237,40 @@ export class ArenaClient {
             this.rt.log(`submit match ${m.matchId}: attempt ${attempts} failed, retrying in ${waitMs} ms: ${failure.message}`);
             await this.rt.sleep(waitMs, signal);
         }
+    }
+    /**
+     * No live match for the match the game played (input.matchId): it may
+     * have sent its result and stopped (crash, lost connection) before
+     * reading the answer, and the match was decided since. The public match
+     * says how it ended: `decided` (winner, won) or `undecided`; nothing is
+     * posted. A match the arena does not know stays `no_live_match`.
+     */
+    async afterRestart(input, signal) {
+        const matchId = input.matchId;
+        let pm;
+        try {
+            pm = await this.publicMatch(matchId, { ...(signal === undefined ? {} : { signal }) });
+        }
+        catch (e) {
+            if (e instanceof ArenaError && e.code === "match_not_found") {
+                throw new ArenaError("no_live_match", `no live match, and match ${matchId} is not known either`, { cause: e });
+            }
+            throw e;
+        }
+        const out = { status: "undecided", matchStatus: pm.status, matchId, result: "", resultHash: "", attempts: 0 };
+        if (pm.status !== "confirmed" && pm.status !== "forfeited")
+            return out;
+        out.status = "decided";
+        const winner = pm.winner?.platformId;
+        if (winner !== undefined) {
+            out.winner = winner;
+            const side = (id) => (id === undefined ? 0 : id === pm.player1?.platformId ? 1 : id === pm.player2?.platformId ? 2 : 0);
+            const local = side(input.localAccountId ?? this.settings.mockSteamId);
+            const won = side(winner);
+            if (local !== 0 && won !== 0)
+                out.won = local === won;
+        }
+        return out;
     }
     /**
      * Looks the match up after a retry met already_resolved (refusal set) or

@@ -1,4 +1,4 @@
-import { type FetchLike } from "./transport.js";
+import { type FetchLike, type Sleep } from "./transport.js";
 /**
  * The arena's public event log (docs/events.md): every event hash-chained
  * to the one before it, the last one (the head) signed with the arena's
@@ -8,6 +8,13 @@ import { type FetchLike } from "./transport.js";
 export declare const GENESIS_HASH: string;
 /** How many events verifyLog asks for a page (the log's maximum). */
 export declare const VERIFY_LOG_PAGE = 1000;
+/** How many times verifyLog repeats a read answered 429 by default. */
+export declare const DEFAULT_READ_RETRIES = 5;
+/**
+ * The wait a 429's Retry-After asks for, in ms: its seconds (or an HTTP
+ * date), at least 1 s (also when absent or unreadable), at most 2 min.
+ */
+export declare function retryAfterMs(v: string | null | undefined): number;
 /** One event of the log, as the arena serves it. */
 export interface LogEvent {
     /** Counts from 1 without gaps. */
@@ -44,8 +51,23 @@ export interface EventLogPage {
 export interface VerifyLogOptions {
     /** The arena's origin, e.g. https://arena.example. */
     base: string;
-    /** A head saved by an earlier verifyLog: the log must still extend it. */
+    /**
+     * A head saved by an earlier verifyLog: it must be signed and its event
+     * in the log unchanged. The walk then starts at its seq, not at 1.
+     */
     head?: LogHead;
+    /**
+     * A public-API key of the arena (apikey_<id>_<secret>), sent as
+     * `Authorization: Bearer <key>`: the reads count against its limit.
+     */
+    apiKey?: string;
+    /**
+     * How many times a read answered 429 is repeated after its Retry-After;
+     * default DEFAULT_READ_RETRIES, 0 none.
+     */
+    retries?: number;
+    /** Waits between 429 retries; default setTimeout. */
+    sleep?: Sleep;
     /** Default: globalThis.fetch. */
     fetch?: FetchLike;
     /** Aborting rejects at once with the signal's reason. */
@@ -77,9 +99,11 @@ export declare function verifyHead(publicKey: Uint8Array | CryptoKey, slug: stri
  * (GET /api/v1/events, VERIFY_LOG_PAGE events a page) recomputing every
  * hash and prevHash link, and checks the head is the last event walked.
  * Given a saved head, it checks that head's signature too and that its
- * event is in the log unchanged: the log still extends what was saved.
- * Events appended after the head are not covered yet and not read.
- * Every request goes without a ticket.
+ * event is in the log unchanged, and walks from it rather than from seq 1:
+ * the log still extends what was saved. Events appended after the head are
+ * not covered yet and not read. Every request goes without a ticket (with
+ * the API key when given); a 429 is repeated after its Retry-After, up to
+ * options.retries times, then thrown as `rate_limited`.
  *
  * @returns the head verified (worth saving for the next check).
  * @throws LogInvalidError (`log_invalid`, with the seq that fails) when the

@@ -2,7 +2,7 @@ import { canonicalize, sha256Hex } from "./canonical.js";
 import { DEFAULT_TIMEOUT_MS } from "./client.js";
 import { ArenaError, LogInvalidError } from "./errors.js";
 import { normalizeSettings, validateSettings } from "./settings.js";
-import { Transport } from "./transport.js";
+import { Transport, decode, sleep as realSleep } from "./transport.js";
 /**
  * The arena's public event log (docs/events.md): every event hash-chained
  * to the one before it, the last one (the head) signed with the arena's
@@ -12,6 +12,23 @@ import { Transport } from "./transport.js";
 export const GENESIS_HASH = "0".repeat(64);
 /** How many events verifyLog asks for a page (the log's maximum). */
 export const VERIFY_LOG_PAGE = 1000;
+/** How many times verifyLog repeats a read answered 429 by default. */
+export const DEFAULT_READ_RETRIES = 5;
+/** The longest wait on one Retry-After, in ms. */
+const MAX_RETRY_AFTER_MS = 120_000;
+/**
+ * The wait a 429's Retry-After asks for, in ms: its seconds (or an HTTP
+ * date), at least 1 s (also when absent or unreadable), at most 2 min.
+ */
+export function retryAfterMs(v) {
+    let ms = 1000;
+    const s = (v ?? "").trim();
+    if (/^[0-9]+$/.test(s))
+        ms = Number(s) * 1000;
+    else if (s !== "" && !Number.isNaN(Date.parse(s)))
+        ms = Date.parse(s) - Date.now();
+    return Math.min(Math.max(ms, 1000), MAX_RETRY_AFTER_MS);
+}
 /**
  * The event's hash: lowercase hex SHA-256 of the RFC 8785 form of the event
  * object without its hash member (the members the log defines, data as the
@@ -74,9 +91,11 @@ async function verifyNext(prevSeq, prevHash, e) {
  * (GET /api/v1/events, VERIFY_LOG_PAGE events a page) recomputing every
  * hash and prevHash link, and checks the head is the last event walked.
  * Given a saved head, it checks that head's signature too and that its
- * event is in the log unchanged: the log still extends what was saved.
- * Events appended after the head are not covered yet and not read.
- * Every request goes without a ticket.
+ * event is in the log unchanged, and walks from it rather than from seq 1:
+ * the log still extends what was saved. Events appended after the head are
+ * not covered yet and not read. Every request goes without a ticket (with
+ * the API key when given); a 429 is repeated after its Retry-After, up to
+ * options.retries times, then thrown as `rate_limited`.
  *
  * @returns the head verified (worth saving for the next check).
  * @throws LogInvalidError (`log_invalid`, with the seq that fails) when the
@@ -91,7 +110,22 @@ export async function verifyLog(options) {
     validateSettings(settings);
     const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const transport = new Transport(settings, fetchFn, undefined, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const get = (path) => transport.jsonBody("GET", path, undefined, { auth: "none", signal: options.signal });
+    const auth = options.apiKey ? { apiKey: options.apiKey } : "none";
+    const retries = options.retries ?? DEFAULT_READ_RETRIES;
+    const wait = options.sleep ?? realSleep;
+    const get = async (path) => {
+        for (let attempt = 0;; attempt++) {
+            const answer = await transport.send("GET", path, { auth, signal: options.signal });
+            if (answer.status === 429 && attempt < retries) {
+                await wait(retryAfterMs(answer.retryAfter), options.signal);
+                continue;
+            }
+            const out = decode("GET", path, answer);
+            if (out === undefined)
+                throw new ArenaError("bad_response", `GET ${path}: 204 without a body`, { status: 204, method: "GET", path });
+            return out;
+        }
+    };
     const saved = options.head;
     const meta = (await get("/api/v1"));
     const slug = typeof meta?.tenant?.slug === "string" ? meta.tenant.slug : "";
@@ -114,8 +148,29 @@ export async function verifyLog(options) {
             throw new LogInvalidError(0, `event log: the saved empty head's hash is not ${GENESIS_HASH}`);
         }
     }
+    if (head.seq === 0 && head.hash !== GENESIS_HASH) {
+        throw new LogInvalidError(0, `event log: the empty log's head hash is not ${GENESIS_HASH}`);
+    }
     let seq = 0;
     let prev = GENESIS_HASH;
+    if (saved !== undefined && saved.seq > 0) {
+        // Start at the saved head's own event: its hash must be the one saved,
+        // and the walk links on from it.
+        const path = `/api/v1/events?after=${saved.seq - 1}&limit=1`;
+        const [e] = decodePage(path, await get(path));
+        if (e === undefined || e.seq !== saved.seq) {
+            throw new LogInvalidError(saved.seq, `event log: the log has no event ${saved.seq}, the saved head's`);
+        }
+        if (e.hash !== saved.hash || e.at !== saved.at) {
+            throw new LogInvalidError(e.seq, `event log: event ${e.seq} is not the one the saved head signed`);
+        }
+        await verifyNext(e.seq - 1, e.prevHash, e);
+        if (e.seq === head.seq && (e.hash !== head.hash || e.at !== head.at)) {
+            throw new LogInvalidError(e.seq, `event log: event ${e.seq} is not the one the head signed`);
+        }
+        seq = e.seq;
+        prev = e.hash;
+    }
     while (seq < head.seq) {
         const path = `/api/v1/events?after=${seq}&limit=${VERIFY_LOG_PAGE}`;
         const events = decodePage(path, await get(path));
@@ -126,18 +181,12 @@ export async function verifyLog(options) {
             if (seq === head.seq)
                 break; // the head does not cover the rest yet
             await verifyNext(seq, prev, e);
-            if (saved !== undefined && e.seq === saved.seq && (e.hash !== saved.hash || e.at !== saved.at)) {
-                throw new LogInvalidError(e.seq, `event log: event ${e.seq} is not the one the saved head signed`);
-            }
             if (e.seq === head.seq && (e.hash !== head.hash || e.at !== head.at)) {
                 throw new LogInvalidError(e.seq, `event log: event ${e.seq} is not the one the head signed`);
             }
             seq = e.seq;
             prev = e.hash;
         }
-    }
-    if (head.seq === 0 && head.hash !== GENESIS_HASH) {
-        throw new LogInvalidError(0, `event log: the empty log's head hash is not ${GENESIS_HASH}`);
     }
     return head;
 }

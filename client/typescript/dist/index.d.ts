@@ -11,7 +11,7 @@ export { RESERVED_KEYS, canonicalResult, canonicalize, hashResult, sha256Hex } f
 export type { CanonicalResult, GameResult, ResultKeys } from "./canonical.js";
 export { ArenaError, LogInvalidError } from "./errors.js";
 export type { ArenaErrorCode, ArenaErrorOptions, ClientErrorCode, RefusalCode, ServerErrorCode } from "./errors.js";
-export { GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, verifyHead, verifyLog } from "./eventlog.js";
+export { DEFAULT_READ_RETRIES, GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, retryAfterMs, verifyHead, verifyLog } from "./eventlog.js";
 export type { EventLogPage, LogEvent, LogHead, VerifyLogOptions } from "./eventlog.js";
 export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
 export type { Cast, Caster, HandMode, LiveMatch, MatchStatus, PublicMatch, PublicPlayer, ReadyState, RefereeM0, Tournament, UpcomingMatch, } from "./match.js";

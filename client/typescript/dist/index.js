@@ -8,7 +8,7 @@
 export { ArenaClient, DEFAULT_TIMEOUT_MS } from "./client.js";
 export { RESERVED_KEYS, canonicalResult, canonicalize, hashResult, sha256Hex } from "./canonical.js";
 export { ArenaError, LogInvalidError } from "./errors.js";
-export { GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, verifyHead, verifyLog } from "./eventlog.js";
+export { DEFAULT_READ_RETRIES, GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, retryAfterMs, verifyHead, verifyLog } from "./eventlog.js";
 export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
 export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
 export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";

@@ -95,8 +95,8 @@ export type MatchStatus = "pending" | "scheduled" | "live" | "awaiting_result" |
 export interface PublicMatch {
     id: number;
     stage: string;
-    round: number;
-    bracketSlot: number;
+    round: string;
+    bracketSlot: string | null;
     status: MatchStatus;
     opensAt: string | null;
     closesAt: string | null;

@@ -22,9 +22,16 @@ export declare const sleep: Sleep;
 export interface Answer {
     status: number;
     text: string;
+    /** The Retry-After header, null when absent. */
+    retryAfter?: string | null;
 }
-/** How a request authenticates. */
-export type Auth = "ticket" | "none";
+/**
+ * How a request authenticates: a fresh ticket, nothing, or a public-API key
+ * (`{ apiKey }`, sent as `Authorization: Bearer <key>`).
+ */
+export type Auth = "ticket" | "none" | {
+    apiKey: string;
+};
 /** The HTTP side of a client: tickets, headers, timeouts, error mapping. */
 export declare class Transport {
     readonly settings: ArenaSettings;

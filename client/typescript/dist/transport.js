@@ -54,7 +54,7 @@ export class Transport {
      * rejects with its reason.
      */
     async send(method, url, options = {}) {
-        return this.request(method, url, options, async (res) => ({ status: res.status, text: await res.text() }));
+        return this.request(method, url, options, async (res) => ({ status: res.status, text: await res.text(), retryAfter: res.headers.get("Retry-After") }));
     }
     /** GET of an object (no ticket: the URL is signed), body as bytes. */
     async sendBytes(method, url, signal) {
@@ -65,10 +65,14 @@ export class Transport {
         signal?.throwIfAborted();
         const headers = { Accept: "application/json" };
         const absolute = /^https?:\/\//i.test(url);
-        if ((options.auth ?? "ticket") === "ticket") {
+        const auth = options.auth ?? "ticket";
+        if (auth === "ticket") {
             headers["Authorization"] = await this.authorization(signal);
             if (this.settings.appId !== "")
                 headers["X-Platform-AppId"] = this.settings.appId;
+        }
+        else if (typeof auth === "object" && auth.apiKey !== "") {
+            headers["Authorization"] = `Bearer ${auth.apiKey}`;
         }
         if (options.contentType !== undefined)
             headers["Content-Type"] = options.contentType;

@@ -63,8 +63,12 @@ export interface SubmitInput {
   startedAt?: Date;
 }
 
-/** The arena's verdict on a submission (spec 2.3), or `decided` (lost answer resolved). */
-export type SubmitStatus = "pending" | "confirmed" | "disputed" | "duplicate" | "decided";
+/**
+ * The arena's verdict on a submission (spec 2.3), or `decided` (lost answer
+ * resolved), or `undecided` (after a restart: no live match, and the
+ * match played is not decided; nothing was sent).
+ */
+export type SubmitStatus = "pending" | "confirmed" | "disputed" | "duplicate" | "decided" | "undecided";
 
 /** What a submit sent and what the arena answered. */
 export interface Submission {
@@ -80,6 +84,12 @@ export interface Submission {
   attempts: number;
   /** For `decided`: the decided winner's platform id. */
   winner?: string;
+  /**
+   * For `decided` after a restart: whether the winner is the caller's side;
+   * absent when the public match cannot tell (a team member who is not a
+   * captain, or no winner).
+   */
+  won?: boolean;
 }
 
 /** A draw: the protocol has none, so nothing was submitted (spec 4.4). */
@@ -232,7 +242,8 @@ export class ArenaClient {
    *
    * 1. Disabled: `disabled`. Empty winner: a draw, resolves `{ status: "draw" }`
    *    without a request.
-   * 2. Fresh discovery: none is `no_live_match`, an unusable match
+   * 2. Fresh discovery: none is `no_live_match` (but with input.matchId the
+   *    match is looked up: `decided` or `undecided`, see afterRestart), an unusable match
    *    `invalid_live_match`, another match than input.matchId `match_mismatch`.
    * 3. The local account must be on a side (`not_participant`); in 1v1 the
    *    opponent played must be opponentPlatformId (`opponent_mismatch`); the
@@ -259,7 +270,10 @@ export class ArenaClient {
       throw new ArenaError("invalid_score", "score must be two non-negative integers");
     }
     const m = await this.liveMatch(options);
-    if (m === null) throw new ArenaError("no_live_match", "no live match");
+    if (m === null) {
+      if (input.matchId !== undefined) return this.afterRestart(input, signal);
+      throw new ArenaError("no_live_match", "no live match");
+    }
     if (!isValidLiveMatch(m)) throw new ArenaError("invalid_live_match", `live match ${m.matchId} (slot ${m.slot}, protocol ${m.resultProtocol}) cannot be reported on`);
     if (input.matchId !== undefined && input.matchId !== m.matchId) {
       throw new ArenaError("match_mismatch", `the live match is ${m.matchId}, not ${input.matchId}`);
@@ -325,6 +339,38 @@ export class ArenaClient {
       this.rt.log(`submit match ${m.matchId}: attempt ${attempts} failed, retrying in ${waitMs} ms: ${failure.message}`);
       await this.rt.sleep(waitMs, signal);
     }
+  }
+
+  /**
+   * No live match for the match the game played (input.matchId): it may
+   * have sent its result and stopped (crash, lost connection) before
+   * reading the answer, and the match was decided since. The public match
+   * says how it ended: `decided` (winner, won) or `undecided`; nothing is
+   * posted. A match the arena does not know stays `no_live_match`.
+   */
+  private async afterRestart(input: SubmitInput, signal: AbortSignal | undefined): Promise<Submission> {
+    const matchId = input.matchId as number;
+    let pm: PublicMatch;
+    try {
+      pm = await this.publicMatch(matchId, { ...(signal === undefined ? {} : { signal }) });
+    } catch (e) {
+      if (e instanceof ArenaError && e.code === "match_not_found") {
+        throw new ArenaError("no_live_match", `no live match, and match ${matchId} is not known either`, { cause: e });
+      }
+      throw e;
+    }
+    const out: Submission = { status: "undecided", matchStatus: pm.status, matchId, result: "", resultHash: "", attempts: 0 };
+    if (pm.status !== "confirmed" && pm.status !== "forfeited") return out;
+    out.status = "decided";
+    const winner = pm.winner?.platformId;
+    if (winner !== undefined) {
+      out.winner = winner;
+      const side = (id: string | undefined) => (id === undefined ? 0 : id === pm.player1?.platformId ? 1 : id === pm.player2?.platformId ? 2 : 0);
+      const local = side(input.localAccountId ?? this.settings.mockSteamId);
+      const won = side(winner);
+      if (local !== 0 && won !== 0) out.won = local === won;
+    }
+    return out;
   }
 
   /**

@@ -114,8 +114,8 @@ export type MatchStatus =
 export interface PublicMatch {
   id: number;
   stage: string;
-  round: number;
-  bracketSlot: number;
+  round: string;
+  bracketSlot: string | null;
   status: MatchStatus;
   opensAt: string | null;
   closesAt: string | null;

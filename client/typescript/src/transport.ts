@@ -43,10 +43,15 @@ export const sleep: Sleep = (ms, signal) =>
 export interface Answer {
   status: number;
   text: string;
+  /** The Retry-After header, null when absent. */
+  retryAfter?: string | null;
 }
 
-/** How a request authenticates. */
-export type Auth = "ticket" | "none";
+/**
+ * How a request authenticates: a fresh ticket, nothing, or a public-API key
+ * (`{ apiKey }`, sent as `Authorization: Bearer <key>`).
+ */
+export type Auth = "ticket" | "none" | { apiKey: string };
 
 /** The HTTP side of a client: tickets, headers, timeouts, error mapping. */
 export class Transport {
@@ -85,7 +90,7 @@ export class Transport {
     url: string,
     options: { body?: BodyInit; contentType?: string; auth?: Auth; signal?: AbortSignal | undefined } = {},
   ): Promise<Answer> {
-    return this.request(method, url, options, async (res) => ({ status: res.status, text: await res.text() }));
+    return this.request(method, url, options, async (res) => ({ status: res.status, text: await res.text(), retryAfter: res.headers.get("Retry-After") }));
   }
 
   /** GET of an object (no ticket: the URL is signed), body as bytes. */
@@ -103,9 +108,12 @@ export class Transport {
     signal?.throwIfAborted();
     const headers: Record<string, string> = { Accept: "application/json" };
     const absolute = /^https?:\/\//i.test(url);
-    if ((options.auth ?? "ticket") === "ticket") {
+    const auth = options.auth ?? "ticket";
+    if (auth === "ticket") {
       headers["Authorization"] = await this.authorization(signal);
       if (this.settings.appId !== "") headers["X-Platform-AppId"] = this.settings.appId;
+    } else if (typeof auth === "object" && auth.apiKey !== "") {
+      headers["Authorization"] = `Bearer ${auth.apiKey}`;
     }
     if (options.contentType !== undefined) headers["Content-Type"] = options.contentType;
     const target = absolute ? url : this.settings.baseUrl + url;

@@ -51,7 +51,6 @@ test("canonical: refusals are one line and exit 2", async () => {
     [Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x22, 0x7d]), ["--match", "42", "--nonce", "n", "--winner", P1], "invalid_json"],
     ["{}", ["--match", "42", "--nonce", "n", "--winner", "123"], "invalid_winner"],
     ["{}", ["--match", "42", "--nonce", "", "--winner", P1], "invalid_nonce"],
-    ["{}", ["--match", "0", "--nonce", "n", "--winner", P1], "invalid_match"],
     ["{}", ["--nonce", "n", "--winner", P1], "invalid_match"],
   ];
   for (const [stdin, flags, want] of cases) {
@@ -63,7 +62,11 @@ test("canonical: refusals are one line and exit 2", async () => {
 
 test("usage errors: {\"error\":\"usage\"} and exit 2", async () => {
   const cases = [[], ["frobnicate"], ["canonical", "--bogus", "1"], ["canonical", "--match", "x"], ["live"], ["--as", "123", "live"],
-    ["--as", P1, "ready"], ["--as", P1, "submit", "--score", "3-1"], ["--as", P1, "submit", "--role", "server"], ["--base"]];
+    ["--as", P1, "ready"], ["--as", P1, "submit", "--score", "3-1"], ["--as", P1, "submit", "--role", "server"], ["--base"],
+    ["canonical", "--match", "0"], ["canonical", "--match", "042"], ["canonical", "--match", "0x2a"], ["canonical", "--match", "+42"],
+    ["canonical", "--match", "1e3"], ["canonical", "--match", " 42"], ["canonical", "--match", "9007199254740993"],
+    ["--as", P1, "ready", "--match", "012"], ["--as", P1, "submit", "--match", "-12"],
+    ["verify-log", "--retries", "-1"]];
   for (const args of cases) {
     const r = await cli(args);
     assert.equal(r.code, 2, args.join(" "));
@@ -204,4 +207,76 @@ test("verify-log: the head as one line, a saved head extended, log_invalid, usag
   } finally {
     await bad.close();
   }
+});
+
+test("--match 042 is refused, never read as 42 or octal 34", async () => {
+  const arena = await startArena({ "POST /api/v1/matches/42/ready": { status: 200, json: { status: "ready", live: false, opponentReady: false } } });
+  try {
+    const r = await cli(["--base", arena.base, "--as", P1, "ready", "--match", "042"]);
+    assert.deepEqual([r.code, oneLine(r.stdout)], [2, { error: "usage" }]);
+    assert.match(r.stderr, /not a match id: "042"/);
+    assert.equal(arena.requests.length, 0, "nothing sent");
+  } finally {
+    await arena.close();
+  }
+});
+
+test("submit after a restart: the match played is looked up, decided or undecided", async () => {
+  let status = "confirmed";
+  const arena = await startArena({
+    "GET /api/v1/me/live-match": { status: 204 },
+    "GET /api/v1/matches/13": { status: 404, json: { error: "match_not_found" } },
+    "GET /api/v1/matches/12": () => ({ status: 200, json: { id: 12, stage: "final", round: "Final", bracketSlot: null, status,
+      opensAt: "2026-03-14T14:00:00Z", closesAt: "2026-03-14T16:00:00Z",
+      player1: { platformId: P1, personaName: "one", avatarUrl: "" }, player2: { platformId: P2, personaName: "two", avatarUrl: "" },
+      winner: status === "confirmed" ? { platformId: P2, personaName: "two", avatarUrl: "" } : null,
+      score: null, resultSource: status === "confirmed" ? "game_client" : null, tournament: { slug: "cup", name: "Cup" } } }),
+  });
+  try {
+    for (const [as, opponent, won] of [[P1, P2, false], [P2, P1, true]]) {
+      const r = await cli(["--base", arena.base, "--as", as, "submit", "--match", "12", "--opponent", opponent, "--winner", P2, "--result", "{}"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(oneLine(r.stdout), { status: "decided", matchStatus: "confirmed", winner: P2, won });
+    }
+    assert.equal(arena.to("GET /api/v1/matches/12")[0].headers.authorization, undefined, "the look-up is public");
+    status = "disputed";
+    const r = await cli(["--base", arena.base, "--as", P1, "submit", "--match", "12", "--opponent", P2, "--winner", P2, "--result", "{}"]);
+    assert.deepEqual([r.code, oneLine(r.stdout)], [0, { status: "undecided", matchStatus: "disputed" }]);
+    const unknown = await cli(["--base", arena.base, "--as", P1, "submit", "--match", "13", "--opponent", P2, "--winner", P2, "--result", "{}"]);
+    assert.deepEqual([unknown.code, oneLine(unknown.stdout)], [1, { error: "no_live_match" }]);
+    const noMatch = await cli(["--base", arena.base, "--as", P1, "submit", "--opponent", P2, "--winner", P2, "--result", "{}"]);
+    assert.deepEqual([noMatch.code, oneLine(noMatch.stdout)], [1, { error: "no_live_match" }]);
+    assert.equal(arena.to("POST /api/v1/matches/12/result").length, 0, "nothing posted");
+  } finally {
+    await arena.close();
+  }
+});
+
+test("verify-log: exit 3 when the log cannot be fetched, 429 retried with the API key", async () => {
+  const log = makeLog(30);
+  const routes = logRoutes(log);
+  const pages = routes["GET /api/v1/events"];
+  let refusals = 1;
+  routes["GET /api/v1/events"] = (req, body, url) => {
+    if (refusals-- > 0) return { status: 429, json: { error: "rate_limited" }, headers: { "retry-after": "1" } };
+    return pages(req, body, url);
+  };
+  const arena = await startArena(routes);
+  try {
+    const ok = await cli(["verify-log", "--base", arena.base, "--api-key", "apikey_0000000a_k"]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(oneLine(ok.stdout), log.headAt(30));
+    assert.ok(arena.requests.every((r) => r.headers.authorization === "Bearer apikey_0000000a_k"));
+    assert.equal(arena.to("GET /api/v1/events").length, 2, "the refused page was read again");
+
+    refusals = 100;
+    arena.requests.length = 0;
+    const limited = await cli(["verify-log", "--base", arena.base, "--retries", "0"], { env: { ARENA_API_KEY: "apikey_0000000b_k" } });
+    assert.deepEqual([limited.code, oneLine(limited.stdout)], [3, { error: "rate_limited" }]);
+    assert.equal(arena.requests[0].headers.authorization, "Bearer apikey_0000000b_k");
+  } finally {
+    await arena.close();
+  }
+  const down = await cli(["verify-log", "--base", arena.base]);
+  assert.deepEqual([down.code, oneLine(down.stdout)], [3, { error: "network_error" }]);
 });

@@ -67,6 +67,39 @@ test("a saved head the log extends verifies", async () => {
   }
 });
 
+test("a saved head: the walk starts at its event, not at seq 1", async () => {
+  const arena = await startArena(logRoutes(log));
+  try {
+    const head = await verifyLog({ base: arena.base, head: log.headAt(1500) });
+    assert.equal(head.seq, 2345);
+    assert.deepEqual(arena.to("GET /api/v1/events").map((r) => r.query), ["?after=1499&limit=1", "?after=1500&limit=1000"]);
+  } finally {
+    await arena.close();
+  }
+});
+
+test("a read answered 429 is repeated after its Retry-After, a bounded number of times", async () => {
+  const routes = logRoutes(log);
+  const pages = routes["GET /api/v1/events"];
+  let refusals = 2;
+  routes["GET /api/v1/events"] = (req, body, url) =>
+    refusals-- > 0 ? { status: 429, json: { error: "rate_limited" }, headers: { "retry-after": "7" } } : pages(req, body, url);
+  const arena = await startArena(routes);
+  try {
+    const waits = [];
+    const sleep = async (ms) => { waits.push(ms); };
+    const head = await verifyLog({ base: arena.base, sleep });
+    assert.equal(head.seq, 2345);
+    assert.deepEqual(waits, [7000, 7000]);
+    refusals = 100;
+    waits.length = 0;
+    await assert.rejects(verifyLog({ base: arena.base, sleep, retries: 3 }), (e) => e instanceof ArenaError && !(e instanceof LogInvalidError) && e.code === "rate_limited");
+    assert.deepEqual(waits, [7000, 7000, 7000]);
+  } finally {
+    await arena.close();
+  }
+});
+
 test("a tampered data byte fails at its event", async () => {
   const events = tampered(1233, (e) => ({ ...e, data: { ...e.data, p1: e.data.p1.replace(/1$/, "2") } }));
   await refused(logRoutes(log, { events }), 1233, /event 1233's hash is [0-9a-f]{64}, its content hashes to/);

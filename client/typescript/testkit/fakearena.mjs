@@ -36,7 +36,7 @@ export function liveMatch(over = {}) {
 /**
  * Starts a fake arena. routes maps "METHOD /path" (query excluded) to a
  * handler (req, body) => answer, where answer is { status, json }, { status,
- * text }, or "drop" (the connection is destroyed: a network failure). A
+ * text } (either with headers, an object of more headers), or "drop" (the connection is destroyed: a network failure). A
  * route given as an array answers its items in turn, the last one repeating.
  */
 export async function startArena(routes = {}) {
@@ -64,9 +64,9 @@ export async function startArena(routes = {}) {
       } else if (answer.status === 204) {
         res.writeHead(204).end();
       } else if (answer.text !== undefined) {
-        res.writeHead(answer.status, { "content-type": "text/html" }).end(answer.text);
+        res.writeHead(answer.status, { "content-type": "text/html", ...answer.headers }).end(answer.text);
       } else {
-        res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.json));
+        res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers }).end(JSON.stringify(answer.json));
       }
     });
   });

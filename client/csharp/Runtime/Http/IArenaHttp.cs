@@ -49,6 +49,9 @@ namespace Arena.Client.Http
         /// <summary>For a network failure, what went wrong (for logs); otherwise null.</summary>
         public string FailureReason { get; private set; }
 
+        /// <summary>The answer's Retry-After header (a 429's or a 503's), null when absent.</summary>
+        public string RetryAfter { get; set; }
+
         /// <summary>Whether no HTTP status was received.</summary>
         public bool IsNetworkFailure { get { return Status == 0; } }
     }

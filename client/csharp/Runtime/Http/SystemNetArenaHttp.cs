@@ -70,7 +70,11 @@ namespace Arena.Client.Http
                     {
                         byte[] data = await ReadBoundedAsync(response.Content, cancellationToken).ConfigureAwait(false);
                         if (data == null) return ArenaHttpResponse.NetworkFailure("answer over " + MaxResponseBytes + " bytes");
-                        return new ArenaHttpResponse((int)response.StatusCode, data);
+                        IEnumerable<string> retryAfter;
+                        return new ArenaHttpResponse((int)response.StatusCode, data)
+                        {
+                            RetryAfter = response.Headers.TryGetValues("Retry-After", out retryAfter) ? string.Join(",", retryAfter) : null,
+                        };
                     }
                 }
                 catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
