@@ -15,8 +15,11 @@ import (
 // two "winner" members counts), so attested bytes must be I-JSON.
 var errNotIJSON = errors.New("core: not I-JSON")
 
-// maxIJSONDepth bounds the nesting of objects and arrays a result may have.
-const maxIJSONDepth = 256
+// MaxResultDepth bounds the nesting of objects and arrays a result may
+// have, the top-level object counting as one: the depth the reference
+// clients accept (Go's encoding/json's own bound), so no result a client
+// sends is refused for its depth alone.
+const MaxResultDepth = 10000
 
 // readIJSONObject reads text as one I-JSON object and returns its
 // top-level members whose names are in want, undecoded (json.Number for
@@ -77,15 +80,16 @@ func wanted(name string, want []string) bool {
 	return false
 }
 
-// skipIJSONValue reads one value, refusing duplicate member names in any
-// object within it.
+// skipIJSONValue reads one value inside depth containers, refusing
+// duplicate member names in any object within it and containers nested
+// more than MaxResultDepth deep.
 func skipIJSONValue(dec *json.Decoder, depth int) error {
-	if depth > maxIJSONDepth {
-		return errNotIJSON
-	}
 	tok, err := dec.Token()
 	if err != nil {
 		return errNotIJSON
+	}
+	if (tok == json.Delim('{') || tok == json.Delim('[')) && depth+1 > MaxResultDepth {
+		return errNotIJSON // depth containers enclose this one
 	}
 	switch tok {
 	case json.Delim('{'):

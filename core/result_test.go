@@ -33,7 +33,8 @@ func TestParseReserved(t *testing.T) {
 		{"SurrogatePair", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","s":"\ud83d\ude00"}`, true},
 		{"EscapedBackslashBeforeU", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","s":"\\ud800"}`, true},
 		{"InvalidUTF8", "{\"matchId\":12,\"sessionNonce\":\"abc\",\"winner\":\"76561198000000001\",\"s\":\"\xff\"}", false},
-		{"TooDeep", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","d":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`, false},
+		{"Deepest", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","d":` + strings.Repeat("[", MaxResultDepth-1) + strings.Repeat("]", MaxResultDepth-1) + `}`, true},
+		{"TooDeep", `{"matchId":12,"sessionNonce":"abc","winner":"76561198000000001","d":` + strings.Repeat("[", MaxResultDepth) + strings.Repeat("]", MaxResultDepth) + `}`, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
