@@ -306,7 +306,7 @@ if wait "$server_build"; then
   formats_start=$(now_ms)
   if (cd worker/server && ARENA_E2E_ADDR="127.0.0.1:$worker_port" ARENA_E2E_OPERATOR_TOKEN="$operator_token" ARENA_E2E_DATABASE_URL="$formats_db" \
     "$tmp/server.test" -test.run '^TestFormatsPlayedByReferenceClients$' -test.count=1 -test.v >"$tmp/formats.log" 2>&1); then
-    pass "formats: $(grep -c '^    --- PASS' "$tmp/formats.log") tournaments (double elimination with and without reset, Swiss with a top cut, round robin) played by reference clients in $(($(now_ms) - formats_start)) ms"
+    pass "formats: $(grep -c '^    --- PASS' "$tmp/formats.log") tournaments (double elimination with and without reset, Swiss with a top cut, round robin, best-of-3 and best-of-5 series at an asap pace) played by reference clients in $(($(now_ms) - formats_start)) ms"
   else
     fail "formats: TestFormatsPlayedByReferenceClients against wrangler dev" "$(grep -E -- '--- FAIL|Error|expected|actual|Messages' "$tmp/formats.log" | head -n 30)"
   fi

@@ -95,8 +95,10 @@ func (ft *formatsTarget) call(t *testing.T, method, path, token string, body any
 // tournament moves on by itself: double elimination with and without a
 // grand-final reset, Swiss rounds with a top cut, a round robin. The
 // lower account id wins, but the losers' champion wins the first grand
-// final (so the reset is played, and won by the winners' champion). Natively, the ratings come from the
-// scheduled job a day later and order the ladder.
+// final (so the reset is played, and won by the winners' champion); and
+// best-of-N series, a game at a time, until a side has won the series.
+// Natively, the ratings come from the scheduled job a day later and order
+// the ladder.
 func TestFormatsPlayedByReferenceClients(t *testing.T) {
 	ft := newFormatsTarget(t)
 	req := map[string]any{"slug": ft.host[:len("formats-")+8], "name": "Formats", "hosts": []string{ft.host}, "plan": "indie", "appIds": []string{"480"}}
@@ -129,6 +131,9 @@ func TestFormatsPlayedByReferenceClients(t *testing.T) {
 		// the cut's semifinals 1-6 and 5-2, its small final 6-5.
 		{"Swiss", "swiss", 7, map[string]any{"swissRounds": 3, "topCut": 4, "smallFinal": true}, []int{1, 2, 5, 6}, 13},
 		{"RoundRobin", "round_robin", 4, nil, []int{1, 2, 3}, 6},
+		// Series at an asap pace: semifinals best of 3, the final best of 5,
+		// each game readied and attested by the clients (2 + 2 + 3 games).
+		{"Series", "playoffs_only", 4, map[string]any{"bestOf": 3, "finalBestOf": 5, "pacing": "asap"}, []int{1, 2, 3, 4}, 7},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,7 +154,7 @@ func TestFormatsPlayedByReferenceClients(t *testing.T) {
 			}
 			ft.call(t, "POST", base+"/status", admin, map[string]any{"status": "registration_closed"}, http.StatusOK)
 			first := "group_stage"
-			if tc.format == "double_elimination" {
+			if tc.format == "double_elimination" || tc.format == "playoffs_only" {
 				first = "playoffs"
 			}
 			ft.call(t, "POST", base+"/status", admin, map[string]any{"status": first}, http.StatusOK)
