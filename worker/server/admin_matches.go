@@ -123,6 +123,17 @@ func matchFromPath(ctx context.Context, r *http.Request, t *Tenant) (*core.Match
 	return t.Store.Match(ctx, id)
 }
 
+// matchAndTournament reads the {id} path value's match and its
+// tournament (what deciding or reopening a match works on).
+func matchAndTournament(ctx context.Context, r *http.Request, t *Tenant) (*core.Match, *core.Tournament, error) {
+	m, err := matchFromPath(ctx, r, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	return m, tour, err
+}
+
 // handlePatchMatch moves a match's window (core.Reschedule's rules).
 func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var draft core.WindowDraft
@@ -158,12 +169,7 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 	}
 	res.By = adminTokenID(r)
 	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	m, tour, err := matchAndTournament(ctx, r, t)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -180,12 +186,7 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 // (core.AcceptReport: the admin's answer to a disputed report).
 func (s *Server) handleAcceptReport(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	m, tour, err := matchAndTournament(ctx, r, t)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -37,12 +37,7 @@ func (s *Server) handleOpenRound(w http.ResponseWriter, r *http.Request, t *Tena
 // the match, scheduled.
 func (s *Server) handleReopenMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	m, tour, err := matchAndTournament(ctx, r, t)
 	if err != nil {
 		writeError(w, r, err)
 		return
