@@ -1180,9 +1180,9 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var48 string
-			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(pubRoundLabel(m))
+			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(pubRoundLabel(m) + seriesSuffix(m))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 414, Col: 53}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 414, Col: 71}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
 			if templ_7745c5c3_Err != nil {
@@ -1210,7 +1210,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = pubScore(m.Score).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = pubScore(seriesShownScore(m)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

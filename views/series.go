@@ -127,3 +127,12 @@ func seriesSummary(m MatchSummary) string {
 	}
 	return "Games won: " + SeriesScoreText(m.Series) + " · first to " + strconv.Itoa((m.BestOf+1)/2) + " wins"
 }
+
+// seriesSuffix follows a series' round label in lists: " · best of 3";
+// "" for a best of 1.
+func seriesSuffix(m MatchSummary) string {
+	if !m.IsSeries() {
+		return ""
+	}
+	return " · best of " + strconv.Itoa(m.BestOf)
+}

@@ -57,6 +57,11 @@ func TestSeriesPublicPages(t *testing.T) {
 		assert.Contains(t, svg.Body, "Final · Bo5")
 		assert.Contains(t, svg.Body, "SF1 · Bo3")
 	})
+	t.Run("ListsMarkTheSeries", func(t *testing.T) {
+		page := visitor.Get(t, "/")
+		assert.Contains(t, page.Body, ">Final · best of 5</a>")
+		assert.Contains(t, page.Body, `<span class="score">1–1</span>`, "the games won")
+	})
 	t.Run("BroadcastShowsTheGame", func(t *testing.T) {
 		page := visitor.Get(t, final.Path("broadcast"))
 		require.Equal(t, http.StatusOK, page.Status)
