@@ -107,7 +107,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 			p.Games = append(p.Games, ag)
 		}
 	}
-	p.CanReopen = m.Status.Resolved() && m.ResultSource != core.SourceBye && st.Tournament.Format != core.FormatTitle
+	p.CanReopen = adminReopenable(st.Tournament.Format, m)
 	for i := range subs {
 		sub := &subs[i]
 		if sub.Side != 1 && sub.Side != 2 {
@@ -238,7 +238,12 @@ func (s *Site) adminConfirmReopen(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	page := "/admin/matches/" + strconv.FormatInt(m.ID, 10)
-	if !m.Status.Resolved() {
+	tour, err := t.Store.TournamentByID(r.Context(), m.TournamentID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if !adminReopenable(tour.Format, m) {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(core.CodeInvalidTransition), func(p *views.AdminMatch) {
 			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[core.CodeInvalidTransition]}
 		})
@@ -255,6 +260,14 @@ func (s *Site) adminConfirmReopen(w http.ResponseWriter, r *http.Request, t *ser
 		Action: page + "/reopen", Button: "Reopen the match", Back: page,
 	}
 	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, "Reopen the match"), p))
+}
+
+// adminReopenable tells whether the page offers to reopen m: a decided
+// match, not a bye, not a title's. core.ReopenMatch holds the rule (and
+// refuses the rest, invalid_transition); this only hides a button it
+// would refuse.
+func adminReopenable(format core.TournamentFormat, m *core.Match) bool {
+	return m.Status.Resolved() && m.ResultSource != core.SourceBye && format != core.FormatTitle
 }
 
 // adminReopenMatch is POST /admin/matches/{id}/reopen: takes the decided
