@@ -135,7 +135,7 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 		P2: views.MatchActionSide{ID: st.P2, Name: orPlaceholder(st.P2Name, st.P2)},
 	}
 	if n := st.SeriesLen(); n > 1 {
-		p.BestOf = n
+		p.BestOf, p.Game = n, st.CurrentGame()
 	}
 	switch st.Status {
 	case core.MatchScheduled:

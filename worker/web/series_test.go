@@ -73,6 +73,7 @@ func TestSeriesPublicPages(t *testing.T) {
 	t.Run("NextStepsSayWhereTheSeriesStands", func(t *testing.T) {
 		page := e.SignedIn(t, vera).Get(t, "/tournaments/"+showdown)
 		assert.Contains(t, page.Body, `<p class="series-state">Game 3 of 5, level at 1–1</p>`)
+		assert.Contains(t, page.Body, "Game 3 goes live when both of you are ready.")
 	})
 	t.Run("ReportAsksForTheGamesWon", func(t *testing.T) {
 		page := e.SignedIn(t, vera).Get(t, final.Path(""))
@@ -95,6 +96,7 @@ func TestSeriesReport(t *testing.T) {
 	final := e.MatchBySlot(t, showdown, "FINAL")
 	p1, _ := e.ReadyBoth(t, final)
 	page := p1.Get(t, final.Path(""))
+	assert.Contains(t, page.Body, "<strong>Game 3 of 5 is live.</strong>")
 	assert.Contains(t, page.Body, "<legend>Report the series</legend>")
 	assert.Contains(t, page.Body, "Games Vera Molnár won</label>")
 	assert.Contains(t, page.Body, `name="score_p1" type="number" min="0" max="3" inputmode="numeric" required`)
