@@ -183,7 +183,8 @@ func TestNoSeriousAxeViolations(t *testing.T) {
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		ctx := open(t)
 		signIn(t, ctx, a.URL, arenatest.Ada)
-		for _, path := range []string{"/", "/tournaments/winter-cup", "/tournaments/autumn-open", fmt.Sprintf("/matches/%d", match), "/players/" + arenatest.Ada, "/admin", "/admin/webhooks", "/casters"} {
+		for _, path := range []string{"/", "/tournaments/winter-cup", "/tournaments/autumn-open", fmt.Sprintf("/matches/%d", match), "/players/" + arenatest.Ada, "/admin", "/admin/webhooks", "/casters",
+			"/tournaments/spring-showdown", a.MatchBySlot(t, "spring-showdown", "FINAL").Path(""), fmt.Sprintf("/admin/matches/%d", a.MatchBySlot(t, "spring-showdown", "FINAL").ID)} {
 			openPage(t, ctx, a.URL+path)
 			eval[bool](t, ctx, axe+";true")
 			found := run(t, ctx, chromedp.Evaluate[[]string](`axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations

@@ -42,6 +42,8 @@ func TestLightPagesAtBothWidths(t *testing.T) {
 		{"DecidedMatch", fmt.Sprintf("/matches/%d", final.ID), false},
 		{"RunningCup", "/tournaments/winter-cup", true},
 		{"OpenMatch", open.Path(""), true},
+		{"SeriesCup", "/tournaments/spring-showdown", true},
+		{"SeriesMatch", a.MatchBySlot(t, "spring-showdown", "FINAL").Path(""), true},
 	}
 	widths(t, func(t *testing.T, openBrowser func(t *testing.T) context.Context) {
 		ctx := openBrowser(t)

@@ -11,12 +11,14 @@ import (
 )
 
 // UpdateTournament stores every setting of t (slug included) while the
-// tournament with t.ID is still a draft, in one conditional statement.
+// tournament with t.ID is still a draft, in one conditional statement
+// (its series' lengths and pace too).
 // Errors: CodeTournamentNotFound, CodeTournamentNotDraft, CodeSlugTaken
 // (field slug).
 func (s *Arena) UpdateTournament(ctx context.Context, t *core.Tournament) error {
 	var id int64
-	err := s.db.writeRow(ctx, q("update_draft_tournament"), append(tournamentArgs(t), sql.Named("tournament", t.ID))...).Scan(&id)
+	args := append(tournamentArgs(t), seriesArgs(t)...)
+	err := s.db.writeRow(ctx, q("update_draft_tournament"), append(args, sql.Named("tournament", t.ID))...).Scan(&id)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
 	}

@@ -35,6 +35,7 @@ func TestUpdateTournament(t *testing.T) {
 			edit.TeamMinPlayers, edit.TeamMaxPlayers, edit.SmallFinal, edit.MatchWindowMinutes = 2, 3, false, 90
 			edit.Cast = core.CastPolicy{HandMode: core.HandModeDelayed, DelaySeconds: 120}
 			edit.AllowSpectators, edit.UpdatedAt = false, t0.Add(time.Minute)
+			edit.BestOf, edit.GroupBestOf, edit.FinalBestOf, edit.Pacing = 3, 5, 7, core.PacingASAP
 			require.NoError(t, s.UpdateTournament(ctx, &edit))
 			got, err := s.Tournament(ctx, "cup-2")
 			require.NoError(t, err)
@@ -56,6 +57,7 @@ func TestUpdateTournament(t *testing.T) {
 			assert.Equal(t, 90, got.MatchWindowMinutes)
 			assert.Equal(t, edit.Cast, got.Cast)
 			assert.False(t, got.AllowSpectators)
+			assert.Equal(t, []any{3, 5, 7, core.PacingASAP}, []any{got.BestOf, got.GroupBestOf, got.FinalBestOf, got.Pacing}, "the series and the pace")
 			assert.True(t, got.UpdatedAt.Equal(edit.UpdatedAt))
 			*tour = *got
 		})

@@ -91,8 +91,8 @@ func tournamentArgs(t *core.Tournament) []any {
 	}
 }
 
-// seriesArgs are a new tournament's series lengths and pace (insert_tournament;
-// the admin pages' edit of a draft keeps them).
+// seriesArgs are a tournament's series lengths and pace (insert_tournament,
+// and update_draft_tournament for the admin pages' edit of a draft).
 func seriesArgs(t *core.Tournament) []any {
 	return []any{sql.Named("best_of", t.SeriesLength(core.StagePlayoff)),
 		sql.Named("group_best_of", t.SeriesLength(core.StageGroup)),

@@ -354,9 +354,9 @@ func svgBox(bx SVGBox) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var23 string
-		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(pubSlotLabel(bx.Box.Slot))
+		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(svgSlotLabel(bx.Box))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `bracket_svg.templ`, Line: 30, Col: 78}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `bracket_svg.templ`, Line: 30, Col: 73}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 		if templ_7745c5c3_Err != nil {
@@ -641,6 +641,14 @@ func svgWeight(winner bool) string {
 		return "700"
 	}
 	return "400"
+}
+
+// svgSlotLabel is a box's corner label, with a series' length: "SF1 · Bo3".
+func svgSlotLabel(b BracketBox) string {
+	if b.BestOf > 1 {
+		return pubSlotLabel(b.Slot) + " · " + SeriesShort(b.BestOf)
+	}
+	return pubSlotLabel(b.Slot)
 }
 
 var _ = templruntime.GeneratedTemplate

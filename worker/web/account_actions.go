@@ -235,10 +235,13 @@ func siteAppID(a *core.Arena, env core.Environment) string {
 func (s *Site) reportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		score, err := parseReportedScore(r.PostFormValue("score_p1"), r.PostFormValue("score_p2"))
-		if err != nil {
-			return "", err
+		if err == nil {
+			_, err = core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, s.srv.Deps(r.Context(), t.Store))
 		}
-		if _, err := core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, s.srv.Deps(r.Context(), t.Store)); err != nil {
+		if n := st.SeriesLen(); n > 1 && core.ErrorCode(err) == core.CodeInvalidScore {
+			return "", seriesScoreError{err: err, bestOf: n}
+		}
+		if err != nil {
 			return "", err
 		}
 		return "reported", nil

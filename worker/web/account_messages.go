@@ -141,6 +141,11 @@ var actionMessages = map[string]string{
 // answers instead). Its status is the code's, from the one table
 // (server.StatusOf).
 func actionMessage(err error) string {
+	var series seriesScoreError
+	if errors.As(err, &series) {
+		return fmt.Sprintf("A best of %d is reported as the games each side won: the winner's %d, the loser's fewer, and the games already decided stand.",
+			series.bestOf, core.SeriesWins(series.bestOf))
+	}
 	if msg, ok := actionMessages[core.ErrorCode(err)]; ok {
 		return msg
 	}
@@ -150,3 +155,13 @@ func actionMessage(err error) string {
 	}
 	return ""
 }
+
+// seriesScoreError is a series' report refused for its score
+// (core.CodeInvalidScore): the message says what a series' score is.
+type seriesScoreError struct {
+	err    error
+	bestOf int
+}
+
+func (e seriesScoreError) Error() string { return e.err.Error() }
+func (e seriesScoreError) Unwrap() error { return e.err }

@@ -134,6 +134,9 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 		P1: views.MatchActionSide{ID: st.P1, Name: orPlaceholder(st.P1Name, st.P1)},
 		P2: views.MatchActionSide{ID: st.P2, Name: orPlaceholder(st.P2Name, st.P2)},
 	}
+	if n := st.SeriesLen(); n > 1 {
+		p.BestOf, p.Game = n, st.CurrentGame()
+	}
 	switch st.Status {
 	case core.MatchScheduled:
 		self, other := st.ReadySides()

@@ -103,6 +103,7 @@ func adminTournamentValues(r *http.Request) views.AdminTournamentValues {
 		AllowSpectators: f("allowSpectators") != "", GrandFinalReset: f("grandFinalReset") != "",
 		SwissRounds: f("swissRounds"), TopCut: f("topCut"), SeedFromRatings: f("seedFromRatings") != "",
 		CheckInMinutes: adminFormMinutes(r, "checkInMinutes"), GroupFormat: f("groupFormat"),
+		BestOf: f("bestOf"), GroupBestOf: f("groupBestOf"), FinalBestOf: f("finalBestOf"), Pacing: f("pacing"),
 	}
 }
 
@@ -117,6 +118,8 @@ func adminValuesOf(t *core.Tournament) views.AdminTournamentValues {
 		MatchWindowMinutes: strconv.Itoa(t.MatchWindowMinutes), HandMode: t.Cast.HandMode,
 		DelaySeconds: strconv.Itoa(t.Cast.DelaySeconds), AllowSpectators: t.AllowSpectators,
 		GrandFinalReset: t.GrandFinalReset || t.Format != core.FormatDoubleElimination, SeedFromRatings: t.SeedFromRatings,
+		BestOf: strconv.Itoa(t.SeriesLength(core.StagePlayoff)), GroupBestOf: strconv.Itoa(t.SeriesLength(core.StageGroup)),
+		FinalBestOf: strconv.Itoa(t.SeriesLength(core.StageFinal)), Pacing: string(t.PacingOrDefault()),
 	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		v.GroupCount, v.AdvancePerGroup = strconv.Itoa(t.GroupCount), strconv.Itoa(t.AdvancePerGroup)
@@ -152,6 +155,7 @@ func adminNewTournamentValues(now time.Time) views.AdminTournamentValues {
 		SmallFinal: true, MatchWindowMinutes: strconv.Itoa(core.DefaultMatchWindowMinutes),
 		HandMode: core.DefaultHandMode, DelaySeconds: "0", AllowSpectators: true, GrandFinalReset: true,
 		GroupFormat: string(core.GroupFormatRoundRobin),
+		BestOf:      strconv.Itoa(core.DefaultBestOf), GroupBestOf: strconv.Itoa(core.DefaultBestOf), Pacing: string(core.Pacings[0]),
 	}
 }
 
@@ -201,6 +205,8 @@ func adminTournamentDraft(v views.AdminTournamentValues) core.TournamentDraft {
 		AllowSpectators: &allow, GrandFinalReset: reset,
 		SwissRounds: core.NumberText(v.SwissRounds), TopCut: core.NumberText(v.TopCut), SeedFromRatings: v.SeedFromRatings,
 		CheckInMinutes: core.NumberText(v.CheckInMinutes), GroupFormat: groupFormat,
+		BestOf: core.NumberText(v.BestOf), GroupBestOf: core.NumberText(v.GroupBestOf),
+		FinalBestOf: core.NumberText(v.FinalBestOf), Pacing: core.Pacing(v.Pacing),
 	}
 }
 

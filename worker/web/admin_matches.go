@@ -93,6 +93,21 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 		}
 		return ""
 	}
+	if n := m.SeriesLen(); n > 1 {
+		so := m.Series()
+		p.BestOf, p.SeriesP1, p.SeriesP2 = n, so.P1, so.P2
+		if !m.Status.Resolved() {
+			p.Game = m.CurrentGame()
+		}
+		for _, g := range m.GamesShown() {
+			ag := views.AdminGame{Number: g.Game, Status: string(g.Status), Winner: g.Winner, WinnerName: nameOf(g.Winner), Source: g.ResultSource}
+			if g.Score != nil {
+				ag.HasScore, ag.ScoreP1, ag.ScoreP2 = true, g.Score.P1, g.Score.P2
+			}
+			p.Games = append(p.Games, ag)
+		}
+	}
+	p.CanReopen = adminReopenable(st.Tournament.Format, m)
 	for i := range subs {
 		sub := &subs[i]
 		if sub.Side != 1 && sub.Side != 2 {
@@ -140,8 +155,10 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 
 // adminResolveMatch is POST /admin/matches/{id}/resolve: the admin's
 // decision through core.ResolveMatch (result source admin; status
-// forfeited when the forfeit box is ticked). The decision is final: a
-// resolved match answers 409 already_resolved.
+// forfeited when the forfeit box is ticked). With game (the series' game
+// form) it decides that game only, the one being played (409
+// game_not_current for another). A resolved match answers 409
+// already_resolved: reopening it is its own step.
 func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	if !s.adminParseForm(w, r, t, v) {
 		return
@@ -151,9 +168,18 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		ScoreP2: strings.TrimSpace(r.PostFormValue("scoreP2")), Forfeit: r.PostFormValue("forfeit") != "",
 		Errors: views.AdminFieldErrors{},
 	}
+	game := strings.TrimSpace(r.PostFormValue("game"))
+	what, done := "The match was not resolved", "resolved"
+	if game != "" {
+		what, done = "The game was not decided", "game-decided"
+	}
 	again := func(status int, notice string) {
 		s.adminRenderMatch(w, r, t, v, status, func(p *views.AdminMatch) {
-			p.Resolve = form
+			if game != "" {
+				p.ResolveGame = form
+			} else {
+				p.Resolve = form
+			}
 			p.Notice = views.AdminNotice{Error: true, Text: notice}
 		})
 	}
@@ -164,13 +190,16 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 	}
 	id := m.ID
 	draft := core.ResolutionDraft{Winner: form.Winner, Forfeit: form.Forfeit}
+	if game != "" {
+		draft.Game = core.NumberText(game)
+	}
 	if form.ScoreP1 != "" || form.ScoreP2 != "" {
 		draft.Score = &core.ScoreDraft{P1: core.NumberText(form.ScoreP1), P2: core.NumberText(form.ScoreP2)}
 	}
 	res, problems := draft.Check(s.srv.Now())
 	if len(problems) > 0 {
 		form.Errors = adminProblems(problems)
-		again(http.StatusUnprocessableEntity, "The match was not resolved: see the marked fields.")
+		again(http.StatusUnprocessableEntity, what+": see the marked fields.")
 		return
 	}
 	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
@@ -185,19 +214,93 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 			s.fail(w, r, t, err)
 			return
 		}
-	case core.CodeAlreadyResolved:
+	case core.CodeAlreadyResolved, core.CodeGameNotCurrent:
+		code := adminErrorCode(err)
 		form.Errors = nil
-		again(server.StatusOf(core.CodeAlreadyResolved), "This match is already resolved: the decision is final. Nothing was changed.")
+		again(server.StatusOf(code), adminMatchRefusals[code])
 		return
 	case core.CodeInvalidWinner:
 		form.Errors["winner"] = adminErrorMessage(err)
-		again(http.StatusUnprocessableEntity, "The match was not resolved: see the marked fields.")
+		again(http.StatusUnprocessableEntity, what+": see the marked fields.")
 		return
 	default:
 		s.fail(w, r, t, err)
 		return
 	}
-	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "resolved", "")
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), done, "")
+}
+
+// adminConfirmReopen is GET /admin/matches/{id}/reopen: what reopening
+// the decided match does, and the button doing it.
+func (s *Site) adminConfirmReopen(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	m := s.adminMatchFor(w, r, t, v)
+	if m == nil {
+		return
+	}
+	page := "/admin/matches/" + strconv.FormatInt(m.ID, 10)
+	tour, err := t.Store.TournamentByID(r.Context(), m.TournamentID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if !adminReopenable(tour.Format, m) {
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(core.CodeInvalidTransition), func(p *views.AdminMatch) {
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[core.CodeInvalidTransition]}
+		})
+		return
+	}
+	p := views.AdminConfirm{
+		Title: "Reopen match #" + strconv.FormatInt(m.ID, 10) + "?",
+		Effects: []string{
+			"The match goes back to scheduled with a fresh window from now: its result, score and games are withdrawn.",
+			"The sides it advanced leave the matches they were seated in; a grand final's reset is dropped.",
+			"A completed tournament it decided plays on: its podium, placements and ladder points are withdrawn until it is decided again.",
+			"Refused, with nothing changed, when a match it fed has started or its stage moved on.",
+		},
+		Action: page + "/reopen", Button: "Reopen the match", Back: page,
+	}
+	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, "Reopen the match"), p))
+}
+
+// adminReopenable tells whether the page offers to reopen m: a decided
+// match, not a bye, not a title's. core.ReopenMatch holds the rule (and
+// refuses the rest, invalid_transition); this only hides a button it
+// would refuse.
+func adminReopenable(format core.TournamentFormat, m *core.Match) bool {
+	return m.Status.Resolved() && m.ResultSource != core.SourceBye && format != core.FormatTitle
+}
+
+// adminReopenMatch is POST /admin/matches/{id}/reopen: takes the decided
+// match back (core.ReopenMatch, the admin API's rules); a refusal (409
+// downstream_started, invalid_transition) shows the match page with why.
+func (s *Site) adminReopenMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	ctx := r.Context()
+	m := s.adminMatchFor(w, r, t, v)
+	if m == nil {
+		return
+	}
+	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	_, err = core.ReopenMatch(ctx, t.Store, tour, m, "", core.Deps{Now: s.srv.Now(), Random: s.srv.Random()})
+	if code := adminErrorCode(err); code != "" {
+		msg, ok := adminMatchRefusals[code]
+		if !ok {
+			s.fail(w, r, t, err)
+			return
+		}
+		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
+			p.Notice = views.AdminNotice{Error: true, Text: msg}
+		})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(m.ID, 10), "reopened", "")
 }
 
 // adminAcceptReport is POST /admin/matches/{id}/accept-report: the admin's
@@ -217,7 +320,7 @@ func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *serv
 	_, err = core.AcceptReport(ctx, t.Store, tour, m, s.srv.Deps(ctx, t.Store))
 	if code := adminErrorCode(err); code != "" {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
-			p.Notice = views.AdminNotice{Error: true, Text: adminAcceptRefusals[code]}
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[code]}
 		})
 		return
 	}
@@ -246,7 +349,7 @@ func (s *Site) adminConfirmAcceptReport(w http.ResponseWriter, r *http.Request, 
 			code = core.CodeAlreadyResolved
 		}
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
-			p.Notice = views.AdminNotice{Error: true, Text: adminAcceptRefusals[code]}
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[code]}
 		})
 		return
 	} else if err != nil {
@@ -272,18 +375,25 @@ func (s *Site) adminConfirmAcceptReport(w http.ResponseWriter, r *http.Request, 
 		Effects: []string{
 			result + ", as " + name(rep.ReporterID) + " reported.",
 			"The winner moves on in the tournament at once (result source player_report).",
-			"This decision is final: it cannot be undone.",
+			"Only reopening the match takes it back, and only until a match it feeds starts.",
 		},
 		Action: page + "/accept-report", Button: "Accept the result", Back: page,
 	}
 	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, "Accept the reported result"), p))
 }
 
-// adminAcceptRefusals explain a refused acceptance.
-var adminAcceptRefusals = map[string]string{
+// adminMatchRefusals explain the refusals of the match actions (deciding
+// a match or one of its games, accepting a report, reopening a match,
+// opening a round): one sentence per code.
+var adminMatchRefusals = map[string]string{
 	core.CodeNoReport:        "No player reported a result for this match.",
-	core.CodeAlreadyResolved: "This match is already resolved: the decision is final. Nothing was changed.",
+	core.CodeAlreadyResolved: "This match is already resolved. Nothing was changed.",
 	core.CodeInvalidWinner:   "Both sides must be known before the match is decided.",
+	core.CodeGameNotCurrent:  "That game is no longer the one being played: it was decided meanwhile. Nothing was changed.",
+	core.CodeDownstreamStarted: "This match cannot be reopened: a match it fed has started (a side readied, reported or played a game), " +
+		"or its stage moved on. Nothing was changed.",
+	core.CodeInvalidTransition: "Only a decided match can be reopened, and not a bye or a title's match. Nothing was changed.",
+	core.CodeRoundNotFound:     "This tournament has no such round. Nothing was opened.",
 }
 
 // adminMoveWindow is POST /admin/matches/{id}/window: moves an undecided

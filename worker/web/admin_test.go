@@ -465,8 +465,8 @@ func TestAdminResolveDispute(t *testing.T) {
 		loc := c.PostOK(t, page+"/resolve", url.Values{"winner": {b}, "scoreP1": {"1"}, "scoreP2": {"2"}})
 		assert.Equal(t, page+"?done=resolved", loc)
 		body := c.Get(t, loc).Body
-		assert.Contains(t, body, "Match resolved. The decision is final.")
-		assert.Contains(t, body, "This match is resolved; the decision is final.")
+		assert.Contains(t, body, "Match resolved.")
+		assert.Contains(t, body, "This match is resolved.")
 		assert.NotContains(t, body, `name="winner"`)
 		list := e.Admin(t, "GET", "/api/v1/admin/tournaments/duel/matches", nil, http.StatusOK)
 		got := list["matches"].([]any)[0].(map[string]any)
@@ -477,7 +477,7 @@ func TestAdminResolveDispute(t *testing.T) {
 
 		res := c.Post(t, page+"/resolve", url.Values{"winner": {a}})
 		assert.Equal(t, http.StatusConflict, res.Status)
-		assert.Contains(t, res.Body, "This match is already resolved: the decision is final. Nothing was changed.")
+		assert.Contains(t, res.Body, "This match is already resolved. Nothing was changed.")
 		list = e.Admin(t, "GET", "/api/v1/admin/tournaments/duel/matches", nil, http.StatusOK)
 		assert.Equal(t, b, list["matches"].([]any)[0].(map[string]any)["winner"])
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -138,6 +139,9 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		CanRegister: tour.RegistrationOpenAt(now), Now: now,
 		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
 		Details:       adminDetailsFormOf(tour),
+		Series: "groups best of " + strconv.Itoa(tour.SeriesLength(core.StageGroup)) +
+			", playoffs best of " + strconv.Itoa(tour.SeriesLength(core.StagePlayoff)) +
+			", final best of " + strconv.Itoa(tour.SeriesLength(core.StageFinal)) + "; pace " + string(tour.PacingOrDefault()),
 	}
 	switch tour.Status {
 	case core.StatusRegistrationOpen, core.StatusRegistrationClosed:
@@ -183,6 +187,9 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 			row.Winner = m.Winner
 		}
 		p.Matches = append(p.Matches, row)
+		if m.Status == core.MatchScheduled && m.P1 != "" && m.P2 != "" && m.Window(now) != core.WindowOpen && !slices.Contains(p.OpenRounds, m.Round) {
+			p.OpenRounds = append(p.OpenRounds, m.Round)
+		}
 	}
 	if adjust != nil {
 		adjust(&p)
@@ -329,4 +336,35 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 		return
 	}
 	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "details", "settings-title")
+}
+
+// adminOpenRound is POST /admin/tournaments/{slug}/open-round: opens now
+// every scheduled match of the round (its label, as the admin API's
+// open-round takes it) whose sides are known (core.OpenRound).
+func (s *Site) adminOpenRound(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	round := strings.TrimSpace(r.PostFormValue("round"))
+	code := core.CodeRoundNotFound
+	var err error
+	if round != "" {
+		_, err = core.OpenRound(r.Context(), t.Store, tour, round, s.srv.Now())
+		code = adminErrorCode(err)
+	}
+	if code == core.CodeRoundNotFound {
+		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(code), func(p *views.AdminTournament) {
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[code]}
+		})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "round-opened", "matches-title")
 }

@@ -71,7 +71,7 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 					continue
 				}
 				m := views.BroadcastMatch{ID: b.ID, Round: col.Label, Status: b.Status, Score: b.Score,
-					P1: broadcastSeat(b.Seats[0]), P2: broadcastSeat(b.Seats[1])}
+					P1: broadcastSeat(b.Seats[0]), P2: broadcastSeat(b.Seats[1]), BestOf: b.BestOf}
 				switch {
 				case b.Seats[0].Winner:
 					m.Winner = 1
@@ -117,6 +117,12 @@ func broadcastSeat(seat views.BracketSeat) string {
 
 func broadcastSummary(m views.MatchSummary) views.BroadcastMatch {
 	out := views.BroadcastMatch{ID: m.ID, Round: m.Round, Status: m.Status, Winner: m.Winner, Score: m.Score}
+	if m.IsSeries() {
+		out.BestOf = m.BestOf
+		if out.Score == nil && m.Series.P1+m.Series.P2 > 0 {
+			out.Score = &views.Score{P1: m.Series.P1, P2: m.Series.P2}
+		}
+	}
 	if m.P1 != nil {
 		out.P1 = m.P1.Name
 	}
@@ -142,6 +148,15 @@ func (s *Site) matchBroadcast(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	if st.Score != nil {
 		m.Score = &views.Score{P1: st.Score.P1, P2: st.Score.P2}
+	}
+	if n := st.SeriesLen(); n > 1 {
+		m.BestOf = n
+		if so := st.Series(); m.Score == nil && so.P1+so.P2 > 0 {
+			m.Score = &views.Score{P1: so.P1, P2: so.P2}
+		}
+		if !st.Status.Resolved() {
+			m.Game = st.CurrentGame()
+		}
 	}
 	stream := liveStream("/api/v1/matches/"+strconv.FormatInt(st.ID, 10)+"/live", from)
 	if st.Status.Resolved() {

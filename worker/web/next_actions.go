@@ -153,7 +153,7 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 			opponent = m.st.P1
 		}
 		n.Matches = append(n.Matches, views.NextMatch{
-			Match: book.summary(&m.st.Match, publicTournamentRef(m.st), now), Opponent: book.side(opponent), Actions: *m.actions,
+			Match: book.summary(&m.st.Match, publicTournamentRef(m.st), now), Opponent: book.side(opponent), Actions: *m.actions, Side: side,
 		})
 	}
 	if tour != nil {

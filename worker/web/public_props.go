@@ -39,12 +39,37 @@ func (b publicBook) side(id string) *views.PlayerRef {
 // summary is a match as lists show it at now.
 func (b publicBook) summary(m *core.Match, tour views.TournamentRef, now time.Time) views.MatchSummary {
 	p1Ready, p2Ready := m.ReadySides()
-	return views.MatchSummary{
+	out := views.MatchSummary{
 		ID: m.ID, Tournament: tour, Stage: string(m.Stage), Round: m.Round, GroupName: m.GroupName,
 		Status: string(m.Status), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Window: string(m.Window(now)),
 		P1: b.side(m.P1), P2: b.side(m.P2), P1Ready: p1Ready, P2Ready: p2Ready,
 		Winner: publicWinnerSlot(m), Score: publicScore(m.Score), ResultSource: m.ResultSource,
 	}
+	if m.SeriesLen() > 1 {
+		out.BestOf, out.Games = m.SeriesLen(), publicGames(m)
+		so := m.Series()
+		out.Series = views.Score{P1: so.P1, P2: so.P2}
+	}
+	return out
+}
+
+// publicGames are a series' games as the pages show them (core's
+// GamesShown: the decided games, then the one under way).
+func publicGames(m *core.Match) []views.GameLine {
+	shown := m.GamesShown()
+	out := make([]views.GameLine, 0, len(shown))
+	for _, g := range shown {
+		line := views.GameLine{Number: g.Game, Status: string(g.Status), Score: publicScore(g.Score), Source: g.ResultSource}
+		switch {
+		case g.Winner == "":
+		case g.Winner == m.P1:
+			line.Winner = 1
+		case g.Winner == m.P2:
+			line.Winner = 2
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // publicWinnerSlot is the slot (1 or 2) of a resolved match's winner, 0

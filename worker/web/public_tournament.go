@@ -215,6 +215,12 @@ func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *v
 			m := bx.Match
 			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score),
 				Window: string(m.Window(now)), Position: bx.Position}
+			if n := m.SeriesLen(); n > 1 {
+				box.BestOf = n
+				if so := m.Series(); box.Score == nil && so.P1+so.P2 > 0 {
+					box.Score = &views.Score{P1: so.P1, P2: so.P2}
+				}
+			}
 			winner := publicWinnerSlot(m)
 			for i, seat := range bx.Seats {
 				box.Seats[i] = views.BracketSeat{Player: book.side(seat.PlayerID), Seed: seat.Seed, Bye: seat.Bye,

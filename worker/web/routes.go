@@ -95,6 +95,7 @@ func (s *Site) routes() {
 	s.adminPage("GET /admin/tournaments/{slug}/seeds/rating", s.adminPreviewRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds/rating", s.adminApplyRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/details", s.adminEditDetails)
+	s.adminAction("POST /admin/tournaments/{slug}/open-round", s.adminOpenRound)
 	s.adminPage("GET /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminConfirmRemove)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations/{platformId}/remove", s.adminRemoveSide)
 
@@ -108,6 +109,8 @@ func (s *Site) routes() {
 	s.adminPage("GET /admin/matches/{id}/accept-report", s.adminConfirmAcceptReport)
 	s.adminAction("POST /admin/matches/{id}/accept-report", s.adminAcceptReport)
 	s.adminAction("POST /admin/matches/{id}/window", s.adminMoveWindow)
+	s.adminPage("GET /admin/matches/{id}/reopen", s.adminConfirmReopen)
+	s.adminAction("POST /admin/matches/{id}/reopen", s.adminReopenMatch)
 
 	s.adminPage("GET /admin/titles", s.adminTitlesPage)
 	s.adminAction("POST /admin/titles", s.adminCreateTitle)
