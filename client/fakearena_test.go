@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -37,6 +38,30 @@ type fakeMatch struct {
 	hashes  [2]string // submitted resultHash per side
 	winner  string    // the confirmed result's winner
 	scores  []string  // the score metadata of each accepted submission, as sent ("" when absent)
+	BestOf  int       // > 1: a series; discovery and the public match carry its fields
+	games   []string  // the decided games' winners, in order
+}
+
+// seriesScore counts the games each side won.
+func (m *fakeMatch) seriesScore() map[string]int {
+	s := map[string]int{"p1": 0, "p2": 0}
+	for _, w := range m.games {
+		s["p"+strconv.Itoa(m.side(w))]++
+	}
+	return s
+}
+
+// decideGame records a game won by winner: the series is decided once a
+// side won ceil(BestOf/2) games, else the match goes back to scheduled
+// for the next game with a fresh nonce.
+func (m *fakeMatch) decideGame(winner string) {
+	m.games = append(m.games, winner)
+	if m.seriesScore()["p"+strconv.Itoa(m.side(winner))] >= (m.BestOf+1)/2 {
+		m.Status, m.winner = "confirmed", winner
+		return
+	}
+	m.Status, m.ready, m.hashes = "scheduled", [2]bool{}, [2]string{}
+	m.Nonce = fmt.Sprintf("n-game-%d", len(m.games)+1)
 }
 
 // side returns 1 or 2 for a player on a roster, 0 otherwise.
@@ -226,6 +251,9 @@ func (a *fakeArena) liveMatch(w http.ResponseWriter, _ *http.Request, caller str
 	if m.Seed != 0 {
 		live["gameSeed"] = m.Seed
 	}
+	if m.BestOf > 0 {
+		live["game"], live["bestOf"], live["seriesScore"] = len(m.games)+1, m.BestOf, m.seriesScore()
+	}
 	writeJSON(w, http.StatusOK, live)
 }
 
@@ -362,6 +390,9 @@ func (a *fakeArena) result(w http.ResponseWriter, r *http.Request, caller string
 	switch {
 	case other == "":
 		m.Status = "awaiting_result"
+	case other == sub.ResultHash && m.BestOf > 1:
+		status = "confirmed"
+		m.decideGame(reserved.Winner)
 	case other == sub.ResultHash:
 		m.Status, status = "confirmed", "confirmed"
 		m.winner = reserved.Winner
@@ -388,12 +419,25 @@ func (a *fakeArena) publicMatch(w http.ResponseWriter, r *http.Request) {
 		}
 		return map[string]any{"platformId": id, "personaName": "P" + id[len(id)-2:], "avatarUrl": ""}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	pm := map[string]any{
 		"id": m.ID, "stage": "group", "round": "Round 1", "bracketSlot": nil, "status": m.Status,
 		"opensAt": "2026-03-14T14:00:00Z", "closesAt": "2026-03-14T16:00:00Z",
 		"player1": player(m.Sides[0][0]), "player2": player(m.Sides[1][0]), "winner": player(m.winner),
 		"score": nil, "resultSource": nil, "tournament": map[string]any{"slug": "spring-cup", "name": "Spring Cup"},
-	})
+	}
+	if m.BestOf > 0 {
+		games := []any{}
+		for i, w := range m.games {
+			games = append(games, map[string]any{"game": i + 1, "status": "confirmed", "winner": player(m.Sides[m.side(w)-1][0]),
+				"resultSource": "game_client", "score": nil, "decidedAt": "2026-03-14T14:30:00Z"})
+		}
+		if m.Status == "live" || m.Status == "awaiting_result" || m.Status == "disputed" {
+			games = append(games, map[string]any{"game": len(m.games) + 1, "status": m.Status, "winner": nil,
+				"resultSource": nil, "score": nil, "decidedAt": nil})
+		}
+		pm["bestOf"], pm["seriesScore"], pm["games"] = m.BestOf, m.seriesScore(), games
+	}
+	writeJSON(w, http.StatusOK, pm)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

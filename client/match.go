@@ -68,6 +68,27 @@ type LiveMatch struct {
 	TeamMaxPlayers     int        `json:"teamMaxPlayers"`
 	ResultProtocol     string     `json:"resultProtocol"`
 	RefereeM0          *RefereeM0 `json:"refereeM0,omitempty"` // nil: do not trace or capture
+	Series
+}
+
+// Series is where a match's series stands, as discovery shows it
+// (docs/series.md): Game is the game being (or next to be) played, from 1;
+// BestOf the series' length (1 for a single match; 0 from an arena that
+// predates series, read as 1); SeriesScore the games each side won so far.
+type Series struct {
+	Game        int         `json:"game"`
+	BestOf      int         `json:"bestOf"`
+	SeriesScore SeriesScore `json:"seriesScore"`
+}
+
+// IsSeries reports whether the match is played as a series of more than
+// one game.
+func (s Series) IsSeries() bool { return s.BestOf > 1 }
+
+// SeriesScore is the games each side has won in a series, slot order.
+type SeriesScore struct {
+	P1 int `json:"p1"`
+	P2 int `json:"p2"`
 }
 
 // IsCasual reports whether the match has no fairness seed (gameSeed 0 or
@@ -134,6 +155,7 @@ type UpcomingMatch struct {
 	WindowOpen         bool       `json:"windowOpen"`
 	SelfReady          bool       `json:"selfReady"`
 	OpponentReady      bool       `json:"opponentReady"`
+	Series
 }
 
 // ReadyState is the answer to a ready call: Live is true once both sides
@@ -174,6 +196,44 @@ type PublicMatch struct {
 	Score        *Score        `json:"score"`
 	ResultSource *string       `json:"resultSource"`
 	Tournament   *Tournament   `json:"tournament"`
+	BestOf       int           `json:"bestOf"`
+	SeriesScore  SeriesScore   `json:"seriesScore"`
+	// Games are the decided games, then the game under way (winner nil).
+	// A best of 1 lists its one game once it went live.
+	Games []Game `json:"games"`
+}
+
+// Game is one game of a match's series as the public match shows it.
+type Game struct {
+	Game         int           `json:"game"` // from 1
+	Status       string        `json:"status"`
+	Winner       *PublicPlayer `json:"winner"` // nil while the game is undecided
+	ResultSource *string       `json:"resultSource"`
+	Score        *Score        `json:"score"`
+	DecidedAt    *string       `json:"decidedAt"`
+}
+
+// DecidedGame returns game n when it is decided (has a winner), else nil.
+func (m *PublicMatch) DecidedGame(n int) *Game {
+	for i := range m.Games {
+		if g := &m.Games[i]; g.Game == n && g.Winner != nil {
+			return g
+		}
+	}
+	return nil
+}
+
+// side returns the slot (1 or 2) of a player named in the public match,
+// 0 when it names neither (the public match names the captains only).
+func (m *PublicMatch) side(id string) int {
+	switch {
+	case id == "":
+	case m.Player1 != nil && id == m.Player1.PlatformID:
+		return 1
+	case m.Player2 != nil && id == m.Player2.PlatformID:
+		return 2
+	}
+	return 0
 }
 
 // Decided reports whether the match is resolved: confirmed or forfeited.
@@ -195,4 +255,14 @@ func ParseMatchID(s string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil
+}
+
+// add counts a game won by side (1 or 2); any other side changes nothing.
+func (s *SeriesScore) add(side int) {
+	switch side {
+	case 1:
+		s.P1++
+	case 2:
+		s.P2++
+	}
 }

@@ -30,6 +30,21 @@ type Submission struct {
 	// when the look-up cannot tell: a team member who is not a
 	// captain (the public match names the captains only), or no winner.
 	Won *bool
+	// Series: the game this submission is for and the series score after
+	// it, as far as this client knows: discovery's score, plus the game
+	// when the answer confirmed it, or the public match's score when a
+	// look-up answered. BestOf 1 (or 0, from an arena without series) is a
+	// single match.
+	Series
+}
+
+// SeriesGoesOn reports whether the submission's game is decided and its
+// series is not: the game client readies for the next game (Ready) and
+// plays it. MatchStatus is then scheduled (or live, when both sides
+// readied for the next game already).
+func (s *Submission) SeriesGoesOn() bool {
+	return (s.Status == core.SubmitConfirmed || s.Status == StatusDecided) &&
+		!core.MatchStatus(s.MatchStatus).Resolved()
 }
 
 // StatusDecided is the Status of a submission whose answer was lost: a
@@ -54,6 +69,11 @@ type SubmitRequest struct {
 	// MatchID, when positive, is the match the game played: the fresh
 	// discovery must return this match, else ErrMatchMismatch.
 	MatchID int64
+	// Game, when positive (with MatchID), is the game of the series the
+	// game played. When discovery shows the match at another game, or no
+	// live match, that game is over: nothing is posted and the public
+	// match says how it ended (a lost answer across a restart).
+	Game int
 	// Result is the game's own result as JSON text (an object); nil or
 	// empty is {}. See CanonicalResultJSON.
 	Result []byte
@@ -174,6 +194,9 @@ func (c *Client) submit(ctx context.Context, req SubmitRequest, canonicalize fun
 		}
 		return nil, ErrNoLiveMatch
 	}
+	if req.MatchID > 0 && req.Game > 0 && m.MatchID == req.MatchID && m.Game != req.Game {
+		return c.noLiveMatch(ctx, req) // the series moved on from the game played
+	}
 	if !m.Valid() {
 		return nil, fmt.Errorf("%w: match %d, slot %d, protocol %q", ErrInvalidLiveMatch, m.MatchID, m.Slot, m.ResultProtocol)
 	}
@@ -194,7 +217,7 @@ func (c *Client) submit(ctx context.Context, req SubmitRequest, canonicalize fun
 	if err != nil {
 		return nil, err
 	}
-	sub := &Submission{MatchID: m.MatchID, Result: string(canonical), ResultHash: ResultHash(canonical)}
+	sub := &Submission{MatchID: m.MatchID, Result: string(canonical), ResultHash: ResultHash(canonical), Series: m.Series}
 	body, err := encodeSubmission(resultSubmission{
 		Protocol:   ResultProtocol,
 		Result:     sub.Result,
@@ -226,11 +249,15 @@ func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte, m
 		switch {
 		case err == nil && found:
 			sub.Status, sub.MatchStatus = answer.Status, answer.MatchStatus
+			if answer.Status == core.SubmitConfirmed {
+				sub.SeriesScore.add(m.Side(winner))
+			}
 			if retried && answer.Status == core.SubmitDuplicate {
 				c.lostAnswer(ctx, sub, m, winner)
 			}
 			return nil
-		case retried && isCode(err, http.StatusConflict, core.CodeAlreadyResolved):
+		case retried && (isCode(err, http.StatusConflict, core.CodeAlreadyResolved) ||
+			m.IsSeries() && isCode(err, http.StatusConflict, core.CodeNotLive)):
 			if c.lostAnswer(ctx, sub, m, winner) {
 				return nil
 			}
@@ -257,26 +284,49 @@ func (c *Client) postResult(ctx context.Context, sub *Submission, body []byte, m
 // forfeited) and its winner is on the side of the winner this client
 // submitted, sub becomes StatusDecided and it returns true; otherwise
 // (another winner, not decided, the look-up failed) sub is unchanged.
+//
+// In a series the game is what was submitted: a retry of a game decided
+// since is answered 409 not_live (the match went back to scheduled) or
+// already_resolved (the game decided the series). The game (m.Game) is
+// then found among the public match's decided games; decided for the
+// submitted winner's side, sub becomes StatusDecided with the series
+// score and the match's status (scheduled or live: the series goes on;
+// confirmed: it is decided).
 func (c *Client) lostAnswer(ctx context.Context, sub *Submission, m *LiveMatch, winner string) bool {
 	pm, err := c.Match(ctx, sub.MatchID)
 	if err != nil {
 		c.logf("client: submit match %d: looking the match up after a lost answer: %v", sub.MatchID, err)
 		return false
 	}
-	if !pm.Decided() || pm.Winner == nil || m.Side(pm.Winner.PlatformID) != m.Side(winner) {
+	var won *PublicPlayer
+	if m.IsSeries() {
+		if g := pm.DecidedGame(m.Game); g != nil {
+			won = g.Winner
+		}
+	} else if pm.Decided() {
+		won = pm.Winner
+	}
+	if won == nil || m.Side(won.PlatformID) != m.Side(winner) {
 		return false
 	}
-	sub.Status, sub.MatchStatus, sub.Winner = StatusDecided, pm.Status, pm.Winner.PlatformID
+	sub.Status, sub.MatchStatus, sub.Winner = StatusDecided, pm.Status, won.PlatformID
+	if m.IsSeries() {
+		sub.SeriesScore = pm.SeriesScore
+	}
 	return true
 }
 
 // noLiveMatch answers a submission for match req.MatchID when discovery
-// says the caller has no live match: the game may have sent its result
-// and crashed, or lost the connection, before reading the answer, and the
-// match was decided since. The public match (Match, no ticket) says how it
+// says the caller has no live match (or, with req.Game, that the series
+// is at another game): the game may have sent its result and crashed, or
+// lost the connection, before reading the answer, and the match (or the
+// game) was decided since. The public match (Match, no ticket) says how it
 // ended: decided (Status StatusDecided, with the Winner and Won) or not
-// (StatusUndecided); nothing is posted either way. A match the arena does
-// not know stays ErrNoLiveMatch.
+// (StatusUndecided); nothing is posted either way. With req.Game, in a
+// series, the game is looked for among the decided games: decided, its
+// winner is reported with the series score and the match's status
+// (scheduled or live: the series goes on). A match the arena does not know
+// stays ErrNoLiveMatch.
 func (c *Client) noLiveMatch(ctx context.Context, req SubmitRequest) (*Submission, error) {
 	pm, err := c.Match(ctx, req.MatchID)
 	if isCode(err, http.StatusNotFound, core.CodeMatchNotFound) {
@@ -286,24 +336,21 @@ func (c *Client) noLiveMatch(ctx context.Context, req SubmitRequest) (*Submissio
 		return nil, fmt.Errorf("client: submit: no live match; looking match %d up: %w", req.MatchID, err)
 	}
 	sub := &Submission{MatchID: req.MatchID, Status: StatusUndecided, MatchStatus: pm.Status}
-	if !pm.Decided() {
-		return sub, nil
-	}
-	sub.Status = StatusDecided
-	if pm.Winner != nil {
-		sub.Winner = pm.Winner.PlatformID
-		side := func(id string) int {
-			switch {
-			case pm.Player1 != nil && id == pm.Player1.PlatformID:
-				return 1
-			case pm.Player2 != nil && id == pm.Player2.PlatformID:
-				return 2
-			}
-			return 0
+	var won *PublicPlayer
+	if pm.BestOf > 1 {
+		sub.Series = Series{Game: req.Game, BestOf: pm.BestOf, SeriesScore: pm.SeriesScore}
+		if g := pm.DecidedGame(req.Game); g != nil {
+			sub.Status, won = StatusDecided, g.Winner
 		}
-		if local, won := side(req.LocalAccountID), side(sub.Winner); local != 0 && won != 0 {
-			w := local == won
-			sub.Won = &w
+	}
+	if sub.Status == StatusUndecided && pm.Decided() {
+		sub.Status, won = StatusDecided, pm.Winner
+	}
+	if won != nil {
+		sub.Winner = won.PlatformID
+		if local, w := pm.side(req.LocalAccountID), pm.side(sub.Winner); local != 0 && w != 0 {
+			b := local == w
+			sub.Won = &b
 		}
 	}
 	return sub, nil

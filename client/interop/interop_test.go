@@ -157,9 +157,14 @@ type match struct {
 // newMatch creates a two-player cup (its final is the only match) and
 // returns the match, its window open.
 func newMatch(t *testing.T, a *arenatest.Arena, n int) match {
+	return newSeries(t, a, n, 1)
+}
+
+// newSeries is newMatch for a best of bestOf.
+func newSeries(t *testing.T, a *arenatest.Arena, n, bestOf int) match {
 	slug := fmt.Sprintf("interop-%d", n)
 	players := []string{fmt.Sprintf("7656119%05d%05d", 900+n, 1), fmt.Sprintf("7656119%05d%05d", 900+n, 2)}
-	a.OpenCup(t, arenatest.Cup{Slug: slug, MaxPlayers: 2, Players: players, Fields: map[string]any{"matchWindowMinutes": 600}})
+	a.OpenCup(t, arenatest.Cup{Slug: slug, MaxPlayers: 2, Players: players, Fields: map[string]any{"matchWindowMinutes": 600, "bestOf": bestOf}})
 	a.SetStatus(t, slug, "registration_closed", "playoffs")
 	playable := a.Playable(t, slug)
 	require.Len(t, playable, 1)
@@ -204,6 +209,84 @@ func checkConfirmed(t *testing.T, a *arenatest.Arena, m match, winner string) {
 	}
 }
 
+// series is the answer's series fields: game g of a best of 3 at p1-p2.
+func series(g, p1, p2 int) map[string]any {
+	return map[string]any{"game": float64(g), "bestOf": float64(3), "seriesScore": map[string]any{"p1": float64(p1), "p2": float64(p2)}}
+}
+
+// with is out plus more fields.
+func with(out map[string]any, more map[string]any) map[string]any {
+	m := map[string]any{}
+	for k, v := range out {
+		m[k] = v
+	}
+	for k, v := range more {
+		m[k] = v
+	}
+	return m
+}
+
+// ready readies both sides: c1 for p1, c2 for p2.
+func ready(t *testing.T, a *arenatest.Arena, m match, c1, c2 cli) {
+	t.Helper()
+	id := strconv.FormatInt(m.id, 10)
+	for _, side := range []struct {
+		c  cli
+		as string
+	}{{c1, m.p1}, {c2, m.p2}} {
+		code, out := side.c.run(t, "", "--base", a.URL, "--as", side.as, "ready", "--match", id)
+		require.Equal(t, 0, code, "%s ready: %v", side.c.name, out)
+	}
+}
+
+// playSeries plays a best of 3 game by game, ready → play → submit, c1 on
+// slot 1 and c2 on slot 2, the games won by winners in turn: each answer
+// carries the game and the series score, matchStatus scheduled until the
+// last game confirms the match.
+func playSeries(t *testing.T, a *arenatest.Arena, m match, c1, c2 cli, result string, winners []string) {
+	id := strconv.FormatInt(m.id, 10)
+	var score [2]int
+	for i, winner := range winners {
+		g := i + 1
+		ready(t, a, m, c1, c2)
+		code, out := c1.run(t, result, "--base", a.URL, "--as", m.p1, "submit", "--match", id, "--opponent", m.p2, "--winner", winner)
+		require.Equal(t, 0, code, "%s game %d submit: %v", c1.name, g, out)
+		assert.Equal(t, with(map[string]any{"status": "pending", "matchStatus": "awaiting_result"}, series(g, score[0], score[1])), out, "%s game %d", c1.name, g)
+		score[map[string]int{m.p1: 0, m.p2: 1}[winner]]++
+		matchStatus := "scheduled"
+		if i == len(winners)-1 {
+			matchStatus = "confirmed"
+		}
+		code, out = c2.run(t, result, "--base", a.URL, "--as", m.p2, "submit", "--match", id, "--opponent", m.p1, "--winner", winner)
+		require.Equal(t, 0, code, "%s game %d submit: %v", c2.name, g, out)
+		assert.Equal(t, with(map[string]any{"status": "confirmed", "matchStatus": matchStatus}, series(g, score[0], score[1])), out, "%s game %d", c2.name, g)
+	}
+}
+
+// checkSeries: the match ended confirmed from the game clients for the
+// last game's winner, with the games and the series score as played.
+func checkSeries(t *testing.T, a *arenatest.Arena, m match, winners []string) {
+	pm := publicMatch(t, a, m.id)
+	assert.Equal(t, "confirmed", pm["status"])
+	assert.Equal(t, float64(3), pm["bestOf"])
+	if w, ok := pm["winner"].(map[string]any); assert.True(t, ok, "winner: %v", pm["winner"]) {
+		assert.Equal(t, winners[len(winners)-1], w["platformId"])
+	}
+	var score [2]float64
+	games, _ := pm["games"].([]any)
+	require.Len(t, games, len(winners), "games: %v", pm["games"])
+	for i, winner := range winners {
+		score[map[string]int{m.p1: 0, m.p2: 1}[winner]]++
+		g, _ := games[i].(map[string]any)
+		assert.Equal(t, float64(i+1), g["game"])
+		assert.Equal(t, "game_client", g["resultSource"], "game %d", i+1)
+		if w, ok := g["winner"].(map[string]any); assert.True(t, ok, "game %d winner: %v", i+1, g["winner"]) {
+			assert.Equal(t, winner, w["platformId"], "game %d", i+1)
+		}
+	}
+	assert.Equal(t, map[string]any{"p1": score[0], "p2": score[1]}, pm["seriesScore"])
+}
+
 func TestInterop(t *testing.T) {
 	list := clients(t)
 	vectors := readVectors(t)
@@ -240,6 +323,21 @@ func TestInterop(t *testing.T) {
 				out := play(t, a, m, c1, c2, a.URL, v.Input, winner)
 				assert.Equal(t, map[string]any{"status": "confirmed", "matchStatus": "confirmed"}, out, c2.name)
 				checkConfirmed(t, a, m, winner)
+			})
+		}
+	}
+
+	// Every ordered pair plays a best of 3: two games or three, either
+	// side taking it.
+	for i, c1 := range list {
+		for j, c2 := range list {
+			v := vectors[matchVectors[n%len(matchVectors)]]
+			n++
+			t.Run("bo3-"+c1.name+"-vs-"+c2.name, func(t *testing.T) {
+				m := newSeries(t, a, n, 3)
+				winners := [][]string{{m.p1, m.p2, m.p1}, {m.p2, m.p2}, {m.p2, m.p1, m.p2}, {m.p1, m.p1}}[(i*len(list)+j)%4]
+				playSeries(t, a, m, c1, c2, v.Input, winners)
+				checkSeries(t, a, m, winners)
 			})
 		}
 	}
@@ -292,6 +390,56 @@ func TestInterop(t *testing.T) {
 			assert.Equal(t, 0, code, "%s: %v", c.name, out)
 			assert.Equal(t, map[string]any{"status": "decided", "matchStatus": "confirmed", "winner": m.p1, "won": true}, out, c.name)
 			assert.Equal(t, 1, proxy.results(m.id), "the restarted client posts nothing")
+		})
+	}
+
+	// Lost answers across games of a best of 3, c on slot 2 against the Go
+	// client. Game 1 (p2's): c's confirming answer is dropped; its retry
+	// meets not_live (the match went back to scheduled) and c reports game
+	// 1 decided, the series going on. Game 2 (p1's): c sends its
+	// confirmation once and stops before the answer; both sides ready for
+	// game 3, and c, restarted with --game 2, reports game 2 decided
+	// without posting. Game 3 (p2's) decides the series.
+	for _, c := range list {
+		v := vectors[matchVectors[n%len(matchVectors)]]
+		n++
+		t.Run("bo3-lost-answers-"+c.name, func(t *testing.T) {
+			m := newSeries(t, a, n, 3)
+			id := strconv.FormatInt(m.id, 10)
+			submit := func(cl cli, base, as, winner string, extra ...string) (int, map[string]any) {
+				opponent := map[string]string{m.p1: m.p2, m.p2: m.p1}[as]
+				return cl.run(t, v.Input, append([]string{"--base", base, "--as", as, "submit", "--match", id, "--opponent", opponent, "--winner", winner}, extra...)...)
+			}
+
+			ready(t, a, m, list[0], c)
+			code, out := submit(list[0], a.URL, m.p1, m.p2)
+			require.Equal(t, 0, code, "game 1: %v", out)
+			proxy.dropNextResult(m.id)
+			code, out = submit(c, proxy.URL, m.p2, m.p2)
+			assert.Equal(t, 0, code, "%s game 1: %v", c.name, out)
+			assert.Equal(t, with(map[string]any{"status": "decided", "matchStatus": "scheduled", "winner": m.p2}, series(1, 0, 1)), out, c.name)
+			assert.Equal(t, int64(1), proxy.dropped.Load(), "the proxy dropped one answer")
+			assert.Equal(t, 2, proxy.results(m.id), "the client retried once")
+
+			ready(t, a, m, list[0], c)
+			code, out = submit(list[0], a.URL, m.p1, m.p1)
+			require.Equal(t, 0, code, "game 2: %v", out)
+			proxy.dropNextResult(m.id)
+			code, out = submit(c, proxy.URL, m.p2, m.p1, "--attempts", "1")
+			assert.NotEqual(t, 0, code, "%s: the answer never arrived: %v", c.name, out)
+			ready(t, a, m, list[0], c)
+			code, out = submit(c, a.URL, m.p2, m.p1, "--game", "2")
+			assert.Equal(t, 0, code, "%s after the restart: %v", c.name, out)
+			assert.Equal(t, with(map[string]any{"status": "decided", "matchStatus": "live", "winner": m.p1, "won": false}, series(2, 1, 1)), out, c.name)
+			assert.Equal(t, 3, proxy.results(m.id), "the restarted client posts nothing")
+
+			code, out = submit(list[0], a.URL, m.p1, m.p2)
+			require.Equal(t, 0, code, "game 3: %v", out)
+			assert.Equal(t, with(map[string]any{"status": "pending", "matchStatus": "awaiting_result"}, series(3, 1, 1)), out)
+			code, out = submit(c, a.URL, m.p2, m.p2, "--game", "3")
+			assert.Equal(t, 0, code, "%s game 3: %v", c.name, out)
+			assert.Equal(t, with(map[string]any{"status": "confirmed", "matchStatus": "confirmed"}, series(3, 1, 2)), out, c.name)
+			checkSeries(t, a, m, []string{m.p2, m.p1, m.p2})
 		})
 	}
 

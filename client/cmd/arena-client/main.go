@@ -60,10 +60,13 @@ commands:
   live                          print the live match, or {"none":true} (discover: the same)
   upcoming                      print the upcoming match, or {"none":true}
   ready --match N               mark yourself ready for a match
-  submit [--match N] --opponent ID --winner ID [--score P1,P2] [--result JSON]
+  submit [--match N [--game G]] --opponent ID --winner ID [--score P1,P2] [--result JSON]
          [--role host|guest] [--attempts N]
                                 submit a result (the game's result JSON on stdin without
-                                --result; an empty --winner is a draw, nothing sent)
+                                --result; an empty --winner is a draw, nothing sent); --game:
+                                the game of the series played (a series' lost answer after a
+                                restart); in a series the answer carries game, bestOf and
+                                seriesScore, and matchStatus scheduled means: ready again
   titles                        list the titles: holders, clocks, challenges, lineage
   volunteer -title ID           volunteer for a vacant title
   challenge -title ID           challenge a title's holder
@@ -131,6 +134,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	sub.SetOutput(stderr)
 	var matchID decimalID
 	sub.Var(&matchID, "match", "match id, decimal digits without a leading zero (canonical, ready, submit)")
+	game := new(int64)
+	sub.Var(decimal{game, false}, "game", "the game of the series the result is for (submit, with --match)")
 	nonce := sub.String("nonce", "", "session nonce (canonical)")
 	opponent := sub.String("opponent", "", "opponent actually played (submit, 1v1)")
 	winner := sub.String("winner", "", "winner's account id; empty is a draw (submit)")
@@ -199,7 +204,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		st, err := c.Ready(ctx, int64(matchID))
 		return line(stdout, stderr, st, false, err)
 	case "submit":
-		req := client.SubmitRequest{LocalAccountID: *as, ActualOpponentID: *opponent, MatchID: int64(matchID), Winner: *winner}
+		if *game > 0 && int64(matchID) <= 0 || *game > math.MaxInt32 {
+			fmt.Fprintln(stderr, "submit: --game needs --match (and is a game number)")
+			return usageError(stdout)
+		}
+		req := client.SubmitRequest{LocalAccountID: *as, ActualOpponentID: *opponent, MatchID: int64(matchID), Game: int(*game), Winner: *winner}
 		if *score != "" {
 			sc, ok := parseScore(*score)
 			if !ok {
@@ -362,13 +371,24 @@ func submit(ctx context.Context, c *client.Client, req client.SubmitRequest, std
 	if err != nil {
 		return failure(stdout, stderr, err)
 	}
-	writeLine(stdout, struct {
-		Status      string `json:"status"`
-		MatchStatus string `json:"matchStatus"`
-		Winner      string `json:"winner,omitempty"` // StatusDecided only
-		Won         *bool  `json:"won,omitempty"`    // StatusDecided after a restart, when known
-	}{sub.Status, sub.MatchStatus, sub.Winner, sub.Won})
+	out := submitLine{Status: sub.Status, MatchStatus: sub.MatchStatus, Winner: sub.Winner, Won: sub.Won}
+	if sub.IsSeries() {
+		out.Game, out.BestOf, out.SeriesScore = sub.Game, sub.BestOf, &sub.SeriesScore
+	}
+	writeLine(stdout, out)
 	return 0
+}
+
+// submitLine is submit's answer (docs/protocol.md, "Series"): the series
+// fields only for a series (bestOf > 1), so a best of 1 prints as before.
+type submitLine struct {
+	Status      string              `json:"status"`
+	MatchStatus string              `json:"matchStatus"`
+	Winner      string              `json:"winner,omitempty"` // StatusDecided only
+	Won         *bool               `json:"won,omitempty"`    // StatusDecided after a restart, when known
+	Game        int                 `json:"game,omitempty"`   // 0 after a restart without --game
+	BestOf      int                 `json:"bestOf,omitempty"`
+	SeriesScore *client.SeriesScore `json:"seriesScore,omitempty"`
 }
 
 // parseScore reads --score P1,P2.

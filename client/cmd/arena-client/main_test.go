@@ -72,7 +72,7 @@ func TestRun(t *testing.T) {
 		{name: "DiscoverNone", args: []string{"-as", alice, "discover"}, wantOut: `{"none":true}`},
 		{name: "LiveNone", args: []string{"--as", alice, "live"}, wantOut: `{"none":true}`},
 		{name: "LiveMatch", live: true, args: []string{"--as", alice, "live"},
-			wantOut: `{"matchId":12,"slot":1,"sessionNonce":"n","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opponentPlatformId":"76561198000000002","tournament":{"slug":"","name":""},"windowClosesAt":"","allowSpectators":false,"cast":{"handMode":"","delaySeconds":0},"casters":null,"casterPlatformId":null,"streamUrl":null,"p1Roster":["76561198000000001"],"p2Roster":["76561198000000002"],"teamMinPlayers":1,"teamMaxPlayers":1,"resultProtocol":"svc.result.v3"}`},
+			wantOut: `{"matchId":12,"slot":1,"sessionNonce":"n","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opponentPlatformId":"76561198000000002","tournament":{"slug":"","name":""},"windowClosesAt":"","allowSpectators":false,"cast":{"handMode":"","delaySeconds":0},"casters":null,"casterPlatformId":null,"streamUrl":null,"p1Roster":["76561198000000001"],"p2Roster":["76561198000000002"],"teamMinPlayers":1,"teamMaxPlayers":1,"resultProtocol":"svc.result.v3","game":0,"bestOf":0,"seriesScore":{"p1":0,"p2":0}}`},
 		{name: "UpcomingNone", args: []string{"-as", alice, "upcoming"}, wantOut: `{"none":true}`},
 		{name: "ReadyRefused", args: []string{"-as", alice, "ready", "-match", "12"}, wantCode: 1, wantOut: `{"error":"window_not_open"}`, wantErr: "409 window_not_open"},
 		{name: "MatchLeadingZero", args: []string{"-as", alice, "ready", "-match", "012"}, wantCode: 2, wantOut: `{"error":"usage"}`, wantErr: "not a match id"},
@@ -195,4 +195,35 @@ func TestBackoffScale(t *testing.T) {
 func hashOf(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// TestSubmitSeriesLine: in a series the submit line carries the game, the
+// series' length and its score after the game; matchStatus scheduled
+// says the series goes on. --game needs --match.
+func TestSubmitSeriesLine(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/me/live-match", func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"matchId": 12, "slot": 1, "sessionNonce": "n-2", "p1PlatformId": alice, "p2PlatformId": bob,
+			"opponentPlatformId": bob, "p1Roster": []string{alice}, "p2Roster": []string{bob},
+			"teamMinPlayers": 1, "teamMaxPlayers": 1, "resultProtocol": "svc.result.v3",
+			"game": 2, "bestOf": 3, "seriesScore": map[string]int{"p1": 1, "p2": 0},
+		})
+	})
+	mux.HandleFunc("POST /api/v1/matches/{id}/result", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"status":"confirmed","matchStatus":"scheduled"}`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--base", srv.URL, "--as", alice, "submit", "--match", "12", "--game", "2",
+		"--opponent", bob, "--winner", bob, "--result", "{}"}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, `{"status":"confirmed","matchStatus":"scheduled","game":2,"bestOf":3,"seriesScore":{"p1":1,"p2":1}}`+"\n", stdout.String())
+
+	stdout.Reset()
+	code = run(context.Background(), []string{"--base", srv.URL, "--as", alice, "submit", "--game", "2",
+		"--opponent", bob, "--winner", bob, "--result", "{}"}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 2, code)
+	assert.Equal(t, `{"error":"usage"}`+"\n", stdout.String())
 }

@@ -32,10 +32,14 @@ commands:
   upcoming                                    the upcoming match, or {""none"":true}
   live                                        the live match (discovery), or {""none"":true}
   ready --match N                             mark yourself ready
-  submit --match N --opponent ID --winner W [--score P1,P2] [--result JSON]
+  submit --match N [--game G] --opponent ID --winner W [--score P1,P2] [--result JSON]
          [--role host|guest] [--attempts 1..5]
                                               submit a result (stdin without --result; empty
-                                              --winner: a draw, nothing is submitted)
+                                              --winner: a draw, nothing is submitted); --game:
+                                              the game of the series played (a series' lost
+                                              answer after a restart); in a series the answer
+                                              carries game, bestOf and seriesScore, and
+                                              matchStatus scheduled means: ready again
   verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
                                               verify the arena's event log and signed head (no
                                               --as needed); print the head as JSON; --head: a head
@@ -88,7 +92,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
         }
 
         static readonly HashSet<string> GlobalFlags = new HashSet<string> { "base", "as" };
-        static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "nonce", "winner", "opponent", "score", "result", "role", "attempts" };
+        static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "game", "nonce", "winner", "opponent", "score", "result", "role", "attempts" };
         static readonly HashSet<string> VerifyLogFlags = new HashSet<string> { "base", "head", "api-key", "retries" };
 
         // verify-log's exit status when the log could not be fetched (1: it does not verify).
@@ -295,7 +299,14 @@ multiplies the retry waits (default 1, 0 = no wait).";
         static async Task<int> Submit(ArenaClient client, string account, Dictionary<string, string> flags, Stream stdin, Stream stdout, TextWriter stderr, CancellationToken ct)
         {
             long matchId = RequireMatch(flags);
-            string opponent, winner, scoreText, resultJson;
+            string opponent, winner, scoreText, resultJson, gameText;
+            int game = 0;
+            if (flags.TryGetValue("game", out gameText))
+            {
+                long g = MatchId(gameText);
+                if (g > int.MaxValue) throw new UsageException("--game is a game number");
+                game = (int)g;
+            }
             if (!flags.TryGetValue("opponent", out opponent)) opponent = "";
             if (!flags.TryGetValue("winner", out winner)) winner = "";
             MatchScore score = null;
@@ -325,12 +336,19 @@ multiplies the retry waits (default 1, 0 = no wait).";
                 ResultJson = string.IsNullOrWhiteSpace(text) ? "{}" : text,
                 Score = score,
                 ExpectedMatchId = matchId,
+                ExpectedGame = game,
             }, ct);
             if (outcome.Canonical != null) stderr.WriteLine("arena-client: result " + outcome.Canonical + " sha256 " + outcome.ResultHash + ", " + outcome.Attempts + " attempt(s)");
             if (!outcome.IsSuccess) return Failure(stdout, stderr, outcome.Error, outcome.Detail);
             var answer = JsonValue.NewObject().Set("status", outcome.Status).Set("matchStatus", outcome.MatchStatus ?? "");
             if (outcome.DecidedWinner != null) answer.Set("winner", outcome.DecidedWinner);
             if (outcome.Won.HasValue) answer.Set("won", outcome.Won.Value);
+            if (outcome.IsSeries)
+            {
+                // the series fields only for a series: a best of 1 prints as before
+                if (outcome.Game > 0) answer.Set("game", outcome.Game);
+                answer.Set("bestOf", outcome.BestOf).Set("seriesScore", outcome.SeriesScore.ToJson());
+            }
             WriteLine(stdout, JsonWriter.Compact(answer));
             return 0;
         }

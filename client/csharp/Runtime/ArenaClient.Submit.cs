@@ -50,6 +50,14 @@ namespace Arena.Client
 
         /// <summary>When positive, the live match must be this one, else <c>match_mismatch</c> and nothing is sent.</summary>
         public long ExpectedMatchId { get; set; }
+
+        /// <summary>
+        /// When positive (with <see cref="ExpectedMatchId"/>), the game of the series the game
+        /// played. When discovery shows the match at another game, or no live match, that game
+        /// is over: nothing is sent and the public match says how it ended (a lost answer
+        /// across a restart).
+        /// </summary>
+        public int ExpectedGame { get; set; }
     }
 
     /// <summary>What <see cref="ArenaClient.SubmitResultAsync(ResultSubmission, CancellationToken)"/> did and what the arena answered.</summary>
@@ -94,6 +102,35 @@ namespace Arena.Client
 
         /// <summary>The match reported on (0 when discovery did not get that far).</summary>
         public long MatchId { get; internal set; }
+
+        /// <summary>The game of the series this submission is for (0 after a restart without <see cref="ResultSubmission.ExpectedGame"/>).</summary>
+        public int Game { get; internal set; }
+
+        /// <summary>The series' length: 1 (or 0, from an arena without series) for a single match.</summary>
+        public int BestOf { get; internal set; }
+
+        /// <summary>
+        /// The series score after this submission as far as the client knows: discovery's score,
+        /// plus the game when the answer confirmed it, or the public match's after a look-up.
+        /// </summary>
+        public SeriesScore SeriesScore { get; internal set; }
+
+        /// <summary>Whether the match is a series of more than one game.</summary>
+        public bool IsSeries { get { return BestOf > 1; } }
+
+        /// <summary>
+        /// Whether this submission's game is decided and its series is not: the game readies
+        /// for the next game (<see cref="ArenaClient.ReadyAsync"/>) and plays it.
+        /// <see cref="MatchStatus"/> is then scheduled (or live, when both sides readied already).
+        /// </summary>
+        public bool SeriesGoesOn
+        {
+            get
+            {
+                return IsSuccess && (Status == Confirmed || Status == Decided) &&
+                    MatchStatus != Client.MatchStatus.Confirmed && MatchStatus != Client.MatchStatus.Forfeited;
+            }
+        }
 
         /// <summary>The canonical result string: exactly the bytes hashed and posted. Null when nothing was built.</summary>
         public string Canonical { get; internal set; }
@@ -166,9 +203,11 @@ namespace Arena.Client
             LiveMatch match = discovery.Value;
             if (match == null)
             {
-                if (submission.ExpectedMatchId > 0) return await AfterRestartAsync(outcome, submission.ExpectedMatchId, local, cancellationToken);
+                if (submission.ExpectedMatchId > 0) return await AfterRestartAsync(outcome, submission, local, cancellationToken);
                 return Fail(outcome, ArenaError.NoLiveMatch, 204, null);
             }
+            if (submission.ExpectedMatchId > 0 && submission.ExpectedGame > 0 && match.MatchId == submission.ExpectedMatchId && match.Game != submission.ExpectedGame)
+                return await AfterRestartAsync(outcome, submission, local, cancellationToken); // the series moved on from the game played
             outcome.MatchId = match.MatchId;
             if (!match.IsValid) return Fail(outcome, ArenaError.InvalidLiveMatch, 200, "match " + match.MatchId);
             if (submission.ExpectedMatchId > 0 && submission.ExpectedMatchId != match.MatchId)
@@ -185,6 +224,9 @@ namespace Arena.Client
             if (!canonical.IsAccepted) return Fail(outcome, canonical.Refusal, 0, "the game's result cannot be canonicalized");
             outcome.Canonical = canonical.Canonical;
             outcome.ResultHash = canonical.Sha256;
+            outcome.Game = match.Game;
+            outcome.BestOf = match.BestOf;
+            outcome.SeriesScore = match.SeriesScore;
 
             var body = JsonValue.NewObject()
                 .Set("protocol", ResultProtocol)
@@ -233,11 +275,12 @@ namespace Arena.Client
                     outcome.Status = r.Value.GetString("status") ?? "";
                     outcome.MatchStatus = r.Value.GetString("matchStatus") ?? "";
                     outcome.HttpStatus = r.HttpStatus;
+                    if (outcome.Status == SubmitResult.Confirmed) outcome.SeriesScore = outcome.SeriesScore.WithGameWonBy(winnerSide);
                     if (answerMayBeLost && outcome.Status == SubmitResult.Duplicate)
                         return await SettleLostAnswerAsync(outcome, match, winnerSide, SubmitResult.Duplicate, r.HttpStatus, ct);
                     return outcome;
                 }
-                if (answerMayBeLost && r.HttpStatus == 409 && r.Error == "already_resolved")
+                if (answerMayBeLost && r.HttpStatus == 409 && (r.Error == "already_resolved" || match.IsSeries && r.Error == "not_live"))
                     return await SettleLostAnswerAsync(outcome, match, winnerSide, r.Error, r.HttpStatus, ct);
                 if (!r.IsRetryable) return Fail(outcome, r.Error, r.HttpStatus, r.Detail);
                 if (attemptsLeft == 0) return Fail(outcome, ArenaError.RetriesExhausted, r.HttpStatus, "after " + outcome.Attempts + " attempts, the last: " + r);
@@ -249,12 +292,16 @@ namespace Arena.Client
         }
 
         // AfterRestartAsync answers a submission for the match the game played when discovery
-        // says there is no live match: the game may have sent its result and stopped (crash,
-        // lost connection) before reading the answer, and the match was decided since. The
-        // public match says how it ended: decided (winner, won) or undecided; nothing is posted.
-        // A match the arena does not know stays no_live_match.
-        async Task<SubmitResult> AfterRestartAsync(SubmitResult outcome, long matchId, string local, CancellationToken ct)
+        // says there is no live match (or, with ExpectedGame, that the series is at another
+        // game): the game may have sent its result and stopped (crash, lost connection) before
+        // reading the answer, and the match (or the game) was decided since. The public match
+        // says how it ended: decided (winner, won) or undecided; nothing is posted. In a series
+        // with ExpectedGame, the game is looked for among the decided games: decided, its winner
+        // is reported with the series score and the match's status (scheduled or live: the
+        // series goes on). A match the arena does not know stays no_live_match.
+        async Task<SubmitResult> AfterRestartAsync(SubmitResult outcome, ResultSubmission submission, string local, CancellationToken ct)
         {
+            long matchId = submission.ExpectedMatchId;
             outcome.MatchId = matchId;
             var lookup = await GetMatchAsync(matchId, ct);
             if (!lookup.IsSuccess && lookup.Error == "match_not_found")
@@ -264,33 +311,59 @@ namespace Arena.Client
             outcome.HttpStatus = lookup.HttpStatus;
             outcome.MatchStatus = pm.Status;
             outcome.Status = SubmitResult.Undecided;
-            if (!pm.IsDecided) return outcome;
-            outcome.Status = SubmitResult.Decided;
-            if (pm.Winner != null)
+            PlayerRef won = null;
+            if (pm.BestOf > 1)
             {
-                outcome.DecidedWinner = pm.Winner.PlatformId;
-                Func<string, int> side = id =>
-                    pm.Player1 != null && id == pm.Player1.PlatformId ? 1 : pm.Player2 != null && id == pm.Player2.PlatformId ? 2 : 0;
-                int mine = side(local), won = side(pm.Winner.PlatformId);
-                if (mine != 0 && won != 0) outcome.Won = mine == won;
+                outcome.Game = submission.ExpectedGame;
+                outcome.BestOf = pm.BestOf;
+                outcome.SeriesScore = pm.SeriesScore;
+                var game = pm.DecidedGame(submission.ExpectedGame);
+                if (game != null)
+                {
+                    outcome.Status = SubmitResult.Decided;
+                    won = game.Winner;
+                }
+            }
+            if (outcome.Status == SubmitResult.Undecided && pm.IsDecided)
+            {
+                outcome.Status = SubmitResult.Decided;
+                won = pm.Winner;
+            }
+            if (won != null)
+            {
+                outcome.DecidedWinner = won.PlatformId;
+                int mine = pm.SideOf(local), theirs = pm.SideOf(won.PlatformId);
+                if (mine != 0 && theirs != 0) outcome.Won = mine == theirs;
             }
             return outcome;
         }
 
         // SettleLostAnswerAsync reads the public match after a retry was answered
-        // already_resolved or duplicate: decided for the side of our winner is success
-        // ("decided"). Otherwise a duplicate stands as answered (the arena holds our hash; the
-        // match awaits the other side or was disputed), and already_resolved fails.
+        // already_resolved or duplicate (or, in a series, not_live: the game was decided and the
+        // match went back to scheduled): decided for the side of our winner is success
+        // ("decided"): the match in a single match, the game played in a series (then with the
+        // series score). Otherwise a duplicate stands as answered (the arena holds our hash; the
+        // match awaits the other side or was disputed), and the 409 fails with its code.
         async Task<SubmitResult> SettleLostAnswerAsync(SubmitResult outcome, LiveMatch match, int winnerSide, string code, int httpStatus, CancellationToken ct)
         {
             var lookup = await GetMatchAsync(match.MatchId, ct);
-            if (lookup.IsSuccess && lookup.Value.IsDecided && lookup.Value.Winner != null &&
-                match.SideOf(lookup.Value.Winner.PlatformId) == winnerSide)
+            PlayerRef won = null;
+            if (lookup.IsSuccess)
+            {
+                if (match.IsSeries)
+                {
+                    var game = lookup.Value.DecidedGame(match.Game);
+                    if (game != null) won = game.Winner;
+                }
+                else if (lookup.Value.IsDecided) won = lookup.Value.Winner;
+            }
+            if (won != null && match.SideOf(won.PlatformId) == winnerSide)
             {
                 outcome.Status = SubmitResult.Decided;
                 outcome.MatchStatus = lookup.Value.Status;
-                outcome.DecidedWinner = lookup.Value.Winner.PlatformId;
+                outcome.DecidedWinner = won.PlatformId;
                 outcome.HttpStatus = lookup.HttpStatus;
+                if (match.IsSeries) outcome.SeriesScore = lookup.Value.SeriesScore;
                 return outcome;
             }
             if (!lookup.IsSuccess) Trace("submit match " + match.MatchId + ": look-up after a lost answer failed: " + lookup);

@@ -126,6 +126,14 @@ namespace Arena.Client
         public string ResultProtocol { get; private set; }
         /// <summary>The referee block, or null: do not trace or capture.</summary>
         public RefereeInfo Referee { get; private set; }
+        /// <summary>The game of the series being played, from 1 (0 from an arena without series).</summary>
+        public int Game { get; private set; }
+        /// <summary>The series' length: 1 for a single match (0 from an arena without series, read as 1).</summary>
+        public int BestOf { get; private set; }
+        /// <summary>The games each side won so far.</summary>
+        public SeriesScore SeriesScore { get; private set; }
+        /// <summary>Whether the match is a series of more than one game.</summary>
+        public bool IsSeries { get { return BestOf > 1; } }
         /// <summary>The object as the arena sent it.</summary>
         public JsonValue Raw { get; private set; }
 
@@ -207,6 +215,9 @@ namespace Arena.Client
                 TeamMaxPlayers = (int)v.GetInt64("teamMaxPlayers"),
                 ResultProtocol = v.GetString("resultProtocol") ?? "",
                 Referee = RefereeInfo.From(v["refereeM0"]),
+                Game = (int)v.GetInt64("game"),
+                BestOf = (int)v.GetInt64("bestOf"),
+                SeriesScore = SeriesScore.From(v["seriesScore"]),
                 Raw = v,
             };
         }
@@ -244,6 +255,12 @@ namespace Arena.Client
         public bool SelfReady { get; private set; }
         /// <summary>Whether the opponent marked ready.</summary>
         public bool OpponentReady { get; private set; }
+        /// <summary>The game of the series next to be played, from 1 (0 from an arena without series).</summary>
+        public int Game { get; private set; }
+        /// <summary>The series' length: 1 for a single match.</summary>
+        public int BestOf { get; private set; }
+        /// <summary>The games each side won so far.</summary>
+        public SeriesScore SeriesScore { get; private set; }
         /// <summary>The object as the arena sent it.</summary>
         public JsonValue Raw { get; private set; }
 
@@ -263,7 +280,78 @@ namespace Arena.Client
                 WindowOpen = v.GetBool("windowOpen"),
                 SelfReady = v.GetBool("selfReady"),
                 OpponentReady = v.GetBool("opponentReady"),
+                Game = (int)v.GetInt64("game"),
+                BestOf = (int)v.GetInt64("bestOf"),
+                SeriesScore = SeriesScore.From(v["seriesScore"]),
                 Raw = v,
+            };
+        }
+    }
+
+    /// <summary>The games each side has won in a series, slot order.</summary>
+    public sealed class SeriesScore
+    {
+        /// <summary>A score of <paramref name="p1"/> games to <paramref name="p2"/>.</summary>
+        public SeriesScore(int p1, int p2)
+        {
+            P1 = p1;
+            P2 = p2;
+        }
+
+        /// <summary>Games slot 1 won.</summary>
+        public int P1 { get; }
+        /// <summary>Games slot 2 won.</summary>
+        public int P2 { get; }
+
+        /// <summary>This score with one more game won by <paramref name="side"/> (1 or 2; any other side changes nothing).</summary>
+        public SeriesScore WithGameWonBy(int side)
+        {
+            return new SeriesScore(P1 + (side == 1 ? 1 : 0), P2 + (side == 2 ? 1 : 0));
+        }
+
+        internal static SeriesScore From(JsonValue v)
+        {
+            if (v == null || v.Kind != JsonKind.Object) return new SeriesScore(0, 0);
+            return new SeriesScore((int)v.GetInt64("p1"), (int)v.GetInt64("p2"));
+        }
+
+        /// <summary>The score as <c>{"p1":N,"p2":M}</c>.</summary>
+        public JsonValue ToJson() { return JsonValue.NewObject().Set("p1", P1).Set("p2", P2); }
+
+        public override bool Equals(object obj)
+        {
+            var o = obj as SeriesScore;
+            return o != null && o.P1 == P1 && o.P2 == P2;
+        }
+
+        public override int GetHashCode() { return P1 * 31 + P2; }
+
+        public override string ToString() { return P1 + "-" + P2; }
+    }
+
+    /// <summary>One game of a match's series as the public match shows it.</summary>
+    public sealed class MatchGame
+    {
+        /// <summary>The game's number, from 1.</summary>
+        public int Game { get; private set; }
+        /// <summary>One of <see cref="MatchStatus"/>.</summary>
+        public string Status { get; private set; }
+        /// <summary>The game's winner; null while the game is undecided.</summary>
+        public PlayerRef Winner { get; private set; }
+        /// <summary><c>game_client</c>, <c>player_report</c>, <c>admin</c>, ... or null.</summary>
+        public string ResultSource { get; private set; }
+        /// <summary>When the game was decided (ISO-8601 UTC), or null.</summary>
+        public string DecidedAt { get; private set; }
+
+        internal static MatchGame From(JsonValue v)
+        {
+            return new MatchGame
+            {
+                Game = (int)v.GetInt64("game"),
+                Status = v.GetString("status") ?? "",
+                Winner = PlayerRef.From(v["winner"]),
+                ResultSource = v.GetString("resultSource"),
+                DecidedAt = v.GetString("decidedAt"),
             };
         }
     }
@@ -339,11 +427,34 @@ namespace Arena.Client
         public PlayerRef Winner { get; private set; }
         /// <summary><c>player_report</c>, <c>admin</c>, <c>game_client</c>, ... or null.</summary>
         public string ResultSource { get; private set; }
+        /// <summary>The series' length: 1 for a single match.</summary>
+        public int BestOf { get; private set; }
+        /// <summary>The games each side won so far.</summary>
+        public SeriesScore SeriesScore { get; private set; }
+        /// <summary>The decided games, then the game under way (no winner).</summary>
+        public IReadOnlyList<MatchGame> Games { get; private set; }
         /// <summary>The object as the arena sent it.</summary>
         public JsonValue Raw { get; private set; }
 
         /// <summary>Whether the match is decided: confirmed or forfeited.</summary>
         public bool IsDecided { get { return Status == MatchStatus.Confirmed || Status == MatchStatus.Forfeited; } }
+
+        /// <summary>Game <paramref name="game"/> when it is decided (has a winner), else null.</summary>
+        public MatchGame DecidedGame(int game)
+        {
+            foreach (var g in Games)
+                if (g.Game == game && g.Winner != null) return g;
+            return null;
+        }
+
+        /// <summary>The slot (1 or 2) of a player the match names, 0 when neither (it names the captains only).</summary>
+        public int SideOf(string platformId)
+        {
+            if (string.IsNullOrEmpty(platformId)) return 0;
+            if (Player1 != null && platformId == Player1.PlatformId) return 1;
+            if (Player2 != null && platformId == Player2.PlatformId) return 2;
+            return 0;
+        }
 
         /// <summary>Reads a public match; throws <see cref="FormatException"/> when it is not an object.</summary>
         public static PublicMatch FromJson(JsonValue v)
@@ -358,8 +469,20 @@ namespace Arena.Client
                 Player2 = PlayerRef.From(v["player2"]),
                 Winner = PlayerRef.From(v["winner"]),
                 ResultSource = v.GetString("resultSource"),
+                BestOf = (int)v.GetInt64("bestOf"),
+                SeriesScore = SeriesScore.From(v["seriesScore"]),
+                Games = ReadGames(v["games"]),
                 Raw = v,
             };
+        }
+
+        static IReadOnlyList<MatchGame> ReadGames(JsonValue v)
+        {
+            var list = new List<MatchGame>();
+            if (v != null)
+                foreach (var g in v.Items)
+                    if (g.Kind == JsonKind.Object) list.Add(MatchGame.From(g));
+            return list;
         }
     }
 }

@@ -131,6 +131,39 @@ namespace Arena.Client.Tests
                 .Set("tournament", JsonValue.NewObject().Set("slug", "winter-cup").Set("name", "Winter Cup"));
         }
 
+        /// <summary>
+        /// A live match at game <paramref name="game"/> of a best of <paramref name="bestOf"/>,
+        /// the series standing at <paramref name="p1Wins"/>-<paramref name="p2Wins"/>.
+        /// </summary>
+        public static JsonValue SeriesMatch(int game, int bestOf, int p1Wins, int p2Wins, int slot = 1)
+        {
+            return LiveMatch(nonce: "nonce-42-" + game, slot: slot).Set("game", game).Set("bestOf", bestOf)
+                .Set("seriesScore", JsonValue.NewObject().Set("p1", p1Wins).Set("p2", p2Wins));
+        }
+
+        /// <summary>
+        /// The public match of a series: its status, the decided games' winners in order, and
+        /// the series' winner once decided.
+        /// </summary>
+        public static JsonValue PublicSeries(long id, string status, int bestOf, params string[] gameWinners)
+        {
+            Func<string, JsonValue> player = p => JsonValue.NewObject().Set("platformId", p).Set("personaName", "Player " + p.Substring(15)).Set("avatarUrl", "");
+            var games = JsonValue.NewArray();
+            int p1 = 0, p2 = 0;
+            for (int i = 0; i < gameWinners.Length; i++)
+            {
+                if (gameWinners[i] == P1) p1++; else p2++;
+                games.Add(JsonValue.NewObject().Set("game", i + 1).Set("status", "confirmed").Set("winner", player(gameWinners[i]))
+                    .Set("resultSource", "game_client").Set("score", JsonValue.Null).Set("decidedAt", "2026-11-27T15:00:00Z"));
+            }
+            if (status == "live" || status == "awaiting_result" || status == "disputed")
+                games.Add(JsonValue.NewObject().Set("game", gameWinners.Length + 1).Set("status", status).Set("winner", JsonValue.Null)
+                    .Set("resultSource", JsonValue.Null).Set("score", JsonValue.Null).Set("decidedAt", JsonValue.Null));
+            string winner = status == "confirmed" ? gameWinners[gameWinners.Length - 1] : null;
+            return PublicMatch(id, status, winner).Set("bestOf", bestOf)
+                .Set("seriesScore", JsonValue.NewObject().Set("p1", p1).Set("p2", p2)).Set("games", games);
+        }
+
         /// <summary>A client of P1 against <paramref name="http"/> whose waits are recorded, not slept.</summary>
         public static ArenaClient Client(FakeHttp http, List<TimeSpan> waits = null, Action<ArenaClientSettings> tweak = null)
         {

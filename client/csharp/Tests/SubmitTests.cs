@@ -265,6 +265,93 @@ namespace Arena.Client.Tests
         }
 
         [Test]
+        static async Task SeriesGameConfirmedGoesOn()
+        {
+            // Game 2 of a best of 3 at 1-0: P1 wins it, the series is P1's.
+            var http = Arena(Fake.SeriesMatch(2, 3, 1, 0), Answers(Fake.Json(200, "{\"status\":\"confirmed\",\"matchStatus\":\"confirmed\"}")));
+            var r = await SubmitP1Wins(Fake.Client(http));
+            Assert.Equal("confirmed", r.Status, "status: " + r);
+            Assert.Equal(2, r.Game, "game");
+            Assert.Equal(3, r.BestOf, "bestOf");
+            Assert.Equal(new SeriesScore(2, 0), r.SeriesScore, "series score");
+            Assert.False(r.SeriesGoesOn, "the series is decided");
+            // Game 1 at 0-0, won by P1: back to scheduled, the series goes on.
+            http = Arena(Fake.SeriesMatch(1, 3, 0, 0), Answers(Fake.Json(200, "{\"status\":\"confirmed\",\"matchStatus\":\"scheduled\"}")));
+            r = await SubmitP1Wins(Fake.Client(http));
+            Assert.Equal(new SeriesScore(1, 0), r.SeriesScore, "series score");
+            Assert.True(r.SeriesGoesOn, "ready for game 2");
+            Assert.True(http.To("POST", ResultPath)[0].Json.GetString("result").Contains("nonce-42-1"), "game 1's nonce");
+        }
+
+        [Test]
+        static async Task SeriesLostAnswerThenNotLiveIsTheGameDecided()
+        {
+            // Game 1's confirming answer is lost; the retry meets not_live (the match went back
+            // to scheduled): the public match's games show game 1 won by P1.
+            var http = Arena(Fake.SeriesMatch(1, 3, 0, 0), Answers(Fake.Dropped(), Fake.Json(409, "{\"error\":\"not_live\"}")),
+                Fake.PublicSeries(42, "scheduled", 3, Fake.P1));
+            var r = await SubmitP1Wins(Fake.Client(http));
+            Assert.True(r.IsSuccess, "success: " + r);
+            Assert.Equal("decided", r.Status, "status");
+            Assert.Equal("scheduled", r.MatchStatus, "matchStatus");
+            Assert.Equal(Fake.P1, r.DecidedWinner, "winner");
+            Assert.Equal(1, r.Game, "game");
+            Assert.Equal(new SeriesScore(1, 0), r.SeriesScore, "series score");
+            Assert.True(r.SeriesGoesOn, "the series goes on");
+            // Decided for the other side: the 409 stands.
+            http = Arena(Fake.SeriesMatch(1, 3, 0, 0), Answers(Fake.Dropped(), Fake.Json(409, "{\"error\":\"not_live\"}")),
+                Fake.PublicSeries(42, "scheduled", 3, Fake.P2));
+            r = await SubmitP1Wins(Fake.Client(http));
+            Assert.Equal("not_live", r.Error, "the other side won game 1");
+            // not_live in a single match is not a lost answer.
+            http = Arena(Fake.LiveMatch(), Answers(Fake.Dropped(), Fake.Json(409, "{\"error\":\"not_live\"}")), Fake.PublicMatch(42, "confirmed", Fake.P1));
+            r = await SubmitP1Wins(Fake.Client(http));
+            Assert.Equal("not_live", r.Error, "best of 1");
+        }
+
+        [Test]
+        static async Task SeriesLostAnswerThenAlreadyResolvedIsTheDecidingGame()
+        {
+            var http = Arena(Fake.SeriesMatch(3, 3, 1, 1), Answers(Fake.Dropped(), Fake.Json(409, "{\"error\":\"already_resolved\"}")),
+                Fake.PublicSeries(42, "confirmed", 3, Fake.P2, Fake.P1, Fake.P1));
+            var r = await SubmitP1Wins(Fake.Client(http));
+            Assert.Equal("decided", r.Status, "status: " + r);
+            Assert.Equal("confirmed", r.MatchStatus, "matchStatus");
+            Assert.Equal(3, r.Game, "game");
+            Assert.Equal(new SeriesScore(2, 1), r.SeriesScore, "series score");
+            Assert.False(r.SeriesGoesOn, "decided");
+        }
+
+        [Test]
+        static async Task SeriesAfterARestartTheGamePlayedIsLookedUp()
+        {
+            // P2 played game 1, won by P1; restarted, discovery shows no live match (scheduled)
+            // or game 2 live already: game 1 is reported decided, nothing is posted.
+            foreach (var live in new[] { null, Fake.SeriesMatch(2, 3, 1, 0, slot: 2) })
+            {
+                var lookup = Fake.PublicSeries(42, live == null ? "scheduled" : "live", 3, Fake.P1);
+                var http = Arena(live, Answers(Pending()), lookup);
+                var client = Fake.Client(http, tweak: s => s.MockSteamId = Fake.P2);
+                var r = await client.SubmitResultAsync(new ResultSubmission { Winner = Fake.P1, OpponentPlatformId = Fake.P1, ResultJson = "{}",
+                    ExpectedMatchId = 42, ExpectedGame = 1 });
+                string label = live == null ? "scheduled" : "game 2 live";
+                Assert.True(r.IsSuccess, "success: " + r);
+                Assert.Equal("decided", r.Status, "status, " + label);
+                Assert.Equal(lookup.GetString("status"), r.MatchStatus, "matchStatus, " + label);
+                Assert.Equal(Fake.P1, r.DecidedWinner, "winner, " + label);
+                Assert.Equal<bool?>(false, r.Won, "won, " + label);
+                Assert.Equal(1, r.Game, "game, " + label);
+                Assert.Equal(new SeriesScore(1, 0), r.SeriesScore, "series score, " + label);
+                Assert.True(r.SeriesGoesOn, "goes on, " + label);
+                Assert.Equal(0, http.To("POST", ResultPath).Count, "nothing posted, " + label);
+            }
+            // Without the game, a series back to scheduled is undecided.
+            var h = Arena(null, Answers(Pending()), Fake.PublicSeries(42, "scheduled", 3, Fake.P1));
+            var u = await Fake.Client(h).SubmitResultAsync(new ResultSubmission { Winner = Fake.P1, OpponentPlatformId = Fake.P2, ResultJson = "{}", ExpectedMatchId = 42 });
+            Assert.Equal("undecided", u.Status, "without the game");
+        }
+
+        [Test]
         static async Task NoLiveMatchWithoutAMatchIdOrForAnUnknownMatch()
         {
             var http = Arena(null, Answers(Pending()), Fake.PublicMatch(42, "confirmed", Fake.P1));

@@ -46,6 +46,11 @@ namespace Arena.Client.Tests
             if (!condition) throw new AssertionException(what);
         }
 
+        public static void False(bool condition, string what)
+        {
+            if (condition) throw new AssertionException(what);
+        }
+
         public static void Null(object value, string what)
         {
             if (value != null) throw new AssertionException(what + ": expected null, got <" + value + ">");

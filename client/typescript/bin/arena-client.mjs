@@ -27,10 +27,14 @@ commands:
   upcoming                                   the upcoming match, or {"none":true}
   live                                       the live match (discovery), or {"none":true}
   ready --match N                            mark yourself ready
-  submit --match N --opponent ID --winner W [--score P1,P2] [--result JSON]
+  submit --match N [--game G] --opponent ID --winner W [--score P1,P2] [--result JSON]
          [--role host|guest] [--attempts 1..5]
                                              submit a result (without --result: JSON on stdin;
-                                             an empty --winner is a draw: nothing is sent)
+                                             an empty --winner is a draw: nothing is sent);
+                                             --game: the game of the series played (a series'
+                                             lost answer after a restart); in a series the
+                                             answer carries game, bestOf and seriesScore, and
+                                             matchStatus scheduled means: ready again
   verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
                                              verify the arena's event log and signed head (no --as
                                              needed); print the head as JSON; --head: a head saved
@@ -54,7 +58,7 @@ const COMMAND_FLAGS = {
   live: [],
   discover: [],
   ready: ["match"],
-  submit: ["match", "opponent", "winner", "score", "result", "role", "attempts"],
+  submit: ["match", "game", "opponent", "winner", "score", "result", "role", "attempts"],
   "verify-log": ["base", "head", "api-key", "retries"],
 };
 
@@ -111,11 +115,11 @@ function integer(flags, name) {
  * (a safe integer); anything else, 042 included, is a usage error, the
  * same in every client.
  */
-function matchFlag(flags) {
-  const s = flags.match;
+function matchFlag(flags, name = "match") {
+  const s = flags[name];
   if (s === undefined) return undefined;
   if (!/^[1-9][0-9]*$/.test(s) || !Number.isSafeInteger(Number(s))) {
-    throw new UsageError(`--match: not a match id: ${JSON.stringify(s)} (decimal digits, no sign, no leading zero)`);
+    throw new UsageError(`--${name}: not a ${name === "match" ? "match id" : "game number"}: ${JSON.stringify(s)} (decimal digits, no sign, no leading zero)`);
   }
   return Number(s);
 }
@@ -192,6 +196,8 @@ async function submit(client, as, flags, stdout, opts) {
   // As in the Go client: an absent --winner is a draw, an absent --opponent
   // is "" (refused by the 1v1 guard), an absent --match checks no match id.
   const matchId = matchFlag(flags);
+  const game = matchFlag(flags, "game");
+  if (game !== undefined && (matchId === undefined || game > 2147483647)) throw new UsageError("submit: --game needs --match (and is a game number)");
   let score;
   if (flags.score !== undefined && flags.score !== "") {
     const m = /^\s*([0-9]+)\s*,\s*([0-9]+)\s*$/.exec(flags.score);
@@ -202,16 +208,21 @@ async function submit(client, as, flags, stdout, opts) {
   if (isBlank(result)) result = "{}"; // no result at all: an empty object, as in the Go client
   const input = { result, winner: flags.winner ?? "", opponentId: flags.opponent ?? "", localAccountId: as };
   if (matchId !== undefined) input.matchId = matchId;
+  if (game !== undefined) input.game = game;
   if (score !== undefined) input.score = score;
   const out = await client.submit(input, opts);
-  if (out.status === "draw") line(stdout, { status: "draw" });
-  else if (out.status === "decided") {
-    const v = { status: out.status, matchStatus: out.matchStatus };
-    if (out.winner !== undefined) v.winner = out.winner;
-    if (out.won !== undefined) v.won = out.won;
-    line(stdout, v);
+  if (out.status === "draw") {
+    line(stdout, { status: "draw" });
+    return 0;
   }
-  else line(stdout, { status: out.status, matchStatus: out.matchStatus });
+  // The series fields only for a series: a best of 1 prints as before.
+  const v = { status: out.status, matchStatus: out.matchStatus };
+  if (out.status === "decided" && out.winner !== undefined) v.winner = out.winner;
+  if (out.status === "decided" && out.won !== undefined) v.won = out.won;
+  if (out.game !== undefined) v.game = out.game;
+  if (out.bestOf !== undefined) v.bestOf = out.bestOf;
+  if (out.seriesScore !== undefined) v.seriesScore = out.seriesScore;
+  line(stdout, v);
   return 0;
 }
 

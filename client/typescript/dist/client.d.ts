@@ -1,5 +1,5 @@
 import { type GameResult } from "./canonical.js";
-import { type LiveMatch, type MatchStatus, type PublicMatch, type ReadyState, type UpcomingMatch } from "./match.js";
+import { type LiveMatch, type MatchStatus, type PublicMatch, type SeriesScore, type ReadyState, type UpcomingMatch } from "./match.js";
 import { Recordings } from "./recordings.js";
 import { type ArenaSettings, type ArenaSettingsInput } from "./settings.js";
 import { Titles } from "./titles.js";
@@ -41,6 +41,13 @@ export interface SubmitInput {
     localAccountId?: string;
     /** When given, the live match must be this one (else `match_mismatch`). */
     matchId?: number;
+    /**
+     * With matchId: the game of the series the game played. When discovery
+     * shows the match at another game, or no live match, that game is over:
+     * nothing is posted and the public match says how it ended (a lost
+     * answer across a restart).
+     */
+    game?: number;
     /** Sent as score when the game has one. */
     score?: Score;
     /** Sent as startedAt when given. */
@@ -72,7 +79,23 @@ export interface Submission {
      * captain, or no winner).
      */
     won?: boolean;
+    /** In a series (bestOf > 1): the game this submission is for (absent after a restart without input.game). */
+    game?: number;
+    /** In a series: its length. */
+    bestOf?: number;
+    /**
+     * In a series: the score after this submission as far as the client
+     * knows: discovery's, plus the game when the answer confirmed it, or the
+     * public match's after a look-up.
+     */
+    seriesScore?: SeriesScore;
 }
+/**
+ * Whether the submission's game is decided and its series is not: the
+ * game readies for the next game (ready) and plays it. matchStatus is then
+ * scheduled (or live, when both sides readied already).
+ */
+export declare function seriesGoesOn(s: Submission | Draw): boolean;
 /** A draw: the protocol has none, so nothing was submitted (spec 4.4). */
 export interface Draw {
     status: "draw";
@@ -165,16 +188,22 @@ export declare class ArenaClient {
     /** The attempts of a submit, with the lost-answer rule. */
     private postResult;
     /**
-     * No live match for the match the game played (input.matchId): it may
-     * have sent its result and stopped (crash, lost connection) before
-     * reading the answer, and the match was decided since. The public match
-     * says how it ended: `decided` (winner, won) or `undecided`; nothing is
-     * posted. A match the arena does not know stays `no_live_match`.
+     * No live match for the match the game played (input.matchId), or, with
+     * input.game, the series at another game: the game may have sent its
+     * result and stopped (crash, lost connection) before reading the answer,
+     * and the match (or the game) was decided since. The public match says
+     * how it ended: `decided` (winner, won) or `undecided`; nothing is
+     * posted. In a series with input.game, the game is looked for among the
+     * decided games: decided, its winner is reported with the series score
+     * and the match's status (scheduled or live: the series goes on). A
+     * match the arena does not know stays `no_live_match`.
      */
     private afterRestart;
     /**
-     * Looks the match up after a retry met already_resolved (refusal set) or
-     * duplicate (refusal undefined; submission is the server's answer).
+     * Looks the match up after a retry met already_resolved or, in a series,
+     * not_live (refusal set) or duplicate (refusal undefined; submission is
+     * the server's answer). In a series the game played (m.game) is looked
+     * for among the decided games.
      */
     private resolveLostAnswer;
 }

@@ -1,6 +1,6 @@
 import { canonicalResult, sha256Hex } from "./canonical.js";
 import { ArenaError } from "./errors.js";
-import { RESULT_PROTOCOL, isTeam, isValidLiveMatch, sideOf, } from "./match.js";
+import { RESULT_PROTOCOL, decidedGame, isSeries, isTeam, isValidLiveMatch, sideOf, } from "./match.js";
 import { Recordings } from "./recordings.js";
 import { ensureEnabled, exhausted, submitBackoffSeconds } from "./runtime.js";
 import { normalizeSettings, validateSettings } from "./settings.js";
@@ -9,6 +9,16 @@ import { TraceRecorder } from "./trace.js";
 import { Transport, answerError, sleep as realSleep } from "./transport.js";
 /** How long one request may take before it counts as a network failure. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * Whether the submission's game is decided and its series is not: the
+ * game readies for the next game (ready) and plays it. matchStatus is then
+ * scheduled (or live, when both sides readied already).
+ */
+export function seriesGoesOn(s) {
+    return ((s.status === "confirmed" || s.status === "decided") &&
+        s.matchStatus !== "confirmed" &&
+        s.matchStatus !== "forfeited");
+}
 /**
  * The arena game client of spec 4.4 for one arena and the local player.
  * Every network method rejects with ArenaError (the server's code, or one
@@ -168,6 +178,9 @@ export class ArenaClient {
                 return this.afterRestart(input, signal);
             throw new ArenaError("no_live_match", "no live match");
         }
+        if (input.matchId !== undefined && input.game !== undefined && input.game > 0 && m.matchId === input.matchId && m.game !== input.game) {
+            return this.afterRestart(input, signal); // the series moved on from the game played
+        }
         if (!isValidLiveMatch(m))
             throw new ArenaError("invalid_live_match", `live match ${m.matchId} (slot ${m.slot}, protocol ${m.resultProtocol}) cannot be reported on`);
         if (input.matchId !== undefined && input.matchId !== m.matchId) {
@@ -191,6 +204,8 @@ export class ArenaClient {
         if (input.score !== undefined)
             body.score = { p1: input.score.p1, p2: input.score.p2 };
         const sent = { matchId: m.matchId, result, resultHash };
+        if (isSeries(m))
+            Object.assign(sent, { game: m.game, bestOf: m.bestOf, seriesScore: { p1: m.seriesScore?.p1 ?? 0, p2: m.seriesScore?.p2 ?? 0 } });
         return this.postResult(m, input.winner, sent, JSON.stringify(body), signal);
     }
     /** The attempts of a submit, with the lost-answer rule. */
@@ -211,13 +226,17 @@ export class ArenaClient {
                 if (answer.status === 200 || answer.status === 201) {
                     const verdict = parseVerdict(path, answer.text);
                     const submission = { ...sent, status: verdict.status, matchStatus: verdict.matchStatus, attempts };
+                    if (verdict.status === "confirmed" && submission.seriesScore !== undefined) {
+                        const side = sideOf(m, winner);
+                        submission.seriesScore = { p1: submission.seriesScore.p1 + (side === 1 ? 1 : 0), p2: submission.seriesScore.p2 + (side === 2 ? 1 : 0) };
+                    }
                     if (failedBefore && verdict.status === "duplicate")
                         return this.resolveLostAnswer(m, winner, submission, undefined, signal);
                     return submission;
                 }
                 failure = answerError("POST", path, answer);
                 if (!failure.retryable) {
-                    if (failedBefore && failure.code === "already_resolved") {
+                    if (failedBefore && (failure.code === "already_resolved" || (isSeries(m) && failure.code === "not_live"))) {
                         return this.resolveLostAnswer(m, winner, { ...sent, status: "pending", matchStatus: "", attempts }, failure, signal);
                     }
                     throw failure;
@@ -239,11 +258,15 @@ export class ArenaClient {
         }
     }
     /**
-     * No live match for the match the game played (input.matchId): it may
-     * have sent its result and stopped (crash, lost connection) before
-     * reading the answer, and the match was decided since. The public match
-     * says how it ended: `decided` (winner, won) or `undecided`; nothing is
-     * posted. A match the arena does not know stays `no_live_match`.
+     * No live match for the match the game played (input.matchId), or, with
+     * input.game, the series at another game: the game may have sent its
+     * result and stopped (crash, lost connection) before reading the answer,
+     * and the match (or the game) was decided since. The public match says
+     * how it ended: `decided` (winner, won) or `undecided`; nothing is
+     * posted. In a series with input.game, the game is looked for among the
+     * decided games: decided, its winner is reported with the series score
+     * and the match's status (scheduled or live: the series goes on). A
+     * match the arena does not know stays `no_live_match`.
      */
     async afterRestart(input, signal) {
         const matchId = input.matchId;
@@ -258,23 +281,37 @@ export class ArenaClient {
             throw e;
         }
         const out = { status: "undecided", matchStatus: pm.status, matchId, result: "", resultHash: "", attempts: 0 };
-        if (pm.status !== "confirmed" && pm.status !== "forfeited")
-            return out;
-        out.status = "decided";
-        const winner = pm.winner?.platformId;
-        if (winner !== undefined) {
-            out.winner = winner;
+        let won = null;
+        if (isSeries(pm)) {
+            if (input.game !== undefined && input.game > 0)
+                out.game = input.game;
+            out.bestOf = pm.bestOf;
+            out.seriesScore = { p1: pm.seriesScore?.p1 ?? 0, p2: pm.seriesScore?.p2 ?? 0 };
+            const game = input.game === undefined ? undefined : decidedGame(pm, input.game);
+            if (game !== undefined) {
+                out.status = "decided";
+                won = game.winner;
+            }
+        }
+        if (out.status === "undecided" && (pm.status === "confirmed" || pm.status === "forfeited")) {
+            out.status = "decided";
+            won = pm.winner;
+        }
+        if (won != null) {
+            out.winner = won.platformId;
             const side = (id) => (id === undefined ? 0 : id === pm.player1?.platformId ? 1 : id === pm.player2?.platformId ? 2 : 0);
             const local = side(input.localAccountId ?? this.settings.mockSteamId);
-            const won = side(winner);
-            if (local !== 0 && won !== 0)
-                out.won = local === won;
+            const w = side(won.platformId);
+            if (local !== 0 && w !== 0)
+                out.won = local === w;
         }
         return out;
     }
     /**
-     * Looks the match up after a retry met already_resolved (refusal set) or
-     * duplicate (refusal undefined; submission is the server's answer).
+     * Looks the match up after a retry met already_resolved or, in a series,
+     * not_live (refusal set) or duplicate (refusal undefined; submission is
+     * the server's answer). In a series the game played (m.game) is looked
+     * for among the decided games.
      */
     async resolveLostAnswer(m, winner, submission, refusal, signal) {
         let pm;
@@ -289,10 +326,17 @@ export class ArenaClient {
                 throw refusal;
             return submission; // the duplicate answer stands: this side's hash is recorded
         }
-        const decided = pm.status === "confirmed" || pm.status === "forfeited";
-        const decidedWinner = pm.winner?.platformId ?? "";
-        if (decided && decidedWinner !== "" && sameSide(m, decidedWinner, winner)) {
-            return { ...submission, status: "decided", matchStatus: pm.status, winner: decidedWinner };
+        let won;
+        if (isSeries(m))
+            won = decidedGame(pm, m.game ?? 0)?.winner;
+        else if (pm.status === "confirmed" || pm.status === "forfeited")
+            won = pm.winner;
+        const decidedWinner = won?.platformId ?? "";
+        if (decidedWinner !== "" && sameSide(m, decidedWinner, winner)) {
+            const out = { ...submission, status: "decided", matchStatus: pm.status, winner: decidedWinner };
+            if (isSeries(m))
+                out.seriesScore = { p1: pm.seriesScore?.p1 ?? 0, p2: pm.seriesScore?.p2 ?? 0 };
+            return out;
         }
         if (refusal !== undefined)
             throw refusal;

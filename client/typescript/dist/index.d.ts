@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { ArenaClient, DEFAULT_TIMEOUT_MS } from "./client.js";
+export { ArenaClient, DEFAULT_TIMEOUT_MS, seriesGoesOn } from "./client.js";
 export type { ArenaClientOptions, Draw, Score, SubmitInput, SubmitStatus, Submission } from "./client.js";
 export { RESERVED_KEYS, canonicalResult, canonicalize, hashResult, sha256Hex } from "./canonical.js";
 export type { CanonicalResult, GameResult, ResultKeys } from "./canonical.js";
@@ -13,8 +13,8 @@ export { ArenaError, LogInvalidError } from "./errors.js";
 export type { ArenaErrorCode, ArenaErrorOptions, ClientErrorCode, RefusalCode, ServerErrorCode } from "./errors.js";
 export { DEFAULT_READ_RETRIES, GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, retryAfterMs, verifyHead, verifyLog } from "./eventlog.js";
 export type { EventLogPage, LogEvent, LogHead, VerifyLogOptions } from "./eventlog.js";
-export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
-export type { Cast, Caster, HandMode, LiveMatch, MatchStatus, PublicMatch, PublicPlayer, ReadyState, RefereeM0, Tournament, UpcomingMatch, } from "./match.js";
+export { RESULT_PROTOCOL, castPolicy, decidedGame, isCasual, isSeries, isTeam, isValidLiveMatch, sideOf } from "./match.js";
+export type { Cast, Caster, HandMode, LiveMatch, MatchGame, MatchStatus, PublicMatch, PublicPlayer, ReadyState, RefereeM0, SeriesScore, Tournament, UpcomingMatch, } from "./match.js";
 export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
 export type { Recording, RecordingInit, RecordingInitBody, SegmentFeed, SegmentInit, SegmentLink, Share, SpoolDisposition, SpoolResult, SpooledFile, UploadTarget, } from "./recordings.js";
 export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";

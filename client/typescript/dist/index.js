@@ -5,11 +5,11 @@
  *
  * @module
  */
-export { ArenaClient, DEFAULT_TIMEOUT_MS } from "./client.js";
+export { ArenaClient, DEFAULT_TIMEOUT_MS, seriesGoesOn } from "./client.js";
 export { RESERVED_KEYS, canonicalResult, canonicalize, hashResult, sha256Hex } from "./canonical.js";
 export { ArenaError, LogInvalidError } from "./errors.js";
 export { DEFAULT_READ_RETRIES, GENESIS_HASH, VERIFY_LOG_PAGE, eventHash, headMessage, retryAfterMs, verifyHead, verifyLog } from "./eventlog.js";
-export { RESULT_PROTOCOL, castPolicy, isCasual, isTeam, isValidLiveMatch, sideOf } from "./match.js";
+export { RESULT_PROTOCOL, castPolicy, decidedGame, isCasual, isSeries, isTeam, isValidLiveMatch, sideOf } from "./match.js";
 export { Recordings, UPLOAD_CONTENT_TYPE } from "./recordings.js";
 export { REPLAY_FORMAT, ReplayWriter, gzip, matchHeader, readReplayHeader } from "./replay.js";
 export { submitBackoffSeconds } from "./runtime.js";

@@ -1,5 +1,13 @@
 /** The only result protocol this client speaks (spec 9). */
 export const RESULT_PROTOCOL = "svc.result.v3";
+/** Whether the match is a series of more than one game (bestOf > 1). */
+export function isSeries(m) {
+    return (m.bestOf ?? 1) > 1;
+}
+/** Game n of the public match when it is decided (has a winner), else undefined. */
+export function decidedGame(pm, n) {
+    return pm.games?.find((g) => g.game === n && g.winner != null);
+}
 /** Whether the match has no fairness seed (gameSeed 0 or absent). */
 export function isCasual(m) {
     return !m.gameSeed;

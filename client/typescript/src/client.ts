@@ -2,12 +2,16 @@ import { canonicalResult, sha256Hex, type GameResult } from "./canonical.js";
 import { ArenaError } from "./errors.js";
 import {
   RESULT_PROTOCOL,
+  decidedGame,
+  isSeries,
   isTeam,
   isValidLiveMatch,
   sideOf,
   type LiveMatch,
   type MatchStatus,
   type PublicMatch,
+  type PublicPlayer,
+  type SeriesScore,
   type ReadyState,
   type UpcomingMatch,
 } from "./match.js";
@@ -57,6 +61,13 @@ export interface SubmitInput {
   localAccountId?: string;
   /** When given, the live match must be this one (else `match_mismatch`). */
   matchId?: number;
+  /**
+   * With matchId: the game of the series the game played. When discovery
+   * shows the match at another game, or no live match, that game is over:
+   * nothing is posted and the public match says how it ended (a lost
+   * answer across a restart).
+   */
+  game?: number;
   /** Sent as score when the game has one. */
   score?: Score;
   /** Sent as startedAt when given. */
@@ -90,6 +101,29 @@ export interface Submission {
    * captain, or no winner).
    */
   won?: boolean;
+  /** In a series (bestOf > 1): the game this submission is for (absent after a restart without input.game). */
+  game?: number;
+  /** In a series: its length. */
+  bestOf?: number;
+  /**
+   * In a series: the score after this submission as far as the client
+   * knows: discovery's, plus the game when the answer confirmed it, or the
+   * public match's after a look-up.
+   */
+  seriesScore?: SeriesScore;
+}
+
+/**
+ * Whether the submission's game is decided and its series is not: the
+ * game readies for the next game (ready) and plays it. matchStatus is then
+ * scheduled (or live, when both sides readied already).
+ */
+export function seriesGoesOn(s: Submission | Draw): boolean {
+  return (
+    (s.status === "confirmed" || s.status === "decided") &&
+    (s as Submission).matchStatus !== "confirmed" &&
+    (s as Submission).matchStatus !== "forfeited"
+  );
 }
 
 /** A draw: the protocol has none, so nothing was submitted (spec 4.4). */
@@ -274,6 +308,9 @@ export class ArenaClient {
       if (input.matchId !== undefined) return this.afterRestart(input, signal);
       throw new ArenaError("no_live_match", "no live match");
     }
+    if (input.matchId !== undefined && input.game !== undefined && input.game > 0 && m.matchId === input.matchId && m.game !== input.game) {
+      return this.afterRestart(input, signal); // the series moved on from the game played
+    }
     if (!isValidLiveMatch(m)) throw new ArenaError("invalid_live_match", `live match ${m.matchId} (slot ${m.slot}, protocol ${m.resultProtocol}) cannot be reported on`);
     if (input.matchId !== undefined && input.matchId !== m.matchId) {
       throw new ArenaError("match_mismatch", `the live match is ${m.matchId}, not ${input.matchId}`);
@@ -291,7 +328,8 @@ export class ArenaClient {
     if (this.settings.clientRole !== "") body.clientRole = this.settings.clientRole;
     if (input.startedAt !== undefined) body.startedAt = isoSeconds(input.startedAt);
     if (input.score !== undefined) body.score = { p1: input.score.p1, p2: input.score.p2 };
-    const sent = { matchId: m.matchId, result, resultHash };
+    const sent: Sent = { matchId: m.matchId, result, resultHash };
+    if (isSeries(m)) Object.assign(sent, { game: m.game, bestOf: m.bestOf, seriesScore: { p1: m.seriesScore?.p1 ?? 0, p2: m.seriesScore?.p2 ?? 0 } });
     return this.postResult(m, input.winner, sent, JSON.stringify(body), signal);
   }
 
@@ -299,7 +337,7 @@ export class ArenaClient {
   private async postResult(
     m: LiveMatch,
     winner: string,
-    sent: { matchId: number; result: string; resultHash: string },
+    sent: Sent,
     body: string,
     signal: AbortSignal | undefined,
   ): Promise<Submission> {
@@ -318,12 +356,16 @@ export class ArenaClient {
         if (answer.status === 200 || answer.status === 201) {
           const verdict = parseVerdict(path, answer.text);
           const submission: Submission = { ...sent, status: verdict.status, matchStatus: verdict.matchStatus, attempts };
+          if (verdict.status === "confirmed" && submission.seriesScore !== undefined) {
+            const side = sideOf(m, winner);
+            submission.seriesScore = { p1: submission.seriesScore.p1 + (side === 1 ? 1 : 0), p2: submission.seriesScore.p2 + (side === 2 ? 1 : 0) };
+          }
           if (failedBefore && verdict.status === "duplicate") return this.resolveLostAnswer(m, winner, submission, undefined, signal);
           return submission;
         }
         failure = answerError("POST", path, answer);
         if (!failure.retryable) {
-          if (failedBefore && failure.code === "already_resolved") {
+          if (failedBefore && (failure.code === "already_resolved" || (isSeries(m) && failure.code === "not_live"))) {
             return this.resolveLostAnswer(m, winner, { ...sent, status: "pending", matchStatus: "", attempts }, failure, signal);
           }
           throw failure;
@@ -342,11 +384,15 @@ export class ArenaClient {
   }
 
   /**
-   * No live match for the match the game played (input.matchId): it may
-   * have sent its result and stopped (crash, lost connection) before
-   * reading the answer, and the match was decided since. The public match
-   * says how it ended: `decided` (winner, won) or `undecided`; nothing is
-   * posted. A match the arena does not know stays `no_live_match`.
+   * No live match for the match the game played (input.matchId), or, with
+   * input.game, the series at another game: the game may have sent its
+   * result and stopped (crash, lost connection) before reading the answer,
+   * and the match (or the game) was decided since. The public match says
+   * how it ended: `decided` (winner, won) or `undecided`; nothing is
+   * posted. In a series with input.game, the game is looked for among the
+   * decided games: decided, its winner is reported with the series score
+   * and the match's status (scheduled or live: the series goes on). A
+   * match the arena does not know stays `no_live_match`.
    */
   private async afterRestart(input: SubmitInput, signal: AbortSignal | undefined): Promise<Submission> {
     const matchId = input.matchId as number;
@@ -360,22 +406,36 @@ export class ArenaClient {
       throw e;
     }
     const out: Submission = { status: "undecided", matchStatus: pm.status, matchId, result: "", resultHash: "", attempts: 0 };
-    if (pm.status !== "confirmed" && pm.status !== "forfeited") return out;
-    out.status = "decided";
-    const winner = pm.winner?.platformId;
-    if (winner !== undefined) {
-      out.winner = winner;
+    let won: PublicPlayer | null = null;
+    if (isSeries(pm)) {
+      if (input.game !== undefined && input.game > 0) out.game = input.game;
+      out.bestOf = pm.bestOf as number;
+      out.seriesScore = { p1: pm.seriesScore?.p1 ?? 0, p2: pm.seriesScore?.p2 ?? 0 };
+      const game = input.game === undefined ? undefined : decidedGame(pm, input.game);
+      if (game !== undefined) {
+        out.status = "decided";
+        won = game.winner;
+      }
+    }
+    if (out.status === "undecided" && (pm.status === "confirmed" || pm.status === "forfeited")) {
+      out.status = "decided";
+      won = pm.winner;
+    }
+    if (won != null) {
+      out.winner = won.platformId;
       const side = (id: string | undefined) => (id === undefined ? 0 : id === pm.player1?.platformId ? 1 : id === pm.player2?.platformId ? 2 : 0);
       const local = side(input.localAccountId ?? this.settings.mockSteamId);
-      const won = side(winner);
-      if (local !== 0 && won !== 0) out.won = local === won;
+      const w = side(won.platformId);
+      if (local !== 0 && w !== 0) out.won = local === w;
     }
     return out;
   }
 
   /**
-   * Looks the match up after a retry met already_resolved (refusal set) or
-   * duplicate (refusal undefined; submission is the server's answer).
+   * Looks the match up after a retry met already_resolved or, in a series,
+   * not_live (refusal set) or duplicate (refusal undefined; submission is
+   * the server's answer). In a series the game played (m.game) is looked
+   * for among the decided games.
    */
   private async resolveLostAnswer(
     m: LiveMatch,
@@ -393,15 +453,22 @@ export class ArenaClient {
       if (refusal !== undefined) throw refusal;
       return submission; // the duplicate answer stands: this side's hash is recorded
     }
-    const decided = pm.status === "confirmed" || pm.status === "forfeited";
-    const decidedWinner = pm.winner?.platformId ?? "";
-    if (decided && decidedWinner !== "" && sameSide(m, decidedWinner, winner)) {
-      return { ...submission, status: "decided", matchStatus: pm.status, winner: decidedWinner };
+    let won: PublicPlayer | null | undefined;
+    if (isSeries(m)) won = decidedGame(pm, m.game ?? 0)?.winner;
+    else if (pm.status === "confirmed" || pm.status === "forfeited") won = pm.winner;
+    const decidedWinner = won?.platformId ?? "";
+    if (decidedWinner !== "" && sameSide(m, decidedWinner, winner)) {
+      const out: Submission = { ...submission, status: "decided", matchStatus: pm.status, winner: decidedWinner };
+      if (isSeries(m)) out.seriesScore = { p1: pm.seriesScore?.p1 ?? 0, p2: pm.seriesScore?.p2 ?? 0 };
+      return out;
     }
     if (refusal !== undefined) throw refusal;
     return submission; // the duplicate answer stands: this side's hash is recorded
   }
 }
+
+/** What a submit sent: the fields every answer carries. */
+type Sent = Pick<Submission, "matchId" | "result" | "resultHash" | "game" | "bestOf" | "seriesScore">;
 
 /** Whether a and b are on the same side: the same id in 1v1, the same roster in team mode. */
 function sameSide(m: LiveMatch, a: string, b: string): boolean {

@@ -69,6 +69,18 @@ export interface LiveMatch {
   resultProtocol: string;
   /** Absent: do not trace or capture. */
   refereeM0?: RefereeM0;
+  /** The game of the series being played, from 1 (absent from an arena without series). */
+  game?: number;
+  /** The series' length: 1 for a single match (absent: 1). */
+  bestOf?: number;
+  /** The games each side won so far. */
+  seriesScore?: SeriesScore;
+}
+
+/** The games each side has won in a series, slot order. */
+export interface SeriesScore {
+  p1: number;
+  p2: number;
 }
 
 /** The caller's next match before it goes live (spec 2.2). */
@@ -83,6 +95,12 @@ export interface UpcomingMatch {
   windowOpen: boolean;
   selfReady: boolean;
   opponentReady: boolean;
+  /** The game of the series next to be played, from 1. */
+  game?: number;
+  /** The series' length: 1 for a single match. */
+  bestOf?: number;
+  /** The games each side won so far. */
+  seriesScore?: SeriesScore;
 }
 
 /** The answer to a ready call; live is true once both sides are ready. */
@@ -125,6 +143,33 @@ export interface PublicMatch {
   score: { p1: number; p2: number } | null;
   resultSource: string | null;
   tournament: Tournament | null;
+  /** The series' length: 1 for a single match. */
+  bestOf?: number;
+  seriesScore?: SeriesScore;
+  /** The decided games, then the game under way (winner null). */
+  games?: MatchGame[];
+}
+
+/** One game of a match's series as the public match shows it. */
+export interface MatchGame {
+  /** From 1. */
+  game: number;
+  status: MatchStatus;
+  /** Null while the game is undecided. */
+  winner: PublicPlayer | null;
+  resultSource: string | null;
+  score: { p1: number; p2: number } | null;
+  decidedAt: string | null;
+}
+
+/** Whether the match is a series of more than one game (bestOf > 1). */
+export function isSeries(m: { bestOf?: number }): boolean {
+  return (m.bestOf ?? 1) > 1;
+}
+
+/** Game n of the public match when it is decided (has a winner), else undefined. */
+export function decidedGame(pm: PublicMatch, n: number): MatchGame | undefined {
+  return pm.games?.find((g) => g.game === n && g.winner != null);
 }
 
 /** Whether the match has no fairness seed (gameSeed 0 or absent). */
