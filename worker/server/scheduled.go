@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -23,18 +24,19 @@ type ScheduledReport struct {
 	Changed []string `json:"changed"`
 }
 
-// How one run shares its time between arenas: each arena's jobs run in
-// their own budget, scheduledArenasAtOnce arenas at once, so an arena
-// whose work is slow (a webhook receiver that does not answer, a database
-// that stalls) holds neither another arena's decisions nor its
-// deliveries. Within an arena the decisions come first and the sending
-// last (scheduledJobs), and sending has its own budget
-// (core.WebhookSendBudget). On the edge an invocation's I/O goes out one
-// call at a time (docs/edge.md), so there the budgets are what bound a
-// slow arena.
+// How one run shares its time between arenas: in two phases, every
+// arena's decisions (the jobs that only read and write its database)
+// first, then every arena's calls out (streams, alerts, webhooks,
+// domains, objects), so no receiver holds any arena's decisions. In each
+// phase scheduledArenasAtOnce arenas run at once, each in its own
+// budget, so an arena whose work is slow (a webhook receiver that does not
+// answer, a database that stalls) does not hold another's; sending has
+// its own budget too (core.WebhookSendBudget). On the edge an
+// invocation's I/O goes out one call at a time (docs/edge.md), so there
+// the budgets are what bound a slow arena.
 const (
 	scheduledArenasAtOnce = 4
-	scheduledArenaBudget  = 90 * time.Second
+	scheduledArenaBudget  = 45 * time.Second // a phase's, per arena
 )
 
 // scheduledJob is one timer-driven rule run for each arena. It must be
@@ -42,6 +44,9 @@ const (
 type scheduledJob struct {
 	name string
 	run  func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (changed bool, err error)
+	// callsOut marks a job that calls another service: it runs in the
+	// second phase, after every arena's decisions.
+	callsOut bool
 }
 
 // scheduledJobs are the jobs every run executes, in order.
@@ -85,13 +90,13 @@ func (s *Server) scheduledJobs() []scheduledJob {
 		}},
 		{name: "sweep_rate_counters", run: sweepRateCounters},
 		// Streams, then the alerts they and the decisions above made.
-		{name: "stream_live", run: s.pollStreams},
-		{name: "alerts", run: s.runAlerts},
-		{name: "webhooks", run: s.deliverWebhooks},
-		{name: "webhook_subscriptions", run: s.deliverSubscriptions},
-		{name: "custom_domains", run: s.refreshDomains},
+		{name: "stream_live", run: s.pollStreams, callsOut: true},
+		{name: "alerts", run: s.runAlerts, callsOut: true},
+		{name: "webhooks", run: s.deliverWebhooks, callsOut: true},
+		{name: "webhook_subscriptions", run: s.deliverSubscriptions, callsOut: true},
+		{name: "custom_domains", run: s.refreshDomains, callsOut: true},
 		// Last: object storage failing stops no job above.
-		{name: "object_removals", run: s.removeDueObjects},
+		{name: "object_removals", run: s.removeDueObjects, callsOut: true},
 	}
 }
 
@@ -137,36 +142,54 @@ func (s *Server) RunScheduled(ctx context.Context) (ScheduledReport, error) {
 	if dropped > 0 {
 		report.Jobs["unfinished_arenas"] = dropped
 	}
-	jobs := s.scheduledJobs()
-	var (
-		mu    sync.Mutex
-		wg    sync.WaitGroup
-		slots = make(chan struct{}, scheduledArenasAtOnce)
-	)
 	report.Arenas = len(arenas)
-	for i := range arenas {
-		a := &arenas[i]
-		slots <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			actx, cancel := context.WithTimeout(ctx, scheduledArenaBudget)
-			defer cancel()
-			changed, ok := s.runArenaJobs(actx, a, jobs, now)
-			mu.Lock()
-			defer mu.Unlock()
-			for _, job := range changed {
-				report.Jobs[job]++
+	failed, changed := map[string]bool{}, map[string]bool{}
+	for _, callsOut := range []bool{false, true} {
+		var jobs []scheduledJob
+		for _, job := range s.scheduledJobs() {
+			if job.callsOut == callsOut {
+				jobs = append(jobs, job)
 			}
-			if len(changed) > 0 {
-				report.Changed = append(report.Changed, a.Slug)
+		}
+		var (
+			mu    sync.Mutex
+			wg    sync.WaitGroup
+			slots = make(chan struct{}, scheduledArenasAtOnce)
+			skip  = maps.Clone(failed) // its decisions failed: nothing of it is sent
+		)
+		for i := range arenas {
+			a := &arenas[i]
+			if skip[a.Slug] {
+				continue
 			}
-			if !ok {
-				report.Failed = append(report.Failed, a.Slug)
-			}
-		}()
+			slots <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-slots; wg.Done() }()
+				actx, cancel := context.WithTimeout(ctx, scheduledArenaBudget)
+				defer cancel()
+				did, ok := s.runArenaJobs(actx, a, jobs, now)
+				mu.Lock()
+				defer mu.Unlock()
+				for _, job := range did {
+					report.Jobs[job]++
+				}
+				changed[a.Slug] = changed[a.Slug] || len(did) > 0
+				failed[a.Slug] = failed[a.Slug] || !ok
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	for slug := range changed {
+		if changed[slug] {
+			report.Changed = append(report.Changed, slug)
+		}
+	}
+	for slug := range failed {
+		if failed[slug] {
+			report.Failed = append(report.Failed, slug)
+		}
+	}
 	slices.Sort(report.Changed)
 	slices.Sort(report.Failed)
 	s.log.InfoContext(ctx, "scheduled jobs ran", slog.Int("arenas", report.Arenas), slog.Int("failed", len(report.Failed)))
