@@ -17,8 +17,7 @@ import (
 // (field slug).
 func (s *Arena) UpdateTournament(ctx context.Context, t *core.Tournament) error {
 	var id int64
-	args := append(tournamentArgs(t), seriesArgs(t)...)
-	err := s.db.writeRow(ctx, q("update_draft_tournament"), append(args, sql.Named("tournament", t.ID))...).Scan(&id)
+	err := s.db.writeRow(ctx, q("update_draft_tournament"), append(tournamentArgs(t), sql.Named("tournament", t.ID))...).Scan(&id)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")
 	}

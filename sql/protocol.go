@@ -249,7 +249,11 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 	}
 	stmts = append(stmts, decisionStmtsFor(shape, at)...)
 	var status, token, hash string
-	outcome := Stmt{SQL: q("submission_outcome"), Args: []any{sql.Named("side", rec.Side),
+	read := "submission_outcome"
+	if shape.series {
+		read = "series_submission_outcome"
+	}
+	outcome := Stmt{SQL: q(read), Args: []any{sql.Named("side", rec.Side),
 		sql.Named("match", rec.MatchID)}}
 	if err := s.db.BatchRead(ctx, outcome, []any{&status, &token, &hash}, stmts...); err != nil {
 		return core.StoredSubmission{}, fmt.Errorf("store: unable to store the submission: %w", err)

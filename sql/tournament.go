@@ -87,22 +87,16 @@ func tournamentArgs(t *core.Tournament) []any {
 		sql.Named("updated_at", formatTime(t.UpdatedAt)), sql.Named("grand_final_reset", t.GrandFinalReset),
 		sql.Named("swiss_rounds", t.SwissRounds), sql.Named("top_cut", t.TopCut),
 		sql.Named("seed_from_ratings", t.SeedFromRatings), sql.Named("check_in_minutes", t.CheckInMinutes),
-		sql.Named("group_format", string(t.GroupFormat)),
-	}
-}
-
-// seriesArgs are a tournament's series lengths and pace (insert_tournament,
-// and update_draft_tournament for the admin pages' edit of a draft).
-func seriesArgs(t *core.Tournament) []any {
-	return []any{sql.Named("best_of", t.SeriesLength(core.StagePlayoff)),
+		sql.Named("group_format", string(t.GroupFormat)), sql.Named("best_of", t.SeriesLength(core.StagePlayoff)),
 		sql.Named("group_best_of", t.SeriesLength(core.StageGroup)),
-		sql.Named("final_best_of", t.SeriesLength(core.StageFinal)), sql.Named("pacing", string(t.PacingOrDefault()))}
+		sql.Named("final_best_of", t.SeriesLength(core.StageFinal)), sql.Named("pacing", string(t.PacingOrDefault())),
+	}
 }
 
 // CreateTournament implements core.TournamentStore.
 func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error {
 	err := s.db.writeRow(ctx, q("insert_tournament"),
-		append(append(tournamentArgs(t), seriesArgs(t)...), sql.Named("created_at", formatTime(t.CreatedAt)))...,
+		append(tournamentArgs(t), sql.Named("created_at", formatTime(t.CreatedAt)))...,
 	).Scan(&t.ID)
 	if isUniqueViolation(err, "tournaments.slug") {
 		return core.FieldError(core.CodeSlugTaken, "slug")

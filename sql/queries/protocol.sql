@@ -119,8 +119,14 @@ WHERE id = :match AND status IN ('live', 'awaiting_result')
 -- is the one it produced). +? is the side's value, not a parameter the planner may look into: SQLite
 -- plans a LEFT JOIN's ON clause with the bound value and prepares the
 -- statement again whenever it changes (every other submission).
--- A game of a series that sent the match back to scheduled moved the
--- side's submission to match_game_submissions (the latest game's).
+SELECT m.status, coalesce(s.token, ''), coalesce(s.result_hash, '')
+FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = +:side
+WHERE m.id = :match
+
+-- name: series_submission_outcome
+-- submission_outcome for a game of a series: a game that sent the match
+-- back to scheduled moved the side's submission to
+-- match_game_submissions (the latest game's).
 SELECT m.status, coalesce(s.token, a.token, ''), coalesce(s.result_hash, a.result_hash, '')
 FROM matches m LEFT JOIN match_submissions s ON s.match_id = m.id AND s.side = +:side
 	LEFT JOIN match_game_submissions a ON m.status = 'scheduled' AND a.match_id = m.id AND a.side = +:side
