@@ -3,8 +3,10 @@ package edge
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,8 +143,8 @@ type NotModifiedHint struct {
 
 func headerPairs(h http.Header) [][2]string {
 	pairs := [][2]string{}
-	for name, values := range h {
-		for _, v := range values {
+	for _, name := range slices.Sorted(maps.Keys(h)) { // one order, answer after answer
+		for _, v := range h[name] {
 			pairs = append(pairs, [2]string{name, v})
 		}
 	}
