@@ -43,6 +43,7 @@ type RecordingInit struct {
 type Recording struct {
 	ID                 int64  `json:"id"`
 	MatchID            *int64 `json:"matchId"` // nil for a casual recording
+	Game               *int   `json:"game"`    // the game of the match's series; nil for a casual recording
 	Scope              string `json:"scope"`
 	Visibility         string `json:"visibility"`
 	GameBuild          string `json:"gameBuild"`
@@ -60,9 +61,10 @@ type Share struct {
 }
 
 type recordingInitBody struct {
-	Scope      string `json:"scope"`
-	GameBuild  string `json:"gameBuild"`
-	DurationMs int64  `json:"durationMs"`
+	Scope        string `json:"scope"`
+	GameBuild    string `json:"gameBuild"`
+	DurationMs   int64  `json:"durationMs"`
+	SessionNonce string `json:"sessionNonce,omitempty"`
 }
 
 // post sends a JSON body (nil: none) and decodes a 200 answer.
@@ -82,17 +84,28 @@ func (c *Client) post(ctx context.Context, path string, body, out any) error {
 }
 
 // InitRecording announces a recording: of match matchID (0: a casual
-// recording, POST /me/recordings/init, scope forced public).
+// recording, POST /me/recordings/init, scope forced public). A match
+// recording is of the game being played, else the last one decided;
+// InitGameRecording names the game.
 func (c *Client) InitRecording(ctx context.Context, matchID int64, scope, gameBuild string, durationMs int64) (*RecordingInit, error) {
+	return c.InitGameRecording(ctx, matchID, "", scope, gameBuild, durationMs)
+}
+
+// InitGameRecording announces a recording of the game of match matchID
+// whose live session is sessionNonce (a replay header's; "" as
+// InitRecording). Each game of a series has its own recording.
+func (c *Client) InitGameRecording(ctx context.Context, matchID int64, sessionNonce, scope, gameBuild string, durationMs int64) (*RecordingInit, error) {
 	if !c.settings.Enabled {
 		return nil, ErrDisabled
 	}
 	path := "/api/v1/me/recordings/init"
+	body := recordingInitBody{Scope: scope, GameBuild: gameBuild, DurationMs: durationMs}
 	if matchID != 0 {
 		path = fmt.Sprintf("/api/v1/matches/%d/recording/init", matchID)
+		body.SessionNonce = sessionNonce
 	}
 	var out RecordingInit
-	if err := c.post(ctx, path, recordingInitBody{Scope: scope, GameBuild: gameBuild, DurationMs: durationMs}, &out); err != nil {
+	if err := c.post(ctx, path, body, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -138,7 +151,8 @@ func (c *Client) FinalizeRecording(ctx context.Context, recordingID int64) (*Rec
 }
 
 // SubmitRecording submits a game.replay.v1 file: init (scope, build,
-// duration and the match read from the file's header), PUT, finalize.
+// duration, the match and its game's session read from the file's
+// header), PUT, finalize.
 // Each step is retried like a result on a network failure or a 5xx (init
 // of a match recording is idempotent); a 4xx is final. A file over the
 // maxBytes init answers is still sent: the arena decides (finalize
@@ -150,7 +164,7 @@ func (c *Client) SubmitRecording(ctx context.Context, file []byte) (*Recording, 
 	}
 	var init *RecordingInit
 	err = c.retry(ctx, "recording init", func() (err error) {
-		init, err = c.InitRecording(ctx, h.MatchID, h.Scope, h.GameBuild, h.DurationMs)
+		init, err = c.InitGameRecording(ctx, h.MatchID, h.SessionNonce, h.Scope, h.GameBuild, h.DurationMs)
 		return err
 	})
 	if err != nil {

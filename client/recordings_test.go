@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -218,4 +220,29 @@ func TestTraceRecorder(t *testing.T) {
 	assert.Equal(t, tr, again, "ended: nothing more is recorded")
 	_, _, err = c.NewTraceRecorder(active, nil).End(1, "rage-quit")
 	assert.Error(t, err)
+}
+
+// TestSubmitRecordingNamesItsGame: a match recording's init names the
+// game by the replay header's session, so a file of game 1 sent while
+// game 2 is played is game 1's (each game of a series has its own
+// recording); a casual init names none.
+func TestSubmitRecordingNamesItsGame(t *testing.T) {
+	bodies := map[string]map[string]any{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		bodies[r.URL.Path] = body
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusConflict)
+		_, _ = w.Write([]byte(`{"error":"not_live"}`))
+	}))
+	defer srv.Close()
+	c := arenaClient(t, srv.URL, arenatest.Blaise)
+	_, err := c.SubmitRecording(context.Background(), casualFile(t, client.ReplayHeader{MatchID: 12, SessionNonce: "game-1", Scope: client.ScopeFull}))
+	require.Error(t, err)
+	assert.Equal(t, "game-1", bodies["/api/v1/matches/12/recording/init"]["sessionNonce"])
+	_, err = c.SubmitRecording(context.Background(), casualFile(t, client.ReplayHeader{Scope: client.ScopePublic}))
+	require.Error(t, err)
+	require.Contains(t, bodies, "/api/v1/me/recordings/init")
+	assert.NotContains(t, bodies["/api/v1/me/recordings/init"], "sessionNonce")
 }

@@ -76,7 +76,9 @@ const (
 // Recording is one uploaded (or announced) game.replay.v1 file.
 type Recording struct {
 	ID         int64
-	MatchID    int64 // 0: a casual recording
+	MatchID    int64  // 0: a casual recording
+	Game       int    // the game of the match's series it records, from 1; 0 casual
+	Nonce      string // that game's live session; "" casual (and rows kept from before games)
 	UploaderID string
 	Scope      string
 	Visibility string
@@ -114,6 +116,12 @@ type RecordingDraft struct {
 	// Visibility is optional for match recordings (private or arena,
 	// default arena); a casual recording is always private.
 	Visibility string `json:"visibility"`
+	// Game and SessionNonce are optional for match recordings: the game
+	// recorded, by its number or by its live session's nonce (the
+	// replay header's); neither: the game being played, else the last
+	// one decided (RecordedGame). A casual recording takes neither.
+	Game         Number `json:"game"`
+	SessionNonce string `json:"sessionNonce"`
 }
 
 // Check returns the draft's problems: scope public or full, gameBuild at
@@ -128,6 +136,10 @@ func (d *RecordingDraft) Check() Problems {
 		p.invalid("gameBuild", "At most %d bytes.", MaxGameBuildBytes)
 	}
 	DurationMsRange.check(&p, "durationMs", d.DurationMs, false)
+	GameRange.check(&p, "game", d.Game, false)
+	if len(d.SessionNonce) > MaxNonceLen {
+		p.invalid("sessionNonce", "At most %d bytes.", MaxNonceLen)
+	}
 	switch d.Visibility {
 	case "", VisibilityPrivate, VisibilityArena:
 	default:
@@ -241,8 +253,9 @@ func CheckUploader(r *Recording, caller string) error {
 }
 
 // CheckHeader compares a finalized file's header with its recording: a
-// match recording's header names its match and session nonce, a casual
-// one names none, and the scope is the init's. Else CodeHeaderMismatch.
+// match recording's header names its match and its game's session nonce
+// (matchNonce: the recording's own, see Finalize.nonceOf), a casual one
+// names none, and the scope is the init's. Else CodeHeaderMismatch.
 func CheckHeader(r *Recording, matchNonce string, h ReplayHeader) error {
 	switch {
 	case h.Scope != r.Scope:
@@ -252,7 +265,7 @@ func CheckHeader(r *Recording, matchNonce string, h ReplayHeader) error {
 	case !r.Casual() && (!h.HasMatchID || h.MatchID != r.MatchID):
 		return Errorf(CodeHeaderMismatch, "matchId is not %d", r.MatchID)
 	case !r.Casual() && h.SessionNonce != matchNonce:
-		return Errorf(CodeHeaderMismatch, "sessionNonce is not the match's")
+		return Errorf(CodeHeaderMismatch, "sessionNonce is not game %d's", r.Game)
 	}
 	return nil
 }

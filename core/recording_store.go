@@ -62,10 +62,10 @@ type RecordingStore interface {
 	ForgetObjectRemovals(ctx context.Context, keys []string, now time.Time) error
 
 	// AddTrace stores a trace unless its match already has one for the
-	// slot; false then.
+	// game (its nonce) and slot; false then.
 	AddTrace(ctx context.Context, t TraceRecord) (bool, error)
-	// Traces returns a match's stored traces by slot.
-	Traces(ctx context.Context, matchID int64) ([]TraceRecord, error)
+	// Traces returns a game's stored traces by slot.
+	Traces(ctx context.Context, matchID int64, nonce string) ([]TraceRecord, error)
 }
 
 // CheckedObject is the copy a finalize checked: the key served once it

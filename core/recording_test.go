@@ -198,7 +198,9 @@ func TestCheckTrace(t *testing.T) {
 	env := func(tr string) *TraceEnvelope {
 		return &TraceEnvelope{Protocol: TraceProtocol, Slot: 1, Trace: tr, TraceHash: HashHex([]byte(tr))}
 	}
-	require.NoError(t, CheckTrace(st, 1, env(good)))
+	game, err := CheckTrace(st, 1, env(good))
+	require.NoError(t, err)
+	assert.Equal(t, Game{Game: 1, SessionNonce: "n0"}, game)
 	for name, tc := range map[string]struct {
 		e     *TraceEnvelope
 		code  string
@@ -226,7 +228,7 @@ func TestCheckTrace(t *testing.T) {
 		"OtherSideSlot": {&TraceEnvelope{Protocol: TraceProtocol, Slot: 2, Trace: good, TraceHash: HashHex([]byte(good))}, CodeTraceNotForMatch, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := CheckTrace(st, 1, tc.e)
+			_, err := CheckTrace(st, 1, tc.e)
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tc.code, e.Code)
@@ -246,14 +248,13 @@ func TestTraceVerdicts(t *testing.T) {
 
 func TestTraceDeriver(t *testing.T) {
 	var d TraceDeriver
-	st := &MatchState{Match: Match{ID: 7, SessionNonce: "n0"}}
-	_, ok := d.Trace(st, DerivedRuleset, ReplayFormat)
+	_, ok := d.Trace(7, "n0", DerivedRuleset, ReplayFormat)
 	assert.False(t, ok, "no public event, no trace")
 	for _, line := range []string{`{"tMs":0,"type":"match_started"}`, `{"tMs":3,"type":"hand","cards":["Ah"]}`,
 		`{"tMs":4,"type":"pointer","x":1}`, `not json`, `{"tMs":5,"type":"turn_started","actor":1}`} {
 		d.Add([]byte(line))
 	}
-	tr, ok := d.Trace(st, DerivedRuleset, ReplayFormat)
+	tr, ok := d.Trace(7, "n0", DerivedRuleset, ReplayFormat)
 	require.True(t, ok)
 	var body struct {
 		MatchID int64            `json:"matchId"`

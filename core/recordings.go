@@ -49,13 +49,14 @@ func NewShareToken(random io.Reader) (string, error) {
 	return RandomToken(random, 16)
 }
 
-// InitMatchRecording announces the caller's recording of a match, after
-// the match was read (CodeMatchNotFound, also when the environment gate
-// hides it): the draft's problems (CodeInvalidField), the caller plays
-// in the match (CodeNotParticipant), the match went live (it has a
-// session nonce; else CodeNotLive). Idempotent per match and uploader:
-// the same recording (a pending one updated with the draft); a finalized
-// one is CodeRecordingEnded. maxBytes is the arena's plan size.
+// InitMatchRecording announces the caller's recording of a game of a
+// match, after the match was read (CodeMatchNotFound, also when the
+// environment gate hides it): the draft's problems (CodeInvalidField),
+// the caller plays in the match (CodeNotParticipant), the game went live
+// (RecordedGame: the draft's game, else the last that went live; else
+// CodeNotLive). Idempotent per match, uploader and game: the same
+// recording (a pending one updated with the draft); a finalized one is
+// CodeRecordingEnded. maxBytes is the arena's plan size.
 func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *MatchState, caller Caller, d RecordingDraft, deps Deps) (*Recording, error) {
 	if !EnvironmentVisible(a, caller.AppID, st.Tournament.Environment) {
 		return nil, Errorf(CodeMatchNotFound, "no match %d for this build", st.ID)
@@ -66,8 +67,9 @@ func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *Ma
 	if st.SideOf(caller.PlatformID) == 0 {
 		return nil, Errorf(CodeNotParticipant, "the caller plays on neither side")
 	}
-	if st.SessionNonce == "" {
-		return nil, Errorf(CodeNotLive, "match %d never went live", st.ID)
+	game, err := RecordedGame(&st.Match, d.Game.N, d.SessionNonce)
+	if err != nil {
+		return nil, err
 	}
 	key, err := NewObjectKey(a.Slug, deps.Random)
 	if err != nil {
@@ -78,7 +80,8 @@ func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *Ma
 		visibility = VisibilityArena
 	}
 	r, err := rs.InitMatchRecording(ctx, &Recording{
-		MatchID: st.ID, UploaderID: caller.PlatformID, Scope: d.Scope, Visibility: visibility,
+		MatchID: st.ID, Game: game.Game, Nonce: game.SessionNonce, UploaderID: caller.PlatformID,
+		Scope: d.Scope, Visibility: visibility,
 		GameBuild: d.GameBuild, DurationMs: int64(d.DurationMs.N), ObjectKey: key, State: RecordingPending,
 		MaxBytes: EffectiveMaxBytes(a.Plan, false), CreatedAt: deps.Now,
 	})
@@ -98,6 +101,12 @@ func InitMatchRecording(ctx context.Context, rs RecordingStore, a *Arena, st *Ma
 // scope and visibility are overridden, its other fields checked.
 func InitCasualRecording(ctx context.Context, rs RecordingStore, a *Arena, caller Caller, d RecordingDraft, perDay int, deps Deps) (*Recording, error) {
 	d.Scope, d.Visibility = ScopePublic, VisibilityPrivate
+	switch {
+	case d.Game.Set:
+		return nil, FieldError(CodeInvalidField, "game")
+	case d.SessionNonce != "":
+		return nil, FieldError(CodeInvalidField, "sessionNonce")
+	}
 	if err := d.Check().Err(); err != nil {
 		return nil, err
 	}
@@ -129,9 +138,14 @@ type Finalize struct {
 	Now    time.Time
 }
 
-func (f *Finalize) nonce() string {
-	if f.Match == nil {
+// nonceOf is the session a file of r must name: r's game's; a row kept
+// from before games names none and is read against the match's.
+func (f *Finalize) nonceOf(r *Recording) string {
+	switch {
+	case f.Match == nil:
 		return ""
+	case r.Nonce != "":
+		return r.Nonce
 	}
 	return f.Match.SessionNonce
 }
@@ -237,7 +251,7 @@ func FinalizeRecording(ctx context.Context, f *Finalize, r *Recording, caller st
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckHeader(r, f.nonce(), h); err != nil {
+	if err := CheckHeader(r, f.nonceOf(r), h); err != nil {
 		return nil, f.drop(ctx, c, err)
 	}
 	build, duration := r.GameBuild, r.DurationMs
@@ -262,8 +276,9 @@ func FinalizeRecording(ctx context.Context, f *Finalize, r *Recording, caller st
 		return out, err
 	}
 	if f.Derive != nil && f.Match != nil {
-		if trace, ok := f.Derive.Trace(f.Match, DerivedRuleset, ReplayFormat); ok {
-			_, err := f.Recordings.AddTrace(ctx, TraceRecord{MatchID: f.Match.ID, Slot: 0, Trace: trace, TraceHash: HashHex([]byte(trace)), ReceivedAt: f.Now})
+		nonce := f.nonceOf(r)
+		if trace, ok := f.Derive.Trace(f.Match.ID, nonce, DerivedRuleset, ReplayFormat); ok {
+			_, err := f.Recordings.AddTrace(ctx, TraceRecord{MatchID: f.Match.ID, Nonce: nonce, Slot: 0, Trace: trace, TraceHash: HashHex([]byte(trace)), ReceivedAt: f.Now})
 			if err != nil {
 				return nil, err
 			}
@@ -310,7 +325,7 @@ func FinalizeSegment(ctx context.Context, f *Finalize, r *Recording, s *Segment,
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckSegmentHeader(r, s, f.nonce(), h); err != nil {
+	if err := CheckSegmentHeader(r, s, f.nonceOf(r), h); err != nil {
 		return nil, f.drop(ctx, c, err)
 	}
 	claimed, err := f.Recordings.MarkSegmentReady(ctx, r.ID, s.Seq, c, *h.BaseTMs, f.Now)
@@ -377,12 +392,14 @@ type TraceOutcome struct {
 	Training string `json:"training"`
 }
 
-// SubmitTrace takes a side's gameplay trace, after the match was read
-// (CodeMatchNotFound), in order: the caller plays in the match
+// SubmitTrace takes a side's gameplay trace of a game, after the match
+// was read (CodeMatchNotFound), in order: the caller plays in the match
 // (CodeNotParticipant); the referee runs and both consented
-// (CodeRefereeInactive); the match went live (CodeNotLive); CheckTrace;
-// the side already sent the same trace (duplicate) or another one
-// (CodeAlreadySubmitted). Then the two sides' traces are compared.
+// (CodeRefereeInactive); a game went live (CodeNotLive); CheckTrace
+// (the trace names a game of the match that went live); the side
+// already sent the same trace of the game (duplicate) or another one
+// (CodeAlreadySubmitted). Then the two sides' traces of the game are
+// compared.
 func SubmitTrace(ctx context.Context, rs RecordingStore, a *Arena, st *MatchState, caller Caller, env *TraceEnvelope, now time.Time) (TraceOutcome, error) {
 	side := st.SideOf(caller.PlatformID)
 	switch {
@@ -390,17 +407,18 @@ func SubmitTrace(ctx context.Context, rs RecordingStore, a *Arena, st *MatchStat
 		return TraceOutcome{}, Errorf(CodeNotParticipant, "the caller plays on neither side")
 	case !RefereeActive(a, st):
 		return TraceOutcome{}, Errorf(CodeRefereeInactive, "the referee is off or consent is incomplete")
-	case st.SessionNonce == "":
+	case len(st.PlayedGames()) == 0:
 		return TraceOutcome{}, Errorf(CodeNotLive, "match %d never went live", st.ID)
 	}
-	if err := CheckTrace(st, side, env); err != nil {
-		return TraceOutcome{}, err
-	}
-	stored, err := rs.AddTrace(ctx, TraceRecord{MatchID: st.ID, Slot: side, SubmitterID: caller.PlatformID, Trace: env.Trace, TraceHash: env.TraceHash, ReceivedAt: now})
+	game, err := CheckTrace(st, side, env)
 	if err != nil {
 		return TraceOutcome{}, err
 	}
-	traces, err := rs.Traces(ctx, st.ID)
+	stored, err := rs.AddTrace(ctx, TraceRecord{MatchID: st.ID, Nonce: game.SessionNonce, Slot: side, SubmitterID: caller.PlatformID, Trace: env.Trace, TraceHash: env.TraceHash, ReceivedAt: now})
+	if err != nil {
+		return TraceOutcome{}, err
+	}
+	traces, err := rs.Traces(ctx, st.ID, game.SessionNonce)
 	if err != nil {
 		return TraceOutcome{}, err
 	}

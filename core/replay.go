@@ -101,7 +101,7 @@ func ParseReplayHeader(line []byte) (ReplayHeader, error) {
 		}
 		h.HasMatchID = true
 	}
-	if _, ok := raw["sessionNonce"]; ok && !stringField(raw, "sessionNonce", &h.SessionNonce, 256) {
+	if _, ok := raw["sessionNonce"]; ok && !stringField(raw, "sessionNonce", &h.SessionNonce, MaxNonceLen) {
 		return h, invalidRecording(ReasonBadHeader, "sessionNonce is not a string")
 	}
 	if _, ok := raw["gameBuild"]; ok && !stringField(raw, "gameBuild", &h.GameBuild, MaxGameBuildBytes) {

@@ -24,6 +24,14 @@ const CodeGameNotCurrent = "game_not_current"
 // BestOfRange bounds a series' length; it must also be odd (CheckBestOf).
 var BestOfRange = Range{Min: 1, Max: 9}
 
+// GameRange bounds a game's number in a series (drawn games are
+// replayed under their number).
+var GameRange = Range{Min: 1, Max: BestOfRange.Max}
+
+// MaxNonceLen bounds a session nonce a replay header or a recording init
+// names (the service's own are 22 characters).
+const MaxNonceLen = 256
+
 // DefaultBestOf is a series' length when a tournament does not say.
 const DefaultBestOf = 1
 
@@ -160,6 +168,59 @@ func (m *Match) GamesShown() []Game {
 		out = append(out, Game{Game: len(out) + 1, Status: m.Status, SessionNonce: m.SessionNonce})
 	}
 	return out
+}
+
+// PlayedGames are the games of the match that went live, in order, each
+// with its session's nonce: the decided games, then the game being
+// played or (a best of 1) decided. Recordings and traces name a game by
+// it.
+func (m *Match) PlayedGames() []Game {
+	out := []Game{}
+	for _, g := range m.DecidedGames() {
+		if g.SessionNonce != "" {
+			out = append(out, g)
+		}
+	}
+	if m.SessionNonce == "" {
+		return out
+	}
+	for _, g := range out {
+		if g.SessionNonce == m.SessionNonce {
+			return out
+		}
+	}
+	return append(out, Game{Game: len(m.DecidedGames()) + 1, Status: m.Status, SessionNonce: m.SessionNonce})
+}
+
+// RecordedGame is the game of the match that a recording or a trace is
+// of: the one named by its number (game > 0) or its session's nonce
+// (nonce != ""), else the last game that went live (the game being
+// played, or the last decided). A game that never went live, or a
+// nonce of no game of the match, is CodeNotLive; a number and a nonce
+// naming two games, CodeInvalidField.
+func RecordedGame(m *Match, game int, nonce string) (Game, error) {
+	played := m.PlayedGames()
+	if len(played) == 0 {
+		return Game{}, Errorf(CodeNotLive, "match %d never went live", m.ID)
+	}
+	if game == 0 && nonce == "" {
+		return played[len(played)-1], nil
+	}
+	for _, g := range played {
+		switch {
+		case nonce != "" && g.SessionNonce == nonce:
+			if game != 0 && game != g.Game {
+				return Game{}, FieldError(CodeInvalidField, "game")
+			}
+			return g, nil
+		case nonce == "" && g.Game == game:
+			return g, nil
+		}
+	}
+	if nonce != "" {
+		return Game{}, Errorf(CodeNotLive, "no game of match %d went live in that session", m.ID)
+	}
+	return Game{}, Errorf(CodeNotLive, "game %d of match %d never went live", game, m.ID)
 }
 
 // SeriesLen is the match's series length (1 for a match stored before

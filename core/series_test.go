@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSeriesLength(t *testing.T) {
@@ -57,4 +58,43 @@ func TestSeriesScore(t *testing.T) {
 	assert.Len(t, single.GamesShown(), 1, "a decided best of 1 shows itself as its game")
 	single.Status, single.Winner = MatchScheduled, ""
 	assert.Empty(t, single.GamesShown())
+}
+
+// TestRecordedGame: the game a recording or trace is of, by number, by
+// session, or the last that went live; a best of 1 keeps its one game
+// after the decision.
+func TestRecordedGame(t *testing.T) {
+	single := &Match{ID: 1, BestOf: 1, Status: MatchConfirmed, SessionNonce: "s", Winner: "a"}
+	g, err := RecordedGame(single, 0, "")
+	require.NoError(t, err)
+	assert.Equal(t, 1, g.Game)
+	assert.Equal(t, "s", g.SessionNonce)
+
+	between := &Match{ID: 2, BestOf: 3, Status: MatchScheduled, P1: "a", P2: "b",
+		Games: []Game{{Game: 1, Winner: "a", SessionNonce: "n1"}}}
+	g, err = RecordedGame(between, 0, "")
+	require.NoError(t, err)
+	assert.Equal(t, Game{Game: 1, Winner: "a", SessionNonce: "n1"}, g, "between games: the last decided")
+
+	live := *between
+	live.Status, live.SessionNonce = MatchLive, "n2"
+	for _, tc := range []struct {
+		game  int
+		nonce string
+		want  int
+	}{{0, "", 2}, {1, "", 1}, {2, "", 2}, {0, "n1", 1}, {0, "n2", 2}, {1, "n1", 1}} {
+		g, err := RecordedGame(&live, tc.game, tc.nonce)
+		require.NoError(t, err, "%d %q", tc.game, tc.nonce)
+		assert.Equal(t, tc.want, g.Game, "%d %q", tc.game, tc.nonce)
+	}
+	for _, tc := range []struct {
+		game  int
+		nonce string
+		code  string
+	}{{3, "", CodeNotLive}, {0, "n9", CodeNotLive}, {2, "n1", CodeInvalidField}} {
+		_, err := RecordedGame(&live, tc.game, tc.nonce)
+		assert.Equal(t, tc.code, ErrorCode(err), "%d %q", tc.game, tc.nonce)
+	}
+	_, err = RecordedGame(&Match{ID: 3, BestOf: 3, Status: MatchScheduled}, 0, "")
+	assert.Equal(t, CodeNotLive, ErrorCode(err), "nothing went live")
 }

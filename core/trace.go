@@ -113,6 +113,7 @@ type TraceEnvelope struct {
 // service derived from a recording (slot 0).
 type TraceRecord struct {
 	MatchID     int64
+	Nonce       string // the game's live session
 	Slot        int
 	SubmitterID string // "" for the derived trace
 	Trace       string
@@ -145,29 +146,34 @@ type traceEvent struct {
 // MaxTraceBytes (CodeInvalidTrace, field trace); traceHash 64 lowercase
 // hex (field traceHash) and the SHA-256 of the trace's bytes
 // (CodeHashMismatch); the trace a well-formed object (CodeInvalidTrace);
-// its matchId, sessionNonce and the envelope's slot those of the match
-// and the caller's side (CodeTraceNotForMatch).
-func CheckTrace(st *MatchState, side int, env *TraceEnvelope) error {
+// its matchId and the envelope's slot those of the match and the
+// caller's side, its sessionNonce a game of the match that went live
+// (CodeTraceNotForMatch). It returns that game.
+func CheckTrace(st *MatchState, side int, env *TraceEnvelope) (Game, error) {
 	if env.Protocol != TraceProtocol {
-		return Errorf(CodeUnsupportedProtocol, "protocol %q is not %s", env.Protocol, TraceProtocol)
+		return Game{}, Errorf(CodeUnsupportedProtocol, "protocol %q is not %s", env.Protocol, TraceProtocol)
 	}
 	if env.Trace == "" || len(env.Trace) > MaxTraceBytes {
-		return FieldError(CodeInvalidTrace, "trace")
+		return Game{}, FieldError(CodeInvalidTrace, "trace")
 	}
 	if !resultHashPattern().MatchString(env.TraceHash) {
-		return FieldError(CodeInvalidTrace, "traceHash")
+		return Game{}, FieldError(CodeInvalidTrace, "traceHash")
 	}
 	if HashHex([]byte(env.Trace)) != env.TraceHash {
-		return Errorf(CodeHashMismatch, "traceHash is not the SHA-256 of the trace")
+		return Game{}, Errorf(CodeHashMismatch, "traceHash is not the SHA-256 of the trace")
 	}
 	body, err := parseTrace(env.Trace)
 	if err != nil {
-		return err
+		return Game{}, err
 	}
-	if *body.MatchID != st.ID || *body.SessionNonce != st.SessionNonce || env.Slot != side {
-		return Errorf(CodeTraceNotForMatch, "the trace is not this match's or this side's")
+	if *body.MatchID != st.ID || env.Slot != side {
+		return Game{}, Errorf(CodeTraceNotForMatch, "the trace is not this match's or this side's")
 	}
-	return nil
+	game, err := RecordedGame(&st.Match, 0, *body.SessionNonce)
+	if err != nil || *body.SessionNonce == "" {
+		return Game{}, Errorf(CodeTraceNotForMatch, "the trace names no game of this match")
+	}
+	return game, nil
 }
 
 // HashHex is the lowercase hex SHA-256 of b (results and traces).
@@ -294,12 +300,12 @@ func (d *TraceDeriver) Add(line []byte) {
 // Trace returns the derived trace for the match (compact JSON with sorted
 // keys, as encoding/json writes maps), or ok false when the recording
 // held no public event.
-func (d *TraceDeriver) Trace(st *MatchState, ruleset, schema string) (string, bool) {
+func (d *TraceDeriver) Trace(matchID int64, nonce, ruleset, schema string) (string, bool) {
 	if len(d.events) == 0 {
 		return "", false
 	}
 	b, err := json.Marshal(map[string]any{
-		"matchId": st.ID, "sessionNonce": st.SessionNonce, "ruleset": ruleset, "schema": schema,
+		"matchId": matchID, "sessionNonce": nonce, "ruleset": ruleset, "schema": schema,
 		"events": d.events, "derived": true,
 	})
 	if err != nil {

@@ -17,13 +17,13 @@ var _ core.RecordingStore = (*Arena)(nil)
 func (s *Arena) InitMatchRecording(ctx context.Context, r *core.Recording) (*core.Recording, error) {
 	var id int64
 	err := s.db.writeRow(ctx, q("init_match_recording"), sql.Named("match", r.MatchID),
-		sql.Named("uploader", r.UploaderID), sql.Named("scope", r.Scope),
+		sql.Named("game", r.Game), sql.Named("nonce", r.Nonce), sql.Named("uploader", r.UploaderID), sql.Named("scope", r.Scope),
 		sql.Named("visibility", r.Visibility), sql.Named("game_build", r.GameBuild),
 		sql.Named("duration_ms", r.DurationMs), sql.Named("object_key", r.ObjectKey),
 		sql.Named("max_bytes", r.MaxBytes), sql.Named("created_at", formatTime(r.CreatedAt))).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) { // finalized: the upsert matched nothing
 		err = s.db.queryRow(ctx, q("match_recording_of"), sql.Named("match", r.MatchID),
-			sql.Named("uploader", r.UploaderID)).Scan(&id)
+			sql.Named("uploader", r.UploaderID), sql.Named("nonce", r.Nonce)).Scan(&id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to init the recording of match %d: %w", r.MatchID, err)
@@ -167,7 +167,7 @@ func scanRecording(row scanner) (*core.Recording, error) {
 		created string
 		ready   sql.NullString
 	)
-	err := row.Scan(&r.ID, &r.MatchID, &r.UploaderID, &r.Scope, &r.Visibility, &r.GameBuild, &r.DurationMs,
+	err := row.Scan(&r.ID, &r.MatchID, &r.Game, &r.Nonce, &r.UploaderID, &r.Scope, &r.Visibility, &r.GameBuild, &r.DurationMs,
 		&r.ObjectKey, &r.ServedKey, &r.State, &r.ByteSize, &r.MaxBytes, &r.ShareToken, &created, &ready)
 	if err != nil {
 		return nil, err
@@ -271,7 +271,8 @@ func scanSegment(row scanner) (*core.Segment, error) {
 // AddTrace implements core.RecordingStore.
 func (s *Arena) AddTrace(ctx context.Context, t core.TraceRecord) (bool, error) {
 	var slot int
-	err := s.db.writeRow(ctx, q("add_trace"), sql.Named("match", t.MatchID), sql.Named("slot", t.Slot),
+	err := s.db.writeRow(ctx, q("add_trace"), sql.Named("match", t.MatchID), sql.Named("nonce", t.Nonce),
+		sql.Named("slot", t.Slot),
 		sql.Named("submitter", t.SubmitterID), sql.Named("trace", t.Trace),
 		sql.Named("trace_hash", t.TraceHash), sql.Named("received_at", formatTime(t.ReceivedAt))).Scan(&slot)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -284,8 +285,8 @@ func (s *Arena) AddTrace(ctx context.Context, t core.TraceRecord) (bool, error) 
 }
 
 // Traces implements core.RecordingStore.
-func (s *Arena) Traces(ctx context.Context, matchID int64) ([]core.TraceRecord, error) {
-	rows, err := s.db.query(ctx, q("traces"), sql.Named("match", matchID))
+func (s *Arena) Traces(ctx context.Context, matchID int64, nonce string) ([]core.TraceRecord, error) {
+	rows, err := s.db.query(ctx, q("traces"), sql.Named("match", matchID), sql.Named("nonce", nonce))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read the traces of match %d: %w", matchID, err)
 	}
@@ -294,7 +295,7 @@ func (s *Arena) Traces(ctx context.Context, matchID int64) ([]core.TraceRecord, 
 	for rows.Next() {
 		var t core.TraceRecord
 		var at string
-		if err := rows.Scan(&t.MatchID, &t.Slot, &t.SubmitterID, &t.Trace, &t.TraceHash, &at); err != nil {
+		if err := rows.Scan(&t.MatchID, &t.Nonce, &t.Slot, &t.SubmitterID, &t.Trace, &t.TraceHash, &at); err != nil {
 			return nil, err
 		}
 		if t.ReceivedAt, err = parseTime(at); err != nil {

@@ -25,7 +25,7 @@ func TestRecordingStore(t *testing.T) {
 		st := goLive(t, s, tour, "FINAL")
 		at := t0.Add(48 * time.Hour)
 		rec := func(uploader, key string) *core.Recording {
-			return &core.Recording{MatchID: st.ID, UploaderID: uploader, Scope: core.ScopeFull, Visibility: core.VisibilityArena,
+			return &core.Recording{MatchID: st.ID, Game: 1, Nonce: "g1", UploaderID: uploader, Scope: core.ScopeFull, Visibility: core.VisibilityArena,
 				GameBuild: "1", DurationMs: 5, ObjectKey: key, State: core.RecordingPending, MaxBytes: 2 * core.MB, CreatedAt: at}
 		}
 
@@ -57,6 +57,15 @@ func TestRecordingStore(t *testing.T) {
 		assert.Equal(t, core.RecordingReady, done.State, "a finalized one is returned unchanged")
 		assert.Equal(t, int64(1234), done.ByteSize)
 		assert.Equal(t, core.ScopePublic, done.Scope)
+		next := rec(pid(1), "rec/g2.gz")
+		next.Game, next.Nonce = 2, "g2"
+		game2, err := s.InitMatchRecording(ctx, next)
+		require.NoError(t, err)
+		assert.NotEqual(t, first.ID, game2.ID, "the next game's recording is its own")
+		assert.Equal(t, core.RecordingPending, game2.State)
+		assert.Equal(t, 2, game2.Game)
+		assert.Equal(t, "g2", game2.Nonce)
+		assert.Equal(t, 1, done.Game)
 
 		token, err := s.ShareRecording(ctx, first.ID, "tok-1")
 		require.NoError(t, err)
@@ -100,7 +109,7 @@ func TestRecordingStore(t *testing.T) {
 			for _, r := range list {
 				ids = append(ids, r.ID)
 			}
-			assert.ElementsMatch(t, []int64{first.ID, other.ID}, ids, "its own and its match's")
+			assert.ElementsMatch(t, []int64{first.ID, game2.ID, other.ID}, ids, "its own and its match's, each game")
 			list, err = s.RecordingsOf(ctx, pid(3), 10)
 			require.NoError(t, err)
 			assert.Len(t, list, 4, "only its casual ones")
@@ -201,19 +210,26 @@ func TestRecordingStore(t *testing.T) {
 		})
 
 		t.Run("Traces", func(t *testing.T) {
-			stored, err := s.AddTrace(ctx, core.TraceRecord{MatchID: st.ID, Slot: 1, SubmitterID: pid(1), Trace: "{}", TraceHash: "h1", ReceivedAt: at})
+			stored, err := s.AddTrace(ctx, core.TraceRecord{MatchID: st.ID, Nonce: "g1", Slot: 1, SubmitterID: pid(1), Trace: "{}", TraceHash: "h1", ReceivedAt: at})
 			require.NoError(t, err)
 			assert.True(t, stored)
-			stored, err = s.AddTrace(ctx, core.TraceRecord{MatchID: st.ID, Slot: 1, SubmitterID: pid(1), Trace: "{ }", TraceHash: "h2", ReceivedAt: at})
+			stored, err = s.AddTrace(ctx, core.TraceRecord{MatchID: st.ID, Nonce: "g1", Slot: 1, SubmitterID: pid(1), Trace: "{ }", TraceHash: "h2", ReceivedAt: at})
 			require.NoError(t, err)
-			assert.False(t, stored, "one per slot")
-			_, err = s.AddTrace(ctx, core.TraceRecord{MatchID: st.ID, Slot: 0, Trace: "{}", TraceHash: "d", ReceivedAt: at})
+			assert.False(t, stored, "one per game and slot")
+			_, err = s.AddTrace(ctx, core.TraceRecord{MatchID: st.ID, Nonce: "g1", Slot: 0, Trace: "{}", TraceHash: "d", ReceivedAt: at})
 			require.NoError(t, err)
-			traces, err := s.Traces(ctx, st.ID)
+			stored, err = s.AddTrace(ctx, core.TraceRecord{MatchID: st.ID, Nonce: "g2", Slot: 1, SubmitterID: pid(1), Trace: "{ }", TraceHash: "h3", ReceivedAt: at})
+			require.NoError(t, err)
+			assert.True(t, stored, "the next game's trace is its own")
+			traces, err := s.Traces(ctx, st.ID, "g1")
 			require.NoError(t, err)
 			require.Len(t, traces, 2)
 			assert.Equal(t, 0, traces[0].Slot)
 			assert.Equal(t, "h1", traces[1].TraceHash)
+			traces, err = s.Traces(ctx, st.ID, "g2")
+			require.NoError(t, err)
+			require.Len(t, traces, 1)
+			assert.Equal(t, "h3", traces[0].TraceHash)
 		})
 	})
 }

@@ -1,26 +1,26 @@
 -- Recordings, segments and gameplay traces.
 
 -- name: recording_columns
-SELECT id, coalesce(match_id, 0), uploader_id, scope, visibility, game_build, duration_ms, object_key,
+SELECT id, coalesce(match_id, 0), game, session_nonce, uploader_id, scope, visibility, game_build, duration_ms, object_key,
 	coalesce(served_key, ''), state, byte_size, max_bytes, coalesce(share_token, ''), created_at, ready_at
 FROM recordings
 
 -- name: init_match_recording
 -- One statement: a new pending recording, or the uploader's pending one
--- for the match updated (its key and a link share kept). A finalized one
--- matches nothing here and is read separately.
-INSERT INTO recordings (match_id, uploader_id, scope, visibility, game_build, duration_ms, object_key,
-	max_bytes, created_at)
-VALUES (:match, :uploader, :scope, :visibility, :game_build, :duration_ms, :object_key, :max_bytes,
-	:created_at)
-ON CONFLICT (match_id, uploader_id) DO UPDATE SET scope = excluded.scope,
+-- for the match's game updated (its key and a link share kept). A
+-- finalized one matches nothing here and is read separately.
+INSERT INTO recordings (match_id, game, session_nonce, uploader_id, scope, visibility, game_build,
+	duration_ms, object_key, max_bytes, created_at)
+VALUES (:match, :game, :nonce, :uploader, :scope, :visibility, :game_build, :duration_ms, :object_key,
+	:max_bytes, :created_at)
+ON CONFLICT (match_id, uploader_id, session_nonce) DO UPDATE SET scope = excluded.scope,
 	visibility = CASE WHEN recordings.visibility = 'link' THEN 'link' ELSE excluded.visibility END,
 	game_build = excluded.game_build, duration_ms = excluded.duration_ms, max_bytes = excluded.max_bytes
 WHERE recordings.state = 'pending'
 RETURNING id
 
 -- name: match_recording_of
-SELECT id FROM recordings WHERE match_id = :match AND uploader_id = :uploader
+SELECT id FROM recordings WHERE match_id = :match AND uploader_id = :uploader AND session_nonce = :nonce
 
 -- name: create_casual_recording
 -- The per-day allowance is counted in the inserting statement, so racing
@@ -120,11 +120,11 @@ SELECT object_key FROM object_removals WHERE due_at <= :now ORDER BY due_at LIMI
 DELETE FROM object_removals WHERE object_key = :key AND due_at <= :now
 
 -- name: add_trace
-INSERT INTO gameplay_traces (match_id, slot, submitter_id, trace, trace_hash, received_at)
-VALUES (:match, :slot, :submitter, :trace, :trace_hash, :received_at)
-ON CONFLICT (match_id, slot) DO NOTHING
+INSERT INTO gameplay_traces (match_id, session_nonce, slot, submitter_id, trace, trace_hash, received_at)
+VALUES (:match, :nonce, :slot, :submitter, :trace, :trace_hash, :received_at)
+ON CONFLICT (match_id, session_nonce, slot) DO NOTHING
 RETURNING slot
 
 -- name: traces
-SELECT match_id, slot, submitter_id, trace, trace_hash, received_at
-FROM gameplay_traces WHERE match_id = :match ORDER BY slot
+SELECT match_id, session_nonce, slot, submitter_id, trace, trace_hash, received_at
+FROM gameplay_traces WHERE match_id = :match AND session_nonce = :nonce ORDER BY slot

@@ -49,8 +49,9 @@ func (s *Server) seedDemoRecording(ctx context.Context, st *store.Arena, slug st
 	}
 	at := final.OpensAt.Add(time.Hour)
 	rec, err := st.InitMatchRecording(ctx, &core.Recording{
-		MatchID: final.ID, UploaderID: final.Winner, Scope: core.ScopePublic, Visibility: core.VisibilityArena,
-		GameBuild: "demo-1.0", DurationMs: duration, ObjectKey: key, State: core.RecordingPending,
+		MatchID: final.ID, Game: 1, Nonce: final.SessionNonce, UploaderID: final.Winner, Scope: core.ScopePublic,
+		Visibility: core.VisibilityArena,
+		GameBuild:  "demo-1.0", DurationMs: duration, ObjectKey: key, State: core.RecordingPending,
 		MaxBytes: core.PlanStudio.RecordingBytes(), CreatedAt: at,
 	})
 	if err != nil {

@@ -244,5 +244,5 @@ func TestEventLogRecordingReady(t *testing.T) {
 	assert.Equal(t, "rec", ready[0]["tournament"])
 	assert.Equal(t, float64(e.matchID()), ready[0]["matchId"])
 	assert.Equal(t, map[string]any{"recordingId": float64(id), "platformId": e.p1, "scope": "public",
-		"visibility": "arena"}, ready[0]["data"])
+		"visibility": "arena", "game": float64(1)}, ready[0]["data"])
 }

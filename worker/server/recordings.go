@@ -12,6 +12,7 @@ import (
 type recordingView struct {
 	ID                 int64   `json:"id"`
 	MatchID            *int64  `json:"matchId"`
+	Game               *int    `json:"game"` // the game of the match's series, from 1; null for a casual one
 	Scope              string  `json:"scope"`
 	Visibility         string  `json:"visibility"`
 	GameBuild          string  `json:"gameBuild"`
@@ -29,8 +30,8 @@ func recordingViewOf(r *core.Recording) recordingView {
 		ByteSize: r.ByteSize, State: r.State, UploaderPlatformID: r.UploaderID, CreatedAt: isoTime(r.CreatedAt),
 	}
 	if !r.Casual() {
-		id := r.MatchID
-		v.MatchID = &id
+		id, game := r.MatchID, r.Game
+		v.MatchID, v.Game = &id, &game
 	}
 	if r.ReadyAt != nil {
 		at := isoTime(*r.ReadyAt)

@@ -123,31 +123,38 @@ func TestSegments(t *testing.T) {
 	assert.Equal(t, "recording_ended", out["error"])
 }
 
+// trace is a gameplay-trace body of the live game for the slot, made by
+// the reference client's recorder; extra adds a score event.
+func (e *recordingEnv) trace(t *testing.T, slot int, live map[string]any, extra bool) map[string]any {
+	t.Helper()
+	settings := client.NewSettings("http://unused")
+	settings.EnableReferee, settings.MockSteamID = true, e.p1
+	c, err := client.New(settings, client.Deps{})
+	require.NoError(t, err)
+	lm := &client.LiveMatch{MatchID: int64(live["matchId"].(float64)), SessionNonce: live["sessionNonce"].(string), Slot: slot,
+		RefereeM0: &client.RefereeM0{Enabled: true, ConsentComplete: true}}
+	var clock time.Duration
+	rec := c.NewTraceRecorder(lm, func() time.Duration { return clock })
+	rec.Begin()
+	clock = 5 * time.Millisecond
+	rec.TurnStarted(1)
+	rec.PublicAction(1, "play", client.TargetBoard)
+	if extra {
+		rec.ScoreChanged(2, 0, 1)
+	}
+	clock = 9 * time.Millisecond
+	tr, hash, err := rec.End(1, client.EndNormal)
+	require.NoError(t, err)
+	return map[string]any{"protocol": "svc.gameplay.v1", "slot": slot, "trace": tr, "traceHash": hash}
+}
+
 // TestTraces: the gameplay-trace endpoint with the referee off, with one
 // consent, then both; agreement, disagreement and repeats; the match's
 // outcome untouched.
 func TestTraces(t *testing.T) {
 	e := newRecordingEnv(t)
-	traceOf := func(t *testing.T, slot int, m map[string]any, live map[string]any, extra bool) map[string]any {
-		settings := client.NewSettings("http://unused")
-		settings.EnableReferee, settings.MockSteamID = true, e.p1
-		c, err := client.New(settings, client.Deps{})
-		require.NoError(t, err)
-		lm := &client.LiveMatch{MatchID: int64(live["matchId"].(float64)), SessionNonce: live["sessionNonce"].(string), Slot: slot,
-			RefereeM0: &client.RefereeM0{Enabled: true, ConsentComplete: true}}
-		var clock time.Duration
-		rec := c.NewTraceRecorder(lm, func() time.Duration { return clock })
-		rec.Begin()
-		clock = 5 * time.Millisecond
-		rec.TurnStarted(1)
-		rec.PublicAction(1, "play", client.TargetBoard)
-		if extra {
-			rec.ScoreChanged(2, 0, 1)
-		}
-		clock = 9 * time.Millisecond
-		tr, hash, err := rec.End(1, client.EndNormal)
-		require.NoError(t, err)
-		return map[string]any{"protocol": "svc.gameplay.v1", "slot": slot, "trace": tr, "traceHash": hash}
+	traceOf := func(t *testing.T, slot int, _ map[string]any, live map[string]any, extra bool) map[string]any {
+		return e.trace(t, slot, live, extra)
 	}
 	post := func(account string, body any) (int, map[string]any) {
 		return e.game(t, "POST", matchPath(e.match, "gameplay-trace"), account, body, "")
@@ -218,7 +225,7 @@ func TestDerivedTrace(t *testing.T) {
 	db, err := store.OpenIn(e.DataDir)("file:arenas/alpha.db", "")
 	require.NoError(t, err)
 	defer db.Close()
-	traces, err := store.NewArena(db).Traces(context.Background(), e.matchID())
+	traces, err := store.NewArena(db).Traces(context.Background(), e.matchID(), e.live["sessionNonce"].(string))
 	require.NoError(t, err)
 	assert.Empty(t, traces, "no consent, no derived trace")
 
@@ -227,7 +234,7 @@ func TestDerivedTrace(t *testing.T) {
 	}
 	_, status, out = e.upload(t, e.p2, "full", e.replay(t, "full", nil))
 	require.Equal(t, 200, status, out)
-	traces, err = store.NewArena(db).Traces(context.Background(), e.matchID())
+	traces, err = store.NewArena(db).Traces(context.Background(), e.matchID(), e.live["sessionNonce"].(string))
 	require.NoError(t, err)
 	require.Len(t, traces, 1)
 	assert.Equal(t, 0, traces[0].Slot, "slot 0: the service's own")

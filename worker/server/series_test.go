@@ -62,6 +62,12 @@ func (p *protocolEnv) playGame(t *testing.T, m map[string]any, winner string) ma
 }
 
 func TestSeries(t *testing.T) {
+	onBackends(t, testSeries)
+}
+
+// onBackends runs test on an arena stored in a local file (counter nil)
+// and on one a libSQL server keeps, counting its requests.
+func onBackends(t *testing.T, test func(t *testing.T, p *protocolEnv, counter *arenatest.CountingLibSQL)) {
 	for _, backend := range []string{"sqlite", "libsql"} {
 		t.Run(backend, func(t *testing.T) {
 			var p *protocolEnv
@@ -77,7 +83,7 @@ func TestSeries(t *testing.T) {
 				require.Equal(t, 201, status, body)
 				p = &protocolEnv{testEnv: e, admin: body["adminToken"].(string)}
 			}
-			testSeries(t, p, counter)
+			test(t, p, counter)
 		})
 	}
 }

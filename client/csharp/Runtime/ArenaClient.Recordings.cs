@@ -45,6 +45,8 @@ namespace Arena.Client
         public long Id { get; private set; }
         /// <summary>The match, or null for a casual recording.</summary>
         public long? MatchId { get; private set; }
+        /// <summary>The game of the match's series it records (from 1), or null for a casual recording.</summary>
+        public int? Game { get; private set; }
         /// <summary>public or full.</summary>
         public string Scope { get; private set; }
         /// <summary>private, arena or link.</summary>
@@ -68,12 +70,14 @@ namespace Arena.Client
         public static Recording FromJson(JsonValue v)
         {
             if (v == null || v.Kind != JsonKind.Object) throw new FormatException("a recording is a JSON object");
-            long match;
+            long match, game;
             var m = v["matchId"];
+            var g = v["game"];
             return new Recording
             {
                 Id = v.GetInt64("id"),
                 MatchId = m != null && m.TryGetInt64(out match) ? match : (long?)null,
+                Game = g != null && g.TryGetInt64(out game) ? (int)game : (int?)null,
                 Scope = v.GetString("scope") ?? "",
                 Visibility = v.GetString("visibility") ?? "",
                 GameBuild = v.GetString("gameBuild") ?? "",
@@ -152,14 +156,26 @@ namespace Arena.Client
 
         /// <summary>
         /// Announces a recording: of match <paramref name="matchId"/> (POST
-        /// /api/v1/matches/{id}/recording/init, idempotent per match and uploader), or a casual
-        /// one when <paramref name="matchId"/> is 0 (POST /api/v1/me/recordings/init; scope forced public).
+        /// /api/v1/matches/{id}/recording/init, idempotent per match, uploader and game: the game
+        /// being played, else the last one decided), or a casual one when <paramref name="matchId"/>
+        /// is 0 (POST /api/v1/me/recordings/init; scope forced public).
         /// </summary>
         public Task<ArenaResult<UploadTarget>> InitRecordingAsync(long matchId, string scope, string gameBuild, long durationMs, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return InitGameRecordingAsync(matchId, "", scope, gameBuild, durationMs, cancellationToken);
+        }
+
+        /// <summary>
+        /// Announces a recording of the game of match <paramref name="matchId"/> whose live session
+        /// is <paramref name="sessionNonce"/> (a replay header's; empty as <see cref="InitRecordingAsync"/>).
+        /// Each game of a series has its own recording.
+        /// </summary>
+        public Task<ArenaResult<UploadTarget>> InitGameRecordingAsync(long matchId, string sessionNonce, string scope, string gameBuild, long durationMs, CancellationToken cancellationToken = default(CancellationToken))
         {
             if (!settings.Enabled) return Task.FromResult(DisabledResult<UploadTarget>());
             string path = matchId != 0 ? "/api/v1/matches/" + Invariant(matchId) + "/recording/init" : "/api/v1/me/recordings/init";
             var body = JsonValue.NewObject().Set("scope", scope ?? "").Set("gameBuild", gameBuild ?? "").Set("durationMs", durationMs);
+            if (matchId != 0 && !string.IsNullOrEmpty(sessionNonce)) body.Set("sessionNonce", sessionNonce);
             return RequireValue(CallAsync("POST", path, body, true, UploadTarget.FromJson, cancellationToken), "POST " + path);
         }
 
@@ -196,8 +212,9 @@ namespace Arena.Client
         }
 
         /// <summary>
-        /// Submits a <c>game.replay.v1</c> file: init (scope, build, duration and match read from
-        /// the file's header; a header without a match is a casual recording), PUT, finalize. Each
+        /// Submits a <c>game.replay.v1</c> file: init (scope, build, duration, the match and its
+        /// game's session read from the file's header; a header without a match is a casual
+        /// recording), PUT, finalize. Each
         /// step is retried like a result on a network failure or 5xx; a 4xx is final. A file that
         /// is not a replay is <c>not_replay</c> and nothing is sent.
         /// </summary>
@@ -207,7 +224,7 @@ namespace Arena.Client
             if (!settings.Enabled) return DisabledResult<Recording>();
             ReplayHeader header = ReplayHeader.Read(file);
             if (header == null) return ArenaResult<Recording>.Failure(ArenaError.NotReplay, 0);
-            var init = await RetryAsync("recording init", () => InitRecordingAsync(header.MatchId, header.Scope, header.GameBuild, header.DurationMs, cancellationToken), cancellationToken);
+            var init = await RetryAsync("recording init", () => InitGameRecordingAsync(header.MatchId, header.SessionNonce, header.Scope, header.GameBuild, header.DurationMs, cancellationToken), cancellationToken);
             if (!init.IsSuccess) return init.As<Recording>();
             var put = await RetryAsync("recording upload", () => UploadAsync(init.Value.UploadUrl, file, cancellationToken), cancellationToken);
             if (!put.IsSuccess) return put.As<Recording>();

@@ -90,7 +90,7 @@ namespace Arena.Client.Tests
                 if (r.Method == "PUT" && r.Url == UploadUrl)
                     return puts != null && puts.Count > 0 ? puts.Dequeue() : new ArenaHttpResponse(200, null);
                 if (r.Method == "POST" && r.PathAndQuery == "/api/v1/recordings/7/finalize")
-                    return Fake.Json(200, "{\"id\":7,\"matchId\":42,\"scope\":\"full\",\"visibility\":\"private\",\"gameBuild\":\"1.2.3\",\"durationMs\":3300,\"byteSize\":321,\"state\":\"ready\",\"uploaderPlatformId\":\"" + Fake.P1 + "\",\"createdAt\":\"2026-11-27T15:00:00Z\"}");
+                    return Fake.Json(200, "{\"id\":7,\"matchId\":42,\"game\":2,\"scope\":\"full\",\"visibility\":\"private\",\"gameBuild\":\"1.2.3\",\"durationMs\":3300,\"byteSize\":321,\"state\":\"ready\",\"uploaderPlatformId\":\"" + Fake.P1 + "\",\"createdAt\":\"2026-11-27T15:00:00Z\"}");
                 return null;
             };
             return http;
@@ -108,7 +108,8 @@ namespace Arena.Client.Tests
             Assert.Equal(3, http.Requests.Count, "three requests");
             var init = http.Requests[0];
             Assert.Equal("/api/v1/matches/42/recording/init", init.PathAndQuery, "match recording init");
-            Assert.Equal("{\"scope\":\"full\",\"gameBuild\":\"1.2.3\",\"durationMs\":3300}", init.BodyText, "init body from the header");
+            Assert.Equal("{\"scope\":\"full\",\"gameBuild\":\"1.2.3\",\"durationMs\":3300,\"sessionNonce\":\"nonce-42\"}", init.BodyText, "init body from the header, its game named by the session");
+            Assert.Equal(2, r.Value.Game.Value, "game");
             var put = http.Requests[1];
             Assert.Equal("PUT", put.Method, "PUT");
             Assert.Equal(UploadUrl, put.Url, "to upload.url as given");

@@ -19,12 +19,20 @@ export interface RecordingInitBody {
     scope: RecordingScope;
     gameBuild: string;
     durationMs: number;
+    /**
+     * Match recordings only: the live session of the game recorded (the
+     * replay header's). Each game of a series has its own recording; without
+     * it, the game being played, else the last one decided.
+     */
+    sessionNonce?: string;
 }
 /** A recording as the arena lists it (DESIGN "Recordings"). */
 export interface Recording {
     id: number;
     /** null for a casual recording. */
     matchId: number | null;
+    /** The game of the match's series it records, from 1; null for a casual recording. */
+    game: number | null;
     scope: RecordingScope;
     visibility: "private" | "arena" | "link";
     gameBuild: string;
@@ -99,8 +107,8 @@ export declare class Recordings {
     /** Asks the arena to check the uploaded object and mark the recording ready. */
     finalize(recordingId: number, options?: CallOptions): Promise<Recording>;
     /**
-     * Submits a game.replay.v1 file: init (scope, build, duration and the
-     * match read from its header), PUT, finalize. Each step is retried like a
+     * Submits a game.replay.v1 file: init (scope, build, duration, the match
+     * and its game's session read from its header), PUT, finalize. Each step is retried like a
      * result on a network failure or >= 500; a 4xx is final.
      *
      * @throws ArenaError `not_replay` (nothing sent) or the failing step's error.

@@ -46,8 +46,8 @@ export class Recordings {
         return this.rt.transport.jsonBody("POST", `/api/v1/recordings/${recordingId}/finalize`, undefined, options);
     }
     /**
-     * Submits a game.replay.v1 file: init (scope, build, duration and the
-     * match read from its header), PUT, finalize. Each step is retried like a
+     * Submits a game.replay.v1 file: init (scope, build, duration, the match
+     * and its game's session read from its header), PUT, finalize. Each step is retried like a
      * result on a network failure or >= 500; a 4xx is final.
      *
      * @throws ArenaError `not_replay` (nothing sent) or the failing step's error.
@@ -57,6 +57,8 @@ export class Recordings {
         const h = await readReplayHeader(file);
         const { signal } = options;
         const body = { scope: h.scope, gameBuild: h.gameBuild, durationMs: h.durationMs };
+        if (h.matchId !== undefined && h.sessionNonce)
+            body.sessionNonce = h.sessionNonce;
         const init = await retry(this.rt, "recording init", () => this.init(h.matchId ?? null, body, options), signal);
         await retry(this.rt, "recording upload", () => this.upload(init.upload.url, file, options), signal);
         return retry(this.rt, "recording finalize", () => this.finalize(init.recordingId, options), signal);

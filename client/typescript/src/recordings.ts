@@ -24,6 +24,12 @@ export interface RecordingInitBody {
   scope: RecordingScope;
   gameBuild: string;
   durationMs: number;
+  /**
+   * Match recordings only: the live session of the game recorded (the
+   * replay header's). Each game of a series has its own recording; without
+   * it, the game being played, else the last one decided.
+   */
+  sessionNonce?: string;
 }
 
 /** A recording as the arena lists it (DESIGN "Recordings"). */
@@ -31,6 +37,8 @@ export interface Recording {
   id: number;
   /** null for a casual recording. */
   matchId: number | null;
+  /** The game of the match's series it records, from 1; null for a casual recording. */
+  game: number | null;
   scope: RecordingScope;
   visibility: "private" | "arena" | "link";
   gameBuild: string;
@@ -132,8 +140,8 @@ export class Recordings {
   }
 
   /**
-   * Submits a game.replay.v1 file: init (scope, build, duration and the
-   * match read from its header), PUT, finalize. Each step is retried like a
+   * Submits a game.replay.v1 file: init (scope, build, duration, the match
+   * and its game's session read from its header), PUT, finalize. Each step is retried like a
    * result on a network failure or >= 500; a 4xx is final.
    *
    * @throws ArenaError `not_replay` (nothing sent) or the failing step's error.
@@ -142,7 +150,8 @@ export class Recordings {
     ensureEnabled(this.rt);
     const h = await readReplayHeader(file);
     const { signal } = options;
-    const body = { scope: h.scope, gameBuild: h.gameBuild, durationMs: h.durationMs };
+    const body: RecordingInitBody = { scope: h.scope, gameBuild: h.gameBuild, durationMs: h.durationMs };
+    if (h.matchId !== undefined && h.sessionNonce) body.sessionNonce = h.sessionNonce;
     const init = await retry(this.rt, "recording init", () => this.init(h.matchId ?? null, body, options), signal);
     await retry(this.rt, "recording upload", () => this.upload(init.upload.url, file, options), signal);
     return retry(this.rt, "recording finalize", () => this.finalize(init.recordingId, options), signal);

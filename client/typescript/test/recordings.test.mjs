@@ -53,7 +53,7 @@ test("readReplayHeader: match, casual, segment, a two-member file, and refusals"
 
 test("recordings.submit: init from the header, PUT to the upload URL, finalize", async () => {
   let arena;
-  const ready = { id: 7, matchId: 12, scope: "full", visibility: "private", gameBuild: "1.2.3", durationMs: 3300, byteSize: 0, state: "ready", uploaderPlatformId: P1, createdAt: "2026-11-27T16:00:00Z" };
+  const ready = { id: 7, matchId: 12, game: 1, scope: "full", visibility: "private", gameBuild: "1.2.3", durationMs: 3300, byteSize: 0, state: "ready", uploaderPlatformId: P1, createdAt: "2026-11-27T16:00:00Z" };
   arena = await startArena({
     "POST /api/v1/matches/12/recording/init": () => ({ status: 200, json: { recordingId: 7, upload: { url: `${arena.base}/api/v1/objects/rec/7?sig=abc`, local: true }, maxBytes: 2 << 20 } }),
     "PUT /api/v1/objects/rec/7": [{ status: 503, text: "busy" }, { status: 200, json: {} }],
@@ -65,7 +65,7 @@ test("recordings.submit: init from the header, PUT to the upload URL, finalize",
     const file = await sampleFile(matchHeader(liveMatch(), "full", "1.2.3", 3300));
     assert.deepEqual(await c.recordings.submit(file), ready);
     const [init] = arena.to("POST /api/v1/matches/12/recording/init");
-    assert.deepEqual(JSON.parse(init.body), { scope: "full", gameBuild: "1.2.3", durationMs: 3300 });
+    assert.deepEqual(JSON.parse(init.body), { scope: "full", gameBuild: "1.2.3", durationMs: 3300, sessionNonce: "nonce-abc" }, "the game is the header's session");
     const puts = arena.to("PUT /api/v1/objects/rec/7");
     assert.equal(puts.length, 2);
     assert.equal(puts[1].headers["content-type"], "application/gzip");
@@ -90,6 +90,7 @@ test("recordings.submit: casual init, a 4xx final, nothing sent for a non-replay
     const c = new ArenaClient({ baseUrl: arena.base, mockSteamId: P1 });
     await assert.rejects(c.recordings.submit(await sampleFile({ scope: "public", gameBuild: "c", durationMs: 5 })), (e) => e.code === "header_mismatch" && e.status === 422);
     assert.equal(arena.to("POST /api/v1/me/recordings/init").length, 1);
+    assert.deepEqual(JSON.parse(arena.to("POST /api/v1/me/recordings/init")[0].body), { scope: "public", gameBuild: "c", durationMs: 5 }, "a casual init names no game");
     assert.equal(arena.to("POST /api/v1/recordings/8/finalize").length, 1, "a 4xx is not retried");
     const before = arena.requests.length;
     await assert.rejects(c.recordings.submit(new Uint8Array([1, 2, 3])), code("not_replay"));
