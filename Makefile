@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev dev-edge test test-go test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-edge generate generate-check
+.PHONY: dev dev-edge test test-go test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-distance bench-edge generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
@@ -85,6 +85,10 @@ bench:
 ## bench-recordings: finalize of 16 MB (throughput, peak heap) and upload-to-fetch latency, against references in the same run
 bench-recordings:
 	scripts/bench-recordings.sh
+
+## bench-distance: each route's database round trips and latency with the libSQL server 0 and 50 ms away (one way), natively
+bench-distance: tools
+	for d in 0s 50ms; do $(REQUIRE) ARENA_DISTANCE=$$d $(GO) test -count=1 -run '^TestRoundTrips$$' -v ./worker/arenatest/ | grep '|'; done
 
 ## bench-edge: fresh-instance vs kept-instance build under wrangler dev (not part of make test)
 bench-edge:

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -17,9 +18,10 @@ import (
 // HTTP requests (database round trips) passing through: an arena created
 // with URL as its databaseUrl shows what a request costs on the edge.
 type CountingLibSQL struct {
-	URL string
-	mu  sync.Mutex
-	n   int
+	URL   string
+	mu    sync.Mutex
+	n     int
+	delay time.Duration
 }
 
 // StartCountingLibSQL starts the server and its proxy; both stop when the
@@ -33,12 +35,53 @@ func StartCountingLibSQL(tb testing.TB) *CountingLibSQL {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.mu.Lock()
 		c.n++
+		delay := c.delay
 		c.mu.Unlock()
-		proxy.ServeHTTP(w, r)
+		time.Sleep(delay) // the request's way there
+		proxy.ServeHTTP(&delayedWriter{ResponseWriter: w, delay: delay}, r)
 	}))
 	tb.Cleanup(srv.Close)
 	c.URL = srv.URL
 	return c
+}
+
+// SetDistance puts the server oneWay away: each request waits that long
+// on its way there and its answer on its way back (a round trip costs
+// 2 x oneWay more).
+func (c *CountingLibSQL) SetDistance(oneWay time.Duration) {
+	c.mu.Lock()
+	c.delay = oneWay
+	c.mu.Unlock()
+}
+
+// delayedWriter holds an answer back by delay before its first byte.
+type delayedWriter struct {
+	http.ResponseWriter
+	delay time.Duration
+	sent  bool
+}
+
+func (w *delayedWriter) wait() {
+	if !w.sent {
+		w.sent = true
+		time.Sleep(w.delay)
+	}
+}
+
+func (w *delayedWriter) WriteHeader(code int) {
+	w.wait()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *delayedWriter) Write(b []byte) (int, error) {
+	w.wait()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *delayedWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // Reset starts counting from zero.

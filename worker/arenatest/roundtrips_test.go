@@ -1,0 +1,218 @@
+package arenatest_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"arena/worker/arenatest"
+)
+
+// roundTripBudget is what each route may cost in database round trips
+// (HTTP requests to the arena's libSQL server) on a cache miss: the one
+// table of them. Today's counts, held so that none grows; DESIGN.md
+// "Round trips and placement" brings every read to 1 and every write to
+// 2 or fewer (issue 34), lowering these as it goes.
+var roundTripBudget = map[string]int{
+	"admin: create a tournament":            5,
+	"admin: draw 16 players":                9,
+	"admin: draw 64 players":                9,
+	"admin: resolve a match":                6,
+	"game: upcoming":                        1,
+	"game: ready (first side)":              2,
+	"game: ready (second side, live)":       2,
+	"game: live":                            2,
+	"game: result (first side)":             2,
+	"game: result (confirming)":             2,
+	"game: result (confirming a final)":     7,
+	"public: tournament of 16":              6,
+	"public: tournament of 64":              6,
+	"public: match":                         3,
+	"page: tournament":                      4,
+	"page: match":                           5,
+	"page: home":                            5,
+	"page: home, signed in":                 9,
+	"page: home, 50 tournaments":            51,
+	"page: home, 50 tournaments, signed in": 56,
+}
+
+// distanceRun is one route's measure.
+type distanceRun struct {
+	name    string
+	trips   int
+	elapsed time.Duration
+}
+
+// TestRoundTrips plays an arena night against an arena kept by a libSQL
+// server behind a counting proxy and holds each route to its budget.
+// With ARENA_DISTANCE set (a one-way delay, e.g. 50ms: `make
+// bench-distance`) the server is that far away and the table printed
+// gives each route's latency in round trips of that distance.
+func TestRoundTrips(t *testing.T) {
+	var oneWay time.Duration
+	if d := os.Getenv("ARENA_DISTANCE"); d != "" {
+		var err error
+		oneWay, err = time.ParseDuration(d)
+		require.NoError(t, err, "ARENA_DISTANCE is a duration")
+	}
+	a := arenatest.New(t, arenatest.Options{})
+	db := arenatest.StartCountingLibSQL(t)
+	const host = "http://far.test"
+	token := a.CreateArena(t, "far", "far.test", "", map[string]any{"databaseUrl": db.URL, "plan": "studio"})
+	admin := "Bearer " + token
+	var runs []distanceRun
+	measure := func(name string, do func()) {
+		t.Helper()
+		_, ok := roundTripBudget[name]
+		require.True(t, ok, "%q has a budget", name)
+		db.SetDistance(oneWay)
+		db.Reset()
+		start := time.Now()
+		do()
+		runs = append(runs, distanceRun{name, db.Count(), time.Since(start)})
+		db.SetDistance(0)
+	}
+	page := func(b *arenatest.Browser, path string) func() {
+		return func() {
+			p := b.Get(t, host+path)
+			require.Equal(t, http.StatusOK, p.Status, path)
+		}
+	}
+
+	cup := func(slug string, players []string) map[string]any {
+		body := map[string]any{
+			"slug": slug, "name": "Cup " + slug, "format": "playoffs_only", "maxPlayers": len(players),
+			"registrationOpensAt":  a.Now.Add(-time.Hour).Format(time.RFC3339),
+			"registrationClosesAt": a.Now.Add(time.Hour).Format(time.RFC3339),
+			"startsAt":             a.Now.Add(2 * time.Hour).Format(time.RFC3339),
+		}
+		return body
+	}
+	register := func(slug string, players []string) {
+		base := host + "/api/v1/admin/tournaments/" + slug
+		a.API(t, "POST", base+"/status", admin, map[string]any{"status": "registration_open"}, 200)
+		for i, id := range players {
+			a.API(t, "POST", base+"/registrations", admin, map[string]any{"platformId": id, "seed": i + 1,
+				"personaName": fmt.Sprintf("Player %d", i+1)}, 201)
+		}
+		a.API(t, "POST", base+"/status", admin, map[string]any{"status": "registration_closed"}, 200)
+	}
+
+	sixteen := arenatest.CupPlayers(16)
+	measure("admin: create a tournament", func() {
+		a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, cup("brawl", sixteen), 201)
+	})
+	register("brawl", sixteen)
+	measure("admin: draw 16 players", func() {
+		a.API(t, "POST", host+"/api/v1/admin/tournaments/brawl/status", admin, map[string]any{"status": "playoffs"}, 200)
+	})
+	sixtyFour := arenatest.CupPlayers(64)
+	a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, cup("big", sixtyFour), 201)
+	register("big", sixtyFour)
+	measure("admin: draw 64 players", func() {
+		a.API(t, "POST", host+"/api/v1/admin/tournaments/big/status", admin, map[string]any{"status": "playoffs"}, 200)
+	})
+
+	visitor := a.Browser(t)
+	measure("public: tournament of 16", func() { a.API(t, "GET", host+"/api/v1/tournaments/brawl", "", nil, 200) })
+	measure("public: tournament of 64", func() { a.API(t, "GET", host+"/api/v1/tournaments/big", "", nil, 200) })
+	matches := a.API(t, "GET", host+"/api/v1/admin/tournaments/brawl/matches", admin, nil, 200)["matches"].([]any)
+	first := matches[0].(map[string]any)
+	id := int64(first["id"].(float64))
+	p1, p2 := first["p1PlatformId"].(string), first["p2PlatformId"].(string)
+	measure("public: match", func() { a.API(t, "GET", fmt.Sprintf("%s/api/v1/matches/%d", host, id), "", nil, 200) })
+	measure("page: tournament", page(visitor, "/tournaments/brawl"))
+	measure("page: match", page(visitor, fmt.Sprintf("/matches/%d", id)))
+	measure("page: home", page(visitor, "/"))
+	player := a.Browser(t)
+	player.SignInAt(t, host, p1)
+	measure("page: home, signed in", page(player, "/"))
+
+	game := func(method, path, who string, body any) map[string]any {
+		return a.API(t, method, host+path, "Platform MOCK:"+who, body, 200)
+	}
+	measure("game: upcoming", func() { game("GET", "/api/v1/me/upcoming-match", p1, nil) })
+	ready := fmt.Sprintf("/api/v1/matches/%d/ready", id)
+	measure("game: ready (first side)", func() { game("POST", ready, p1, nil) })
+	measure("game: ready (second side, live)", func() { game("POST", ready, p2, nil) })
+	var live map[string]any
+	measure("game: live", func() { live = game("GET", "/api/v1/me/live-match", p1, nil) })
+	result := fmt.Sprintf(`{"matchId":%d,"sessionNonce":%q,"winner":%q}`, id, live["sessionNonce"], p1)
+	sum := sha256.Sum256([]byte(result))
+	submission := map[string]any{"protocol": "svc.result.v3", "result": result, "resultHash": hex.EncodeToString(sum[:]),
+		"clientRole": "host", "endedAt": a.Now.Format(time.RFC3339)}
+	path := fmt.Sprintf("/api/v1/matches/%d/result", id)
+	measure("game: result (first side)", func() { game("POST", path, p1, submission) })
+	measure("game: result (confirming)", func() { game("POST", path, p2, submission) })
+	second := int64(matches[1].(map[string]any)["id"].(float64))
+	measure("admin: resolve a match", func() {
+		a.API(t, "POST", fmt.Sprintf("%s/api/v1/admin/matches/%d/resolve", host, second), admin,
+			map[string]any{"winner": matches[1].(map[string]any)["p1PlatformId"]}, 200)
+	})
+
+	// A final: a two-player cup, played by its game clients.
+	duo := arenatest.CupPlayers(2)
+	a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, cup("duel", duo), 201)
+	register("duel", duo)
+	a.API(t, "POST", host+"/api/v1/admin/tournaments/duel/status", admin, map[string]any{"status": "playoffs"}, 200)
+	final := a.API(t, "GET", host+"/api/v1/admin/tournaments/duel/matches", admin, nil, 200)["matches"].([]any)[0].(map[string]any)
+	fid := int64(final["id"].(float64))
+	game("POST", fmt.Sprintf("/api/v1/matches/%d/ready", fid), duo[0], nil)
+	game("POST", fmt.Sprintf("/api/v1/matches/%d/ready", fid), duo[1], nil)
+	flive := game("GET", "/api/v1/me/live-match", duo[0], nil)
+	result = fmt.Sprintf(`{"matchId":%d,"sessionNonce":%q,"winner":%q}`, fid, flive["sessionNonce"], duo[0])
+	sum = sha256.Sum256([]byte(result))
+	submission["result"], submission["resultHash"] = result, hex.EncodeToString(sum[:])
+	game("POST", fmt.Sprintf("/api/v1/matches/%d/result", fid), duo[0], submission)
+	measure("game: result (confirming a final)", func() {
+		game("POST", fmt.Sprintf("/api/v1/matches/%d/result", fid), duo[1], submission)
+	})
+
+	// The home page's cost once 50 tournaments are under way.
+	for i := 0; i < 47; i++ {
+		slug := fmt.Sprintf("night-%02d", i)
+		pair := []string{arenatest.CupPlayer(100 + 2*i), arenatest.CupPlayer(101 + 2*i)}
+		a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, cup(slug, pair), 201)
+		register(slug, pair)
+		a.API(t, "POST", host+"/api/v1/admin/tournaments/"+slug+"/status", admin, map[string]any{"status": "playoffs"}, 200)
+	}
+	measure("page: home, 50 tournaments, signed in", page(player, "/"))
+	a.API(t, "POST", host+"/api/v1/admin/tournaments/night-00/status", admin, map[string]any{"status": "cancelled"}, 200)
+	measure("page: home, 50 tournaments", page(visitor, "/"))
+
+	report(t, runs, oneWay)
+	for _, r := range runs {
+		assert.LessOrEqual(t, r.trips, roundTripBudget[r.name], "%s: %d round trips, its budget %d", r.name, r.trips, roundTripBudget[r.name])
+	}
+}
+
+// report logs the table: each route's round trips and, at a distance,
+// its latency in round trips of that distance.
+func report(t *testing.T, runs []distanceRun, oneWay time.Duration) {
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].name < runs[j].name })
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| route (cache miss) | round trips | budget |")
+	if oneWay > 0 {
+		fmt.Fprintf(&b, " latency at %v RTT | latency / RTT |", 2*oneWay)
+	}
+	b.WriteString("\n|---|---|---|")
+	if oneWay > 0 {
+		b.WriteString("---|---|")
+	}
+	for _, r := range runs {
+		fmt.Fprintf(&b, "\n| %s | %d | %d |", r.name, r.trips, roundTripBudget[r.name])
+		if oneWay > 0 {
+			fmt.Fprintf(&b, " %d ms | %.1f |", r.elapsed.Milliseconds(), float64(r.elapsed)/float64(2*oneWay))
+		}
+	}
+	t.Log(b.String())
+}
