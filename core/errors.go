@@ -17,6 +17,21 @@ type Error struct {
 	// Reason refines Code where the spec fixes one code for several
 	// causes (a refused ticket is still missing_ticket); shown beside it.
 	Reason string
+	// Index names the refused entry of a list request (a bulk
+	// registration), from 0; nil otherwise.
+	Index *int
+}
+
+// AtIndex returns err naming entry i of a list request when it is an
+// *Error (a copy), else err.
+func AtIndex(err error, i int) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	out := *e
+	out.Index = &i
+	return &out
 }
 
 func (e *Error) Error() string {

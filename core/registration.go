@@ -55,6 +55,16 @@ type RegistrationStore interface {
 	Registrations(ctx context.Context, tournamentID int64) ([]Registration, error)
 }
 
+// BulkRegisterStore is what registering a list reads and writes.
+type BulkRegisterStore interface {
+	RegistrationStore
+	TournamentReader
+	// RegisterAll adds every side, all or none, in one batch: each as
+	// Register would, and nothing if any is refused then (the tournament
+	// closed, filled up, or a player registered meanwhile: false).
+	RegisterAll(ctx context.Context, t *Tournament, regs []Registration, players [][]PlayerProfile) (bool, error)
+}
+
 // RegisterStore is what registering reads and writes: the players'
 // profiles and the sides. One value, the arena's store, serves it.
 type RegisterStore interface {
@@ -94,4 +104,99 @@ func Register(ctx context.Context, st RegisterStore, tour *Tournament, d Registr
 		}
 	}
 	return &reg, nil
+}
+
+// MaxBulkRegistrations bounds the sides one bulk registration adds.
+const MaxBulkRegistrations = 512
+
+// RegisterAll registers the drafted sides for tour at now, all or none,
+// under Register's rules. A refusal names the entry (Error.Index, from
+// 0) with Register's codes: the entry's first problem or
+// CodeInvalidRoster; CodeRegistrationClosed (entry 0); a player on two
+// entries or already on a side (CodeAlreadyRegistered); the first entry
+// over the tournament's cap (CodeTournamentFull). No list, or one over
+// MaxBulkRegistrations, is CodeInvalidField on registrations. The sides
+// come back in the list's order, their names as stored.
+func RegisterAll(ctx context.Context, st BulkRegisterStore, tour *Tournament, drafts []RegistrationDraft, now time.Time) ([]Registration, error) {
+	if len(drafts) == 0 || len(drafts) > MaxBulkRegistrations {
+		return nil, FieldError(CodeInvalidField, "registrations")
+	}
+	regs := make([]Registration, len(drafts))
+	players := make([][]PlayerProfile, len(drafts))
+	for i, d := range drafts {
+		if err := d.Check().Err(); err != nil {
+			return nil, AtIndex(err, i)
+		}
+		members, err := tour.CheckRoster(d.PlatformID, d.Roster)
+		if err != nil {
+			return nil, AtIndex(err, i)
+		}
+		regs[i] = Registration{TournamentID: tour.ID, PlatformID: d.PlatformID, PersonaName: d.PersonaName, Seed: d.Seed.N, Roster: members, RegisteredAt: now}
+		players[i] = make([]PlayerProfile, len(members))
+		for j, id := range members {
+			players[i][j] = PlayerProfile{PlatformID: id}
+		}
+		players[i][0].PersonaName = d.PersonaName
+	}
+	if err := checkBulk(ctx, st, tour, regs, now); err != nil {
+		return nil, err
+	}
+	stored, err := st.RegisterAll(ctx, tour, regs, players)
+	if err != nil {
+		return nil, err
+	}
+	if !stored { // refused in the batch: name the entry as things are now
+		current, err := st.TournamentByID(ctx, tour.ID)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkBulk(ctx, st, current, regs, now); err != nil {
+			return nil, err
+		}
+		return nil, Errorf(CodeRegistrationClosed, "%s takes no registrations", tour.Slug)
+	}
+	all, err := st.Registrations(ctx, tour.ID)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[string]string, len(all))
+	for _, r := range all {
+		names[r.PlatformID] = r.PersonaName
+	}
+	for i := range regs {
+		regs[i].PersonaName = names[regs[i].PlatformID]
+	}
+	return regs, nil
+}
+
+// checkBulk applies the tournament's rules to the whole list against
+// the sides registered now: open (entry 0), each player once across the
+// list and the sides, the cap.
+func checkBulk(ctx context.Context, st BulkRegisterStore, tour *Tournament, regs []Registration, now time.Time) error {
+	if !tour.RegistrationOpenAt(now) {
+		return AtIndex(Errorf(CodeRegistrationClosed, "%s takes no registrations", tour.Slug), 0)
+	}
+	sides, err := st.Registrations(ctx, tour.ID)
+	if err != nil {
+		return err
+	}
+	taken := map[string]bool{}
+	for _, s := range sides {
+		taken[s.PlatformID] = true
+		for _, id := range s.Roster {
+			taken[id] = true
+		}
+	}
+	for i, r := range regs {
+		for _, id := range r.Roster {
+			if taken[id] {
+				return AtIndex(Errorf(CodeAlreadyRegistered, "%s is on a side already", id), i)
+			}
+			taken[id] = true
+		}
+		if len(sides)+i+1 > tour.MaxPlayers {
+			return AtIndex(Errorf(CodeTournamentFull, "%s takes %d sides", tour.Slug, tour.MaxPlayers), i)
+		}
+	}
+	return nil
 }

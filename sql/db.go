@@ -486,9 +486,10 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 // BatchRead is Batch followed, in the same transaction, by read, whose
 // one row is scanned into dest: what the batch did, seen by the batch
 // itself, without another read (remotely: no other round trip). A read
-// that finds no row fails with sql.ErrNoRows and rolls the batch back, as
-// a failing statement does. dest holds *string, *int64 or sql.Scanner
-// values.
+// that finds no row answers sql.ErrNoRows and the batch stands, on a
+// local file as on a libSQL server (whose batch cannot be undone by what
+// a read finds); a failing read rolls the batch back, as a failing
+// statement does. dest holds *string, *int64 or sql.Scanner values.
 func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stmt) error {
 	return db.batch(ctx, stmts, &read, dest)
 }

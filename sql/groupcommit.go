@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"runtime"
 	"slices"
 	"sync"
@@ -64,6 +65,7 @@ type pendingBatch struct {
 	readSt   *sql.Stmt
 	scan     func(scanner) error
 	readOnly bool
+	noRow    bool // the BatchRead's read found no row: the batch stands, its caller hears sql.ErrNoRows
 	err      error
 	done     chan struct{} // closed when err is final
 }
@@ -262,9 +264,13 @@ func (db *DB) commitGroup(group []*pendingBatch) {
 			applied = append(applied, p)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		for _, p := range applied {
+	err = tx.Commit()
+	for _, p := range applied {
+		switch {
+		case err != nil:
 			p.err = err
+		case p.noRow:
+			p.err = sql.ErrNoRows
 		}
 	}
 }
@@ -302,7 +308,12 @@ func runBatch(tx *sql.Tx, p *pendingBatch) error {
 		}
 	}
 	if p.read != nil {
-		return p.scan(tx.StmtContext(ctx, p.readSt).QueryRowContext(ctx, p.read.Args...))
+		err := p.scan(tx.StmtContext(ctx, p.readSt).QueryRowContext(ctx, p.read.Args...))
+		if errors.Is(err, sql.ErrNoRows) { // as a remote batch: what it did stands
+			p.noRow = true
+			return nil
+		}
+		return err
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -339,5 +340,28 @@ func TestCountRequest(t *testing.T) {
 		n, err = s.CountRequest(ctx, "ip:127.0.0.1", 600)
 		require.NoError(t, err)
 		assert.Equal(t, 1, n, "the swept window is gone")
+	})
+}
+
+// TestBatchReadWithoutRow: a BatchRead whose read finds no row answers
+// sql.ErrNoRows and its batch stands, alike on a local file and on a
+// libSQL server (whose batch a read cannot undo); a failing read rolls
+// the batch back on both.
+func TestBatchReadWithoutRow(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		db := open()
+		_, err := db.ExecContext(ctx, "CREATE TABLE things (name TEXT NOT NULL)")
+		require.NoError(t, err)
+		var name string
+		err = db.BatchRead(ctx, store.Stmt{SQL: "SELECT name FROM things WHERE name = 'zed'"}, []any{&name},
+			store.Stmt{SQL: "INSERT INTO things (name) VALUES ('ann')"})
+		assert.ErrorIs(t, err, sql.ErrNoRows)
+		err = db.BatchRead(ctx, store.Stmt{SQL: "SELECT name FROM nowhere"}, []any{&name},
+			store.Stmt{SQL: "INSERT INTO things (name) VALUES ('bob')"})
+		assert.Error(t, err)
+		var names string
+		require.NoError(t, db.QueryRowContext(ctx, "SELECT group_concat(name) FROM things").Scan(&names))
+		assert.Equal(t, "ann", names, "the batch whose read found nothing stands; the failed one is undone")
 	})
 }

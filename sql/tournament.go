@@ -222,25 +222,7 @@ func (s *Arena) SetTournamentStatus(ctx context.Context, t *core.Tournament, fro
 
 // Register implements core.TournamentStore.
 func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Registration, players []core.PlayerProfile) error {
-	at := formatTime(reg.RegisteredAt)
-	stmts := []Stmt{{SQL: q("insert_registration"), Args: []any{sql.Named("player", reg.PlatformID),
-		sql.Named("seed", reg.Seed), sql.Named("at", at), sql.Named("tournament", t.ID)}}}
-	for _, id := range reg.Roster {
-		stmts = append(stmts, Stmt{SQL: q("insert_roster_member"), Args: []any{sql.Named("tournament", t.ID),
-			sql.Named("player", id), sql.Named("captain", reg.PlatformID)}})
-	}
-	for _, p := range players {
-		named := p.PersonaName != ""
-		name := p.PersonaName
-		if !named {
-			name = core.PlaceholderName(p.PlatformID)
-		}
-		stmts = append(stmts, Stmt{SQL: q("upsert_registered_player"), Args: []any{
-			sql.Named("player", p.PlatformID), sql.Named("name", name), sql.Named("avatar_url", p.AvatarURL),
-			sql.Named("at", at), sql.Named("tournament", t.ID), sql.Named("captain", reg.PlatformID),
-			sql.Named("named", named),
-		}})
-	}
+	stmts := registrationStmts(t, reg, players, "", 0)
 	err := s.db.Batch(ctx, stmts...)
 	if isUniqueViolation(err, "registrations.") || isUniqueViolation(err, "roster_members.") {
 		return core.Errorf(core.CodeAlreadyRegistered, "a player of this side is registered")
@@ -265,6 +247,68 @@ func (s *Arena) Register(ctx context.Context, t *core.Tournament, reg core.Regis
 		return core.Errorf(core.CodeRegistrationClosed, "%s takes no registrations", t.Slug)
 	}
 	return core.Errorf(core.CodeTournamentFull, "%s is full", t.Slug)
+}
+
+// registrationStmts adds one side: its registration (only while the
+// tournament is open and below its cap; as one of a list of n captains,
+// a JSON array, when n > 0: insert_bulk_registration), its roster and
+// its players' profiles (only when the registration went in).
+func registrationStmts(t *core.Tournament, reg core.Registration, players []core.PlayerProfile, captains string, n int) []Stmt {
+	at := formatTime(reg.RegisteredAt)
+	insert := Stmt{SQL: q("insert_registration"), Args: []any{sql.Named("player", reg.PlatformID),
+		sql.Named("seed", reg.Seed), sql.Named("at", at), sql.Named("tournament", t.ID)}}
+	if n > 0 {
+		insert = Stmt{SQL: q("insert_bulk_registration"), Args: []any{sql.Named("player", reg.PlatformID),
+			sql.Named("seed", reg.Seed), sql.Named("at", at), sql.Named("tournament", t.ID),
+			sql.Named("captains", captains), sql.Named("n", n)}}
+	}
+	stmts := []Stmt{insert}
+	for _, id := range reg.Roster {
+		stmts = append(stmts, Stmt{SQL: q("insert_roster_member"), Args: []any{sql.Named("tournament", t.ID),
+			sql.Named("player", id), sql.Named("captain", reg.PlatformID)}})
+	}
+	for _, p := range players {
+		named := p.PersonaName != ""
+		name := p.PersonaName
+		if !named {
+			name = core.PlaceholderName(p.PlatformID)
+		}
+		stmts = append(stmts, Stmt{SQL: q("upsert_registered_player"), Args: []any{
+			sql.Named("player", p.PlatformID), sql.Named("name", name), sql.Named("avatar_url", p.AvatarURL),
+			sql.Named("at", at), sql.Named("tournament", t.ID), sql.Named("captain", reg.PlatformID),
+			sql.Named("named", named),
+		}})
+	}
+	return stmts
+}
+
+// RegisterAll implements core.BulkRegistrationStore: every side's
+// statements in one batch, each insert asking whether the whole list
+// fits (insert_bulk_registration), so all go in or none; the count read
+// in the same transaction says which.
+func (s *Arena) RegisterAll(ctx context.Context, t *core.Tournament, regs []core.Registration, players [][]core.PlayerProfile) (bool, error) {
+	captains := make([]string, len(regs))
+	for i, reg := range regs {
+		captains[i] = reg.PlatformID
+	}
+	list, err := json.Marshal(captains)
+	if err != nil {
+		return false, err
+	}
+	var stmts []Stmt
+	for i, reg := range regs {
+		stmts = append(stmts, registrationStmts(t, reg, players[i], string(list), len(regs))...)
+	}
+	var n int64
+	err = s.db.BatchRead(ctx, Stmt{SQL: q("registered_of"), Args: []any{sql.Named("tournament", t.ID),
+		sql.Named("captains", string(list))}}, []any{&n}, stmts...)
+	switch {
+	case isUniqueViolation(err, "registrations."), isUniqueViolation(err, "roster_members."):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("store: unable to register %d sides: %w", len(regs), err)
+	}
+	return n == int64(len(regs)), nil
 }
 
 // Registrations implements core.TournamentStore.

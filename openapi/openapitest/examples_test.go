@@ -36,7 +36,7 @@ var fill = strings.NewReplacer(
 	"$MS", `{"id":9,"stage":"final","round":"Final","bracketSlot":"FINAL","status":"scheduled","opensAt":"2026-10-20T18:00:00Z","closesAt":"2026-10-20T20:00:00Z","player1":null,"player2":null,"winner":null,"score":null,"resultSource":null,"bestOf":3,"seriesScore":{"p1":0,"p2":0},"games":[]}`,
 	"$ARENA", `{"slug":"demo","name":"Demo Arena","hosts":["demo.localhost","localhost"],"plan":"free","appIds":["480"],"identity":"arena","hasPublisherKey":false,"refereeEnabled":false,"gracePeriodSeconds":86400,"database":"file:arenas/demo.db","createdAt":"2026-11-01T12:00:00Z","updatedAt":"2026-11-01T12:00:00.123456789Z"}`,
 	"$ADMINARENA", `{"slug":"demo","name":"Demo Arena","hosts":["demo.localhost","localhost"],"plan":"free","appIds":["480"],"identity":"arena","hasPublisherKey":false,"refereeEnabled":false,"gracePeriodSeconds":86400,"database":"file:arenas/demo.db","rateLimits":{"anonymousPerMinute":60,"keyPerMinute":0},"createdAt":"2026-11-01T12:00:00Z","updatedAt":"2026-11-01T12:00:00Z"}`,
-	"$REC", `{"id":3,"matchId":7,"scope":"full","visibility":"arena","gameBuild":"1.2.3","durationMs":61000,"byteSize":183211,"state":"ready","uploaderPlatformId":"76561198000000001","createdAt":"2026-11-01T12:00:00Z","readyAt":"2026-11-01T12:01:00Z"}`,
+	"$REC", `{"id":3,"matchId":7,"game":1,"scope":"full","visibility":"arena","gameBuild":"1.2.3","durationMs":61000,"byteSize":183211,"state":"ready","uploaderPlatformId":"76561198000000001","createdAt":"2026-11-01T12:00:00Z","readyAt":"2026-11-01T12:01:00Z"}`,
 	"$AMATCH", `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"confirmed","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","sessionNonce":"n0nce","winner":"76561198000000001","score":{"p1":1,"p2":0},"bestOf":1,"seriesScore":{"p1":1,"p2":0},"games":[{"game":1,"status":"confirmed","winner":"76561198000000001","resultSource":"admin","score":{"p1":1,"p2":0},"decidedAt":"2026-10-11T19:00:00Z"}]}`,
 )
 
@@ -110,6 +110,8 @@ func conformingExamples() []example {
 		{"tournament status illegal", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 409, nil, `{"error":"invalid_transition"}`},
 		{"registration", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 201, nil, `{"registration":{"platformId":"76561198000000001","personaName":"Ada","seed":null,"roster":[],"registeredAt":"2026-10-02T10:00:00Z"}}`},
 		{"registration full", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 409, nil, `{"error":"tournament_full"}`},
+		{"registrations", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 201, nil, `{"registrations":[{"platformId":"76561198000000001","personaName":"Ada","seed":1,"roster":["76561198000000001"],"registeredAt":"2026-10-02T10:00:00Z"},{"platformId":"76561198000000002","personaName":"Player 0002","seed":null,"roster":["76561198000000002"],"registeredAt":"2026-10-02T10:00:00Z"}]}`},
+		{"registrations refused", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 400, nil, `{"error":"invalid_steam_id","field":"platformId","index":3}`},
 		{"matches", "GET", "/api/v1/admin/tournaments/autumn-cup/matches", 200, nil, `{"matches":[$AMATCH,{"id":9,"stage":"final","round":"Final","bracketSlot":"FINAL","status":"scheduled","p1PlatformId":null,"p2PlatformId":null,"opensAt":"2026-10-20T18:00:00Z","closesAt":"2026-10-20T20:00:00Z","bestOf":3,"seriesScore":{"p1":0,"p2":0},"games":[]}]}`},
 		{"reschedule", "PATCH", "/api/v1/admin/matches/7", 200, nil, `$AMATCH`},
 		{"resolve", "POST", "/api/v1/admin/matches/7/resolve", 200, nil, `$AMATCH`},
@@ -176,7 +178,7 @@ func conformingExamples() []example {
 		{"recording init finalized", "POST", "/api/v1/matches/7/recording/init", 409, nil, `{"error":"recording_ended"}`},
 		{"casual init", "POST", "/api/v1/me/recordings/init", 200, nil, `{"recordingId":4,"upload":{"url":"http://localhost:8787/api/v1/objects/demo/rec/0123.gz?expires=1&sig=x","local":true},"maxBytes":2097152}`},
 		{"casual quota", "POST", "/api/v1/me/recordings/init", 429, nil, `{"error":"casual_quota_exceeded"}`},
-		{"my recordings", "GET", "/api/v1/me/recordings", 200, nil, `{"recordings":[$REC,{"id":4,"matchId":null,"scope":"public","visibility":"private","gameBuild":"","durationMs":0,"byteSize":0,"state":"pending","uploaderPlatformId":"76561198000000001","createdAt":"2026-11-01T12:00:00Z","readyAt":null}]}`},
+		{"my recordings", "GET", "/api/v1/me/recordings", 200, nil, `{"recordings":[$REC,{"id":4,"matchId":null,"game":null,"scope":"public","visibility":"private","gameBuild":"","durationMs":0,"byteSize":0,"state":"pending","uploaderPlatformId":"76561198000000001","createdAt":"2026-11-01T12:00:00Z","readyAt":null}]}`},
 		{"fetch recording", "GET", "/api/v1/recordings/3?token=abc", 200, nil, `{"url":"https://acct.r2.example/arena-recordings/demo/rec/0123.gz?X-Amz-Signature=cd"}`},
 		{"fetch over plan", "GET", "/api/v1/recordings/3", 402, nil, `{"error":"plan_size_exceeded"}`},
 		{"fetch gated", "GET", "/api/v1/recordings/3", 409, nil, `{"error":"recording_not_released"}`},

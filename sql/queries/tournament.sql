@@ -133,6 +133,25 @@ ON CONFLICT (platform_id) DO UPDATE SET
 	persona_name = CASE WHEN :named THEN excluded.persona_name ELSE players.persona_name END,
 	updated_at = excluded.updated_at
 
+-- name: insert_bulk_registration
+-- One side of a list (:captains, a JSON array of :n captains), all or
+-- none: each side's insert asks whether the whole list fits beside the
+-- sides registered outside it, which no insert of the list changes, so
+-- every insert of the batch goes in or none does. A player already on a
+-- side fails the batch (its unique keys).
+INSERT INTO registrations (tournament_id, platform_id, seed, registered_at)
+SELECT t.id, :player, NULLIF(:seed, 0), :at FROM tournaments t
+WHERE t.id = :tournament AND t.status = 'registration_open'
+	AND t.registration_opens_at <= :at AND :at < t.registration_closes_at
+	AND (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id
+		AND r.platform_id NOT IN (SELECT value FROM json_each(:captains))) + :n <= t.max_players
+
+-- name: registered_of
+-- How many captains of the list are registered: all of them once the
+-- bulk batch went in.
+SELECT count(*) FROM registrations WHERE tournament_id = :tournament
+	AND platform_id IN (SELECT value FROM json_each(:captains))
+
 -- name: registration_exists
 SELECT count(*) FROM registrations WHERE tournament_id = :tournament AND platform_id = :captain
 

@@ -15,23 +15,54 @@ type registrationView struct {
 	RegisteredAt string   `json:"registeredAt"`
 }
 
-// handleRegister registers a side (the admin path; players use the site).
+// registrationRequest is the admin's body: one side, or a list of them
+// (registrations, all or none).
+type registrationRequest struct {
+	core.RegistrationDraft
+	Registrations []core.RegistrationDraft `json:"registrations"`
+}
+
+// handleRegister registers a side, or a list of sides all or none (the
+// admin path; players use the site).
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	var req core.RegistrationDraft
+	var req registrationRequest
 	tour := decodeForTournament(w, r, t, &req)
 	if tour == nil {
 		return
 	}
 	ctx := r.Context()
+	if req.Registrations != nil {
+		if req.PlatformID != "" || req.PersonaName != "" || req.Seed.Set || req.Roster != nil {
+			writeError(w, r, core.FieldError(core.CodeInvalidField, "registrations"))
+			return
+		}
+		for i := range req.Registrations {
+			req.Registrations[i].PersonaName = strings.TrimSpace(req.Registrations[i].PersonaName)
+		}
+		regs, err := core.RegisterAll(ctx, t.Store, tour, req.Registrations, s.now())
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		out := make([]registrationView, len(regs))
+		for i := range regs {
+			out[i] = registrationViewOf(&regs[i])
+		}
+		writeJSON(w, http.StatusCreated, map[string]any{"registrations": out})
+		return
+	}
 	req.PersonaName = strings.TrimSpace(req.PersonaName)
-	reg, err := core.Register(ctx, t.Store, tour, req, s.now())
+	reg, err := core.Register(ctx, t.Store, tour, req.RegistrationDraft, s.now())
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"registration": registrationView{
-		PlatformID: reg.PlatformID, PersonaName: reg.PersonaName, Seed: optionalInt(reg.Seed), Roster: reg.Roster, RegisteredAt: isoTime(reg.RegisteredAt),
-	}})
+	writeJSON(w, http.StatusCreated, map[string]any{"registration": registrationViewOf(reg)})
+}
+
+func registrationViewOf(reg *core.Registration) registrationView {
+	return registrationView{PlatformID: reg.PlatformID, PersonaName: reg.PersonaName, Seed: optionalInt(reg.Seed),
+		Roster: reg.Roster, RegisteredAt: isoTime(reg.RegisteredAt)}
 }
 
 // removedSide is the answer to removing a side: removed before the draw,

@@ -66,6 +66,8 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"platformId": playerID(1)}, 201)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"platformId": "1"}, 400)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"platformId": playerID(2)}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"registrations": []any{map[string]any{"platformId": playerID(3)}, map[string]any{"platformId": playerID(4), "seed": 4}}}, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/registrations", admin, map[string]any{"registrations": []any{map[string]any{"platformId": playerID(5)}, map[string]any{"platformId": "5"}}}, 400)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/status", admin, map[string]any{"status": "registration_closed"}, 200)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/status", admin, map[string]any{"status": "playoffs"}, 200)
 	final := e.mustDo(t, "GET", "/api/v1/admin/tournaments/open/matches", admin, nil, 200)["matches"].([]any)[0].(map[string]any)

@@ -162,6 +162,7 @@ type errorBody struct {
 	Error  string `json:"error"`
 	Field  string `json:"field,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	Index  *int   `json:"index,omitempty"` // the refused entry of a list
 }
 
 // writeJSON writes v as JSON with the status.
@@ -216,7 +217,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &ce) && ce.Code != core.CodeInternal {
 		if status, ok := statusByCode[ce.Code]; ok {
 			SetRetryAfter(w.Header(), ce.Code)
-			writeJSON(w, status, errorBody{Error: ce.Code, Field: ce.Field, Reason: ce.Reason})
+			writeJSON(w, status, errorBody{Error: ce.Code, Field: ce.Field, Reason: ce.Reason, Index: ce.Index})
 			return
 		}
 	}
