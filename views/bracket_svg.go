@@ -77,8 +77,10 @@ func LayOutBracketSVG(title string, b Bracket) SVGBracket {
 		if len(lcols) > 0 {
 			out.Labels = append(out.Labels, SVGLabel{X: svgMargin, Y: y + 14, Text: "Losers' bracket", Part: true})
 			var r int
+			first := len(out.Boxes)
 			bottom, r = out.addColumns(lcols, svgMargin, y+2*svgLabelH, false)
 			right = max(right, r)
+			out.joinFed(out.Boxes[first:])
 		}
 		x := right + svgColGap
 		gy := top + svgLabelH
@@ -184,6 +186,26 @@ func (o *SVGBracket) addColumns(cols []svgColumn, x, y int, joined bool) (bottom
 		right = cx + svgBoxW
 	}
 	return y + height, right
+}
+
+// joinFed draws the lines of a part whose rounds do not simply pair up
+// (a losers' bracket: some rounds take the previous round's winners one
+// to one, beside the winners' bracket's losers): from each box to the
+// one its winner plays next, read from the seats' FedBy.
+func (o *SVGBracket) joinFed(boxes []SVGBox) {
+	bySlot := make(map[string]SVGBox, len(boxes))
+	for _, b := range boxes {
+		bySlot[b.Box.Slot] = b
+	}
+	for _, b := range boxes {
+		for _, s := range b.Box.Seats {
+			from, ok := bySlot[s.FedBy]
+			if s.FedBy == "" || !ok || from.X >= b.X {
+				continue
+			}
+			o.Lines = append(o.Lines, SVGLine{X1: from.X + svgBoxW, Y1: from.Y + svgBoxH/2, XM: b.X - svgColGap/2, X2: b.X, Y2: b.Y + svgBoxH/2})
+		}
+	}
 }
 
 // svgSeat is a seat's text in the picture.

@@ -158,7 +158,9 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 // forfeited when the forfeit box is ticked). With game (the series' game
 // form) it decides that game only, the one being played (409
 // game_not_current for another). A resolved match answers 409
-// already_resolved: reopening it is its own step.
+// already_resolved: reopening it is its own step. With back=tournament
+// (the tournament page's score dialog) a decision returns to the
+// tournament page; a refusal renders the match page, the fallback.
 func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	if !s.adminParseForm(w, r, t, v) {
 		return
@@ -225,6 +227,12 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		return
 	default:
 		s.fail(w, r, t, err)
+		return
+	}
+	if r.PostFormValue("back") == "tournament" && tour.Format != core.FormatTitle {
+		// The admin tournament page's score dialog: back to the page, at
+		// the match's row.
+		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, done, "match-"+strconv.FormatInt(id, 10))
 		return
 	}
 	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), done, "")

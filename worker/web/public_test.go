@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -580,4 +581,56 @@ func TestMatchPageShowsTheScoreWinnerFirst(t *testing.T) {
 	assert.Contains(t, page, "<dt>Result</dt><dd>Decided by the arena&#39;s admin: "+winner+" won 3–1</dd>")
 	assert.Contains(t, page, `<span>1</span><span aria-hidden="true">–</span><span class="sr-only">to</span><span>3</span>`, "the scoreboard in slot order")
 	assert.Regexp(t, `<meta property="og:description" content="[^"]*`+regexp.QuoteMeta(winner)+` won 3–1\.">`, page, "not \"won 1–3\"")
+}
+
+// Issue 33 point 6: a tournament of groups only (round robin) never has a
+// bracket: its page links no picture and bracket.svg is a clean 404, in
+// its group stage and once it is over.
+func TestGroupOnlyTournamentHasNoBracketPicture(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	e.OpenCup(t, arenatest.Cup{Slug: "groups-only", Format: "round_robin", MaxPlayers: 4, Players: arenatest.CupPlayers(4), Seeded: true,
+		Fields: map[string]any{"smallFinal": false}})
+	e.SetStatus(t, "groups-only", "registration_closed", "group_stage")
+	for _, done := range []bool{false, true} {
+		if done {
+			e.ResolveScheduled(t, "groups-only", -1)
+		}
+		page := e.Browser(t).Get(t, "/tournaments/groups-only")
+		require.Equal(t, http.StatusOK, page.Status)
+		assert.NotContains(t, page.Body, "bracket.svg", "no link to a picture that is not there")
+		svg := e.Browser(t).Get(t, "/tournaments/groups-only/bracket.svg")
+		assert.Equal(t, http.StatusNotFound, svg.Status)
+		assert.Contains(t, svg.Body, "This tournament has no bracket")
+		assert.NotContains(t, svg.Body, "<svg")
+	}
+}
+
+// Issue 33 point 6: the double elimination's picture draws the losers'
+// bracket's connectors, from each losers' match to the one its winner
+// plays next (8 players: L1 to L2 twice, L2 to L3 twice, L3 to L4), as
+// well as the winners' bracket's (4 to 2, 2 to 1).
+func TestDoubleEliminationPictureJoinsTheLosersBracket(t *testing.T) {
+	e := arenatest.New(t, arenatest.Options{})
+	e.OpenCup(t, arenatest.Cup{Slug: "de-pic", Format: "double_elimination", MaxPlayers: 8, Players: arenatest.CupPlayers(8), Seeded: true,
+		Fields: map[string]any{"smallFinal": false}})
+	e.SetStatus(t, "de-pic", "registration_closed", "playoffs")
+	svg := e.Browser(t).Get(t, "/tournaments/de-pic/bracket.svg")
+	require.Equal(t, http.StatusOK, svg.Status)
+	losersAt := regexp.MustCompile(`<text x="\d+" y="(\d+)"[^>]*>Losers`).FindStringSubmatch(svg.Body)
+	require.NotNil(t, losersAt, "the losers' bracket's heading")
+	top, _ := strconv.Atoi(losersAt[1])
+	var winners, losers int
+	for _, d := range regexp.MustCompile(`<path d="M(\d+) (\d+)H(\d+)V(\d+)H(\d+)"`).FindAllStringSubmatch(svg.Body, -1) {
+		y1, _ := strconv.Atoi(d[2])
+		x1, _ := strconv.Atoi(d[1])
+		x2, _ := strconv.Atoi(d[5])
+		assert.Less(t, x1, x2, "a line runs rightwards: %s", d[0])
+		if y1 > top {
+			losers++
+		} else {
+			winners++
+		}
+	}
+	assert.Equal(t, 6, winners, "the winners' bracket's lines")
+	assert.Equal(t, 5, losers, "the losers' bracket's lines")
 }

@@ -225,6 +225,9 @@ func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *v
 			for i, seat := range bx.Seats {
 				box.Seats[i] = views.BracketSeat{Player: book.side(seat.PlayerID), Seed: seat.Seed, Bye: seat.Bye,
 					From: publicSeatSource(seat), Winner: winner == i+1}
+				if !seat.FromLoser {
+					box.Seats[i].FedBy = seat.FromSlot
+				}
 			}
 			vc.Matches = append(vc.Matches, box)
 		}
