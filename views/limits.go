@@ -19,6 +19,9 @@ func rangeAttrs(r core.Range, extra templ.Attributes) templ.Attributes {
 }
 
 // rangeText is "min to max" for a field's hint.
+// RangeText says a range as a sentence does ("1 to 4096").
+func RangeText(r core.Range) string { return rangeText(r) }
+
 func rangeText(r core.Range) string { return strconv.Itoa(r.Min) + " to " + strconv.Itoa(r.Max) }
 
 // platformIDAttrs are a platform account id input's attributes (the

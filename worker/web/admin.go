@@ -62,6 +62,7 @@ var adminNotices = map[string]string{
 	"saved":         "Changes saved.",
 	"status":        "The tournament moved to its next step.",
 	"registered":    "Side registered.",
+	"entrants":      "The list's entrants are registered.",
 	"seeds":         "Seeds saved.",
 	"rating-seeds":  "Every side is seeded by rating. You can still change any seed until the draw.",
 	"resolved":      "Match resolved.",

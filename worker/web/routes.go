@@ -91,6 +91,7 @@ func (s *Site) routes() {
 	s.adminPage("GET /admin/tournaments/{slug}/status", s.adminConfirmStatus)
 	s.adminAction("POST /admin/tournaments/{slug}/status", s.adminChangeStatus)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations", s.adminRegister)
+	s.adminAction("POST /admin/tournaments/{slug}/entrants", s.adminEntrants)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds", s.adminSetSeeds)
 	s.adminPage("GET /admin/tournaments/{slug}/seeds/rating", s.adminPreviewRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds/rating", s.adminApplyRatingSeeds)

@@ -1,0 +1,241 @@
+package web
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"arena/core"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// Entrants as a list: the organizer pastes one entrant a line (a 17-digit
+// account id or a player's name, optionally ", seed") or sends a CSV file
+// of the same columns; the site previews whom each line names, then adds
+// them all at once through core.RegisterAll, the admin API's bulk rules.
+
+// adminEntrantsFileBytes bounds the CSV file (512 lines of a name and a
+// seed fit easily).
+const adminEntrantsFileBytes = 256 << 10
+
+// entrantSeed is a line's optional trailing ", seed".
+var entrantSeed = regexp.MustCompile(`^(.*?)\s*,\s*([0-9]+)\s*$`)
+
+// entrantLine is one line of the list as typed.
+type entrantLine struct {
+	text, who, seed string
+}
+
+// adminEntrantLines reads the pasted lines and the CSV file's records
+// (a first record naming the columns, "player"/"platformId"/"name", is
+// skipped), blank lines left out.
+func adminEntrantLines(r *http.Request) ([]entrantLine, error) {
+	var out []entrantLine
+	if err := r.ParseMultipartForm(adminEntrantsFileBytes); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+		return nil, err
+	}
+	for _, line := range strings.Split(strings.Join(r.PostForm["entrants"], "\n"), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		e := entrantLine{text: line, who: line}
+		if m := entrantSeed.FindStringSubmatch(line); m != nil {
+			e.who, e.seed = strings.TrimSpace(m[1]), m[2]
+		}
+		out = append(out, e)
+	}
+	file, _, err := r.FormFile("file")
+	if errors.Is(err, http.ErrMissingFile) || errors.Is(err, http.ErrNotMultipart) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	records := csv.NewReader(io.LimitReader(file, adminEntrantsFileBytes))
+	records.FieldsPerRecord = -1
+	records.TrimLeadingSpace = true
+	for first := true; ; first = false {
+		rec, err := records.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		who := strings.TrimSpace(rec[0])
+		if first {
+			switch strings.ToLower(who) {
+			case "player", "platformid", "name", "id":
+				continue
+			}
+		}
+		if who == "" {
+			continue
+		}
+		e := entrantLine{text: strings.Join(rec, ", "), who: who}
+		if len(rec) > 1 {
+			e.seed = strings.TrimSpace(rec[1])
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// adminResolveEntrants finds the player each line names: a 17-digit id,
+// or a name matching one player of the arena (exactly, whatever the
+// case; else the one name containing it). Lines naming nobody, several
+// players, the same player twice, or a bad seed carry their problem.
+func (s *Site) adminResolveEntrants(r *http.Request, t *server.Tenant, lines []entrantLine) ([]views.AdminEntrantRow, error) {
+	rows := make([]views.AdminEntrantRow, len(lines))
+	ids := []string{}
+	for i, l := range lines {
+		row := views.AdminEntrantRow{Line: i + 1, Text: l.text, Seed: l.seed}
+		switch {
+		case l.seed != "" && !validSeed(l.seed):
+			row.Problem = "The seed is a whole number, " + views.RangeText(core.SeedRange) + "."
+		case strings.Trim(l.who, "0123456789") == "":
+			if core.ValidPlatformID(l.who) {
+				row.PlatformID = l.who
+			} else {
+				row.Problem = "An account id has 17 digits."
+			}
+		default:
+			found, err := t.Store.PlayersNamed(r.Context(), l.who, adminPlayerChoices+1)
+			if err != nil {
+				return nil, err
+			}
+			var exact []core.PlayerProfile
+			for _, p := range found {
+				if strings.EqualFold(p.PersonaName, l.who) {
+					exact = append(exact, p)
+				}
+			}
+			switch {
+			case len(exact) == 1:
+				row.PlatformID, row.Name = exact[0].PlatformID, exact[0].PersonaName
+			case len(exact) == 0 && len(found) == 1:
+				row.PlatformID, row.Name = found[0].PlatformID, found[0].PersonaName
+			case len(found) == 0:
+				row.Problem = "No player of this arena has this name: use their 17-digit account id."
+			default:
+				row.Problem = "Several players match this name: use the account id."
+			}
+		}
+		if row.PlatformID != "" {
+			ids = append(ids, row.PlatformID)
+		}
+		rows[i] = row
+	}
+	if len(ids) > 0 {
+		known, err := t.Store.Players(r.Context(), ids)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]int{}
+		for i := range rows {
+			id := rows[i].PlatformID
+			if id == "" {
+				continue
+			}
+			if p, ok := known[id]; ok && rows[i].Name == "" {
+				rows[i].Name = p.PersonaName
+			}
+			if rows[i].Name == "" {
+				rows[i].Name = "(a new player)"
+			}
+			if first, dup := seen[id]; dup {
+				rows[i].Problem = fmt.Sprintf("The same player as line %d.", first)
+			}
+			seen[id] = rows[i].Line
+		}
+	}
+	return rows, nil
+}
+
+func validSeed(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= core.SeedRange.Min && n <= core.SeedRange.Max
+}
+
+// adminEntrants is POST /admin/tournaments/{slug}/entrants: the list
+// previewed (each line resolved), or with add=1 registered all at once.
+func (s *Site) adminEntrants(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	r.Body = http.MaxBytesReader(w, r.Body, adminMaxForm+adminEntrantsFileBytes)
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	p := views.AdminEntrants{Slug: tour.Slug, Tournament: tour.Name, List: r.PostFormValue("entrants")}
+	page := func(status int) {
+		s.render(w, r, t, status, views.AdminEntrantsPage(s.adminLayout(t, v, tour.Name+": add entrants"), p))
+	}
+	lines, err := adminEntrantLines(r)
+	if err != nil {
+		p.Notice = views.AdminNotice{Error: true, Text: "The list could not be read: a CSV file of one player (an id or a name) and an optional seed a line."}
+		page(http.StatusBadRequest)
+		return
+	}
+	if len(lines) == 0 || len(lines) > core.MaxBulkRegistrations {
+		p.Notice = views.AdminNotice{Error: true, Text: fmt.Sprintf("A list has 1 to %d entrants.", core.MaxBulkRegistrations)}
+		page(http.StatusUnprocessableEntity)
+		return
+	}
+	if p.Rows, err = s.adminResolveEntrants(r, t, lines); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	if p.Refused() > 0 {
+		page(http.StatusUnprocessableEntity)
+		return
+	}
+	resolved := make([]string, len(p.Rows))
+	drafts := make([]core.RegistrationDraft, len(p.Rows))
+	for i, row := range p.Rows {
+		resolved[i] = row.PlatformID
+		if row.Seed != "" {
+			resolved[i] += ", " + row.Seed
+		}
+		drafts[i] = core.RegistrationDraft{PlatformID: row.PlatformID, Seed: core.NumberText(row.Seed)}
+	}
+	p.Resolved = resolved
+	if r.PostFormValue("add") == "" {
+		page(http.StatusOK)
+		return
+	}
+	_, err = core.RegisterAll(r.Context(), t.Store, tour, drafts, s.srv.Now())
+	if err == nil {
+		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "entrants", "registrations")
+		return
+	}
+	var refused *core.Error
+	if !errors.As(err, &refused) || refused.Code == core.CodeInternal {
+		s.fail(w, r, t, err)
+		return
+	}
+	text := adminEntrantRefusals[refused.Code]
+	if text == "" {
+		text = "This line cannot be added."
+	}
+	if refused.Index != nil && *refused.Index < len(p.Rows) {
+		p.Rows[*refused.Index].Problem = text
+	}
+	p.Resolved = nil
+	p.Notice = views.AdminNotice{Error: true, Text: "Nobody was added: " + strings.ToLower(text[:1]) + text[1:]}
+	page(server.StatusOf(refused.Code))
+}
+
+// adminEntrantRefusals explain why a list was refused, at its line.
+var adminEntrantRefusals = map[string]string{
+	core.CodeAlreadyRegistered:  "This player is already on a side.",
+	core.CodeTournamentFull:     "The tournament is full from this line on.",
+	core.CodeRegistrationClosed: "Registration is not open now.",
+	core.CodeInvalidRoster:      "A side of this tournament has more players: register teams one by one.",
+}
