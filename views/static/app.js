@@ -6,7 +6,9 @@
 // <name>Offset field tells the server the offset of each value), and
 // keeps what the viewer opened in a live region open when it refreshes;
 // on the admin tournament form it shows the chosen format's settings only
-// (an empty slug is made from the name by the server, core.SlugFromName).
+// (an empty slug is made from the name by the server, core.SlugFromName),
+// and copies a one-time secret with its button (no inline handler: the
+// site's policy allows none).
 (function () {
   // The service's one shape of a time (core.TimeLayout), the zone named:
   // "27 Nov 2026, 15:00 CET".
@@ -234,8 +236,29 @@
       refresh(fresh);
     }).catch(function () {});
   }
+  // A one-time secret's copy button (data-copy names its field): the
+  // field's text to the clipboard, said in the button's status line. The
+  // field stays readonly and selectable without script.
+  function copyButtons(root) {
+    root.querySelectorAll("button[data-copy]").forEach(function (button) {
+      var field = document.getElementById(button.dataset.copy);
+      var said = document.getElementById(button.dataset.copy + "-copied");
+      if (!field) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        field.select();
+        var done = function (ok) { if (said) said.textContent = ok ? "Copied." : "Select the text and copy it."; };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(field.value).then(function () { done(true); }, function () { done(false); });
+        } else {
+          done(false);
+        }
+      });
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
     if (document.body.classList.contains("broadcast")) broadcast(document.body);
+    copyButtons(document);
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     refresh(document);
