@@ -214,4 +214,13 @@ func TestGSLGroupsOnThePage(t *testing.T) {
 	for _, round := range []string{"Opening match", "Winners&#39; match", "Elimination match", "Decider match"} {
 		assert.Contains(t, page.Body, round)
 	}
+	// The deciders are open: in each group one side is through (two
+	// wins), one is out (two losses), two are still playing; no points.
+	assert.Equal(t, 2, strings.Count(page.Body, `<tr class="gsl-through advances">`))
+	assert.Equal(t, 2, strings.Count(page.Body, "(through to the playoffs)"))
+	assert.Equal(t, 2, strings.Count(page.Body, `<tr class="gsl-out">`))
+	assert.Equal(t, 2, strings.Count(page.Body, "(out)</span>"))
+	assert.Equal(t, 4, strings.Count(page.Body, "(still playing)"))
+	assert.NotContains(t, page.Body, "in a qualifying place so far", "a GSL side is through or not")
+	assert.NotContains(t, page.Body, `<abbr title="Points">Pts</abbr>`, "no points column in GSL groups")
 }

@@ -212,7 +212,7 @@ func TestPublicTournamentCompleted(t *testing.T) {
 		var parts []string
 		for _, raw := range groupA["standings"].([]any) {
 			row := raw.(map[string]any)
-			parts = append(parts, fmt.Sprintf(`<td class="num">%s</td><th scope="row"><a href="/players/%s">%s</a>`,
+			parts = append(parts, fmt.Sprintf(`<td class="num">%s</td><th scope="row"><a href="/players/%s"><bdi>%s</bdi></a>`,
 				pubID(row["rank"]), row["player"].(map[string]any)["platformId"], pubName(row["player"])))
 			parts = append(parts, fmt.Sprintf(`<td class="num">%s</td><td class="num">%s</td><td class="num">%s</td>`,
 				pubID(row["played"]), pubID(row["wins"]), pubID(row["losses"])))
