@@ -173,7 +173,7 @@ func TestBroadcastViews(t *testing.T) {
 	t.Run("BeforeTheDrawWhoIsIn", func(t *testing.T) {
 		page := b.Get(t, "/tournaments/harvest-cup/broadcast")
 		assert.Contains(t, page.Body, `aria-label="Players"`)
-		assert.Contains(t, page.Body, "<li>Ada Lovelace</li>")
+		assert.Contains(t, page.Body, "<li><bdi>Ada Lovelace</bdi></li>")
 	})
 	t.Run("OneMatch", func(t *testing.T) {
 		m := e.Playable(t, "winter-cup")[0]

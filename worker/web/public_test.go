@@ -199,8 +199,8 @@ func TestPublicTournamentCompleted(t *testing.T) {
 		if loser == winner {
 			loser = pubName(final["player2"])
 		}
-		assert.Regexp(t, `<span class="bm-seat win">.*<span class="name">`+regexp.QuoteMeta(winner)+`</span> <span class="tick" aria-hidden="true">✓</span>`, box)
-		assert.Regexp(t, `<span class="bm-seat"><span class="seed" aria-hidden="true">\d</span> <span class="name">`+regexp.QuoteMeta(loser)+`</span>`, box)
+		assert.Regexp(t, `<span class="bm-seat win">.*<span class="name" title="[^"]*"><bdi>`+regexp.QuoteMeta(winner)+`</bdi></span> <span class="tick" aria-hidden="true">✓</span>`, box)
+		assert.Regexp(t, `<span class="bm-seat"><span class="seed" aria-hidden="true">\d</span> <span class="name" title="[^"]*"><bdi>`+regexp.QuoteMeta(loser)+`</bdi></span>`, box)
 		assert.Contains(t, box, `<span class="sr-only">; `+winner+` won</span>`, "the accessible name says who won")
 		assert.NotContains(t, box, "aria-label", "issue 25 point 10: the box's own text names it (label-content-name-mismatch)")
 	})
@@ -268,9 +268,9 @@ func TestPublicBracketByesAndLive(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(bracket, `<span class="bm-seat bye"><span class="seed" aria-hidden="true"></span> <span class="name muted">bye</span>`))
 	// Seeds 1 and 2 got byes: they won their quarterfinal and wait in the semifinals.
 	qf1 := pubBetween(t, bracket, `<span class="bm-slot">QF1</span>`, "</a>")
-	assert.Contains(t, qf1, `<span class="bm-seat win"><span class="seed" aria-hidden="true">1</span> <span class="name">Cup Player 1</span>`)
+	assert.Contains(t, qf1, `<span class="bm-seat win"><span class="seed" aria-hidden="true">1</span> <span class="name" title="Cup Player 1"><bdi>Cup Player 1</bdi></span>`)
 	sf1 := pubBetween(t, bracket, `<span class="bm-slot">SF1</span>`, "</a>")
-	assert.Contains(t, sf1, `<span class="name">Cup Player 1</span>`)
+	assert.Contains(t, sf1, `<span class="name" title="Cup Player 1"><bdi>Cup Player 1</bdi></span>`)
 	assert.Contains(t, sf1, `<span class="name muted">Winner of QF2</span>`)
 	small := pubBetween(t, bracket, `<span class="bm-slot">3rd place</span>`, "</a>")
 	assert.Contains(t, small, "Loser of SF1")
@@ -278,8 +278,8 @@ func TestPublicBracketByesAndLive(t *testing.T) {
 	assert.Contains(t, bracket, `<a class="bm live" href="`+qf2.Path("")+`"`)
 	live := pubBetween(t, bracket, `<span class="bm-slot">QF2</span>`, "</a>")
 	assert.Contains(t, live, `<span class="badge live">Live</span>`)
-	assert.Contains(t, live, `<span class="seed" aria-hidden="true">4</span> <span class="name">Cup Player 4</span>`)
-	assert.Contains(t, live, `<span class="seed" aria-hidden="true">5</span> <span class="name">Cup Player 5</span>`)
+	assert.Contains(t, live, `<span class="seed" aria-hidden="true">4</span> <span class="name" title="Cup Player 4"><bdi>Cup Player 4</bdi></span>`)
+	assert.Contains(t, live, `<span class="seed" aria-hidden="true">5</span> <span class="name" title="Cup Player 5"><bdi>Cup Player 5</bdi></span>`)
 }
 
 func TestPublicMatchPage(t *testing.T) {
