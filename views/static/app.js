@@ -256,9 +256,25 @@
       });
     });
   }
+  // A "select all" box (data-select-all names the boxes it stands for)
+  // ticks or clears them all, and is ticked while they all are.
+  function selectAll(root) {
+    root.querySelectorAll("input[data-select-all]").forEach(function (all) {
+      var boxes = all.form ? all.form.querySelectorAll('input[type=checkbox][name="' + all.dataset.selectAll + '"]') : [];
+      all.addEventListener("change", function () {
+        boxes.forEach(function (b) { b.checked = all.checked; });
+      });
+      boxes.forEach(function (b) {
+        b.addEventListener("change", function () {
+          all.checked = Array.prototype.every.call(boxes, function (x) { return x.checked; });
+        });
+      });
+    });
+  }
   document.addEventListener("DOMContentLoaded", function () {
     if (document.body.classList.contains("broadcast")) broadcast(document.body);
     copyButtons(document);
+    selectAll(document);
     var now = document.querySelector("[data-now]");
     if (now && !isNaN(new Date(now.dataset.now))) skew = new Date(now.dataset.now) - Date.now();
     refresh(document);

@@ -49,13 +49,17 @@ func (s *Site) adminSubscribe(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	url, format := strings.TrimSpace(r.PostFormValue("url")), r.PostFormValue("format")
 	events := r.PostForm["events"]
+	all := r.PostFormValue("allEvents") == "on"
+	if all {
+		events = core.EventLogTypes
+	}
 	if events == nil {
 		events = []string{}
 	}
 	sub, err := s.srv.CreateSubscription(r.Context(), t, core.WebhookSubscriptionDraft{URL: &url, Events: events, Format: &format})
 	if field := adminErrorField(err); field != "" {
 		s.adminRenderWebhooks(w, r, t, v, http.StatusUnprocessableEntity, views.AdminWebhooks{
-			URL: url, Events: events, Format: format, Errors: views.AdminFieldErrors{field: adminWebhookMessage(err)},
+			URL: url, Events: events, AllEvents: all, Format: format, Errors: views.AdminFieldErrors{field: adminWebhookMessage(err)},
 			Notice: views.AdminNotice{Error: true, Text: "No webhook was made: see the marked field."},
 		})
 		return

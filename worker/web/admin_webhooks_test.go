@@ -2,18 +2,22 @@ package web_test
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
+	"arena/views"
 	"arena/worker/arenatest"
 )
 
@@ -55,6 +59,19 @@ func TestAdminWebhooksPages(t *testing.T) {
 		assert.Contains(t, res.Body, `value="https://hooks.example.com/"`, "the form keeps what was typed")
 		assert.NotRegexp(t, webhookSecretPattern, res.Body)
 		assert.Contains(t, c.Get(t, "/admin/webhooks").Body, "No webhooks yet.")
+	})
+
+	t.Run("EveryEventDescribedAndAllAtOnce", func(t *testing.T) {
+		for _, typ := range core.EventLogTypes {
+			assert.NotEmpty(t, views.EventDescriptions[typ], "%s is described", typ)
+			assert.Contains(t, page.Body, html.EscapeString(views.EventDescriptions[typ]))
+		}
+		assert.Contains(t, page.Body, `name="allEvents"`)
+		res := c.Post(t, "/admin/webhooks", url.Values{"url": {"https://10.0.0.2/x"}, "allEvents": {"on"}, "format": {"standard"}})
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status, "refused for its address, not for its events")
+		assert.NotContains(t, res.Body, `id="err-events"`)
+		assert.Equal(t, len(core.EventLogTypes), strings.Count(res.Body, `name="events" value=`), "every type offered")
+		assert.Equal(t, len(core.EventLogTypes), strings.Count(res.Body, `checked> <span class="mono">`), "every type kept ticked")
 	})
 
 	res := c.Post(t, "/admin/webhooks", url.Values{"url": {hook.URL + "/in"}, "events": {"match.confirmed", "match.resolved"}, "format": {"standard"}})
