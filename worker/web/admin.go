@@ -63,6 +63,7 @@ var adminNotices = map[string]string{
 	"status":        "The tournament moved to its next step.",
 	"registered":    "Side registered.",
 	"seeds":         "Seeds saved.",
+	"checkin":       "Check-in saved.",
 	"rating-seeds":  "Every side is seeded by rating. You can still change any seed until the draw.",
 	"resolved":      "Match resolved.",
 	"game-decided":  "Game decided.",

@@ -92,6 +92,7 @@ func (s *Site) routes() {
 	s.adminAction("POST /admin/tournaments/{slug}/status", s.adminChangeStatus)
 	s.adminAction("POST /admin/tournaments/{slug}/registrations", s.adminRegister)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds", s.adminSetSeeds)
+	s.adminAction("POST /admin/tournaments/{slug}/check-in", s.adminSetCheckIn)
 	s.adminPage("GET /admin/tournaments/{slug}/seeds/rating", s.adminPreviewRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds/rating", s.adminApplyRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/details", s.adminEditDetails)
