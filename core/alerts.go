@@ -257,7 +257,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		switch ev.Kind {
 		case EventMatchUpcoming:
 			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s.", t.Name, vs, FormatTime(st.OpensAt, nil))
-			if !ev.CreatedAt.Before(st.OpensAt) {
+			if ev.CreatedAt.After(st.OpensAt) {
 				// Recorded once the window was open already (a match whose
 				// sides became known late, or a job that ran late).
 				msg.Title = fmt.Sprintf("Ready to play in %s: %s, the window opened at %s.", t.Name, vs, FormatTime(st.OpensAt, nil))
