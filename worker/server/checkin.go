@@ -34,9 +34,9 @@ type adminCheckInRequest struct {
 }
 
 // handleAdminCheckIn checks a side in or out for the organizer
-// (core.SetCheckedIn): 200 { platformId, checkedIn }. Two round trips to
-// the arena database: the tournament with its registrations, then one
-// conditional write.
+// (core.SetCheckedIn): 200 { platformId, checkedIn }. Four round trips
+// to the arena database: the admin token, the tournament, its
+// registrations, one conditional write (TestAdminCheckIn holds it).
 func (s *Server) handleAdminCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var req adminCheckInRequest
 	tour := decodeForTournament(w, r, t, &req)
