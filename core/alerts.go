@@ -26,6 +26,9 @@ import (
 //     (webhook_disabled): by the action that did it;
 //   - a side withdrawn for not checking in (check_in_missed): by the
 //     lifecycle step that withdrew it;
+//   - a tournament's check-in opening (check_in_open): read from the
+//     tournament rows by the scheduled job while the window is open, once
+//     per tournament (by key), so once per registered player;
 //   - a stale match and a window closing with nothing reported
 //     (match_stale, match_window_closing): stamped once per match by the
 //     scheduled job (stale.go).
@@ -51,6 +54,10 @@ const (
 	// match that needs a look (stale.go), once each per match.
 	EventMatchStale         = "match_stale"
 	EventMatchWindowClosing = "match_window_closing"
+	// EventCheckInOpen: a tournament's check-in window opened (read from
+	// the tournament rows by the scheduled job, once per tournament); its
+	// registered players hear of it.
+	EventCheckInOpen = "check_in_open"
 )
 
 // Event is one thing alerts are made of.
@@ -92,9 +99,10 @@ const fanOutBatch = 200
 type AlertStore interface {
 	// RecordEvent stores an event unless one with its key exists.
 	RecordEvent(ctx context.Context, ev Event) error
-	// RecordStateEvents records match_live for matches live since `since`
-	// and tournament_status for every public tournament's status, each
-	// once (by key).
+	// RecordStateEvents records match_live for matches live since `since`,
+	// tournament_status for every public tournament's status and
+	// check_in_open for every tournament whose check-in is open at `at`,
+	// each once (by key).
 	RecordStateEvents(ctx context.Context, since, at time.Time) error
 	// StampUpcoming records match_upcoming for every scheduled match with
 	// both sides known whose window opens by openBy and is not closed at
@@ -214,6 +222,9 @@ type eventMessage struct {
 //     plus the sides' own players for upcoming, decided and disputed
 //     matches (going live is their own doing);
 //   - a tournament's new status: its followers;
+//   - a tournament's check-in opening: every player of its sides;
+//   - a dispute, a stale match, a window closing: also every admin of
+//     the arena (its adminPlatformIds);
 //   - a player streaming: the player's followers;
 //   - an invitation to cast: the invited player;
 //   - a webhook turned off: its owner (the arena's: its admins).
@@ -246,6 +257,11 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		switch ev.Kind {
 		case EventMatchUpcoming:
 			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s.", t.Name, vs, FormatTime(st.OpensAt, nil))
+			if ev.CreatedAt.After(st.OpensAt) {
+				// Recorded once the window was open already (a match whose
+				// sides became known late, or a job that ran late).
+				msg.Title = fmt.Sprintf("Ready to play in %s: %s, the window opened at %s.", t.Name, vs, FormatTime(st.OpensAt, nil))
+			}
 		case EventMatchLive:
 			msg.Title = fmt.Sprintf("Live now in %s: %s.", t.Name, vs)
 		case EventResultConfirmed:
@@ -260,6 +276,11 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 			msg.Title = fmt.Sprintf("Result in %s: %s %s %s.", t.Name, name(st.Winner), how, name(loser))
 		case EventResultDisputed:
 			msg.Title = fmt.Sprintf("Disputed in %s: %s. The arena's admin will decide.", t.Name, vs)
+			admins, err := s.ArenaAdmins(ctx)
+			if err != nil {
+				return msg, nil, err
+			}
+			who = admins
 		case EventCasterInvited:
 			msg.Title = fmt.Sprintf("You are invited to cast %s in %s.", vs, t.Name)
 			return msg, []string{ev.PlayerID}, nil
@@ -277,7 +298,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		if err != nil {
 			return msg, nil, err
 		}
-		who = followers
+		who = append(who, followers...)
 		if ev.Kind != EventMatchLive {
 			who = append(append(who, st.P1Roster...), st.P2Roster...)
 		}
@@ -303,6 +324,21 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
 		msg.Title = fmt.Sprintf("Withdrawn from %s: %s did not check in before it started.", t.Name, name)
 		who = []string{ev.PlayerID}
+	case EventCheckInOpen:
+		t, err := s.TournamentByID(ctx, ev.TournamentID)
+		if err != nil {
+			return msg, nil, err
+		}
+		regs, err := s.Registrations(ctx, t.ID)
+		if err != nil {
+			return msg, nil, err
+		}
+		_, closes, _ := t.CheckInWindow()
+		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
+		msg.Title = fmt.Sprintf("Check-in is open for %s: check in before %s, or your side is withdrawn when it starts.", t.Name, FormatTime(closes, nil))
+		for _, r := range regs {
+			who = append(append(who, r.PlatformID), r.Roster...)
+		}
 	case EventPlayerStreaming:
 		name, err := playerName(ctx, s, ev.PlayerID)
 		if err != nil {

@@ -47,6 +47,9 @@ type CheckInStore interface {
 	// in already keeps its first time), only while t is still in status
 	// registration_open or registration_closed; false when it was not.
 	CheckIn(ctx context.Context, t *Tournament, captain string, at time.Time) (bool, error)
+	// CheckOut clears the captain's side's check-in, under the same
+	// condition; false when t had started.
+	CheckOut(ctx context.Context, t *Tournament, captain string) (bool, error)
 }
 
 // CheckInOverAt reports whether the tournament's check-in is over at
@@ -87,6 +90,56 @@ func CheckIn(ctx context.Context, cs CheckInStore, tour *Tournament, player stri
 		return Errorf(CodeCheckInClosed, "%s started meanwhile", tour.Slug)
 	}
 	return nil
+}
+
+// SetCheckedIn is the organizer's check-in control: it checks the
+// player's side in or out. The organizer is not bound to the window: any
+// time before the tournament starts will do (checking a side in before
+// check-in opens keeps it in; starting before check-in opened withdraws
+// nobody anyway). Checks, in order: the tournament has check-in and has
+// not started (CodeCheckInClosed), the player is on a side
+// (CodeNotRegistered); a start in between answers CodeCheckInClosed.
+// Checking in a side checked in already keeps its first time.
+func SetCheckedIn(ctx context.Context, cs CheckInStore, tour *Tournament, player string, checkedIn bool, now time.Time) error {
+	if !tour.CheckInApplies() {
+		return Errorf(CodeCheckInClosed, "%s takes no check-in now", tour.Slug)
+	}
+	regs, err := cs.Registrations(ctx, tour.ID)
+	if err != nil {
+		return err
+	}
+	reg := SideOfPlayer(regs, player)
+	if reg == nil {
+		return Errorf(CodeNotRegistered, "%s is not registered in %s", player, tour.Slug)
+	}
+	var ok bool
+	if checkedIn {
+		ok, err = cs.CheckIn(ctx, tour, reg.PlatformID, now)
+	} else {
+		ok, err = cs.CheckOut(ctx, tour, reg.PlatformID)
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(CodeCheckInClosed, "%s started meanwhile", tour.Slug)
+	}
+	return nil
+}
+
+// WithdrawnAt returns the captains of the sides that starting t (from
+// registration closed) at now would withdraw for not checking in: what the
+// confirmation names before the step.
+func WithdrawnAt(t *Tournament, regs []Registration, now time.Time) []string {
+	if t.Status != StatusRegistrationClosed {
+		return nil
+	}
+	_, absent := absentSides(t, regs, now)
+	out := make([]string, len(absent))
+	for i, r := range absent {
+		out[i] = r.PlatformID
+	}
+	return out
 }
 
 // absentSides splits the sides at the start of t at now: those that

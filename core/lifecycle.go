@@ -22,18 +22,26 @@ import (
 // admin's script may complete a tournament that its final's result
 // completed already).
 func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, deps Deps) error {
+	_, err := StepTournament(ctx, st, t, to, deps)
+	return err
+}
+
+// StepTournament is ChangeTournamentStatus answering the captains of the
+// sides the step withdrew for not checking in (none but when a stage
+// starts from registration closed after check-in opened).
+func StepTournament(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, deps Deps) (withdrawn []string, err error) {
 	if t.Status == to {
-		return nil
+		return nil, nil
 	}
 	if err := t.NextStatusAllowed(to); err != nil {
-		return err
+		return nil, err
 	}
 	from := t.Status
 	switch to {
 	case StatusGroupStage, StatusPlayoffs:
 		regs, err := st.Registrations(ctx, t.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var absent []Registration
 		if from == StatusRegistrationClosed {
@@ -42,7 +50,7 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 		var seeds map[string]int
 		if from == StatusRegistrationClosed && t.SeedFromRatings {
 			if seeds, err = ratingSeeds(ctx, st, regs); err != nil {
-				return err
+				return nil, err
 			}
 			for i := range regs {
 				regs[i].Seed = seeds[regs[i].PlatformID]
@@ -56,24 +64,31 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 			matches, err = planPlayoffs(ctx, st, t, regs, deps.Now)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		token, err := RandomHex(deps.Random, 16)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return st.StartStage(ctx, t, from, to, StageStart{Groups: groups, Seeds: seeds, Matches: matches, Absent: absent}, deps.Now, token)
+		if err := st.StartStage(ctx, t, from, to, StageStart{Groups: groups, Seeds: seeds, Matches: matches, Absent: absent}, deps.Now, token); err != nil {
+			return nil, err
+		}
+		withdrawn = make([]string, len(absent))
+		for i, r := range absent {
+			withdrawn[i] = r.PlatformID
+		}
+		return withdrawn, nil
 	case StatusCompleted:
 		done, err := CompleteIfDecided(ctx, st, t, deps.Now, deps.Points())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !done {
-			return Errorf(CodeMatchesUnresolved, "the deciding matches are not resolved")
+			return nil, Errorf(CodeMatchesUnresolved, "the deciding matches are not resolved")
 		}
-		return nil
+		return nil, nil
 	}
-	return st.SetTournamentStatus(ctx, t, from, to, deps.Now)
+	return nil, st.SetTournamentStatus(ctx, t, from, to, deps.Now)
 }
 
 // StageStart is what a lifecycle step stores with its status change: the

@@ -145,6 +145,7 @@ var endpoints = []struct {
 	{"POST", "/api/v1/admin/tournaments/{slug}/status", "setTournamentStatus", []string{"adminToken"}},
 	{"POST", "/api/v1/admin/tournaments/{slug}/registrations", "createRegistration", []string{"adminToken"}},
 	{"POST", "/api/v1/admin/tournaments/{slug}/seeds", "seedTournament", []string{"adminToken"}},
+	{"POST", "/api/v1/admin/tournaments/{slug}/check-in", "setCheckIn", []string{"adminToken"}},
 	{"POST", "/api/v1/admin/tournaments/{slug}/open-round", "openRound", []string{"adminToken"}},
 	{"DELETE", "/api/v1/admin/tournaments/{slug}/registrations/{platformId}", "removeRegistration", []string{"adminToken"}},
 	{"GET", "/api/v1/admin/tournaments/{slug}/matches", "listTournamentMatches", []string{"adminToken"}},

@@ -32,6 +32,7 @@ func (s *Arena) RecordStateEvents(ctx context.Context, since, at time.Time) erro
 	err := s.db.Batch(ctx,
 		Stmt{SQL: q("record_live_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
 		Stmt{SQL: q("record_tournament_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
+		Stmt{SQL: q("record_check_in_open_events"), Args: []any{sql.Named("now", now)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to record state events: %w", err)

@@ -624,6 +624,19 @@ func (s *Arena) Podium(ctx context.Context, tournamentID int64) ([]core.PodiumPl
 
 var _ core.CheckInStore = (*Arena)(nil)
 
+// CheckOut implements core.CheckInStore in one conditional statement.
+func (s *Arena) CheckOut(ctx context.Context, t *core.Tournament, captain string) (bool, error) {
+	var id string
+	err := s.db.writeRow(ctx, q("check_out"), sql.Named("tournament", t.ID), sql.Named("captain", captain)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: unable to check %s out of %s: %w", captain, t.Slug, err)
+	}
+	return true, nil
+}
+
 // CheckIn implements core.CheckInStore in one conditional statement.
 func (s *Arena) CheckIn(ctx context.Context, t *core.Tournament, captain string, at time.Time) (bool, error) {
 	var id string

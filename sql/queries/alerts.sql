@@ -17,6 +17,15 @@ SELECT 'tournament_status', 'tournament:' || id || ':' || status, id, status, :n
 WHERE status != 'draft' AND updated_at >= :from
 ON CONFLICT (dedupe_key) DO NOTHING
 
+-- name: record_check_in_open_events
+-- A tournament whose check-in window is open now: its players hear of it
+-- once (by key, so concurrent scheduled runs record it once).
+INSERT INTO arena_events (kind, dedupe_key, tournament_id, created_at)
+SELECT 'check_in_open', 'check_in_open:' || id, id, :now FROM tournaments
+WHERE check_in_minutes > 0 AND status IN ('registration_open', 'registration_closed') AND starts_at > :now
+	AND strftime('%Y-%m-%dT%H:%M:%fZ', :now, '+' || check_in_minutes || ' minutes') >= starts_at
+ON CONFLICT (dedupe_key) DO NOTHING
+
 -- name: record_upcoming_events
 INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, created_at)
 SELECT 'match_upcoming', 'upcoming:' || id, id, tournament_id, :at FROM matches

@@ -74,6 +74,15 @@ WHERE tournament_id = :tournament AND platform_id = :captain
 		'registration_closed')
 RETURNING platform_id
 
+-- name: check_out
+-- The organizer clears a side's check-in, only while its tournament has
+-- not started.
+UPDATE registrations SET checked_in_at = NULL
+WHERE tournament_id = :tournament AND platform_id = :captain
+	AND (SELECT status FROM tournaments WHERE id = :tournament) IN ('registration_open',
+		'registration_closed')
+RETURNING platform_id
+
 -- name: stage_token
 SELECT status, transition_token FROM tournaments WHERE id = :tournament
 

@@ -54,9 +54,16 @@ type adminTournament struct {
 	SwissRounds        int             `json:"swissRounds"`
 	TopCut             int             `json:"topCut"`
 	SeedFromRatings    bool            `json:"seedFromRatings"`
+	// Withdrawn: in the answer to a lifecycle step, the captains of the
+	// sides it withdrew for not checking in.
+	Withdrawn []string `json:"withdrawn,omitempty"`
 }
 
 func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, t *Tenant, tour *core.Tournament, status int) {
+	s.writeAdminTournamentWithdrawn(w, r, t, tour, status, nil)
+}
+
+func (s *Server) writeAdminTournamentWithdrawn(w http.ResponseWriter, r *http.Request, t *Tenant, tour *core.Tournament, status int, withdrawn []string) {
 	full, err := fullTournament(r.Context(), t.Store, tour)
 	if err != nil {
 		writeError(w, r, err)
@@ -68,6 +75,7 @@ func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, t 
 		AdvancePerGroup: tour.AdvancePerGroup, SmallFinal: tour.SmallFinal, MatchWindowMinutes: tour.MatchWindowMinutes,
 		Cast: tour.Cast, AllowSpectators: tour.AllowSpectators,
 		SwissRounds: tour.SwissRounds, TopCut: tour.TopCut, SeedFromRatings: tour.SeedFromRatings,
+		Withdrawn: withdrawn,
 	})
 }
 
@@ -93,7 +101,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	ctx := r.Context()
-	err := core.ChangeTournamentStatus(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
+	withdrawn, err := core.StepTournament(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -102,7 +110,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	s.writeAdminTournament(w, r, t, tour, http.StatusOK)
+	s.writeAdminTournamentWithdrawn(w, r, t, tour, http.StatusOK, withdrawn)
 }
 
 // PlacementPoints returns a function reading the arena's ladder points

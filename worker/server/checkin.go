@@ -26,3 +26,26 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"checkedIn": true})
 }
+
+// adminCheckInRequest is the organizer's check-in control.
+type adminCheckInRequest struct {
+	PlatformID string `json:"platformId" validate:"required,platformid"`
+	CheckedIn  *bool  `json:"checkedIn" validate:"required"`
+}
+
+// handleAdminCheckIn checks a side in or out for the organizer
+// (core.SetCheckedIn): 200 { platformId, checkedIn }. Four round trips
+// to the arena database: the admin token, the tournament, its
+// registrations, one conditional write (TestAdminCheckIn holds it).
+func (s *Server) handleAdminCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	var req adminCheckInRequest
+	tour := decodeForTournament(w, r, t, &req)
+	if tour == nil {
+		return
+	}
+	if err := core.SetCheckedIn(r.Context(), t.Store, tour, req.PlatformID, *req.CheckedIn, s.now()); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"platformId": req.PlatformID, "checkedIn": *req.CheckedIn})
+}

@@ -80,6 +80,28 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/open-round", admin, map[string]any{"round": "Round 7"}, 404)
 	e.mustDo(t, "POST", "/api/v1/admin/tournaments/open/open-round", admin, map[string]any{}, 422)
 	e.mustDo(t, "POST", "/api/v1/admin/matches/"+id+"/reopen", admin, nil, 409)
+
+	// Check-in the organizer controls, and a start that withdraws a side.
+	night := e.tournamentBody("night", "playoffs_only", 4)
+	delete(night, "groupCount")
+	delete(night, "advancePerGroup")
+	night["registrationClosesAt"], night["startsAt"], night["checkInMinutes"] = e.Now.Add(10*time.Minute).Format(time.RFC3339), e.Now.Add(30*time.Minute).Format(time.RFC3339), 60
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments", admin, night, 201)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/status", admin, map[string]any{"status": "registration_open"}, 200)
+	for i := 1; i <= 3; i++ {
+		e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/registrations", admin, map[string]any{"platformId": playerID(i)}, 201)
+	}
+	for i := 1; i <= 2; i++ {
+		e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/check-in", admin, map[string]any{"platformId": playerID(i), "checkedIn": true}, 200)
+	}
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/check-in", admin, map[string]any{"platformId": playerID(3), "checkedIn": false}, 200)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/check-in", admin, map[string]any{"platformId": playerID(9), "checkedIn": true}, 403)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/check-in", admin, map[string]any{"platformId": "1", "checkedIn": true}, 400)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/check-in", admin, map[string]any{"platformId": playerID(1)}, 422)
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/status", admin, map[string]any{"status": "registration_closed"}, 200)
+	started := e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/status", admin, map[string]any{"status": "playoffs"}, 200)
+	assert.Equal(t, []any{playerID(3)}, started["withdrawn"])
+	e.mustDo(t, "POST", "/api/v1/admin/tournaments/night/check-in", admin, map[string]any{"platformId": playerID(1), "checkedIn": true}, 409)
 	e.mustDo(t, "POST", "/api/v1/admin/matches/0/reopen", admin, nil, 404)
 	e.mustDo(t, "PATCH", "/api/v1/admin/tournaments/open", admin, map[string]any{"description": "Two players."}, 200)
 	e.mustDo(t, "PATCH", "/api/v1/admin/tournaments/open", admin, map[string]any{"startsAt": "2027-01-01T00:00:00Z"}, 409)

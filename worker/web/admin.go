@@ -64,6 +64,7 @@ var adminNotices = map[string]string{
 	"registered":    "Side registered.",
 	"entrants":      "The list's entrants are registered.",
 	"seeds":         "Seeds saved.",
+	"checkin":       "Check-in saved.",
 	"rating-seeds":  "Every side is seeded by rating. You can still change any seed until the draw.",
 	"resolved":      "Match resolved.",
 	"game-decided":  "Game decided.",

@@ -82,7 +82,7 @@ func TestOrganizerDayPages(t *testing.T) {
 	t.Run("TheStartWithdrawsTheAbsent", func(t *testing.T) {
 		e.SetStatus(t, "day", "registration_closed")
 		confirm := admin.Get(t, "/admin/tournaments/day/status?to=playoffs")
-		assert.Contains(t, confirm.Body, "First withdraws every side that has not checked in")
+		assert.Contains(t, confirm.Body, "First withdraws the 3 sides that have not checked in: Player 0001, Player 0003, Player 0004.")
 	})
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -30,16 +31,50 @@ func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *ser
 		s.adminNotFound(w, r, t, v, "There is no such lifecycle step.")
 		return
 	}
-	status, p := http.StatusOK, s.adminStatusProps(tour, to)
+	absent, err := s.adminWithdrawnNames(r.Context(), t, tour)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	status, p := http.StatusOK, s.adminStatusProps(tour, to, absent)
 	if !p.Allowed {
 		status = server.StatusOf(core.CodeInvalidTransition)
 	}
 	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(string(to))), p))
 }
 
+// adminWithdrawnNames names the sides a stage started now would withdraw
+// for not checking in (core.WithdrawnAt), in registration order.
+func (s *Site) adminWithdrawnNames(ctx context.Context, t *server.Tenant, tour *core.Tournament) ([]string, error) {
+	if !tour.CheckInApplies() {
+		return nil, nil
+	}
+	regs, err := t.Store.Registrations(ctx, tour.ID)
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	for _, r := range regs {
+		names[r.PlatformID] = r.PersonaName
+	}
+	var out []string
+	for _, id := range core.WithdrawnAt(tour, regs, s.srv.Now()) {
+		out = append(out, orName(names[id], id))
+	}
+	return out, nil
+}
+
+// orName is a side's persona name, else its placeholder name.
+func orName(name, id string) string {
+	if name != "" {
+		return name
+	}
+	return core.PlaceholderName(id)
+}
+
 // adminStatusProps describes the step from the tournament's status to
-// `to`.
-func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus) views.AdminStatusConfirm {
+// `to`; absent names the sides starting now would withdraw.
+func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus, absent []string) views.AdminStatusConfirm {
 	p := views.AdminStatusConfirm{Slug: tour.Slug, Name: tour.Name, From: string(tour.Status), To: string(to),
 		Allowed: tour.NextStatusAllowed(to) == nil}
 	if !p.Allowed {
@@ -53,7 +88,14 @@ func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus)
 		if now.Before(opens) {
 			p.Effects = append([]string{"Check-in has not opened yet, so nobody is withdrawn for missing it."}, p.Effects...)
 		} else {
-			p.Effects = append([]string{"First withdraws every side that has not checked in (the registrations show who has); each of its players is told why."}, p.Effects...)
+			first := "Everybody has checked in: nobody is withdrawn."
+			if len(absent) > 0 {
+				first = fmt.Sprintf("First withdraws the %d sides that have not checked in: %s. Each of their players is told why; check a side in on the tournament page to keep it.", len(absent), strings.Join(absent, ", "))
+				if len(absent) == 1 {
+					first = "First withdraws the one side that has not checked in: " + absent[0] + ". Its players are told why; check it in on the tournament page to keep it."
+				}
+			}
+			p.Effects = append([]string{first}, p.Effects...)
 		}
 	}
 	return p
@@ -187,8 +229,13 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		return
 	}
 	ctx := r.Context()
-	p := s.adminStatusProps(tour, to)
-	err := core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Deps(ctx, t.Store))
+	absent, err := s.adminWithdrawnNames(ctx, t, tour)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	p := s.adminStatusProps(tour, to, absent)
+	err = core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Deps(ctx, t.Store))
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "status", "")
 		return
@@ -200,7 +247,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		if now, rerr := t.Store.TournamentByID(ctx, tour.ID); rerr == nil {
 			tour = now
 		}
-		p = s.adminStatusProps(tour, to)
+		p = s.adminStatusProps(tour, to, absent)
 		text = adminTransitionText(tour, to)
 		if p.Allowed {
 			text = "The tournament changed meanwhile; check the step again."

@@ -154,3 +154,40 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 	}
 	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "seeds", "registrations")
 }
+
+// adminSetCheckIn is POST /admin/tournaments/{slug}/check-in: a
+// registrations row's Check in (field checkIn) or Check out (field
+// checkOut) button, naming the side's captain, through core.SetCheckedIn.
+// A refusal shows the page again with the reason.
+func (s *Site) adminSetCheckIn(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	tour := s.adminTournamentFor(w, r, t, v)
+	if tour == nil {
+		return
+	}
+	id, in := r.PostFormValue("checkIn"), true
+	if id == "" {
+		id, in = r.PostFormValue("checkOut"), false
+	}
+	ctx := r.Context()
+	err := core.SetCheckedIn(ctx, t.Store, tour, id, in, s.srv.Now())
+	if err == nil {
+		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "checkin", "registrations")
+		return
+	}
+	text := "Check-in was not changed: " + adminErrorCode(err) + "."
+	switch adminErrorCode(err) {
+	case "":
+		s.fail(w, r, t, err)
+		return
+	case core.CodeNotRegistered:
+		text = "Check-in was not changed: that side is not registered (any more)."
+	case core.CodeCheckInClosed:
+		text = "Check-in was not changed: the tournament has started, or has no check-in."
+	}
+	s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(adminErrorCode(err)), func(p *views.AdminTournament) {
+		p.Notice = views.AdminNotice{Error: true, Text: text}
+	})
+}

@@ -134,7 +134,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,
 		GrandFinalReset: tour.GrandFinalReset, SwissRounds: tour.SwissRounds, TopCut: tour.TopCut,
 		SeedFromRatings: tour.SeedFromRatings,
-		CheckInMinutes:  tour.CheckInMinutes, CheckInApplies: tour.CheckInApplies(), GroupFormat: string(tour.GroupFormat),
+		CheckInMinutes:  tour.CheckInMinutes, CheckInApplies: tour.CheckInApplies(), CheckInOpen: tour.CheckInOpenAt(s.srv.Now()), GroupFormat: string(tour.GroupFormat),
 		Public:      tour.Status.Public(),
 		CanRegister: tour.RegistrationOpenAt(now), Now: now,
 		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),

@@ -102,6 +102,7 @@ func publicCard(t *core.Tournament, now time.Time) views.TournamentCard {
 	}
 	return views.TournamentCard{
 		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: string(t.Status), Format: string(t.Format),
+		CheckInOpen:         t.CheckInOpenAt(now),
 		RegistrationOpensAt: t.RegistrationOpensAt, RegistrationClosesAt: t.RegistrationClosesAt,
 		RegistrationSoon: t.Status == core.StatusRegistrationOpen && now.Before(t.RegistrationOpensAt),
 		StartsAt:         starts, StartedAt: t.PlayStartedAt(now), CompletedAt: t.CompletedAt, PlayerCount: t.PlayerCount, MaxPlayers: t.MaxPlayers,

@@ -93,6 +93,7 @@ func (s *Site) routes() {
 	s.adminAction("POST /admin/tournaments/{slug}/registrations", s.adminRegister)
 	s.adminAction("POST /admin/tournaments/{slug}/entrants", s.adminEntrants)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds", s.adminSetSeeds)
+	s.adminAction("POST /admin/tournaments/{slug}/check-in", s.adminSetCheckIn)
 	s.adminPage("GET /admin/tournaments/{slug}/seeds/rating", s.adminPreviewRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/seeds/rating", s.adminApplyRatingSeeds)
 	s.adminAction("POST /admin/tournaments/{slug}/details", s.adminEditDetails)
