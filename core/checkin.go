@@ -71,13 +71,9 @@ func CheckIn(ctx context.Context, cs CheckInStore, tour *Tournament, player stri
 	if tour.CheckInOverAt(now) {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in any more", tour.Slug)
 	}
-	regs, err := cs.Registrations(ctx, tour.ID)
+	reg, err := registeredSide(ctx, cs, tour, player)
 	if err != nil {
 		return err
-	}
-	reg := SideOfPlayer(regs, player)
-	if reg == nil {
-		return Errorf(CodeNotRegistered, "%s is not registered in %s", player, tour.Slug)
 	}
 	if !tour.CheckInOpenAt(now) {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in now", tour.Slug)
@@ -104,13 +100,9 @@ func SetCheckedIn(ctx context.Context, cs CheckInStore, tour *Tournament, player
 	if !tour.CheckInApplies() {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in now", tour.Slug)
 	}
-	regs, err := cs.Registrations(ctx, tour.ID)
+	reg, err := registeredSide(ctx, cs, tour, player)
 	if err != nil {
 		return err
-	}
-	reg := SideOfPlayer(regs, player)
-	if reg == nil {
-		return Errorf(CodeNotRegistered, "%s is not registered in %s", player, tour.Slug)
 	}
 	var ok bool
 	if checkedIn {
@@ -158,4 +150,18 @@ func absentSides(t *Tournament, regs []Registration, now time.Time) (present, ab
 		}
 	}
 	return present, absent
+}
+
+// registeredSide is the side the player is on (CodeNotRegistered when
+// none).
+func registeredSide(ctx context.Context, rs RegistrationStore, tour *Tournament, player string) (*Registration, error) {
+	regs, err := rs.Registrations(ctx, tour.ID)
+	if err != nil {
+		return nil, err
+	}
+	reg := SideOfPlayer(regs, player)
+	if reg == nil {
+		return nil, Errorf(CodeNotRegistered, "%s is not registered in %s", player, tour.Slug)
+	}
+	return reg, nil
 }

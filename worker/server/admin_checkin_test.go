@@ -18,24 +18,7 @@ import (
 // on the libSQL server (where the route's round trips are held), and
 // starting the stage answers who it withdrew.
 func TestAdminCheckIn(t *testing.T) {
-	for _, backend := range []string{"sqlite", "libsql"} {
-		t.Run(backend, func(t *testing.T) {
-			var p *protocolEnv
-			var counter *arenatest.CountingLibSQL
-			if backend == "sqlite" {
-				p = newProtocolEnv(t)
-			} else {
-				e := newTestEnv(t, true)
-				counter = arenatest.StartCountingLibSQL(t)
-				req := map[string]any{"slug": "remote", "name": "Remote", "hosts": []string{"alpha.test"}, "plan": "indie",
-					"appIds": []string{"480"}, "databaseUrl": counter.URL, "gracePeriodSeconds": 3600}
-				status, body := e.do(t, "POST", "ops.test", "/api/v1/operator/arenas", operatorToken, req)
-				require.Equal(t, 201, status, body)
-				p = &protocolEnv{testEnv: e, admin: body["adminToken"].(string)}
-			}
-			testAdminCheckIn(t, p, counter)
-		})
-	}
+	onBackends(t, testAdminCheckIn)
 }
 
 func testAdminCheckIn(t *testing.T, p *protocolEnv, counter *arenatest.CountingLibSQL) {
