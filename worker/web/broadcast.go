@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 	"strconv"
 
 	"arena/views"
@@ -34,13 +35,60 @@ func (s *Site) tournamentBroadcast(w http.ResponseWriter, r *http.Request, t *se
 	if !ok {
 		return
 	}
+	scenes := broadcastScenes(data)
+	if group, round := r.URL.Query().Get("group"), r.URL.Query().Get("round"); group != "" || round != "" {
+		pinned, ok := broadcastPinned(data, group, round)
+		if !ok {
+			s.publicNotFound(w, r, t, "This tournament has no group or round by that name: ?group= takes a group's letter, ?round= a round's name as the bracket shows it.")
+			return
+		}
+		scenes = pinned
+	}
 	broadcastHeaders(w)
 	s.render(w, r, t, http.StatusOK, views.BroadcastView(views.BroadcastPage{
 		ArenaName: t.Arena.Name, Name: tour.Name, Status: string(tour.Status),
 		Transparent:  r.URL.Query().Get("transparent") == "1",
 		CycleSeconds: broadcastCycleSeconds, RecheckSeconds: broadcastRecheckSeconds,
-		Stream: data.region.Stream, Scenes: broadcastScenes(data),
+		Stream: data.region.Stream, Scenes: scenes,
 	}))
+}
+
+// broadcastPinned is the one scene a stream pins with ?group= (a group's
+// name, "A") or ?round= (a bracket round's label, "Semifinals"), whatever
+// is left to play in it, case aside; false when the tournament has none.
+func broadcastPinned(data *tournamentData, group, round string) ([]views.BroadcastScene, bool) {
+	res := data.results
+	if group != "" {
+		for _, g := range res.Groups {
+			if strings.EqualFold(g.Name, group) {
+				scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows}
+				for _, m := range g.Matches {
+					scene.Matches = append(scene.Matches, broadcastSummary(m))
+				}
+				return []views.BroadcastScene{scene}, true
+			}
+		}
+		return nil, false
+	}
+	if res.Bracket == nil {
+		return nil, false
+	}
+	var pinned *views.BroadcastScene
+	for _, col := range res.Bracket.Columns { // a round may stand on both sides of the final
+		if !strings.EqualFold(col.Label, round) {
+			continue
+		}
+		scene := broadcastRound(col)
+		if pinned == nil {
+			pinned = &scene
+		} else {
+			pinned.Matches = append(pinned.Matches, scene.Matches...)
+		}
+	}
+	if pinned == nil {
+		return nil, false
+	}
+	return []views.BroadcastScene{*pinned}, true
 }
 
 // broadcastScenes are the stages a stream cycles through: each group with
@@ -64,23 +112,12 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 	var lastPlayed *views.BroadcastScene
 	if res.Bracket != nil {
 		for _, col := range res.Bracket.Columns {
-			scene := views.BroadcastScene{Title: col.Label}
+			scene := broadcastRound(col)
 			open := false
-			for _, b := range col.Matches {
-				if b.Seats[1].Bye {
-					continue
-				}
-				m := views.BroadcastMatch{ID: b.ID, Round: col.Label, Status: b.Status, Score: b.Score,
-					P1: broadcastSeat(b.Seats[0]), P2: broadcastSeat(b.Seats[1]), BestOf: b.BestOf}
-				switch {
-				case b.Seats[0].Winner:
-					m.Winner = 1
-				case b.Seats[1].Winner:
-					m.Winner = 2
-				default:
+			for _, m := range scene.Matches {
+				if m.Winner == 0 {
 					open = true
 				}
-				scene.Matches = append(scene.Matches, m)
 			}
 			if open {
 				scenes = append(scenes, scene)
@@ -106,6 +143,26 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 		players[i] = side.Player
 	}
 	return []views.BroadcastScene{{Title: "Players", Players: players}}
+}
+
+// broadcastRound is a bracket round's scene: its matches, byes left out.
+func broadcastRound(col views.BracketColumn) views.BroadcastScene {
+	scene := views.BroadcastScene{Title: col.Label}
+	for _, b := range col.Matches {
+		if b.Seats[1].Bye {
+			continue
+		}
+		m := views.BroadcastMatch{ID: b.ID, Round: col.Label, Status: b.Status, Score: b.Score,
+			P1: broadcastSeat(b.Seats[0]), P2: broadcastSeat(b.Seats[1]), BestOf: b.BestOf}
+		switch {
+		case b.Seats[0].Winner:
+			m.Winner = 1
+		case b.Seats[1].Winner:
+			m.Winner = 2
+		}
+		scene.Matches = append(scene.Matches, m)
+	}
+	return scene
 }
 
 func broadcastSeat(seat views.BracketSeat) string {
