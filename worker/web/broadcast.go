@@ -2,8 +2,8 @@ package web
 
 import (
 	"net/http"
-	"strings"
 	"strconv"
+	"strings"
 
 	"arena/views"
 	"arena/worker/server"
