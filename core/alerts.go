@@ -29,8 +29,9 @@ import (
 //   - a tournament's check-in opening (check_in_open): read from the
 //     tournament rows by the scheduled job while the window is open, once
 //     per tournament (by key), so once per registered player;
-//   - a stale match and a window closing with nothing reported
-//     (match_stale, match_window_closing): stamped once per match by the
+//   - a stale match, a window closing with nothing reported and a match
+//     overdue that no closing alert told of (match_stale,
+//     match_window_closing, match_overdue): stamped once per match by the
 //     scheduled job (stale.go).
 //
 // The scheduled job then fans each pending event out (FanOutEvents): an
@@ -54,6 +55,9 @@ const (
 	// match that needs a look (stale.go), once each per match.
 	EventMatchStale         = "match_stale"
 	EventMatchWindowClosing = "match_window_closing"
+	// EventMatchOverdue: a match past its window with nothing reported
+	// that no window-closing alert told of (stale.go).
+	EventMatchOverdue = "match_overdue"
 	// EventCheckInOpen: a tournament's check-in window opened (read from
 	// the tournament rows by the scheduled job, once per tournament); its
 	// registered players hear of it.
@@ -109,19 +113,23 @@ type AlertStore interface {
 	// now, stamping upcomingAlertAt in the same batch: once per match.
 	StampUpcoming(ctx context.Context, now, openBy time.Time) error
 	// StampStale records match_stale for every live match that went live
-	// by c.LiveBy (none when zero) and match_window_closing for every
+	// by c.LiveBy (none when zero), match_window_closing for every
 	// scheduled or live match with both sides known whose window closes
-	// after c.Now and by c.ClosesBy, stamping each match in the same
-	// batch: once per match and kind.
+	// after c.Now and by c.ClosesBy, and match_overdue for every such
+	// match whose window closed within OverdueAlertWithin before c.Now
+	// with no closing alert, stamping each match in the same batch: once
+	// per match and kind (overdue and closing share a stamp: one of the
+	// two).
 	StampStale(ctx context.Context, c StaleCutoffs) error
 	// PendingEvents returns events not fanned out yet, oldest first.
 	PendingEvents(ctx context.Context, limit int) ([]Event, error)
 	// Followers returns who follows the tournament or any of the players.
 	Followers(ctx context.Context, tournamentID int64, players []string) ([]string, error)
 	// FanOut stores the event's title and path, an alert for each
-	// recipient and the deliveries, and marks the event fanned out, in one
-	// batch; running it again adds nothing.
-	FanOut(ctx context.Context, ev Event, title, path string, recipients []string, deliveries []WebhookDelivery, at time.Time) error
+	// recipient (with its own title from personal, when it has one) and
+	// the deliveries, and marks the event fanned out, in one batch;
+	// running it again adds nothing.
+	FanOut(ctx context.Context, ev Event, title, path string, recipients []string, personal map[string]string, deliveries []WebhookDelivery, at time.Time) error
 	// Alerts returns the player's latest alerts, newest first.
 	Alerts(ctx context.Context, platformID string, limit int) ([]Alert, error)
 	// MarkAlertsRead marks the player's alerts up to id (all when 0) read.
@@ -200,7 +208,7 @@ func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time)
 			}
 			deliveries = append(deliveries, WebhookDelivery{Owner: h.Owner, EventID: ev.ID, URL: h.URL, Body: body, NextAttemptAt: now})
 		}
-		if err := s.FanOut(ctx, ev, msg.Title, msg.Path, recipients, deliveries, now); err != nil {
+		if err := s.FanOut(ctx, ev, msg.Title, msg.Path, recipients, msg.Personal, deliveries, now); err != nil {
 			return done, err
 		}
 		done++
@@ -209,12 +217,25 @@ func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time)
 }
 
 // eventMessage is what an event says: a line of text, the page it is
-// about and, for a stream, where to watch.
+// about and, for a stream, where to watch. Personal holds what it says to
+// the people it is about, in the second person ("You beat ..."), by
+// platform id; everyone else (followers, webhooks) reads Title.
 type eventMessage struct {
 	Title      string
 	Path       string
 	WatchURL   string
 	Tournament *Tournament
+	Personal   map[string]string
+}
+
+// tell gives each of ids its own line.
+func (m *eventMessage) tell(ids []string, title string) {
+	if m.Personal == nil {
+		m.Personal = map[string]string{}
+	}
+	for _, id := range ids {
+		m.Personal[id] = title
+	}
 }
 
 // describe writes the event's message and picks its audience:
@@ -233,7 +254,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 	var who []string
 	switch ev.Kind {
 	case EventMatchUpcoming, EventMatchLive, EventResultConfirmed, EventResultDisputed, EventCasterInvited,
-		EventMatchStale, EventMatchWindowClosing:
+		EventMatchStale, EventMatchWindowClosing, EventMatchOverdue:
 		st, err := s.MatchState(ctx, ev.MatchID)
 		if err != nil {
 			return msg, nil, err
@@ -254,26 +275,45 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		t := st.Tournament
 		msg.Tournament, msg.Path = &t, fmt.Sprintf("/matches/%d", st.ID)
 		vs := name(st.P1) + " vs " + name(st.P2)
+		// each tells both sides their own line, naming the other side.
+		each := func(line func(opponent string) string) {
+			msg.tell(st.P1Roster, line(name(st.P2)))
+			msg.tell(st.P2Roster, line(name(st.P1)))
+		}
 		switch ev.Kind {
 		case EventMatchUpcoming:
-			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s.", t.Name, vs, FormatTime(st.OpensAt, nil))
+			opens := FormatTime(st.OpensAt, nil)
+			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s.", t.Name, vs, opens)
+			each(func(o string) string {
+				return fmt.Sprintf("Your match against %s in %s: the window opens at %s.", o, t.Name, opens)
+			})
 			if ev.CreatedAt.After(st.OpensAt) {
 				// Recorded once the window was open already (a match whose
 				// sides became known late, or a job that ran late).
-				msg.Title = fmt.Sprintf("Ready to play in %s: %s, the window opened at %s.", t.Name, vs, FormatTime(st.OpensAt, nil))
+				msg.Title = fmt.Sprintf("Ready to play in %s: %s, the window opened at %s.", t.Name, vs, opens)
+				each(func(o string) string {
+					return fmt.Sprintf("Ready to play in %s: your match against %s, the window opened at %s.", t.Name, o, opens)
+				})
 			}
 		case EventMatchLive:
 			msg.Title = fmt.Sprintf("Live now in %s: %s.", t.Name, vs)
 		case EventResultConfirmed:
-			loser := st.P2
+			loser, won, lost := st.P2, st.P1Roster, st.P2Roster
 			if st.Winner == st.P2 {
-				loser = st.P1
+				loser, won, lost = st.P1, st.P2Roster, st.P1Roster
 			}
 			how := "beat"
 			if ev.Detail == string(MatchForfeited) {
 				how = "won by forfeit against"
 			}
 			msg.Title = fmt.Sprintf("Result in %s: %s %s %s.", t.Name, name(st.Winner), how, name(loser))
+			if ev.Detail == string(MatchForfeited) {
+				msg.tell(won, fmt.Sprintf("You won by forfeit against %s in %s.", name(loser), t.Name))
+				msg.tell(lost, fmt.Sprintf("You lost by forfeit to %s in %s.", name(st.Winner), t.Name))
+			} else {
+				msg.tell(won, fmt.Sprintf("You beat %s in %s.", name(loser), t.Name))
+				msg.tell(lost, fmt.Sprintf("%s beat you in %s.", name(st.Winner), t.Name))
+			}
 		case EventResultDisputed:
 			msg.Title = fmt.Sprintf("Disputed in %s: %s. The arena's admin will decide.", t.Name, vs)
 			admins, err := s.ArenaAdmins(ctx)
@@ -281,14 +321,21 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 				return msg, nil, err
 			}
 			who = admins
+			msg.tell(admins, fmt.Sprintf("A dispute needs your decision in %s: %s.", t.Name, vs))
+			each(func(o string) string {
+				return fmt.Sprintf("Your match against %s in %s is disputed. The arena's admin will decide.", o, t.Name)
+			})
 		case EventCasterInvited:
 			msg.Title = fmt.Sprintf("You are invited to cast %s in %s.", vs, t.Name)
 			return msg, []string{ev.PlayerID}, nil
-		case EventMatchStale, EventMatchWindowClosing:
+		case EventMatchStale, EventMatchWindowClosing, EventMatchOverdue:
 			msg.Path = fmt.Sprintf("/admin/matches/%d", st.ID)
-			if ev.Kind == EventMatchStale && st.LiveAt != nil {
+			switch {
+			case ev.Kind == EventMatchStale && st.LiveAt != nil:
 				msg.Title = fmt.Sprintf("Needs a look in %s: %s went live at %s UTC and nothing is reported.", t.Name, vs, st.LiveAt.UTC().Format("Jan 2 15:04"))
-			} else {
+			case ev.Kind == EventMatchOverdue:
+				msg.Title = fmt.Sprintf("Overdue in %s: %s, its window closed at %s UTC with no result. Decide it from the queue.", t.Name, vs, st.ClosesAt.UTC().Format("Jan 2 15:04"))
+			default:
 				msg.Title = fmt.Sprintf("Window closing in %s: %s closes at %s UTC and nothing is reported.", t.Name, vs, st.ClosesAt.UTC().Format("Jan 2 15:04"))
 			}
 			ids, err := s.ArenaAdmins(ctx)
@@ -324,6 +371,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
 		msg.Title = fmt.Sprintf("Withdrawn from %s: %s did not check in before it started.", t.Name, name)
 		who = []string{ev.PlayerID}
+		msg.tell(who, fmt.Sprintf("You were withdrawn from %s: you did not check in before it started.", t.Name))
 	case EventCheckInOpen:
 		t, err := s.TournamentByID(ctx, ev.TournamentID)
 		if err != nil {

@@ -136,6 +136,9 @@ type TournamentEdit struct {
 	// CheckInMinutes is part of the schedule: a check-in can be added,
 	// changed or removed until the tournament starts.
 	CheckInMinutes Number `json:"checkInMinutes"`
+	// GracePeriodMinutes (0: the arena's) changes until the tournament is
+	// over; the results waiting then wait the new one.
+	GracePeriodMinutes Number `json:"gracePeriodMinutes"`
 }
 
 // Apply returns a copy of t with the edit applied at now, or its
@@ -185,6 +188,10 @@ func (e *TournamentEdit) Apply(t Tournament, now time.Time) (*Tournament, Proble
 			CheckInMinutesRange.check(&p, "checkInMinutes", e.CheckInMinutes, true)
 			t.CheckInMinutes = e.CheckInMinutes.N
 		}
+	}
+	if e.GracePeriodMinutes.Set || e.GracePeriodMinutes.bad {
+		GracePeriodMinutesRange.check(&p, "gracePeriodMinutes", e.GracePeriodMinutes, true)
+		t.GracePeriodMinutes = e.GracePeriodMinutes.N
 	}
 	if len(p) == 0 {
 		for _, rule := range t.CheckRules() {

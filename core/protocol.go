@@ -37,8 +37,9 @@ type ProtocolStore interface {
 	// Submissions returns a match's stored submissions.
 	Submissions(ctx context.Context, matchID int64) ([]SubmissionRecord, error)
 	// GraceExpired returns awaiting_result matches whose only submission
-	// arrived at or before cutoff.
-	GraceExpired(ctx context.Context, cutoff time.Time) ([]int64, error)
+	// arrived at least their tournament's grace period before now (its
+	// own, else arenaGrace: Tournament.GracePeriod).
+	GraceExpired(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error)
 	// ConfirmSingleSubmission confirms an awaiting_result match for its
 	// single submission's winner, seating winner and loser in the same
 	// batch; false when it is no longer awaiting (token tells this call's
@@ -210,13 +211,13 @@ func sideSubmittedBefore(side int, stored, sent string, status MatchStatus) (Sub
 }
 
 // RunGracePeriod confirms awaiting_result matches whose second submission
-// did not come within the grace period, for the single submission's
+// did not come within their tournament's grace period, for the single submission's
 // winner, with resultSource player_report: one side's attestation weighs
 // what an uncontested player report does (spec 3), not what two agreeing
 // clients do. It returns how many matches it confirmed; running it again
 // changes nothing more.
 func RunGracePeriod(ctx context.Context, ps ResultStore, a *Arena, deps Deps) (int, error) {
-	ids, err := ps.GraceExpired(ctx, deps.Now.Add(-a.GracePeriod()))
+	ids, err := ps.GraceExpired(ctx, deps.Now, a.GracePeriod())
 	if err != nil {
 		return 0, err
 	}

@@ -102,8 +102,9 @@ type ReportStore interface {
 	// nothing was decided by this call.
 	DecideReport(ctx context.Context, st *MatchState, rep *MatchReport, d ReportDecision) (MatchStatus, error)
 	// PendingReports returns the matches awaiting_result with a pending
-	// report made at or before cutoff.
-	PendingReports(ctx context.Context, cutoff time.Time) ([]int64, error)
+	// report made at least their tournament's grace period before now (its
+	// own, else arenaGrace: Tournament.GracePeriod).
+	PendingReports(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error)
 }
 
 // ReportResult stores the reporter's report of st: the winner is one of
@@ -242,14 +243,13 @@ func decideByPlayer(ctx context.Context, rs ReportStore, st *MatchState, caller 
 	})
 }
 
-// RunReportGrace confirms the pending reports nobody contested within the
-// arena's grace period (resultSource player_report), with their
+// RunReportGrace confirms the pending reports nobody contested within
+// their tournament's grace period (resultSource player_report), with their
 // consequences (bracket seats, completion with points). A report that a
 // game-client submission contradicts is disputed instead. It returns how
 // many matches it decided; running it again changes nothing more.
 func RunReportGrace(ctx context.Context, rs ReportDecisionStore, a *Arena, deps Deps) (int, error) {
-	cutoff := deps.Now.Add(-a.GracePeriod())
-	ids, err := rs.PendingReports(ctx, cutoff)
+	ids, err := rs.PendingReports(ctx, deps.Now, a.GracePeriod())
 	if err != nil {
 		return 0, err
 	}
@@ -268,6 +268,7 @@ func RunReportGrace(ctx context.Context, rs ReportDecisionStore, a *Arena, deps 
 		}
 		// Concurrent runs decide alike, so they may share the token: each
 		// then carries the consequences, which are idempotent.
+		cutoff := deps.Now.Add(-st.Tournament.GracePeriod(a))
 		status, err := rs.DecideReport(ctx, st, rep, ReportDecision{Confirm: true, ReportedBy: cutoff, At: deps.Now, Token: "grace"})
 		if ErrorCode(err) == CodeNoPendingReport {
 			continue // decided meanwhile

@@ -22,6 +22,12 @@ const DefaultStaleMatchMinutes = 20
 // SettingStaleMatchMinutes is the arena setting of the stale-match delay.
 const SettingStaleMatchMinutes = "stale_match_minutes"
 
+// OverdueAlertWithin bounds how long after its window closed an overdue
+// match no closing alert told of is still alerted (older ones, such as
+// those of an arena upgraded from before the overdue alert, stay in the
+// queue only).
+const OverdueAlertWithin = 24 * time.Hour
+
 // WindowClosingNotice is how long before a window closes with nothing
 // reported the organizer hears of it.
 const WindowClosingNotice = 10 * time.Minute

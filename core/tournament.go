@@ -143,11 +143,14 @@ type Tournament struct {
 	// playoff, group and final matches (SeriesLength).
 	BestOf, GroupBestOf, FinalBestOf int
 	// Pacing is when matches' windows open (pacing.go).
-	Pacing      Pacing
-	PlayerCount int // registrations (sides)
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	CompletedAt *time.Time
+	Pacing Pacing
+	// GracePeriodMinutes is the tournament's own grace period; 0 for the
+	// arena's (grace.go).
+	GracePeriodMinutes int
+	PlayerCount        int // registrations (sides)
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	CompletedAt        *time.Time
 	// FirstMatchAt is when its first match opens (or opened): when play
 	// really starts, which an admin's early or late start moves away from
 	// StartsAt. Nil until a stage is drawn.

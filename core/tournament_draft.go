@@ -93,6 +93,9 @@ type TournamentDraft struct {
 	// Pacing (default scheduled): asap opens a match's window the moment
 	// both its sides are known.
 	Pacing Pacing `json:"pacing"`
+	// GracePeriodMinutes (default 0: the arena's grace period): how long
+	// a result one side gave waits for the other (grace.go).
+	GracePeriodMinutes Number `json:"gracePeriodMinutes"`
 }
 
 // CastDraft is the recording-release policy as an admin gives it.
@@ -182,6 +185,8 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 	AdvancePerGroupRange.check(&p, "advancePerGroup", d.AdvancePerGroup, false)
 	MatchWindowMinutesRange.check(&p, "matchWindowMinutes", d.MatchWindowMinutes, false)
 	CheckInMinutesRange.check(&p, "checkInMinutes", d.CheckInMinutes, false)
+	GracePeriodMinutesRange.check(&p, "gracePeriodMinutes", d.GracePeriodMinutes, false)
+	t.GracePeriodMinutes = d.GracePeriodMinutes.N
 	checkBestOf(&p, "bestOf", d.BestOf)
 	checkBestOf(&p, "groupBestOf", d.GroupBestOf)
 	checkBestOf(&p, "finalBestOf", d.FinalBestOf)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # audit.sh: Lighthouse (12.2.3, mobile), axe-core and page weight on the
 # pages of issue 25's "Done when": the home page, a tournament, a match,
-# a player and the admin dashboard, and the admin's webhooks page (pages
+# a player and the admin dashboard, and the admin's webhooks page, plus
+# issue 33's bracket of sixteen and its admin tournament page (pages
 # named admin… are opened signed in as the demo's admin), against a fresh
 # demo arena.
 # A developer's tool, not part of make test (a few minutes on two cores).
@@ -58,7 +59,20 @@ cookie=$(curl -sS -o /dev/null -D - -X POST "$base/auth/mock" -H "Origin: $base"
   --data-urlencode "platformId=$admin" --data-urlencode "next=/admin" | awk 'tolower($1) == "set-cookie:" { sub(/;.*/, "", $2); print $2; exit }' | tr -d '\r')
 [ -n "$cookie" ] || { echo "audit.sh: could not sign in as the demo's admin" >&2; exit 1; }
 
-pages=("home /" "tournament /tournaments/winter-cup" "match /matches/$match" "player /players/$admin" "admin /admin" "admin-hooks /admin/webhooks")
+# A bracket of sixteen, drawn through the admin API with the demo's saved
+# admin token: the Friday night an organizer runs (issue 33).
+token=$(cat "$work/data/demo-admin-token")
+api() { curl -fsS -X "$1" "$base$2" -H "Authorization: Bearer $token" -H "Content-Type: application/json" --data "$3" >/dev/null; }
+iso() { date -u -d "$1" +%Y-%m-%dT%H:%M:%SZ; }
+api POST /api/v1/admin/tournaments "{\"slug\":\"friday-brawl\",\"name\":\"Friday Night Brawl\",\"format\":\"playoffs_only\",\"maxPlayers\":16,\"smallFinal\":false,\"registrationOpensAt\":\"$(iso '-1 hour')\",\"registrationClosesAt\":\"$(iso '+1 hour')\",\"startsAt\":\"$(iso '+2 hours')\"}"
+api POST /api/v1/admin/tournaments/friday-brawl/status '{"status":"registration_open"}'
+entrants=$(for i in $(seq 1 16); do printf '%s{"platformId":"765611980000000%02d","seed":%d}' "$([ "$i" = 1 ] || echo ,)" "$i" "$i"; done)
+api POST /api/v1/admin/tournaments/friday-brawl/registrations "{\"registrations\":[$entrants]}"
+api POST /api/v1/admin/tournaments/friday-brawl/status '{"status":"registration_closed"}'
+api POST /api/v1/admin/tournaments/friday-brawl/status '{"status":"playoffs"}'
+
+pages=("home /" "tournament /tournaments/winter-cup" "match /matches/$match" "player /players/$admin" "admin /admin" "admin-hooks /admin/webhooks"
+  "bracket16 /tournaments/friday-brawl" "admin-tour /admin/tournaments/friday-brawl")
 
 node "$root/scripts/audit-axe.mjs" "$chrome" "$base" "$cookie" "${pages[@]}" >"$work/axe.tsv"
 

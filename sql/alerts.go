@@ -55,14 +55,17 @@ func (s *Arena) StampUpcoming(ctx context.Context, now, openBy time.Time) error 
 }
 
 // StampStale implements core.AlertStore: one batch records and stamps
-// the stale matches and the windows closing soon.
+// the stale matches, the windows closing soon and the overdue matches.
 func (s *Arena) StampStale(ctx context.Context, c core.StaleCutoffs) error {
 	at, closesBy, liveBy := formatTime(c.Now), formatTime(c.ClosesBy), liveByArg(c)
+	since := formatTime(c.Now.Add(-core.OverdueAlertWithin))
 	err := s.db.Batch(ctx,
 		Stmt{SQL: q("record_stale_events"), Args: []any{sql.Named("at", at), sql.Named("live_by", liveBy)}},
 		Stmt{SQL: q("stamp_stale"), Args: []any{sql.Named("at", at), sql.Named("live_by", liveBy)}},
 		Stmt{SQL: q("record_closing_events"), Args: []any{sql.Named("at", at), sql.Named("closes_by", closesBy)}},
 		Stmt{SQL: q("stamp_closing"), Args: []any{sql.Named("at", at), sql.Named("closes_by", closesBy)}},
+		Stmt{SQL: q("record_overdue_events"), Args: []any{sql.Named("at", at), sql.Named("since", since)}},
+		Stmt{SQL: q("stamp_overdue"), Args: []any{sql.Named("at", at), sql.Named("since", since)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to stamp stale matches: %w", err)
@@ -118,12 +121,12 @@ func (s *Arena) Followers(ctx context.Context, tournamentID int64, players []str
 }
 
 // FanOut implements core.AlertStore: one batch.
-func (s *Arena) FanOut(ctx context.Context, ev core.Event, title, path string, recipients []string, deliveries []core.WebhookDelivery, at time.Time) error {
+func (s *Arena) FanOut(ctx context.Context, ev core.Event, title, path string, recipients []string, personal map[string]string, deliveries []core.WebhookDelivery, at time.Time) error {
 	now := formatTime(at)
 	stmts := make([]Stmt, 0, len(recipients)+len(deliveries)+1)
 	for _, id := range recipients {
 		stmts = append(stmts, Stmt{SQL: q("insert_alert"), Args: []any{sql.Named("player", id),
-			sql.Named("event", ev.ID), sql.Named("now", now)}})
+			sql.Named("event", ev.ID), sql.Named("title", personal[id]), sql.Named("now", now)}})
 	}
 	for _, d := range deliveries {
 		stmts = append(stmts, Stmt{SQL: q("insert_delivery"), Args: []any{sql.Named("owner", d.Owner),

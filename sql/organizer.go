@@ -68,6 +68,7 @@ func (s *Arena) UpdateTournamentDetails(ctx context.Context, t *core.Tournament,
 		sql.Named("registration_opens_at", formatTime(t.RegistrationOpensAt)),
 		sql.Named("registration_closes_at", formatTime(t.RegistrationClosesAt)),
 		sql.Named("starts_at", formatTime(t.StartsAt)), sql.Named("check_in_minutes", t.CheckInMinutes),
+		sql.Named("grace_period_minutes", t.GracePeriodMinutes),
 		sql.Named("updated_at", formatTime(t.UpdatedAt)), sql.Named("tournament", t.ID),
 		sql.Named("status", string(status))).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -139,7 +139,7 @@ func (r *matchStateRow) dest() []any {
 		&m.SessionNonce, &m.GameSeed, &r.p1r, &r.p2r, &r.live, &r.ended, &r.resolved,
 		&t.Slug, &t.Name, &r.env, &t.TeamMinPlayers, &t.TeamMaxPlayers, &t.Cast.HandMode, &t.Cast.DelaySeconds,
 		&t.AllowSpectators, &r.roster1, &r.roster2, &st.SubmittedHash[1], &st.SubmittedHash[2],
-		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &r.f, &m.BestOf, &r.games}
+		&st.ConsentsGranted, &st.P1Name, &st.P2Name, &r.f, &m.BestOf, &r.games, &t.GracePeriodMinutes}
 }
 
 func (r *matchStateRow) state() (*core.MatchState, error) {
@@ -303,8 +303,9 @@ func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.Submissi
 }
 
 // GraceExpired implements core.ProtocolStore.
-func (s *Arena) GraceExpired(ctx context.Context, cutoff time.Time) ([]int64, error) {
-	return s.ids(ctx, q("grace_expired"), sql.Named("cutoff", formatTime(cutoff)))
+func (s *Arena) GraceExpired(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error) {
+	return s.ids(ctx, q("grace_expired"), sql.Named("now", formatTime(now)),
+		sql.Named("arena_grace_seconds", int64(arenaGrace/time.Second)))
 }
 
 func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, error) {

@@ -23,12 +23,20 @@ var queries sync.Map
 // core defines ("status IN {{resolved}}" is the SQL of
 // core.MatchStatus.Resolved) or an expression several queries share
 // ({{log_seq}}: the event log's last seq, sealed or not, 0 when it is
-// empty; {{match_games}}: match m's decided games). Built on first use, like the queries.
+// empty; {{match_games}}: match m's decided games; {{grace_cutoff}}: the
+// instant a result of tournament t waits its grace period from). Built on
+// first use, like the queries.
 var queryWords = sync.OnceValue(func() *strings.Replacer {
 	return strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses),
 		"{{log_seq}}", "(SELECT coalesce(max(seq), 0) FROM event_log)",
-		"{{match_games}}", matchGamesColumn)
+		"{{match_games}}", matchGamesColumn, "{{grace_cutoff}}", graceCutoff)
 })
+
+// graceCutoff is {{grace_cutoff}}: :now less tournament t's grace period
+// (its own in minutes, else the arena's :arena_grace_seconds; as
+// core.Tournament.GracePeriod), in the stored time layout.
+const graceCutoff = "strftime('%Y-%m-%dT%H:%M:%fZ', :now, '-' || CASE WHEN t.grace_period_minutes > 0 " +
+	"THEN t.grace_period_minutes * 60 ELSE :arena_grace_seconds END || ' seconds')"
 
 // matchGamesColumn is {{match_games}}: the decided games of match m (a
 // series'; queries/series.sql) as one JSON array of arrays, read with

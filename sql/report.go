@@ -113,6 +113,7 @@ func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core
 }
 
 // PendingReports implements core.ReportStore.
-func (s *Arena) PendingReports(ctx context.Context, cutoff time.Time) ([]int64, error) {
-	return s.ids(ctx, q("pending_reports"), sql.Named("cutoff", formatTime(cutoff)))
+func (s *Arena) PendingReports(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error) {
+	return s.ids(ctx, q("pending_reports"), sql.Named("now", formatTime(now)),
+		sql.Named("arena_grace_seconds", int64(arenaGrace/time.Second)))
 }

@@ -235,6 +235,37 @@ func TestReports(t *testing.T) {
 			require.NoError(t, err)
 			assert.Zero(t, n, "running again changes nothing")
 		})
+		t.Run("GraceOfTheTournament", func(t *testing.T) {
+			s := openArenaStore(t, open)
+			own := seededBracket(t, s, "own-grace", 21, 22)
+			edited, problems := (&core.TournamentEdit{GracePeriodMinutes: core.Int(5)}).Apply(*own, at)
+			require.Empty(t, problems)
+			require.NoError(t, s.UpdateTournamentDetails(ctx, edited, own.Status))
+			stored, err := s.TournamentByID(ctx, own.ID)
+			require.NoError(t, err)
+			require.Equal(t, 5, stored.GracePeriodMinutes)
+			arenas := seededBracket(t, s, "arena-grace", 23, 24)
+			var live []*core.MatchState
+			for _, tour := range []*core.Tournament{own, arenas} {
+				st := goLive(t, s, tour, core.BracketSlotFinal)
+				_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: at, Random: rand.Reader})
+				require.NoError(t, err)
+				live = append(live, st)
+			}
+			a := &core.Arena{GracePeriodSeconds: 3600}
+			deps := func(d time.Duration) core.Deps { return core.Deps{Now: at.Add(d), Points: core.DefaultPlacementPoints} }
+			n, err := core.RunReportGrace(ctx, s, a, deps(5*time.Minute-time.Second))
+			require.NoError(t, err)
+			assert.Zero(t, n, "not before the tournament's 5 minutes")
+			n, err = core.RunReportGrace(ctx, s, a, deps(5*time.Minute))
+			require.NoError(t, err)
+			assert.Equal(t, 1, n, "the tournament's 5 minutes, not the arena's hour")
+			assert.Equal(t, core.MatchConfirmed, reloadState(t, s, live[0].ID).Status)
+			assert.Equal(t, core.MatchAwaitingResult, reloadState(t, s, live[1].ID).Status)
+			n, err = core.RunReportGrace(ctx, s, a, deps(time.Hour))
+			require.NoError(t, err)
+			assert.Equal(t, 1, n, "the other tournament waits the arena's hour")
+		})
 		t.Run("ConcurrentConfirmAndDisputeDecideOnce", func(t *testing.T) {
 			tour := seededBracket(t, s, "race", 19, 20)
 			st := goLive(t, s, tour, core.BracketSlotFinal)

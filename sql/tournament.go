@@ -90,6 +90,7 @@ func tournamentArgs(t *core.Tournament) []any {
 		sql.Named("group_format", string(t.GroupFormat)), sql.Named("best_of", t.SeriesLength(core.StagePlayoff)),
 		sql.Named("group_best_of", t.SeriesLength(core.StageGroup)),
 		sql.Named("final_best_of", t.SeriesLength(core.StageFinal)), sql.Named("pacing", string(t.PacingOrDefault())),
+		sql.Named("grace_period_minutes", t.GracePeriodMinutes),
 	}
 }
 
@@ -170,7 +171,7 @@ func scanTournament(row scanner) (*core.Tournament, error) {
 		&t.GroupCount, &t.AdvancePerGroup, &t.SmallFinal, &t.MatchWindowMinutes, &t.Cast.HandMode,
 		&t.Cast.DelaySeconds, &t.AllowSpectators, &t.PlayerCount, &created, &up, &completed,
 		&t.GrandFinalReset, &t.SwissRounds, &t.TopCut, &t.SeedFromRatings, &t.CheckInMinutes, &groupFormat, &firstMatch,
-		&t.LogSeq, &t.BestOf, &t.GroupBestOf, &t.FinalBestOf, &t.Pacing)
+		&t.LogSeq, &t.BestOf, &t.GroupBestOf, &t.FinalBestOf, &t.Pacing, &t.GracePeriodMinutes)
 	if err != nil {
 		return nil, err
 	}

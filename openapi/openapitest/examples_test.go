@@ -42,7 +42,7 @@ var fill = strings.NewReplacer(
 
 const summaryJSON = `"slug":"autumn-cup","name":"Autumn Cup","description":"Weekly cup","format":"groups_playoffs","registrationOpensAt":$T0,"registrationClosesAt":$T0,"startsAt":$T1,"maxPlayers":16`
 
-const detailJSON = `"playerCount":2,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","players":[$P1,$P2],
+const detailJSON = `"playerCount":2,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","gracePeriodMinutes":0,"players":[$P1,$P2],
 	"groups":[{"name":"Group A","standings":[
 		{"rank":1,"player":$P1,"played":1,"wins":1,"losses":0,"scoreDiff":2,"points":3,"separatedBy":"points"},
 		{"rank":2,"player":$P2,"played":1,"wins":0,"losses":1,"scoreDiff":-2,"points":0,"separatedBy":""}],
@@ -104,9 +104,9 @@ func conformingExamples() []example {
 		{"edit season", "PATCH", "/api/v1/admin/seasons/2026-autumn", 200, nil, seasonJSON},
 		{"edit tournament", "PATCH", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
 		{"remove registration", "DELETE", "/api/v1/admin/tournaments/autumn-cup/registrations/76561198000000001", 200, nil, `{"platformId":"76561198000000001","outcome":"disqualified","matchesForfeited":2}`},
-		{"create tournament", "POST", "/api/v1/admin/tournaments", 201, nil, `{` + summaryJSON + `,"status":"draft","playerCount":0,"checkInMinutes":30,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","groupFormat":"gsl","players":[],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `}`},
+		{"create tournament", "POST", "/api/v1/admin/tournaments", 201, nil, `{` + summaryJSON + `,"status":"draft","playerCount":0,"checkInMinutes":30,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","gracePeriodMinutes":0,"groupFormat":"gsl","players":[],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `}`},
 		{"admin tournament", "GET", "/api/v1/admin/tournaments/autumn-cup", 200, nil, `{` + summaryJSON + `,"status":"playoffs",` + detailJSON + `,` + adminFieldsJSON + `}`},
-		{"tournament status", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"registration_open","playerCount":0,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","players":[],"groups":[],"bracket":[],"podium":[],` + strings.Replace(adminFieldsJSON, `"season":"2026-autumn"`, `"season":null`, 1) + `}`},
+		{"tournament status", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"registration_open","playerCount":0,"checkInMinutes":0,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","gracePeriodMinutes":0,"players":[],"groups":[],"bracket":[],"podium":[],` + strings.Replace(adminFieldsJSON, `"season":"2026-autumn"`, `"season":null`, 1) + `}`},
 		{"tournament status illegal", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 409, nil, `{"error":"invalid_transition"}`},
 		{"registration", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 201, nil, `{"registration":{"platformId":"76561198000000001","personaName":"Ada","seed":null,"roster":[],"registeredAt":"2026-10-02T10:00:00Z"}}`},
 		{"registration full", "POST", "/api/v1/admin/tournaments/autumn-cup/registrations", 409, nil, `{"error":"tournament_full"}`},
@@ -124,7 +124,7 @@ func conformingExamples() []example {
 		{"admin check in", "POST", "/api/v1/admin/tournaments/autumn-cup/check-in", 200, nil, `{"platformId":"76561198000000002","checkedIn":false}`},
 		{"admin check in not registered", "POST", "/api/v1/admin/tournaments/autumn-cup/check-in", 403, nil, `{"error":"not_registered"}`},
 		{"admin check in closed", "POST", "/api/v1/admin/tournaments/autumn-cup/check-in", 409, nil, `{"error":"check_in_closed"}`},
-		{"stage started withdrawing", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"playoffs","playerCount":2,"checkInMinutes":30,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","players":[$P1,$P2],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `,"withdrawn":["76561198000000003"]}`},
+		{"stage started withdrawing", "POST", "/api/v1/admin/tournaments/autumn-cup/status", 200, nil, `{` + summaryJSON + `,"status":"playoffs","playerCount":2,"checkInMinutes":30,"bestOf":1,"groupBestOf":1,"finalBestOf":3,"pacing":"scheduled","gracePeriodMinutes":0,"players":[$P1,$P2],"groups":[],"bracket":[],"podium":[],` + adminFieldsJSON + `,"withdrawn":["76561198000000003"]}`},
 		{"reopen", "POST", "/api/v1/admin/matches/7/reopen", 200, nil, `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"scheduled","p1PlatformId":"76561198000000001","p2PlatformId":"76561198000000002","opensAt":"2026-10-11T21:00:00Z","closesAt":"2026-10-11T23:00:00Z","winner":null,"score":null,"resultSource":null,"bestOf":1,"seriesScore":{"p1":0,"p2":0},"games":[]}`},
 		{"reopen downstream", "POST", "/api/v1/admin/matches/7/reopen", 409, nil, `{"error":"downstream_started"}`},
 		{"open round", "POST", "/api/v1/admin/tournaments/autumn-cup/open-round", 200, nil, `{"opened":[9,10]}`},

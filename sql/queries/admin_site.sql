@@ -13,7 +13,7 @@ UPDATE tournaments SET slug = :slug, name = :name, description = :description, f
 	grand_final_reset = :grand_final_reset, swiss_rounds = :swiss_rounds, top_cut = :top_cut,
 		seed_from_ratings = :seed_from_ratings, check_in_minutes = :check_in_minutes,
 	group_format = :group_format, best_of = :best_of, group_best_of = :group_best_of,
-	final_best_of = :final_best_of, pacing = :pacing
+	final_best_of = :final_best_of, pacing = :pacing, grace_period_minutes = :grace_period_minutes
 WHERE id = :tournament AND status = 'draft'
 RETURNING id
 

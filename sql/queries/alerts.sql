@@ -65,6 +65,22 @@ UPDATE matches SET closing_alert_at = :at
 WHERE status IN ('scheduled', 'live') AND closing_alert_at IS NULL AND p1_platform_id IS NOT NULL
 	AND p2_platform_id IS NOT NULL AND closes_at > :at AND closes_at <= :closes_by
 
+-- name: record_overdue_events
+-- A match with both sides known still scheduled or live past a window that
+-- closed since :since, which no window-closing alert told of (its sides
+-- became known late, or no scheduled run fell within the notice): the
+-- organizer hears of it once, as of closing.
+INSERT INTO arena_events (kind, dedupe_key, match_id, tournament_id, created_at)
+SELECT 'match_overdue', 'overdue:' || id, id, tournament_id, :at FROM matches
+WHERE status IN ('scheduled', 'live') AND closing_alert_at IS NULL AND p1_platform_id IS NOT NULL
+	AND p2_platform_id IS NOT NULL AND closes_at <= :at AND closes_at > :since
+ON CONFLICT (dedupe_key) DO NOTHING
+
+-- name: stamp_overdue
+UPDATE matches SET closing_alert_at = :at
+WHERE status IN ('scheduled', 'live') AND closing_alert_at IS NULL AND p1_platform_id IS NOT NULL
+	AND p2_platform_id IS NOT NULL AND closes_at <= :at AND closes_at > :since
+
 -- name: pending_events
 SELECT id, kind, dedupe_key, coalesce(match_id, 0), coalesce(tournament_id, 0), coalesce(player_id, ''),
 	detail, created_at
@@ -80,7 +96,9 @@ ORDER BY 1
 UPDATE arena_events SET title = :title, path = :path, fanned_out_at = :now WHERE id = :event
 
 -- name: insert_alert
-INSERT INTO alerts (platform_id, event_id, created_at) VALUES (:player, :event, :now)
+-- An alert's own title ('' for none) is what the event says to its
+-- recipient in the second person; without one the event's title stands.
+INSERT INTO alerts (platform_id, event_id, title, created_at) VALUES (:player, :event, NULLIF(:title, ''), :now)
 ON CONFLICT (platform_id, event_id) DO NOTHING
 
 -- name: insert_delivery
@@ -89,7 +107,7 @@ INSERT INTO webhook_deliveries (owner, event_id, url, body, next_attempt_at, cre
 ON CONFLICT (owner, event_id) DO NOTHING
 
 -- name: alerts
-SELECT a.id, e.kind, e.title, e.path, a.created_at, a.read_at IS NOT NULL
+SELECT a.id, e.kind, coalesce(a.title, e.title), e.path, a.created_at, a.read_at IS NOT NULL
 FROM alerts a JOIN arena_events e ON e.id = a.event_id
 WHERE a.platform_id = :player ORDER BY a.id DESC LIMIT :limit
 

@@ -49,6 +49,7 @@ ORDER BY m.id
 -- name: update_tournament_details
 UPDATE tournaments SET name = :name, description = :description,
 	registration_opens_at = :registration_opens_at, registration_closes_at = :registration_closes_at,
-	starts_at = :starts_at, check_in_minutes = :check_in_minutes, updated_at = :updated_at
+	starts_at = :starts_at, check_in_minutes = :check_in_minutes, grace_period_minutes = :grace_period_minutes,
+	updated_at = :updated_at
 WHERE id = :tournament AND status = :status
 RETURNING id

@@ -21,7 +21,7 @@ SELECT m.id, m.tournament_id, m.stage, m.round_label, m.round_number, coalesce(m
 		WHERE c.granted = 1 AND c.platform_id IN (m.p1_platform_id, m.p2_platform_id)),
 	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p1_platform_id), ''),
 	coalesce((SELECT persona_name FROM players p WHERE p.platform_id = m.p2_platform_id), ''),
-	t.format, m.best_of, {{match_games}}
+	t.format, m.best_of, {{match_games}}, t.grace_period_minutes
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 
 -- name: player_matches_where
@@ -139,10 +139,10 @@ SELECT match_id, side, submitter_id, app_id, result, result_hash, winner_id, win
 FROM match_submissions WHERE match_id = :match ORDER BY received_at, side
 
 -- name: grace_expired
-SELECT m.id FROM matches m
+SELECT m.id FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 WHERE m.status = 'awaiting_result'
 	AND (SELECT count(*) FROM match_submissions s WHERE s.match_id = m.id) = 1
-	AND (SELECT min(received_at) FROM match_submissions s WHERE s.match_id = m.id) <= :cutoff
+	AND (SELECT min(received_at) FROM match_submissions s WHERE s.match_id = m.id) <= {{grace_cutoff}}
 ORDER BY m.id
 
 -- name: confirm_single_submission

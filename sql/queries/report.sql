@@ -54,7 +54,8 @@ WHERE r.match_id = :match
 
 -- name: pending_reports
 SELECT r.match_id FROM match_reports r JOIN matches m ON m.id = r.match_id
-WHERE r.status = 'pending' AND m.status = 'awaiting_result' AND r.reported_at <= :cutoff
+	JOIN tournaments t ON t.id = m.tournament_id
+WHERE r.status = 'pending' AND m.status = 'awaiting_result' AND r.reported_at <= {{grace_cutoff}}
 ORDER BY r.match_id
 
 -- name: withdraw_roster

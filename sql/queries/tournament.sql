@@ -16,12 +16,13 @@ INSERT INTO tournaments (slug, name, description, format, status, max_players, r
 	group_count, advance_per_group, small_final, match_window_minutes, cast_hand_mode,
 	cast_delay_seconds, allow_spectators, created_at, updated_at,
 	grand_final_reset, swiss_rounds, top_cut, seed_from_ratings, check_in_minutes, group_format,
-	best_of, group_best_of, final_best_of, pacing)
+	best_of, group_best_of, final_best_of, pacing, grace_period_minutes)
 VALUES (:slug, :name, :description, :format, 'draft', :max_players, :registration_opens_at,
 	:registration_closes_at, :starts_at, :environment, NULLIF(:season, 0), :team_min_players,
 	:team_max_players, :group_count, :advance_per_group, :small_final, :match_window_minutes, :hand_mode,
 	:delay_seconds, :allow_spectators, :created_at, :updated_at, :grand_final_reset, :swiss_rounds,
-	:top_cut, :seed_from_ratings, :check_in_minutes, :group_format, :best_of, :group_best_of, :final_best_of, :pacing)
+	:top_cut, :seed_from_ratings, :check_in_minutes, :group_format, :best_of, :group_best_of, :final_best_of, :pacing,
+	:grace_period_minutes)
 RETURNING id
 
 -- name: tournament_columns
@@ -34,7 +35,7 @@ SELECT t.id, t.slug, t.name, t.description, t.format, t.status, t.max_players,
 	t.created_at, t.updated_at, t.completed_at,
 	t.grand_final_reset, t.swiss_rounds, t.top_cut, t.seed_from_ratings, t.check_in_minutes, t.group_format,
 	(SELECT min(m.opens_at) FROM matches m WHERE m.tournament_id = t.id),
-	{{log_seq}}, t.best_of, t.group_best_of, t.final_best_of, t.pacing
+	{{log_seq}}, t.best_of, t.group_best_of, t.final_best_of, t.pacing, t.grace_period_minutes
 FROM tournaments t LEFT JOIN seasons s ON s.id = t.season_id
 
 -- name: set_tournament_status

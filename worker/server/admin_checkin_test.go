@@ -120,7 +120,7 @@ func TestDisputeAlertsTheAdmins(t *testing.T) {
 	p1.Report(t, m, *m.P1)
 	p2.PostOK(t, m.Path("report/dispute"), nil)
 	a.Tick(t)
-	assert.Contains(t, inbox(t, a, arenatest.Ada), "Disputed in Winter Cup")
+	assert.Contains(t, inbox(t, a, arenatest.Ada), "A dispute needs your decision in Winter Cup")
 	assert.Contains(t, ada.Get(t, "/").Body, "unread-count")
 }
 

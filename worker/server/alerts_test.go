@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -293,7 +294,8 @@ func TestAlerts(t *testing.T) {
 		m := a.Playable(t, "winter-cup")[0]
 		body := inbox(t, a, *m.P1)
 		assert.Equal(t, 1, strings.Count(body, fmt.Sprintf("/matches/%d\"", m.ID)), "once per match")
-		assert.Contains(t, body, "Coming up in Winter Cup")
+		assert.Contains(t, body, "Your match against "+html.EscapeString(a.PlayerName(t, *m.P2))+" in Winter Cup: the window opens at",
+			"the player reads of their own match in the second person")
 	})
 	t.Run("FollowedPlayerLiveAndResultAndTheUnreadCount", func(t *testing.T) {
 		m := a.Playable(t, "winter-cup")[1]
@@ -306,7 +308,11 @@ func TestAlerts(t *testing.T) {
 		a.Tick(t)
 		page := charles.Get(t, "/")
 		assert.Contains(t, page.Body, "unread-count")
-		assert.Contains(t, inbox(t, a, arenatest.Charles), "Result in Winter Cup")
+		assert.Contains(t, inbox(t, a, arenatest.Charles), "Result in Winter Cup", "a follower reads the third person")
+		p1, p2 := html.EscapeString(a.PlayerName(t, *m.P1)), html.EscapeString(a.PlayerName(t, *m.P2))
+		assert.Contains(t, inbox(t, a, *m.P2), "You beat "+p1+" in Winter Cup.")
+		assert.Contains(t, inbox(t, a, *m.P1), p2+" beat you in Winter Cup.")
+		assert.NotContains(t, inbox(t, a, arenatest.Charles), "beat you in Winter Cup", "nobody else reads another's line")
 		var mine []string
 		for _, d := range rc.got()[before:] {
 			assert.Equal(t, decodePayload(t, d).Arena.Event, d.header.Get("X-Arena-Event"))
@@ -322,6 +328,7 @@ func TestAlerts(t *testing.T) {
 		p1.Report(t, m, *m.P1)
 		p2.PostOK(t, m.Path("report/dispute"), nil)
 		a.Tick(t)
-		assert.Contains(t, inbox(t, a, *m.P1), "Disputed in Winter Cup")
+		assert.Contains(t, inbox(t, a, *m.P1), "Your match against "+html.EscapeString(a.PlayerName(t, *m.P2))+" in Winter Cup is disputed.")
+		assert.Contains(t, inbox(t, a, *m.P2), "Your match against "+html.EscapeString(a.PlayerName(t, *m.P1))+" in Winter Cup is disputed.")
 	})
 }

@@ -262,6 +262,21 @@ func TestStaleMatchAlerts(t *testing.T) {
 			map[string]any{"winner": sf["SF1"]["p1PlatformId"]}, 200)
 		assert.NotContains(t, queue(), "SF1")
 	})
+	t.Run("OverdueWithoutAClosingAlertOnce", func(t *testing.T) {
+		p.mustDo(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%.0f/resolve", sf["SF2"]["id"]), p.admin,
+			map[string]any{"winner": sf["SF2"]["p1PlatformId"]}, 200)
+		final := p.matchesBySlot(t, p.admin, "stale")["FINAL"]
+		closes, err := time.Parse(time.RFC3339, final["closesAt"].(string))
+		require.NoError(t, err)
+		p.Now = closes.Add(time.Minute) // no run fell within its notice
+		assert.Equal(t, map[string]string{"FINAL": "overdue"}, queue())
+		p.do(t, "POST", "alpha.test", "/__dev/tick", "", nil)
+		p.do(t, "POST", "alpha.test", "/__dev/tick", "", nil)
+		overdue := deliveriesOf(t, rc, "match_overdue")
+		require.Len(t, overdue, 1, "once per match")
+		assert.Contains(t, overdue[0].Content, "its window closed at")
+		assert.Len(t, deliveriesOf(t, rc, "match_window_closing"), 2, "no closing alert after the close")
+	})
 }
 
 // organizerFlows exercises the organizer's day for the OpenAPI

@@ -49,6 +49,9 @@ type tournamentFull struct {
 	FinalBestOf int `json:"finalBestOf"`
 	// Pacing is scheduled or asap.
 	Pacing string `json:"pacing"`
+	// GracePeriodMinutes is the tournament's own grace period (0: the
+	// arena's).
+	GracePeriodMinutes int `json:"gracePeriodMinutes"`
 }
 
 // tournamentPlayer is a registered side's player object; while check-in
@@ -223,6 +226,7 @@ func fullTournamentOf(v *tournamentview.Tournament) *tournamentFull {
 		Bracket: []bracketColumnView{}, Podium: make([]podiumView, 0, len(v.Podium)), CheckInMinutes: t.CheckInMinutes,
 		BestOf: t.SeriesLength(core.StagePlayoff), GroupBestOf: t.SeriesLength(core.StageGroup),
 		FinalBestOf: t.SeriesLength(core.StageFinal), Pacing: string(t.PacingOrDefault()),
+		GracePeriodMinutes: t.GracePeriodMinutes,
 	}
 	if t.Format == core.FormatGroupsPlayoffs {
 		out.GroupFormat = string(t.GroupFormat)

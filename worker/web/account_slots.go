@@ -165,7 +165,7 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 			p.State = views.MatchClientPending
 			break
 		}
-		p.Report = &views.MatchReportSummary{WinnerName: p.P1.Name, ConfirmsAt: rep.ReportedAt.Add(t.Arena.GracePeriod())}
+		p.Report = &views.MatchReportSummary{WinnerName: p.P1.Name, ConfirmsAt: rep.ReportedAt.Add(st.Tournament.GracePeriod(t.Arena))}
 		if rep.Winner == st.P2 {
 			p.Report.WinnerName = p.P2.Name
 		}

@@ -111,13 +111,14 @@ func TestTournamentFormFollowsTheFormat(t *testing.T) {
 		"registrationOpensAt": {utcField(e.Now.Add(-time.Hour))}, "registrationClosesAt": {utcField(e.Now.Add(2 * time.Hour))},
 		"startsAt": {utcField(e.Now.Add(3 * time.Hour))}, "checkInMinutes": {"2"}, "checkInMinutesUnit": {"hours"},
 		"matchWindowMinutes": {"90"}, "matchWindowMinutesUnit": {"minutes"}, "handMode": {"hidden"}, "delaySeconds": {"0"},
-		"allowSpectators": {"on"}, "smallFinal": {"on"},
+		"allowSpectators": {"on"}, "smallFinal": {"on"}, "gracePeriodMinutes": {"90"}, "gracePeriodMinutesUnit": {"minutes"},
 	}
 	assert.Equal(t, "/admin/tournaments/harvest-masters?done=created", admin.PostOK(t, "/admin/tournaments", form))
 	got := e.Admin(t, "GET", "/api/v1/admin/tournaments/harvest-masters", nil, http.StatusOK)
 	assert.Equal(t, "gsl", got["groupFormat"])
 	assert.Equal(t, float64(120), got["checkInMinutes"], "2 hours")
 	assert.Equal(t, float64(90), got["matchWindowMinutes"])
+	assert.Equal(t, float64(90), got["gracePeriodMinutes"])
 	assert.Equal(t, float64(2), got["advancePerGroup"])
 	edit := admin.Get(t, "/admin/tournaments/harvest-masters")
 	assert.Regexp(t, `id="checkInMinutes" name="checkInMinutes" type="number" min="0" value="2"`, edit.Body, "shown back in hours")

@@ -104,6 +104,7 @@ func adminTournamentValues(r *http.Request) views.AdminTournamentValues {
 		SwissRounds: f("swissRounds"), TopCut: f("topCut"), SeedFromRatings: f("seedFromRatings") != "",
 		CheckInMinutes: adminFormMinutes(r, "checkInMinutes"), GroupFormat: f("groupFormat"),
 		BestOf: f("bestOf"), GroupBestOf: f("groupBestOf"), FinalBestOf: f("finalBestOf"), Pacing: f("pacing"),
+		GracePeriodMinutes: adminFormMinutes(r, "gracePeriodMinutes"),
 	}
 }
 
@@ -131,6 +132,7 @@ func adminValuesOf(t *core.Tournament) views.AdminTournamentValues {
 	if t.CheckInMinutes > 0 {
 		v.CheckInMinutes = strconv.Itoa(t.CheckInMinutes)
 	}
+	v.GracePeriodMinutes = adminMinutesOrEmpty(t.GracePeriodMinutes)
 	if t.SwissRounds > 0 {
 		v.SwissRounds = strconv.Itoa(t.SwissRounds)
 	}
@@ -207,6 +209,7 @@ func adminTournamentDraft(v views.AdminTournamentValues) core.TournamentDraft {
 		CheckInMinutes: core.NumberText(v.CheckInMinutes), GroupFormat: groupFormat,
 		BestOf: core.NumberText(v.BestOf), GroupBestOf: core.NumberText(v.GroupBestOf),
 		FinalBestOf: core.NumberText(v.FinalBestOf), Pacing: core.Pacing(v.Pacing),
+		GracePeriodMinutes: core.NumberText(v.GracePeriodMinutes),
 	}
 }
 

@@ -43,6 +43,22 @@ func TestAdminOrganizerTools(t *testing.T) {
 		assert.Equal(t, "Organizer Cup", got["name"])
 		assert.Equal(t, "Now with rules.", got["description"])
 		assert.Equal(t, e.Now.Add(2*time.Hour).UTC().Format(time.RFC3339), got["registrationClosesAt"])
+		assert.Equal(t, float64(0), got["gracePeriodMinutes"], "left empty: the arena's")
+		assert.Regexp(t, `<dt>Grace period</dt>\s*<dd>1 day \(the arena&#39;s\)</dd>`, c.Get(t, "/admin/tournaments/org").Body)
+	})
+
+	t.Run("GracePeriodOfItsOwn", func(t *testing.T) {
+		form := url.Values{"detailsName": {"Organizer Cup"}, "detailsGracePeriodMinutes": {"200"}, "detailsGracePeriodMinutesUnit": {"hours"}}
+		res := c.Post(t, "/admin/tournaments/org/details", form)
+		assert.Equal(t, http.StatusUnprocessableEntity, res.Status)
+		assert.Contains(t, res.Body, `id="err-detailsGracePeriodMinutes">`)
+		assert.Equal(t, float64(0), e.Admin(t, "GET", "/api/v1/admin/tournaments/org", nil, http.StatusOK)["gracePeriodMinutes"], "unchanged")
+		form.Set("detailsGracePeriodMinutes", "2")
+		assert.Equal(t, "/admin/tournaments/org?done=details#settings-title", c.PostOK(t, "/admin/tournaments/org/details", form))
+		assert.Equal(t, float64(120), e.Admin(t, "GET", "/api/v1/admin/tournaments/org", nil, http.StatusOK)["gracePeriodMinutes"])
+		page := c.Get(t, "/admin/tournaments/org").Body
+		assert.Regexp(t, `<dt>Grace period</dt>\s*<dd>2 hours</dd>`, page)
+		assert.Regexp(t, `id="detailsGracePeriodMinutes" name="detailsGracePeriodMinutes" type="number" min="0" value="2"`, page, "shown back in hours")
 	})
 
 	t.Run("RemoveBeforeTheDraw", func(t *testing.T) {

@@ -134,7 +134,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		HandMode: tour.Cast.HandMode, DelaySeconds: tour.Cast.DelaySeconds, AllowSpectators: tour.AllowSpectators,
 		GrandFinalReset: tour.GrandFinalReset, SwissRounds: tour.SwissRounds, TopCut: tour.TopCut,
 		SeedFromRatings: tour.SeedFromRatings,
-		CheckInMinutes:  tour.CheckInMinutes, CheckInApplies: tour.CheckInApplies(), CheckInOpen: tour.CheckInOpenAt(s.srv.Now()), GroupFormat: string(tour.GroupFormat),
+		CheckInMinutes:  tour.CheckInMinutes, GraceMinutes: int(tour.GracePeriod(t.Arena).Minutes()), GraceOwn: tour.GracePeriodMinutes > 0, CheckInApplies: tour.CheckInApplies(), CheckInOpen: tour.CheckInOpenAt(s.srv.Now()), GroupFormat: string(tour.GroupFormat),
 		Public:      tour.Status.Public(),
 		CanRegister: tour.RegistrationOpenAt(now), Now: now,
 		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
@@ -271,15 +271,25 @@ func adminDetailsFormOf(t *core.Tournament) *views.AdminDetailsForm {
 		Name: t.Name, Description: t.Description,
 		RegistrationOpensAt: adminTimeValue(t.RegistrationOpensAt), RegistrationClosesAt: adminTimeValue(t.RegistrationClosesAt),
 		StartsAt: adminTimeValue(t.StartsAt), CheckInMinutes: strconv.Itoa(t.CheckInMinutes),
-		Schedule: t.Status == core.StatusRegistrationOpen || t.Status == core.StatusRegistrationClosed,
+		GracePeriodMinutes: adminMinutesOrEmpty(t.GracePeriodMinutes),
+		Schedule:           t.Status == core.StatusRegistrationOpen || t.Status == core.StatusRegistrationClosed,
 	}
+}
+
+// adminMinutesOrEmpty is a duration a form shows empty when it is 0 (the
+// default it stands for).
+func adminMinutesOrEmpty(minutes int) string {
+	if minutes <= 0 {
+		return ""
+	}
+	return strconv.Itoa(minutes)
 }
 
 // adminDetailsFields names the details form's inputs by the edit's fields.
 var adminDetailsFields = map[string]string{
 	"name": "detailsName", "description": "detailsDescription", "registrationOpensAt": "detailsRegistrationOpensAt",
 	"registrationClosesAt": "detailsRegistrationClosesAt", "startsAt": "detailsStartsAt",
-	"checkInMinutes": "detailsCheckInMinutes",
+	"checkInMinutes": "detailsCheckInMinutes", "gracePeriodMinutes": "detailsGracePeriodMinutes",
 }
 
 // adminEditDetails is POST /admin/tournaments/{slug}/details: the name,
@@ -312,6 +322,8 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 		form.CheckInMinutes = adminFormMinutes(r, "detailsCheckInMinutes")
 		edit.CheckInMinutes = core.NumberText(form.CheckInMinutes)
 	}
+	form.GracePeriodMinutes = adminFormMinutes(r, "detailsGracePeriodMinutes")
+	edit.GracePeriodMinutes = core.NumberText(form.GracePeriodMinutes)
 	again := func(status int, text string, problems core.Problems) {
 		form.Errors = views.AdminFieldErrors{}
 		for field, msg := range problems.ByField() {
