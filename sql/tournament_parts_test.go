@@ -89,3 +89,39 @@ func TestReadAll(t *testing.T) {
 		assert.Error(t, err, "a failing statement fails the read")
 	})
 }
+
+// TestViewerParts: a player's own things read at once are what the
+// single reads give, on both backends.
+func TestViewerParts(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		s := openArenaStore(t, open)
+		tour := seededBracket(t, s, "mine", 1, 2, 3, 4)
+		st := goLive(t, s, tour, "SF1")
+		_, err := core.ReportResult(ctx, s, st, st.P1, st.P1, nil, core.Deps{Now: playoffsAt.Add(30 * time.Minute), Random: rand.Reader})
+		require.NoError(t, err)
+		statuses := []core.MatchStatus{core.MatchScheduled, core.MatchLive, core.MatchAwaitingResult}
+		for _, who := range []string{st.P1, pid(3), pid(9)} {
+			got, err := s.ViewerParts(ctx, who, statuses...)
+			require.NoError(t, err)
+			matches, err := s.PlayerMatches(ctx, who, statuses...)
+			require.NoError(t, err)
+			assert.Equal(t, matches, got.Matches, who)
+			captains, err := s.RosterCaptains(ctx, who)
+			require.NoError(t, err)
+			assert.Equal(t, captains, got.Captains, who)
+			for _, m := range matches {
+				rep, err := s.MatchReport(ctx, m.ID)
+				require.NoError(t, err)
+				assert.Equal(t, rep, got.Reports[m.ID], who)
+				assert.Contains(t, got.Players, m.P1)
+				assert.Contains(t, got.Players, m.P2)
+			}
+		}
+		mine, err := s.ViewerParts(ctx, st.P1, statuses...)
+		require.NoError(t, err)
+		require.Len(t, mine.Matches, 1)
+		require.NotNil(t, mine.Reports[st.ID], "the pending report")
+		assert.Equal(t, map[int64]bool{tour.ID: false}, mine.CheckedIn)
+	})
+}

@@ -41,9 +41,9 @@ var roundTripBudget = map[string]int{
 	"page: tournament":                      1,
 	"page: match":                           1,
 	"page: home":                            1,
-	"page: home, signed in":                 5,
+	"page: home, signed in":                 3,
 	"page: home, 50 tournaments":            1,
-	"page: home, 50 tournaments, signed in": 5,
+	"page: home, 50 tournaments, signed in": 3,
 }
 
 // distanceRun is one route's measure.
