@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"sort"
 	"strings"
@@ -28,6 +29,7 @@ var roundTripBudget = map[string]int{
 	"admin: draw 16 players":                7,
 	"admin: draw 64 players":                7,
 	"admin: resolve a match":                6,
+	"admin: send a webhook a test event":    2,
 	"game: upcoming":                        1,
 	"game: ready (first side)":              2,
 	"game: ready (second side, live)":       2,
@@ -159,6 +161,14 @@ func TestRoundTrips(t *testing.T) {
 	measure("admin: resolve a match", func() {
 		a.API(t, "POST", fmt.Sprintf("%s/api/v1/admin/matches/%d/resolve", host, second), admin,
 			map[string]any{"winner": matches[1].(map[string]any)["p1PlatformId"]}, 200)
+	})
+
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	t.Cleanup(receiver.Close)
+	hook := a.API(t, "POST", host+"/api/v1/admin/webhooks", admin, map[string]any{"url": receiver.URL, "events": []string{"match.confirmed"}}, 201)
+	measure("admin: send a webhook a test event", func() {
+		out := a.API(t, "POST", host+"/api/v1/admin/webhooks/"+hook["id"].(string)+"/test", admin, nil, 200)
+		require.Equal(t, true, out["delivered"], out)
 	})
 
 	// A final: a two-player cup, played by its game clients.
