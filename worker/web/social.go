@@ -151,7 +151,7 @@ func (s *Site) matchWatch(r *http.Request, t *server.Tenant, parts *tournamentvi
 		for _, c := range seats {
 			name := c.StreamLogin
 			if c.PlatformID != "" {
-				name = book.player(c.PlatformID).Name // the casters are in the match's book + " (" + c.StreamLogin + ")"
+				name = book.player(c.PlatformID).Name + " (" + c.StreamLogin + ")" // the casters are in the match's book
 			}
 			_, on := live[c.StreamLogin]
 			p.Casters = append(p.Casters, views.Caster{Name: name, StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source, Live: on})
