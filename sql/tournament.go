@@ -412,12 +412,13 @@ func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to cor
 		stmts = append(stmts, Stmt{SQL: q("insert_stage_match"), Args: append(matchInsertArgs(t, m, now),
 			sql.Named("token", token))})
 	}
-	if err := s.db.Batch(ctx, stmts...); err != nil {
-		return fmt.Errorf("store: unable to start %s: %w", to, err)
-	}
+	// The batch reads, as its last statement, whose step stands: one
+	// round trip.
 	var status, stored string
-	if err := s.db.queryRow(ctx, q("stage_token"), sql.Named("tournament", t.ID)).Scan(&status, &stored); err != nil {
-		return fmt.Errorf("store: unable to check stage: %w", err)
+	err = s.db.BatchRead(ctx, Stmt{SQL: q("stage_token"), Args: []any{sql.Named("tournament", t.ID)}},
+		[]any{&status, &stored}, stmts...)
+	if err != nil {
+		return fmt.Errorf("store: unable to start %s: %w", to, err)
 	}
 	if stored != token {
 		return core.Errorf(core.CodeInvalidTransition, "%s moved on concurrently", t.Slug)

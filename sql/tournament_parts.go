@@ -207,3 +207,13 @@ func (s *Arena) MatchParts(ctx context.Context, id int64) (*tournamentview.Match
 	}
 	return &p, nil
 }
+
+// TournamentPlay implements core.TournamentStore: the tournament's parts
+// (TournamentParts, one round trip) that a decision's consequences read.
+func (s *Arena) TournamentPlay(ctx context.Context, id int64) (*core.Tournament, []core.Registration, []core.Match, error) {
+	p, err := s.TournamentParts(ctx, "", id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p.Tournament, p.Registrations, p.Matches, nil
+}

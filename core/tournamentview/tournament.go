@@ -173,8 +173,9 @@ func Read(ctx context.Context, st Store, slug string) (*Tournament, error) {
 	return build(parts.Tournament, parts)
 }
 
-// Build reads t's sides, matches, podium (once completed) and players'
-// names, and builds what its readers see. It shows t whatever its status:
+// Build reads t's row again with its sides, matches, podium (once
+// completed), players' names, casters and streams (one read), and builds
+// what its readers see. It shows t whatever its status:
 // a public read finds t with Find first; the organizer's reads show
 // drafts too.
 func Build(ctx context.Context, st Store, t *core.Tournament) (*Tournament, error) {
@@ -182,7 +183,23 @@ func Build(ctx context.Context, st Store, t *core.Tournament) (*Tournament, erro
 	if err != nil {
 		return nil, err
 	}
-	return build(t, parts)
+	return build(parts.Tournament, parts)
+}
+
+// ReadAny is the tournament with the slug, drafts included (the
+// organizer's read), as its readers see it: one read.
+func ReadAny(ctx context.Context, st Store, slug string) (*Tournament, error) {
+	parts, err := st.TournamentParts(ctx, slug, 0)
+	if err != nil {
+		return nil, err
+	}
+	return build(parts.Tournament, parts)
+}
+
+// New is a tournament just created as its readers see it, with no read:
+// it has no sides, matches, podium or casters yet.
+func New(t *core.Tournament) (*Tournament, error) {
+	return build(t, &Parts{Tournament: t})
 }
 
 // build builds t's read model from its parts.

@@ -85,7 +85,7 @@ WHERE tournament_id = :tournament AND platform_id = :captain
 RETURNING platform_id
 
 -- name: stage_token
-SELECT status, transition_token FROM tournaments WHERE id = :tournament
+SELECT status, coalesce(transition_token, '') FROM tournaments WHERE id = :tournament
 
 -- name: insert_stage_match
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,

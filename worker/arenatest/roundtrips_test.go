@@ -25,10 +25,10 @@ import (
 // 2 or fewer (issue 34), lowering these as it goes. A route over its
 // budget fails with the statements of each of its requests.
 var roundTripBudget = map[string]int{
-	"admin: create a tournament":            4,
-	"admin: draw 16 players":                7,
-	"admin: draw 64 players":                7,
-	"admin: resolve a match":                6,
+	"admin: create a tournament":            3,
+	"admin: draw 16 players":                5,
+	"admin: draw 64 players":                5,
+	"admin: resolve a match":                5,
 	"admin: send a webhook a test event":    2,
 	"game: upcoming":                        1,
 	"game: ready (first side)":              2,
@@ -36,7 +36,7 @@ var roundTripBudget = map[string]int{
 	"game: live":                            2,
 	"game: result (first side)":             2,
 	"game: result (confirming)":             2,
-	"game: result (confirming a final)":     7,
+	"game: result (confirming a final)":     5,
 	"public: tournament of 16":              1,
 	"public: tournament of 64":              1,
 	"public: match":                         1,
