@@ -18,7 +18,7 @@ import (
 func TestTournamentGracePeriod(t *testing.T) {
 	onBackends(t, func(t *testing.T, p *protocolEnv, _ *arenatest.CountingLibSQL) {
 		quick := p.bracket(t, "quick", "demo", 2)
-		slow := p.pairOf(t, "slow", 3, 4)
+		slow := p.bracketOf(t, "slow", "demo", []int{3, 4})
 		base := "/api/v1/admin/tournaments/quick"
 		t.Run("ErrInvalidField", func(t *testing.T) {
 			for _, v := range []any{-1, 7*24*60 + 1, "10", 1.5} {
@@ -60,24 +60,4 @@ func TestTournamentGracePeriod(t *testing.T) {
 		assert.Equal(t, http.StatusConflict, status2, "the tournament is over")
 		assert.Equal(t, "tournament_over", out["error"])
 	})
-}
-
-// pairOf creates a playoffs_only tournament of players a and b and
-// starts it: its one match opens now.
-func (p *protocolEnv) pairOf(t *testing.T, slug string, a, b int) []map[string]any {
-	t.Helper()
-	body := p.tournamentBody(slug, "playoffs_only", 2)
-	delete(body, "groupCount")
-	delete(body, "advancePerGroup")
-	p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, body, 201)
-	base := "/api/v1/admin/tournaments/" + slug
-	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_open"}, 200)
-	for _, i := range []int{a, b} {
-		p.mustDo(t, "POST", base+"/registrations", p.admin, map[string]any{"platformId": playerID(i)}, 201)
-	}
-	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_closed"}, 200)
-	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "playoffs"}, 200)
-	list := p.mustDo(t, "GET", base+"/matches", p.admin, nil, 200)["matches"].([]any)
-	require.Len(t, list, 1)
-	return []map[string]any{list[0].(map[string]any)}
 }

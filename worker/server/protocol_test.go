@@ -42,6 +42,17 @@ func newProtocolEnv(t *testing.T, appIDs ...string) *protocolEnv {
 // first round's windows open now.
 func (p *protocolEnv) bracket(t *testing.T, slug, env string, n int) []map[string]any {
 	t.Helper()
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i + 1
+	}
+	return p.bracketOf(t, slug, env, ids)
+}
+
+// bracketOf is bracket of the players with the ids, seeded in order.
+func (p *protocolEnv) bracketOf(t *testing.T, slug, env string, ids []int) []map[string]any {
+	t.Helper()
+	n := len(ids)
 	body := p.tournamentBody(slug, "playoffs_only", n)
 	delete(body, "groupCount")
 	delete(body, "advancePerGroup")
@@ -49,8 +60,8 @@ func (p *protocolEnv) bracket(t *testing.T, slug, env string, n int) []map[strin
 	p.mustDo(t, "POST", "/api/v1/admin/tournaments", p.admin, body, 201)
 	base := "/api/v1/admin/tournaments/" + slug
 	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_open"}, 200)
-	for i := 1; i <= n; i++ {
-		p.mustDo(t, "POST", base+"/registrations", p.admin, map[string]any{"platformId": playerID(i), "seed": i}, 201)
+	for i, id := range ids {
+		p.mustDo(t, "POST", base+"/registrations", p.admin, map[string]any{"platformId": playerID(id), "seed": i + 1}, 201)
 	}
 	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "registration_closed"}, 200)
 	p.mustDo(t, "POST", base+"/status", p.admin, map[string]any{"status": "playoffs"}, 200)
