@@ -160,10 +160,14 @@ type EventLogStore interface {
 	LastSealed(ctx context.Context) (int64, string, error)
 	// Unsealed returns up to limit unsealed events after seq, in order.
 	Unsealed(ctx context.Context, after int64, limit int) ([]LogEvent, error)
-	// SealEvents stores the events' prevHash and hash, in one batch; an
-	// event sealed meanwhile (by a concurrent sealer, with the same
-	// values) is left as it is.
-	SealEvents(ctx context.Context, events []LogEvent) error
+	// SealEvents stores the events' prevHash and hash and the tree's
+	// stored hashes they add, in one batch; an event or hash stored
+	// meanwhile (by a concurrent sealer, with the same values) is left as
+	// it is.
+	SealEvents(ctx context.Context, events []LogEvent, tree []TreeHash) error
+	// TreeHashes returns the tree's stored hashes of the indexes that
+	// are stored (any order).
+	TreeHashes(ctx context.Context, indexes []int64) ([]TreeHash, error)
 	// Events returns up to limit sealed events after seq, in order.
 	Events(ctx context.Context, after int64, limit int) ([]LogEvent, error)
 	// LogSeq is the last event's seq, sealed or not (0: none).
@@ -214,6 +218,7 @@ func sealFrom(ctx context.Context, st EventLogStore, seq int64, prev string) (bo
 		if err != nil || len(events) == 0 {
 			return err == nil, err
 		}
+		size := seq
 		for i := range events {
 			e := &events[i]
 			if e.Seq != seq+1 {
@@ -225,7 +230,11 @@ func sealFrom(ctx context.Context, st EventLogStore, seq int64, prev string) (bo
 			}
 			seq, prev = e.Seq, e.Hash
 		}
-		if err := st.SealEvents(ctx, events); err != nil {
+		tree, err := growTree(ctx, st, size, events)
+		if err != nil {
+			return false, err
+		}
+		if err := st.SealEvents(ctx, events, tree); err != nil {
 			return false, err
 		}
 	}

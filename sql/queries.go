@@ -23,11 +23,13 @@ var queries sync.Map
 // core defines ("status IN {{resolved}}" is the SQL of
 // core.MatchStatus.Resolved) or an expression several queries share
 // ({{log_seq}}: the event log's last seq, sealed or not, 0 when it is
-// empty; {{match_games}}: match m's decided games). Built on first use, like the queries.
+// empty; {{match_games}}: match m's decided games; {{deciding}}: the
+// types of a match's deciding events, core.DecidingEventTypes). Built on first use, like the queries.
 var queryWords = sync.OnceValue(func() *strings.Replacer {
 	return strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses),
 		"{{log_seq}}", "(SELECT coalesce(max(seq), 0) FROM event_log)",
-		"{{match_games}}", matchGamesColumn)
+		"{{match_games}}", matchGamesColumn,
+		"{{deciding}}", sqlList(core.DecidingEventTypes))
 })
 
 // matchGamesColumn is {{match_games}}: the decided games of match m (a
