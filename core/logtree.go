@@ -190,10 +190,7 @@ func SignCheckpoint(origin string, key ed25519.PrivateKey, size int64, root tlog
 
 // ReadCheckpoint seals the log and signs the checkpoint of its tree.
 func ReadCheckpoint(ctx context.Context, st EventLogStore, origin string, key ed25519.PrivateKey) (Checkpoint, error) {
-	if err := SealLog(ctx, st); err != nil {
-		return Checkpoint{}, err
-	}
-	size, _, err := st.LastSealed(ctx)
+	size, err := sealLog(ctx, st)
 	if err != nil {
 		return Checkpoint{}, err
 	}
@@ -283,10 +280,7 @@ func TilePath(level int, n int64, width int) string {
 // ReadTile seals the log and answers a tile: a hash tile at level, or an
 // entry bundle (level -1). ErrNotInTree when the tree does not hold it.
 func ReadTile(ctx context.Context, st EventLogStore, level int, n int64, width int) ([]byte, error) {
-	if err := SealLog(ctx, st); err != nil {
-		return nil, err
-	}
-	size, _, err := st.LastSealed(ctx)
+	size, err := sealLog(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -350,8 +344,12 @@ func (r Receipt) Format() []byte {
 // ReadReceipt seals the log and proves the event of seq in the current
 // checkpoint.
 func ReadReceipt(ctx context.Context, st EventLogStore, origin string, key ed25519.PrivateKey, seq int64) (Receipt, error) {
-	if err := SealLog(ctx, st); err != nil {
+	size, err := sealLog(ctx, st)
+	if err != nil {
 		return Receipt{}, err
+	}
+	if seq > size {
+		return Receipt{}, ErrNotInTree
 	}
 	events, err := st.Events(ctx, seq-1, 1)
 	if err != nil {
@@ -359,10 +357,6 @@ func ReadReceipt(ctx context.Context, st EventLogStore, origin string, key ed255
 	}
 	if len(events) != 1 || events[0].Seq != seq {
 		return Receipt{}, ErrNotInTree
-	}
-	size, _, err := st.LastSealed(ctx)
-	if err != nil {
-		return Receipt{}, err
 	}
 	cp, err := checkpointOf(ctx, st, origin, key, size)
 	if err != nil {

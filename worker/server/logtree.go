@@ -11,12 +11,12 @@ import (
 
 // The event log as a transparency log (docs/events.md, "The log as a
 // transparency log"): its checkpoint, tiles and the receipts of decided
-// matches. Database round trips: the checkpoint 4 (seal: last sealed,
-// unsealed; the tree's size; its edge hashes) plus the log key's setting
-// on a cold key; a tile 4 (seal, size, the tile's hashes or entries); a
-// receipt 9 (the match, its tournament, its deciding event, seal, the
-// event, size, edge, proof hashes, key). A seal that finds events to
-// seal adds the tree's edge and the batch.
+// matches. Database round trips (TestLogReceipts counts them): the
+// checkpoint 4 (the log key's setting; seal: last sealed, unsealed; the
+// tree's edge hashes); a tile 3 (seal; the tile's hashes or entries); a
+// receipt 9 (the match, its tournament, its deciding event, the key,
+// seal, the event, the edge, the proof's hashes). A seal that finds
+// events to seal adds 2 (the tree's edge, the batch).
 
 // logTextType is the checkpoint's and the receipt's content type.
 const logTextType = "text/plain; charset=utf-8"
