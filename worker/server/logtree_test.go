@@ -19,7 +19,11 @@ import (
 )
 
 // getRaw sends a GET to alpha.test and returns the recorder.
-func getRaw(p *protocolEnv, path string) *httptest.ResponseRecorder {
+func getRaw(p *protocolEnv, path string) *httptest.ResponseRecorder { return rawGet(p.testEnv, path) }
+
+// rawGet sends a GET to alpha.test and returns the recorder, whatever
+// the answer's content type.
+func rawGet(p *testEnv, path string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest("GET", path, nil)
 	req.Host = "alpha.test"
 	rec := httptest.NewRecorder()
