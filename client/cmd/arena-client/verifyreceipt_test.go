@@ -8,9 +8,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -93,4 +97,49 @@ func TestVerifyReceipt(t *testing.T) {
 	assert.Equal(t, `{"error":"usage"}`, out)
 	code, _, _ = verify("verify-receipt", file, "--base", "http://127.0.0.1:1")
 	assert.Equal(t, 3, code, "the key could not be fetched")
+}
+
+// TestVerifyLogChecksTheTree: verify-log checks the walked events against
+// the signed checkpoint through the tiles: a proxy that alters a tile,
+// or the checkpoint, makes it refuse the log; the untouched arena
+// verifies through the same proxy.
+func TestVerifyLogChecksTheTree(t *testing.T) {
+	a := arenatest.New(t, arenatest.Options{NoSite: true})
+	target, err := url.Parse(a.URL)
+	require.NoError(t, err)
+	var alter atomic.Value
+	alter.Store("")
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		what := alter.Load().(string)
+		if what == "" || !strings.HasPrefix(resp.Request.URL.Path, what) {
+			return nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return err
+		}
+		if len(body) > 40 {
+			body[len(body)-40] ^= 1
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Del("Content-Length")
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	verify := func() (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"verify-log", "--base", srv.URL}, strings.NewReader(""), &stdout, &stderr)
+		return code, strings.TrimSpace(stdout.String()) + " " + stderr.String()
+	}
+	code, out := verify()
+	require.Equal(t, 0, code, out)
+	for _, path := range []string{"/log/tile/0/", "/log/checkpoint"} {
+		alter.Store(path)
+		code, out := verify()
+		assert.Equal(t, 1, code, "%s altered: %s", path, out)
+		assert.Contains(t, out, `{"error":"log_invalid"}`, path)
+	}
 }
