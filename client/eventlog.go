@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/mod/sumdb/tlog"
 
 	"arena/core"
 )
@@ -64,6 +67,7 @@ func (c *Client) VerifyLog(ctx context.Context, opts VerifyLogOptions) (core.Log
 		} `json:"tenant"`
 		Log struct {
 			PublicKey string `json:"publicKey"`
+			Origin    string `json:"origin"`
 		} `json:"log"`
 	}
 	if err := c.publicRead(ctx, "/api/v1", opts, &meta); err != nil {
@@ -82,6 +86,10 @@ func (c *Client) VerifyLog(ctx context.Context, opts VerifyLogOptions) (core.Log
 	}
 	if head.Seq == 0 && head.Hash != core.GenesisHash {
 		return core.LogHead{}, invalid(fmt.Errorf("event log: the empty log's head hash is not %s", core.GenesisHash))
+	}
+	tree, err := c.logTree(ctx, opts, meta.Log.Origin, pub, head.Seq)
+	if err != nil {
+		return core.LogHead{}, err
 	}
 	seq, prev := int64(0), core.GenesisHash
 	if saved != nil {
@@ -140,6 +148,9 @@ func (c *Client) VerifyLog(ctx context.Context, opts VerifyLogOptions) (core.Log
 		if err := core.VerifyChain(seq, prev, events); err != nil {
 			return core.LogHead{}, invalid(err)
 		}
+		if err := tree.check(events); err != nil {
+			return core.LogHead{}, err
+		}
 		for _, e := range events {
 			if e.Seq == head.Seq && (e.Hash != head.Hash || e.At != head.At) {
 				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the head signed", e.Seq))
@@ -175,6 +186,13 @@ func (c *Client) publicRead(ctx context.Context, path string, opts VerifyLogOpti
 			}
 			continue
 		}
+		if raw, ok := out.(*[]byte); ok {
+			if status != http.StatusOK {
+				return apiError(http.MethodGet, path, status, data)
+			}
+			*raw = data
+			return nil
+		}
 		_, err = decodeAnswer(http.MethodGet, path, status, data, out)
 		return err
 	}
@@ -195,3 +213,96 @@ func RetryAfter(v string) time.Duration {
 
 // invalid marks a verification failure as ErrLogInvalid.
 func invalid(err error) error { return fmt.Errorf("%w: %w", ErrLogInvalid, err) }
+
+// logTreeCheck checks walked events against the log's signed checkpoint
+// through its tiles (docs/events.md, "The log as a transparency log"):
+// each event's entry must be the tree's leaf of its seq. A nil check (an
+// arena that serves no checkpoint: 404) checks nothing.
+type logTreeCheck struct {
+	c      *Client
+	ctx    context.Context
+	opts   VerifyLogOptions
+	reader tlog.HashReader
+	tiles  map[tlog.Tile][]byte
+	failed error // a tile that could not be fetched
+}
+
+// logTree reads and verifies the checkpoint (signed by pub under origin,
+// at least as large as the head's seq).
+func (c *Client) logTree(ctx context.Context, opts VerifyLogOptions, origin string, pub ed25519.PublicKey, headSeq int64) (*logTreeCheck, error) {
+	var raw []byte
+	if err := c.publicRead(ctx, "/log/checkpoint", opts, &raw); err != nil {
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if origin == "" {
+		return nil, fmt.Errorf("%w: the arena serves a checkpoint but no log.origin", ErrBadResponse)
+	}
+	tree, err := core.OpenCheckpoint(raw, origin, pub)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if tree.N < headSeq {
+		return nil, invalid(fmt.Errorf("event log: the checkpoint (size %d) is behind the head (seq %d)", tree.N, headSeq))
+	}
+	t := &logTreeCheck{c: c, ctx: ctx, opts: opts, tiles: map[tlog.Tile][]byte{}}
+	t.reader = tlog.TileHashReader(tree, t)
+	return t, nil
+}
+
+func (t *logTreeCheck) check(events []core.LogEvent) error {
+	if t == nil || len(events) == 0 {
+		return nil
+	}
+	indexes := make([]int64, len(events))
+	for i, e := range events {
+		indexes[i] = tlog.StoredHashIndex(0, e.Seq-1)
+	}
+	hashes, err := t.reader.ReadHashes(indexes)
+	if err != nil {
+		if t.failed != nil {
+			return t.failed
+		}
+		return invalid(fmt.Errorf("event log: the tiles do not verify against the checkpoint: %w", err))
+	}
+	for i, e := range events {
+		entry, err := core.EventEntry(e)
+		if err != nil {
+			return invalid(err)
+		}
+		if tlog.RecordHash(entry) != hashes[i] {
+			return invalid(fmt.Errorf("event log: event %d is not the checkpoint's leaf %d", e.Seq, e.Seq-1))
+		}
+	}
+	return nil
+}
+
+// Height, ReadTiles and SaveTiles make logTreeCheck a tlog.TileReader
+// over the C2SP tile paths.
+func (t *logTreeCheck) Height() int { return core.LogTileHeight }
+
+func (t *logTreeCheck) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	out := make([][]byte, len(tiles))
+	for i, tile := range tiles {
+		if data, ok := t.tiles[tile]; ok {
+			out[i] = data
+			continue
+		}
+		var raw []byte
+		if err := t.c.publicRead(t.ctx, "/log/tile/"+core.TilePath(tile.L, tile.N, tile.W), t.opts, &raw); err != nil {
+			t.failed = err
+			return nil, err
+		}
+		out[i] = raw
+	}
+	return out, nil
+}
+
+func (t *logTreeCheck) SaveTiles(tiles []tlog.Tile, data [][]byte) {
+	for i, tile := range tiles {
+		t.tiles[tile] = data[i]
+	}
+}
