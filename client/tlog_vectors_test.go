@@ -69,11 +69,9 @@ type tilePathVector struct {
 type receiptVector struct {
 	Name  string `json:"name"`
 	Proof string `json:"proof"`
-	// Entry is the entry (base64) when the proof has no extra line; the
-	// client reads it from the tiles.
 	Valid    bool   `json:"valid"`
-	Index    int64  `json:"index,omitempty"`
-	TreeSize int64  `json:"treeSize,omitempty"`
+	Index    int64  `json:"index"`
+	TreeSize int64  `json:"treeSize"`
 	RootHash string `json:"rootHash,omitempty"`
 	// NeedsTiles: the proof has no extra line; the entry comes from the
 	// entry bundles (Tiles).
@@ -226,7 +224,8 @@ func buildTlogVectors(t *testing.T) []byte {
 	doc := tlogVectors{
 		Description: "A transparency log for the clients' verify-receipt and verify-log (docs/events.md \"Receipts\"): " +
 			"RFC 6962 hashing, C2SP tlog-tiles (height 8) by path under /log/, C2SP tlog-checkpoint signed notes " +
-			"(Ed25519, the key of seed 32 bytes 0x01, base64 in publicKey), C2SP tlog-proof receipts (extra: the entry, base64). " +
+			"(Ed25519, the key of seed 32 bytes 0x01, base64 in publicKey; verifierKey: the same as a signed-note verifier key, " +
+			"its name the origin a client must expect), C2SP tlog-proof receipts (extra: the entry, base64). " +
 			"Built, signed and checked with golang.org/x/mod/sumdb/tlog and sumdb/note; regenerate with " +
 			"`go test ./client -run TestTlogVectorsFile -update`. receipts[].valid and logCases[].valid say whether a client " +
 			"must accept it; logCases change the served checkpoint or tiles and may give a saved head.",
