@@ -67,8 +67,8 @@ type tilePathVector struct {
 }
 
 type receiptVector struct {
-	Name  string `json:"name"`
-	Proof string `json:"proof"`
+	Name     string `json:"name"`
+	Proof    string `json:"proof"`
 	Valid    bool   `json:"valid"`
 	Index    int64  `json:"index"`
 	TreeSize int64  `json:"treeSize"`
