@@ -267,6 +267,13 @@ func buildTlogVectors(t *testing.T) []byte {
 		doc.Receipts = append(doc.Receipts, receiptVector{Name: "no extra line: the entry from the entry bundle", Proof: proofText(nil, 300, prove(300, tvSize), doc.Checkpoint),
 			Valid: true, Index: 300, TreeSize: tvSize, RootHash: base64.StdEncoding.EncodeToString(root[:]), NeedsTiles: true})
 	}
+	{
+		// The checkpoint of 300 names the partial bundle 001.p/44, which an
+		// arena at 600 no longer needs to serve: the full 001 holds the entry.
+		root := tr.root(t, 300)
+		doc.Receipts = append(doc.Receipts, receiptVector{Name: "no extra line, an older checkpoint: the entry from the full bundle", Proof: proofText(nil, 270, prove(270, 300), doc.Checkpoints["300"]),
+			Valid: true, Index: 270, TreeSize: 300, RootHash: base64.StdEncoding.EncodeToString(root[:]), NeedsTiles: true})
+	}
 	bad := func(name, proof string) {
 		doc.Receipts = append(doc.Receipts, receiptVector{Name: name, Proof: proof})
 	}

@@ -195,7 +195,8 @@ namespace Arena.Client
         /// and TypeScript clients do: reads the log key (GET /api/v1 unless given) and the
         /// checkpoint (GET /log/checkpoint) and checks its signature; reads every entry bundle of
         /// its tree, rebuilds the RFC 6962 tree, checks every hash tile against it and its root
-        /// against the checkpoint's. Given a saved head (<see cref="TlogOptions.Head"/>), checks its
+        /// against the checkpoint's (a partial tile that is gone, 404, is read from the full tile,
+        /// its first entries or hashes). Given a saved head (<see cref="TlogOptions.Head"/>), checks its
         /// signature and origin too and that the tree extends it (the root of its first entries is
         /// the saved root). Works on a disabled client.
         /// </summary>
@@ -241,7 +242,16 @@ namespace Arena.Client
                 {
                     int width = (int)Math.Min(Tlog.TileWidth, n - t * Tlog.TileWidth);
                     string path = Tlog.TilePath(-1, t, width);
-                    var entries = Tlog.BundleEntries(await ReadBytesAsync("/log/" + path, options, ct), width);
+                    byte[] bundle = await ReadBytesAsync("/log/" + path, options, ct, width < Tlog.TileWidth);
+                    var entries = bundle != null ? Tlog.BundleEntries(bundle, width) : null;
+                    if (bundle == null)
+                    {
+                        // The partial tile is gone (a log may drop partial tiles once full): the
+                        // full one's first entries.
+                        path = Tlog.TilePath(-1, t, Tlog.TileWidth);
+                        entries = Tlog.BundleEntries(await ReadBytesAsync("/log/" + path, options, ct), Tlog.TileWidth);
+                        if (entries != null) entries = entries.GetRange(0, width);
+                    }
                     if (entries == null) throw new TlogFailure(VerifyLogResult.LogInvalid, "transparency log: " + path + " is not " + width + " length-prefixed entries");
                     foreach (var e in entries) levels[0].Add(Tlog.LeafHash(e));
                 }
@@ -259,8 +269,15 @@ namespace Arena.Client
                     {
                         int width = Math.Min(Tlog.TileWidth, hashes.Count - t * Tlog.TileWidth);
                         string path = Tlog.TilePath(l, t, width);
-                        byte[] tile = await ReadBytesAsync("/log/" + path, options, ct);
-                        bool ok = tile.Length == 32 * width;
+                        byte[] tile = await ReadBytesAsync("/log/" + path, options, ct, width < Tlog.TileWidth);
+                        bool ok = tile != null && tile.Length == 32 * width;
+                        if (tile == null)
+                        {
+                            // The partial tile is gone: the full one's first hashes.
+                            path = Tlog.TilePath(l, t, Tlog.TileWidth);
+                            tile = await ReadBytesAsync("/log/" + path, options, ct);
+                            ok = tile.Length == 32 * Tlog.TileWidth;
+                        }
                         for (int i = 0; ok && i < width; i++)
                         {
                             var h = new byte[32];

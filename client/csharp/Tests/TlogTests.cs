@@ -102,7 +102,9 @@ namespace Arena.Client.Tests
                     Assert.Equal(doc.GetString("origin"), v.Origin, "origin");
                     Assert.Equal(r.GetInt64("index") + 1, JsonReader.Parse(Encoding.UTF8.GetString(v.Entry)).GetInt64("seq"), "the entry proved");
                     bool needsTiles = r.GetBool("needsTiles");
-                    Assert.Equal(needsTiles ? "/log/tile/entries/001" : "", string.Join(",", http.Requests.Select(q => q.PathAndQuery)), "reads");
+                    // The bundle of the checkpoint's size; when it is a partial one the arena dropped, the full one.
+                    string reads = !needsTiles ? "" : v.TreeSize == 300 ? "/log/tile/entries/001.p/44,/log/tile/entries/001" : "/log/tile/entries/001";
+                    Assert.Equal(reads, string.Join(",", http.Requests.Select(q => q.PathAndQuery)), "reads");
                 });
             }
         }
@@ -153,6 +155,29 @@ namespace Arena.Client.Tests
             v = await Client(http).VerifyReceiptAsync(good, new TlogOptions());
             Assert.True(v.IsSuccess, "the arena's log.publicKey: " + v);
             Assert.Equal("/api/v1", string.Join(",", http.Requests.Select(q => q.PathAndQuery)), "reads");
+        }
+
+        [Test]
+        static async Task APartialTileThatIsGoneIsReadFromTheFullOne()
+        {
+            // The checkpoint of 300 names entries/001.p/44, 0/001.p/44 and 1/000.p/1: an arena at
+            // 600 that dropped its partial tiles serves the full 001 ones.
+            var doc = Load();
+            var level1 = Convert.FromBase64String(doc["tiles"].GetString("tile/1/000.p/2")).Take(32).ToArray();
+            var tiles = JsonValue.NewObject().Set("tile/1/000.p/1", Convert.ToBase64String(level1));
+            var http = Serve(doc, doc["checkpoints"].GetString("300"), tiles);
+            var r = await Client(http).VerifyTilesAsync(new TlogOptions());
+            Assert.True(r.IsSuccess, "verified: " + r);
+            Assert.Equal(300L, r.TreeSize, "size");
+            var paths = string.Join(",", http.Requests.Select(q => q.PathAndQuery));
+            foreach (var p in new[] { "/log/tile/entries/001.p/44,/log/tile/entries/001", "/log/tile/0/001.p/44,/log/tile/0/001", "/log/tile/1/000.p/1" })
+                Assert.True(paths.Contains(p), p + " in " + paths);
+
+            var raw = Convert.FromBase64String(doc["tiles"].GetString("tile/0/001"));
+            raw[100] ^= 1; // a hash within the first 44
+            tiles.Set("tile/0/001", Convert.ToBase64String(raw));
+            r = await Client(Serve(doc, doc["checkpoints"].GetString("300"), tiles)).VerifyTilesAsync(new TlogOptions());
+            Assert.Equal(VerifyLogResult.LogInvalid, r.Error, "a full tile that is not the tree: " + r);
         }
 
         [Test]

@@ -130,7 +130,8 @@ export declare function verifyReceipt(options: VerifyReceiptOptions): Promise<Ve
  * its signature; reads every entry bundle of the checkpoint's tree
  * (GET /log/tile/entries/...), rebuilds the RFC 6962 tree, checks every
  * hash tile (GET /log/tile/<L>/...) against it and its root against the
- * checkpoint's. Given a saved head (a checkpoint saved earlier), it checks
+ * checkpoint's. A partial tile that is gone (404) is read from the full
+ * tile, its first entries or hashes. Given a saved head (a checkpoint saved earlier), it checks
  * that one's signature and origin too and that the tree extends it: the
  * root of its first entries is the saved root (the log only grew). A 429
  * is repeated after its Retry-After.

@@ -464,7 +464,8 @@ async function rootOf(levels: Uint8Array[][], n: number): Promise<Uint8Array> {
  * its signature; reads every entry bundle of the checkpoint's tree
  * (GET /log/tile/entries/...), rebuilds the RFC 6962 tree, checks every
  * hash tile (GET /log/tile/<L>/...) against it and its root against the
- * checkpoint's. Given a saved head (a checkpoint saved earlier), it checks
+ * checkpoint's. A partial tile that is gone (404) is read from the full
+ * tile, its first entries or hashes. Given a saved head (a checkpoint saved earlier), it checks
  * that one's signature and origin too and that the tree extends it: the
  * root of its first entries is the saved root (the log only grew). A 429
  * is repeated after its Retry-After.
@@ -494,11 +495,20 @@ export async function verifyTiles(options: VerifyTilesOptions): Promise<Verified
     if (head.treeSize > cp.treeSize) throw invalid(head.treeSize, `the saved head (size ${head.treeSize}) is past the arena's checkpoint (size ${cp.treeSize})`);
   }
   const n = cp.treeSize;
+  // A tile of width entries or hashes: the partial one, or, when it is gone
+  // (a log may drop partial tiles once full), the first width of the full one.
+  const readTile = async (level: number, t: number, width: number): Promise<{ path: string; body: Uint8Array; full: boolean }> => {
+    const path = tilePath(level, t, width);
+    const body = await get(`/log/${path}`, width < TILE_WIDTH);
+    if (body !== undefined) return { path, body, full: width === TILE_WIDTH };
+    const fullPath = tilePath(level, t, TILE_WIDTH);
+    return { path: fullPath, body: (await get(`/log/${fullPath}`))!, full: true };
+  };
   const levels: Uint8Array[][] = [[]];
   for (let t = 0; t * TILE_WIDTH < n; t++) {
     const width = Math.min(TILE_WIDTH, n - t * TILE_WIDTH);
-    const path = tilePath(-1, t, width);
-    const entries = bundleEntries((await get(`/log/${path}`))!, width);
+    const { path, body, full } = await readTile(-1, t, width);
+    const entries = bundleEntries(body, full ? TILE_WIDTH : width)?.slice(0, width);
     if (entries === undefined) throw invalid(t * TILE_WIDTH + 1, `${path} is not ${width} length-prefixed entries`);
     for (const e of entries) levels[0]!.push(await leafHash(e));
   }
@@ -512,10 +522,10 @@ export async function verifyTiles(options: VerifyTilesOptions): Promise<Verified
     const hashes = levels[TILE_HEIGHT * l]!;
     for (let t = 0; t * TILE_WIDTH < hashes.length; t++) {
       const width = Math.min(TILE_WIDTH, hashes.length - t * TILE_WIDTH);
-      const path = tilePath(l, t, width);
-      const tile = (await get(`/log/${path}`))!;
+      const { path, body, full } = await readTile(l, t, width);
+      const tile = body.subarray(0, 32 * width);
       const first = t * TILE_WIDTH;
-      const ok = tile.length === 32 * width && hashes.slice(first, first + width).every((h, i) => equal(h, tile.subarray(32 * i, 32 * i + 32)));
+      const ok = body.length === 32 * (full ? TILE_WIDTH : width) && hashes.slice(first, first + width).every((h, i) => equal(h, tile.subarray(32 * i, 32 * i + 32)));
       if (!ok) throw invalid(l === 0 ? first + 1 : 0, `${path} is not the tree of the entry bundles`);
     }
   }
