@@ -510,12 +510,17 @@ export async function verifyTiles(options: VerifyTilesOptions): Promise<Verified
     const { path, body, full } = await readTile(-1, t, width);
     const entries = bundleEntries(body, full ? TILE_WIDTH : width)?.slice(0, width);
     if (entries === undefined) throw invalid(t * TILE_WIDTH + 1, `${path} is not ${width} length-prefixed entries`);
-    for (const e of entries) levels[0]!.push(await leafHash(e));
+    levels[0]!.push(...(await Promise.all(entries.map(leafHash))));
   }
   for (let k = 1; levels[k - 1]!.length > 1; k++) {
     const below = levels[k - 1]!;
     const level: Uint8Array[] = [];
-    for (let i = 0; i + 1 < below.length; i += 2) level.push(await nodeHash(below[i]!, below[i + 1]!));
+    // A tile's worth of digests at a time, in parallel: crypto.subtle is asynchronous.
+    for (let i = 0; i + 1 < below.length; i += 2 * TILE_WIDTH) {
+      const pairs: Promise<Uint8Array>[] = [];
+      for (let j = i; j + 1 < below.length && j < i + 2 * TILE_WIDTH; j += 2) pairs.push(nodeHash(below[j]!, below[j + 1]!));
+      level.push(...(await Promise.all(pairs)));
+    }
     levels.push(level);
   }
   for (let l = 0; TILE_HEIGHT * l < levels.length; l++) {
