@@ -316,7 +316,17 @@ multiplies the retry waits (default 1, 0 = no wait).";
         static async Task<int> VerifyReceipt(string file, Dictionary<string, string> global, Dictionary<string, string> flags, Stream stdout, TextWriter stderr, CancellationToken ct)
         {
             if (string.IsNullOrEmpty(file)) throw new UsageException("verify-receipt: FILE (a .tlog-proof receipt) is required");
-            string text = ReadText(file);
+            string text;
+            try
+            {
+                // Bytes that are not UTF-8 become U+FFFD: such a file is no receipt (exit 1), as in
+                // the other clients, not a usage error.
+                text = Encoding.UTF8.GetString(File.ReadAllBytes(file));
+            }
+            catch (Exception e) when (e is IOException || e is UnauthorizedAccessException || e is ArgumentException || e is NotSupportedException)
+            {
+                throw new UsageException(e.Message);
+            }
             var options = TlogOptionsOf(flags, "verify-receipt");
             var r = await VerifierClient(global, flags, stderr).VerifyReceiptAsync(text, options, ct);
             JsonValue line = null;
