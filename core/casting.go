@@ -81,9 +81,6 @@ type CastStore interface {
 	RetireCaster(ctx context.Context, matchID int64, platformID string, at time.Time) error
 	// Casters returns the match's active seats, oldest first.
 	Casters(ctx context.Context, matchID int64) ([]CasterSeat, error)
-	// TournamentCasters returns the active seats of the tournament's
-	// matches, and its POV streams.
-	TournamentCasters(ctx context.Context, tournamentID int64) ([]CasterSeat, []MatchStream, error)
 	// SetMatchStream stores the player's POV stream of the match (login
 	// "" retires it).
 	SetMatchStream(ctx context.Context, matchID int64, platformID, login string, at time.Time) error

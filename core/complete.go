@@ -15,18 +15,21 @@ import (
 // a round robin, or every Swiss round without a top cut, whose standings
 // then rank everyone.
 func CompleteIfDecided(ctx context.Context, st TournamentStore, t *Tournament, now time.Time, points PlacementPoints) (bool, error) {
-	matches, err := st.Matches(ctx, t.ID)
+	_, regs, matches, err := st.TournamentPlay(ctx, t.ID)
 	if err != nil {
 		return false, err
 	}
-	regs, err := st.Registrations(ctx, t.ID)
-	if err != nil {
-		return false, err
-	}
+	return completeIfDecided(ctx, st, t, regs, matches, now, func() PlacementPoints { return points })
+}
+
+// completeIfDecided is CompleteIfDecided on t's sides and matches read
+// already; the points table is read (points) only when t is done.
+func completeIfDecided(ctx context.Context, st TournamentStore, t *Tournament, regs []Registration, matches []Match, now time.Time, pointsOf func() PlacementPoints) (bool, error) {
 	podium, placements, done, err := TournamentFinish(t, regs, matches)
 	if err != nil || !done {
 		return false, err
 	}
+	points := pointsOf()
 	disqualified := disqualifiedSides(regs)
 	podium = slices.DeleteFunc(podium, func(p PodiumPlace) bool { return disqualified[p.PlayerID] })
 	scored := make([]ScoredPlacement, len(placements))

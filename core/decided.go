@@ -40,15 +40,15 @@ func MatchDecided(ctx context.Context, ts TournamentStore, m *Match, now time.Ti
 	default:
 		return nil
 	}
-	t, err := ts.TournamentByID(ctx, m.TournamentID)
+	t, regs, matches, err := ts.TournamentPlay(ctx, m.TournamentID)
 	if err != nil {
 		return err
 	}
 	if m.Stage == StageSwiss || m.Stage == StageRoundRobin {
-		_, err = AdvanceStage(ctx, ts, t, now, points)
+		_, err = advanceStage(ctx, ts, t, regs, matches, now, points)
 		return err
 	}
-	_, err = CompleteIfDecided(ctx, ts, t, now, points())
+	_, err = completeIfDecided(ctx, ts, t, regs, matches, now, points)
 	return err
 }
 
@@ -64,9 +64,17 @@ func AdvanceStage(ctx context.Context, ts TournamentStore, t *Tournament, now ti
 	if t.Status != StatusGroupStage || (t.Format != FormatSwiss && t.Format != FormatRoundRobin) {
 		return false, nil
 	}
-	matches, err := ts.Matches(ctx, t.ID)
+	_, regs, matches, err := ts.TournamentPlay(ctx, t.ID)
 	if err != nil {
 		return false, err
+	}
+	return advanceStage(ctx, ts, t, regs, matches, now, points)
+}
+
+// advanceStage is AdvanceStage on t's sides and matches read already.
+func advanceStage(ctx context.Context, ts TournamentStore, t *Tournament, regs []Registration, matches []Match, now time.Time, points func() PlacementPoints) (bool, error) {
+	if t.Status != StatusGroupStage || (t.Format != FormatSwiss && t.Format != FormatRoundRobin) {
+		return false, nil
 	}
 	for i := range matches {
 		if !matches[i].Status.Resolved() {
@@ -74,11 +82,7 @@ func AdvanceStage(ctx context.Context, ts TournamentStore, t *Tournament, now ti
 		}
 	}
 	if t.Format == FormatRoundRobin {
-		return CompleteIfDecided(ctx, ts, t, now, points())
-	}
-	regs, err := ts.Registrations(ctx, t.ID)
-	if err != nil {
-		return false, err
+		return completeIfDecided(ctx, ts, t, regs, matches, now, points)
 	}
 	played := swissRoundsPlayed(matches)
 	switch {
@@ -99,7 +103,7 @@ func AdvanceStage(ctx context.Context, ts TournamentStore, t *Tournament, now ti
 		}
 		return true, ts.AddMatches(ctx, t, StatusGroupStage, StatusPlayoffs, cut, now)
 	}
-	return CompleteIfDecided(ctx, ts, t, now, points())
+	return completeIfDecided(ctx, ts, t, regs, matches, now, points)
 }
 
 // SettleTournaments moves on every tournament a decision left behind (a

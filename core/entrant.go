@@ -30,6 +30,22 @@ func SeedOrder(entrants []Entrant) []Entrant {
 	return out
 }
 
+// RegistrationsBySeed returns regs in seed order (SeedOrder): the seeded
+// sides by seed, then the unseeded in the order given (registration
+// order): how the organizer's list shows them.
+func RegistrationsBySeed(regs []Registration) []Registration {
+	entrants := make([]Entrant, len(regs))
+	at := make(map[string]int, len(regs))
+	for i, r := range regs {
+		entrants[i], at[r.PlatformID] = Entrant{ID: r.PlatformID, Seed: r.Seed}, i
+	}
+	out := make([]Registration, 0, len(regs))
+	for _, e := range SeedOrder(entrants) {
+		out = append(out, regs[at[e.ID]])
+	}
+	return out
+}
+
 // EntrantIDs returns the ids of entrants in the order given.
 func EntrantIDs(entrants []Entrant) []string {
 	ids := make([]string, len(entrants))

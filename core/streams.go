@@ -193,10 +193,16 @@ func LiveNow(ctx context.Context, ss StreamStore, now time.Time) (map[string]Liv
 	if err != nil {
 		return nil, err
 	}
+	return FreshLive(live, polledAt, now), nil
+}
+
+// FreshLive is the live set polled at polledAt as it holds at now: empty
+// when it is older than LiveStaleAfter (the poll stopped running).
+func FreshLive(live map[string]LiveStream, polledAt, now time.Time) map[string]LiveStream {
 	if now.Sub(polledAt) > LiveStaleAfter {
-		return map[string]LiveStream{}, nil
+		return map[string]LiveStream{}
 	}
-	return live, nil
+	return live
 }
 
 // PollLive refreshes the arena's live set (the scheduled job): unless the

@@ -52,6 +52,10 @@ type TournamentStore interface {
 	// Matches returns the tournament's matches: group matches by group and
 	// round, then the bracket by round and slot.
 	Matches(ctx context.Context, tournamentID int64) ([]Match, error)
+	// TournamentPlay reads the tournament with the id, its sides (in
+	// registration order) and its matches (as Matches orders them)
+	// together: one round trip to a remote database.
+	TournamentPlay(ctx context.Context, id int64) (*Tournament, []Registration, []Match, error)
 	// Match returns the match with the id, or CodeMatchNotFound.
 	Match(ctx context.Context, id int64) (*Match, error)
 	// ResolveMatch records res (with its Token) if the match is not

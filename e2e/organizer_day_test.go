@@ -127,4 +127,25 @@ func TestBroadcastView(t *testing.T) {
 
 	openPage(t, ctx, a.URL+"/tournaments/autumn-masters/broadcast?transparent=1")
 	require.Equal(t, "rgba(0, 0, 0, 0)", eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`))
+
+	// Times in the viewer's zone, and a Swiss night's standings and round,
+	// within the canvas.
+	openPage(t, ctx, a.URL+"/tournaments/autumn-masters/broadcast")
+	when := eval[string](t, ctx, `document.querySelector(".bm-when time").textContent`)
+	assert.Regexp(t, `^\d\d:\d\d \S+$`, when, "a time of the day, the zone named")
+	a.OpenCup(t, arenatest.Cup{Slug: "swiss-night", Format: "swiss", MaxPlayers: 8, Players: arenatest.CupPlayers(8), Seeded: true,
+		Fields: map[string]any{"smallFinal": false, "swissRounds": 3}})
+	a.SetStatus(t, "swiss-night", "registration_closed", "group_stage")
+	openPage(t, ctx, a.URL+"/tournaments/swiss-night/broadcast")
+	assert.Equal(t, "Swiss · Round 1 of 3", scene())
+	assert.Equal(t, 4, count(t, ctx, ".broadcast-matches li"), "the round's matches")
+	fits := func(what string) {
+		assert.True(t, fitsTheScreen(t, ctx), "%s: within the 1920 px canvas", what)
+		bottom := eval[float64](t, ctx, `Math.max(...Array.from(document.querySelectorAll("[data-scene]")).filter(s => !s.hidden).map(s => s.getBoundingClientRect().bottom))`)
+		assert.LessOrEqual(t, bottom, 1080.0, "%s: within the 1080 px canvas", what)
+	}
+	fits("the round")
+	waitFor(t, ctx, "the standings", `Array.from(document.querySelectorAll("[data-scene]")).some(s => !s.hidden && s.getAttribute("aria-label") === "Swiss standings")`, 20*time.Second)
+	assert.Equal(t, 8, count(t, ctx, `[aria-label="Swiss standings"] .broadcast-table tbody tr`))
+	fits("the standings")
 }

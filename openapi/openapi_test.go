@@ -178,6 +178,7 @@ var endpoints = []struct {
 	{"DELETE", "/api/v1/admin/webhooks/{id}", "deleteWebhook", []string{"adminToken"}},
 	{"GET", "/api/v1/admin/webhooks/{id}/deliveries", "listWebhookDeliveries", []string{"adminToken"}},
 	{"POST", "/api/v1/admin/webhooks/{id}/replay", "replayWebhook", []string{"adminToken"}},
+	{"POST", "/api/v1/admin/webhooks/{id}/test", "testWebhook", []string{"adminToken"}},
 	{"POST", "/api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/replay", "replayWebhookDelivery", []string{"adminToken"}},
 	{"GET", "/api/v1/me/live-match", "getLiveMatch", []string{"platformTicket"}},
 	{"GET", "/api/v1/me/upcoming-match", "getUpcomingMatch", []string{"platformTicket"}},

@@ -57,16 +57,6 @@ func (s *Arena) Casters(ctx context.Context, matchID int64) ([]core.CasterSeat, 
 	return s.casterSeats(ctx, q("match_casters"), sql.Named("match", matchID))
 }
 
-// TournamentCasters implements core.CastStore.
-func (s *Arena) TournamentCasters(ctx context.Context, tournamentID int64) ([]core.CasterSeat, []core.MatchStream, error) {
-	seats, err := s.casterSeats(ctx, q("tournament_casters"), sql.Named("tournament", tournamentID))
-	if err != nil {
-		return nil, nil, err
-	}
-	streams, err := s.matchStreams(ctx, q("tournament_streams"), sql.Named("tournament", tournamentID))
-	return seats, streams, err
-}
-
 // ActiveCasting implements core.CastStore.
 func (s *Arena) ActiveCasting(ctx context.Context) ([]core.CasterSeat, []core.MatchStream, error) {
 	seats, err := s.casterSeats(ctx, q("active_casters"))
@@ -85,17 +75,31 @@ func (s *Arena) casterSeats(ctx context.Context, query string, args ...any) ([]c
 	defer rows.Close()
 	var out []core.CasterSeat
 	for rows.Next() {
-		var c core.CasterSeat
-		var created string
-		if err := rows.Scan(&c.MatchID, &c.StreamLogin, &c.Source, &c.PlatformID, &c.InvitedBy, &created); err != nil {
-			return nil, err
-		}
-		if c.CreatedAt, err = parseTime(created); err != nil {
+		c, err := scanCasterSeat(rows)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// scanCasterSeat reads a caster seat's row.
+func scanCasterSeat(row scanner) (core.CasterSeat, error) {
+	var c core.CasterSeat
+	var created string
+	err := row.Scan(&c.MatchID, &c.StreamLogin, &c.Source, &c.PlatformID, &c.InvitedBy, &created)
+	if err == nil {
+		c.CreatedAt, err = parseTime(created)
+	}
+	return c, err
+}
+
+// scanMatchStream reads a player's stream of a match.
+func scanMatchStream(row scanner) (core.MatchStream, error) {
+	var m core.MatchStream
+	err := row.Scan(&m.MatchID, &m.PlatformID, &m.StreamLogin)
+	return m, err
 }
 
 // SetMatchStream implements core.CastStore.
@@ -126,8 +130,8 @@ func (s *Arena) matchStreams(ctx context.Context, query string, args ...any) ([]
 	defer rows.Close()
 	var out []core.MatchStream
 	for rows.Next() {
-		var m core.MatchStream
-		if err := rows.Scan(&m.MatchID, &m.PlatformID, &m.StreamLogin); err != nil {
+		m, err := scanMatchStream(rows)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, m)

@@ -99,12 +99,12 @@ func (s *Arena) decideGame(ctx context.Context, matchID int64, token string, at 
 		stmts = append(stmts, decision)
 	}
 	stmts = append(append(stmts, decisionStmts(matchID, when)...), then...)
-	if err := s.db.Batch(ctx, stmts...); err != nil {
-		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
-	}
+	// The batch reads, as its last statement, whose decision stands: one
+	// round trip.
 	var stored string
-	if err := s.db.queryRow(ctx, q("decision_token"), sql.Named("match", matchID)).Scan(&stored); err != nil {
-		return false, fmt.Errorf("store: unable to read match %d's decision: %w", matchID, err)
+	err := s.db.BatchRead(ctx, Stmt{SQL: q("decision_token"), Args: []any{sql.Named("match", matchID)}}, []any{&stored}, stmts...)
+	if err != nil {
+		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
 	}
 	return stored == token, nil
 }

@@ -353,7 +353,8 @@ func (d *Directory) SetSchemaVersion(ctx context.Context, arenaID int64, version
 	return nil
 }
 
-type scanner interface{ Scan(dest ...any) error }
+// scanner is what a row reader scans: *sql.Row, *sql.Rows, a ReadAll row.
+type scanner = Scanner
 
 func scanArena(row scanner) (*core.Arena, error) {
 	var (

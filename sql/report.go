@@ -56,20 +56,28 @@ func (s *Arena) StoreReport(ctx context.Context, rep core.MatchReport) error {
 
 // MatchReport implements core.ReportStore.
 func (s *Arena) MatchReport(ctx context.Context, matchID int64) (*core.MatchReport, error) {
+	rep, err := scanReport(s.db.queryRow(ctx, q("match_report"), sql.Named("match", matchID)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the report of match %d: %w", matchID, err)
+	}
+	return rep, nil
+}
+
+// scanReport reads a match_reports row.
+func scanReport(row scanner) (*core.MatchReport, error) {
 	var (
 		rep              core.MatchReport
 		s1, s2           sql.NullInt64
 		status, reported string
 		decided          sql.NullString
 	)
-	err := s.db.queryRow(ctx, q("match_report"),
-		sql.Named("match", matchID)).Scan(&rep.MatchID, &rep.Side, &rep.ReporterID,
+	err := row.Scan(&rep.MatchID, &rep.Side, &rep.ReporterID,
 		&rep.Winner, &s1, &s2, &status, &reported, &decided, &rep.DecidedBy, &rep.DisputeReason)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to read the report of match %d: %w", matchID, err)
+		return nil, err
 	}
 	rep.Status = core.ReportStatus(status)
 	if s1.Valid && s2.Valid {

@@ -114,25 +114,31 @@ func (s *Arena) LiveSet(ctx context.Context) (map[string]core.LiveStream, time.T
 	live := map[string]core.LiveStream{}
 	var polledAt time.Time
 	for rows.Next() {
-		var l core.LiveStream
-		var started string
-		if err := rows.Scan(&l.Login, &l.StreamID, &started); err != nil {
+		if err := scanLiveRow(rows, live, &polledAt); err != nil {
 			return nil, time.Time{}, err
 		}
-		if l.Login == "" { // the polled-at row (a JSON string)
-			if len(started) > 2 {
-				if polledAt, err = parseTime(started[1 : len(started)-1]); err != nil {
-					return nil, time.Time{}, err
-				}
-			}
-			continue
-		}
-		if l.StartedAt, err = parseTime(started); err != nil {
-			return nil, time.Time{}, err
-		}
-		live[l.Login] = l
 	}
 	return live, polledAt, rows.Err()
+}
+
+// scanLiveRow reads a live_set row into live, or, the row with an empty
+// login, into polledAt.
+func scanLiveRow(row scanner, live map[string]core.LiveStream, polledAt *time.Time) error {
+	var l core.LiveStream
+	var started string
+	err := row.Scan(&l.Login, &l.StreamID, &started)
+	switch {
+	case err != nil:
+	case l.Login == "": // the polled-at row (a JSON string)
+		if len(started) > 2 {
+			*polledAt, err = parseTime(started[1 : len(started)-1])
+		}
+	default:
+		if l.StartedAt, err = parseTime(started); err == nil {
+			live[l.Login] = l
+		}
+	}
+	return err
 }
 
 // SaveLiveSet implements core.StreamStore: one batch.

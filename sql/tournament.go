@@ -137,12 +137,7 @@ func (s *Arena) tournamentWhere(ctx context.Context, where string, key any, args
 
 // Tournaments implements core.TournamentStore; titles' rows are left out.
 func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error) {
-	query := q("tournament_columns") + " WHERE t.format <> :title_format"
-	if !withDrafts {
-		query += " AND t.status <> 'draft'"
-	}
-	rows, err := s.db.query(ctx, query+" ORDER BY t.starts_at DESC, t.id DESC",
-		sql.Named("title_format", string(core.FormatTitle)))
+	rows, err := s.db.query(ctx, tournamentsQuery(withDrafts), sql.Named("title_format", string(core.FormatTitle)))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list tournaments: %w", err)
 	}
@@ -156,6 +151,16 @@ func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tourna
 		out = append(out, *t)
 	}
 	return out, rows.Err()
+}
+
+// tournamentsQuery lists the tournaments, titles' rows left out (and
+// drafts unless withDrafts), newest start first.
+func tournamentsQuery(withDrafts bool) string {
+	query := q("tournament_columns") + " WHERE t.format <> :title_format"
+	if !withDrafts {
+		query += " AND t.status <> 'draft'"
+	}
+	return query + " ORDER BY t.starts_at DESC, t.id DESC"
 }
 
 func scanTournament(row scanner) (*core.Tournament, error) {
@@ -321,34 +326,45 @@ func (s *Arena) Registrations(ctx context.Context, tournamentID int64) ([]core.R
 	defer rows.Close()
 	var out []core.Registration
 	for rows.Next() {
-		r := core.Registration{TournamentID: tournamentID}
-		var at, roster string
-		var disqualified, checkedIn sql.NullString
-		if err := rows.Scan(&r.PlatformID, &r.PersonaName, &r.Seed, &r.GroupName, &at, &disqualified, &checkedIn, &roster); err != nil {
+		r, err := scanRegistration(rows, tournamentID)
+		if err != nil {
 			return nil, err
 		}
-		if r.CheckedInAt, err = parseNullTime(checkedIn); err != nil {
-			return nil, err
-		}
-		if r.RegisteredAt, err = parseTime(at); err != nil {
-			return nil, err
-		}
-		if r.DisqualifiedAt, err = parseNullTime(disqualified); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(roster), &r.Roster); err != nil {
-			return nil, err
-		}
-		captain := r.PlatformID
-		sort.Slice(r.Roster, func(i, j int) bool {
-			if (r.Roster[i] == captain) != (r.Roster[j] == captain) {
-				return r.Roster[i] == captain
-			}
-			return r.Roster[i] < r.Roster[j]
-		})
-		out = append(out, r)
+		out = append(out, *r)
 	}
 	return out, rows.Err()
+}
+
+// scanRegistration reads a registrations row of the tournament, its
+// roster captain first.
+func scanRegistration(row scanner, tournamentID int64) (*core.Registration, error) {
+	r := core.Registration{TournamentID: tournamentID}
+	var at, roster string
+	var disqualified, checkedIn sql.NullString
+	err := row.Scan(&r.PlatformID, &r.PersonaName, &r.Seed, &r.GroupName, &at, &disqualified, &checkedIn, &roster)
+	if err != nil {
+		return nil, err
+	}
+	if r.CheckedInAt, err = parseNullTime(checkedIn); err != nil {
+		return nil, err
+	}
+	if r.RegisteredAt, err = parseTime(at); err != nil {
+		return nil, err
+	}
+	if r.DisqualifiedAt, err = parseNullTime(disqualified); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(roster), &r.Roster); err != nil {
+		return nil, err
+	}
+	captain := r.PlatformID
+	sort.Slice(r.Roster, func(i, j int) bool {
+		if (r.Roster[i] == captain) != (r.Roster[j] == captain) {
+			return r.Roster[i] == captain
+		}
+		return r.Roster[i] < r.Roster[j]
+	})
+	return &r, nil
 }
 
 // StartStage implements core.TournamentStore. The status change writes a
@@ -396,12 +412,13 @@ func (s *Arena) StartStage(ctx context.Context, t *core.Tournament, from, to cor
 		stmts = append(stmts, Stmt{SQL: q("insert_stage_match"), Args: append(matchInsertArgs(t, m, now),
 			sql.Named("token", token))})
 	}
-	if err := s.db.Batch(ctx, stmts...); err != nil {
-		return fmt.Errorf("store: unable to start %s: %w", to, err)
-	}
+	// The batch reads, as its last statement, whose step stands: one
+	// round trip.
 	var status, stored string
-	if err := s.db.queryRow(ctx, q("stage_token"), sql.Named("tournament", t.ID)).Scan(&status, &stored); err != nil {
-		return fmt.Errorf("store: unable to check stage: %w", err)
+	err = s.db.BatchRead(ctx, Stmt{SQL: q("stage_token"), Args: []any{sql.Named("tournament", t.ID)}},
+		[]any{&status, &stored}, stmts...)
+	if err != nil {
+		return fmt.Errorf("store: unable to start %s: %w", to, err)
 	}
 	if stored != token {
 		return core.Errorf(core.CodeInvalidTransition, "%s moved on concurrently", t.Slug)

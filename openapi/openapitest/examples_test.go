@@ -158,6 +158,8 @@ func conformingExamples() []example {
 		{"delete webhook", "DELETE", "/api/v1/admin/webhooks/wh_5a1e", 204, nil, ``},
 		{"webhook deliveries", "GET", "/api/v1/admin/webhooks/wh_5a1e/deliveries", 200, nil, `{"deliveries":[{"id":3,"seq":42,"webhookId":"msg_5a1e_42","state":"sent","attempts":2,"lastStatus":204,"latencyMs":31,"nextAttemptAt":"2026-11-01T12:01:30Z","createdAt":"2026-11-01T12:00:00Z","lastAttemptAt":"2026-11-01T12:00:30Z","sentAt":"2026-11-01T12:00:30Z"},{"id":4,"seq":43,"webhookId":"msg_5a1e_43","state":"pending","attempts":0,"lastStatus":0,"latencyMs":null,"nextAttemptAt":"2026-11-01T12:00:00Z","createdAt":"2026-11-01T12:00:00Z","lastAttemptAt":null,"sentAt":null}]}`},
 		{"replay webhook", "POST", "/api/v1/admin/webhooks/wh_5a1e/replay", 202, nil, `{"replayed":2}`},
+		{"test webhook", "POST", "/api/v1/admin/webhooks/wh_5a1e/test", 200, nil,
+			`{"webhookId":"test_0a1b2c3d4e5f60718293a4b5","delivered":false,"status":500,"durationMs":41,"problem":"answered 500 Internal Server Error"}`},
 		{"replay delivery", "POST", "/api/v1/admin/webhooks/wh_5a1e/deliveries/3/replay", 202, nil, `{"replayed":1}`},
 		{"webhook not found", "POST", "/api/v1/admin/webhooks/wh_none/deliveries/3/replay", 404, nil, `{"error":"not_found"}`},
 		{"admin unauthorized", "GET", "/api/v1/admin/api-keys", 401, nil, `{"error":"unauthorized"}`},

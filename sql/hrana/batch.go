@@ -22,6 +22,7 @@ type Statement struct {
 type Batcher interface {
 	Batch(ctx context.Context, stmts []Statement) error
 	BatchRead(ctx context.Context, stmts []Statement, read Statement) ([]driver.Value, error)
+	Read(ctx context.Context, stmts []Statement) ([][][]driver.Value, error)
 }
 
 // Batch runs stmts in one transaction, all of them or none, in one
@@ -47,25 +48,67 @@ func (c *conn) BatchRead(ctx context.Context, stmts []Statement, read Statement)
 }
 
 func (c *conn) batch(ctx context.Context, stmts []Statement, read *Statement) ([]driver.Value, error) {
+	if read != nil {
+		stmts = append(stmts[:len(stmts):len(stmts)], *read)
+	}
+	n := len(stmts)
+	results, err := c.transaction(ctx, beginSQL, stmts, func(i int) bool { return read != nil && i == n-1 })
+	if err != nil || read == nil || results[n-1] == nil || len(results[n-1].Rows) == 0 {
+		return nil, err
+	}
+	return decodeRow(results[n-1].Rows[0])
+}
+
+// Read runs stmts, each a query, in one request and one read transaction
+// (a Hrana batch of BEGIN, each statement run only if the one before
+// succeeded, COMMIT, and ROLLBACK when COMMIT did not run): every
+// statement sees the same snapshot. It returns each statement's rows, in
+// order. The first failing statement's error is a *BatchError.
+func (c *conn) Read(ctx context.Context, stmts []Statement) ([][][]driver.Value, error) {
+	if len(stmts) == 0 {
+		return nil, nil
+	}
+	results, err := c.transaction(ctx, "BEGIN", stmts, func(int) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	out := make([][][]driver.Value, len(stmts))
+	for i, r := range results {
+		if r == nil {
+			continue
+		}
+		out[i] = make([][]driver.Value, len(r.Rows))
+		for j, row := range r.Rows {
+			if out[i][j], err = decodeRow(row); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// transaction runs stmts in one request as one transaction opened with
+// begin: each statement only if the one before succeeded, COMMIT only if
+// the last did, ROLLBACK when BEGIN succeeded but COMMIT did not run or
+// failed. It returns the statements' results (rows where wantRows says
+// so).
+func (c *conn) transaction(ctx context.Context, begin string, stmts []Statement, wantRows func(i int) bool) ([]*stmtResult, error) {
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
 	if c.tx != nil {
 		return nil, errors.New("hrana: a batch cannot run inside an interactive transaction")
 	}
-	if read != nil {
-		stmts = append(stmts[:len(stmts):len(stmts)], *read)
-	}
 	n := len(stmts)
 	commit := n + 1
 	steps := make([]batchStep, 0, n+3)
-	steps = append(steps, batchStep{Stmt: stmt{SQL: beginSQL}})
+	steps = append(steps, batchStep{Stmt: stmt{SQL: begin}})
 	for i, st := range stmts {
 		s, err := batchStatement(st)
 		if err != nil {
 			return nil, fmt.Errorf("hrana: batch statement %d: %w", i+1, err)
 		}
-		s.WantRows = read != nil && i == n-1
+		s.WantRows = wantRows(i)
 		steps = append(steps, batchStep{Stmt: s, Condition: ptr(stepOK(i))})
 	}
 	steps = append(steps,
@@ -92,12 +135,14 @@ func (c *conn) batch(ctx context.Context, stmts []Statement, read *Statement) ([
 	if res.StepResults[commit] == nil {
 		return nil, errors.New("hrana: the server skipped the batch's COMMIT without an error")
 	}
-	if read == nil || res.StepResults[n] == nil || len(res.StepResults[n].Rows) == 0 {
-		return nil, nil
-	}
-	row := res.StepResults[n].Rows[0]
+	return res.StepResults[1 : n+1], nil
+}
+
+// decodeRow decodes one row's values.
+func decodeRow(row []value) ([]driver.Value, error) {
 	out := make([]driver.Value, len(row))
 	for i, v := range row {
+		var err error
 		if out[i], err = v.decode(); err != nil {
 			return nil, err
 		}

@@ -85,7 +85,7 @@ WHERE tournament_id = :tournament AND platform_id = :captain
 RETURNING platform_id
 
 -- name: stage_token
-SELECT status, transition_token FROM tournaments WHERE id = :tournament
+SELECT status, coalesce(transition_token, '') FROM tournaments WHERE id = :tournament
 
 -- name: insert_stage_match
 INSERT INTO matches (tournament_id, stage, round_label, round_number, group_name, bracket_slot, status,
@@ -258,3 +258,36 @@ SELECT value FROM arena_settings WHERE key = :key
 -- name: set_setting
 INSERT INTO arena_settings (key, value) VALUES (:key, :value)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value
+
+-- name: registered_players
+-- The profiles of a tournament's registered sides (their captains): the
+-- read model's names, read with its other parts (TournamentParts).
+SELECT p.platform_id, p.persona_name, p.avatar_url
+FROM players p JOIN registrations r ON r.platform_id = p.platform_id
+WHERE r.tournament_id = :tournament
+
+-- name: running_matches_where
+-- The front page's matches: those not resolved yet of the tournaments
+-- being played (FrontParts).
+WHERE m.status NOT IN {{resolved}}
+	AND m.tournament_id IN (SELECT id FROM tournaments WHERE status IN ('group_stage', 'playoffs'))
+
+-- name: running_players
+-- The profiles of the sides of running_matches_where's matches.
+SELECT p.platform_id, p.persona_name, p.avatar_url FROM players p
+WHERE p.platform_id IN (SELECT m.p1_platform_id FROM matches m
+		JOIN tournaments t ON t.id = m.tournament_id AND t.status IN ('group_stage', 'playoffs')
+		WHERE m.status NOT IN {{resolved}}
+	UNION SELECT m.p2_platform_id FROM matches m
+		JOIN tournaments t ON t.id = m.tournament_id AND t.status IN ('group_stage', 'playoffs')
+		WHERE m.status NOT IN {{resolved}})
+
+-- name: match_people
+-- The profiles a match's page names: its sides, their rosters and its
+-- casters (MatchParts).
+SELECT p.platform_id, p.persona_name, p.avatar_url FROM players p
+WHERE p.platform_id IN (SELECT p1_platform_id FROM matches WHERE id = :match
+	UNION SELECT p2_platform_id FROM matches WHERE id = :match
+	UNION SELECT r.platform_id FROM roster_members r JOIN matches m ON r.tournament_id = m.tournament_id
+		AND r.captain_id IN (m.p1_platform_id, m.p2_platform_id) WHERE m.id = :match
+	UNION SELECT platform_id FROM match_casters WHERE match_id = :match AND ended_at IS NULL)

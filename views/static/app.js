@@ -38,6 +38,9 @@
         // both fall on one day in the viewer's zone.
         o = other(el, false);
         f = o && sameDay(o, d) ? startOnly : full;
+      } else if (el.dataset.format === "clock") {
+        // A time of the day alone (the broadcast views' match lines).
+        f = timeOnly;
       } else if (el.dataset.format === "time") {
         // The end of a range: its date only when it differs from the start's.
         o = other(el, true);

@@ -1,10 +1,14 @@
 package arenatest
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,6 +26,7 @@ type CountingLibSQL struct {
 	mu    sync.Mutex
 	n     int
 	delay time.Duration
+	sqls  [][]string // each request's statements since Reset
 }
 
 // StartCountingLibSQL starts the server and its proxy; both stop when the
@@ -33,8 +38,11 @@ func StartCountingLibSQL(tb testing.TB) *CountingLibSQL {
 	c := &CountingLibSQL{}
 	proxy := httputil.NewSingleHostReverseProxy(backend)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		c.mu.Lock()
 		c.n++
+		c.sqls = append(c.sqls, statementsOf(body))
 		delay := c.delay
 		c.mu.Unlock()
 		time.Sleep(delay) // the request's way there
@@ -88,6 +96,7 @@ func (w *delayedWriter) Flush() {
 func (c *CountingLibSQL) Reset() {
 	c.mu.Lock()
 	c.n = 0
+	c.sqls = nil
 	c.mu.Unlock()
 }
 
@@ -96,4 +105,42 @@ func (c *CountingLibSQL) Count() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n
+}
+
+// Statements returns each request's SQL statements since Reset (their
+// first line, BEGIN and COMMIT left out): what a route's round trips were
+// spent on.
+func (c *CountingLibSQL) Statements() [][]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([][]string(nil), c.sqls...)
+}
+
+// statementsOf finds the "sql" strings of a Hrana request body.
+func statementsOf(body []byte) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if q, ok := v["sql"].(string); ok {
+				line, _, _ := strings.Cut(strings.TrimSpace(q), "\n")
+				if u := strings.ToUpper(line); !strings.HasPrefix(u, "BEGIN") && u != "COMMIT" && u != "ROLLBACK" {
+					out = append(out, line)
+				}
+			}
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	var v any
+	if json.Unmarshal(body, &v) == nil {
+		walk(v)
+	}
+	return out
 }

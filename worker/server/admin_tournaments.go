@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/core/tournamentview"
 	store "arena/sql"
 )
 
@@ -34,7 +35,8 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	s.writeAdminTournament(w, r, t, tour, http.StatusCreated)
+	v, err := tournamentview.New(tour)
+	s.writeAdminTournament(w, r, v, err, http.StatusCreated, nil)
 }
 
 // adminTournament is the full public tournament plus what only admins see.
@@ -59,16 +61,14 @@ type adminTournament struct {
 	Withdrawn []string `json:"withdrawn,omitempty"`
 }
 
-func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, t *Tenant, tour *core.Tournament, status int) {
-	s.writeAdminTournamentWithdrawn(w, r, t, tour, status, nil)
-}
-
-func (s *Server) writeAdminTournamentWithdrawn(w http.ResponseWriter, r *http.Request, t *Tenant, tour *core.Tournament, status int, withdrawn []string) {
-	full, err := fullTournament(r.Context(), t.Store, tour)
+// writeAdminTournament answers the admin's tournament object of the read
+// model v (or err, from reading it), with the sides a step withdrew.
+func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, v *tournamentview.Tournament, err error, status int, withdrawn []string) {
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
+	tour, full := v.Tournament, fullTournamentOf(v)
 	writeJSON(w, status, adminTournament{
 		tournamentFull: full, ID: tour.ID, Environment: string(tour.Environment), Season: optional(tour.SeasonSlug),
 		TeamMinPlayers: tour.TeamMinPlayers, TeamMaxPlayers: tour.TeamMaxPlayers, GroupCount: tour.GroupCount,
@@ -81,12 +81,8 @@ func (s *Server) writeAdminTournamentWithdrawn(w http.ResponseWriter, r *http.Re
 
 // handleAdminTournament shows any tournament, drafts included.
 func (s *Server) handleAdminTournament(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	s.writeAdminTournament(w, r, t, tour, http.StatusOK)
+	v, err := tournamentview.ReadAny(r.Context(), t.Store, r.PathValue("slug"))
+	s.writeAdminTournament(w, r, v, err, http.StatusOK, nil)
 }
 
 type statusRequest struct {
@@ -106,11 +102,8 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	if tour, err = t.Store.Tournament(ctx, tour.Slug); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	s.writeAdminTournamentWithdrawn(w, r, t, tour, http.StatusOK, withdrawn)
+	v, err := tournamentview.Build(ctx, t.Store, tour) // the row as the step left it
+	s.writeAdminTournament(w, r, v, err, http.StatusOK, withdrawn)
 }
 
 // PlacementPoints returns a function reading the arena's ladder points
@@ -171,5 +164,6 @@ func (s *Server) handleEditTournament(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	s.writeAdminTournament(w, r, t, edited, http.StatusOK)
+	v, err := tournamentview.Build(ctx, t.Store, edited)
+	s.writeAdminTournament(w, r, v, err, http.StatusOK, nil)
 }

@@ -27,7 +27,8 @@ func (s *Server) handleTournament(r *http.Request, t *Tenant, _ bool) (any, erro
 		return nil, err
 	}
 	full := fullTournamentOf(v)
-	return full, s.decorateCasters(r.Context(), t, v.Tournament, full)
+	s.decorateCasters(r.Context(), t, v, full)
+	return full, nil
 }
 
 // publicMatchView is the public match object of GET /api/v1/matches/{id}:
@@ -47,19 +48,12 @@ func (s *Server) handleMatch(r *http.Request, t *Tenant, _ bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := t.Store.Match(ctx, id)
+	parts, err := tournamentview.ReadMatch(ctx, t.Store, id)
 	if err != nil {
 		return nil, err
 	}
-	tour, err := tournamentview.MatchTournament(ctx, t.Store, m)
-	if err != nil {
-		return nil, err
-	}
-	profiles, err := t.Store.Players(ctx, []string{m.P1, m.P2})
-	if err != nil {
-		return nil, err
-	}
-	v := publicMatchView{matchView: playerBook(profiles).match(m)}
+	tour := parts.Tournament
+	v := publicMatchView{matchView: playerBook(parts.Players).match(&parts.State.Match)}
 	if tour.Format != core.FormatTitle {
 		v.Tournament = &tournamentRef{Slug: tour.Slug, Name: tour.Name}
 	}

@@ -239,6 +239,7 @@ func (s *Server) routes() {
 	s.adminRoute("DELETE /api/v1/admin/webhooks/{id}", s.handleDeleteSubscription)
 	s.adminRoute("GET /api/v1/admin/webhooks/{id}/deliveries", s.handleSubscriptionDeliveries)
 	s.adminRoute("POST /api/v1/admin/webhooks/{id}/replay", s.handleReplaySubscription)
+	s.adminRoute("POST /api/v1/admin/webhooks/{id}/test", s.handleTestSubscription)
 	s.adminRoute("POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/replay", s.handleReplayDelivery)
 
 	s.gameRoute("GET /api/v1/me/live-match", s.handleLiveMatch)

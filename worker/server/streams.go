@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/core/tournamentview"
 	store "arena/sql"
 	"arena/worker/streams"
 )
@@ -106,10 +107,11 @@ type matchStreamView struct {
 
 // decorateCasters adds each match's casters and POV streams, with live
 // badges, to a public tournament.
-func (s *Server) decorateCasters(ctx context.Context, t *Tenant, tour *core.Tournament, full *tournamentFull) error {
-	seats, povs, err := t.Store.TournamentCasters(ctx, tour.ID)
-	if err != nil || (len(seats) == 0 && len(povs) == 0) {
-		return err
+func (s *Server) decorateCasters(ctx context.Context, t *Tenant, v *tournamentview.Tournament, full *tournamentFull) {
+	tour := v.Tournament
+	seats, povs := v.Casters, v.Streams
+	if len(seats) == 0 && len(povs) == 0 {
+		return
 	}
 	live := s.LiveNow(ctx, t)
 	casters := map[int64][]core.CasterSeat{}
@@ -137,7 +139,6 @@ func (s *Server) decorateCasters(ctx context.Context, t *Tenant, tour *core.Tour
 	for i := range full.Bracket {
 		each(full.Bracket[i].Matches)
 	}
-	return nil
 }
 
 // pollStreams is the scheduled live poll (core.PollLive).

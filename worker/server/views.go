@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"time"
 
 	"arena/core"
@@ -204,16 +203,6 @@ func gameViewOf(g core.Game) gameView {
 		v.DecidedAt = &at
 	}
 	return v
-}
-
-// fullTournament reads t through the read model (tournamentview.Build)
-// and renders the spec's full tournament object.
-func fullTournament(ctx context.Context, st tournamentview.Store, t *core.Tournament) (*tournamentFull, error) {
-	v, err := tournamentview.Build(ctx, st, t)
-	if err != nil {
-		return nil, err
-	}
-	return fullTournamentOf(v), nil
 }
 
 // fullTournamentOf renders the read model as the spec's full tournament

@@ -291,6 +291,49 @@ func (s *Server) ReplayDelivery(ctx context.Context, t *Tenant, id string, deliv
 	return core.ReplayDelivery(ctx, t.Store, id, delivery, s.now())
 }
 
+// WebhookTestView is the answer of POST /api/v1/admin/webhooks/{id}/test:
+// what the receiver of the test event answered.
+type WebhookTestView struct {
+	WebhookID  string  `json:"webhookId"`
+	Delivered  bool    `json:"delivered"`
+	Status     *int    `json:"status"`     // null: no answer
+	DurationMS *int64  `json:"durationMs"` // null: no answer
+	Problem    *string `json:"problem"`    // null when delivered
+}
+
+// TestSubscription sends a test event to the subscription now
+// (core.SendTestEvent): the API's route and the webhooks page's button.
+func (s *Server) TestSubscription(ctx context.Context, t *Tenant, id string) (WebhookTestView, error) {
+	if id == core.ArenaAlertsSubscription {
+		return WebhookTestView{}, errAlertsWebhook
+	}
+	res, err := core.SendTestEvent(ctx, t.Store, t.Arena, s.webhooks, id, s.rand, s.wall)
+	if err != nil {
+		return WebhookTestView{}, err
+	}
+	v := WebhookTestView{WebhookID: res.WebhookID, Delivered: res.Delivered}
+	if res.Status > 0 {
+		ms := res.Latency.Milliseconds()
+		v.Status, v.DurationMS = &res.Status, &ms
+	}
+	if res.Problem != "" {
+		v.Problem = &res.Problem
+	}
+	return v, nil
+}
+
+// handleTestSubscription is POST /api/v1/admin/webhooks/{id}/test: 200
+// with what the receiver answered (2 round trips: the admin token, the
+// subscription).
+func (s *Server) handleTestSubscription(w http.ResponseWriter, r *http.Request, t *Tenant) {
+	v, err := s.TestSubscription(r.Context(), t, r.PathValue("id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
 // alertsSubscription is the arena's alert webhook as a subscription, or
 // nil when it has none.
 func alertsSubscription(ctx context.Context, st *store.Arena) (*SubscriptionView, error) {

@@ -124,9 +124,22 @@ func (s *Site) matchActions(r *http.Request, t *server.Tenant, l views.Layout, _
 // not play in it; MatchNothing: it is over). It reads the match's report only while
 // one can be pending.
 func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core.MatchState, viewer, next string) (*views.MatchActionsProps, error) {
+	var rep *core.MatchReport
+	if st.Status == core.MatchAwaitingResult && st.SideOf(viewer) != 0 {
+		var err error
+		if rep, err = t.Store.MatchReport(ctx, st.ID); err != nil {
+			return nil, err
+		}
+	}
+	return s.matchActionsOf(t, st, rep, viewer, next), nil
+}
+
+// matchActionsOf is matchActionsProps with the match's report read
+// already (nil: none).
+func (s *Site) matchActionsOf(t *server.Tenant, st *core.MatchState, rep *core.MatchReport, viewer, next string) *views.MatchActionsProps {
 	side := st.SideOf(viewer)
 	if side == 0 || st.P1 == "" || st.P2 == "" {
-		return nil, nil
+		return nil
 	}
 	now := s.srv.Now()
 	p := &views.MatchActionsProps{
@@ -157,10 +170,6 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 	case core.MatchLive:
 		p.State = views.MatchReport
 	case core.MatchAwaitingResult:
-		rep, err := t.Store.MatchReport(ctx, st.ID)
-		if err != nil {
-			return nil, err
-		}
 		if rep == nil || rep.Status != core.ReportPending {
 			p.State = views.MatchClientPending
 			break
@@ -181,5 +190,5 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 	default:
 		p.State = views.MatchNothing
 	}
-	return p, nil
+	return p
 }

@@ -185,6 +185,30 @@ func TestBroadcastViews(t *testing.T) {
 		assert.Contains(t, page.Body, "Winter Cup")
 		assert.Equal(t, http.StatusNotFound, b.Get(t, "/matches/999999/broadcast").Status)
 	})
+	t.Run("TimesAndGSLTables", func(t *testing.T) {
+		page := b.Get(t, "/tournaments/autumn-masters/broadcast")
+		assert.Regexp(t, `<span class="bm-when">open until <time datetime="[0-9T:Z-]+" data-format="clock">\d\d:\d\d UTC</time></span>`, page.Body,
+			"a match still to play says until when it is open")
+		assert.NotContains(t, page.Body, `<th class="num">Pts</th>`, "GSL groups: no points column")
+		assert.Contains(t, b.Get(t, "/tournaments/winter-cup/broadcast").Body, `<th class="num">Pts</th>`, "round-robin groups keep theirs")
+	})
+	t.Run("SwissRounds", func(t *testing.T) {
+		e.OpenCup(t, arenatest.Cup{Slug: "swiss-night", Format: "swiss", MaxPlayers: 5, Players: arenatest.CupPlayers(5), Seeded: true,
+			Fields: map[string]any{"smallFinal": false, "swissRounds": 3}})
+		e.SetStatus(t, "swiss-night", "registration_closed", "group_stage")
+		e.ResolveScheduled(t, "swiss-night", -1) // round 1; round 2 is paired
+		page := b.Get(t, "/tournaments/swiss-night/broadcast")
+		require.Equal(t, http.StatusOK, page.Status)
+		assert.Contains(t, page.Body, `aria-label="Swiss · Round 2 of 3"`, "the latest round")
+		assert.Contains(t, page.Body, `aria-label="Swiss standings"`, "then the standings")
+		assert.Equal(t, 5, strings.Count(page.Body, `<td class="name"><bdi>`), "every side in the standings")
+		assert.Equal(t, 2, strings.Count(page.Body, `<span class="bm-round">`), "round 2's two matches, the bye left out")
+		pinned := b.Get(t, "/tournaments/swiss-night/broadcast?round=round%201")
+		require.Equal(t, http.StatusOK, pinned.Status)
+		assert.Contains(t, pinned.Body, `aria-label="Swiss · Round 1 of 3"`, "?round= pins a Swiss round")
+		assert.Equal(t, 2, strings.Count(pinned.Body, `<span class="bm-round">`), "its decided matches too")
+		assert.Equal(t, http.StatusNotFound, b.Get(t, "/tournaments/swiss-night/broadcast?round=Round%203").Status, "not paired yet")
+	})
 	t.Run("DraftsAreNotShown", func(t *testing.T) {
 		e.Admin(t, "POST", "/api/v1/admin/tournaments", map[string]any{"name": "Secret Cup", "format": "playoffs_only", "maxPlayers": 4,
 			"registrationOpensAt": e.Now.Format(time.RFC3339), "registrationClosesAt": e.Now.Add(time.Hour).Format(time.RFC3339),

@@ -164,7 +164,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		}
 	}
 	names := map[string]string{}
-	for _, reg := range regs {
+	for _, reg := range core.RegistrationsBySeed(regs) {
 		names[reg.PlatformID] = reg.PersonaName
 		p.Registrations = append(p.Registrations, views.AdminRegistration{
 			PlatformID: reg.PlatformID, Name: reg.PersonaName, Seed: reg.Seed, Group: reg.GroupName,

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -168,6 +169,26 @@ func (s *Site) adminReplayDelivery(w http.ResponseWriter, r *http.Request, t *se
 		return
 	}
 	s.adminWebhookDone(w, r, t, v, s.srv.ReplayDelivery(r.Context(), t, id, delivery), webhookPagePath(id), "webhook-replayed")
+}
+
+// adminTestWebhook is POST /admin/webhooks/{id}/test: the webhook's page
+// with what its receiver answered to a test event (server.TestSubscription,
+// the API's route).
+func (s *Site) adminTestWebhook(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	res, err := s.srv.TestSubscription(r.Context(), t, r.PathValue("id"))
+	if err != nil {
+		s.adminWebhookDone(w, r, t, v, err, "", "")
+		return
+	}
+	s.adminRenderWebhook(w, r, t, v, http.StatusOK, views.AdminWebhookDeliveries{Notice: adminTestNotice(res)})
+}
+
+// adminTestNotice says what a test event's receiver answered.
+func adminTestNotice(res server.WebhookTestView) views.AdminNotice {
+	if res.Delivered {
+		return views.AdminNotice{Text: fmt.Sprintf("Test event delivered: the receiver answered %d in %d ms.", *res.Status, *res.DurationMS)}
+	}
+	return views.AdminNotice{Error: true, Text: "Test event not delivered: " + *res.Problem + "."}
 }
 
 func webhookPagePath(id string) string { return "/admin/webhooks/" + id }

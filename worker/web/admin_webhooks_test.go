@@ -122,6 +122,19 @@ func TestAdminWebhooksPages(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, c.Post(t, "/admin/webhooks/"+id+"/deliveries/999999/replay", nil).Status)
 	})
 
+	t.Run("TestEvent", func(t *testing.T) {
+		before := received.Load()
+		list := c.Get(t, "/admin/webhooks").Body
+		assert.Contains(t, list, `action="/admin/webhooks/`+id+`/test"`, "a button on the list")
+		res := c.Post(t, "/admin/webhooks/"+id+"/test", nil)
+		require.Equal(t, http.StatusOK, res.Status)
+		assert.Regexp(t, `Test event delivered: the receiver answered 204 in [0-9]+ ms\.`, res.Body)
+		assert.Equal(t, before+1, received.Load(), "sent at once")
+		assert.Equal(t, http.StatusNotFound, c.Post(t, "/admin/webhooks/wh_none/test", nil).Status)
+		assert.Equal(t, http.StatusForbidden, e.SignedIn(t, arenatest.Blaise).Post(t, "/admin/webhooks/"+id+"/test", nil).Status)
+		assert.Equal(t, before+1, received.Load(), "refused: nothing sent")
+	})
+
 	t.Run("PlayersAndOtherSitesCannot", func(t *testing.T) {
 		player := e.SignedIn(t, arenatest.Blaise)
 		assert.Equal(t, http.StatusForbidden, player.Get(t, "/admin/webhooks").Status)

@@ -61,7 +61,7 @@ func broadcastPinned(data *tournamentData, group, round string) ([]views.Broadca
 	if group != "" {
 		for _, g := range res.Groups {
 			if strings.EqualFold(g.Name, group) {
-				scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows}
+				scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows, NoPoints: res.GSL}
 				for _, m := range g.Matches {
 					scene.Matches = append(scene.Matches, broadcastSummary(m))
 				}
@@ -69,6 +69,13 @@ func broadcastPinned(data *tournamentData, group, round string) ([]views.Broadca
 			}
 		}
 		return nil, false
+	}
+	if sw := res.Swiss; sw != nil {
+		for _, rm := range sw.RoundMatches {
+			if strings.EqualFold(swissRoundTitle(rm.Number), round) {
+				return []views.BroadcastScene{swissScene(sw, rm, false)}, true
+			}
+		}
 	}
 	if res.Bracket == nil {
 		return nil, false
@@ -101,13 +108,24 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 		if g.Decided {
 			continue
 		}
-		scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows}
+		scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows, NoPoints: res.GSL}
 		for _, m := range g.Matches {
 			if m.Winner == 0 {
 				scene.Matches = append(scene.Matches, broadcastSummary(m))
 			}
 		}
 		scenes = append(scenes, scene)
+	}
+	var swissLast *views.BroadcastScene
+	if sw := res.Swiss; sw != nil && len(sw.RoundMatches) > 0 {
+		// The latest round (the first listed): what is left of it, then
+		// the standings; once it is played, the standings alone.
+		standings := swissStandings(sw)
+		if scene := swissScene(sw, sw.RoundMatches[0], true); len(scene.Matches) > 0 {
+			scenes = append(scenes, scene, standings)
+		} else {
+			swissLast = &standings
+		}
 	}
 	var lastPlayed *views.BroadcastScene
 	if res.Bracket != nil {
@@ -134,6 +152,8 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 		return []views.BroadcastScene{{Title: "Podium", Podium: res.Podium}}
 	case lastPlayed != nil:
 		return []views.BroadcastScene{*lastPlayed}
+	case swissLast != nil:
+		return []views.BroadcastScene{*swissLast}
 	case len(res.Groups) > 0:
 		g := res.Groups[len(res.Groups)-1]
 		return []views.BroadcastScene{{Title: "Group " + g.Name, Rows: g.Rows}}
@@ -145,6 +165,40 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 	return []views.BroadcastScene{{Title: "Players", Players: players}}
 }
 
+// swissRoundTitle is a Swiss round as the broadcast names it, and as
+// ?round= pins it: "Round 3".
+func swissRoundTitle(n int) string { return "Round " + strconv.Itoa(n) }
+
+// broadcastStandingsRows is how many of the Swiss standings' rows a
+// scene shows: the top of the table, within the 1080-pixel canvas.
+const broadcastStandingsRows = 10
+
+// swissStandings is the Swiss standings' scene: its top rows.
+func swissStandings(sw *views.SwissStage) views.BroadcastScene {
+	scene := views.BroadcastScene{Title: "Swiss standings"}
+	if len(sw.Rows) > broadcastStandingsRows {
+		scene.Title = "Swiss standings · top " + strconv.Itoa(broadcastStandingsRows)
+	}
+	for _, r := range sw.Rows[:min(len(sw.Rows), broadcastStandingsRows)] {
+		scene.Rows = append(scene.Rows, views.StandingRow{Rank: r.Rank, Player: r.Player, Played: r.Played,
+			Wins: r.Wins, Losses: r.Losses, Points: r.Points, Advances: r.Advances})
+	}
+	return scene
+}
+
+// swissScene is a Swiss round's scene: its matches (only those left to
+// play, with open).
+func swissScene(sw *views.SwissStage, rm views.SwissRoundMatches, open bool) views.BroadcastScene {
+	scene := views.BroadcastScene{Title: "Swiss · " + swissRoundTitle(rm.Number) + " of " + strconv.Itoa(sw.Rounds)}
+	for _, m := range rm.Matches {
+		if m.P2 == nil || (open && m.Winner != 0) {
+			continue // a bye, or decided
+		}
+		scene.Matches = append(scene.Matches, broadcastSummary(m))
+	}
+	return scene
+}
+
 // broadcastRound is a bracket round's scene: its matches, byes left out.
 func broadcastRound(col views.BracketColumn) views.BroadcastScene {
 	scene := views.BroadcastScene{Title: col.Label}
@@ -153,7 +207,8 @@ func broadcastRound(col views.BracketColumn) views.BroadcastScene {
 			continue
 		}
 		m := views.BroadcastMatch{ID: b.ID, Round: col.Label, Status: b.Status, Score: b.Score,
-			P1: broadcastSeat(b.Seats[0]), P2: broadcastSeat(b.Seats[1]), BestOf: b.BestOf}
+			P1: broadcastSeat(b.Seats[0]), P2: broadcastSeat(b.Seats[1]), BestOf: b.BestOf,
+			Window: b.Window, OpensAt: b.OpensAt, ClosesAt: b.ClosesAt}
 		switch {
 		case b.Seats[0].Winner:
 			m.Winner = 1
@@ -173,7 +228,8 @@ func broadcastSeat(seat views.BracketSeat) string {
 }
 
 func broadcastSummary(m views.MatchSummary) views.BroadcastMatch {
-	out := views.BroadcastMatch{ID: m.ID, Round: m.Round, Status: m.Status, Winner: m.Winner, Score: m.Score}
+	out := views.BroadcastMatch{ID: m.ID, Round: m.Round, Status: m.Status, Winner: m.Winner, Score: m.Score,
+		Window: m.Window, OpensAt: m.OpensAt, ClosesAt: m.ClosesAt}
 	if m.IsSeries() {
 		out.BestOf = m.BestOf
 		if out.Score == nil && m.Series.P1+m.Series.P2 > 0 {

@@ -106,16 +106,18 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 	if tour != nil {
 		n.Tournament = tour.Name
 	}
-	states, err := t.Store.PlayerMatches(ctx, viewer, nextStatuses...)
+	// The viewer's things in one read (playerview): their matches with
+	// their reports, their sides' captains and check-ins, the names.
+	mineRead, err := t.Store.ViewerParts(ctx, viewer, nextStatuses...)
 	if err != nil {
 		return n, err
 	}
+	states := mineRead.Matches
 	type pending struct {
 		st      *core.MatchState
 		actions *views.MatchActionsProps
 	}
 	var mine []pending
-	var ids []string
 	for i := range states {
 		st := &states[i]
 		if tour != nil && st.TournamentID != tour.ID {
@@ -124,16 +126,12 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 		if st.Status == core.MatchScheduled && st.Window(now) == core.WindowClosed {
 			continue // the admin's now
 		}
-		p, err := s.matchActionsProps(ctx, t, st, viewer, page)
-		if err != nil {
-			return n, err
-		}
+		p := s.matchActionsOf(t, st, mineRead.Reports[st.ID], viewer, page)
 		if p == nil {
 			continue
 		}
 		p.Fresh = freshMatch(r, st.ID)
 		mine = append(mine, pending{st, p})
-		ids = append(ids, st.P1, st.P2)
 	}
 	// Whatever waits on the viewer first, then what waits on the other
 	// side, then windows opening later; soonest first within each.
@@ -142,10 +140,7 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 			a.st.ClosesAt.Compare(b.st.ClosesAt), cmp.Compare(a.st.ID, b.st.ID))
 	})
 	mine = mine[:min(len(mine), nextMatchLimit)]
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		return n, err
-	}
+	book := publicBook(mineRead.Players)
 	for _, m := range mine {
 		side := m.st.SideOf(viewer)
 		opponent := m.st.P2
@@ -159,10 +154,7 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 	if tour != nil {
 		return n, nil
 	}
-	captains, err := t.Store.RosterCaptains(ctx, viewer)
-	if err != nil {
-		return n, err
-	}
+	captains := mineRead.Captains
 	registerable := 0
 	for i := range list {
 		tr := &list[i]
@@ -171,21 +163,11 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 		case entered && (tr.Status == core.StatusRegistrationOpen || tr.Status == core.StatusRegistrationClosed):
 			e := views.NextEntry{Tournament: publicCard(tr, now), State: views.EntryRegistered}
 			if tr.CheckInOpenAt(now) {
-				// Only while check-in is open: one read of its sides.
-				regs, err := t.Store.Registrations(ctx, tr.ID)
-				if err != nil {
-					return n, err
-				}
-				side := core.SideOfPlayer(regs, viewer)
-				e.CheckInDue = side != nil && side.CheckedInAt == nil
+				checkedIn, registered := mineRead.CheckedIn[tr.ID]
+				e.CheckInDue = registered && !checkedIn
 			}
 			if captain != viewer {
 				e.CaptainName = book.player(captain).Name
-				if _, ok := book[captain]; !ok {
-					if p, err := t.Store.Player(ctx, captain); err == nil {
-						e.CaptainName = orPlaceholder(p.PersonaName, captain)
-					}
-				}
 			}
 			n.Entries = append(n.Entries, e)
 		case !entered && tr.RegistrationOpenAt(now) && tr.PlayerCount < tr.MaxPlayers && !tr.IsTeam() && registerable < nextRegisterLimit:

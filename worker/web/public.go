@@ -105,10 +105,11 @@ func (s *Site) homeListsNow(r *http.Request, t *server.Tenant, now time.Time) (*
 
 func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*homeLists, error) {
 	ctx := r.Context()
-	list, err := t.Store.Tournaments(ctx, false)
+	parts, err := t.Store.FrontParts(ctx)
 	if err != nil {
 		return nil, err
 	}
+	list := parts.Tournaments
 	type found struct {
 		m    core.Match
 		tour views.TournamentRef
@@ -117,11 +118,8 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 	// players' own views): a match on stream is being played, whatever its
 	// players pressed.
 	onStream := map[int64][]string{}
-	if liveSet := s.srv.LiveNow(ctx, t); len(liveSet) > 0 {
-		seats, povs, err := t.Store.ActiveCasting(ctx)
-		if err != nil {
-			return nil, err
-		}
+	if liveSet := core.FreshLive(parts.Live, parts.LivePolledAt, now); len(liveSet) > 0 {
+		seats, povs := parts.Casters, parts.Streams
 		for _, c := range seats {
 			if _, on := liveSet[c.StreamLogin]; on {
 				onStream[c.MatchID] = append(onStream[c.MatchID], c.StreamLogin)
@@ -134,27 +132,21 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 		}
 	}
 	var live, open, upcoming []found
-	for i := range list {
-		tour := &list[i]
-		if tour.Status != core.StatusGroupStage && tour.Status != core.StatusPlayoffs {
-			continue
-		}
-		matches, err := t.Store.Matches(ctx, tour.ID)
-		if err != nil {
-			return nil, err
-		}
-		ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
-		for _, m := range matches {
-			switch {
-			case m.Status == core.MatchLive || m.Status == core.MatchAwaitingResult,
-				len(onStream[m.ID]) > 0 && !m.Status.Resolved():
-				live = append(live, found{m, ref})
-			case m.Status != core.MatchScheduled || m.P1 == "" || m.P2 == "":
-			case m.Window(now) == core.WindowOpen:
-				open = append(open, found{m, ref})
-			case m.Window(now) == core.WindowBefore:
-				upcoming = append(upcoming, found{m, ref})
-			}
+	refs := map[int64]views.TournamentRef{}
+	for _, tour := range list {
+		refs[tour.ID] = views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
+	}
+	for _, m := range parts.Matches {
+		ref := refs[m.TournamentID]
+		switch {
+		case m.Status == core.MatchLive || m.Status == core.MatchAwaitingResult,
+			len(onStream[m.ID]) > 0 && !m.Status.Resolved():
+			live = append(live, found{m, ref})
+		case m.Status != core.MatchScheduled || m.P1 == "" || m.P2 == "":
+		case m.Window(now) == core.WindowOpen:
+			open = append(open, found{m, ref})
+		case m.Window(now) == core.WindowBefore:
+			upcoming = append(upcoming, found{m, ref})
 		}
 	}
 	byClose := func(a, b found) int { return cmp.Or(a.m.ClosesAt.Compare(b.m.ClosesAt), cmp.Compare(a.m.ID, b.m.ID)) }
@@ -164,14 +156,7 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 		return cmp.Or(a.m.OpensAt.Compare(b.m.OpensAt), cmp.Compare(a.m.ID, b.m.ID))
 	})
 	live, open, upcoming = live[:min(len(live), homeLiveLimit)], open[:min(len(open), homeOpenLimit)], upcoming[:min(len(upcoming), homeUpcomingLimit)]
-	var ids []string
-	for _, f := range slices.Concat(live, open, upcoming) {
-		ids = append(ids, f.m.P1, f.m.P2)
-	}
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		return nil, err
-	}
+	book := publicBook(parts.Players)
 	out := &homeLists{tournaments: list, sections: publicSections(list, now)}
 	for _, f := range live {
 		sum := book.summary(&f.m, f.tour, now)

@@ -16,44 +16,42 @@ import (
 // malformed or unknown id, or a draft's match, answers the 404 page (ok
 // false).
 func (s *Site) matchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant) (st *core.MatchState, tour *core.Tournament, book publicBook, from int64, ok bool) {
-	ctx := r.Context()
+	parts, book, ok := s.matchRead(w, r, t)
+	if !ok {
+		return nil, nil, nil, 0, false
+	}
+	return parts.State, parts.Tournament, book, parts.LogSeq, true
+}
+
+// matchRead reads the {id} match of a public tournament with everything
+// its page shows, in one read (tournamentview.ReadMatch), and the book of
+// the people it names; a malformed or unknown id, or a draft's match,
+// answers the 404 page (ok false).
+func (s *Site) matchRead(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*tournamentview.MatchParts, publicBook, bool) {
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return nil, nil, nil, 0, false
+		return nil, nil, false
 	}
-	st, from, err = t.Store.MatchStateAndLogSeq(ctx, id)
+	parts, err := tournamentview.ReadMatch(r.Context(), t.Store, id)
 	if core.ErrorCode(err) == core.CodeMatchNotFound {
 		s.publicNotFound(w, r, t, "There is no match here.")
-		return nil, nil, nil, 0, false
+		return nil, nil, false
 	}
 	if err != nil {
 		s.fail(w, r, t, err)
-		return nil, nil, nil, 0, false
+		return nil, nil, false
 	}
-	tour, err = tournamentview.MatchTournament(ctx, t.Store, &st.Match)
-	if code := core.ErrorCode(err); code == core.CodeTournamentNotFound || code == core.CodeMatchNotFound {
-		s.publicNotFound(w, r, t, "There is no match here.")
-		return nil, nil, nil, 0, false
-	}
-	if err != nil {
-		s.fail(w, r, t, err)
-		return nil, nil, nil, 0, false
-	}
-	book, err = publicPlayers(ctx, t, append([]string{st.P1, st.P2}, append(st.P1Roster, st.P2Roster...)...))
-	if err != nil {
-		s.fail(w, r, t, err)
-		return nil, nil, nil, 0, false
-	}
-	return st, tour, book, from, true
+	return parts, publicBook(parts.Players), true
 }
 
 // matchPage shows one match of a public tournament.
 func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	st, tour, book, from, ok := s.matchFor(w, r, t)
+	parts, book, ok := s.matchRead(w, r, t)
 	if !ok {
 		return
 	}
+	st, tour, from := parts.State, parts.Tournament, parts.LogSeq
 	l := s.layout(r, t, publicMatchTitle(book, &st.Match))
 	l.Share = s.share(r, "", publicMatchDescription(book, st, tour))
 	p := views.MatchPage{Layout: l, Match: s.matchDetail(st, tour, book)}
@@ -63,7 +61,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		return
 	}
 	p.Live = region
-	if err := s.matchWatch(r, t, st, book, &p); err != nil {
+	if err := s.matchWatch(r, t, parts, book, &p); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}

@@ -214,7 +214,7 @@ func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *v
 		for _, bx := range col.Boxes {
 			m := bx.Match
 			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score),
-				Window: string(m.Window(now)), Position: bx.Position}
+				Window: string(m.Window(now)), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Position: bx.Position}
 			if n := m.SeriesLen(); n > 1 {
 				box.BestOf = n
 				if so := m.Series(); box.Score == nil && so.P1+so.P2 > 0 {

@@ -131,6 +131,7 @@ func (s *Site) routes() {
 	s.adminAction("POST /admin/webhooks/{id}/paused", s.adminPauseWebhook)
 	s.adminAction("POST /admin/webhooks/{id}/delete", s.adminDeleteWebhook)
 	s.adminAction("POST /admin/webhooks/{id}/replay", s.adminReplayWebhook)
+	s.adminAction("POST /admin/webhooks/{id}/test", s.adminTestWebhook)
 	s.adminAction("POST /admin/webhooks/{id}/deliveries/{deliveryId}/replay", s.adminReplayDelivery)
 
 	s.adminPage("GET /admin/settings", s.adminSettings)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/core/tournamentview"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -133,31 +134,13 @@ func (s *Site) followButton(r *http.Request, t *server.Tenant, kind, target, pag
 
 // matchWatch fills a match page's casters and POV streams (live badges
 // from the arena's live set) and the viewer's casting box.
-func (s *Site) matchWatch(r *http.Request, t *server.Tenant, st *core.MatchState, book publicBook, p *views.MatchPage) error {
+func (s *Site) matchWatch(r *http.Request, t *server.Tenant, parts *tournamentview.MatchParts, book publicBook, p *views.MatchPage) error {
 	ctx := r.Context()
-	seats, err := t.Store.Casters(ctx, st.ID)
-	if err != nil {
-		return err
-	}
-	povs, err := t.Store.MatchStreams(ctx, st.ID)
-	if err != nil {
-		return err
-	}
-	live := map[string]core.LiveStream{}
-	if len(seats) > 0 || len(povs) > 0 {
-		live = s.srv.LiveNow(ctx, t)
-	}
+	st, seats, povs := parts.State, parts.Casters, parts.Streams
+	live := core.FreshLive(parts.Live, parts.LivePolledAt, s.srv.Now())
 	// embeddable is the stream the page offers to play: the first live
 	// caster's, else the first live player's own view.
 	var embeddable string
-	casterIDs := make([]string, 0, len(seats))
-	for _, c := range seats {
-		casterIDs = append(casterIDs, c.PlatformID)
-	}
-	names, err := publicPlayers(ctx, t, casterIDs)
-	if err != nil {
-		return err
-	}
 	v := s.viewer(ctx, r, t)
 	cast := views.CastActionsProps{MatchID: st.ID, Next: "/matches/" + strconv.FormatInt(st.ID, 10), Visitor: v == nil,
 		Open: st.Tournament.AllowSpectators && !st.Status.Resolved(), Decided: st.Status.Resolved()}
@@ -168,7 +151,7 @@ func (s *Site) matchWatch(r *http.Request, t *server.Tenant, st *core.MatchState
 		for _, c := range seats {
 			name := c.StreamLogin
 			if c.PlatformID != "" {
-				name = names.player(c.PlatformID).Name + " (" + c.StreamLogin + ")"
+				name = book.player(c.PlatformID).Name + " (" + c.StreamLogin + ")" // the casters are in the match's book
 			}
 			_, on := live[c.StreamLogin]
 			p.Casters = append(p.Casters, views.Caster{Name: name, StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source, Live: on})

@@ -86,6 +86,7 @@ func TestAMatchWorthWatching(t *testing.T) {
 		assert.NotContains(t, page.Body, "<iframe", "nothing loads before the click")
 		assert.Contains(t, page.Body, `<button type="button" class="embed-play" hidden>`, "the play button: the script shows it")
 		assert.Contains(t, page.Body, `href="https://www.twitch.tv/sophie_casts"`, "the link out")
+		assert.Contains(t, page.Body, "Sophie Wilson (sophie_casts)", "the caster by name and channel")
 		csp := page.Header.Get("Content-Security-Policy")
 		assert.Contains(t, csp, "frame-src 'self' https://player.twitch.tv")
 		assert.Contains(t, csp, "frame-ancestors 'none'")
