@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/base64"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,22 +10,14 @@ import (
 	"arena/client"
 )
 
-// exitReceiptInvalid: verify-receipt's receipt does not verify (the
-// other statuses are verify-log's: 2 usage, 3 the key could not be
-// fetched).
-const exitReceiptInvalid = 1
-
-// verifyReceipt is the verify-receipt command: it checks a match's
-// receipt (a .tlog-proof file) offline against the arena's log key
-// (--key, or fetched from --base's GET /api/v1) and prints the event it
-// proves as one JSON line.
+// verifyReceipt is the verify-receipt command: it checks a receipt (a
+// .tlog-proof file; client.VerifyReceiptOf) with the arena's log key
+// (--key, or --base's GET /api/v1) and prints what it proves as one JSON
+// line: index, tree size, root, origin, verified and the entry.
 func verifyReceipt(ctx context.Context, base string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify-receipt", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&base, "base", base, "arena origin (its GET /api/v1 gives the log key when --key is not given)")
-	keyFlag := fs.String("key", "", "the arena's log public key (log.publicKey, base64): verify offline")
-	origin := fs.String("origin", "", "the log's origin (log.origin, <first host>/log); default: the checkpoint's, which the key's signature covers")
-	apiKey := fs.String("api-key", os.Getenv("ARENA_API_KEY"), "a public-API key of the arena (default $ARENA_API_KEY)")
+	f := addTlogFlags(fs, base)
 	// The file may come before or after the flags.
 	var file string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
@@ -47,40 +36,10 @@ func verifyReceipt(ctx context.Context, base string, args []string, stdout, stde
 		fmt.Fprintln(stderr, err)
 		return usageError(stdout)
 	}
-	var pub ed25519.PublicKey
-	if *keyFlag != "" {
-		raw, err := base64.StdEncoding.DecodeString(*keyFlag)
-		if err != nil || len(raw) != ed25519.PublicKeySize {
-			fmt.Fprintln(stderr, "verify-receipt: --key is not a base64 Ed25519 public key")
-			return usageError(stdout)
-		}
-		pub = raw
-	} else {
-		settings := client.NewSettings(base)
-		settings.Enabled = false
-		c, err := client.New(settings, client.Deps{Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return usageError(stdout)
-		}
-		o, key, err := c.LogKey(ctx, client.VerifyLogOptions{APIKey: *apiKey})
-		if err != nil {
-			failure(stdout, stderr, err)
-			return exitNoFetch
-		}
-		pub = key
-		if *origin == "" {
-			*origin = o
-		}
+	c, opts, ok := f.client(stderr)
+	if !ok {
+		return usageError(stdout)
 	}
-	e, err := client.VerifyReceipt(receipt, *origin, pub)
-	if err != nil {
-		failure(stdout, stderr, err)
-		if errors.Is(err, client.ErrReceiptInvalid) {
-			return exitReceiptInvalid
-		}
-		return exitNoFetch
-	}
-	writeLine(stdout, e)
-	return 0
+	r, err := c.VerifyReceiptOf(ctx, receipt, opts)
+	return verified(stdout, stderr, r, err, client.ErrReceiptInvalid)
 }

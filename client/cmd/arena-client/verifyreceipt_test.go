@@ -63,9 +63,16 @@ func TestVerifyReceipt(t *testing.T) {
 	}
 	code, out, errs := verify("verify-receipt", file, "--base", a.URL)
 	require.Equal(t, 0, code, errs)
-	var e core.LogEvent
-	require.NoError(t, json.Unmarshal([]byte(out), &e))
+	var proved struct {
+		Index, TreeSize int64
+		Verified        bool
+		Entry           core.LogEvent
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &proved))
+	e := proved.Entry
+	assert.True(t, proved.Verified)
 	assert.Equal(t, decided, *e.MatchID)
+	assert.Equal(t, e.Seq-1, proved.Index, "the entry of seq n is the tree's leaf n-1")
 	code, _, errs = verify("verify-receipt", "--key", meta.Log.PublicKey, file)
 	require.Equal(t, 0, code, errs)
 
@@ -99,10 +106,10 @@ func TestVerifyReceipt(t *testing.T) {
 	assert.Equal(t, 3, code, "the key could not be fetched")
 }
 
-// TestVerifyLogChecksTheTree: verify-log checks the walked events against
-// the signed checkpoint through the tiles: a proxy that alters a tile,
-// or the checkpoint, makes it refuse the log; the untouched arena
-// verifies through the same proxy.
+// TestVerifyLogChecksTheTree: verify-log checks the entry bundles and
+// hash tiles against the signed checkpoint: a proxy that alters an entry
+// bundle, a hash tile or the checkpoint makes it refuse the log; the
+// untouched arena verifies through the same proxy.
 func TestVerifyLogChecksTheTree(t *testing.T) {
 	a := arenatest.New(t, arenatest.Options{NoSite: true})
 	target, err := url.Parse(a.URL)
@@ -136,7 +143,7 @@ func TestVerifyLogChecksTheTree(t *testing.T) {
 	}
 	code, out := verify()
 	require.Equal(t, 0, code, out)
-	for _, path := range []string{"/log/tile/0/", "/log/checkpoint"} {
+	for _, path := range []string{"/log/tile/entries/", "/log/tile/0/", "/log/checkpoint"} {
 		alter.Store(path)
 		code, out := verify()
 		assert.Equal(t, 1, code, "%s altered: %s", path, out)
