@@ -2,163 +2,33 @@ package client
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-
-	"arena/core"
 )
 
-// verifyLogPage is how many events VerifyLog reads a request: the log's
-// largest page (core.EventLogMaxLimit), so a long log costs as few reads
-// of the public rate limit as it can.
-const verifyLogPage = core.EventLogMaxLimit
+// The arena's public reads the log's checks make (VerifyTiles,
+// VerifyReceiptOf): no ticket, an API key when given, a 429 read again
+// after its Retry-After.
 
-// DefaultReadRetries is how many times VerifyLog repeats a read answered
-// 429 rate_limited before it gives up (VerifyLogOptions.Retries).
+// DefaultReadRetries is how many times a public read answered 429
+// rate_limited is repeated before it gives up (TlogOptions.Retries).
 const DefaultReadRetries = 5
 
 // maxRetryAfter bounds one wait on a 429's Retry-After.
 const maxRetryAfter = 120 * time.Second
 
-// VerifyLogOptions are VerifyLog's inputs; the zero value verifies the
-// whole log anonymously.
-type VerifyLogOptions struct {
-	// Saved is a head saved by an earlier check (nil for none): it must
-	// be signed, and the log must still hold its event unchanged. The
-	// walk then starts at its seq: the events before it were checked
-	// when it was saved.
-	Saved *core.LogHead
-	// APIKey, when set, is a public-API key of the arena
-	// (apikey_<id>_<secret>), sent as "Authorization: Bearer <key>": the
-	// reads then count against the key's limit, not the anonymous one.
-	APIKey string
-	// Retries is how many times a read answered 429 is repeated, after
-	// its Retry-After (at most two minutes; 1 s when absent); 0 is
-	// DefaultReadRetries, negative none.
-	Retries int
-}
-
-// VerifyLog checks the arena's public event log (docs/events.md): it reads
-// the signed head, checks its signature with the arena's public key (the
-// meta object's log.publicKey), and walks the log to the head recomputing
-// every hash and prevHash link: from its first event, or, given a saved
-// head (opts.Saved), from the saved head's event, which must be in the
-// log unchanged (its hash and time) and signed: the log then still
-// extends what was saved. It returns the head it verified (worth saving
-// for the next check).
-//
-// A log, head or saved head that does not verify is ErrLogInvalid; a read
-// that failed (network, a status other than 200 after the 429 retries, an
-// answer of the wrong shape) is returned as is: the log could not be
-// fetched, which says nothing of its integrity.
-func (c *Client) VerifyLog(ctx context.Context, opts VerifyLogOptions) (core.LogHead, error) {
-	saved := opts.Saved
-	var meta struct {
-		Tenant struct {
-			Slug string `json:"slug"`
-		} `json:"tenant"`
-		Log struct {
-			PublicKey string `json:"publicKey"`
-		} `json:"log"`
-	}
-	if err := c.publicRead(ctx, "/api/v1", opts, &meta); err != nil {
-		return core.LogHead{}, err
-	}
-	pub, err := base64.StdEncoding.DecodeString(meta.Log.PublicKey)
-	if err != nil || len(pub) != ed25519.PublicKeySize {
-		return core.LogHead{}, fmt.Errorf("%w: the arena's log.publicKey is not a base64 Ed25519 key", ErrBadResponse)
-	}
-	var head core.LogHead
-	if err := c.publicRead(ctx, "/api/v1/events/head", opts, &head); err != nil {
-		return core.LogHead{}, err
-	}
-	if err := core.VerifyHead(pub, meta.Tenant.Slug, head); err != nil {
-		return core.LogHead{}, invalid(err)
-	}
-	if head.Seq == 0 && head.Hash != core.GenesisHash {
-		return core.LogHead{}, invalid(fmt.Errorf("event log: the empty log's head hash is not %s", core.GenesisHash))
-	}
-	seq, prev := int64(0), core.GenesisHash
-	if saved != nil {
-		if err := core.VerifyHead(pub, meta.Tenant.Slug, *saved); err != nil {
-			return core.LogHead{}, invalid(fmt.Errorf("the saved head: %w", err))
-		}
-		if saved.Seq > head.Seq {
-			return core.LogHead{}, invalid(fmt.Errorf("event log: the saved head (seq %d) is past the arena's head (seq %d)", saved.Seq, head.Seq))
-		}
-		if saved.Seq == 0 && saved.Hash != core.GenesisHash {
-			return core.LogHead{}, invalid(fmt.Errorf("event log: the saved empty head's hash is not %s", core.GenesisHash))
-		}
-		if saved.Seq > 0 {
-			// Start at the saved head's own event: its hash must be the
-			// one saved, and the walk links on from it.
-			var page core.EventLogPage
-			path := fmt.Sprintf("/api/v1/events?after=%d&limit=1", saved.Seq-1)
-			if err := c.publicRead(ctx, path, opts, &page); err != nil {
-				return core.LogHead{}, err
-			}
-			if len(page.Events) == 0 || page.Events[0].Seq != saved.Seq {
-				return core.LogHead{}, invalid(fmt.Errorf("event log: the log has no event %d, the saved head's", saved.Seq))
-			}
-			e := page.Events[0]
-			if e.Hash != saved.Hash || e.At != saved.At {
-				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the saved head signed", e.Seq))
-			}
-			if err := core.VerifyChain(e.Seq-1, e.PrevHash, page.Events[:1]); err != nil {
-				return core.LogHead{}, invalid(err)
-			}
-			if e.Seq == head.Seq && (e.Hash != head.Hash || e.At != head.At) {
-				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the head signed", e.Seq))
-			}
-			seq, prev = e.Seq, e.Hash
-		}
-	}
-	for seq < head.Seq {
-		var page core.EventLogPage
-		if err := c.publicRead(ctx, fmt.Sprintf("/api/v1/events?after=%d&limit=%d", seq, verifyLogPage), opts, &page); err != nil {
-			return core.LogHead{}, err
-		}
-		if len(page.Events) == 0 {
-			return core.LogHead{}, invalid(fmt.Errorf("event log: the log ends at seq %d, before its head (seq %d)", seq, head.Seq))
-		}
-		// Events appended after the head was read are not checked.
-		events := page.Events
-		for i, e := range events {
-			if e.Seq > head.Seq {
-				events = events[:i]
-				break
-			}
-		}
-		if len(events) == 0 {
-			return core.LogHead{}, invalid(fmt.Errorf("event log: the page after seq %d starts past the head (seq %d)", seq, head.Seq))
-		}
-		if err := core.VerifyChain(seq, prev, events); err != nil {
-			return core.LogHead{}, invalid(err)
-		}
-		for _, e := range events {
-			if e.Seq == head.Seq && (e.Hash != head.Hash || e.At != head.At) {
-				return core.LogHead{}, invalid(fmt.Errorf("event log: event %d is not the one the head signed", e.Seq))
-			}
-		}
-		seq, prev = events[len(events)-1].Seq, events[len(events)-1].Hash
-	}
-	return head, nil
-}
-
-// publicRead performs a public read (no ticket; the API key of opts when
-// set) and decodes its 200 answer. A 429 is repeated after its
-// Retry-After, up to opts.Retries times.
-func (c *Client) publicRead(ctx context.Context, path string, opts VerifyLogOptions, out any) error {
+// publicRead performs a public read (no ticket; the API key when set) and
+// decodes its 200 answer (a *[]byte takes the body as is). A 429 is
+// repeated after its Retry-After, up to retries times (0:
+// DefaultReadRetries, negative: none).
+func (c *Client) publicRead(ctx context.Context, path, apiKey string, retries int, out any) error {
 	auth := ""
-	if opts.APIKey != "" {
-		auth = "Bearer " + opts.APIKey
+	if apiKey != "" {
+		auth = "Bearer " + apiKey
 	}
-	retries := opts.Retries
 	if retries == 0 {
 		retries = DefaultReadRetries
 	}
@@ -174,6 +44,13 @@ func (c *Client) publicRead(ctx context.Context, path string, opts VerifyLogOpti
 				return err
 			}
 			continue
+		}
+		if raw, ok := out.(*[]byte); ok {
+			if status != http.StatusOK {
+				return apiError(http.MethodGet, path, status, data)
+			}
+			*raw = data
+			return nil
 		}
 		_, err = decodeAnswer(http.MethodGet, path, status, data, out)
 		return err

@@ -160,10 +160,14 @@ type EventLogStore interface {
 	LastSealed(ctx context.Context) (int64, string, error)
 	// Unsealed returns up to limit unsealed events after seq, in order.
 	Unsealed(ctx context.Context, after int64, limit int) ([]LogEvent, error)
-	// SealEvents stores the events' prevHash and hash, in one batch; an
-	// event sealed meanwhile (by a concurrent sealer, with the same
-	// values) is left as it is.
-	SealEvents(ctx context.Context, events []LogEvent) error
+	// SealEvents stores the events' prevHash and hash and the tree's
+	// stored hashes they add, in one batch; an event or hash stored
+	// meanwhile (by a concurrent sealer, with the same values) is left as
+	// it is.
+	SealEvents(ctx context.Context, events []LogEvent, tree []TreeHash) error
+	// TreeHashes returns the tree's stored hashes of the indexes that
+	// are stored (any order).
+	TreeHashes(ctx context.Context, indexes []int64) ([]TreeHash, error)
 	// Events returns up to limit sealed events after seq, in order.
 	Events(ctx context.Context, after int64, limit int) ([]LogEvent, error)
 	// LogSeq is the last event's seq, sealed or not (0: none).
@@ -185,48 +189,61 @@ type EventLogStore interface {
 // one before are counted against the bound (a log that cannot be sealed
 // past an event, never a busy one).
 func SealLog(ctx context.Context, st EventLogStore) error {
+	_, err := sealLog(ctx, st)
+	return err
+}
+
+// sealLog is SealLog; it returns the seq it sealed the log to (the tree's
+// size then: a concurrent sealer may have gone further since).
+func sealLog(ctx context.Context, st EventLogStore) (int64, error) {
 	last := int64(-1)
 	for stalls := 0; stalls < eventLogSealRestarts; {
 		seq, prev, err := st.LastSealed(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if seq <= last {
 			stalls++
 		}
 		last = seq
-		done, err := sealFrom(ctx, st, seq, prev)
+		to, done, err := sealFrom(ctx, st, seq, prev)
 		if err != nil || done {
-			return err
+			return to, err
 		}
 	}
-	return fmt.Errorf("event log: sealing stalled %d times", eventLogSealRestarts)
+	return 0, fmt.Errorf("event log: sealing stalled %d times", eventLogSealRestarts)
 }
 
 // eventLogSealRestarts bounds SealLog's new starts that made no progress.
 const eventLogSealRestarts = 20
 
-// sealFrom seals the unsealed events after seq (whose hash is prev); it
-// reports false when they are not the next ones (another sealer moved on).
-func sealFrom(ctx context.Context, st EventLogStore, seq int64, prev string) (bool, error) {
+// sealFrom seals the unsealed events after seq (whose hash is prev) and
+// returns the last seq it sealed to; it reports false when they are not
+// the next ones (another sealer moved on).
+func sealFrom(ctx context.Context, st EventLogStore, seq int64, prev string) (int64, bool, error) {
 	for {
 		events, err := st.Unsealed(ctx, seq, eventLogSealBatch)
 		if err != nil || len(events) == 0 {
-			return err == nil, err
+			return seq, err == nil, err
 		}
+		size := seq
 		for i := range events {
 			e := &events[i]
 			if e.Seq != seq+1 {
-				return false, nil
+				return 0, false, nil
 			}
 			e.PrevHash = prev
 			if e.Hash, err = EventHash(*e); err != nil {
-				return false, err
+				return 0, false, err
 			}
 			seq, prev = e.Seq, e.Hash
 		}
-		if err := st.SealEvents(ctx, events); err != nil {
-			return false, err
+		tree, err := growTree(ctx, st, size, events)
+		if err != nil {
+			return 0, false, err
+		}
+		if err := st.SealEvents(ctx, events, tree); err != nil {
+			return 0, false, err
 		}
 	}
 }

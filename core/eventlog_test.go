@@ -17,6 +17,17 @@ import (
 type memLog struct {
 	events []core.LogEvent
 	seed   []byte
+	tree   map[int64]core.TreeHash
+}
+
+func (m *memLog) TreeHashes(_ context.Context, indexes []int64) ([]core.TreeHash, error) {
+	var out []core.TreeHash
+	for _, x := range indexes {
+		if h, ok := m.tree[x]; ok {
+			out = append(out, h)
+		}
+	}
+	return out, nil
 }
 
 func (m *memLog) LastSealed(context.Context) (int64, string, error) {
@@ -39,7 +50,15 @@ func (m *memLog) Unsealed(_ context.Context, after int64, limit int) ([]core.Log
 	return out, nil
 }
 
-func (m *memLog) SealEvents(_ context.Context, events []core.LogEvent) error {
+func (m *memLog) SealEvents(_ context.Context, events []core.LogEvent, tree []core.TreeHash) error {
+	if m.tree == nil {
+		m.tree = map[int64]core.TreeHash{}
+	}
+	for _, h := range tree {
+		if _, ok := m.tree[h.Index]; !ok {
+			m.tree[h.Index] = h
+		}
+	}
 	for _, sealed := range events {
 		if e := &m.events[sealed.Seq-1]; e.Hash == "" {
 			e.PrevHash, e.Hash = sealed.PrevHash, sealed.Hash

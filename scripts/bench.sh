@@ -145,6 +145,8 @@ bench_go() {
   echo "bench: Go benchmarks"
   go test ./core -run '^$' -bench . -benchmem -count 1
   go test ./worker/web -run '^$' -bench 'TournamentPage64|PublicPages' -benchmem -count 1
+  echo "bench: sealing a decided match's 3 events into the event log and its Merkle tree (SQLite file, 10,000 events before; docs/events.md)"
+  go test ./sql -run '^$' -bench 'SealLog' -benchtime 2000x -count 1
   echo "bench: a decided match reaching the live stream's watchers (budget: p99 within 1 s at 1,000; the 1-watcher line is the reference)"
   go test ./worker/server -run '^$' -bench 'LiveFanout' -benchtime "${BENCH_LIVE_MATCHES:-20}x" -count 1
 }

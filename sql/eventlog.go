@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -38,16 +40,70 @@ func (s *Arena) Unsealed(ctx context.Context, after int64, limit int) ([]core.Lo
 }
 
 // SealEvents implements core.EventLogStore.
-func (s *Arena) SealEvents(ctx context.Context, events []core.LogEvent) error {
-	stmts := make([]Stmt, len(events))
+func (s *Arena) SealEvents(ctx context.Context, events []core.LogEvent, tree []core.TreeHash) error {
+	stmts := make([]Stmt, len(events), len(events)+1)
 	for i, e := range events {
 		stmts[i] = Stmt{SQL: q("log_seal"), Args: []any{sql.Named("prev_hash", e.PrevHash), sql.Named("hash", e.Hash),
 			sql.Named("seq", e.Seq)}}
+	}
+	if len(tree) > 0 {
+		rows := make([][2]any, len(tree))
+		for i, h := range tree {
+			rows[i] = [2]any{h.Index, hex.EncodeToString(h.Hash[:])}
+		}
+		raw, err := json.Marshal(rows)
+		if err != nil {
+			return err
+		}
+		stmts = append(stmts, Stmt{SQL: q("log_tree_add"), Args: []any{sql.Named("hashes", string(raw))}})
 	}
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to seal the event log: %w", err)
 	}
 	return nil
+}
+
+// TreeHashes implements core.EventLogStore.
+func (s *Arena) TreeHashes(ctx context.Context, indexes []int64) ([]core.TreeHash, error) {
+	raw, err := json.Marshal(indexes)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.query(ctx, q("log_tree_read"), sql.Named("indexes", string(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the event log's tree: %w", err)
+	}
+	defer rows.Close()
+	var out []core.TreeHash
+	for rows.Next() {
+		var h core.TreeHash
+		var text string
+		if err := rows.Scan(&h.Index, &text); err != nil {
+			return nil, err
+		}
+		if b, err := hex.DecodeString(text); err != nil || len(b) != len(h.Hash) {
+			return nil, fmt.Errorf("store: the event log's tree hash %d is malformed", h.Index)
+		} else {
+			copy(h.Hash[:], b)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// DecidingEvent returns the seq of the match's deciding event (0: none)
+// and whether the match exists.
+func (s *Arena) DecidingEvent(ctx context.Context, match int64) (core.MatchStatus, int64, bool, error) {
+	var status core.MatchStatus
+	var seq sql.NullInt64
+	err := s.db.queryRow(ctx, q("log_deciding"), sql.Named("match", match)).Scan(&status, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, false, nil
+	}
+	if err != nil {
+		return "", 0, false, fmt.Errorf("store: unable to read the event log: %w", err)
+	}
+	return status, seq.Int64, true, nil
 }
 
 // Events implements core.EventLogStore.

@@ -24,12 +24,14 @@ var queries sync.Map
 // core.MatchStatus.Resolved) or an expression several queries share
 // ({{log_seq}}: the event log's last seq, sealed or not, 0 when it is
 // empty; {{match_games}}: match m's decided games; {{grace_cutoff}}: the
-// instant a result of tournament t waits its grace period from). Built on
-// first use, like the queries.
+// instant a result of tournament t waits its grace period from;
+// {{deciding}}: the types of a match's deciding events,
+// core.DecidingEventTypes). Built on first use, like the queries.
 var queryWords = sync.OnceValue(func() *strings.Replacer {
 	return strings.NewReplacer("{{resolved}}", sqlList(core.ResolvedStatuses),
 		"{{log_seq}}", "(SELECT coalesce(max(seq), 0) FROM event_log)",
-		"{{match_games}}", matchGamesColumn, "{{grace_cutoff}}", graceCutoff)
+		"{{match_games}}", matchGamesColumn, "{{grace_cutoff}}", graceCutoff,
+		"{{deciding}}", sqlList(core.DecidingEventTypes))
 })
 
 // graceCutoff is {{grace_cutoff}}: :now less tournament t's grace period

@@ -8,9 +8,10 @@
 // the game clients. A reverse proxy then drops the answer of each
 // client's confirming submission: the client must retry, meet
 // already_resolved, look the match up and report it decided. Last, the
-// clients with verify-log (Go and TypeScript) verify the event log the
-// matches wrote, accept each other's saved heads, and refuse the log a
-// proxy alters.
+// clients verify the transparency log the matches wrote (verify-log on
+// its tiles), accept each other's saved checkpoints, refuse the log a
+// proxy alters, and verify each decided match's receipt offline and
+// refuse it altered (verify-receipt).
 //
 // A client that is not built or whose runtime is missing is skipped,
 // unless ARENA_REQUIRE_CLIENTS=1 (make test) makes that a failure.
@@ -454,12 +455,20 @@ func TestInterop(t *testing.T) {
 	})
 
 	t.Run("verify-log", func(t *testing.T) { verifyLogs(t, a, list) })
+	t.Run("verify-receipt", func(t *testing.T) { verifyReceipts(t, a, list) })
 }
 
-// verifyLogs: every client with verify-log verifies the arena's log to
-// the same head, accepts the head each other client saved, and refuses
-// the log a proxy alters, naming the altered event.
+// verifyLogs: every client with verify-log verifies the arena's
+// transparency log (its checkpoint and tiles) to the same checkpoint,
+// accepts the line each other client saved as --head, and refuses the log
+// a proxy alters. An arena that serves no /log/checkpoint yet skips it.
 func verifyLogs(t *testing.T, a *arenatest.Arena, list []cli) {
+	res, err := http.Get(a.URL + "/log/checkpoint")
+	require.NoError(t, err)
+	res.Body.Close()
+	if res.StatusCode == http.StatusNotFound {
+		t.Skip("the arena serves no transparency log (/log/checkpoint)")
+	}
 	var verifiers []cli
 	for _, c := range list {
 		if c.verifyLogs {
@@ -474,9 +483,10 @@ func verifyLogs(t *testing.T, a *arenatest.Arena, list []cli) {
 		require.Equal(t, 0, code, "%s verify-log: %v", c.name, head)
 		if first == nil {
 			first = head
-			assert.Greater(t, head["seq"], float64(0), "the matches wrote the log")
+			assert.Greater(t, head["treeSize"], float64(0), "the matches wrote the log")
+			assert.Contains(t, head["checkpoint"], "\n\n\u2014 ", "a signed note")
 		}
-		assert.Equal(t, first, head, "%s verifies the same head", c.name)
+		assert.Equal(t, first, head, "%s verifies the same checkpoint", c.name)
 		raw, err := json.Marshal(head)
 		require.NoError(t, err)
 		saved[c.name] = filepath.Join(dir, c.name+"-head.json")
@@ -512,6 +522,75 @@ func verifyLogs(t *testing.T, a *arenatest.Arena, list []cli) {
 		code, out = c.run(t, "", "verify-log", "--base", "http://127.0.0.1:1")
 		assert.Equal(t, 3, code, "%s verify-log of an unreachable arena", c.name)
 		assert.Equal(t, map[string]any{"error": "network_error"}, out, c.name)
+	}
+}
+
+// verifyReceipts: every client verifies the receipt of every decided match
+// (GET /api/v1/matches/{id}/receipt), offline with the arena's key, and
+// refuses it with a byte of its entry or proof changed. An arena that
+// serves no receipts yet skips it.
+func verifyReceipts(t *testing.T, a *arenatest.Arena, list []cli) {
+	var meta struct {
+		Log struct {
+			PublicKey string `json:"publicKey"`
+		} `json:"log"`
+	}
+	res, err := http.Get(a.URL + "/api/v1")
+	require.NoError(t, err)
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&meta))
+	res.Body.Close()
+	dir := t.TempDir()
+	checked := 0
+	for id, misses := 1, 0; misses < 5; id++ {
+		res, err := http.Get(fmt.Sprintf("%s/api/v1/matches/%d/receipt", a.URL, id))
+		require.NoError(t, err)
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		if res.StatusCode != http.StatusOK {
+			misses++
+			continue
+		}
+		misses = 0
+		checked++
+		file := filepath.Join(dir, fmt.Sprintf("match-%d.tlog-proof", id))
+		require.NoError(t, os.WriteFile(file, body, 0o600))
+		lines := strings.Split(string(body), "\n")
+		for _, c := range list {
+			if !c.verifyLogs {
+				continue
+			}
+			code, out := c.run(t, "", "verify-receipt", file, "--key", meta.Log.PublicKey)
+			assert.Equal(t, 0, code, "%s verify-receipt of match %d: %v", c.name, id, out)
+			assert.Equal(t, true, out["verified"], c.name)
+		}
+		// A character of the line after the header (the entry, or the index)
+		// and of the first proof hash changed: refused.
+		index := 1
+		for index < len(lines) && !strings.HasPrefix(lines[index], "index ") {
+			index++
+		}
+		for _, at := range []int{1, index + 1} {
+			if at >= len(lines) || lines[at] == "" {
+				continue
+			}
+			altered := append([]string{}, lines...)
+			b := []byte(altered[at])
+			b[len(b)/2] ^= 0x01
+			altered[at] = string(b)
+			bad := filepath.Join(dir, fmt.Sprintf("match-%d-altered.tlog-proof", id))
+			require.NoError(t, os.WriteFile(bad, []byte(strings.Join(altered, "\n")), 0o600))
+			for _, c := range list {
+				if !c.verifyLogs {
+					continue
+				}
+				code, out := c.run(t, "", "verify-receipt", bad, "--key", meta.Log.PublicKey)
+				assert.Equal(t, 1, code, "%s verify-receipt of an altered receipt of match %d: %v", c.name, id, out)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Skip("the arena serves no receipts (/api/v1/matches/{id}/receipt)")
 	}
 }
 
@@ -567,7 +646,8 @@ func (p *limitingProxy) keys() []string {
 }
 
 // newTamperingProxy serves the arena through a proxy that alters the data
-// of the first event of every page of the log.
+// of the first event of every page of the log, and the last entry of every
+// entry bundle of the transparency log.
 func newTamperingProxy(t *testing.T, target string) *httptest.Server {
 	u, err := url.Parse(target)
 	require.NoError(t, err)
@@ -578,6 +658,22 @@ func newTamperingProxy(t *testing.T, target string) *httptest.Server {
 		r.Header.Del("Accept-Encoding") // answers pass through decompressed
 	}
 	proxy.ModifyResponse = func(res *http.Response) error {
+		if strings.HasPrefix(res.Request.URL.Path, "/log/tile/entries/") && res.StatusCode == http.StatusOK {
+			// An entry bundle: the last byte of its last entry changed.
+			body, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			if err != nil {
+				return err
+			}
+			if len(body) > 0 {
+				body[len(body)-1] ^= 0x01
+			}
+			res.Body = io.NopCloser(bytes.NewReader(body))
+			res.ContentLength = int64(len(body))
+			res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			res.Header.Del("ETag")
+			return nil
+		}
 		if res.Request.URL.Path != "/api/v1/events" || res.StatusCode != http.StatusOK {
 			return nil
 		}

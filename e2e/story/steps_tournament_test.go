@@ -2,13 +2,19 @@ package story
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
 
 	"arena/client"
 )
@@ -79,6 +85,55 @@ func tournamentSteps() []step {
 			assert.Equal(t, "confirmed", m["status"])
 			assert.Equal(t, "game_client", m["resultSource"])
 			assert.Equal(t, player(1), m["winner"].(map[string]any)["platformId"])
+		}},
+		{"TheSemifinalsReceiptVerifiesWithXModAlone", func(t *testing.T, w *world) {
+			// The receipt (C2SP tlog-proof) of the decided semifinal: its
+			// checkpoint opened with golang.org/x/mod/sumdb/note under the
+			// arena's log key, its proof checked with sumdb/tlog, its entry
+			// the match's deciding event.
+			meta := w.read(t, "/api/v1")["log"].(map[string]any)
+			pub, err := base64.StdEncoding.DecodeString(meta["publicKey"].(string))
+			require.NoError(t, err)
+			origin := meta["origin"].(string)
+			a := w.do(t, request{method: "GET", path: fmt.Sprintf("/api/v1/matches/%d/receipt", w.matches["SF1"])})
+			require.Equal(t, http.StatusOK, a.status, "%s", a.body)
+			head, cp, ok := strings.Cut(string(a.body), "\n\n")
+			require.True(t, ok)
+			vkey, err := note.NewEd25519VerifierKey(origin, pub)
+			require.NoError(t, err)
+			verifier, err := note.NewVerifier(vkey)
+			require.NoError(t, err)
+			n, err := note.Open([]byte(cp), note.VerifierList(verifier))
+			require.NoError(t, err, "the checkpoint is signed by the arena's log key")
+			lines := strings.Split(n.Text, "\n")
+			size, err := strconv.ParseInt(lines[1], 10, 64)
+			require.NoError(t, err)
+			rootRaw, err := base64.StdEncoding.DecodeString(lines[2])
+			require.NoError(t, err)
+			parts := strings.Split(head, "\n")
+			require.Equal(t, "c2sp.org/tlog-proof@v1", parts[0])
+			entry, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(parts[1], "extra "))
+			require.NoError(t, err)
+			index, err := strconv.ParseInt(strings.TrimPrefix(parts[2], "index "), 10, 64)
+			require.NoError(t, err)
+			var proof tlog.RecordProof
+			for _, l := range parts[3:] {
+				h, err := base64.StdEncoding.DecodeString(l)
+				require.NoError(t, err)
+				proof = append(proof, tlog.Hash(h))
+			}
+			require.NoError(t, tlog.CheckRecord(proof, size, tlog.Hash(rootRaw), index, tlog.RecordHash(entry)), "included in the tree")
+			var e struct {
+				Type    string `json:"type"`
+				MatchID int64  `json:"matchId"`
+			}
+			require.NoError(t, json.Unmarshal(entry, &e))
+			assert.Equal(t, w.matches["SF1"], e.MatchID)
+			assert.Equal(t, "match.confirmed", e.Type)
+			// And the whole log, checkpoint and tiles, as verify-log checks it.
+			tree, err := w.client(t, player(1)).VerifyTiles(context.Background(), client.TlogOptions{Key: meta["publicKey"].(string)})
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, tree.TreeSize, size)
 		}},
 		{"TheAdminSettlesADisputedSemifinal", func(t *testing.T, w *world) {
 			ctx := context.Background()

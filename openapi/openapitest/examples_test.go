@@ -21,6 +21,10 @@ func liveHeaders() http.Header {
 	return http.Header{"Content-Type": {"text/event-stream"}, "Cache-Control": {"no-store"}}
 }
 
+func textHeaders() http.Header {
+	return http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Etag": {`"v1-abc123"`}, "Cache-Control": {"public, max-age=10"}}
+}
+
 func publicHeaders() http.Header {
 	return http.Header{"Etag": {`"v1-abc123"`}, "Cache-Control": {"public, max-age=30"}}
 }
@@ -66,7 +70,7 @@ func conformingExamples() []example {
 	seasonJSON := `{"slug":"2026-autumn","name":"Autumn 2026","startsAt":"2026-09-01T00:00:00Z","endsAt":"2026-12-01T00:00:00Z"}`
 	return []example{
 		{"health", "GET", "/healthz", 200, nil, `{"status":"ok"}`},
-		{"meta", "GET", "/api/v1", 200, publicHeaders(), `{"api":"arena","version":"1","tenant":{"slug":"demo","name":"Demo Arena"},"authenticated":false,"endpoints":["GET /api/v1","GET /api/v1/tournaments"],"log":{"publicKey":"11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="},"futureField":{"x":1}}`},
+		{"meta", "GET", "/api/v1", 200, publicHeaders(), `{"api":"arena","version":"1","tenant":{"slug":"demo","name":"Demo Arena"},"authenticated":false,"endpoints":["GET /api/v1","GET /api/v1/tournaments"],"log":{"publicKey":"11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=","origin":"arena.example/log","verifierKey":"arena.example/log+0a1b2c3d+AdWqmAGCsQq31Uv+08lkDjoO4XLz2qYjJa8CGmj3B1Ea"},"futureField":{"x":1}}`},
 		{"meta not modified", "GET", "/api/v1", 304, publicHeaders(), ``},
 		{"openapi document", "GET", "/api/v1/openapi.json", 200, publicHeaders(), `{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{}}`},
 		{"tournaments", "GET", "/api/v1/tournaments", 200, publicHeaders(), `{"tournaments":[{` + summaryJSON + `,"status":"registration_open"}]}`},
@@ -91,6 +95,12 @@ func conformingExamples() []example {
 		{"match", "GET", "/api/v1/matches/7", 200, publicHeaders(), `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"confirmed","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","player1":$P1,"player2":$P2,"winner":$P1,"score":{"p1":2,"p2":1},"resultSource":"game_client","bestOf":3,"seriesScore":{"p1":2,"p2":1},"games":[{"game":1,"status":"confirmed","winner":$P1,"resultSource":"game_client","score":{"p1":3,"p2":1},"decidedAt":"2026-10-11T18:31:00Z"},{"game":2,"status":"confirmed","winner":$P2,"resultSource":"game_client","score":null,"decidedAt":"2026-10-11T18:52:00Z"},{"game":3,"status":"confirmed","winner":$P1,"resultSource":"player_report","score":null,"decidedAt":"2026-10-11T19:20:00Z"}],"tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}`},
 		{"title match", "GET", "/api/v1/matches/9", 200, publicHeaders(), `{"id":9,"stage":"title","round":"Coronation","bracketSlot":null,"status":"live","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-13T18:00:00Z","player1":$P1,"player2":$P2,"winner":null,"score":null,"resultSource":null,"bestOf":1,"seriesScore":{"p1":0,"p2":0},"games":[{"game":1,"status":"live","winner":null,"resultSource":null,"score":null,"decidedAt":null}],"tournament":null}`},
 		{"match not found", "GET", "/api/v1/matches/0", 404, nil, `{"error":"match_not_found"}`},
+		{"match receipt", "GET", "/api/v1/matches/7/receipt", 200, textHeaders(), "c2sp.org/tlog-proof@v1\nextra e30=\nindex 1\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n\narena.example/log\n2\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n\n— arena.example/log AAAAAA==\n"},
+		{"match receipt undecided", "GET", "/api/v1/matches/9/receipt", 404, nil, `{"error":"match_not_decided"}`},
+		{"log checkpoint", "GET", "/log/checkpoint", 200, textHeaders(), "arena.example/log\n2\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n\n— arena.example/log AAAAAA==\n"},
+		{"log full tile", "GET", "/log/tile/entries/000", 200, http.Header{"Content-Type": {"application/octet-stream"}, "Etag": {`"v1-abc123"`}, "Cache-Control": {"public, max-age=31536000, immutable"}}, "\x00\x02{}"},
+		{"log tile", "GET", "/log/tile/0/000.p/2", 200, http.Header{"Content-Type": {"application/octet-stream"}, "Etag": {`"v1-abc123"`}, "Cache-Control": {"public, max-age=10"}}, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
+		{"log tile not held", "GET", "/log/tile/0/001", 404, nil, `{"error":"not_found"}`},
 		{"casters", "GET", "/api/v1/casters", 200, publicHeaders(), `{"casters":[{"platformId":"76561198000000018","streamLogin":"sophie_casts","streamUrl":"https://www.twitch.tv/sophie_casts","live":true,"matches":[7]},{"platformId":null,"streamLogin":"arena_official","streamUrl":"https://www.twitch.tv/arena_official","live":false,"matches":[]}]}`},
 
 		{"create arena", "POST", "/api/v1/operator/arenas", 201, nil, `{"arena":$ARENA,"adminToken":"admkey_0123abcd_c2VjcmV0LXNlY3JldC1zZWNyZXQ"}`},

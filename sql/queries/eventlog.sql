@@ -42,3 +42,21 @@ FROM event_log WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1
 -- name: log_key_create
 -- The arena's log signing key, made once: the first writer's stands.
 INSERT INTO arena_settings (key, value) VALUES ('log_signing_key', :value) ON CONFLICT (key) DO NOTHING
+
+-- name: log_tree_add
+-- The tree's stored hashes a seal adds (:hashes, a JSON array of [index,
+-- hex hash]); deterministic like log_seal: a concurrent sealer's stand.
+INSERT OR IGNORE INTO log_tree (idx, hash)
+SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(:hashes)
+
+-- name: log_tree_read
+-- The tree's stored hashes of :indexes (a JSON array).
+SELECT idx, hash FROM log_tree WHERE idx IN (SELECT value FROM json_each(:indexes))
+
+-- name: log_deciding
+-- The seq of match :match's deciding event (docs/events.md "Receipts"):
+-- its last decision after its last reopening, while it is decided; the
+-- match's status is read too (no row: no such match).
+SELECT m.status, (SELECT max(e.seq) FROM event_log e WHERE e.match_id = m.id AND e.type IN {{deciding}}
+	AND e.seq > coalesce((SELECT max(r.seq) FROM event_log r WHERE r.match_id = m.id AND r.type = 'match.reopened'), 0))
+FROM matches m WHERE m.id = :match

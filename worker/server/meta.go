@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/ed25519"
 	"net/http"
 
 	"arena/core"
@@ -20,9 +21,13 @@ type meta struct {
 	Log           metaLog    `json:"log"`
 }
 
-// metaLog names the key that signs the event log's head.
+// metaLog names the key that signs the event log's head and its
+// checkpoints (docs/events.md): the base64 public key, the log's origin
+// and its note verifier key.
 type metaLog struct {
-	PublicKey string `json:"publicKey"`
+	PublicKey   string `json:"publicKey"`
+	Origin      string `json:"origin"`
+	VerifierKey string `json:"verifierKey"`
 }
 
 type metaTenant struct {
@@ -37,13 +42,18 @@ func (s *Server) handleMeta(r *http.Request, t *Tenant, authenticated bool) (any
 	if err != nil {
 		return nil, err
 	}
+	origin := logOrigin(t)
+	vkey, err := core.LogVerifierKey(origin, key.Public().(ed25519.PublicKey))
+	if err != nil {
+		return nil, err
+	}
 	return meta{
 		API:           metaAPI,
 		Version:       "1",
 		Tenant:        metaTenant{Slug: t.Arena.Slug, Name: t.Arena.Name},
 		Authenticated: authenticated,
 		Endpoints:     s.public,
-		Log:           metaLog{PublicKey: core.EventLogPublicKey(key)},
+		Log:           metaLog{PublicKey: core.EventLogPublicKey(key), Origin: origin, VerifierKey: vkey},
 	}, nil
 }
 

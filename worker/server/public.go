@@ -15,6 +15,17 @@ type publicHandler func(r *http.Request, t *Tenant, authenticated bool) (any, er
 // object): API key recognition, rate limits, then the handler; answers
 // carry a strong ETag and Cache-Control, and If-None-Match answers 304.
 func (s *Server) publicRoute(pattern string, h publicHandler) {
+	s.publicRawRoute(pattern, "application/json", nil, h)
+}
+
+// rawBody is a public answer that is not JSON: its bytes as they are
+// (publicRawRoute).
+type rawBody []byte
+
+// publicRawRoute is publicRoute for answers of another content type:
+// the handler returns a rawBody; cacheControl, when not nil, chooses the
+// answer's Cache-Control (the public cache policy otherwise).
+func (s *Server) publicRawRoute(pattern, contentType string, cacheControl func(*http.Request) string, h publicHandler) {
 	s.public = append(s.public, pattern)
 	s.mux.HandleFunc(pattern, s.tenant(func(w http.ResponseWriter, r *http.Request, t *Tenant) {
 		keyID, ok := s.admitPublic(w, r, t, true)
@@ -30,8 +41,11 @@ func (s *Server) publicRoute(pattern string, h publicHandler) {
 		hdr.Set(CacheHeader, hit)
 		hdr.Set("ETag", etag)
 		hdr.Set("Cache-Control", publicCacheControl)
+		if cacheControl != nil {
+			hdr.Set("Cache-Control", cacheControl(r))
+		}
 		hdr.Set("Vary", "Authorization")
-		hdr.Set("Content-Type", "application/json")
+		hdr.Set("Content-Type", contentType)
 		hdr.Set("X-Content-Type-Options", "nosniff")
 		if etagMatches(r.Header.Get("If-None-Match"), etag) {
 			for _, name := range NotModifiedOmits {

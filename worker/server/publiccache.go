@@ -168,10 +168,13 @@ func (s *Server) publicBody(r *http.Request, t *Tenant, authenticated bool, h pu
 	if err != nil {
 		return nil, "", "", err
 	}
-	if body, err = json.Marshal(v); err != nil {
+	if raw, ok := v.(rawBody); ok {
+		body = raw
+	} else if body, err = json.Marshal(v); err != nil {
 		return nil, "", "", err
+	} else {
+		body = append(body, '\n')
 	}
-	body = append(body, '\n')
 	etag = ETag(body)
 	if s.cache != nil {
 		s.cache.put(key, version, publicEntry{body: body, etag: etag})

@@ -29,6 +29,7 @@ var statusByCode = map[string]int{
 	core.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
 	core.CodeRateLimited:      http.StatusTooManyRequests,
 	core.CodeTooManyStreams:   http.StatusTooManyRequests,
+	core.CodeMatchNotDecided:  http.StatusNotFound,
 	// With Retry-After: DatabaseRetryAfter.
 	core.CodeDatabaseUnavailable: http.StatusServiceUnavailable,
 

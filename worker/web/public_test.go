@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
 	"arena/worker/arenatest"
 )
 
@@ -306,6 +308,20 @@ func TestPublicMatchPage(t *testing.T) {
 		sources := map[string]string{"game_client": "Reported by both game clients", "admin": "Decided by the arena's admin"}
 		assert.Contains(t, page.Body, sources[final["resultSource"].(string)])
 		assert.Regexp(t, pubISOTime, page.Body)
+
+		// The receipt button downloads the match's tlog-proof, which
+		// verifies against the arena's log key.
+		link := regexp.MustCompile(`<a class="receipt" href="([^"]+)" download="(match-\d+\.tlog-proof)">`).FindStringSubmatch(page.Body)
+		require.NotNil(t, link, "a decided match offers its receipt")
+		assert.Equal(t, "match-"+pubID(final["id"])+".tlog-proof", link[2])
+		receipt := c.Get(t, link[1])
+		require.Equal(t, http.StatusOK, receipt.Status, receipt.Body)
+		meta := e.API(t, "GET", "/api/v1", "", nil, http.StatusOK)["log"].(map[string]any)
+		pub, err := base64.StdEncoding.DecodeString(meta["publicKey"].(string))
+		require.NoError(t, err)
+		ev, err := core.VerifyReceipt([]byte(receipt.Body), meta["origin"].(string), pub)
+		require.NoError(t, err)
+		assert.Equal(t, pubID(final["id"]), strconv.FormatInt(*ev.MatchID, 10))
 	})
 
 	t.Run("Scheduled", func(t *testing.T) {
@@ -318,6 +334,7 @@ func TestPublicMatchPage(t *testing.T) {
 		assert.Contains(t, shown.Body, `<span class="ready-line">Nobody is ready yet</span>`)
 		assert.Equal(t, 2, strings.Count(shown.Body, `<div class="side-ready">not ready</div>`))
 		assert.NotContains(t, shown.Body, "<dt>Result</dt>")
+		assert.NotContains(t, shown.Body, `class="receipt"`, "an undecided match has no receipt")
 	})
 }
 

@@ -90,6 +90,11 @@ commands:
                                 $ARENA_API_KEY): read under the key's limit; a 429 is retried after
                                 its Retry-After up to N times (default 5); exit 1: the log does not
                                 verify, 3: it could not be fetched
+  verify-receipt FILE [--key BASE64 | --base URL] [--origin O]
+                                verify a match's receipt (.tlog-proof) offline against the arena's
+                                log key (--key, or log.publicKey from --base's GET /api/v1); print
+                                the event it proves; exit 1 {"error":"receipt_invalid"}: it does not
+                                verify, 2: usage (the file cannot be read), 3: the key could not be fetched
 
 N (--match) is a match id in decimal: [1-9][0-9]*, no sign, no leading zero (042 is refused).
 
@@ -120,6 +125,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if global.Arg(0) == "verify-log" {
 		return verifyLog(ctx, *base, global.Args()[1:], stdout, stderr)
+	}
+	if global.Arg(0) == "verify-receipt" {
+		return verifyReceipt(ctx, *base, global.Args()[1:], stdout, stderr)
 	}
 	if global.NArg() == 0 || (*as == "" && global.Arg(0) != "canonical") {
 		global.Usage()
@@ -335,6 +343,8 @@ func errorCode(err error) string {
 		return "bad_response"
 	case errors.Is(err, client.ErrLogInvalid):
 		return "log_invalid"
+	case errors.Is(err, client.ErrReceiptInvalid):
+		return "receipt_invalid"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return "cancelled"
 	}

@@ -14,13 +14,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"arena/core"
+	"arena/client"
 	"arena/worker/arenatest"
 )
 
-// TestVerifyLog runs verify-log against a served demo arena: its log and
-// head verify, a head saved earlier is accepted while the log extends it,
-// and a saved head the log does not hold is refused.
+// TestVerifyLog runs verify-log against a served demo arena: its
+// transparency log verifies to its checkpoint, a head saved earlier (the
+// line, or the checkpoint itself) is accepted while the tree extends it,
+// and a saved head the tree does not extend, or an old hash-chain head,
+// is refused.
 func TestVerifyLog(t *testing.T) {
 	a := arenatest.New(t, arenatest.Options{NoSite: true})
 	verify := func(args ...string) (int, string, string) {
@@ -30,29 +32,38 @@ func TestVerifyLog(t *testing.T) {
 	}
 	code, out, errs := verify("verify-log", "--base", a.URL)
 	require.Equal(t, 0, code, errs)
-	var head core.LogHead
+	var head client.VerifiedTree
 	require.NoError(t, json.Unmarshal([]byte(out), &head))
-	assert.Positive(t, head.Seq, "the demo arena's log has events")
+	assert.Positive(t, head.TreeSize, "the demo arena's log has events")
+	assert.True(t, strings.HasPrefix(head.Checkpoint, head.Origin+"\n"), "a checkpoint of the arena's log")
 
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "head.json")
 	require.NoError(t, os.WriteFile(saved, []byte(out), 0o600))
 	code, out, errs = verify("--base", a.URL, "verify-log", "--head", saved)
 	require.Equal(t, 0, code, errs)
-	var again core.LogHead
+	var again client.VerifiedTree
 	require.NoError(t, json.Unmarshal([]byte(out), &again))
-	assert.GreaterOrEqual(t, again.Seq, head.Seq)
+	assert.GreaterOrEqual(t, again.TreeSize, head.TreeSize)
+	require.NoError(t, os.WriteFile(saved, []byte(head.Checkpoint), 0o600))
+	code, _, errs = verify("verify-log", "--base", a.URL, "--head", saved)
+	require.Equal(t, 0, code, "the checkpoint itself as the head: %s", errs)
 
-	forged := head
-	forged.Hash = strings.Repeat("a", 64)
-	raw, _ := json.Marshal(forged)
-	require.NoError(t, os.WriteFile(saved, raw, 0o600))
+	forged := strings.Replace(head.Checkpoint, head.RootHash, strings.Repeat("A", 43)+"=", 1)
+	require.NoError(t, os.WriteFile(saved, []byte(forged), 0o600))
 	code, out, errs = verify("verify-log", "--base", a.URL, "--head", saved)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, `{"error":"log_invalid"}`, out)
-	assert.Contains(t, errs, "signature")
+	assert.Contains(t, errs, "saved head")
 
+	require.NoError(t, os.WriteFile(saved, []byte(`{"seq":3,"hash":"ab","at":"","signature":""}`), 0o600))
+	code, out, _ = verify("verify-log", "--base", a.URL, "--head", saved)
+	assert.Equal(t, 2, code, "an old hash-chain head is a usage error")
+	assert.Equal(t, `{"error":"usage"}`, out)
 	code, out, _ = verify("verify-log", "--base", a.URL, "--head", filepath.Join(dir, "none.json"))
+	assert.Equal(t, 2, code)
+	assert.Equal(t, `{"error":"usage"}`, out)
+	code, out, _ = verify("verify-log", "--base", a.URL, "--key", "not a key")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, `{"error":"usage"}`, out)
 }

@@ -19,9 +19,9 @@ namespace Arena.Client.Cli
     /// mono arena-client.exe --as 76561198000000001 submit --match 12 --opponent 76561198000000002 --winner 76561198000000001 --score 3,1 --result '{"moves":31}'
     /// </code>
     /// Answers are one JSON line on stdout. Exit status: 0 success, 1 failure
-    /// (<c>{"error":"&lt;code&gt;"}</c>; for verify-log: the log does not verify), 2 for a usage
-    /// error (<c>{"error":"usage"}</c>) or, for canonical, a refusal, 3 when verify-log could not
-    /// fetch the log.
+    /// (<c>{"error":"&lt;code&gt;"}</c>; for verify-log and verify-receipt: the log or receipt does
+    /// not verify), 2 for a usage error (<c>{"error":"usage"}</c>) or, for canonical, a refusal, 3
+    /// when verify-log or verify-receipt could not fetch what it needs.
     /// </summary>
     public static class Program
     {
@@ -40,15 +40,29 @@ commands:
                                               answer after a restart); in a series the answer
                                               carries game, bestOf and seriesScore, and
                                               matchStatus scheduled means: ready again
-  verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
-                                              verify the arena's event log and signed head (no
-                                              --as needed); print the head as JSON; --head: a head
-                                              saved earlier the log must extend (only the events
-                                              from its seq on are read); --api-key (default
-                                              $ARENA_API_KEY): read under the key's limit; a 429 is
-                                              retried after its Retry-After up to N times (default
-                                              5); exit 1: the log does not verify, 3: it could not
-                                              be fetched
+  verify-log [--base URL] [--head FILE] [--key K] [--origin O] [--api-key KEY] [--retries N]
+                                              verify the arena's transparency log (no --as
+                                              needed): its signed checkpoint (/log/checkpoint) and
+                                              every tile of its tree; print {treeSize, rootHash,
+                                              origin, checkpoint}; --head: that output (or a
+                                              checkpoint) saved earlier, which the tree must
+                                              extend; --api-key (default $ARENA_API_KEY): read
+                                              under the key's limit; a 429 is retried after its
+                                              Retry-After up to N times (default 5); exit 1: the
+                                              log does not verify, 3: it could not be fetched;
+                                              --key: the log key (base64, or a note verifier key
+                                              name+hash+key naming the origin), default
+                                              log.publicKey of GET /api/v1; --origin: the
+                                              checkpoint's origin expected (<arena host>/log)
+  verify-receipt FILE [--key K] [--origin O] [--base URL] [--api-key KEY] [--retries N]
+                                              verify a receipt (a .tlog-proof file): its
+                                              checkpoint signed by the arena's log key (--key,
+                                              else log.publicKey of GET /api/v1 at --base), its
+                                              inclusion proof of the entry; print {index,
+                                              treeSize, rootHash, origin, verified, entry};
+                                              offline with --key when the receipt holds its entry;
+                                              exit 1 {""error"":""receipt_invalid""}: it does not
+                                              verify, 3: the key or entry could not be fetched
 
 N (--match) is a match id in decimal: [1-9][0-9]*, no sign, no leading zero (042 is refused).
 
@@ -93,9 +107,11 @@ multiplies the retry waits (default 1, 0 = no wait).";
 
         static readonly HashSet<string> GlobalFlags = new HashSet<string> { "base", "as" };
         static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "game", "nonce", "winner", "opponent", "score", "result", "role", "attempts" };
-        static readonly HashSet<string> VerifyLogFlags = new HashSet<string> { "base", "head", "api-key", "retries" };
+        static readonly HashSet<string> VerifyLogFlags = new HashSet<string> { "base", "head", "key", "origin", "api-key", "retries" };
+        static readonly HashSet<string> VerifyReceiptFlags = new HashSet<string> { "base", "key", "origin", "api-key", "retries" };
 
-        // verify-log's exit status when the log could not be fetched (1: it does not verify).
+        // verify-log's and verify-receipt's exit status when something could not be fetched (1: it
+        // does not verify).
         const int ExitNoFetch = 3;
 
         // ParseFlags reads "--name value", "-name value" and "--name=value" pairs from args[start..]
@@ -138,6 +154,15 @@ multiplies the retry waits (default 1, 0 = no wait).";
             if (next >= args.Length) throw new UsageException("no command");
             string command = args[next];
             var flags = new Dictionary<string, string>();
+            string receiptFile = null;
+            if (command == "verify-receipt")
+            {
+                // verify-receipt FILE: the one argument, with flags before or after it
+                int at = ParseFlags(args, next + 1, VerifyReceiptFlags, flags, true);
+                if (at < args.Length) receiptFile = args[at++];
+                ParseFlags(args, at, VerifyReceiptFlags, flags, false);
+                return await VerifyReceipt(receiptFile, global, flags, stdout, stderr, ct);
+            }
             ParseFlags(args, next + 1, command == "verify-log" ? VerifyLogFlags : CommandFlags, flags, false);
 
             if (command == "canonical") return Canonical(flags, stdin, stdout);
@@ -194,41 +219,41 @@ multiplies the retry waits (default 1, 0 = no wait).";
             }
         }
 
-        // VerifyLog checks the arena's event log and signed head (ArenaClient.VerifyLogAsync) and
-        // prints the head as one JSON line, the file a later run's --head reads.
-        static async Task<int> VerifyLog(Dictionary<string, string> global, Dictionary<string, string> flags, Stream stdout, TextWriter stderr, CancellationToken ct)
+        // TlogOptionsOf reads --key, --origin, --api-key (default $ARENA_API_KEY) and --retries.
+        static TlogOptions TlogOptionsOf(Dictionary<string, string> flags, string command)
         {
-            string baseUrl, headFile, apiKey, retriesText;
-            if (!flags.TryGetValue("base", out baseUrl) && !global.TryGetValue("base", out baseUrl)) baseUrl = "http://localhost:8787";
+            string apiKey, retriesText, key, origin;
             if (!flags.TryGetValue("api-key", out apiKey)) apiKey = Environment.GetEnvironmentVariable("ARENA_API_KEY");
-            var options = new VerifyLogOptions { ApiKey = apiKey };
+            var options = new TlogOptions { ApiKey = apiKey };
+            if (flags.TryGetValue("key", out key)) options.PublicKey = key;
+            if (flags.TryGetValue("origin", out origin)) options.Origin = origin;
             if (flags.TryGetValue("retries", out retriesText))
             {
                 int retries;
                 if (!int.TryParse(retriesText, NumberStyles.None, CultureInfo.InvariantCulture, out retries))
-                    throw new UsageException("verify-log: --retries must be 0 or more");
+                    throw new UsageException(command + ": --retries must be 0 or more");
                 options.Retries = retries;
             }
-            if (flags.TryGetValue("head", out headFile) && headFile != "")
+            return options;
+        }
+
+        static string ReadText(string file)
+        {
+            try
             {
-                string text;
-                try
-                {
-                    text = File.ReadAllText(headFile, new UTF8Encoding(false, true));
-                }
-                catch (Exception e) when (e is IOException || e is UnauthorizedAccessException || e is ArgumentException || e is NotSupportedException)
-                {
-                    throw new UsageException(e.Message);
-                }
-                try
-                {
-                    options.Saved = LogHead.FromJson(JsonReader.Parse(text));
-                }
-                catch (FormatException e)
-                {
-                    throw new UsageException("verify-log: " + headFile + " is not a saved head: " + e.Message);
-                }
+                return File.ReadAllText(file, new UTF8Encoding(false, true));
             }
+            catch (Exception e) when (e is IOException || e is UnauthorizedAccessException || e is ArgumentException || e is NotSupportedException)
+            {
+                throw new UsageException(e.Message);
+            }
+        }
+
+        // VerifierClient is a disabled client (no ticket) of the arena at --base.
+        static ArenaClient VerifierClient(Dictionary<string, string> global, Dictionary<string, string> flags, TextWriter stderr)
+        {
+            string baseUrl;
+            if (!flags.TryGetValue("base", out baseUrl) && !global.TryGetValue("base", out baseUrl)) baseUrl = "http://localhost:8787";
             ArenaClient client;
             try
             {
@@ -239,14 +264,81 @@ multiplies the retry waits (default 1, 0 = no wait).";
                 throw new UsageException(e.Message);
             }
             client.Log = message => stderr.WriteLine("arena-client: " + message);
-            var r = await client.VerifyLogAsync(options, ct);
+            return client;
+        }
+
+        // Verified prints a verification's line and returns 0; a result that does not verify is exit
+        // 1, a key that is not one a usage error, a failure to fetch exit 3.
+        static int Verified(TlogResult r, JsonValue line, Stream stdout, TextWriter stderr)
+        {
+            if (r.Error == TlogResult.InvalidSettings) throw new UsageException(r.Detail);
             if (!r.IsSuccess)
             {
                 Failure(stdout, stderr, r.Error, r.Detail);
-                return r.IsLogInvalid ? 1 : ExitNoFetch;
+                return r.IsInvalid ? 1 : ExitNoFetch;
             }
-            WriteLine(stdout, r.Head.ToJson());
+            WriteLine(stdout, JsonWriter.Compact(line));
             return 0;
+        }
+
+        // VerifyLog checks the arena's transparency log (ArenaClient.VerifyTilesAsync) and prints
+        // the checkpoint verified as one JSON line, the file a later run's --head reads.
+        static async Task<int> VerifyLog(Dictionary<string, string> global, Dictionary<string, string> flags, Stream stdout, TextWriter stderr, CancellationToken ct)
+        {
+            var options = TlogOptionsOf(flags, "verify-log");
+            string headFile;
+            if (flags.TryGetValue("head", out headFile) && headFile != "")
+            {
+                string text = ReadText(headFile);
+                if (!text.TrimStart().StartsWith("{", StringComparison.Ordinal)) options.Head = text;
+                else
+                {
+                    JsonValue v = null;
+                    try
+                    {
+                        v = JsonReader.Parse(text);
+                    }
+                    catch (FormatException)
+                    {
+                    }
+                    var cp = v != null && v.Kind == JsonKind.Object ? v["checkpoint"] : null;
+                    if (cp == null || cp.Kind != JsonKind.String)
+                        throw new UsageException("verify-log: " + headFile + " is not a saved checkpoint (verify-log's output, or a checkpoint)");
+                    options.Head = v.GetString("checkpoint");
+                }
+            }
+            var r = await VerifierClient(global, flags, stderr).VerifyTilesAsync(options, ct);
+            return Verified(r, r.IsSuccess ? JsonValue.NewObject().Set("treeSize", r.TreeSize).Set("rootHash", r.RootHash).Set("origin", r.Origin).Set("checkpoint", r.Checkpoint) : null, stdout, stderr);
+        }
+
+        // VerifyReceipt checks a receipt (ArenaClient.VerifyReceiptAsync) and prints what it proves:
+        // the entry as JSON when it is JSON, else its base64.
+        static async Task<int> VerifyReceipt(string file, Dictionary<string, string> global, Dictionary<string, string> flags, Stream stdout, TextWriter stderr, CancellationToken ct)
+        {
+            if (string.IsNullOrEmpty(file)) throw new UsageException("verify-receipt: FILE (a .tlog-proof receipt) is required");
+            string text;
+            try
+            {
+                // Bytes that are not UTF-8 become U+FFFD: such a file is no receipt (exit 1), as in
+                // the other clients, not a usage error.
+                text = Encoding.UTF8.GetString(File.ReadAllBytes(file));
+            }
+            catch (Exception e) when (e is IOException || e is UnauthorizedAccessException || e is ArgumentException || e is NotSupportedException)
+            {
+                throw new UsageException(e.Message);
+            }
+            var options = TlogOptionsOf(flags, "verify-receipt");
+            var r = await VerifierClient(global, flags, stderr).VerifyReceiptAsync(text, options, ct);
+            JsonValue line = null;
+            if (r.IsSuccess)
+            {
+                line = JsonValue.NewObject().Set("index", r.Index).Set("treeSize", r.TreeSize).Set("rootHash", r.RootHash).Set("origin", r.Origin).Set("verified", true);
+                JsonValue entry = null;
+                JsonReadError readError;
+                if (JsonReader.TryParseUtf8(r.Entry, false, out entry, out readError) && entry != null) line.Set("entry", entry);
+                else line.Set("entry", Convert.ToBase64String(r.Entry));
+            }
+            return Verified(r, line, stdout, stderr);
         }
 
         static double BackoffScale()

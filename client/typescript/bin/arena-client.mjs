@@ -9,16 +9,18 @@
 //   arena-client --as 76561198000000001 submit --match 12 --opponent 76561198000000002 \
 //       --winner 76561198000000001 --score 3,1 --result '{"rounds":[3,1]}'
 //   arena-client verify-log --base https://arena.example [--head head.json] [--api-key K] > head.json
+//   arena-client verify-receipt match-12.tlog-proof [--key BASE64 | --base https://arena.example]
 //
 // Every command prints one JSON line on stdout. Exit status: 0 success,
-// 1 failure ({"error":"<code>"}; for verify-log: the log does not
-// verify), 2 usage error ({"error":"usage"}; for canonical also a
-// refusal), 3 verify-log could not fetch the log. --match is a decimal
+// 1 failure ({"error":"<code>"}; for verify-log and verify-receipt: the
+// log or receipt does not verify), 2 usage error ({"error":"usage"}; for
+// canonical also a refusal), 3 verify-log or verify-receipt could not
+// fetch what it needs. --match is a decimal
 // match id, [1-9][0-9]* (042 is a usage error).
 // ARENA_CLIENT_BACKOFF_SCALE multiplies submit retry waits (0: no wait).
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { ArenaClient, ArenaError, hashResult, verifyLog } from "../dist/index.js";
+import { ArenaClient, ArenaError, hashResult, verifyReceipt, verifyTiles } from "../dist/index.js";
 
 const USAGE = `usage: arena-client [--base URL] [--as ID] [--appid N] <command> [flags]
 
@@ -35,14 +37,28 @@ commands:
                                              lost answer after a restart); in a series the
                                              answer carries game, bestOf and seriesScore, and
                                              matchStatus scheduled means: ready again
-  verify-log [--base URL] [--head FILE] [--api-key KEY] [--retries N]
-                                             verify the arena's event log and signed head (no --as
-                                             needed); print the head as JSON; --head: a head saved
-                                             earlier the log must extend (only the events from its
-                                             seq on are read); --api-key (default $ARENA_API_KEY):
-                                             read under the key's limit; a 429 is retried after its
-                                             Retry-After up to N times (default 5); exit 1: the log
-                                             does not verify, 3: it could not be fetched
+  verify-log [--base URL] [--head FILE] [--key K] [--origin O] [--api-key KEY] [--retries N]
+                                             verify the arena's transparency log (no --as needed):
+                                             its signed checkpoint (/log/checkpoint) and every tile
+                                             of its tree; print {treeSize, rootHash, origin,
+                                             checkpoint}; --head: that output (or a checkpoint)
+                                             saved earlier, which the tree must extend; --api-key
+                                             (default $ARENA_API_KEY): read under the key's limit;
+                                             a 429 is retried after its Retry-After up to N times
+                                             (default 5); exit 1: the log does not verify, 3: it
+                                             could not be fetched; --key: the log key (base64, or
+                                             a note verifier key name+hash+key naming the origin),
+                                             default log.publicKey of GET /api/v1; --origin: the
+                                             checkpoint's origin expected (<arena host>/log)
+  verify-receipt FILE [--key K] [--origin O] [--base URL] [--api-key KEY] [--retries N]
+                                             verify a receipt (a .tlog-proof file): its checkpoint
+                                             signed by the arena's log key (--key, else log.publicKey
+                                             of GET /api/v1 at --base), its inclusion proof of the
+                                             entry; print {index, treeSize, rootHash, origin,
+                                             verified, entry}; offline with --key when the receipt
+                                             holds its entry; exit 1 {"error":"receipt_invalid"}:
+                                             it does not verify, 3: the key or entry could not be
+                                             fetched
 
 N (--match) is a match id in decimal: [1-9][0-9]*, no sign, no leading zero (042 is refused).
 
@@ -59,12 +75,13 @@ const COMMAND_FLAGS = {
   discover: [],
   ready: ["match"],
   submit: ["match", "game", "opponent", "winner", "score", "result", "role", "attempts"],
-  "verify-log": ["base", "head", "api-key", "retries"],
+  "verify-log": ["base", "head", "key", "origin", "api-key", "retries"],
+  "verify-receipt": ["base", "key", "origin", "api-key", "retries"],
 };
 
 class UsageError extends Error {}
 
-/** verify-log's exit status when the log could not be fetched (1: it does not verify). */
+/** verify-log's and verify-receipt's exit status when something could not be fetched (1: it does not verify). */
 const EXIT_NO_FETCH = 3;
 
 /** Parses `-name value`, `--name value`, `-name=value`, `--name=value` until a non-flag. */
@@ -145,10 +162,19 @@ async function run(argv, stdout, stderr, signal) {
   const { flags: global, rest } = parseFlags(argv, ["base", "as", "appid"]);
   const [command, ...tail] = rest;
   if (command === undefined || !(command in COMMAND_FLAGS)) throw new UsageError(command === undefined ? "no command" : `unknown command ${command}`);
-  const { flags, rest: extra } = parseFlags(tail, COMMAND_FLAGS[command]);
+  let { flags, rest: extra } = parseFlags(tail, COMMAND_FLAGS[command]);
+  let file;
+  if (command === "verify-receipt" && extra.length > 0) {
+    // verify-receipt FILE: the one argument, with flags before or after it
+    file = extra[0];
+    const after = parseFlags(extra.slice(1), COMMAND_FLAGS[command]);
+    flags = { ...flags, ...after.flags };
+    extra = after.rest;
+  }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   if (command === "canonical") return canonical(flags, stdout);
   if (command === "verify-log") return verifyLogCommand(flags.base ?? global.base, flags, stdout, stderr, signal);
+  if (command === "verify-receipt") return verifyReceiptCommand(file, flags.base ?? global.base, flags, stdout, stderr, signal);
 
   if (global.as === undefined || global.as === "") throw new UsageError("--as is required");
   const rawScale = process.env.ARENA_CLIENT_BACKOFF_SCALE ?? "";
@@ -226,65 +252,100 @@ async function submit(client, as, flags, stdout, opts) {
   return 0;
 }
 
-/**
- * verify-log: checks the arena's event log and signed head (verifyLog) and
- * prints the head as one JSON line, the file a later run's --head reads.
- */
-async function verifyLogCommand(base, flags, stdout, stderr, signal) {
-  const options = { base: base ?? "http://localhost:8787", signal };
-  const headFile = flags.head;
-  if (headFile !== undefined && headFile !== "") options.head = await readSavedHead(headFile);
+/** --key, --origin, --api-key (default $ARENA_API_KEY) and --retries of verify-log and verify-receipt into options. */
+function readOptions(flags, options, command) {
+  if (flags.key !== undefined) options.publicKey = flags.key;
+  if (flags.origin !== undefined) options.origin = flags.origin;
   const apiKey = flags["api-key"] ?? process.env.ARENA_API_KEY ?? "";
   if (apiKey !== "") options.apiKey = apiKey;
   const retries = integer(flags, "retries");
   if (retries !== undefined) {
-    if (retries < 0) throw new UsageError("verify-log: --retries must be 0 or more");
+    if (retries < 0) throw new UsageError(`${command}: --retries must be 0 or more`);
     options.retries = retries;
   }
-  let head;
+  return options;
+}
+
+/**
+ * Runs a verification: its result's line and 0; `invalid` (the code of a
+ * log or receipt that does not verify) is exit 1 with the reason on
+ * stderr; a failure to fetch is exit 3; invalid settings are usage.
+ */
+async function verifying(run, invalid, stdout, stderr) {
+  let out;
   try {
-    head = await verifyLog(options);
+    out = await run();
   } catch (e) {
     if (e instanceof ArenaError && e.code === "invalid_settings") throw new UsageError(e.message);
-    if (e instanceof ArenaError && e.code !== "log_invalid") {
-      // Could not fetch the log: that says nothing of its integrity.
+    if (e instanceof ArenaError && e.code !== invalid) {
+      // Could not fetch what it needs: that says nothing of integrity.
       stderr.write(`arena-client: ${e.message}\n`);
       line(stdout, { error: e.code });
       return EXIT_NO_FETCH;
     }
     throw e;
   }
-  line(stdout, { seq: head.seq, hash: head.hash, at: head.at, signature: head.signature });
+  line(stdout, out);
   return 0;
 }
 
 /**
- * A head saved by an earlier verify-log. As in the Go client, an absent
- * member reads as its zero value (the signature check then refuses it);
- * a file that is not such an object is a usage error.
+ * verify-log: checks the arena's transparency log (verifyTiles) and prints
+ * the checkpoint verified as one JSON line, the file a later run's --head
+ * reads.
+ */
+async function verifyLogCommand(base, flags, stdout, stderr, signal) {
+  const options = readOptions(flags, { base: base ?? "http://localhost:8787", signal }, "verify-log");
+  const headFile = flags.head;
+  if (headFile !== undefined && headFile !== "") options.head = await readSavedHead(headFile);
+  return verifying(async () => {
+    const t = await verifyTiles(options);
+    return { treeSize: t.treeSize, rootHash: t.rootHash, origin: t.origin, checkpoint: t.checkpoint };
+  }, "log_invalid", stdout, stderr);
+}
+
+/**
+ * A head saved earlier: verify-log's output (an object whose checkpoint is
+ * the signed note) or the checkpoint itself (GET /log/checkpoint's body);
+ * anything else is a usage error.
  */
 async function readSavedHead(file) {
-  let text;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (e) {
-    throw new UsageError(e.message);
-  }
-  const zero = { seq: 0, hash: "", at: "", signature: "" };
+  const text = await readText(file);
+  if (!text.trimStart().startsWith("{")) return text;
   let head;
   try {
     head = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`verify-log: ${file} is not a saved head: ${e.message}`);
+    throw new UsageError(`verify-log: ${file} is not a saved checkpoint: ${e.message}`);
   }
-  if (head === null || typeof head !== "object" || Array.isArray(head)) throw new UsageError(`verify-log: ${file} is not a saved head`);
-  const out = {};
-  for (const [name, value] of Object.entries(zero)) {
-    const v = head[name] ?? value;
-    if (typeof v !== typeof value || (name === "seq" && !Number.isSafeInteger(v))) throw new UsageError(`verify-log: ${file} is not a saved head: ${name}`);
-    out[name] = v;
+  if (head === null || typeof head !== "object" || Array.isArray(head) || typeof head.checkpoint !== "string") {
+    throw new UsageError(`verify-log: ${file} is not a saved checkpoint (verify-log's output, or a checkpoint)`);
   }
-  return out;
+  return head.checkpoint;
+}
+
+async function readText(file) {
+  try {
+    return await readFile(file, "utf8");
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+}
+
+/** verify-receipt FILE: checks a receipt (verifyReceipt) and prints what it proves. */
+async function verifyReceiptCommand(file, base, flags, stdout, stderr, signal) {
+  if (file === undefined || file === "") throw new UsageError("verify-receipt: FILE (a .tlog-proof receipt) is required");
+  const options = readOptions(flags, { receipt: await readText(file), base: base ?? "http://localhost:8787", signal }, "verify-receipt");
+  return verifying(async () => {
+    const r = await verifyReceipt(options);
+    const out = { index: r.index, treeSize: r.treeSize, rootHash: r.rootHash, origin: r.origin, verified: true };
+    try {
+      out.entry = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(r.entry));
+    } catch {
+      out.entry = btoa(String.fromCharCode(...r.entry)); // not JSON: its base64
+    }
+    return out;
+  }, "receipt_invalid", stdout, stderr);
 }
 
 async function main() {

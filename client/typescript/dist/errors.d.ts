@@ -29,9 +29,13 @@ export type RefusalCode = "invalid_json" | "not_object" | "duplicate_key" | "lon
  * - `trace_inactive`, `invalid_trace`: see TraceRecorder.
  * - `not_replay`: bytes without a readable game.replay.v1 header.
  * - `log_invalid`: the arena's event log, its signed head or a saved head
- *   does not verify (verifyLog); thrown as a LogInvalidError.
+ *   does not verify (verifyLog), or its tiles, checkpoint or a saved
+ *   checkpoint (verifyTiles); thrown as a LogInvalidError.
+ * - `receipt_invalid`: a receipt (C2SP tlog-proof) or checkpoint does not
+ *   verify: its entry, proof or checkpoint was tampered with, or the
+ *   checkpoint is not signed by the arena's log key (verifyReceipt).
  */
-export type ClientErrorCode = RefusalCode | "disabled" | "invalid_settings" | "no_ticket" | "network_error" | "retries_exhausted" | "bad_response" | "auto_discover_off" | "no_live_match" | "invalid_live_match" | "match_mismatch" | "not_participant" | "opponent_mismatch" | "winner_not_on_side" | "invalid_score" | "trace_inactive" | "invalid_trace" | "not_replay" | "log_invalid";
+export type ClientErrorCode = RefusalCode | "disabled" | "invalid_settings" | "no_ticket" | "network_error" | "retries_exhausted" | "bad_response" | "auto_discover_off" | "no_live_match" | "invalid_live_match" | "match_mismatch" | "not_participant" | "opponent_mismatch" | "winner_not_on_side" | "invalid_score" | "trace_inactive" | "invalid_trace" | "not_replay" | "log_invalid" | "receipt_invalid";
 /**
  * Codes the arena answers with (spec 7), as `{ "error": "<code>" }`. Newer
  * servers may add codes, so any string is accepted.

@@ -58,6 +58,15 @@ export declare class Transport {
         status: number;
         bytes: Uint8Array;
     }>;
+    /** A GET of bytes (tiles, checkpoints) with the given auth: status, body bytes and Retry-After. */
+    getBytes(url: string, options?: {
+        auth?: Auth;
+        signal?: AbortSignal | undefined;
+    }): Promise<{
+        status: number;
+        bytes: Uint8Array;
+        retryAfter: string | null;
+    }>;
     private request;
     /**
      * Sends a JSON request and decodes a 200/201 answer. Returns undefined

@@ -60,6 +60,10 @@ export class Transport {
     async sendBytes(method, url, signal) {
         return this.request(method, url, { auth: "none", signal }, async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) }));
     }
+    /** A GET of bytes (tiles, checkpoints) with the given auth: status, body bytes and Retry-After. */
+    async getBytes(url, options = {}) {
+        return this.request("GET", url, options, async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), retryAfter: res.headers.get("Retry-After") }));
+    }
     async request(method, url, options, read) {
         const { signal } = options;
         signal?.throwIfAborted();

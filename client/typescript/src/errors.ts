@@ -39,7 +39,11 @@ export type RefusalCode =
  * - `trace_inactive`, `invalid_trace`: see TraceRecorder.
  * - `not_replay`: bytes without a readable game.replay.v1 header.
  * - `log_invalid`: the arena's event log, its signed head or a saved head
- *   does not verify (verifyLog); thrown as a LogInvalidError.
+ *   does not verify (verifyLog), or its tiles, checkpoint or a saved
+ *   checkpoint (verifyTiles); thrown as a LogInvalidError.
+ * - `receipt_invalid`: a receipt (C2SP tlog-proof) or checkpoint does not
+ *   verify: its entry, proof or checkpoint was tampered with, or the
+ *   checkpoint is not signed by the arena's log key (verifyReceipt).
  */
 export type ClientErrorCode =
   | RefusalCode
@@ -60,7 +64,8 @@ export type ClientErrorCode =
   | "trace_inactive"
   | "invalid_trace"
   | "not_replay"
-  | "log_invalid";
+  | "log_invalid"
+  | "receipt_invalid";
 
 /**
  * Codes the arena answers with (spec 7), as `{ "error": "<code>" }`. Newer

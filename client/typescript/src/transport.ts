@@ -98,6 +98,11 @@ export class Transport {
     return this.request(method, url, { auth: "none", signal }, async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) }));
   }
 
+  /** A GET of bytes (tiles, checkpoints) with the given auth: status, body bytes and Retry-After. */
+  async getBytes(url: string, options: { auth?: Auth; signal?: AbortSignal | undefined } = {}): Promise<{ status: number; bytes: Uint8Array; retryAfter: string | null }> {
+    return this.request("GET", url, options, async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), retryAfter: res.headers.get("Retry-After") }));
+  }
+
   private async request<T>(
     method: string,
     url: string,

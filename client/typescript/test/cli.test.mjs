@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { canonicalResult, sha256Hex } from "../dist/index.js";
-import { logRoutes, makeLog } from "../testkit/eventlog.mjs";
 import { P1, P2, liveMatch, startArena } from "../testkit/fakearena.mjs";
+import { loadTlog, tlogRoutes } from "../testkit/tlog.mjs";
 
 const BIN = fileURLToPath(new URL("../bin/arena-client.mjs", import.meta.url));
 
@@ -164,31 +164,33 @@ test("network failures: network_error, and retries_exhausted after every attempt
   }
 });
 
-test("verify-log: the head as one line, a saved head extended, log_invalid, usage", async () => {
-  const log = makeLog(30);
-  const arena = await startArena(logRoutes(log, { head: log.headAt(25) }));
+test("verify-log: the checkpoint as one line, a saved head extended, log_invalid, usage", async () => {
+  const doc = loadTlog();
+  const arena = await startArena(tlogRoutes(doc));
   const dir = mkdtempSync(join(tmpdir(), "arena-verify-log-"));
   try {
     const first = await cli(["verify-log", "--base", arena.base]);
     assert.equal(first.code, 0, first.stderr);
-    assert.equal(first.stdout, JSON.stringify(log.headAt(25)) + "\n");
+    const out = oneLine(first.stdout);
+    assert.deepEqual(out, { treeSize: doc.size, rootHash: doc.receipts[0].rootHash, origin: doc.origin, checkpoint: doc.checkpoint });
     const saved = join(dir, "head.json");
     writeFileSync(saved, first.stdout);
-    const again = await cli(["--base", arena.base, "verify-log", "--head", saved]);
+    const again = await cli(["--base", arena.base, "verify-log", "--head", saved, "--origin", doc.origin]);
     assert.equal(again.code, 0, again.stderr);
-    assert.deepEqual(oneLine(again.stdout), log.headAt(25));
+    assert.deepEqual(oneLine(again.stdout), out);
+    writeFileSync(saved, doc.checkpoints["300"]); // a checkpoint as GET /log/checkpoint serves it
+    const older = await cli(["verify-log", "--base", arena.base, "--head", saved, "--key", doc.verifierKey]);
+    assert.deepEqual([older.code, oneLine(older.stdout)], [0, out]);
 
-    writeFileSync(saved, JSON.stringify(log.signHead(12, "a".repeat(64), log.events[11].at)));
-    const forged = await cli(["verify-log", "--base", arena.base, "--head", saved]);
-    assert.deepEqual([forged.code, oneLine(forged.stdout)], [1, { error: "log_invalid" }]);
-    assert.match(forged.stderr, /event 12 is not the one the saved head signed/);
+    for (const c of doc.logCases.filter((c) => c.head !== undefined && !c.valid)) {
+      writeFileSync(saved, JSON.stringify({ checkpoint: c.head }));
+      const r = await cli(["verify-log", "--base", arena.base, "--head", saved, "--origin", doc.origin]);
+      assert.deepEqual([r.code, oneLine(r.stdout)], [1, { error: "log_invalid" }], c.name);
+      assert.match(r.stderr, /saved head/, c.name);
+    }
 
-    writeFileSync(saved, "{}"); // zero values, as the Go client reads them: a signature that fails
-    const empty = await cli(["verify-log", "--base", arena.base, "--head", saved]);
-    assert.deepEqual([empty.code, oneLine(empty.stdout)], [1, { error: "log_invalid" }]);
-    assert.match(empty.stderr, /signature/);
-
-    for (const [args, content] of [[["--head", join(dir, "none.json")]], [["--head", saved], "not json"], [["--head", saved], '{"seq":"1"}'], [["extra"]], [["--as"]]]) {
+    for (const [args, content] of [[["--head", join(dir, "none.json")]], [["--head", saved], "{not json"], [["--head", saved], '{"seq":1,"hash":"","at":"","signature":""}'],
+      [["--head", saved], "{}"], [["extra"]], [["--as"]], [["--key", "not-a-key"]]]) {
       if (content !== undefined) writeFileSync(saved, content);
       const r = await cli(["verify-log", "--base", arena.base, ...args]);
       assert.deepEqual([r.code, oneLine(r.stdout)], [2, { error: "usage" }], args.join(" "));
@@ -197,15 +199,61 @@ test("verify-log: the head as one line, a saved head extended, log_invalid, usag
     rmSync(dir, { recursive: true, force: true });
     await arena.close();
   }
-  const tamperedLog = makeLog(5);
-  tamperedLog.events[2].data.to = "closed";
-  const bad = await startArena(logRoutes(tamperedLog));
+  for (const c of doc.logCases.filter((c) => c.head === undefined && !c.valid)) {
+    const bad = await startArena(tlogRoutes(doc, { checkpoint: c.checkpoint, tiles: c.tiles }));
+    try {
+      const r = await cli(["verify-log", "--base", bad.base]);
+      assert.deepEqual([r.code, oneLine(r.stdout)], [1, { error: "log_invalid" }], c.name);
+      assert.match(r.stderr, /transparency log: /);
+    } finally {
+      await bad.close();
+    }
+  }
+});
+
+test("verify-receipt: offline with --key, from the arena without; a tampered receipt is exit 1", async () => {
+  const doc = loadTlog();
+  const dir = mkdtempSync(join(tmpdir(), "arena-verify-receipt-"));
+  const file = join(dir, "match.tlog-proof");
   try {
-    const r = await cli(["verify-log", "--base", bad.base]);
-    assert.deepEqual([r.code, oneLine(r.stdout)], [1, { error: "log_invalid" }]);
-    assert.match(r.stderr, /event 3's hash/);
+    const good = doc.receipts.find((r) => r.valid && r.index === 299);
+    writeFileSync(file, good.proof);
+    const offline = await cli(["verify-receipt", file, "--key", doc.publicKey, "--base", "http://127.0.0.1:1"]);
+    assert.equal(offline.code, 0, offline.stderr);
+    const out = oneLine(offline.stdout);
+    assert.deepEqual({ ...out, entry: undefined }, { index: 299, treeSize: doc.size, rootHash: good.rootHash, origin: doc.origin, verified: true, entry: undefined });
+    assert.equal(out.entry.seq, 300, "the event proved");
+    const vkey = await cli(["verify-receipt", "--key", doc.verifierKey, file]);
+    assert.deepEqual([vkey.code, oneLine(vkey.stdout)], [0, out]);
+
+    const arena = await startArena(tlogRoutes(doc));
+    try {
+      const fetched = await cli(["--base", arena.base, "verify-receipt", file]);
+      assert.deepEqual([fetched.code, oneLine(fetched.stdout)], [0, out]);
+      const noExtra = doc.receipts.find((r) => r.needsTiles);
+      writeFileSync(file, noExtra.proof);
+      const tiles = await cli(["verify-receipt", file, "--base", arena.base, "--key", doc.publicKey]);
+      assert.equal(tiles.code, 0, tiles.stderr);
+      assert.equal(oneLine(tiles.stdout).entry.seq, 301);
+    } finally {
+      await arena.close();
+    }
+
+    for (const r of doc.receipts.filter((r) => !r.valid)) {
+      writeFileSync(file, r.proof);
+      const x = await cli(["verify-receipt", file, "--key", doc.verifierKey]);
+      assert.deepEqual([x.code, oneLine(x.stdout)], [1, { error: "receipt_invalid" }], r.name);
+    }
+
+    writeFileSync(file, good.proof);
+    const down = await cli(["verify-receipt", file, "--base", "http://127.0.0.1:1"]);
+    assert.deepEqual([down.code, oneLine(down.stdout)], [3, { error: "network_error" }], "no key and no arena");
+    for (const args of [[], [join(dir, "none")], [file, "--key", "AAAA"], [file, "other"], [file, "--head", file]]) {
+      const u = await cli(["verify-receipt", ...args]);
+      assert.deepEqual([u.code, oneLine(u.stdout)], [2, { error: "usage" }], args.join(" "));
+    }
   } finally {
-    await bad.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -253,21 +301,18 @@ test("submit after a restart: the match played is looked up, decided or undecide
 });
 
 test("verify-log: exit 3 when the log cannot be fetched, 429 retried with the API key", async () => {
-  const log = makeLog(30);
-  const routes = logRoutes(log);
-  const pages = routes["GET /api/v1/events"];
+  const doc = loadTlog();
+  const routes = tlogRoutes(doc);
+  const checkpoint = routes["GET /log/checkpoint"];
   let refusals = 1;
-  routes["GET /api/v1/events"] = (req, body, url) => {
-    if (refusals-- > 0) return { status: 429, json: { error: "rate_limited" }, headers: { "retry-after": "1" } };
-    return pages(req, body, url);
-  };
+  routes["GET /log/checkpoint"] = () => (refusals-- > 0 ? { status: 429, json: { error: "rate_limited" }, headers: { "retry-after": "1" } } : checkpoint);
   const arena = await startArena(routes);
   try {
     const ok = await cli(["verify-log", "--base", arena.base, "--api-key", "apikey_0000000a_k"]);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(oneLine(ok.stdout), log.headAt(30));
+    assert.equal(oneLine(ok.stdout).treeSize, doc.size);
     assert.ok(arena.requests.every((r) => r.headers.authorization === "Bearer apikey_0000000a_k"));
-    assert.equal(arena.to("GET /api/v1/events").length, 2, "the refused page was read again");
+    assert.equal(arena.to("GET /log/checkpoint").length, 2, "the refused read was made again");
 
     refusals = 100;
     arena.requests.length = 0;
