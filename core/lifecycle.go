@@ -30,6 +30,13 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 // sides the step withdrew for not checking in (none but when a stage
 // starts from registration closed after check-in opened).
 func StepTournament(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, deps Deps) (withdrawn []string, err error) {
+	return StepTournamentOf(ctx, st, t, nil, to, deps)
+}
+
+// StepTournamentOf is StepTournament with t's sides read already (in
+// registration order; nil: read them when the step needs them), as a
+// route that read the tournament with its parts has them.
+func StepTournamentOf(ctx context.Context, st TournamentStore, t *Tournament, sides []Registration, to TournamentStatus, deps Deps) (withdrawn []string, err error) {
 	if t.Status == to {
 		return nil, nil
 	}
@@ -39,9 +46,11 @@ func StepTournament(ctx context.Context, st TournamentStore, t *Tournament, to T
 	from := t.Status
 	switch to {
 	case StatusGroupStage, StatusPlayoffs:
-		regs, err := st.Registrations(ctx, t.ID)
-		if err != nil {
-			return nil, err
+		regs := sides
+		if regs == nil {
+			if regs, err = st.Registrations(ctx, t.ID); err != nil {
+				return nil, err
+			}
 		}
 		var absent []Registration
 		if from == StatusRegistrationClosed {

@@ -26,8 +26,8 @@ import (
 // budget fails with the statements of each of its requests.
 var roundTripBudget = map[string]int{
 	"admin: create a tournament":            3,
-	"admin: draw 16 players":                5,
-	"admin: draw 64 players":                5,
+	"admin: draw 16 players":                4,
+	"admin: draw 64 players":                4,
 	"admin: resolve a match":                5,
 	"admin: send a webhook a test event":    2,
 	"game: upcoming":                        1,

@@ -92,12 +92,22 @@ type statusRequest struct {
 // handleTournamentStatus moves the tournament one lifecycle step.
 func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var req statusRequest
-	tour := decodeForTournament(w, r, t, &req)
-	if tour == nil {
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
 		return
 	}
 	ctx := r.Context()
-	withdrawn, err := core.StepTournament(ctx, t.Store, tour, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
+	// The tournament with its sides: one read.
+	parts, err := t.Store.TournamentParts(ctx, r.PathValue("slug"), 0)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	tour, sides := parts.Tournament, parts.Registrations
+	if sides == nil {
+		sides = []core.Registration{}
+	}
+	withdrawn, err := core.StepTournamentOf(ctx, t.Store, tour, sides, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
 		return
