@@ -506,16 +506,7 @@ func sendSubscriptionDelivery(ctx context.Context, st SubscriptionStore, a *Aren
 		func(next time.Time) (bool, error) {
 			return st.ClaimSubscriptionDelivery(ctx, d.SubscriptionDelivery, next, now)
 		},
-		d.URL, body, func() (map[string]string, error) {
-			stamp := clock().Unix()
-			sig, err := SignStandardWebhook(d.Secret, d.WebhookID, stamp, body)
-			return map[string]string{
-				"Content-Type":         "application/json",
-				HeaderWebhookID:        d.WebhookID,
-				HeaderWebhookTimestamp: strconv.FormatInt(stamp, 10),
-				HeaderWebhookSignature: sig,
-			}, err
-		})
+		d.URL, body, func() (map[string]string, error) { return standardHeaders(d.Secret, d.WebhookID, clock(), body) })
 	if err != nil || !res.claimed {
 		return res, err
 	}
@@ -527,6 +518,19 @@ func sendSubscriptionDelivery(ctx context.Context, st SubscriptionStore, a *Aren
 		state = DeliveryFailed
 	}
 	return res, st.SubscriptionAttempted(context.WithoutCancel(ctx), d.ID, res.attempt, state, res.status, res.latency, now)
+}
+
+// standardHeaders are a Standard Webhooks delivery's headers for body,
+// signed at `at` (when it is sent) with the subscription's secret.
+func standardHeaders(secret, webhookID string, at time.Time, body []byte) (map[string]string, error) {
+	stamp := at.Unix()
+	sig, err := SignStandardWebhook(secret, webhookID, stamp, body)
+	return map[string]string{
+		"Content-Type":         "application/json",
+		HeaderWebhookID:        webhookID,
+		HeaderWebhookTimestamp: strconv.FormatInt(stamp, 10),
+		HeaderWebhookSignature: sig,
+	}, err
 }
 
 // sendEach runs send for every key, up to WebhookSenders at once, and

@@ -73,18 +73,13 @@ func SendTestEvent(ctx context.Context, st SubscriptionStore, a *Arena, sender W
 	if err != nil {
 		return out, err
 	}
-	sig, err := SignStandardWebhook(s.Secret, out.WebhookID, now.Unix(), body)
+	header, err := standardHeaders(s.Secret, out.WebhookID, now, body)
 	if err != nil {
 		return out, err
 	}
 	sctx, cancel := context.WithTimeout(ctx, WebhookTimeout)
 	defer cancel()
-	answer, serr := sender.Send(sctx, s.URL, body, map[string]string{
-		"Content-Type":         "application/json",
-		HeaderWebhookID:        out.WebhookID,
-		HeaderWebhookTimestamp: strconv.FormatInt(now.Unix(), 10),
-		HeaderWebhookSignature: sig,
-	})
+	answer, serr := sender.Send(sctx, s.URL, body, header)
 	switch {
 	case serr != nil || answer.Status == 0:
 		out.Problem = "no answer"

@@ -75,12 +75,7 @@ func (s *Arena) TournamentParts(ctx context.Context, slug string, id int64) (*to
 			p.Podium = append(p.Podium, pl)
 			return err
 		}},
-		Read{SQL: queries[4], Args: []any{arg}, Row: func(row scanner) error {
-			var pr core.PlayerProfile
-			err := row.Scan(&pr.PlatformID, &pr.PersonaName, &pr.AvatarURL)
-			p.Players[pr.PlatformID] = pr
-			return err
-		}},
+		Read{SQL: queries[4], Args: []any{arg}, Row: profilesInto(p.Players)},
 		Read{SQL: queries[5], Args: []any{arg}, Row: func(row scanner) error {
 			c, err := scanCasterSeat(row)
 			p.Casters = append(p.Casters, c)
@@ -132,12 +127,7 @@ func (s *Arena) FrontParts(ctx context.Context) (*tournamentview.FrontParts, err
 			}
 			return err
 		}},
-		Read{SQL: q("running_players"), Row: func(row scanner) error {
-			var pr core.PlayerProfile
-			err := row.Scan(&pr.PlatformID, &pr.PersonaName, &pr.AvatarURL)
-			p.Players[pr.PlatformID] = pr
-			return err
-		}},
+		Read{SQL: q("running_players"), Row: profilesInto(p.Players)},
 		Read{SQL: q("active_casters"), Row: func(row scanner) error {
 			c, err := scanCasterSeat(row)
 			p.Casters = append(p.Casters, c)
@@ -178,12 +168,7 @@ func (s *Arena) MatchParts(ctx context.Context, id int64) (*tournamentview.Match
 			p.Tournament, err = scanTournament(row)
 			return err
 		}},
-		Read{SQL: q("match_people"), Args: []any{arg}, Row: func(row scanner) error {
-			var pr core.PlayerProfile
-			err := row.Scan(&pr.PlatformID, &pr.PersonaName, &pr.AvatarURL)
-			p.Players[pr.PlatformID] = pr
-			return err
-		}},
+		Read{SQL: q("match_people"), Args: []any{arg}, Row: profilesInto(p.Players)},
 		Read{SQL: q("match_casters"), Args: []any{arg}, Row: func(row scanner) error {
 			c, err := scanCasterSeat(row)
 			p.Casters = append(p.Casters, c)
@@ -216,4 +201,15 @@ func (s *Arena) TournamentPlay(ctx context.Context, id int64) (*core.Tournament,
 		return nil, nil, nil, err
 	}
 	return p.Tournament, p.Registrations, p.Matches, nil
+}
+
+// profilesInto reads players rows (platform id, persona name, avatar)
+// into m, by id.
+func profilesInto(m map[string]core.PlayerProfile) func(row scanner) error {
+	return func(row scanner) error {
+		var pr core.PlayerProfile
+		err := row.Scan(&pr.PlatformID, &pr.PersonaName, &pr.AvatarURL)
+		m[pr.PlatformID] = pr
+		return err
+	}
 }

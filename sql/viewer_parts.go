@@ -70,12 +70,7 @@ func (s *Arena) ViewerParts(ctx context.Context, platformID string, statuses ...
 			p.CheckedIn[id] = in
 			return err
 		}},
-		Read{SQL: queries[4], Args: []any{player, within}, Row: func(row scanner) error {
-			var pr core.PlayerProfile
-			err := row.Scan(&pr.PlatformID, &pr.PersonaName, &pr.AvatarURL)
-			p.Players[pr.PlatformID] = pr
-			return err
-		}},
+		Read{SQL: queries[4], Args: []any{player, within}, Row: profilesInto(p.Players)},
 	)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read %s's own things: %w", platformID, err)
