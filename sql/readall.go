@@ -28,7 +28,23 @@ type Read struct {
 // batch in one request (one round trip, one snapshot); on a local file
 // they run in one read transaction (one snapshot; a local read costs no
 // round trip). Each read's rows go to its Row in order.
+//
+// The reads the request planned on this database (plan.go) and no
+// ReadAll sent yet go first in the same batch.
 func (db *DB) ReadAll(ctx context.Context, reads ...Read) error {
+	return db.readAll(ctx, db.takePlanned(ctx), reads)
+}
+
+// readAll is ReadAll with the planned reads ahead first.
+func (db *DB) readAll(ctx context.Context, ahead []*planned, reads []Read) (err error) {
+	if len(ahead) > 0 {
+		defer func() { settle(ahead, err) }()
+		var all []Read
+		for _, r := range ahead {
+			all = append(all, r.reads...)
+		}
+		reads = append(all, reads...)
+	}
 	if len(reads) == 0 {
 		return nil
 	}
@@ -39,7 +55,7 @@ func (db *DB) ReadAll(ctx context.Context, reads ...Read) error {
 	for i, r := range reads {
 		stmts[i] = Stmt{SQL: r.SQL, Args: r.Args}
 	}
-	stmts, err := bindStmts(stmts)
+	stmts, err = bindStmts(stmts)
 	if err != nil {
 		return err
 	}

@@ -131,22 +131,46 @@ func (s *Arena) StartWebSession(ctx context.Context, id, platformID string, mock
 // with its player's name, avatar and admin flag, in one read; nil when
 // there is none (never started, signed out or expired).
 func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebSession, error) {
-	var ws WebSession
-	var name, avatar sql.NullString
-	var follows string
-	err := s.db.queryRow(ctx, q("web_session_viewer"), sql.Named("session", id), sql.Named("now", formatTime(now))).
-		Scan(&ws.PlatformID, &ws.Mock, &name, &avatar, &ws.IsAdmin, &ws.Unread, &ws.StreamLogin, &follows)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+	return s.PlanWebSession(ctx, id, now)(ctx)
+}
+
+// PlanWebSession plans WebSession's read on the request's plan
+// (Planning): it goes along with the request's first ReadAll. The
+// function returned gives the session, reading it then if no ReadAll
+// took it. WebSession of the same id under ctx is then this read.
+func (s *Arena) PlanWebSession(ctx context.Context, id string, now time.Time) func(context.Context) (*WebSession, error) {
+	found := new(*WebSession)
+	read := Read{SQL: q("web_session_viewer"), Args: []any{sql.Named("session", id), sql.Named("now", formatTime(now))},
+		Row: func(row Scanner) error {
+			var ws WebSession
+			var name, avatar sql.NullString
+			var follows string
+			if err := row.Scan(&ws.PlatformID, &ws.Mock, &name, &avatar, &ws.IsAdmin, &ws.Unread, &ws.StreamLogin, &follows); err != nil {
+				return err
+			}
+			ws.PersonaName, ws.AvatarURL = name.String, avatar.String
+			if follows != "" {
+				ws.Follows = strings.Split(follows, ",")
+			}
+			*found = &ws
+			return nil
+		}}
+	p := s.db.plan(ctx, "web_session "+id, found, read)
+	if p != nil {
+		found = p.out.(**WebSession)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to read the web session: %w", err)
+	return func(ctx context.Context) (*WebSession, error) {
+		var err error
+		if p != nil {
+			err = p.wait(ctx)
+		} else {
+			err = s.db.ReadAll(ctx, read)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to read the web session: %w", err)
+		}
+		return *found, nil
 	}
-	ws.PersonaName, ws.AvatarURL = name.String, avatar.String
-	if follows != "" {
-		ws.Follows = strings.Split(follows, ",")
-	}
-	return &ws, nil
 }
 
 // EndWebSession ends the session with the id (signing out); an unknown id

@@ -306,6 +306,41 @@ func TestArenaStore(t *testing.T) {
 			require.NoError(t, err)
 			assert.Nil(t, got, "signed out")
 
+			t.Run("Planned", func(t *testing.T) {
+				// A planned session read goes with the request's next
+				// ReadAll (a player's own things here) and is read once.
+				pctx := store.Planning(ctx)
+				read := s.PlanWebSession(pctx, "s-ada", t0)
+				again := s.PlanWebSession(pctx, "s-ada", t0)
+				parts := s.PlanViewerParts(pctx, "s-ada", t0, core.MatchScheduled)
+				_, err := s.ViewerParts(pctx, bo, core.MatchScheduled)
+				require.NoError(t, err)
+				for _, r := range []func(context.Context) (*store.WebSession, error){read, again} {
+					got, err := r(pctx)
+					require.NoError(t, err)
+					assert.Equal(t, &store.WebSession{PlatformID: ada, PersonaName: "Ada", AvatarURL: "/a.svg", IsAdmin: true}, got)
+				}
+				got, err := s.WebSession(pctx, "s-ada", t0)
+				require.NoError(t, err)
+				assert.Equal(t, ada, got.PlatformID, "WebSession of a planned id is the planned read")
+				p, err := parts(pctx)
+				require.NoError(t, err)
+				assert.Empty(t, p.Matches)
+
+				// Planned and never taken by a ReadAll: read when asked.
+				lone := s.PlanWebSession(store.Planning(ctx), "nope", t0)
+				got, err = lone(ctx)
+				require.NoError(t, err)
+				assert.Nil(t, got)
+
+				// A ReadAll that fails fails the reads planned with it.
+				pctx = store.Planning(ctx)
+				read = s.PlanWebSession(pctx, "s-ada", t0)
+				require.Error(t, s.ReadBroken(pctx))
+				_, err = read(pctx)
+				assert.Error(t, err, "the batch it went with failed")
+			})
+
 			require.NoError(t, s.StartWebSession(ctx, "s-new", bo, false, t0.Add(90*time.Minute), t0.Add(3*time.Hour)))
 			var n int
 			require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM web_sessions").Scan(&n))

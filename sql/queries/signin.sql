@@ -52,3 +52,9 @@ SELECT s.platform_id, s.mock, p.persona_name, p.avatar_url,
 		',') FROM follows f WHERE f.platform_id = s.platform_id), '')
 FROM web_sessions s LEFT JOIN players p ON p.platform_id = s.platform_id
 WHERE s.id = :session AND s.expires_at > :now
+
+-- name: session_player
+-- The player of an open session, as an expression: the reads a request
+-- plans for its caller are keyed by the session cookie itself
+-- (Arena.PlanViewerParts), so they need no read of the session first.
+(SELECT ws.platform_id FROM web_sessions ws WHERE ws.id = :session AND ws.expires_at > :now)

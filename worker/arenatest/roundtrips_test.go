@@ -43,9 +43,11 @@ var roundTripBudget = map[string]int{
 	"page: tournament":                      1,
 	"page: match":                           1,
 	"page: home":                            1,
-	"page: home, signed in":                 3,
+	"page: home, signed in":                 1,
+	"page: tournament, signed in":           1,
+	"page: match, signed in":                1,
 	"page: home, 50 tournaments":            1,
-	"page: home, 50 tournaments, signed in": 3,
+	"page: home, 50 tournaments, signed in": 1,
 }
 
 // distanceRun is one route's measure.
@@ -140,6 +142,8 @@ func TestRoundTrips(t *testing.T) {
 	player := a.Browser(t)
 	player.SignInAt(t, host, p1)
 	measure("page: home, signed in", page(player, "/"))
+	measure("page: tournament, signed in", page(player, "/tournaments/brawl"))
+	measure("page: match, signed in", page(player, fmt.Sprintf("/matches/%d", id)))
 
 	game := func(method, path, who string, body any) map[string]any {
 		return a.API(t, method, host+path, "Platform MOCK:"+who, body, 200)

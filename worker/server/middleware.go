@@ -145,10 +145,12 @@ func logger(ctx context.Context) *slog.Logger {
 // case-insensitive); an unknown host is 404 arena_not_found. The arena's
 // database stays open until the handler returns. A database that does not
 // answer one of the request's calls fails its later ones at once
-// (store.FailFast): the request answers within about one deadline.
+// (store.FailFast): the request answers within about one deadline. Reads
+// the request plans for its caller go with its first batch
+// (store.Planning).
 func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ctx := store.FailFast(r.Context())
+		ctx := store.Planning(store.FailFast(r.Context()))
 		r = r.WithContext(ctx)
 		host := core.NormalizeHost(r.Host)
 		var a *core.Arena

@@ -2,10 +2,12 @@ package web
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"slices"
 
 	"arena/core"
+	"arena/core/playerview"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -108,7 +110,15 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 	}
 	// The viewer's things in one read (playerview): their matches with
 	// their reports, their sides' captains and check-ins, the names.
-	mineRead, err := t.Store.ViewerParts(ctx, viewer, nextStatuses...)
+	// Keyed by the session, planned by the page with its own reads when
+	// it knew it would show the panel (planViewerParts).
+	read := s.planViewerParts(r, t)
+	if read == nil {
+		read = func(ctx context.Context) (*playerview.Parts, error) {
+			return t.Store.ViewerParts(ctx, viewer, nextStatuses...)
+		}
+	}
+	mineRead, err := read(ctx)
 	if err != nil {
 		return n, err
 	}

@@ -30,6 +30,7 @@ func (s *Site) publicNotFound(w http.ResponseWriter, r *http.Request, t *server.
 // tournaments, and the tournaments by status.
 func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	now := s.srv.Now()
+	s.planViewerParts(r, t) // read with the lists: the viewer's panel
 	lists, err := s.homeListsNow(r, t, now)
 	if err != nil {
 		s.fail(w, r, t, err)
@@ -73,6 +74,7 @@ func (s *Site) nowPlayingRegion(r *http.Request, lists *homeLists, now time.Time
 // region, the same for everyone.
 func (s *Site) nowPlayingLive(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	now := s.srv.Now()
+	s.planViewerParts(r, t) // read with the lists: the viewer's panel
 	lists, err := s.homeListsNow(r, t, now)
 	if err != nil {
 		s.fail(w, r, t, err)

@@ -35,6 +35,7 @@ func (s *Site) tournamentReadFailed(w http.ResponseWriter, r *http.Request, t *s
 // tournamentPage shows a public tournament; drafts and unknown slugs are
 // the 404 page.
 func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	s.planViewerParts(r, t) // read with the tournament: the viewer's panel
 	tour, data, ok := s.tournamentAndData(w, r, t)
 	if !ok {
 		return

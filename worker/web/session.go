@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/core/playerview"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -138,13 +139,33 @@ type viewerMemo struct {
 	looked bool
 	viewer *views.Viewer
 	err    error // why the session could not be read, when it could not
+	id     string
 }
 
 type viewerMemoKey struct{}
 
-// withViewerMemo gives the request a place to keep its viewer.
-func withViewerMemo(r *http.Request) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), viewerMemoKey{}, &viewerMemo{}))
+// withViewerMemo gives the request a place to keep its viewer and plans
+// the read of its session, if it has one, with the page's first read
+// (the request's plan, DESIGN.md "Round trips and placement"): no round
+// trip of its own.
+func (s *Site) withViewerMemo(r *http.Request, t *server.Tenant) *http.Request {
+	memo := &viewerMemo{id: s.sessionID(r, t)}
+	if memo.id != "" {
+		t.Store.PlanWebSession(r.Context(), memo.id, s.srv.Now())
+	}
+	return r.WithContext(context.WithValue(r.Context(), viewerMemoKey{}, memo))
+}
+
+// planViewerParts plans the read of the signed-in viewer's own things
+// (their matches, reports, sides) with the page's first read, keyed by
+// the session cookie; nil for a visitor. A page showing the viewer's
+// panel calls it before its own reads.
+func (s *Site) planViewerParts(r *http.Request, t *server.Tenant) func(context.Context) (*playerview.Parts, error) {
+	memo, _ := r.Context().Value(viewerMemoKey{}).(*viewerMemo)
+	if memo == nil || memo.id == "" || memo.looked && memo.viewer == nil {
+		return nil
+	}
+	return t.Store.PlanViewerParts(r.Context(), memo.id, s.srv.Now(), nextStatuses...)
 }
 
 // viewer returns the signed-in player with their name and admin flag, or

@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"sync"
+)
+
+// A request's plan: reads it will need whatever its route reads, keyed by
+// the request's own inputs (the caller's session cookie), sent along with
+// the first ReadAll the request makes on their database instead of in a
+// round trip of their own (DESIGN.md "Round trips and placement"). A
+// planned read that no ReadAll took is sent alone when its answer is
+// first wanted, so a plan never costs more than reading eagerly did.
+
+// plan is the planned reads of one request.
+type plan struct {
+	mu    sync.Mutex
+	reads []*planned
+}
+
+// planned is one planned read on one database: its queries and what
+// their rows fill.
+type planned struct {
+	plan  *plan
+	db    *DB
+	key   string
+	reads []Read
+	out   any
+	sent  bool
+	done  chan struct{}
+	err   error
+}
+
+type planKey struct{}
+
+// Planning returns ctx with room for a request's planned reads. A
+// request served under it may plan reads (Arena.PlanWebSession, ...);
+// without it they are read when asked for.
+func Planning(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(planKey{}).(*plan); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, planKey{}, &plan{})
+}
+
+// plan plans reads on db under ctx, filling out, unless the request
+// planned the same key on db already: then it is that plan, with its own
+// out. nil when ctx has no plan.
+func (db *DB) plan(ctx context.Context, key string, out any, reads ...Read) *planned {
+	p, _ := ctx.Value(planKey{}).(*plan)
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range p.reads {
+		if r.db == db && r.key == key {
+			return r
+		}
+	}
+	r := &planned{plan: p, db: db, key: key, reads: reads, out: out, done: make(chan struct{})}
+	p.reads = append(p.reads, r)
+	return r
+}
+
+// takePlanned returns the reads planned on db under ctx that no ReadAll
+// has sent yet, marking them sent.
+func (db *DB) takePlanned(ctx context.Context) []*planned {
+	p, _ := ctx.Value(planKey{}).(*plan)
+	return p.take(db)
+}
+
+// take returns p's reads on db not sent yet, marking them sent.
+func (p *plan) take(db *DB) []*planned {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*planned
+	for _, r := range p.reads {
+		if r.db == db && !r.sent {
+			r.sent = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// settle ends the planned reads a ReadAll sent, with its error.
+func settle(reads []*planned, err error) {
+	for _, r := range reads {
+		r.err = err
+		close(r.done)
+	}
+}
+
+// wait returns once the planned read's rows were handed over, sending it
+// (with whatever else is planned on its database) if no ReadAll has.
+func (r *planned) wait(ctx context.Context) error {
+	if err := r.db.readAll(ctx, r.plan.take(r.db), nil); err != nil {
+		return err
+	}
+	select {
+	case <-r.done:
+		return r.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
