@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -26,19 +25,25 @@ func (s *Arena) DB() *DB { return s.db }
 
 // AdminToken implements core.ArenaStore.
 func (s *Arena) AdminToken(ctx context.Context, id string) (*core.AdminTokenRecord, error) {
-	var t core.AdminTokenRecord
-	var created string
-	err := s.db.queryRow(ctx, q("admin_token"), sql.Named("id", id)).Scan(&t.ID, &t.Hash, &t.Label, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, core.Errorf(core.CodeUnauthorized, "no admin token %s", id)
-	}
+	// A ReadAll: the reads the route planned go with it (plan.go).
+	var found *core.AdminTokenRecord
+	err := s.db.ReadAll(ctx, Read{SQL: q("admin_token"), Args: []any{sql.Named("id", id)}, Row: func(row Scanner) error {
+		var t core.AdminTokenRecord
+		var created string
+		err := row.Scan(&t.ID, &t.Hash, &t.Label, &created)
+		if err == nil {
+			t.CreatedAt, err = parseTime(created)
+		}
+		found = &t
+		return err
+	}})
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read admin token: %w", err)
 	}
-	if t.CreatedAt, err = parseTime(created); err != nil {
-		return nil, err
+	if found == nil {
+		return nil, core.Errorf(core.CodeUnauthorized, "no admin token %s", id)
 	}
-	return &t, nil
+	return found, nil
 }
 
 // AddArenaAdmins implements core.ArenaStore.

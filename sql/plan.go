@@ -98,8 +98,19 @@ func settle(reads []*planned, err error) {
 // wait returns once the planned read's rows were handed over, sending it
 // (with whatever else is planned on its database) if no ReadAll has.
 func (r *planned) wait(ctx context.Context) error {
-	if err := r.db.readAll(ctx, r.plan.take(r.db), nil); err != nil {
-		return err
+	p := r.plan
+	p.mu.Lock()
+	var ahead []*planned
+	if !r.sent { // claimed before any ReadAll took it
+		r.sent = true
+		ahead = append(ahead, r)
+	}
+	p.mu.Unlock()
+	ahead = append(ahead, p.take(r.db)...)
+	if len(ahead) > 0 {
+		if err := r.db.readAll(ctx, ahead, nil); err != nil {
+			return err
+		}
 	}
 	select {
 	case <-r.done:
@@ -107,4 +118,44 @@ func (r *planned) wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// claim takes the read planned under key on db out of ctx's plan: the
+// first to ask for a planned read gets it, a later ask reads afresh (the
+// request may have written since). nil when none is planned.
+func (db *DB) claim(ctx context.Context, key string) *planned {
+	p, _ := ctx.Value(planKey{}).(*plan)
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, r := range p.reads {
+		if r.db == db && r.key == key {
+			p.reads = append(p.reads[:i:i], p.reads[i+1:]...)
+			return r
+		}
+	}
+	return nil
+}
+
+// planAhead plans the reads build makes under key, to go with the
+// request's first ReadAll; readPlanned under the same key then gets
+// their value. A route plans what it will read before its first read
+// (server's route planners).
+func planAhead[T any](ctx context.Context, db *DB, key string, build func() (T, []Read)) {
+	out, reads := build()
+	db.plan(ctx, key, out, reads...)
+}
+
+// readPlanned returns the value of the reads planned under key, if the
+// request planned them (their rows then, sent with its first ReadAll),
+// else reads build's reads now (with whatever else is planned).
+func readPlanned[T any](ctx context.Context, db *DB, key string, build func() (T, []Read)) (T, error) {
+	if r := db.claim(ctx, key); r != nil {
+		err := r.wait(ctx)
+		return r.out.(T), err
+	}
+	out, reads := build()
+	return out, db.ReadAll(ctx, reads...)
 }

@@ -44,30 +44,39 @@ func (s *Arena) UpdateSeason(ctx context.Context, season *core.Season) error {
 
 // Seasons implements core.TournamentStore.
 func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
-	rows, err := s.db.query(ctx, q("seasons"))
+	out, err := readPlanned(ctx, s.db, "seasons", seasonsRead)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list seasons: %w", err)
 	}
-	defer rows.Close()
+	return *out, nil
+}
+
+// PlanSeasons plans Seasons' read with the request's first ReadAll
+// (plan.go).
+func (s *Arena) PlanSeasons(ctx context.Context) { planAhead(ctx, s.db, "seasons", seasonsRead) }
+
+// seasonsRead is Seasons' read and the list it fills.
+func seasonsRead() (*[]core.Season, []Read) {
 	var out []core.Season
-	for rows.Next() {
+	return &out, []Read{{SQL: q("seasons"), Row: func(row scanner) error {
 		var season core.Season
 		var starts, ends, created string
-		if err := rows.Scan(&season.ID, &season.Slug, &season.Name, &starts, &ends, &created); err != nil {
-			return nil, err
+		err := row.Scan(&season.ID, &season.Slug, &season.Name, &starts, &ends, &created)
+		if err != nil {
+			return err
 		}
 		if season.CreatedAt, err = parseTime(created); err != nil {
-			return nil, err
+			return err
 		}
 		if season.StartsAt, err = parseTime(starts); err != nil {
-			return nil, err
+			return err
 		}
 		if season.EndsAt, err = parseTime(ends); err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, season)
-	}
-	return out, rows.Err()
+		return nil
+	}}}
 }
 
 // tournamentArgs are a tournament's settings as insert_tournament and
@@ -667,4 +676,51 @@ func (s *Arena) CheckIn(ctx context.Context, t *core.Tournament, captain string,
 		return false, fmt.Errorf("store: unable to check %s in to %s: %w", captain, t.Slug, err)
 	}
 	return true, nil
+}
+
+// MatchWithTournament reads a match and its tournament in one ReadAll
+// (the tournament keyed by the match's id): what deciding or reopening a
+// match works on. The request's planned read of them when it planned one
+// (PlanMatchWithTournament).
+func (s *Arena) MatchWithTournament(ctx context.Context, id int64) (*core.Match, *core.Tournament, error) {
+	mt, err := readPlanned(ctx, s.db, matchWithTournamentKey(id), func() (*matchWithTournament, []Read) { return matchWithTournamentReads(id) })
+	switch {
+	case err != nil:
+		return nil, nil, fmt.Errorf("store: unable to read match %d: %w", id, err)
+	case mt.match == nil:
+		return nil, nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
+	case mt.tournament == nil:
+		return nil, nil, core.Errorf(core.CodeTournamentNotFound, "no tournament of match %d", id)
+	}
+	return mt.match, mt.tournament, nil
+}
+
+// PlanMatchWithTournament plans MatchWithTournament's reads with the
+// request's first ReadAll (plan.go).
+func (s *Arena) PlanMatchWithTournament(ctx context.Context, id int64) {
+	planAhead(ctx, s.db, matchWithTournamentKey(id), func() (*matchWithTournament, []Read) { return matchWithTournamentReads(id) })
+}
+
+type matchWithTournament struct {
+	match      *core.Match
+	tournament *core.Tournament
+}
+
+func matchWithTournamentKey(id int64) string { return fmt.Sprintf("match_with_tournament %d", id) }
+
+// matchWithTournamentReads are MatchWithTournament's reads.
+func matchWithTournamentReads(id int64) (*matchWithTournament, []Read) {
+	var mt matchWithTournament
+	arg := sql.Named("match", id)
+	return &mt, []Read{
+		{SQL: q("match_columns") + " WHERE id = :match", Args: []any{arg}, Row: func(row scanner) (err error) {
+			mt.match, err = scanMatch(row)
+			return err
+		}},
+		{SQL: q("tournament_columns") + " WHERE t.id = (SELECT tournament_id FROM matches WHERE id = :match)", Args: []any{arg},
+			Row: func(row scanner) (err error) {
+				mt.tournament, err = scanTournament(row)
+				return err
+			}},
+	}
 }

@@ -42,51 +42,11 @@ func partsQueries(key string) []string {
 }
 
 // TournamentParts implements tournamentview.Store: one ReadAll (one round
-// trip to a remote database), by slug or, when slug is "", by id.
+// trip to a remote database), by slug or, when slug is "", by id; the
+// request's planned read of them when it planned one
+// (PlanTournamentParts).
 func (s *Arena) TournamentParts(ctx context.Context, slug string, id int64) (*tournamentview.Parts, error) {
-	queries, arg := partsByID(), sql.Named("tournament", id)
-	if slug != "" {
-		queries, arg = partsBySlug(), sql.Named("slug", slug)
-	}
-	var p tournamentview.Parts
-	p.Players = map[string]core.PlayerProfile{}
-	err := s.db.ReadAll(ctx,
-		Read{SQL: queries[0], Args: []any{arg}, Row: func(row scanner) (err error) {
-			p.Tournament, err = scanTournament(row)
-			return err
-		}},
-		Read{SQL: queries[1], Args: []any{arg}, Row: func(row scanner) error {
-			r, err := scanRegistration(row, 0)
-			if err == nil {
-				p.Registrations = append(p.Registrations, *r)
-			}
-			return err
-		}},
-		Read{SQL: queries[2], Args: []any{arg}, Row: func(row scanner) error {
-			m, err := scanMatch(row)
-			if err == nil {
-				p.Matches = append(p.Matches, *m)
-			}
-			return err
-		}},
-		Read{SQL: queries[3], Args: []any{arg}, Row: func(row scanner) error {
-			var pl core.PodiumPlace
-			err := row.Scan(&pl.Rank, &pl.PlayerID)
-			p.Podium = append(p.Podium, pl)
-			return err
-		}},
-		Read{SQL: queries[4], Args: []any{arg}, Row: profilesInto(p.Players)},
-		Read{SQL: queries[5], Args: []any{arg}, Row: func(row scanner) error {
-			c, err := scanCasterSeat(row)
-			p.Casters = append(p.Casters, c)
-			return err
-		}},
-		Read{SQL: queries[6], Args: []any{arg}, Row: func(row scanner) error {
-			m, err := scanMatchStream(row)
-			p.Streams = append(p.Streams, m)
-			return err
-		}},
-	)
+	p, err := readPlanned(ctx, s.db, partsKey(slug, id), func() (*tournamentview.Parts, []Read) { return partsReads(slug, id) })
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read tournament %v: %w", cmpKey(slug, id), err)
 	}
@@ -96,7 +56,63 @@ func (s *Arena) TournamentParts(ctx context.Context, slug string, id int64) (*to
 	for i := range p.Registrations {
 		p.Registrations[i].TournamentID = p.Tournament.ID
 	}
-	return &p, nil
+	return p, nil
+}
+
+// PlanTournamentParts plans TournamentParts' reads with the request's
+// first ReadAll (plan.go).
+func (s *Arena) PlanTournamentParts(ctx context.Context, slug string, id int64) {
+	planAhead(ctx, s.db, partsKey(slug, id), func() (*tournamentview.Parts, []Read) { return partsReads(slug, id) })
+}
+
+// partsKey names TournamentParts' reads in a plan.
+func partsKey(slug string, id int64) string { return fmt.Sprintf("tournament_parts %q %d", slug, id) }
+
+// partsReads are TournamentParts' reads and the parts they fill.
+func partsReads(slug string, id int64) (*tournamentview.Parts, []Read) {
+	queries, arg := partsByID(), sql.Named("tournament", id)
+	if slug != "" {
+		queries, arg = partsBySlug(), sql.Named("slug", slug)
+	}
+	var p tournamentview.Parts
+	p.Players = map[string]core.PlayerProfile{}
+	return &p, []Read{
+		{SQL: queries[0], Args: []any{arg}, Row: func(row scanner) (err error) {
+			p.Tournament, err = scanTournament(row)
+			return err
+		}},
+		{SQL: queries[1], Args: []any{arg}, Row: func(row scanner) error {
+			r, err := scanRegistration(row, 0)
+			if err == nil {
+				p.Registrations = append(p.Registrations, *r)
+			}
+			return err
+		}},
+		{SQL: queries[2], Args: []any{arg}, Row: func(row scanner) error {
+			m, err := scanMatch(row)
+			if err == nil {
+				p.Matches = append(p.Matches, *m)
+			}
+			return err
+		}},
+		{SQL: queries[3], Args: []any{arg}, Row: func(row scanner) error {
+			var pl core.PodiumPlace
+			err := row.Scan(&pl.Rank, &pl.PlayerID)
+			p.Podium = append(p.Podium, pl)
+			return err
+		}},
+		{SQL: queries[4], Args: []any{arg}, Row: profilesInto(p.Players)},
+		{SQL: queries[5], Args: []any{arg}, Row: func(row scanner) error {
+			c, err := scanCasterSeat(row)
+			p.Casters = append(p.Casters, c)
+			return err
+		}},
+		{SQL: queries[6], Args: []any{arg}, Row: func(row scanner) error {
+			m, err := scanMatchStream(row)
+			p.Streams = append(p.Streams, m)
+			return err
+		}},
+	}
 }
 
 // cmpKey is the slug, or the id when there is none: what errors name.

@@ -126,12 +126,11 @@ func matchFromPath(ctx context.Context, r *http.Request, t *Tenant) (*core.Match
 // matchAndTournament reads the {id} path value's match and its
 // tournament (what deciding or reopening a match works on).
 func matchAndTournament(ctx context.Context, r *http.Request, t *Tenant) (*core.Match, *core.Tournament, error) {
-	m, err := matchFromPath(ctx, r, t)
+	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		return nil, nil, err
 	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
-	return m, tour, err
+	return t.Store.MatchWithTournament(ctx, id)
 }
 
 // handlePatchMatch moves a match's window (core.Reschedule's rules).

@@ -216,14 +216,19 @@ func adminTokenID(r *http.Request) string {
 }
 
 // admin admits requests bearing one of this arena's unrevoked admin
-// tokens. Another arena's token is unknown here and so refused.
-func (s *Server) admin(next tenantHandler) tenantHandler {
+// tokens. Another arena's token is unknown here and so refused. The
+// route's planned reads (plans) go with the token's read; nothing the
+// route does runs before the token is checked.
+func (s *Server) admin(next tenantHandler, plans ...planner) tenantHandler {
 	return func(w http.ResponseWriter, r *http.Request, t *Tenant) {
 		token, _ := bearer(r)
 		id, ok := core.ParseToken(core.TokenAdmin, token)
 		if !ok {
 			writeCode(w, r, core.CodeUnauthorized)
 			return
+		}
+		for _, plan := range plans {
+			plan(r, t)
 		}
 		rec, err := t.Store.AdminToken(r.Context(), id)
 		if err != nil {

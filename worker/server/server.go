@@ -204,10 +204,10 @@ func (s *Server) routes() {
 	s.adminRoute("POST /api/v1/admin/seasons", s.handleCreateSeason)
 	s.adminRoute("GET /api/v1/admin/seasons", s.handleListSeasons)
 	s.adminRoute("PATCH /api/v1/admin/seasons/{slug}", s.handleEditSeason)
-	s.adminRoute("POST /api/v1/admin/tournaments", s.handleCreateTournament)
+	s.adminRoute("POST /api/v1/admin/tournaments", s.handleCreateTournament, planSeasons)
 	s.adminRoute("GET /api/v1/admin/tournaments/{slug}", s.handleAdminTournament)
 	s.adminRoute("PATCH /api/v1/admin/tournaments/{slug}", s.handleEditTournament)
-	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/status", s.handleTournamentStatus)
+	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/status", s.handleTournamentStatus, planTournamentBySlug)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/registrations", s.handleRegister)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/seeds", s.handleSeeds)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/check-in", s.handleAdminCheckIn)
@@ -215,9 +215,9 @@ func (s *Server) routes() {
 	s.adminRoute("DELETE /api/v1/admin/tournaments/{slug}/registrations/{platformId}", s.handleRemoveSide)
 	s.adminRoute("GET /api/v1/admin/tournaments/{slug}/matches", s.handleAdminMatches)
 	s.adminRoute("PATCH /api/v1/admin/matches/{id}", s.handlePatchMatch)
-	s.adminRoute("POST /api/v1/admin/matches/{id}/resolve", s.handleResolveMatch)
-	s.adminRoute("POST /api/v1/admin/matches/{id}/accept-report", s.handleAcceptReport)
-	s.adminRoute("POST /api/v1/admin/matches/{id}/reopen", s.handleReopenMatch)
+	s.adminRoute("POST /api/v1/admin/matches/{id}/resolve", s.handleResolveMatch, planMatchWithTournament)
+	s.adminRoute("POST /api/v1/admin/matches/{id}/accept-report", s.handleAcceptReport, planMatchWithTournament)
+	s.adminRoute("POST /api/v1/admin/matches/{id}/reopen", s.handleReopenMatch, planMatchWithTournament)
 	s.adminRoute("GET /api/v1/admin/matches/{id}", s.handleAdminMatch)
 	s.adminRoute("POST /api/v1/admin/matches/{id}/casters", s.handleAddArenaCaster)
 	s.adminRoute("GET /api/v1/admin/queue", s.handleAdminQueue)
@@ -319,9 +319,32 @@ func (s *Server) Deps(ctx context.Context, st core.SettingStore) core.Deps {
 func (s *Server) Directory() *store.Directory { return s.dir }
 
 // adminRoute registers an arena admin endpoint (admin token required).
-func (s *Server) adminRoute(pattern string, h tenantHandler) {
-	s.mux.HandleFunc(pattern, s.tenant(s.admin(h)))
+// plans plan what the route reads first, to go with the token's read.
+func (s *Server) adminRoute(pattern string, h tenantHandler, plans ...planner) {
+	s.mux.HandleFunc(pattern, s.tenant(s.admin(h, plans...)))
 }
+
+// A planner plans what a route will read first (the store's Plan
+// methods), keyed by the request's own inputs: those reads go with the
+// middleware's read of the caller (the admin token), in one round trip,
+// and the route's own read of them is their answer (sql/plan.go). It
+// reads nothing itself.
+type planner func(r *http.Request, t *Tenant)
+
+// planTournamentBySlug plans the {slug} tournament's parts.
+func planTournamentBySlug(r *http.Request, t *Tenant) {
+	t.Store.PlanTournamentParts(r.Context(), r.PathValue("slug"), 0)
+}
+
+// planMatchWithTournament plans the {id} match with its tournament.
+func planMatchWithTournament(r *http.Request, t *Tenant) {
+	if id, err := core.ParseMatchID(r.PathValue("id")); err == nil {
+		t.Store.PlanMatchWithTournament(r.Context(), id)
+	}
+}
+
+// planSeasons plans the arena's seasons (what a new tournament may join).
+func planSeasons(r *http.Request, t *Tenant) { t.Store.PlanSeasons(r.Context()) }
 
 // ServeHTTP implements http.Handler: request id, logging and panic
 // recovery around the route table; unknown routes and wrong methods get

@@ -12,8 +12,10 @@ import (
 
 // TestSessionCostsOneRead counts the round trips a page makes to an arena
 // database reached over HTTP (a real libSQL server, as on the edge, where
-// no process memory keeps a session between requests): a signed-in page
-// costs exactly one read more than the visitor's page, however often the
+// no process memory keeps a session between requests): the session's
+// read goes with the page's own first read (the request's plan), so a
+// signed-in page costs no round trip more than the visitor's page when
+// that reads anything, and one when it reads nothing, however often the
 // page asks who is looking (the frame, the action boxes, the admin check).
 func TestSessionCostsOneRead(t *testing.T) {
 	e := arenatest.New(t, arenatest.Options{})
@@ -42,6 +44,6 @@ func TestSessionCostsOneRead(t *testing.T) {
 	for _, path := range []string{"/signin", "/tournaments/cup", "/ladder"} {
 		v, s := cost(visitor, path), cost(signedIn, path)
 		t.Logf("%s: visitor %d round trips, signed in %d", path, v, s)
-		assert.Equal(t, v+1, s, "%s: the session is one read", path)
+		assert.Equal(t, max(v, 1), s, "%s: the session goes with the page's read, or alone", path)
 	}
 }
