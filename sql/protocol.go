@@ -71,12 +71,46 @@ func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses .
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.matchStates(ctx, q("player_matches_where")+" ORDER BY m.opens_at, m.id",
-		sql.Named("player", platformID), sql.Named("statuses", string(list)))
+	// A ReadAll: what the route planned goes with it (plan.go).
+	var out []core.MatchState
+	err = s.db.ReadAll(ctx, Read{SQL: q("match_state") + " " + q("player_matches_where") + " ORDER BY m.opens_at, m.id",
+		Args: []any{sql.Named("player", platformID), sql.Named("statuses", string(list))}, Row: func(row Scanner) error {
+			st, err := scanMatchState(row)
+			if err == nil {
+				out = append(out, *st)
+			}
+			return err
+		}})
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find the player's matches: %w", err)
 	}
 	return out, nil
+}
+
+// PlanPlayerCasters plans the read of the casters seated on the player's
+// matches in statuses, with the request's first ReadAll (plan.go): a game
+// client's live match is answered with its casters in one round trip.
+// The function returned gives them by match.
+func (s *Arena) PlanPlayerCasters(ctx context.Context, platformID string, statuses ...core.MatchStatus) func(context.Context) (map[int64][]core.CasterSeat, error) {
+	key := fmt.Sprintf("player_casters %s %v", platformID, statuses)
+	build := func() (map[int64][]core.CasterSeat, []Read) {
+		list, _ := json.Marshal(statuses)
+		out := map[int64][]core.CasterSeat{}
+		return out, []Read{{SQL: q("player_casters") + " (SELECT m.id FROM matches m " + q("player_matches_where") + ") " + q("player_casters_order"),
+			Args: []any{sql.Named("player", platformID), sql.Named("statuses", string(list))}, Row: func(row Scanner) error {
+				c, err := scanCasterSeat(row)
+				out[c.MatchID] = append(out[c.MatchID], c)
+				return err
+			}}}
+	}
+	planAhead(ctx, s.db, key, build)
+	return func(ctx context.Context) (map[int64][]core.CasterSeat, error) {
+		out, err := readPlanned(ctx, s.db, key, build)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to list casters: %w", err)
+		}
+		return out, nil
+	}
 }
 
 // AttentionMatches implements core.ProtocolStore.

@@ -124,3 +124,12 @@ SELECT kind, target_id FROM follows WHERE platform_id = :player ORDER BY kind, c
 
 -- name: expire_live_set
 DELETE FROM arena_settings WHERE key = 'stream_live_polled_at'
+
+-- name: player_casters
+-- The casters seated on a player's matches (the match ids follow, then
+-- player_casters_order).
+SELECT c.match_id, c.stream_login, c.source, coalesce(c.platform_id, ''), coalesce(c.invited_by, ''), c.created_at
+FROM match_casters c WHERE c.ended_at IS NULL AND c.match_id IN
+
+-- name: player_casters_order
+ORDER BY c.created_at, c.rowid

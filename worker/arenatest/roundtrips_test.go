@@ -33,7 +33,7 @@ var roundTripBudget = map[string]int{
 	"game: upcoming":                        1,
 	"game: ready (first side)":              2,
 	"game: ready (second side, live)":       2,
-	"game: live":                            2,
+	"game: live":                            1,
 	"game: result (first side)":             2,
 	"game: result (confirming)":             2,
 	"game: result (confirming a final)":     5,

@@ -96,6 +96,8 @@ func seriesOf(m *core.Match) seriesAt {
 
 // handleLiveMatch answers the caller's live match, or 204.
 func (s *Server) handleLiveMatch(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
+	// The casters of the caller's live matches go with the read of them.
+	casters := t.Store.PlanPlayerCasters(r.Context(), caller.PlatformID, core.MatchLive, core.MatchAwaitingResult)
 	st, err := core.LiveMatchFor(r.Context(), t.Store, t.Arena, caller)
 	if err != nil {
 		writeError(w, r, err)
@@ -115,7 +117,7 @@ func (s *Server) handleLiveMatch(w http.ResponseWriter, r *http.Request, t *Tena
 		TeamMinPlayers: st.Tournament.TeamMinPlayers, TeamMaxPlayers: st.Tournament.TeamMaxPlayers,
 		ResultProtocol: core.ResultProtocol, seriesAt: seriesOf(&st.Match),
 	}
-	if err := s.liveCasters(r.Context(), t, st, &v); err != nil {
+	if err := liveCasters(r.Context(), casters, st, &v); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -76,15 +76,15 @@ func (s *Server) handleAddArenaCaster(w http.ResponseWriter, r *http.Request, t 
 }
 
 // liveCasters fills a live match's casters and their mirrors.
-func (s *Server) liveCasters(ctx context.Context, t *Tenant, st *core.MatchState, v *liveMatchView) error {
+func liveCasters(ctx context.Context, casters func(context.Context) (map[int64][]core.CasterSeat, error), st *core.MatchState, v *liveMatchView) error {
 	if !st.Tournament.AllowSpectators {
 		return nil
 	}
-	seats, err := t.Store.Casters(ctx, st.ID)
+	seats, err := casters(ctx)
 	if err != nil {
 		return err
 	}
-	for _, c := range seats {
+	for _, c := range seats[st.ID] {
 		cv := casterView{StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source}
 		if c.PlatformID != "" {
 			cv.PlatformID = &c.PlatformID
