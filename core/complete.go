@@ -1,8 +1,11 @@
 package core
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -29,7 +32,17 @@ func completeIfDecided(ctx context.Context, st TournamentStore, t *Tournament, r
 	if err != nil || !done {
 		return false, err
 	}
-	points := pointsOf()
+	podium, scored := scoredFinish(regs, podium, placements, pointsOf())
+	if err := st.CompleteTournament(ctx, t, podium, scored, now); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// scoredFinish is a finished tournament's podium and placements with
+// their ladder points: a disqualified side has no podium place, no place
+// and no points.
+func scoredFinish(regs []Registration, podium []PodiumPlace, placements []Placement, points PlacementPoints) ([]PodiumPlace, []ScoredPlacement) {
 	disqualified := disqualifiedSides(regs)
 	podium = slices.DeleteFunc(podium, func(p PodiumPlace) bool { return disqualified[p.PlayerID] })
 	scored := make([]ScoredPlacement, len(placements))
@@ -39,10 +52,7 @@ func completeIfDecided(ctx context.Context, st TournamentStore, t *Tournament, r
 			scored[i] = ScoredPlacement{Placement: Placement{PlayerID: p.PlayerID}}
 		}
 	}
-	if err := st.CompleteTournament(ctx, t, podium, scored, now); err != nil {
-		return false, err
-	}
-	return true, nil
+	return podium, scored
 }
 
 // TournamentFinish returns a finished tournament's podium and every
@@ -147,4 +157,71 @@ func TournamentFinish(t *Tournament, regs []Registration, matches []Match) (podi
 		placements = append(placements, Placement{PlayerID: r.PlatformID, Place: placed[r.PlatformID]})
 	}
 	return podium, placements, true, nil
+}
+
+// A Completion is the consequence of a decision worked out before the
+// decision is stored, from the tournament read with the match (DESIGN.md
+// "Round trips and placement": a confirming final in two round trips).
+// The store writes it in the deciding batch, on the condition that the
+// tournament's matches and sides are then exactly as Matches and Sides
+// say (PlayFingerprint): the state it was worked out on with the decision
+// made. Otherwise it writes nothing and reports so, and MatchDecided
+// works the consequences out after the decision, as without one.
+type Completion struct {
+	Tournament *Tournament
+	// Done: the decision completes the tournament, with Podium and
+	// Placements; false: it leaves the tournament unfinished, and there
+	// is nothing to write.
+	Done       bool
+	Podium     []PodiumPlace
+	Placements []ScoredPlacement
+	At         time.Time
+	// Matches and Sides fingerprint the tournament after the decision.
+	Matches, Sides string
+}
+
+// CompletionAhead works out what deciding m with winner (and score)
+// does to its tournament t, whose sides and matches (m among them, as
+// read before the decision) are regs and matches: nil when this cannot
+// be worked out ahead (m is not a final or small final of a bracket, or
+// a series whose deciding game is not known). points is read only when
+// the tournament completes.
+func CompletionAhead(t *Tournament, regs []Registration, matches []Match, m *Match, winner string, score *OutcomeScore, now time.Time, points func() PlacementPoints) (*Completion, error) {
+	if t == nil || (m.Stage != StageFinal && m.Stage != StageSmallFinal) || m.SeriesLen() != 1 ||
+		t.Format == FormatRoundRobin || (t.Format == FormatSwiss && t.TopCut == 0) {
+		return nil, nil
+	}
+	after := slices.Clone(matches)
+	found := false
+	for i := range after {
+		if after[i].ID == m.ID {
+			after[i].Status, after[i].Winner, after[i].Score, found = MatchConfirmed, winner, score, true
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	c := &Completion{Tournament: t, At: now}
+	c.Matches, c.Sides = PlayFingerprint(after, regs)
+	podium, placements, done, err := TournamentFinish(t, regs, after)
+	if err != nil || !done {
+		return c, err
+	}
+	c.Done = true
+	c.Podium, c.Placements = scoredFinish(regs, podium, placements, points())
+	return c, nil
+}
+
+// PlayFingerprint is what a Completion's condition compares: every match
+// of the tournament as "id:status:winner" in id order, and its sides as
+// "count:disqualified" (sql/queries/decided.sql play_fingerprint computes
+// the same in the database).
+func PlayFingerprint(matches []Match, regs []Registration) (string, string) {
+	sorted := slices.Clone(matches)
+	slices.SortFunc(sorted, func(a, b Match) int { return cmp.Compare(a.ID, b.ID) })
+	parts := make([]string, len(sorted))
+	for i, m := range sorted {
+		parts[i] = fmt.Sprintf("%d:%s:%s", m.ID, m.Status, m.Winner)
+	}
+	return strings.Join(parts, ","), fmt.Sprintf("%d:%d", len(regs), len(disqualifiedSides(regs)))
 }

@@ -24,6 +24,13 @@ import (
 //     one batch, CompleteIfDecided), and a Swiss match that ends its round
 //     pairs the next round (or seeds the top cut) (AdvanceStage).
 //
+// A confirming game-client submission of a final or small final does
+// step 2 in step 1's batch when it can: the completion is worked out
+// before the decision from the tournament read with the match
+// (CompletionAhead) and written on the condition that the tournament is
+// then as it was worked out on (Completion, PlayFingerprint); when that
+// does not hold, MatchDecided runs after the batch as above.
+//
 // A crash between the two steps leaves a decided final in a tournament
 // still in playoffs, or a finished round unpaired. SettleTournaments, one
 // of the scheduled jobs, finds such tournaments and moves them on, so

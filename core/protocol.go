@@ -32,8 +32,15 @@ type ProtocolStore interface {
 	// atomically (the storing half of rules 11 and 12: a side's first
 	// submission is the one kept); a confirming submission's batch seats
 	// the winner and loser as every decision does. It returns what the
-	// batch left, for SubmitResult's answer.
-	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord) (StoredSubmission, error)
+	// batch left, for SubmitResult's answer. A completion worked out ahead
+	// (CompletionAhead; nil: none) joins the batch on its condition, and
+	// StoredSubmission.Settled says whether it held.
+	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord, then *Completion) (StoredSubmission, error)
+	// MatchPlay returns the tournament of an awaiting final or small
+	// final with its sides and matches, read with the match when the
+	// route planned it (what CompletionAhead works on); a nil tournament
+	// for any other match.
+	MatchPlay(ctx context.Context, matchID int64) (*Tournament, []Registration, []Match, error)
 	// Submissions returns a match's stored submissions.
 	Submissions(ctx context.Context, matchID int64) ([]SubmissionRecord, error)
 	// GraceExpired returns awaiting_result matches whose only submission
@@ -146,7 +153,20 @@ func SubmitResult(ctx context.Context, ps ResultStore, st *MatchState, caller Ca
 		Result: sub.Result, ResultHash: sub.ResultHash, WinnerID: winner, WinnerSideID: winnerSide,
 		ClientRole: sub.ClientRole, StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, Score: score, ReceivedAt: deps.Now, Token: token,
 	}
-	stored, err := ps.SubmitResult(ctx, st, rec) // rule 12
+	// A submission that confirms a final carries its tournament's
+	// completion in its own batch (two round trips in all).
+	var then *Completion
+	if other := st.SubmittedHash[3-side]; other != "" && other == sub.ResultHash && st.SeriesLen() == 1 &&
+		(st.Stage == StageFinal || st.Stage == StageSmallFinal) {
+		t, regs, matches, err := ps.MatchPlay(ctx, st.ID)
+		if err != nil {
+			return SubmitOutcome{}, err
+		}
+		if then, err = CompletionAhead(t, regs, matches, &st.Match, winnerSide, score, deps.Now, deps.Points); err != nil {
+			return SubmitOutcome{}, err
+		}
+	}
+	stored, err := ps.SubmitResult(ctx, st, rec, then) // rule 12
 	if err != nil {
 		return SubmitOutcome{}, err
 	}
@@ -154,7 +174,7 @@ func SubmitResult(ctx context.Context, ps ResultStore, st *MatchState, caller Ca
 	if err != nil {
 		return out, err
 	}
-	if out.MatchStatus.Resolved() {
+	if out.MatchStatus.Resolved() && !stored.Settled {
 		if err := MatchDecided(ctx, ps, &st.Match, deps.Now, deps.Points); err != nil {
 			return out, err
 		}
@@ -169,6 +189,9 @@ type StoredSubmission struct {
 	MatchStatus MatchStatus
 	Token       string // the stored submission's token: the batch's own when it stored it
 	Hash        string // the stored submission's resultHash
+	// Settled: the batch's Completion held (the tournament was as worked
+	// out, and completed if Done): nothing is left for MatchDecided.
+	Settled bool
 }
 
 // reconciled is rule 12's answer by the status a stored submission left.

@@ -149,11 +149,16 @@ func TestEveryDecisionMovesTheTournamentOn(t *testing.T) {
 				require.True(t, final.Status.Resolved(), "the final's own decision committed")
 				got, err := s.TournamentByID(ctx, final.TournamentID)
 				require.NoError(t, err)
-				require.Equal(t, core.StatusPlayoffs, got.Status, "the crash left the tournament in playoffs")
-
-				n, err := core.SettleTournaments(ctx, s, final.ResolvedAt.Add(time.Minute), points)
-				require.NoError(t, err)
-				assert.Equal(t, 1, n, "the scheduled job completes it")
+				if name == "GameClients" {
+					// The confirming submission carried the completion in
+					// its own batch (core.CompletionAhead): no step between.
+					require.Equal(t, core.StatusCompleted, got.Status, "completed in the deciding batch")
+				} else {
+					require.Equal(t, core.StatusPlayoffs, got.Status, "the crash left the tournament in playoffs")
+					n, err := core.SettleTournaments(ctx, s, final.ResolvedAt.Add(time.Minute), points)
+					require.NoError(t, err)
+					assert.Equal(t, 1, n, "the scheduled job completes it")
+				}
 				got, err = s.TournamentByID(ctx, final.TournamentID)
 				require.NoError(t, err)
 				assert.Equal(t, core.StatusCompleted, got.Status)
@@ -161,10 +166,76 @@ func TestEveryDecisionMovesTheTournamentOn(t *testing.T) {
 				require.NoError(t, err)
 				require.Len(t, podium, 4)
 				assert.Equal(t, final.Winner, podium[0].PlayerID)
-				n, err = core.SettleTournaments(ctx, s, final.ResolvedAt.Add(2*time.Minute), points)
+				n, err := core.SettleTournaments(ctx, s, final.ResolvedAt.Add(2*time.Minute), points)
 				require.NoError(t, err)
 				assert.Zero(t, n, "running it again changes nothing")
 			})
+		}
+	})
+}
+
+// staleMatchPlay is a store whose MatchPlay reads the tournament as it
+// was before some other decision: a match other than the final has
+// another winner than the one stored.
+type staleMatchPlay struct{ *crashingStore }
+
+func (s staleMatchPlay) MatchPlay(ctx context.Context, id int64) (*core.Tournament, []core.Registration, []core.Match, error) {
+	t, regs, matches, err := s.crashingStore.MatchPlay(ctx, id)
+	for i := range matches {
+		if matches[i].ID != id && matches[i].Status.Resolved() {
+			matches[i].Winner = matches[i].P2
+		}
+	}
+	return t, regs, matches, err
+}
+
+// TestCompletionAheadHoldsOnlyOnItsCondition: a final's completion worked
+// out from a tournament read before another decision changed it is not
+// written by the deciding batch (its fingerprint no longer matches); the
+// decision stands, and the completion is worked out after it
+// (MatchDecided: here it crashes, so the tournament stays in playoffs for
+// the scheduled job). Read as it is, the same final completes the
+// tournament in its own batch, with podium and ladder placements.
+func TestCompletionAheadHoldsOnlyOnItsCondition(t *testing.T) {
+	points := core.DefaultPlacementPoints
+	decide := decisionSources()["GameClients"]
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		s := openArenaStore(t, open)
+		for _, stale := range []bool{true, false} {
+			tour := seededBracket(t, s, fmt.Sprintf("ahead-%v", stale), 1, 2, 3, 4)
+			crashing := &crashingStore{Arena: s}
+			var ts decisionStore = crashing
+			if stale {
+				ts = staleMatchPlay{crashing}
+			}
+			for _, slot := range []string{"SF1", "SF2", "SMALL_FINAL"} {
+				require.NoError(t, decide(t, s, crashing, matchInSlot(t, s, tour, slot)))
+			}
+			crashing.crash.Store(true)
+			err := decide(t, s, ts, matchInSlot(t, s, tour, "FINAL"))
+			final := matchInSlot(t, s, tour, "FINAL")
+			require.True(t, final.Status.Resolved(), "the final's decision stands")
+			got, gerr := s.TournamentByID(ctx, tour.ID)
+			require.NoError(t, gerr)
+			podium, perr := s.Podium(ctx, tour.ID)
+			require.NoError(t, perr)
+			if stale {
+				assert.Error(t, err, "worked out after the decision: the injected crash")
+				assert.Equal(t, core.StatusPlayoffs, got.Status, "the stale completion was not written")
+				assert.Empty(t, podium)
+				n, err := core.SettleTournaments(ctx, s, final.ResolvedAt.Add(time.Minute), points)
+				require.NoError(t, err)
+				assert.Equal(t, 1, n)
+				continue
+			}
+			require.NoError(t, err)
+			assert.Equal(t, core.StatusCompleted, got.Status)
+			require.Len(t, podium, 4)
+			assert.Equal(t, final.Winner, podium[0].PlayerID)
+			var placed int
+			require.NoError(t, s.ReadCount(ctx, "SELECT count(*) FROM placements WHERE tournament_id = ?", tour.ID, &placed))
+			assert.Equal(t, 4, placed, "every side placed, with its ladder points")
 		}
 	})
 }

@@ -97,18 +97,34 @@ func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, e
 
 // Setting implements core.TournamentStore.
 func (s *Arena) Setting(ctx context.Context, key string, v any) (bool, error) {
-	var raw string
-	err := s.db.queryRow(ctx, q("setting"), sql.Named("key", key)).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+	raw, err := readPlanned(ctx, s.db, "setting "+key, func() (*sql.NullString, []Read) { return settingRead(key) })
 	if err != nil {
 		return false, fmt.Errorf("store: unable to read setting %s: %w", key, err)
 	}
-	if err := json.Unmarshal([]byte(raw), v); err != nil {
+	if !raw.Valid {
+		return false, nil
+	}
+	if err := json.Unmarshal([]byte(raw.String), v); err != nil {
 		return false, fmt.Errorf("store: setting %s is malformed: %w", key, err)
 	}
 	return true, nil
+}
+
+// PlanSetting plans Setting's read of key with the request's first
+// ReadAll (plan.go).
+func (s *Arena) PlanSetting(ctx context.Context, key string) {
+	planAhead(ctx, s.db, "setting "+key, func() (*sql.NullString, []Read) { return settingRead(key) })
+}
+
+// settingRead is Setting's read of key: its JSON, or not Valid when unset.
+func settingRead(key string) (*sql.NullString, []Read) {
+	var raw sql.NullString
+	return &raw, []Read{{SQL: q("setting"), Args: []any{sql.Named("key", key)}, Row: func(row Scanner) error {
+		var value string
+		err := row.Scan(&value)
+		raw = sql.NullString{String: value, Valid: err == nil}
+		return err
+	}}}
 }
 
 // SetSetting implements core.TournamentStore.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/core/tournamentview"
 )
 
 var _ core.ProtocolStore = (*Arena)(nil)
@@ -22,7 +23,19 @@ var matchStateByID = sync.OnceValue(func() string { return q("match_state") + " 
 // connection locally (the match is about to be written: readOnWriter).
 func (s *Arena) MatchState(ctx context.Context, id int64) (*core.MatchState, error) {
 	var raw matchStateRow
-	err := s.db.readOnWriter(ctx, raw.scan, matchStateByID(), sql.Named("match", id))
+	var err error
+	if s.db.Local {
+		err = s.db.readOnWriter(ctx, raw.scan, matchStateByID(), sql.Named("match", id))
+	} else { // a ReadAll: what the route planned goes with it (plan.go)
+		found := false
+		err = s.db.ReadAll(ctx, Read{SQL: matchStateByID(), Args: []any{sql.Named("match", id)}, Row: func(row Scanner) error {
+			found = true
+			return raw.scan(row)
+		}})
+		if err == nil && !found {
+			err = sql.ErrNoRows
+		}
+	}
 	var st *core.MatchState
 	if err == nil {
 		st, err = raw.state()
@@ -260,7 +273,7 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 // last statement reads what happened, in the same transaction and
 // request: the match's status is the one this submission produced when
 // the side's stored submission carries this batch's token.
-func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord) (core.StoredSubmission, error) {
+func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.SubmissionRecord, then *core.Completion) (core.StoredSubmission, error) {
 	at := formatTime(rec.ReceivedAt)
 	p1, p2 := scoreArgs(rec.Score)
 	stmts := []Stmt{
@@ -289,10 +302,88 @@ func (s *Arena) SubmitResult(ctx context.Context, st *core.MatchState, rec core.
 	}
 	outcome := Stmt{SQL: q(read), Args: []any{sql.Named("side", rec.Side),
 		sql.Named("match", rec.MatchID)}}
-	if err := s.db.BatchRead(ctx, outcome, []any{&status, &token, &hash}, stmts...); err != nil {
+	dest := []any{&status, &token, &hash}
+	var settled int64
+	if then != nil {
+		// The completion worked out ahead, on its condition; the read
+		// says whether the condition held after it.
+		stmts = append(stmts, completionAhead(then)...)
+		outcome.SQL = "SELECT o.*, " + q(playFingerprint) + " FROM (" + outcome.SQL + ") o"
+		outcome.Args = append(outcome.Args, completionCondition(then)...)
+		dest = append(dest, &settled)
+	}
+	if err := s.db.BatchRead(ctx, outcome, dest, stmts...); err != nil {
 		return core.StoredSubmission{}, fmt.Errorf("store: unable to store the submission: %w", err)
 	}
-	return core.StoredSubmission{MatchStatus: core.MatchStatus(status), Token: token, Hash: hash}, nil
+	return core.StoredSubmission{MatchStatus: core.MatchStatus(status), Token: token, Hash: hash, Settled: settled == 1}, nil
+}
+
+// playFingerprint names the condition of a completion worked out ahead
+// (core.Completion), an expression spliced into the statements it guards.
+const playFingerprint = "play_fingerprint"
+
+// completionCondition is the arguments of playFingerprint for c.
+func completionCondition(c *core.Completion) []any {
+	return []any{sql.Named("tournament", c.Tournament.ID), sql.Named("matches_after", c.Matches),
+		sql.Named("sides_after", c.Sides)}
+}
+
+// completionAhead is c's statements: with c.Done, the tournament's
+// completion on c's condition (complete_tournament_ahead), then its podium
+// and placements if that completed it; nothing without.
+func completionAhead(c *core.Completion) []Stmt {
+	if !c.Done {
+		return nil
+	}
+	at, id := sql.Named("at", formatTime(c.At)), sql.Named("tournament", c.Tournament.ID)
+	stmts := []Stmt{{SQL: q("complete_tournament_ahead") + " " + q(playFingerprint), Args: append([]any{at}, completionCondition(c)...)}}
+	for _, p := range c.Podium {
+		stmts = append(stmts, Stmt{SQL: q("insert_podium_ahead"), Args: []any{id, at,
+			sql.Named("rank", p.Rank), sql.Named("player", p.PlayerID)}})
+	}
+	for _, p := range c.Placements {
+		stmts = append(stmts, Stmt{SQL: q("insert_placement_ahead"), Args: []any{id, at,
+			sql.Named("player", p.PlayerID), sql.Named("place", p.Place), sql.Named("points", p.Points)}})
+	}
+	return stmts
+}
+
+// MatchPlay implements core.ProtocolStore: the route's planned read
+// (PlanMatchPlay) when it planned one.
+func (s *Arena) MatchPlay(ctx context.Context, matchID int64) (*core.Tournament, []core.Registration, []core.Match, error) {
+	p, err := readPlanned(ctx, s.db, matchPlayKey(matchID), func() (*tournamentview.Parts, []Read) { return matchPlayReads(matchID) })
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("store: unable to read the tournament of match %d: %w", matchID, err)
+	}
+	if p.Tournament == nil {
+		return nil, nil, nil, nil
+	}
+	for i := range p.Registrations {
+		p.Registrations[i].TournamentID = p.Tournament.ID
+	}
+	return p.Tournament, p.Registrations, p.Matches, nil
+}
+
+// PlanMatchPlay plans MatchPlay's reads with the request's first ReadAll
+// (plan.go): a result submission reads them with the match.
+func (s *Arena) PlanMatchPlay(ctx context.Context, matchID int64) {
+	planAhead(ctx, s.db, matchPlayKey(matchID), func() (*tournamentview.Parts, []Read) { return matchPlayReads(matchID) })
+}
+
+func matchPlayKey(id int64) string { return fmt.Sprintf("match_play %d", id) }
+
+// matchPlayQueries are MatchPlay's: the tournament, its sides and its
+// matches (TournamentParts' first three) of an awaiting final or small
+// final, keyed by the match's id; no rows for any other match.
+var matchPlayQueries = sync.OnceValue(func() []string {
+	return partsQueries("(SELECT tournament_id FROM matches WHERE id = :match AND status = '" + string(core.MatchAwaitingResult) +
+		"' AND stage IN ('" + string(core.StageFinal) + "', '" + string(core.StageSmallFinal) + "'))")
+})
+
+// matchPlayReads are MatchPlay's reads and the parts they fill.
+func matchPlayReads(id int64) (*tournamentview.Parts, []Read) {
+	p, reads := partsFrom(matchPlayQueries(), sql.Named("match", id))
+	return p, reads[:3]
 }
 
 func nullString(s string) any {

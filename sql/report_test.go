@@ -79,7 +79,7 @@ func submit(t *testing.T, s *store.Arena, st *core.MatchState, side int, winner 
 		ResultHash: strings.Repeat("a", 63) + string(rune('0'+side)), WinnerID: winner, WinnerSideID: winner,
 		ReceivedAt: at, Token: "client-" + st.Captain(side),
 	}
-	_, err := s.SubmitResult(context.Background(), st, rec)
+	_, err := s.SubmitResult(context.Background(), st, rec, nil)
 	require.NoError(t, err)
 }
 

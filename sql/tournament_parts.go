@@ -74,6 +74,12 @@ func partsReads(slug string, id int64) (*tournamentview.Parts, []Read) {
 	if slug != "" {
 		queries, arg = partsBySlug(), sql.Named("slug", slug)
 	}
+	return partsFrom(queries, arg)
+}
+
+// partsFrom are the reads of partsQueries' queries with their one
+// argument, and the parts they fill.
+func partsFrom(queries []string, arg any) (*tournamentview.Parts, []Read) {
 	var p tournamentview.Parts
 	p.Players = map[string]core.PlayerProfile{}
 	return &p, []Read{

@@ -145,3 +145,35 @@ WHERE (t.status = 'group_stage' AND t.format IN ('round_robin', 'swiss')
 		AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.tournament_id = t.id AND m.stage = 'final'
 			AND m.status NOT IN {{resolved}}))
 ORDER BY t.id
+
+-- name: play_fingerprint
+-- A tournament's matches and sides as core.PlayFingerprint writes them
+-- (every match "id:status:winner" in id order; the sides
+-- "count:disqualified"), whether they are as :matches_after and
+-- :sides_after say: the condition of a completion worked out ahead of the
+-- decision that makes it (core.Completion). An expression.
+(coalesce((SELECT group_concat(f.x, ',') FROM (SELECT fm.id || ':' || fm.status || ':' ||
+		coalesce(fm.winner_platform_id, '') AS x FROM matches fm WHERE fm.tournament_id = :tournament ORDER BY fm.id) f), '')
+	= :matches_after
+	AND (SELECT count(*) || ':' || count(fr.disqualified_at) FROM registrations fr WHERE fr.tournament_id = :tournament)
+	= :sides_after)
+
+-- name: complete_tournament_ahead
+-- complete_tournament on a completion's condition (play_fingerprint
+-- follows).
+UPDATE tournaments SET status = 'completed', completed_at = :at, updated_at = :at
+WHERE id = :tournament AND status IN ('group_stage', 'playoffs') AND
+
+-- name: insert_podium_ahead
+-- insert_podium when the batch's complete_tournament_ahead completed the
+-- tournament.
+INSERT INTO podiums (tournament_id, rank, platform_id) SELECT :tournament, :rank, :player
+WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = :tournament AND status = 'completed' AND completed_at = :at)
+ON CONFLICT DO NOTHING
+
+-- name: insert_placement_ahead
+-- insert_placement when the batch's complete_tournament_ahead completed
+-- the tournament.
+INSERT INTO placements (tournament_id, platform_id, place, points) SELECT :tournament, :player, :place, :points
+WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = :tournament AND status = 'completed' AND completed_at = :at)
+ON CONFLICT DO NOTHING

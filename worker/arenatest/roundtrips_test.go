@@ -36,7 +36,7 @@ var roundTripBudget = map[string]int{
 	"game: live":                            1,
 	"game: result (first side)":             2,
 	"game: result (confirming)":             2,
-	"game: result (confirming a final)":     5,
+	"game: result (confirming a final)":     2,
 	"public: tournament of 16":              1,
 	"public: tournament of 64":              1,
 	"public: match":                         1,
@@ -192,6 +192,9 @@ func TestRoundTrips(t *testing.T) {
 	measure("game: result (confirming a final)", func() {
 		game("POST", fmt.Sprintf("/api/v1/matches/%d/result", fid), duo[1], submission)
 	})
+	done := a.API(t, "GET", host+"/api/v1/tournaments/duel", "", nil, 200)
+	require.Equal(t, "completed", done["status"], "the confirming final completed its tournament")
+	require.NotEmpty(t, done["podium"], "with its podium")
 
 	// The home page's cost once 50 tournaments are under way.
 	for i := 0; i < 47; i++ {

@@ -273,6 +273,10 @@ func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant,
 		writeError(w, r, err)
 		return
 	}
+	// What a confirming final completes its tournament with goes with the
+	// match's read (nothing for other matches): two round trips in all.
+	t.Store.PlanMatchPlay(ctx, id)
+	t.Store.PlanSetting(ctx, core.SettingPlacementPoints)
 	st, err := t.Store.MatchState(ctx, id)
 	if err != nil {
 		writeError(w, r, err)

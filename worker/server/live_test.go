@@ -339,7 +339,9 @@ func TestLiveStreamPolledFollowUp(t *testing.T) {
 // seconds; it returns the stream that did.
 func eventually(t *testing.T, want int, open func() *liveStream) *liveStream {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	// 15 s: under the race detector on a loaded 2-core machine a stream
+	// has been seen taking over 5 s to take its slot.
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		s := open()
 		if s.resp.StatusCode == want {
@@ -347,7 +349,7 @@ func eventually(t *testing.T, want int, open func() *liveStream) *liveStream {
 		}
 		s.close()
 		if time.Now().After(deadline) {
-			t.Fatalf("still %d after 5 s, want %d", s.resp.StatusCode, want)
+			t.Fatalf("still %d after 15 s, want %d", s.resp.StatusCode, want)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
