@@ -114,5 +114,5 @@ echo "bench-edge: budget: a decided match reaches 100 watchers of its tournament
 if [ "$soak" != 0 ]; then
   "$tmp/edgebench" "${common[@]}" -base "$kept" -label kept -scenarios '' -tournaments 3 -players 512 -soak "$soak" -soak-c 32
 fi
-instances=$(grep -c '"msg":"go instance started"' "$tmp/kept.log" || true)
+instances=$(grep -c '"msg":"go instance started"' "$tmp/kept-go.log" || true)
 echo "bench-edge: the kept build started Go $instances time(s) for $(grep -c '^\[wrangler:info\] ' "$tmp/kept.log" || true) requests"

@@ -5,9 +5,11 @@
 #
 #   scripts/build-worker.sh [--fresh] [-o DIR]
 #
-# Default: the kept-instance build. The JS entry (worker/edge/js) keeps one
-# Go instance per isolate and performs every request's I/O on that
-# request's side; Go's own wasm_exec.js is copied from GOROOT.
+# Default: the kept-instance build, two Workers (docs/edge.md "Two
+# Workers"): the front (worker.mjs, wrangler.toml) and the Go worker
+# (go-worker.mjs, wrangler.go.toml), which keeps one Go instance per
+# isolate and performs every call's I/O on that call's side; Go's own
+# wasm_exec.js is copied from GOROOT.
 #
 # --fresh: the fallback, fresh-instance build (Go tag edgefresh): the JS
 # glue of syumai/workers starts a new Go instance for every request. Its
@@ -15,7 +17,10 @@
 # workerd with "Illegal invocation").
 #
 # -o DIR: output directory (default build/; wrangler.toml's main is
-# build/worker.mjs, other directories are run as `wrangler dev DIR/worker.mjs`).
+# build/worker.mjs and wrangler.go.toml's build/go-worker.mjs; other
+# directories are run as scripts/edge-env.sh's start_wrangler runs them).
+# The fresh-instance build is one Worker (Go in it), run with
+# wrangler.go.toml's bindings.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,7 +53,8 @@ else
   rm -rf "$out"
   mkdir -p "$out"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
-  cp worker/edge/js/worker.mjs worker/edge/js/go.mjs worker/edge/js/front.mjs worker/edge/js/live.mjs worker/edge/js/perform.mjs "$out/"
+  cp worker/edge/js/worker.mjs worker/edge/js/go-worker.mjs worker/edge/js/go.mjs worker/edge/js/front.mjs \
+    worker/edge/js/live.mjs worker/edge/js/perform.mjs worker/edge/js/wire.mjs "$out/"
 fi
 
 start=$(date +%s)

@@ -43,7 +43,7 @@ state="$tmp/wrangler-state"
 if [ -d "$tmp/seed/objects" ]; then
   (cd "$tmp/seed/objects" && find . -type f | sed 's|^\./||') | while read -r key; do
     WRANGLER_SEND_METRICS=false "$NODE22" "$WRANGLER" r2 object put "arena-recordings/$key" --file "$tmp/seed/objects/$key" \
-      --config "$root/wrangler.toml" --local --persist-to "$state" >"$tmp/r2-put.log" 2>&1 ||
+      --config "$root/wrangler.go.toml" --local --persist-to "$state" >"$tmp/r2-put.log" 2>&1 ||
       { echo "dev-edge: could not put $key in the local bucket:" >&2; cat "$tmp/r2-put.log" >&2; exit 1; }
   done
 fi
@@ -65,7 +65,7 @@ Arena (Workers build) is serving $base under wrangler dev --local
   admin token:     $admin
   directory:       $dir_url (tursodb), demo arena database: $demo_db
   cron:            every 60 s through $base/__scheduled
-  logs:            $tmp/wrangler.log
+  logs:            $tmp/wrangler.log (the front), $tmp/wrangler-go.log (the Go worker)
 Ctrl-C stops everything.
 EOF
 wait "${pid_of[wrangler]}"

@@ -95,18 +95,40 @@ start_libsql() {
 
 # start_wrangler NAME SCRIPT PORT DIRECTORY_URL OPERATOR_TOKEN [--var K:V...]:
 # runs the bundle SCRIPT (e.g. build/worker.mjs) under wrangler dev --local
-# with wrangler.toml's bindings, and waits until it listens. Cron runs on
-# GET /__scheduled.
+# and waits until it listens on PORT. A kept-instance bundle is two
+# Workers (docs/edge.md "Two Workers"): the Go worker (go-worker.mjs beside
+# SCRIPT, wrangler.go.toml's bindings and the vars; process NAME-go, log
+# $tmp/NAME-go.log, R2 kept in $tmp/NAME-state) and the front (SCRIPT,
+# wrangler.toml; process NAME), joined by the service binding through a
+# dev registry of their own. Any other bundle (the fresh-instance build, a
+# reference worker) is one Worker with wrangler.go.toml's bindings. Cron
+# runs on the front's GET /__scheduled.
 start_wrangler() {
-  local name=$1 script=$2 port=$3 dir_url=$4 operator=$5 inspector
+  local name=$1 script=$2 port=$3 dir_url=$4 operator=$5 inspector go_port
   shift 5
+  local vars=(--var "ARENA_DIRECTORY_URL:$dir_url" --var "ARENA_OPERATOR_TOKEN:$operator"
+    --var "ARENA_SESSION_KEY:$(random_hex 32)" "$@")
+  local common=(--local --ip 127.0.0.1 --test-scheduled --show-interactive-dev-session=false)
+  local go_script
+  go_script="$(dirname "$script")/go-worker.mjs"
+  if [ ! -f "$go_script" ]; then
+    inspector=$(free_ports 1)
+    start "$name" env WRANGLER_SEND_METRICS=false WRANGLER_REGISTRY_PATH="$tmp/$name-registry" "$NODE22" "$WRANGLER" dev "$script" \
+      --config "$root/wrangler.go.toml" "${common[@]}" --port "$port" --inspector-port "$inspector" \
+      --persist-to "$tmp/$name-state" "${vars[@]}"
+    wait_log "$name" "Ready on" 120
+    return
+  fi
+  read -r go_port inspector <<<"$(free_ports 2)"
+  start "$name-go" env WRANGLER_SEND_METRICS=false WRANGLER_REGISTRY_PATH="$tmp/$name-registry" "$NODE22" "$WRANGLER" dev "$go_script" \
+    --config "$root/wrangler.go.toml" "${common[@]}" --port "$go_port" --inspector-port "$inspector" \
+    --persist-to "$tmp/$name-state" "${vars[@]}"
+  wait_log "$name-go" "Ready on" 120
   inspector=$(free_ports 1)
-  start "$name" env WRANGLER_SEND_METRICS=false "$NODE22" "$WRANGLER" dev "$script" --config "$root/wrangler.toml" \
-    --local --ip 127.0.0.1 --port "$port" --inspector-port "$inspector" \
-    --test-scheduled --show-interactive-dev-session=false \
-    --persist-to "$tmp/$name-state" \
-    --var "ARENA_DIRECTORY_URL:$dir_url" \
-    --var "ARENA_OPERATOR_TOKEN:$operator" \
-    --var "ARENA_SESSION_KEY:$(random_hex 32)" "$@"
+  start "$name" env WRANGLER_SEND_METRICS=false WRANGLER_REGISTRY_PATH="$tmp/$name-registry" "$NODE22" "$WRANGLER" dev "$script" \
+    --config "$root/wrangler.toml" "${common[@]}" --port "$port" --inspector-port "$inspector" \
+    --persist-to "$tmp/$name-front-state" "$@"
   wait_log "$name" "Ready on" 120
+  # The front's binding is connected once the registry lists the Go worker.
+  wait_log "$name" "connected" 30
 }

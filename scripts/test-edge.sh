@@ -136,19 +136,19 @@ else
 fi
 
 # 8. Cron trigger runs the scheduled jobs through the bridge.
-log_lines=$(wc -l <"$tmp/wrangler.log")
+log_lines=$(wc -l <"$tmp/wrangler-go.log") # Go runs in the Go worker
 call GET '/__scheduled?cron=*+*+*+*+*'
 # The run's log line reaches wrangler's log on its own time: wait for it
 # (at most 5 s) rather than race it.
 for i in $(seq 50); do
-  tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | grep -q 'scheduled jobs ran' && break
+  tail -n +"$((log_lines + 1))" "$tmp/wrangler-go.log" | grep -q 'scheduled jobs ran' && break
   sleep 0.1
 done
-if [ "$status" = 200 ] && tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | grep -q 'scheduled jobs ran'; then
+if [ "$status" = 200 ] && tail -n +"$((log_lines + 1))" "$tmp/wrangler-go.log" | grep -q 'scheduled jobs ran'; then
   pass "cron: /__scheduled 200 and the log shows 'scheduled jobs ran'"
 else
   fail "cron: /__scheduled (want 200 and 'scheduled jobs ran' in the log)" \
-    "got HTTP $status; log since the trigger: $(tail -n +"$((log_lines + 1))" "$tmp/wrangler.log" | tail -n 10)"
+    "got HTTP $status; log since the trigger: $(tail -n +"$((log_lines + 1))" "$tmp/wrangler-go.log" | tail -n 10)"
 fi
 
 # 9. Public reads: the spec's limit counted by the rate-limiting binding, and
@@ -350,14 +350,25 @@ latency=$(sort -n "$tmp/times" | awk '{ t[NR] = $1 * 1000 } END {
   printf "p50 %.1f ms, p90 %.1f ms, max %.1f ms", t[int(NR * 0.5 + 0.5)], t[int(NR * 0.9 + 0.5)], t[NR] }')
 if [ "$bad" = 0 ]; then pass "latency: 50 sequential uncached public reads (Go and libSQL) on edge.test: $latency"; else fail "latency: 50 sequential GET /api/v1/players/... on edge.test" "$bad of 50 were not 404 (request:status$unexpected; $latency)"; fi
 
-# 19. One Go instance served everything above.
-instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
+# 19. Two Workers: the front reached the Go worker through its service
+# binding, and one Go instance there served everything above (none ran in
+# the front).
+instances=$(grep -c '"msg":"go instance started"' "$tmp/wrangler-go.log" || true)
+in_front=$(grep -c '"msg":"go instance started"' "$tmp/wrangler.log" || true)
 requests=$(grep -c '^\[wrangler:info\] ' "$tmp/wrangler.log" || true)
-if [ "$instances" = 1 ]; then pass "kept instance: 1 Go instance for $requests requests"; else fail "kept instance (want 1 Go instance)" "$instances instances for $requests requests"; fi
+calls=$(grep -c '^\[wrangler:info\] POST /serve ' "$tmp/wrangler-go.log" || true)
+if [ "$instances" = 1 ] && [ "$in_front" = 0 ] && [ "$calls" -gt 0 ] && grep -q 'env.GO (arena-go).*connected' "$tmp/wrangler.log"; then
+  pass "two Workers: the front's $requests requests made $calls calls through the binding GO to the Go worker (Smart Placement), where 1 Go instance served them all"
+else
+  fail "two Workers (want the binding GO connected, calls in the Go worker's log, 1 Go instance there and none in the front)" \
+    "$instances Go instances in the Go worker, $in_front in the front, $calls calls for $requests requests; binding: $(grep -m1 'env.GO' "$tmp/wrangler.log" || echo none)"
+fi
 
 echo "edge: $passed passed, $failed failed"
 if [ "$failed" -gt 0 ]; then
-  echo "--- wrangler log (last 80 lines) ---"
-  tail -n 80 "$tmp/wrangler.log"
+  echo "--- wrangler log, the front (last 40 lines) ---"
+  tail -n 40 "$tmp/wrangler.log"
+  echo "--- wrangler log, the Go worker (last 60 lines) ---"
+  tail -n 60 "$tmp/wrangler-go.log"
   exit 1
 fi

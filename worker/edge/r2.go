@@ -15,7 +15,7 @@ const KindR2 = "r2"
 // R2Op is one call (objects.R2Call: head, ranged get, put or delete) on
 // the R2 bucket binding named Binding.
 type R2Op struct {
-	Binding string // the binding's name in wrangler.toml, e.g. RECORDINGS
+	Binding string // the binding's name in wrangler.go.toml, e.g. RECORDINGS
 	objects.R2Call
 }
 

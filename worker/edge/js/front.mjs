@@ -114,13 +114,8 @@ export async function lookup(request, url, env) {
     if (limit.mode === "binding") {
       const key = caller.bucket + (caller.bucketHeader ? (request.headers.get(caller.bucketHeader) ?? "") : "");
       const { success } = await env[limit.binding].limit({ key });
-      // The seconds left in Go's window, for the headers Go named.
-      const reset = String(Math.max(1, Math.ceil((limit.windowMs - (Date.now() % limit.windowMs)) / 1000)));
-      if (!success) {
-        const over = new Headers(limit.over.headers);
-        for (const h of limit.over.reset) over.set(h, reset);
-        return { response: new Response(limit.over.body, { status: limit.over.status, headers: over }) };
-      }
+      if (!success) return { response: overLimit(limit) };
+      const reset = windowLeft(limit);
       for (const [h, v] of limit.within.headers) headers.set(h, v);
       for (const h of limit.within.reset) headers.set(h, reset);
     }
@@ -131,6 +126,36 @@ export async function lookup(request, url, env) {
     return { response: new Response(null, { status: 304, headers }) };
   }
   return { response: new Response(hit.body, { status: 200, headers }) };
+}
+
+// windowLeft is the seconds left in Go's window of limit, for the
+// headers Go named.
+function windowLeft(limit) {
+  return String(Math.max(1, Math.ceil((limit.windowMs - (Date.now() % limit.windowMs)) / 1000)));
+}
+
+// overLimit is Go's answer to a read over limit (a LimitHint).
+function overLimit(limit) {
+  const over = new Headers(limit.over.headers);
+  for (const h of limit.over.reset) over.set(h, windowLeft(limit));
+  return new Response(limit.over.body, { status: limit.over.status, headers: over });
+}
+
+// countAnswered counts, with the rate-limiting bindings here, the reads
+// Go's answer says count (counts: [{ binding, key }], the Go worker's
+// record of what Go asked to count: go-worker.mjs), and returns Go's 429
+// for the first one over its limit, or null. The front counts so that a
+// caller's reads are counted where they enter (a binding counts per
+// location), cached or not.
+export async function countAnswered(answer, env) {
+  if (!answer.counts?.length) return null;
+  const limits = readHints(answer.hints).host?.limits ?? {};
+  for (const c of answer.counts) {
+    const { success } = await env[c.binding].limit({ key: c.key });
+    const limit = Object.values(limits).find((l) => l.binding === c.binding);
+    if (!success && limit?.over) return overLimit(limit);
+  }
+  return null;
 }
 
 // answered does what Go's answer to a request tells the front (learn,

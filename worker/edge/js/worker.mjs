@@ -1,14 +1,21 @@
-// The Workers entry of the kept-instance build. Public reads are answered
-// from the edge cache when a fresh copy exists (front.mjs); everything else
-// goes to the Go instance kept for this isolate (go.mjs), whose I/O this
-// request performs on its own side (perform.mjs).
-import wasm from "./app.wasm"; // compiled once per isolate by the runtime
-import { GoExited, goBridge } from "./go.mjs";
-import { answered, changed, hostOf, lookup, readHints } from "./front.mjs";
+// The front worker of the kept-instance build, near the player: public
+// reads are answered from the edge cache when a fresh copy exists
+// (front.mjs), live streams are held here (live.mjs), and everything else
+// goes to the Go worker (go-worker.mjs, near the database) through the
+// service binding GO, one framed call per request (wire.mjs).
+import { answered, changed, countAnswered, hostOf, lookup, readHints } from "./front.mjs";
 import { holdLive } from "./live.mjs";
-import { perform, sendDeferred } from "./perform.mjs";
+import { GO_URL, frame, unframe } from "./wire.mjs";
 
-const serve = goBridge(wasm);
+// callGo sends one message to the Go worker and returns its answer:
+// { status, headers, body, hints, ioMs }.
+async function callGo(message, env) {
+  const { body, ...meta } = message;
+  const res = await env.GO.fetch(GO_URL, { method: "POST", body: frame(meta, body) });
+  if (res.status !== 200) throw new Error(`go worker: HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  const { meta: answer, body: answerBody } = unframe(await res.arrayBuffer());
+  return { ...answer, body: answerBody };
+}
 
 // Bodies above this are refused before they are read into memory (the
 // service's largest request bodies are far smaller; recordings go straight
@@ -29,31 +36,15 @@ async function handle(request, env, ctx) {
   if (length > MAX_BODY) return json(413, "body_too_large");
   const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
   if (body && body.byteLength > MAX_BODY) return json(413, "body_too_large");
-  let ioMs = 0;
   const message = { op: "request", method: request.method, url: request.url, headers: [...request.headers], body };
-  const performTimed = async (cmd) => {
-    const t = Date.now(); // advances across I/O only: what the I/O took
-    try {
-      return await perform(cmd, env);
-    } finally {
-      ioMs += Date.now() - t;
-    }
-  };
-  let answer;
-  try {
-    answer = await serve(message, env, performTimed);
-  } catch (e) {
-    // Go exited under this request (another request crashed it): a read
-    // is safely asked again, of a new instance; a write is not.
-    if (!(e instanceof GoExited) || (request.method !== "GET" && request.method !== "HEAD")) throw e;
-    answer = await serve(message, env, performTimed);
-  }
-  if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
+  const answer = await callGo(message, env);
+  const over = await countAnswered(answer, env);
   let { response, hints } = await answered(request, url, plan, answer, ctx);
-  if (hints.live && request.method === "GET") response = await hold(request, url, response, hints.live, env, ctx);
+  if (over) response = over;
+  else if (hints.live && request.method === "GET") response = await hold(request, url, response, hints.live, env, ctx);
   if (env.ARENA_EDGE_TRACE === "1") {
     // For benchmarks: the round trips Go asked for, and their time.
-    response.headers.set("X-Arena-Edge-IO", `${hints.io ?? 0} ${ioMs}`);
+    response.headers.set("X-Arena-Edge-IO", `${hints.io ?? 0} ${answer.ioMs ?? 0}`);
   }
   return response;
 }
@@ -64,8 +55,7 @@ async function handle(request, env, ctx) {
 async function hold(request, url, first, live, env, ctx) {
   const trace = env.ARENA_EDGE_TRACE === "1";
   const ask = async (pageURL) => {
-    const answer = await serve({ op: "request", method: "GET", url: pageURL, headers: [], body: undefined, livePage: true }, env, (cmd) => perform(cmd, env));
-    if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
+    const answer = await callGo({ op: "request", method: "GET", url: pageURL, headers: [], livePage: true }, env);
     // For benchmarks: one line per call into Go for a page.
     if (trace) console.log(JSON.stringify({ level: "INFO", msg: "live page", url: pageURL, status: answer.status, io: Number(answer.hints?.io ?? 0) }));
     return answer;
@@ -88,8 +78,7 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
-    const answer = await serve({ op: "scheduled", cron: controller.cron }, env, (cmd) => perform(cmd, env));
-    if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
+    const answer = await callGo({ op: "scheduled", cron: controller.cron }, env);
     await changed(readHints(answer.hints));
     if (answer.status !== 200) throw new Error(`scheduled jobs failed: ${new TextDecoder().decode(answer.body)}`);
   },
