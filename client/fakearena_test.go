@@ -136,6 +136,13 @@ func (a *fakeArena) setMatch(m *fakeMatch) {
 	a.match = m
 }
 
+// reset forgets the requests received so far.
+func (a *fakeArena) reset() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.requests = nil
+}
+
 // recorded returns the requests received so far, optionally only those
 // whose path ends with suffix.
 func (a *fakeArena) recorded(suffix string) []recordedRequest {

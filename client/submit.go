@@ -81,6 +81,14 @@ type SubmitRequest struct {
 	Winner string
 	// Score is optional metadata in slot order, sent as-is, never hashed.
 	Score *Score
+	// Held, when set, is the live match the game holds: the one discovery
+	// gave it when the session began (LiveMatch, WaitForLiveMatch). Submit
+	// then posts on it without a fresh discovery, one round trip to the
+	// arena instead of two (docs/protocol.md "Submitting on the held
+	// match"); every check of steps 3 to 5 runs on it, and the arena
+	// refuses a match no longer live (409 not_live, already_resolved) as
+	// it would after discovery. MatchID and Game, when set, must name it.
+	Held *LiveMatch
 }
 
 // resultSubmission is the request body of POST /api/v1/matches/{id}/result
@@ -115,7 +123,8 @@ func SubmitBackoff(maxAttempts, attemptsLeft int) time.Duration {
 //
 //  1. Disabled client: ErrDisabled. Empty winner (a draw): ErrDraw; no
 //     request is made, the protocol has no draw.
-//  2. Fresh discovery. No live match: ErrNoLiveMatch, unless
+//  2. Fresh discovery (none when SubmitRequest.Held is the match the
+//     game holds: it is used as discovery's answer). No live match: ErrNoLiveMatch, unless
 //     SubmitRequest.MatchID names the match played: it is then looked up
 //     (a lost answer across a restart, see StatusUndecided); a match
 //     that is not Valid: ErrInvalidLiveMatch; a discovery failure is
@@ -184,9 +193,14 @@ func (c *Client) submit(ctx context.Context, req SubmitRequest, canonicalize fun
 	if winner == "" {
 		return nil, ErrDraw
 	}
-	m, err := c.LiveMatch(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("client: submit: discovery: %w", err)
+	m := req.Held
+	if m == nil {
+		var err error
+		if m, err = c.LiveMatch(ctx); err != nil {
+			return nil, fmt.Errorf("client: submit: discovery: %w", err)
+		}
+	} else if req.MatchID > 0 && req.Game > 0 && m.MatchID == req.MatchID && m.Game != req.Game {
+		return nil, fmt.Errorf("%w: played game %d, the held match is at game %d", ErrMatchMismatch, req.Game, m.Game)
 	}
 	if m == nil {
 		if req.MatchID > 0 {

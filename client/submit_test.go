@@ -61,6 +61,38 @@ func TestSubmitHappyPath(t *testing.T) {
 	assert.Equal(t, 999, game["matchId"], "the game's object is not modified")
 }
 
+// TestSubmitOnTheHeldMatch: a game that holds its live match (from the
+// discovery that began the session) submits on it in one request, with
+// the same result bytes as after a fresh discovery; the checks of steps 3
+// to 5 still run on it, and a held match at another game than the one
+// played is refused without a request.
+func TestSubmitOnTheHeldMatch(t *testing.T) {
+	arena := newFakeArena(t)
+	arena.setMatch(liveMatch1v1())
+	c, _ := newClient(t, arena, nil)
+	held, err := c.LiveMatch(context.Background())
+	require.NoError(t, err)
+	arena.reset()
+
+	sub, err := c.SubmitJSON(context.Background(), client.SubmitRequest{LocalAccountID: alice, ActualOpponentID: bob,
+		Winner: alice, Result: []byte(`{"map":"dust"}`), Held: held})
+	require.NoError(t, err)
+	assert.Equal(t, `{"map":"dust","matchId":12,"sessionNonce":"n-7f3a","winner":"76561198000000001"}`, sub.Result)
+	assert.Equal(t, "pending", sub.Status)
+	reqs := arena.recorded("")
+	require.Len(t, reqs, 1, "no discovery: the result's POST alone")
+	assert.Equal(t, "/api/v1/matches/12/result", reqs[0].Path)
+
+	arena.reset()
+	_, err = c.SubmitJSON(context.Background(), client.SubmitRequest{LocalAccountID: alice, ActualOpponentID: carol,
+		Winner: alice, Held: held})
+	assert.ErrorIs(t, err, client.ErrOpponentMismatch, "the 1v1 guard runs on the held match")
+	_, err = c.SubmitJSON(context.Background(), client.SubmitRequest{LocalAccountID: alice, ActualOpponentID: bob,
+		Winner: alice, Held: held, MatchID: 12, Game: 2})
+	assert.ErrorIs(t, err, client.ErrMatchMismatch, "played game 2, the held match is at game 1")
+	assert.Empty(t, arena.recorded(""), "nothing sent")
+}
+
 func TestSubmitOmitsEmptyClientRole(t *testing.T) {
 	arena := newFakeArena(t)
 	arena.setMatch(liveMatch1v1())

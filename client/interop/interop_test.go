@@ -359,6 +359,49 @@ func TestInterop(t *testing.T) {
 		})
 	}
 
+	// Each client submits on the live match its game holds (--held, the
+	// line its own live printed when the session began): one request per
+	// submission, no discovery, and the match is confirmed as after
+	// discovery. A held match that is no longer live is the arena's 409.
+	for _, c := range list {
+		v := vectors[matchVectors[n%len(matchVectors)]]
+		n++
+		t.Run("held-"+c.name, func(t *testing.T) {
+			m := newMatch(t, a, n)
+			id := strconv.FormatInt(m.id, 10)
+			held := map[string]string{}
+			for _, as := range []string{m.p1, m.p2} {
+				code, out := c.run(t, "", "--base", a.URL, "--as", as, "ready", "--match", id)
+				require.Equal(t, 0, code, "ready: %v", out)
+			}
+			for _, as := range []string{m.p1, m.p2} {
+				code, out := c.run(t, "", "--base", a.URL, "--as", as, "live")
+				require.Equal(t, 0, code, "live: %v", out)
+				line, err := json.Marshal(out)
+				require.NoError(t, err)
+				held[as] = string(line)
+			}
+			before := proxy.lives.Load()
+			code, out := c.run(t, v.Input, "--base", proxy.URL, "--as", m.p1, "submit", "--match", id, "--held", held[m.p1],
+				"--opponent", m.p2, "--winner", m.p2, "--score", "3,1")
+			require.Equal(t, 0, code, "%s: %v", c.name, out)
+			assert.Equal(t, map[string]any{"status": "pending", "matchStatus": "awaiting_result"}, out, c.name)
+			code, out = c.run(t, v.Input, "--base", proxy.URL, "--as", m.p2, "submit", "--match", id, "--held", held[m.p2],
+				"--opponent", m.p1, "--winner", m.p2, "--score", "3,1")
+			require.Equal(t, 0, code, "%s: %v", c.name, out)
+			assert.Equal(t, map[string]any{"status": "confirmed", "matchStatus": "confirmed"}, out, c.name)
+			assert.Equal(t, before, proxy.lives.Load(), "%s: no discovery before a submission on the held match", c.name)
+			assert.Equal(t, 2, proxy.results(m.id), "one request per submission")
+			checkConfirmed(t, a, m, m.p2)
+
+			// The held match is over: the arena refuses it, as it would
+			// have refused what a discovery found.
+			code, out = c.run(t, v.Input, "--base", a.URL, "--as", m.p1, "submit", "--match", id, "--held", held[m.p1],
+				"--opponent", m.p2, "--winner", m.p1, "--attempts", "1")
+			assert.NotEqual(t, 0, code, "%s: a stale held match: %v", c.name, out)
+		})
+	}
+
 	// The confirming side sends its result and stops before reading the
 	// answer (the proxy drops it, --attempts 1: no retry, as a game killed
 	// right after sending). Run again, discovery says no live match: the
@@ -713,6 +756,7 @@ type droppingProxy struct {
 	armed   atomic.Int64 // match id whose next result answer is dropped (0: none)
 	dropped atomic.Int64
 	posts   postCounts
+	lives   atomic.Int64 // GET /api/v1/me/live-match requests (discoveries)
 }
 
 type postCounts struct {
@@ -755,6 +799,9 @@ func (p *droppingProxy) serve(w http.ResponseWriter, r *http.Request) {
 	defer res.Body.Close()
 	answer, _ := io.ReadAll(res.Body)
 
+	if r.Method == http.MethodGet && r.URL.Path == "/api/v1/me/live-match" {
+		p.lives.Add(1)
+	}
 	var id int64
 	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/result") {
 		id, _ = strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/api/v1/matches/"), "/result"), 10, 64)

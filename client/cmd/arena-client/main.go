@@ -60,13 +60,15 @@ commands:
   live                          print the live match, or {"none":true} (discover: the same)
   upcoming                      print the upcoming match, or {"none":true}
   ready --match N               mark yourself ready for a match
-  submit [--match N [--game G]] --opponent ID --winner ID [--score P1,P2] [--result JSON]
+  submit [--match N [--game G]] [--held LIVE] --opponent ID --winner ID [--score P1,P2] [--result JSON]
          [--role host|guest] [--attempts N]
                                 submit a result (the game's result JSON on stdin without
                                 --result; an empty --winner is a draw, nothing sent); --game:
                                 the game of the series played (a series' lost answer after a
                                 restart); in a series the answer carries game, bestOf and
-                                seriesScore, and matchStatus scheduled means: ready again
+                                seriesScore, and matchStatus scheduled means: ready again;
+                                --held: the live match the game holds (live's line), posted
+                                on without a fresh discovery (one round trip)
   titles                        list the titles: holders, clocks, challenges, lineage
   volunteer -title ID           volunteer for a vacant title
   challenge -title ID           challenge a title's holder
@@ -150,6 +152,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	result := sub.String("result", "", "the game's result object as JSON; default: read stdin (submit)")
 	score := sub.String("score", "", "score metadata P1,P2 in slot order, never hashed (submit)")
 	role := sub.String("role", "", "clientRole: host or guest (submit)")
+	held := sub.String("held", "", "the live match the game holds, as live printed it: submit on it without a fresh discovery (submit)")
 	attempts := sub.Int("attempts", client.DefaultMaxSubmitAttempts, "submit attempts, 1 to 5 (submit)")
 	titleID, challengeID := new(int64), new(int64)
 	sub.Var(decimal{titleID, false}, "title", "title id (volunteer, challenge)")
@@ -224,6 +227,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				return usageError(stdout)
 			}
 			req.Score = sc
+		}
+		if *held != "" {
+			req.Held = new(client.LiveMatch)
+			if err := json.Unmarshal([]byte(*held), req.Held); err != nil {
+				fmt.Fprintf(stderr, "submit: --held must be the live match as live printed it: %v\n", err)
+				return usageError(stdout)
+			}
 		}
 		req.Result = []byte(*result)
 		if !flagSet(sub, "result") {

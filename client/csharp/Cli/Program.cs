@@ -32,14 +32,16 @@ commands:
   upcoming                                    the upcoming match, or {""none"":true}
   live                                        the live match (discovery), or {""none"":true}
   ready --match N                             mark yourself ready
-  submit --match N [--game G] --opponent ID --winner W [--score P1,P2] [--result JSON]
+  submit --match N [--game G] [--held LIVE] --opponent ID --winner W [--score P1,P2] [--result JSON]
          [--role host|guest] [--attempts 1..5]
                                               submit a result (stdin without --result; empty
                                               --winner: a draw, nothing is submitted); --game:
                                               the game of the series played (a series' lost
                                               answer after a restart); in a series the answer
                                               carries game, bestOf and seriesScore, and
-                                              matchStatus scheduled means: ready again
+                                              matchStatus scheduled means: ready again;
+                                              --held: the live match the game holds (live's
+                                              line), posted on without a fresh discovery
   verify-log [--base URL] [--head FILE] [--key K] [--origin O] [--api-key KEY] [--retries N]
                                               verify the arena's transparency log (no --as
                                               needed): its signed checkpoint (/log/checkpoint) and
@@ -106,7 +108,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
         }
 
         static readonly HashSet<string> GlobalFlags = new HashSet<string> { "base", "as" };
-        static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "game", "nonce", "winner", "opponent", "score", "result", "role", "attempts" };
+        static readonly HashSet<string> CommandFlags = new HashSet<string> { "match", "game", "held", "nonce", "winner", "opponent", "score", "result", "role", "attempts" };
         static readonly HashSet<string> VerifyLogFlags = new HashSet<string> { "base", "head", "key", "origin", "api-key", "retries" };
         static readonly HashSet<string> VerifyReceiptFlags = new HashSet<string> { "base", "key", "origin", "api-key", "retries" };
 
@@ -404,6 +406,19 @@ multiplies the retry waits (default 1, 0 = no wait).";
             MatchScore score = null;
             if (flags.TryGetValue("score", out scoreText)) score = ParseScore(scoreText);
             byte[] resultBytes = flags.TryGetValue("result", out resultJson) ? Encoding.UTF8.GetBytes(resultJson) : null;
+            string heldText;
+            LiveMatch held = null;
+            if (flags.TryGetValue("held", out heldText))
+            {
+                try
+                {
+                    held = LiveMatch.FromJson(JsonReader.Parse(heldText));
+                }
+                catch (FormatException e)
+                {
+                    throw new UsageException("--held must be the live match as live printed it: " + e.Message);
+                }
+            }
             if (string.IsNullOrEmpty(winner))
             {
                 WriteLine(stdout, "{\"status\":\"draw\"}");
@@ -429,6 +444,7 @@ multiplies the retry waits (default 1, 0 = no wait).";
                 Score = score,
                 ExpectedMatchId = matchId,
                 ExpectedGame = game,
+                HeldMatch = held,
             }, ct);
             if (outcome.Canonical != null) stderr.WriteLine("arena-client: result " + outcome.Canonical + " sha256 " + outcome.ResultHash + ", " + outcome.Attempts + " attempt(s)");
             if (!outcome.IsSuccess) return Failure(stdout, stderr, outcome.Error, outcome.Detail);

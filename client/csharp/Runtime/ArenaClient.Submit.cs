@@ -58,6 +58,16 @@ namespace Arena.Client
         /// across a restart).
         /// </summary>
         public int ExpectedGame { get; set; }
+
+        /// <summary>
+        /// The live match the game holds: the one discovery gave it when the session began
+        /// (<see cref="ArenaClient.GetLiveMatchAsync"/>). When set, the submission is posted on it
+        /// without a fresh discovery, one round trip instead of two (docs/protocol.md
+        /// "Submitting on the held match"); the checks of steps 3 to 5 run on it, and the arena
+        /// refuses a match no longer live (409 not_live, already_resolved) as it would after
+        /// discovery. <see cref="ExpectedMatchId"/> and <see cref="ExpectedGame"/>, when set, must name it.
+        /// </summary>
+        public LiveMatch HeldMatch { get; set; }
     }
 
     /// <summary>What <see cref="ArenaClient.SubmitResultAsync(ResultSubmission, CancellationToken)"/> did and what the arena answered.</summary>
@@ -166,7 +176,7 @@ namespace Arena.Client
         /// Reports the session the local player just played, in the steps of spec 4.4:
         /// <list type="number">
         /// <item>Disabled: <c>disabled</c>. Empty winner: a draw, <see cref="SubmitResult.IsDraw"/>, nothing sent.</item>
-        /// <item>Fresh discovery: none is <c>no_live_match</c> (but with
+        /// <item>Fresh discovery (none with <see cref="ResultSubmission.HeldMatch"/>: the match the game holds stands for its answer): none is <c>no_live_match</c> (but with
         /// <see cref="ResultSubmission.ExpectedMatchId"/> the match is looked up:
         /// <see cref="SubmitResult.Decided"/> or <see cref="SubmitResult.Undecided"/>), an invalid one <c>invalid_live_match</c>, another match than
         /// <see cref="ResultSubmission.ExpectedMatchId"/> <c>match_mismatch</c>.</item>
@@ -198,9 +208,18 @@ namespace Arena.Client
             }
             string local = string.IsNullOrEmpty(submission.LocalPlatformId) ? settings.MockSteamId : submission.LocalPlatformId;
 
-            var discovery = await GetLiveMatchAsync(cancellationToken);
-            if (!discovery.IsSuccess) return Fail(outcome, discovery.Error, discovery.HttpStatus, "discovery: " + discovery.Detail);
-            LiveMatch match = discovery.Value;
+            LiveMatch match = submission.HeldMatch;
+            if (match != null)
+            {
+                if (submission.ExpectedMatchId > 0 && submission.ExpectedGame > 0 && match.MatchId == submission.ExpectedMatchId && match.Game != submission.ExpectedGame)
+                    return Fail(outcome, ArenaError.MatchMismatch, 0, "played game " + submission.ExpectedGame + ", the held match is at game " + match.Game);
+            }
+            else
+            {
+                var discovery = await GetLiveMatchAsync(cancellationToken);
+                if (!discovery.IsSuccess) return Fail(outcome, discovery.Error, discovery.HttpStatus, "discovery: " + discovery.Detail);
+                match = discovery.Value;
+            }
             if (match == null)
             {
                 if (submission.ExpectedMatchId > 0) return await AfterRestartAsync(outcome, submission, local, cancellationToken);

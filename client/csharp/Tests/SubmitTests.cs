@@ -73,6 +73,34 @@ namespace Arena.Client.Tests
         }
 
         [Test]
+        static async Task PostsOnTheHeldMatchWithoutDiscovery()
+        {
+            var http = Arena(Fake.LiveMatch(), Answers(Pending()));
+            var client = Fake.Client(http);
+            var held = (await client.GetLiveMatchAsync()).Value;
+            int before = http.Requests.Count;
+            var r = await client.SubmitResultAsync(new ResultSubmission
+            {
+                OpponentPlatformId = Fake.P2,
+                Winner = Fake.P1,
+                ResultJson = "{\"moves\":31}",
+                HeldMatch = held,
+            });
+            Assert.True(r.IsSuccess, "success: " + r);
+            Assert.Equal(before + 1, http.Requests.Count, "one request: the result's POST, no discovery");
+            Assert.Equal("{\"matchId\":42,\"moves\":31,\"sessionNonce\":\"nonce-42\",\"winner\":\"76561198000000001\"}", r.Canonical, "canonical");
+
+            var mixup = await client.SubmitResultAsync(new ResultSubmission { OpponentPlatformId = Fake.P3, Winner = Fake.P1, HeldMatch = held });
+            Assert.Equal("opponent_mismatch", mixup.Error, "the 1v1 guard runs on the held match");
+            var other = await client.SubmitResultAsync(new ResultSubmission
+            {
+                OpponentPlatformId = Fake.P2, Winner = Fake.P1, HeldMatch = held, ExpectedMatchId = 42, ExpectedGame = 2,
+            });
+            Assert.Equal("match_mismatch", other.Error, "another game than the held one");
+            Assert.Equal(before + 1, http.Requests.Count, "nothing more sent");
+        }
+
+        [Test]
         static async Task OmitsRoleAndScoreWhenUnset()
         {
             var http = Arena(Fake.LiveMatch(), Answers(Pending()));

@@ -29,14 +29,16 @@ commands:
   upcoming                                   the upcoming match, or {"none":true}
   live                                       the live match (discovery), or {"none":true}
   ready --match N                            mark yourself ready
-  submit --match N [--game G] --opponent ID --winner W [--score P1,P2] [--result JSON]
+  submit --match N [--game G] [--held LIVE] --opponent ID --winner W [--score P1,P2] [--result JSON]
          [--role host|guest] [--attempts 1..5]
                                              submit a result (without --result: JSON on stdin;
                                              an empty --winner is a draw: nothing is sent);
                                              --game: the game of the series played (a series'
                                              lost answer after a restart); in a series the
                                              answer carries game, bestOf and seriesScore, and
-                                             matchStatus scheduled means: ready again
+                                             matchStatus scheduled means: ready again;
+                                             --held: the live match the game holds (live's
+                                             line), posted on without a fresh discovery
   verify-log [--base URL] [--head FILE] [--key K] [--origin O] [--api-key KEY] [--retries N]
                                              verify the arena's transparency log (no --as needed):
                                              its signed checkpoint (/log/checkpoint) and every tile
@@ -74,7 +76,7 @@ const COMMAND_FLAGS = {
   live: [],
   discover: [],
   ready: ["match"],
-  submit: ["match", "game", "opponent", "winner", "score", "result", "role", "attempts"],
+  submit: ["match", "game", "held", "opponent", "winner", "score", "result", "role", "attempts"],
   "verify-log": ["base", "head", "key", "origin", "api-key", "retries"],
   "verify-receipt": ["base", "key", "origin", "api-key", "retries"],
 };
@@ -236,6 +238,13 @@ async function submit(client, as, flags, stdout, opts) {
   if (matchId !== undefined) input.matchId = matchId;
   if (game !== undefined) input.game = game;
   if (score !== undefined) input.score = score;
+  if (flags.held !== undefined) {
+    try {
+      input.held = JSON.parse(flags.held);
+    } catch (e) {
+      throw new UsageError(`submit: --held must be the live match as live printed it: ${e.message}`);
+    }
+  }
   const out = await client.submit(input, opts);
   if (out.status === "draw") {
     line(stdout, { status: "draw" });

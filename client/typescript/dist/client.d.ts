@@ -52,6 +52,15 @@ export interface SubmitInput {
     score?: Score;
     /** Sent as startedAt when given. */
     startedAt?: Date;
+    /**
+     * The live match the game holds: the one discovery gave it when the
+     * session began (liveMatch). Given, submit posts on it without a fresh
+     * discovery, one round trip instead of two (docs/protocol.md "Submitting
+     * on the held match"); the checks of steps 3 to 5 run on it, and the
+     * arena refuses a match no longer live (409 not_live, already_resolved)
+     * as it would after discovery. matchId and game, when given, must name it.
+     */
+    held?: LiveMatch;
 }
 /**
  * The arena's verdict on a submission (spec 2.3), or `decided` (lost answer

@@ -172,7 +172,11 @@ export class ArenaClient {
         if (input.score !== undefined && !validScore(input.score)) {
             throw new ArenaError("invalid_score", "score must be two non-negative integers");
         }
-        const m = await this.liveMatch(options);
+        const held = input.held;
+        if (held !== undefined && input.game !== undefined && input.game > 0 && held.matchId === input.matchId && held.game !== input.game) {
+            throw new ArenaError("match_mismatch", `played game ${input.game}, the held match is at game ${held.game}`);
+        }
+        const m = held ?? (await this.liveMatch(options));
         if (m === null) {
             if (input.matchId !== undefined)
                 return this.afterRestart(input, signal);

@@ -72,6 +72,15 @@ export interface SubmitInput {
   score?: Score;
   /** Sent as startedAt when given. */
   startedAt?: Date;
+  /**
+   * The live match the game holds: the one discovery gave it when the
+   * session began (liveMatch). Given, submit posts on it without a fresh
+   * discovery, one round trip instead of two (docs/protocol.md "Submitting
+   * on the held match"); the checks of steps 3 to 5 run on it, and the
+   * arena refuses a match no longer live (409 not_live, already_resolved)
+   * as it would after discovery. matchId and game, when given, must name it.
+   */
+  held?: LiveMatch;
 }
 
 /**
@@ -303,7 +312,11 @@ export class ArenaClient {
     if (input.score !== undefined && !validScore(input.score)) {
       throw new ArenaError("invalid_score", "score must be two non-negative integers");
     }
-    const m = await this.liveMatch(options);
+    const held = input.held;
+    if (held !== undefined && input.game !== undefined && input.game > 0 && held.matchId === input.matchId && held.game !== input.game) {
+      throw new ArenaError("match_mismatch", `played game ${input.game}, the held match is at game ${held.game}`);
+    }
+    const m = held ?? (await this.liveMatch(options));
     if (m === null) {
       if (input.matchId !== undefined) return this.afterRestart(input, signal);
       throw new ArenaError("no_live_match", "no live match");

@@ -225,3 +225,19 @@ test("aborting stops the backoff at once", async () => {
     await arena.close();
   }
 });
+
+test("a submission on the held match sends no discovery", async () => {
+  await withArena({ [LIVE]: { status: 200, json: liveMatch() }, [RESULT]: ok("pending", "awaiting_result") }, {}, async ({ arena, client }) => {
+    const held = await client.liveMatch();
+    const before = arena.to(LIVE).length;
+    const out = await client.submit({ ...INPUT, held });
+    assert.equal(out.status, "pending");
+    assert.equal(arena.to(LIVE).length, before, "the held match stands for discovery's answer");
+    assert.equal(arena.to(RESULT).length, 1);
+    const canonical = canonicalResult(INPUT.result, { matchId: 12, sessionNonce: "nonce-abc", winner: P1 });
+    assert.equal(JSON.parse(arena.to(RESULT)[0].body).result, canonical, "the same bytes as after a fresh discovery");
+    await assert.rejects(client.submit({ ...INPUT, opponentId: P3, held }), code("opponent_mismatch"), "the guards run on it");
+    await assert.rejects(client.submit({ ...INPUT, held, matchId: 12, game: 2 }), code("match_mismatch"), "another game than the held one");
+    assert.equal(arena.to(RESULT).length, 1, "nothing more sent");
+  });
+});
