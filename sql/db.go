@@ -140,6 +140,7 @@ func (r row) Scan(dest ...any) error {
 		return err
 	}
 	if r.write {
+		r.db.countWrite(r.ctx) // reads planned to follow an earlier write are stale now
 		defer r.db.wrote()
 	}
 	ctx, cancel := r.db.bound(r.ctx)
@@ -231,6 +232,7 @@ func (db *DB) write(ctx context.Context, query string, args ...any) (sql.Result,
 	if err != nil {
 		return nil, err
 	}
+	db.countWrite(ctx) // reads planned to follow an earlier write are stale now
 	defer db.wrote()
 	ctx, cancel := db.bound(ctx)
 	defer cancel()
@@ -491,15 +493,36 @@ func (db *DB) Batch(ctx context.Context, stmts ...Stmt) error {
 // a read finds); a failing read rolls the batch back, as a failing
 // statement does. dest holds *string, *int64 or sql.Scanner values.
 func (db *DB) BatchRead(ctx context.Context, read Stmt, dest []any, stmts ...Stmt) error {
-	return db.batch(ctx, stmts, &read, dest)
+	return db.batch(ctx, stmts, &read, func(row scanner) error { return row.Scan(dest...) })
 }
 
-// batch runs Batch and BatchRead (read nil: no read).
-func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
+// BatchScan is BatchRead with the read's row handed to scan (which should
+// only copy it out: locally the writer waits).
+func (db *DB) BatchScan(ctx context.Context, read Stmt, scan func(Scanner) error, stmts ...Stmt) error {
+	return db.batch(ctx, stmts, &read, func(row scanner) error { return scan(row) })
+}
+
+// batch runs Batch, BatchRead and BatchScan (read nil: no read). The
+// reads the request planned to follow its write (plan.go) run after the
+// statements, in the same transaction and request.
+func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, scan func(scanner) error) (err error) {
 	if err := db.gaveUp(ctx); err != nil {
 		return err
 	}
-	stmts, err := bindStmts(stmts)
+	behind := db.wrotePlanned(ctx)
+	if len(behind) > 0 {
+		defer func() { settle(behind, err) }()
+	}
+	var reads []Read
+	for _, r := range behind {
+		for _, rd := range r.reads {
+			if rd.SQL, rd.Args, err = bind(rd.SQL, rd.Args); err != nil {
+				return err
+			}
+			reads = append(reads, rd)
+		}
+	}
+	stmts, err = bindStmts(stmts)
 	if err != nil {
 		return err
 	}
@@ -514,13 +537,13 @@ func (db *DB) batch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) e
 	ctx, cancel := db.bound(ctx)
 	defer cancel()
 	if db.Local {
-		return db.failed(ctx, db.localBatch(ctx, stmts, read, dest)) // groupcommit.go
+		return db.failed(ctx, db.localBatch(ctx, stmts, read, scan, reads)) // groupcommit.go
 	}
-	return db.failed(ctx, db.remoteBatch(ctx, stmts, read, dest))
+	return db.failed(ctx, db.remoteBatch(ctx, stmts, read, scan, reads))
 }
 
 // remoteBatch runs a batch in one request (hrana.Batcher).
-func (db *DB) remoteBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
+func (db *DB) remoteBatch(ctx context.Context, stmts []Stmt, read *Stmt, scan func(scanner) error, reads []Read) error {
 	steps := make([]hrana.Statement, len(stmts))
 	for i, s := range stmts {
 		steps[i] = hrana.Statement(s)
@@ -530,6 +553,9 @@ func (db *DB) remoteBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []
 		return err
 	}
 	defer conn.Close()
+	if len(reads) > 0 {
+		return db.remoteBatchReads(ctx, conn, steps, read, scan, reads)
+	}
 	var row []driver.Value
 	err = conn.Raw(func(dc any) error {
 		b := dc.(hrana.Batcher)
@@ -545,40 +571,41 @@ func (db *DB) remoteBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []
 	if row == nil {
 		return sql.ErrNoRows
 	}
-	return assignRow(row, dest)
+	return scan(valuesRow(row))
 }
 
-// assignRow stores a row's values into dest (BatchRead's remote side).
-func assignRow(row []driver.Value, dest []any) error {
-	if len(row) != len(dest) {
-		return fmt.Errorf("store: %d columns read into %d values", len(row), len(dest))
+// remoteBatchReads is remoteBatch with reads after the statements (and
+// read, when set, last), all in the one request.
+func (db *DB) remoteBatchReads(ctx context.Context, conn *sql.Conn, steps []hrana.Statement, read *Stmt, scan func(scanner) error, reads []Read) error {
+	queries := make([]hrana.Statement, 0, len(reads)+1)
+	for _, r := range reads {
+		queries = append(queries, hrana.Statement{SQL: r.SQL, Args: r.Args})
 	}
-	for i, v := range row {
-		switch d := dest[i].(type) {
-		case sql.Scanner:
-			if err := d.Scan(v); err != nil {
+	if read != nil {
+		queries = append(queries, hrana.Statement(*read))
+	}
+	var results [][][]driver.Value
+	err := conn.Raw(func(dc any) (err error) {
+		results, err = dc.(hrana.Batcher).BatchReadAll(ctx, steps, queries)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i, r := range reads {
+		for _, row := range results[i] {
+			if err := r.Row(valuesRow(row)); err != nil {
 				return err
 			}
-		case *string:
-			switch v := v.(type) {
-			case string:
-				*d = v
-			case []byte:
-				*d = string(v)
-			default:
-				return fmt.Errorf("store: column %d is %T, not text", i, v)
-			}
-		case *int64:
-			n, ok := v.(int64)
-			if !ok {
-				return fmt.Errorf("store: column %d is %T, not an integer", i, v)
-			}
-			*d = n
-		default:
-			return fmt.Errorf("store: cannot read into %T", d)
 		}
 	}
-	return nil
+	if read == nil {
+		return nil
+	}
+	if last := results[len(reads)]; len(last) > 0 {
+		return scan(valuesRow(last[0]))
+	}
+	return sql.ErrNoRows
 }
 
 // timeLayout is how timestamps are stored: fixed-width UTC, so text order

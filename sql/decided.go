@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync"
 	"time"
 
 	"arena/core"
@@ -90,6 +91,28 @@ func (s *Arena) decide(ctx context.Context, matchID int64, token string, at time
 // decision, and the next game is set up after it when the series goes
 // on. With game nil it is decide.
 func (s *Arena) decideGame(ctx context.Context, matchID int64, token string, at time.Time, game *Stmt, decision Stmt, then ...Stmt) (bool, error) {
+	decided, _, err := s.decideAndRead(ctx, matchID, token, at, game, decision, then...)
+	return decided, err
+}
+
+// decidedMatch reads a match as Match does, with its decision token, as
+// a decision's batch's last statement.
+var decidedMatch = sync.OnceValue(func() string {
+	return "SELECT x.*, (" + q("decision_token") + ") FROM (" + q("match_columns") + " WHERE id = :match) x"
+})
+
+// withToken scans a decidedMatch row: the match's columns into what its
+// scanner asks, then the token.
+type withToken struct {
+	row   scanner
+	token *string
+}
+
+func (w withToken) Scan(dest ...any) error { return w.row.Scan(append(dest, w.token)...) }
+
+// decideAndRead is decideGame that also returns the match as the batch
+// left it: whoever decided it, no read after the batch.
+func (s *Arena) decideAndRead(ctx context.Context, matchID int64, token string, at time.Time, game *Stmt, decision Stmt, then ...Stmt) (bool, *core.Match, error) {
 	when := formatTime(at)
 	var stmts []Stmt
 	if game != nil {
@@ -99,14 +122,18 @@ func (s *Arena) decideGame(ctx context.Context, matchID int64, token string, at 
 		stmts = append(stmts, decision)
 	}
 	stmts = append(append(stmts, decisionStmts(matchID, when)...), then...)
-	// The batch reads, as its last statement, whose decision stands: one
-	// round trip.
+	// The batch reads, as its last statement, the match and whose decision
+	// stands: one round trip.
 	var stored string
-	err := s.db.BatchRead(ctx, Stmt{SQL: q("decision_token"), Args: []any{sql.Named("match", matchID)}}, []any{&stored}, stmts...)
+	var m *core.Match
+	err := s.db.BatchScan(ctx, Stmt{SQL: decidedMatch(), Args: []any{sql.Named("match", matchID)}}, func(row Scanner) (err error) {
+		m, err = scanMatch(withToken{row, &stored})
+		return err
+	}, stmts...)
 	if err != nil {
-		return false, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
+		return false, nil, fmt.Errorf("store: unable to decide match %d: %w", matchID, err)
 	}
-	return stored == token, nil
+	return stored == token, m, nil
 }
 
 // DecidedFinals implements core.TournamentStore.

@@ -61,9 +61,12 @@ type pendingBatch struct {
 	// read, when set, runs after stmts in the same savepoint (BatchRead),
 	// or alone before the group's batches when readOnly (readOnWriter); its
 	// row goes to scan.
-	read     *Stmt
-	readSt   *sql.Stmt
-	scan     func(scanner) error
+	read   *Stmt
+	readSt *sql.Stmt
+	scan   func(scanner) error
+	// reads run after stmts in the same savepoint, each row to its Row
+	// (the request's reads planned to follow its write: plan.go).
+	reads    []Read
 	readOnly bool
 	noRow    bool // the BatchRead's read found no row: the batch stands, its caller hears sql.ErrNoRows
 	err      error
@@ -72,8 +75,8 @@ type pendingBatch struct {
 
 // localBatch runs stmts as one all-or-nothing unit of a group
 // transaction on the writer; read, when set, runs last in the same
-// savepoint, its row scanned into dest.
-func (db *DB) localBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []any) error {
+// savepoint, its row handed to scan.
+func (db *DB) localBatch(ctx context.Context, stmts []Stmt, read *Stmt, scan func(scanner) error, reads []Read) error {
 	// Prepare before queueing: preparing needs the writer's connection too.
 	sts := make([]*sql.Stmt, len(stmts))
 	for i, s := range stmts {
@@ -86,14 +89,14 @@ func (db *DB) localBatch(ctx context.Context, stmts []Stmt, read *Stmt, dest []a
 		}
 		sts[i] = st
 	}
-	b := &pendingBatch{ctx: ctx, stmts: stmts, sts: sts, read: read}
+	b := &pendingBatch{ctx: ctx, stmts: stmts, sts: sts, read: read, reads: reads}
 	if read != nil {
 		st, err := prepared(ctx, db.writer, &db.writeStmts, read.SQL)
 		if err != nil {
 			return err
 		}
 		b.readSt = st
-		b.scan = func(row scanner) error { return row.Scan(dest...) }
+		b.scan = scan
 	}
 	return db.enqueue(b)
 }
@@ -304,6 +307,11 @@ func runBatch(tx *sql.Tx, p *pendingBatch) error {
 			_, err = tx.StmtContext(ctx, p.sts[i]).ExecContext(ctx, s.Args...)
 		}
 		if err != nil {
+			return err
+		}
+	}
+	for _, r := range p.reads {
+		if err := eachRow(tx.QueryContext(ctx, r.SQL, r.Args...))(r.Row); err != nil {
 			return err
 		}
 	}

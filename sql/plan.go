@@ -16,6 +16,10 @@ import (
 type plan struct {
 	mu    sync.Mutex
 	reads []*planned
+	// writes counts the request's write batches on each database: a read
+	// planned to follow a write is the write's answer only if no other
+	// write came after it.
+	writes map[*DB]int
 }
 
 // planned is one planned read on one database: its queries and what
@@ -29,6 +33,10 @@ type planned struct {
 	sent  bool
 	done  chan struct{}
 	err   error
+	// afterWrite: it goes with the request's next write batch, not with a
+	// ReadAll (planAfterWrite); write is that batch's number.
+	afterWrite bool
+	write      int
 }
 
 type planKey struct{}
@@ -79,12 +87,56 @@ func (p *plan) take(db *DB) []*planned {
 	defer p.mu.Unlock()
 	var out []*planned
 	for _, r := range p.reads {
-		if r.db == db && !r.sent {
+		if r.db == db && !r.sent && !r.afterWrite {
 			r.sent = true
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// countWrite counts a write of the request on db that takes no planned
+// reads along (one statement).
+func (db *DB) countWrite(ctx context.Context) {
+	if p, _ := ctx.Value(planKey{}).(*plan); p != nil {
+		p.mu.Lock()
+		if p.writes == nil {
+			p.writes = map[*DB]int{}
+		}
+		p.writes[db]++
+		p.mu.Unlock()
+	}
+}
+
+// wrotePlanned counts a write batch of the request on db and returns the
+// reads planned to follow it, marking them sent with it.
+func (db *DB) wrotePlanned(ctx context.Context) []*planned {
+	p, _ := ctx.Value(planKey{}).(*plan)
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.writes == nil {
+		p.writes = map[*DB]int{}
+	}
+	p.writes[db]++
+	var out []*planned
+	for _, r := range p.reads {
+		if r.db == db && !r.sent && r.afterWrite {
+			r.sent, r.write = true, p.writes[db]
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// current reports whether r, sent with a write, is still the database as
+// the request left it: no write of the request came after.
+func (r *planned) current() bool {
+	r.plan.mu.Lock()
+	defer r.plan.mu.Unlock()
+	return !r.afterWrite || !r.sent || r.write == r.plan.writes[r.db]
 }
 
 // settle ends the planned reads a ReadAll sent, with its error.
@@ -148,13 +200,34 @@ func planAhead[T any](ctx context.Context, db *DB, key string, build func() (T, 
 	db.plan(ctx, key, out, reads...)
 }
 
+// planAfterWrite plans the reads build makes under key to go with the
+// request's next write batch, in its transaction, after its statements:
+// what a write answers with, without a read after it. readPlanned under
+// the same key then gets their value, if no later write of the request
+// made them stale (then it reads afresh); with no write at all, it reads
+// them when asked.
+func planAfterWrite[T any](ctx context.Context, db *DB, key string, build func() (T, []Read)) {
+	out, reads := build()
+	if r := db.plan(ctx, key, out, reads...); r != nil {
+		r.plan.mu.Lock()
+		if !r.sent {
+			r.afterWrite = true
+		}
+		r.plan.mu.Unlock()
+	}
+}
+
 // readPlanned returns the value of the reads planned under key, if the
 // request planned them (their rows then, sent with its first ReadAll),
 // else reads build's reads now (with whatever else is planned).
 func readPlanned[T any](ctx context.Context, db *DB, key string, build func() (T, []Read)) (T, error) {
 	if r := db.claim(ctx, key); r != nil {
 		err := r.wait(ctx)
-		return r.out.(T), err
+		if err != nil || r.current() {
+			return r.out.(T), err
+		}
+		// Another write of the request came after the one it followed:
+		// read afresh.
 	}
 	out, reads := build()
 	return out, db.ReadAll(ctx, reads...)

@@ -23,15 +23,11 @@ func (s *Arena) ResolveGame(ctx context.Context, id int64, res core.Resolution) 
 	game := Stmt{SQL: q("series_game_admin"), Args: []any{sql.Named("match", id), sql.Named("game", res.Game),
 		sql.Named("winner", res.Winner), sql.Named("p1", p1), sql.Named("p2", p2), sql.Named("token", res.Token),
 		sql.Named("source", res.Source), sql.Named("at", at)}}
-	decided, err := s.decideGame(ctx, id, res.Token, res.At, &game, Stmt{SQL: q("resolve_game"), Args: []any{
+	decided, m, err := s.decideAndRead(ctx, id, res.Token, res.At, &game, Stmt{SQL: q("resolve_game"), Args: []any{
 		sql.Named("match", id), sql.Named("game", res.Game), sql.Named("winner", res.Winner),
 		sql.Named("token", res.Token), sql.Named("source", res.Source), sql.Named("at", at)}},
 		Stmt{SQL: q("log_resolved"), Args: []any{sql.Named("at", at), sql.Named("admin", res.By),
 			sql.Named("token", res.Token), sql.Named("match", id)}})
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.Match(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -341,6 +341,32 @@ func TestArenaStore(t *testing.T) {
 				assert.Error(t, err, "the batch it went with failed")
 			})
 
+			t.Run("PlannedAfterWrite", func(t *testing.T) {
+				// A read planned to follow the request's next write answers
+				// with what that write left; a later write makes it stale,
+				// and it is read afresh; with no write it is read when asked.
+				read := func(pctx context.Context) int {
+					var v int
+					_, err := s.Setting(pctx, "plan-test", &v)
+					require.NoError(t, err)
+					return v
+				}
+				pctx := store.Planning(ctx)
+				s.PlanSettingAfterWrite(pctx, "plan-test")
+				require.NoError(t, s.SetSettingInBatch(pctx, "plan-test", "1"))
+				assert.Equal(t, 1, read(pctx), "read in the write's own batch")
+
+				pctx = store.Planning(ctx)
+				s.PlanSettingAfterWrite(pctx, "plan-test")
+				require.NoError(t, s.SetSettingInBatch(pctx, "plan-test", "2"))
+				require.NoError(t, s.SetSetting(pctx, "plan-test", 3))
+				assert.Equal(t, 3, read(pctx), "a later write: read afresh")
+
+				pctx = store.Planning(ctx)
+				s.PlanSettingAfterWrite(pctx, "plan-test")
+				assert.Equal(t, 3, read(pctx), "no write: read when asked")
+			})
+
 			require.NoError(t, s.StartWebSession(ctx, "s-new", bo, false, t0.Add(90*time.Minute), t0.Add(3*time.Hour)))
 			var n int
 			require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM web_sessions").Scan(&n))

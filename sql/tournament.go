@@ -578,16 +578,12 @@ func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution)
 		p1, p2 = res.Score.P1, res.Score.P2
 	}
 	at := formatTime(res.At)
-	decided, err := s.decide(ctx, id, res.Token, res.At, Stmt{SQL: q("resolve_match"), Args: []any{
+	decided, m, err := s.decideAndRead(ctx, id, res.Token, res.At, nil, Stmt{SQL: q("resolve_match"), Args: []any{
 		sql.Named("status", string(status)), sql.Named("winner", res.Winner), sql.Named("p1", p1),
 		sql.Named("p2", p2), sql.Named("source", res.Source), sql.Named("at", at),
 		sql.Named("token", res.Token), sql.Named("match", id),
 	}}, Stmt{SQL: q("log_resolved"), Args: []any{sql.Named("at", at), sql.Named("admin", res.By),
 		sql.Named("token", res.Token), sql.Named("match", id)}})
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.Match(ctx, id)
 	if err != nil {
 		return nil, err
 	}

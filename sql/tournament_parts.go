@@ -65,6 +65,13 @@ func (s *Arena) PlanTournamentParts(ctx context.Context, slug string, id int64) 
 	planAhead(ctx, s.db, partsKey(slug, id), func() (*tournamentview.Parts, []Read) { return partsReads(slug, id) })
 }
 
+// PlanTournamentPartsAfterWrite plans TournamentParts' reads to follow
+// the request's next write, in its batch (plan.go): a write answers with
+// the tournament as it left it, in the write's own round trip.
+func (s *Arena) PlanTournamentPartsAfterWrite(ctx context.Context, slug string, id int64) {
+	planAfterWrite(ctx, s.db, partsKey(slug, id), func() (*tournamentview.Parts, []Read) { return partsReads(slug, id) })
+}
+
 // partsKey names TournamentParts' reads in a plan.
 func partsKey(slug string, id int64) string { return fmt.Sprintf("tournament_parts %q %d", slug, id) }
 

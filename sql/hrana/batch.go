@@ -22,6 +22,7 @@ type Statement struct {
 type Batcher interface {
 	Batch(ctx context.Context, stmts []Statement) error
 	BatchRead(ctx context.Context, stmts []Statement, read Statement) ([]driver.Value, error)
+	BatchReadAll(ctx context.Context, stmts []Statement, reads []Statement) ([][][]driver.Value, error)
 	Read(ctx context.Context, stmts []Statement) ([][][]driver.Value, error)
 }
 
@@ -59,6 +60,36 @@ func (c *conn) batch(ctx context.Context, stmts []Statement, read *Statement) ([
 	return decodeRow(results[n-1].Rows[0])
 }
 
+// BatchReadAll is Batch followed, in the same transaction and request, by
+// reads, each a query: it returns each read's rows, in order.
+func (c *conn) BatchReadAll(ctx context.Context, stmts []Statement, reads []Statement) ([][][]driver.Value, error) {
+	all := append(stmts[:len(stmts):len(stmts)], reads...)
+	first := len(stmts)
+	results, err := c.transaction(ctx, beginSQL, all, func(i int) bool { return i >= first })
+	if err != nil {
+		return nil, err
+	}
+	return decodeResults(results[first:])
+}
+
+// decodeResults is each result's rows, decoded.
+func decodeResults(results []*stmtResult) ([][][]driver.Value, error) {
+	out := make([][][]driver.Value, len(results))
+	for i, r := range results {
+		if r == nil {
+			continue
+		}
+		out[i] = make([][]driver.Value, len(r.Rows))
+		for j, row := range r.Rows {
+			var err error
+			if out[i][j], err = decodeRow(row); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
 // Read runs stmts, each a query, in one request and one read transaction
 // (a Hrana batch of BEGIN, each statement run only if the one before
 // succeeded, COMMIT, and ROLLBACK when COMMIT did not run): every
@@ -72,19 +103,7 @@ func (c *conn) Read(ctx context.Context, stmts []Statement) ([][][]driver.Value,
 	if err != nil {
 		return nil, err
 	}
-	out := make([][][]driver.Value, len(stmts))
-	for i, r := range results {
-		if r == nil {
-			continue
-		}
-		out[i] = make([][]driver.Value, len(r.Rows))
-		for j, row := range r.Rows {
-			if out[i][j], err = decodeRow(row); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
+	return decodeResults(results)
 }
 
 // transaction runs stmts in one request as one transaction opened with

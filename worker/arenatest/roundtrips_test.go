@@ -26,9 +26,9 @@ import (
 // budget fails with the statements of each of its requests.
 var roundTripBudget = map[string]int{
 	"admin: create a tournament":            2,
-	"admin: draw 16 players":                3,
-	"admin: draw 64 players":                3,
-	"admin: resolve a match":                3,
+	"admin: draw 16 players":                2,
+	"admin: draw 64 players":                2,
+	"admin: resolve a match":                2,
 	"admin: send a webhook a test event":    2,
 	"game: upcoming":                        1,
 	"game: ready (first side)":              2,

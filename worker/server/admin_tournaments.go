@@ -107,6 +107,8 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 	if sides == nil {
 		sides = []core.Registration{}
 	}
+	// The answer's read goes with the step's write (sql/plan.go).
+	t.Store.PlanTournamentPartsAfterWrite(ctx, "", tour.ID)
 	withdrawn, err := core.StepTournamentOf(ctx, t.Store, tour, sides, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
 	if err != nil {
 		writeError(w, r, err)
