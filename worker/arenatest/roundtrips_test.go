@@ -1,6 +1,8 @@
 package arenatest_test
 
 import (
+	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"arena/core"
 	"arena/worker/arenatest"
 )
 
@@ -196,8 +199,39 @@ func TestRoundTrips(t *testing.T) {
 	require.Equal(t, "completed", done["status"], "the confirming final completed its tournament")
 	require.NotEmpty(t, done["podium"], "with its podium")
 
+	// A live watcher of another final's tournament: the confirming
+	// submission's event reaches it within 2 RTT and one tick of the
+	// submission being sent (not counted above: the watcher's reads would
+	// count with the submission's).
+	watched := arenatest.CupPlayers(2)
+	a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, cup("watched", watched), 201)
+	register("watched", watched)
+	a.API(t, "POST", host+"/api/v1/admin/tournaments/watched/status", admin, map[string]any{"status": "playoffs"}, 200)
+	wid := int64(a.API(t, "GET", host+"/api/v1/admin/tournaments/watched/matches", admin, nil, 200)["matches"].([]any)[0].(map[string]any)["id"].(float64))
+	game("POST", fmt.Sprintf("/api/v1/matches/%d/ready", wid), watched[0], nil)
+	game("POST", fmt.Sprintf("/api/v1/matches/%d/ready", wid), watched[1], nil)
+	wlive := game("GET", "/api/v1/me/live-match", watched[0], nil)
+	result = fmt.Sprintf(`{"matchId":%d,"sessionNonce":%q,"winner":%q}`, wid, wlive["sessionNonce"], watched[0])
+	sum = sha256.Sum256([]byte(result))
+	submission["result"], submission["resultHash"] = result, hex.EncodeToString(sum[:])
+	game("POST", fmt.Sprintf("/api/v1/matches/%d/result", wid), watched[0], submission)
+	confirmedAt := watchFor(t, a.URL+"/api/v1/tournaments/watched/live", "far.test", "match.confirmed")
+	db.SetDistance(oneWay)
+	sentAt := time.Now()
+	game("POST", fmt.Sprintf("/api/v1/matches/%d/result", wid), watched[1], submission)
+	select {
+	case at := <-confirmedAt:
+		reached := at.Sub(sentAt)
+		bound := 2*2*oneWay + core.LiveRetry
+		t.Logf("live: a confirming submission's event reached a watcher %d ms after it was sent (bound: 2 RTT + one tick, %d ms)", reached.Milliseconds(), bound.Milliseconds())
+		assert.LessOrEqual(t, reached, bound+250*time.Millisecond, "the event reaches a live watcher within 2 RTT and one tick")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the confirming submission's event never reached the live watcher")
+	}
+	db.SetDistance(0)
+
 	// The home page's cost once 50 tournaments are under way.
-	for i := 0; i < 47; i++ {
+	for i := 0; i < 46; i++ {
 		slug := fmt.Sprintf("night-%02d", i)
 		pair := []string{arenatest.CupPlayer(100 + 2*i), arenatest.CupPlayer(101 + 2*i)}
 		a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, cup(slug, pair), 201)
@@ -244,4 +278,30 @@ func report(t *testing.T, runs []distanceRun, oneWay time.Duration) {
 		}
 	}
 	t.Log(b.String())
+}
+
+// watchFor opens the live stream at url on host and returns a channel
+// that receives the time the first event of type kind arrived.
+func watchFor(t *testing.T, url, host, kind string) <-chan time.Time {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	require.NoError(t, err)
+	req.Host = host
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	got := make(chan time.Time, 1)
+	go func() {
+		defer res.Body.Close()
+		lines := bufio.NewScanner(res.Body)
+		for lines.Scan() {
+			if lines.Text() == "event: "+kind {
+				got <- time.Now()
+				return
+			}
+		}
+	}()
+	return got
 }
