@@ -68,12 +68,25 @@ func (t *Tournament) CheckInOverAt(now time.Time) bool {
 // (CodeCheckInClosed, also when the tournament starts concurrently).
 // Checking in again answers as the first time did.
 func CheckIn(ctx context.Context, cs CheckInStore, tour *Tournament, player string, now time.Time) error {
+	return CheckInOf(ctx, cs, tour, nil, player, now)
+}
+
+// CheckInOf is CheckIn with the tournament's sides read already (with
+// it, in one read); nil reads them.
+func CheckInOf(ctx context.Context, cs CheckInStore, tour *Tournament, sides []Registration, player string, now time.Time) error {
 	if tour.CheckInOverAt(now) {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in any more", tour.Slug)
 	}
-	reg, err := registeredSide(ctx, cs, tour, player)
-	if err != nil {
-		return err
+	var reg *Registration
+	if sides != nil {
+		if reg = SideOfPlayer(sides, player); reg == nil {
+			return Errorf(CodeNotRegistered, "%s is not registered in %s", player, tour.Slug)
+		}
+	} else {
+		var err error
+		if reg, err = registeredSide(ctx, cs, tour, player); err != nil {
+			return err
+		}
 	}
 	if !tour.CheckInOpenAt(now) {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in now", tour.Slug)

@@ -34,6 +34,7 @@ var roundTripBudget = map[string]int{
 	"admin: resolve a match":                2,
 	"admin: send a webhook a test event":    2,
 	"game: upcoming":                        1,
+	"game: check in":                        2,
 	"game: ready (first side)":              2,
 	"game: ready (second side, live)":       2,
 	"game: live":                            1,
@@ -230,8 +231,16 @@ func TestRoundTrips(t *testing.T) {
 	}
 	db.SetDistance(0)
 
+	// Check-in: the tournament with its sides, then one conditional write.
+	gate := arenatest.CupPlayers(2)
+	gateBody := cup("gate", gate)
+	gateBody["checkInMinutes"] = 180 // open now: the cup starts in two hours
+	a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, gateBody, 201)
+	register("gate", gate)
+	measure("game: check in", func() { game("POST", "/api/v1/tournaments/gate/check-in", gate[0], nil) })
+
 	// The home page's cost once 50 tournaments are under way.
-	for i := 0; i < 46; i++ {
+	for i := 0; i < 45; i++ {
 		slug := fmt.Sprintf("night-%02d", i)
 		pair := []string{arenatest.CupPlayer(100 + 2*i), arenatest.CupPlayer(101 + 2*i)}
 		a.API(t, "POST", host+"/api/v1/admin/tournaments", admin, cup(slug, pair), 201)

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"arena/core"
-	"arena/core/tournamentview"
 )
 
 // handleCheckIn checks the caller's side in (core.CheckIn): 200
@@ -12,15 +11,20 @@ import (
 // discovery does.
 func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
 	ctx := r.Context()
-	tour, err := tournamentview.Find(ctx, t.Store, r.PathValue("slug"))
-	if err == nil && !core.EnvironmentVisible(t.Arena, caller.AppID, tour.Environment) {
+	// The tournament with its sides: one read, then one conditional write.
+	parts, err := t.Store.TournamentParts(ctx, r.PathValue("slug"), 0)
+	if err == nil && (!parts.Tournament.Status.Public() || !core.EnvironmentVisible(t.Arena, caller.AppID, parts.Tournament.Environment)) {
 		err = core.Errorf(core.CodeTournamentNotFound, "no tournament %s", r.PathValue("slug"))
 	}
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if err := core.CheckIn(ctx, t.Store, tour, caller.PlatformID, s.now()); err != nil {
+	sides := parts.Registrations
+	if sides == nil {
+		sides = []core.Registration{}
+	}
+	if err := core.CheckInOf(ctx, t.Store, parts.Tournament, sides, caller.PlatformID, s.now()); err != nil {
 		writeError(w, r, err)
 		return
 	}
