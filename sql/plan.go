@@ -61,10 +61,8 @@ func (db *DB) plan(ctx context.Context, key string, out any, reads ...Read) *pla
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, r := range p.reads {
-		if r.db == db && r.key == key {
-			return r
-		}
+	if i := p.find(db, key); i >= 0 {
+		return p.reads[i]
 	}
 	r := &planned{plan: p, db: db, key: key, reads: reads, out: out, done: make(chan struct{})}
 	p.reads = append(p.reads, r)
@@ -182,13 +180,24 @@ func (db *DB) claim(ctx context.Context, key string) *planned {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	i := p.find(db, key)
+	if i < 0 {
+		return nil
+	}
+	r := p.reads[i]
+	p.reads = append(p.reads[:i:i], p.reads[i+1:]...)
+	return r
+}
+
+// find is the index of the read planned under key on db, or -1. The
+// caller holds p.mu.
+func (p *plan) find(db *DB, key string) int {
 	for i, r := range p.reads {
 		if r.db == db && r.key == key {
-			p.reads = append(p.reads[:i:i], p.reads[i+1:]...)
-			return r
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // planAhead plans the reads build makes under key, to go with the
