@@ -24,8 +24,8 @@ import (
 	"arena/worker/web"
 )
 
-// build assembles the server from the Workers environment (wrangler.toml
-// vars and secrets, read with cloudflare.Getenv); edge sets what differs
+// build assembles the server from the Workers environment (the Go
+// worker's wrangler.go.toml vars and secrets, read with cloudflare.Getenv); edge sets what differs
 // between the kept-instance and the fresh-instance build, and recordings
 // is the RECORDINGS bucket binding as the build reaches it. Without a
 // directory database configured, every request but /healthz answers 503
@@ -102,7 +102,7 @@ func build(log *slog.Logger, recordings objects.R2Binding, edge func(*server.Con
 }
 
 // recordingsBinding names the R2 bucket binding of recordings
-// (wrangler.toml).
+// (wrangler.go.toml).
 const recordingsBinding = "RECORDINGS"
 
 // recordingsStore is where recordings live on the edge (docs/recordings.md

@@ -21,7 +21,8 @@ const (
 	ModeDatabase = "database" // another limit: counted in the arena database by Go
 )
 
-// Rate-limiting bindings (wrangler.toml): the spec's default limits.
+// Rate-limiting bindings (the front's wrangler.toml): the spec's default
+// limits, counted by the front where the caller enters.
 const (
 	BindingAnonymous = "RATE_ANON" // core.DefaultRateLimits.AnonymousPerMinute per minute
 	BindingKey       = "RATE_KEY"  // core.DefaultRateLimits.KeyPerMinute per minute
