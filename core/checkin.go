@@ -77,16 +77,9 @@ func CheckInOf(ctx context.Context, cs CheckInStore, tour *Tournament, sides []R
 	if tour.CheckInOverAt(now) {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in any more", tour.Slug)
 	}
-	var reg *Registration
-	if sides != nil {
-		if reg = SideOfPlayer(sides, player); reg == nil {
-			return Errorf(CodeNotRegistered, "%s is not registered in %s", player, tour.Slug)
-		}
-	} else {
-		var err error
-		if reg, err = registeredSide(ctx, cs, tour, player); err != nil {
-			return err
-		}
+	reg, err := registeredSide(ctx, cs, tour, sides, player)
+	if err != nil {
+		return err
 	}
 	if !tour.CheckInOpenAt(now) {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in now", tour.Slug)
@@ -110,10 +103,16 @@ func CheckInOf(ctx context.Context, cs CheckInStore, tour *Tournament, sides []R
 // (CodeNotRegistered); a start in between answers CodeCheckInClosed.
 // Checking in a side checked in already keeps its first time.
 func SetCheckedIn(ctx context.Context, cs CheckInStore, tour *Tournament, player string, checkedIn bool, now time.Time) error {
+	return SetCheckedInOf(ctx, cs, tour, nil, player, checkedIn, now)
+}
+
+// SetCheckedInOf is SetCheckedIn with the tournament's sides read
+// already (with it, in one read); nil reads them.
+func SetCheckedInOf(ctx context.Context, cs CheckInStore, tour *Tournament, sides []Registration, player string, checkedIn bool, now time.Time) error {
 	if !tour.CheckInApplies() {
 		return Errorf(CodeCheckInClosed, "%s takes no check-in now", tour.Slug)
 	}
-	reg, err := registeredSide(ctx, cs, tour, player)
+	reg, err := registeredSide(ctx, cs, tour, sides, player)
 	if err != nil {
 		return err
 	}
@@ -167,10 +166,12 @@ func absentSides(t *Tournament, regs []Registration, now time.Time) (present, ab
 
 // registeredSide is the side the player is on (CodeNotRegistered when
 // none).
-func registeredSide(ctx context.Context, rs RegistrationStore, tour *Tournament, player string) (*Registration, error) {
-	regs, err := rs.Registrations(ctx, tour.ID)
-	if err != nil {
-		return nil, err
+func registeredSide(ctx context.Context, rs RegistrationStore, tour *Tournament, regs []Registration, player string) (*Registration, error) {
+	if regs == nil {
+		var err error
+		if regs, err = rs.Registrations(ctx, tour.ID); err != nil {
+			return nil, err
+		}
 	}
 	reg := SideOfPlayer(regs, player)
 	if reg == nil {

@@ -38,16 +38,26 @@ type adminCheckInRequest struct {
 }
 
 // handleAdminCheckIn checks a side in or out for the organizer
-// (core.SetCheckedIn): 200 { platformId, checkedIn }. Four round trips
-// to the arena database: the admin token, the tournament, its
-// registrations, one conditional write (TestAdminCheckIn holds it).
+// (core.SetCheckedIn): 200 { platformId, checkedIn }. Two round trips
+// to the arena database: the admin token with the tournament and its
+// sides (planned with it: planTournamentBySlug), one conditional write
+// (TestAdminCheckIn holds it).
 func (s *Server) handleAdminCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var req adminCheckInRequest
-	tour := decodeForTournament(w, r, t, &req)
-	if tour == nil {
+	if err := decodeJSON(w, r, &req); err != nil {
+		writeError(w, r, err)
 		return
 	}
-	if err := core.SetCheckedIn(r.Context(), t.Store, tour, req.PlatformID, *req.CheckedIn, s.now()); err != nil {
+	parts, err := t.Store.TournamentParts(r.Context(), r.PathValue("slug"), 0)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	sides := parts.Registrations
+	if sides == nil {
+		sides = []core.Registration{}
+	}
+	if err := core.SetCheckedInOf(r.Context(), t.Store, parts.Tournament, sides, req.PlatformID, *req.CheckedIn, s.now()); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -210,7 +210,7 @@ func (s *Server) routes() {
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/status", s.handleTournamentStatus, planTournamentBySlug)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/registrations", s.handleRegister)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/seeds", s.handleSeeds)
-	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/check-in", s.handleAdminCheckIn)
+	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/check-in", s.handleAdminCheckIn, planTournamentBySlug)
 	s.adminRoute("POST /api/v1/admin/tournaments/{slug}/open-round", s.handleOpenRound)
 	s.adminRoute("DELETE /api/v1/admin/tournaments/{slug}/registrations/{platformId}", s.handleRemoveSide)
 	s.adminRoute("GET /api/v1/admin/tournaments/{slug}/matches", s.handleAdminMatches)
