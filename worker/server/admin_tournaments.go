@@ -89,6 +89,22 @@ type statusRequest struct {
 	Status string `json:"status" validate:"required,stepstatus"`
 }
 
+// tournamentWithSides reads the {slug} tournament with its sides in one
+// read (TournamentParts; planned with the admin token on admin routes:
+// planTournamentBySlug). Sides is never nil: a use case given nil reads
+// them itself.
+func tournamentWithSides(r *http.Request, t *Tenant) (*core.Tournament, []core.Registration, error) {
+	parts, err := t.Store.TournamentParts(r.Context(), r.PathValue("slug"), 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	sides := parts.Registrations
+	if sides == nil {
+		sides = []core.Registration{}
+	}
+	return parts.Tournament, sides, nil
+}
+
 // handleTournamentStatus moves the tournament one lifecycle step.
 func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var req statusRequest
@@ -97,15 +113,10 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	ctx := r.Context()
-	// The tournament with its sides: one read.
-	parts, err := t.Store.TournamentParts(ctx, r.PathValue("slug"), 0)
+	tour, sides, err := tournamentWithSides(r, t)
 	if err != nil {
 		writeError(w, r, err)
 		return
-	}
-	tour, sides := parts.Tournament, parts.Registrations
-	if sides == nil {
-		sides = []core.Registration{}
 	}
 	// The answer's read goes with the step's write (sql/plan.go).
 	t.Store.PlanTournamentPartsAfterWrite(ctx, "", tour.ID)

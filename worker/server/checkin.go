@@ -12,19 +12,15 @@ import (
 func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
 	ctx := r.Context()
 	// The tournament with its sides: one read, then one conditional write.
-	parts, err := t.Store.TournamentParts(ctx, r.PathValue("slug"), 0)
-	if err == nil && (!parts.Tournament.Status.Public() || !core.EnvironmentVisible(t.Arena, caller.AppID, parts.Tournament.Environment)) {
+	tour, sides, err := tournamentWithSides(r, t)
+	if err == nil && (!tour.Status.Public() || !core.EnvironmentVisible(t.Arena, caller.AppID, tour.Environment)) {
 		err = core.Errorf(core.CodeTournamentNotFound, "no tournament %s", r.PathValue("slug"))
 	}
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	sides := parts.Registrations
-	if sides == nil {
-		sides = []core.Registration{}
-	}
-	if err := core.CheckInOf(ctx, t.Store, parts.Tournament, sides, caller.PlatformID, s.now()); err != nil {
+	if err := core.CheckInOf(ctx, t.Store, tour, sides, caller.PlatformID, s.now()); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -48,16 +44,12 @@ func (s *Server) handleAdminCheckIn(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	parts, err := t.Store.TournamentParts(r.Context(), r.PathValue("slug"), 0)
+	tour, sides, err := tournamentWithSides(r, t)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	sides := parts.Registrations
-	if sides == nil {
-		sides = []core.Registration{}
-	}
-	if err := core.SetCheckedInOf(r.Context(), t.Store, parts.Tournament, sides, req.PlatformID, *req.CheckedIn, s.now()); err != nil {
+	if err := core.SetCheckedInOf(r.Context(), t.Store, tour, sides, req.PlatformID, *req.CheckedIn, s.now()); err != nil {
 		writeError(w, r, err)
 		return
 	}
