@@ -98,12 +98,19 @@ func (p *plan) take(db *DB) []*planned {
 func (db *DB) countWrite(ctx context.Context) {
 	if p, _ := ctx.Value(planKey{}).(*plan); p != nil {
 		p.mu.Lock()
-		if p.writes == nil {
-			p.writes = map[*DB]int{}
-		}
-		p.writes[db]++
+		p.wrote(db)
 		p.mu.Unlock()
 	}
+}
+
+// wrote counts a write on db and returns its number. The caller holds
+// p.mu.
+func (p *plan) wrote(db *DB) int {
+	if p.writes == nil {
+		p.writes = map[*DB]int{}
+	}
+	p.writes[db]++
+	return p.writes[db]
 }
 
 // wrotePlanned counts a write batch of the request on db and returns the
@@ -115,14 +122,11 @@ func (db *DB) wrotePlanned(ctx context.Context) []*planned {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.writes == nil {
-		p.writes = map[*DB]int{}
-	}
-	p.writes[db]++
+	write := p.wrote(db)
 	var out []*planned
 	for _, r := range p.reads {
 		if r.db == db && !r.sent && r.afterWrite {
-			r.sent, r.write = true, p.writes[db]
+			r.sent, r.write = true, write
 			out = append(out, r)
 		}
 	}

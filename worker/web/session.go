@@ -199,7 +199,13 @@ func (s *Site) signInFirst(w http.ResponseWriter, r *http.Request, t *server.Ten
 // lookUpViewer reads the request's session; a session that cannot be
 // read is served as a visitor (the error says why).
 func (s *Site) lookUpViewer(ctx context.Context, r *http.Request, t *server.Tenant) (*views.Viewer, error) {
-	id := s.sessionID(r, t)
+	// The cookie was checked once, by withViewerMemo, when it set the memo.
+	var id string
+	if memo, _ := ctx.Value(viewerMemoKey{}).(*viewerMemo); memo != nil {
+		id = memo.id
+	} else {
+		id = s.sessionID(r, t)
+	}
 	if id == "" {
 		return nil, nil
 	}
