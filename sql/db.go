@@ -429,7 +429,8 @@ func (o Opener) Open(rawURL, token string) (*DB, error) {
 		path = path[:i]
 	}
 	rawURL = "file:" + path + "?" + q.Encode()
-	sqlDB, err := sql.Open(sqliteDriver, rawURL)
+	opening := new(sync.Mutex) // shared by the reading pool and the writer
+	sqlDB, err := openSerial(rawURL, opening)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to open database: %w", err)
 	}
@@ -444,7 +445,7 @@ func (o Opener) Open(rawURL, token string) (*DB, error) {
 	sqlDB.SetMaxIdleConns(maxIdleReaders)
 	// The writer leaves checkpoints to a reading connection (checkpoint.go).
 	q.Add("_pragma", "wal_autocheckpoint(0)")
-	writer, err := sql.Open(sqliteDriver, "file:"+path+"?"+q.Encode())
+	writer, err := openSerial("file:"+path+"?"+q.Encode(), opening)
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("store: unable to open database: %w", err)
@@ -454,6 +455,36 @@ func (o Opener) Open(rawURL, token string) (*DB, error) {
 	db.writer = writer
 	return db, nil
 }
+
+// openSerial opens a pool of the sqlite driver whose connections open
+// one at a time under opening. A new connection sets WAL mode: on a file
+// not in WAL mode yet (a new arena's), two connections doing that at once
+// both hold a shared lock and want an exclusive one, and SQLite fails one
+// of them at once with SQLITE_BUSY (its busy handler would deadlock).
+// Once the file is in WAL mode the setting only reads it.
+func openSerial(dsn string, opening *sync.Mutex) (*sql.DB, error) {
+	probe, err := sql.Open(sqliteDriver, dsn)
+	if err != nil {
+		return nil, err
+	}
+	drv := probe.Driver()
+	probe.Close() // it opened no connection
+	return sql.OpenDB(serialConnector{drv: drv, dsn: dsn, opening: opening}), nil
+}
+
+type serialConnector struct {
+	drv     driver.Driver
+	dsn     string
+	opening *sync.Mutex
+}
+
+func (c serialConnector) Connect(context.Context) (driver.Conn, error) {
+	c.opening.Lock()
+	defer c.opening.Unlock()
+	return c.drv.Open(c.dsn)
+}
+
+func (c serialConnector) Driver() driver.Driver { return c.drv }
 
 // The reading pool of a local database: at most maxReaders connections,
 // all kept open between reads (a connection closed after a read would be
