@@ -307,8 +307,8 @@ func liveFor(t *testing.T, e *testEnv, path string, header ...string) {
 }
 
 // liveOverCap holds as many streams as one anonymous caller may, in
-// process (past the recorder, which ends a stream at once: it cannot
-// flush), and checks the next is 429 too_many_streams.
+// process (past the recorder), and checks the next is 429
+// too_many_streams, through the recorder.
 func liveOverCap(t *testing.T, e *testEnv) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -322,7 +322,11 @@ func liveOverCap(t *testing.T, e *testEnv) {
 		h.ServeHTTP(rec, req)
 		return rec
 	}
-	// Each holder asks again while the probes take its slot for a moment.
+	overCap := func(rec *httptest.ResponseRecorder) bool {
+		return rec.Code == http.StatusTooManyRequests && strings.Contains(rec.Body.String(), `"too_many_streams"`)
+	}
+	// Each holder asks again while the probes take its slot for a moment,
+	// and keeps its stream once it has one.
 	for range core.LiveMaxStreamsAnonymous {
 		held.Add(1)
 		go func() {
@@ -332,12 +336,19 @@ func liveOverCap(t *testing.T, e *testEnv) {
 			}
 		}()
 	}
+	// The probes go past the recorder: one whose deadline passes before
+	// the handler wrote anything (a loaded machine) gets no answer at all,
+	// which the recorder would take for an empty 200.
 	require.Eventually(t, func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 		defer cancel()
-		rec := stream(ctx, e.Handler)
-		return rec.Code == http.StatusTooManyRequests && strings.Contains(rec.Body.String(), `"too_many_streams"`)
+		return overCap(stream(ctx, e.Server))
 	}, 5*time.Second, 20*time.Millisecond)
+	// Every holder now keeps its stream: the next is refused, recorded.
+	probe, cancelProbe := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelProbe()
+	rec := stream(probe, e.Handler)
+	assert.True(t, overCap(rec), "%d %s", rec.Code, rec.Body.String())
 }
 
 // webhookFlows exercises the integrator webhook routes: answers and
