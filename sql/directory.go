@@ -21,12 +21,13 @@ type Directory struct {
 // hostCache remembers host lookups for one directory version (and, with
 // a ttl, for at most ttl).
 type hostCache struct {
-	mu      sync.Mutex
-	version uint64
-	arenas  map[string]core.Arena
-	ttl     time.Duration
-	now     func() time.Time
-	found   map[string]time.Time // when each host was looked up (with a ttl)
+	mu         sync.Mutex
+	version    uint64
+	arenas     map[string]core.Arena
+	ttl        time.Duration
+	now        func() time.Time
+	found      map[string]time.Time // when each host was looked up (with a ttl)
+	refreshing map[string]bool      // hosts a RefreshHost is reading
 }
 
 // CacheHosts makes ArenaByHost answer from memory for as long as no write
@@ -37,11 +38,26 @@ func (d *Directory) CacheHosts() { d.hosts = &hostCache{arenas: map[string]core.
 // CacheHostsFor makes ArenaByHost answer from memory for at most ttl, and
 // not after a write through this directory's DB: for an instance that is
 // one of many writers (a warm edge isolate), which then sees another's
-// changes to an arena ttl late at most. A lookup is read again once less
-// than half its ttl is left, so that what is passed on with its rest of
-// life (ArenaByHostFresh) can always be kept a while.
+// changes to an arena ttl late at most. A lookup past half its ttl is
+// still answered from memory, and ArenaByHostFresh says it is due for
+// RefreshHost, which the caller runs after its answer: a steadily used
+// host is never read on the request path.
 func (d *Directory) CacheHostsFor(ttl time.Duration, now func() time.Time) {
-	d.hosts = &hostCache{arenas: map[string]core.Arena{}, ttl: ttl, now: now, found: map[string]time.Time{}}
+	d.hosts = &hostCache{arenas: map[string]core.Arena{}, ttl: ttl, now: now, found: map[string]time.Time{}, refreshing: map[string]bool{}}
+}
+
+// keep caches a host's lookup read at version (dropped when the directory
+// was written meanwhile).
+func (c *hostCache) keep(version uint64, host string, a *core.Arena) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.refreshing, host) // a refresh lost by its caller is due again
+	if c.version == version && len(c.arenas) < 10000 {
+		c.arenas[host] = *a
+		if c.ttl > 0 {
+			c.found[host] = c.now()
+		}
+	}
 }
 
 var _ core.Directory = (*Directory)(nil)
@@ -183,49 +199,73 @@ const byHost = "WHERE a.id = (SELECT arena_id FROM arena_hosts WHERE host = :hos
 
 // ArenaByHost implements core.Directory.
 func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, error) {
-	a, _, err := d.ArenaByHostFresh(ctx, host)
+	a, _, _, err := d.ArenaByHostFresh(ctx, host)
 	return a, err
 }
 
 // ArenaByHostFresh is ArenaByHost that also says how much longer the
 // answer may be trusted: with CacheHostsFor, the rest of its ttl from the
-// moment it was read from the database (a cached answer is that much
-// older, at most half the ttl); otherwise 0, no bound (a sole writer's
-// cache is never stale).
-func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (*core.Arena, time.Duration, error) {
+// moment it was read from the database; otherwise 0, no bound (a sole
+// writer's cache is never stale). refresh says the lookup has less than
+// half its ttl left: the caller runs RefreshHost after its answer (once
+// per host at a time: refresh is true for one caller until it has).
+func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (a *core.Arena, fresh time.Duration, refresh bool, err error) {
 	c := d.hosts
 	if c == nil {
 		a, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
-		return a, 0, err
+		return a, 0, false, err
 	}
 	version := d.db.Version()
 	c.mu.Lock()
 	if c.version != version {
 		c.version, c.arenas, c.found = version, map[string]core.Arena{}, map[string]time.Time{}
 	}
-	a, ok := c.arenas[host]
-	var fresh time.Duration
+	cached, ok := c.arenas[host]
 	if ok && c.ttl > 0 {
 		fresh = c.ttl - c.now().Sub(c.found[host])
-		ok = fresh >= c.ttl/2
-	}
-	c.mu.Unlock()
-	if ok {
-		return &a, fresh, nil
-	}
-	found, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
-	if err != nil {
-		return nil, 0, err
-	}
-	c.mu.Lock()
-	if c.version == version && len(c.arenas) < 10000 {
-		c.arenas[host] = *found
-		if c.ttl > 0 {
-			c.found[host] = c.now()
+		ok = fresh > 0
+		if ok && fresh < c.ttl/2 && !c.refreshing[host] {
+			c.refreshing[host], refresh = true, true
 		}
 	}
 	c.mu.Unlock()
-	return found, c.ttl, nil
+	if ok {
+		return &cached, fresh, refresh, nil
+	}
+	found, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
+	if err != nil {
+		return nil, 0, false, err
+	}
+	c.keep(version, host, found)
+	return found, c.ttl, false, nil
+}
+
+// RefreshHost reads a host's lookup again for the cache of CacheHostsFor
+// (ArenaByHostFresh said it is due); a host no longer routed is
+// forgotten. Without a ttl it does nothing.
+func (d *Directory) RefreshHost(ctx context.Context, host string) error {
+	c := d.hosts
+	if c == nil || c.ttl <= 0 {
+		return nil
+	}
+	defer func() {
+		c.mu.Lock()
+		delete(c.refreshing, host)
+		c.mu.Unlock()
+	}()
+	version := d.db.Version()
+	found, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
+	if core.ErrorCode(err) == core.CodeArenaNotFound {
+		c.mu.Lock()
+		delete(c.arenas, host)
+		c.mu.Unlock()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.keep(version, host, found)
+	return nil
 }
 
 // ArenaBySlug implements core.Directory.

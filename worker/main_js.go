@@ -39,6 +39,9 @@ func main() {
 		// what it learned of an arena: another isolate's change to an
 		// arena (settings, a removed domain) is seen here within it.
 		cfg.HostCacheTTL = server.CacheLifetime
+		// Work after an answer (a host lookup's refresh) runs in a call of
+		// its own, which the Go worker sends after the answer.
+		cfg.AfterAnswer = bridge.After
 	})
 	bridge.Register(handler, func(ctx context.Context) edge.Response {
 		return cronRun(ctx, log, scheduled)

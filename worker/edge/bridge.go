@@ -100,6 +100,9 @@ var ErrNoRequest = errors.New("edge: I/O outside a request (deferred, unanswered
 // maxDeferred bounds the fetches waiting for a request to carry them.
 const maxDeferred = 64
 
+// maxAfter bounds the jobs waiting for an "after" call (After).
+const maxAfter = 64
+
 // staleAfter is how long a call may wait for its JS side before the next
 // request cancels it: its request was dropped by the runtime (client gone),
 // so nobody will deliver its results. Checked on each new request; Go
@@ -114,6 +117,7 @@ type Bridge struct {
 	mu       sync.Mutex
 	calls    map[int64]*call
 	deferred []Fetch
+	after    []func(context.Context) // After's jobs, for the next "after" call
 }
 
 // New returns an empty bridge. now is the wall clock (for stale calls);
@@ -359,4 +363,39 @@ func (b *Bridge) Do(ctx context.Context, cmd Command) (Result, error) {
 		c.mu.Unlock()
 		return Result{}, ctx.Err()
 	}
+}
+
+// After queues job to run once the answer of ctx's call is handed over,
+// in a call of its own: the answer's hint HintAfter asks the JS side
+// (go-worker.mjs) for an "after" call (RunAfter), sent in waitUntil. It
+// is server.Config.AfterAnswer on the edge. Outside a call, or with
+// maxAfter jobs waiting already, job is dropped: work after an answer is
+// only ever work the next request finds due again.
+func (b *Bridge) After(ctx context.Context, job func(context.Context)) {
+	if callFrom(ctx) == nil {
+		return
+	}
+	b.mu.Lock()
+	if len(b.after) >= maxAfter {
+		b.mu.Unlock()
+		return
+	}
+	b.after = append(b.after, job)
+	b.mu.Unlock()
+	Hint(ctx, HintAfter, "1")
+}
+
+// RunAfter begins call id running the jobs After queued (all of them,
+// whichever answer asked for the call); it answers 204 once they are done.
+func (b *Bridge) RunAfter(id int64) error {
+	return b.Start(id, func(ctx context.Context) Response {
+		b.mu.Lock()
+		jobs := b.after
+		b.after = nil
+		b.mu.Unlock()
+		for _, job := range jobs {
+			job(ctx)
+		}
+		return Response{Status: http.StatusNoContent, Header: http.Header{}}
+	})
 }

@@ -290,3 +290,45 @@ func TestFetchCarriesItsDeadline(t *testing.T) {
 	assert.LessOrEqual(t, timeouts[0], int64(300), "by what is left of it")
 	assert.Zero(t, timeouts[1], "no deadline: unbounded")
 }
+
+// TestWorkAfterTheAnswer: a job a request leaves for after its answer
+// does not hold the answer; the answer asks for an "after" call, whose
+// own JS side performs the job's I/O.
+func TestWorkAfterTheAnswer(t *testing.T) {
+	b := newBridge()
+	client := &http.Client{Transport: Transport{Bridge: b}}
+	done := make(chan string, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.After(r.Context(), func(ctx context.Context) {
+			res, err := client.Do(mustRequest(ctx, "http://directory.test/refresh"))
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			done <- string(body) + " by " + res.Header.Get("X-Call")
+		})
+		w.WriteHeader(http.StatusOK)
+	})
+	req, _ := http.NewRequest("GET", "http://arena.test/", nil)
+	require.NoError(t, b.ServeHTTP(1, h, req))
+	answer := jsSide(b, 1, echoFetch(1))
+	assert.Equal(t, http.StatusOK, answer.Status)
+	assert.Equal(t, "1", answer.Hints[HintAfter], "the answer asks for the call after it")
+	assert.Empty(t, done, "the job waits for its own call")
+
+	require.NoError(t, b.RunAfter(2))
+	after := jsSide(b, 2, echoFetch(2))
+	assert.Equal(t, http.StatusNoContent, after.Status)
+	assert.Equal(t, "http://directory.test/refresh by 2", <-done, "the after call's side performed the job's fetch")
+
+	require.NoError(t, b.RunAfter(3))
+	assert.Equal(t, http.StatusNoContent, jsSide(b, 3, echoFetch(3)).Status, "nothing left: answered at once")
+	assert.Empty(t, done)
+
+	b.After(context.Background(), func(context.Context) { t.Error("a job outside any call runs") })
+	require.NoError(t, b.RunAfter(4))
+	jsSide(b, 4, echoFetch(4))
+	assert.Zero(t, b.InFlight())
+}

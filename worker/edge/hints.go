@@ -40,6 +40,9 @@ const (
 	HintLive = "live"
 	// HintIO counts the commands (round trips) the call's JS side performed.
 	HintIO = "io"
+	// HintAfter: jobs wait for an "after" call (Bridge.After); for the Go
+	// worker's JS side (go-worker.mjs), not the front.
+	HintAfter = "after"
 )
 
 // cacheHost is the host of the front's cache keys: synthetic URLs under a

@@ -16,6 +16,7 @@ import (
 //
 //	{op: "request", id, method, url, headers: [[name, value]...], body: Uint8Array, livePage: bool}
 //	{op: "scheduled", id, cron}
+//	{op: "after", id}  (the jobs of Bridge.After, after an answer hinted them)
 //	{op: "result", id, seq, result: {status, headers, body, size, success, error}}
 //	{op: "cancel", id}
 //
@@ -47,6 +48,8 @@ func (b *Bridge) Register(h http.Handler, scheduled func(ctx context.Context) Re
 			}
 		case "scheduled":
 			err = b.Start(id, scheduled)
+		case "after":
+			err = b.RunAfter(id)
 		case "result":
 			b.Deliver(id, int64(msg.Get("seq").Float()), resultFromJS(msg.Get("result")))
 		case "cancel":

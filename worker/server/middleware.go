@@ -155,8 +155,9 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 		host := core.NormalizeHost(r.Host)
 		var a *core.Arena
 		var fresh time.Duration
+		var refresh bool
 		err := s.withDirectory(ctx, func() (err error) {
-			a, fresh, err = s.dir.ArenaByHostFresh(ctx, host)
+			a, fresh, refresh, err = s.dir.ArenaByHostFresh(ctx, host)
 			return err
 		})
 		if err != nil {
@@ -166,6 +167,16 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 				s.failTenant(w, r, nil, err)
 			}
 			return
+		}
+		if refresh {
+			// The lookup is within its bound but past half of it: read
+			// again after this answer, so no request waits for it.
+			defer s.afterAnswer(ctx, func(ctx context.Context) {
+				err := s.withDirectory(ctx, func() error { return s.dir.RefreshHost(ctx, host) })
+				if err != nil {
+					s.log.Warn("host lookup refresh", "host", host, "error", err)
+				}
+			})
 		}
 		if ra, ok := ctx.Value(tenantKey).(*requestArena); ok {
 			ra.slug = a.Slug

@@ -85,6 +85,10 @@ type Config struct {
 	// deliveries this long after a write to it (webhook_kick.go), besides
 	// the scheduled job; 0 leaves them to the job (the edge's cron).
 	WebhookKick time.Duration
+	// AfterAnswer runs job once the request of ctx is answered (the edge:
+	// in a call of its own, edge.Bridge.After); nil runs it in a goroutine
+	// (after_answer.go).
+	AfterAnswer func(ctx context.Context, job func(context.Context))
 	// LivePolled says the runtime cannot hold a response open (the edge):
 	// a live stream's answer is then one finite page, and the front holds
 	// the stream (live.go).
@@ -120,6 +124,7 @@ type Server struct {
 	arenaDBs *arenaPool
 	live     *liveFeeds    // the arenas' live streams (live.go)
 	kicks    *webhookKicks // webhook deliveries after writes (webhook_kick.go)
+	after    afterAnswers  // jobs after the answer (after_answer.go)
 
 	// demoStore wraps the store SeedDemo writes tournaments through (tests
 	// inject failures with it); nil for none.
@@ -457,6 +462,7 @@ func schemaBehind(err error) bool {
 func (s *Server) Close() error {
 	s.live.end()
 	s.kicks.stop()
+	s.after.stop()
 	s.arenaDBs.close()
 	return nil
 }

@@ -44,7 +44,14 @@ async function call(request, env, ctx) {
     answer = await serve(message, env, performTimed);
   }
   if (answer.deferred?.length) ctx.waitUntil(Promise.allSettled(answer.deferred.map(sendDeferred)));
+  // Work Go left for after the answer (a host lookup's refresh) runs in a
+  // call of its own once the answer is on its way.
+  if (answer.hints?.after) ctx.waitUntil(serve({ op: "after" }, env, (cmd) => perform(cmd, env)).catch(afterFailed));
   return frame({ status: answer.status, headers: answer.headers, hints: answer.hints, ioMs, counts }, answer.body);
+}
+
+function afterFailed(e) {
+  console.error(JSON.stringify({ level: "WARN", msg: "work after an answer failed", error: String(e?.stack ?? e) }));
 }
 
 export default {

@@ -109,6 +109,13 @@ const revived = await get("/echo?n=z").catch(failed);
 check("the next request starts a new instance", revived.status === 200 && decode(revived.body) === "n=z got=echo:http://echo.test/z" && started === 2, `${revived.status}, ${started} instances`);
 const cron = await serve({ op: "scheduled", cron: "* * * * *" }, {}, perform);
 check("a cron run goes through the same bridge", decode(cron.body) === "cron ran");
+const leaves = await get("/later?n=7").catch(failed);
+const before = decode((await get("/later-result").catch(failed)).body);
+const afterCall = await serve({ op: "after" }, {}, perform).catch(failed);
+const later = decode((await get("/later-result").catch(failed)).body);
+check("work left for after an answer waits for the \"after\" call the answer hints, and does its I/O there",
+  leaves.status === 204 && leaves.hints?.after === "1" && before === "" && afterCall.status === 204 && later === "echo:http://later.test/7",
+  `${leaves.status} ${JSON.stringify(leaves.hints)} before=${before} after=${afterCall.status} ${later}`);
 
 // 5. A fetch carrying Go's deadline (a database call's) to a server that
 // never answers (a stalled database) ends at that deadline: the request's

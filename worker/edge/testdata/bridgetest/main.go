@@ -12,6 +12,8 @@
 //	               front: "Bearer apikey_0123abcd_valid" is a valid API key;
 //	               the body counts the reads Go rendered
 //	POST /write    a write to arena alpha
+//	GET /later?n=N leaves a fetch of http://later.test/N for after its answer
+//	               (edge.Bridge.After); GET /later-result answers what it got
 //	GET /r2?key=K  writes a 2.5 MiB object K into the RECORDINGS bucket through
 //	               the recordings store (objects.NewR2), stats it, reads it back
 //	               (in 1 MiB ranged gets), deletes it
@@ -114,6 +116,25 @@ func main() {
 	mux.HandleFunc("POST /write", func(w http.ResponseWriter, r *http.Request) {
 		hints.Tenant(r.Context(), alpha, 0)
 		w.WriteHeader(http.StatusNoContent)
+	})
+	var later atomic.Value // what the job after /later fetched
+	mux.HandleFunc("GET /later", func(w http.ResponseWriter, r *http.Request) {
+		n := r.URL.Query().Get("n")
+		b.After(r.Context(), func(ctx context.Context) {
+			req, _ := http.NewRequestWithContext(ctx, "GET", "http://later.test/"+n, nil)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				later.Store(err.Error())
+				return
+			}
+			body, _ := io.ReadAll(res.Body)
+			later.Store(string(body))
+		})
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /later-result", func(w http.ResponseWriter, r *http.Request) {
+		s, _ := later.Load().(string)
+		fmt.Fprint(w, s)
 	})
 	b.Register(mux, func(context.Context) edge.Response {
 		return edge.Response{Status: 200, Body: []byte("cron ran")}
