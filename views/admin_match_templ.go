@@ -26,7 +26,7 @@ type AdminMatch struct {
 	TournamentName string
 	Title          bool // a title's match: the tournament is the title
 	Round          string
-	Status         string
+	Status         core.MatchStatus
 	P1, P2         string
 	P1Name, P2Name string
 	P1Roster       []string
@@ -81,7 +81,7 @@ type AdminMatch struct {
 // AdminGame is one game of a series on the admin match page.
 type AdminGame struct {
 	Number     int
-	Status     string
+	Status     core.MatchStatus
 	Winner     string // the winning side's captain; "" while it is played
 	WinnerName string
 	Source     string
@@ -115,7 +115,7 @@ type AdminReport struct {
 	WinnerName   string
 	ScoreP1      *int
 	ScoreP2      *int
-	Status       string // pending, confirmed or disputed
+	Status       core.ReportStatus
 	ReportedAt   time.Time
 	DecidedAt    *time.Time
 	// DecidedBy is the account that confirmed or disputed; "" when the
@@ -1132,7 +1132,7 @@ func adminReportCard(r AdminReport) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		switch r.Status {
-		case "confirmed":
+		case core.ReportConfirmed:
 			if r.DecidedBy == "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, "confirmed by the grace period ")
 				if templ_7745c5c3_Err != nil {
@@ -1157,7 +1157,7 @@ func adminReportCard(r AdminReport) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-		case "disputed":
+		case core.ReportDisputed:
 			if r.DecidedBy == "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 94, "disputed: a game-client submission names another winner ")
 				if templ_7745c5c3_Err != nil {

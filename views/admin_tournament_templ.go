@@ -24,7 +24,7 @@ type AdminTournament struct {
 	Slug                 string
 	Name                 string
 	Description          string
-	Status               string
+	Status               core.TournamentStatus
 	Format               string
 	Environment          string
 	Season               string
@@ -97,7 +97,7 @@ type AdminTournament struct {
 
 // AdminStep is one lifecycle step the tournament can take.
 type AdminStep struct {
-	To    string
+	To    core.TournamentStatus
 	Label string
 }
 
@@ -135,7 +135,7 @@ type AdminPlayerChoice struct {
 type AdminMatchRow struct {
 	ID             int64
 	Round          string
-	Status         string
+	Status         core.MatchStatus
 	P1, P2         string
 	P1Name, P2Name string
 	Winner         string
@@ -144,14 +144,14 @@ type AdminMatchRow struct {
 	ResultSource   string
 	// Window is where the match's window stands now; P1Ready and P2Ready
 	// tell which sides pressed ready.
-	Window           string
+	Window           core.WindowState
 	P1Ready, P2Ready bool
 }
 
 // adminReadyLine says who a scheduled match waits for: "Ada ready ·
 // waiting for Blaise" (the sides' names as the row shows them).
 func adminReadyLine(m AdminMatchRow) string {
-	if m.Status != "scheduled" || m.Window == WindowBefore || m.P1 == "" || m.P2 == "" {
+	if m.Status != core.MatchScheduled || m.Window == WindowBefore || m.P1 == "" || m.P2 == "" {
 		return ""
 	}
 	p1, p2 := adminSideName(m.P1Name, m.P1), adminSideName(m.P2Name, m.P2)
@@ -341,15 +341,15 @@ func AdminTournamentPage(l Layout, p AdminTournament) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				for _, st := range p.Steps {
-					if st.To != "cancelled" {
+					if st.To != core.StatusCancelled {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<a class=\"button\" href=\"")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var10 templ.SafeURL
-						templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL("/admin/tournaments/" + p.Slug + "/status?to=" + st.To))
+						templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL("/admin/tournaments/" + p.Slug + "/status?to=" + string(st.To)))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `admin_tournament.templ`, Line: 191, Col: 101}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `admin_tournament.templ`, Line: 191, Col: 109}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 						if templ_7745c5c3_Err != nil {
@@ -362,7 +362,7 @@ func AdminTournamentPage(l Layout, p AdminTournament) templ.Component {
 						var templ_7745c5c3_Var11 string
 						templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(st.Label)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `admin_tournament.templ`, Line: 191, Col: 114}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `admin_tournament.templ`, Line: 191, Col: 122}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 						if templ_7745c5c3_Err != nil {
@@ -379,15 +379,15 @@ func AdminTournamentPage(l Layout, p AdminTournament) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				for _, st := range p.Steps {
-					if st.To == "cancelled" {
+					if st.To == core.StatusCancelled {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<div class=\"admin-danger\"><h3>Cancel the tournament</h3><p class=\"muted\">Ends it for good: nothing more is played and nobody earns points. This cannot be undone.</p><p><a class=\"button danger\" href=\"")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var12 templ.SafeURL
-						templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL("/admin/tournaments/" + p.Slug + "/status?to=" + st.To))
+						templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL("/admin/tournaments/" + p.Slug + "/status?to=" + string(st.To)))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `admin_tournament.templ`, Line: 201, Col: 111}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `admin_tournament.templ`, Line: 201, Col: 119}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 						if templ_7745c5c3_Err != nil {
@@ -512,7 +512,7 @@ func AdminTournamentPage(l Layout, p AdminTournament) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-			} else if p.Status == "registration_open" && p.Now.Before(p.RegistrationOpensAt) {
+			} else if p.Status == core.StatusRegistrationOpen && p.Now.Before(p.RegistrationOpensAt) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<p class=\"notice\">The tournament is public, but its registration window opens")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -2203,8 +2203,8 @@ type AdminStatusConfirm struct {
 	Notice AdminNotice
 	Slug   string
 	Name   string
-	From   string
-	To     string
+	From   core.TournamentStatus
+	To     core.TournamentStatus
 	// Effects say what the step does, one sentence each.
 	Effects []string
 	// Allowed is false when the step is not legal from the status.
@@ -2364,7 +2364,7 @@ func AdminStatusConfirmPage(l Layout, p AdminStatusConfirm) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if p.To == "cancelled" {
+				if p.To == core.StatusCancelled {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 214, "<button type=\"submit\" class=\"danger\">Cancel the tournament</button> ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

@@ -26,7 +26,7 @@ import (
 type BroadcastPage struct {
 	ArenaName   string
 	Name        string
-	Status      string
+	Status      core.TournamentStatus
 	Transparent bool
 	// CycleSeconds is how long each scene shows; the page asks for fresh
 	// results after each burst of events of Stream (the tournament's live
@@ -53,7 +53,7 @@ type BroadcastScene struct {
 type BroadcastMatch struct {
 	ID         int64
 	Round      string
-	Status     string
+	Status     core.MatchStatus
 	P1, P2     string // names; "" while undecided
 	Winner     int    // 0, 1 or 2
 	Score      *Score
@@ -65,7 +65,7 @@ type BroadcastMatch struct {
 	// Window is where the match's window stands (before, open, closed);
 	// OpensAt and ClosesAt are the window: a match still to play shows
 	// when it opens, or until when it is open.
-	Window            string
+	Window            core.WindowState
 	OpensAt, ClosesAt time.Time
 }
 
@@ -73,10 +73,10 @@ type BroadcastMatch struct {
 // says it: "opens" and the opening, or "open until" and the closing;
 // ("", zero) for a match under way or decided.
 func broadcastWhen(m BroadcastMatch) (string, time.Time) {
-	if m.Status != "scheduled" || m.OpensAt.IsZero() {
+	if m.Status != core.MatchScheduled || m.OpensAt.IsZero() {
 		return "", time.Time{}
 	}
-	if m.Window == "before" {
+	if m.Window == WindowBefore {
 		return "opens", m.OpensAt
 	}
 	return "open until", m.ClosesAt
@@ -727,7 +727,7 @@ func broadcastMatchLine(m BroadcastMatch) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var38 = []any{"bm-status", "status-" + m.Status}
+		var templ_7745c5c3_Var38 = []any{"bm-status", "status-" + string(m.Status)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var38...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -819,15 +819,15 @@ func broadcastName(name string) string {
 	return name
 }
 
-func broadcastStatus(status string) string {
+func broadcastStatus(status core.MatchStatus) string {
 	switch status {
-	case "live":
+	case core.MatchLive:
 		return "LIVE"
-	case "awaiting_result":
+	case core.MatchAwaitingResult:
 		return "result coming"
-	case "confirmed", "forfeited":
+	case core.MatchConfirmed, core.MatchForfeited:
 		return "final"
-	case "disputed":
+	case core.MatchDisputed:
 		return "under review"
 	}
 	return "up next"
@@ -1061,7 +1061,7 @@ func BroadcastMatchView(p BroadcastMatchPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var60 = []any{"bm-status", "status-" + p.Match.Status}
+		var templ_7745c5c3_Var60 = []any{"bm-status", "status-" + string(p.Match.Status)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var60...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -1086,7 +1086,7 @@ func BroadcastMatchView(p BroadcastMatchPage) templ.Component {
 		var templ_7745c5c3_Var62 string
 		templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinStringErrs(broadcastStatus(p.Match.Status))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `broadcast.templ`, Line: 252, Col: 91}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `broadcast.templ`, Line: 252, Col: 99}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var62))
 		if templ_7745c5c3_Err != nil {

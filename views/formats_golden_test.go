@@ -3,6 +3,7 @@ package views_test
 import (
 	"testing"
 
+	"arena/core"
 	"arena/views"
 )
 
@@ -16,7 +17,7 @@ func TestGoldenDoubleBracket(t *testing.T) {
 		return views.BracketSeat{Player: ref, Seed: seed}
 	}
 	won := func(s views.BracketSeat) views.BracketSeat { s.Winner = true; return s }
-	box := func(id int64, slot, status string, pos int, a, b views.BracketSeat) views.BracketBox {
+	box := func(id int64, slot string, status core.MatchStatus, pos int, a, b views.BracketSeat) views.BracketBox {
 		return views.BracketBox{ID: id, Slot: slot, Status: status, Position: pos, Seats: [2]views.BracketSeat{a, b}}
 	}
 	assertGolden(t, "bracket_double", views.DoubleBracketPicture(views.Bracket{Double: true, Columns: []views.BracketColumn{
@@ -51,7 +52,7 @@ func TestGoldenDoubleBracket(t *testing.T) {
 // A Swiss tournament after two of three rounds, cut to 2: the standings
 // with their tie-breaks, the rounds latest first, a bye.
 func TestGoldenSwissTournament(t *testing.T) {
-	m := func(id int64, round string, p1, p2 *views.PlayerRef, winner int, status, source string) views.MatchSummary {
+	m := func(id int64, round string, p1, p2 *views.PlayerRef, winner int, status core.MatchStatus, source string) views.MatchSummary {
 		s := groupMatch(id, round, p1, p2, winner, nil, status)
 		s.Stage, s.GroupName, s.ResultSource = "swiss", "", source
 		return s

@@ -1,9 +1,14 @@
 package views
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"arena/core"
 )
@@ -49,4 +54,36 @@ func asStrings[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// TestTemplatesSpellNoStatus: the templates compare statuses with core's
+// typed constants, never with literals, so a renamed or removed status
+// fails to compile instead of silently matching nothing.
+func TestTemplatesSpellNoStatus(t *testing.T) {
+	var statuses []string
+	for _, s := range core.TournamentStatuses {
+		statuses = append(statuses, string(s))
+	}
+	for _, s := range []core.MatchStatus{core.MatchScheduled, core.MatchLive, core.MatchAwaitingResult, core.MatchConfirmed, core.MatchDisputed, core.MatchForfeited} {
+		statuses = append(statuses, string(s))
+	}
+	for _, s := range []core.ReportStatus{core.ReportPending, core.ReportConfirmed, core.ReportDisputed} {
+		statuses = append(statuses, string(s))
+	}
+	for _, s := range []core.WindowState{core.WindowBefore, core.WindowOpen, core.WindowClosed} {
+		statuses = append(statuses, string(s))
+	}
+	literal := regexp.MustCompile(`(?:(?:Status|status|Window|window|\.To|\.From)\s*(?:==|!=)\s*|case\s+(?:"[a-z_]+",\s*)*)"(` + strings.Join(statuses, "|") + `)"`)
+	files, err := filepath.Glob("*.templ")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for i, line := range strings.Split(string(src), "\n") {
+			if m := literal.FindString(line); m != "" {
+				t.Errorf("%s:%d: %s: compare with core's constant", f, i+1, m)
+			}
+		}
+	}
 }

@@ -49,11 +49,11 @@ type Score struct {
 	P1, P2 int
 }
 
-// Window states of a match (core.WindowState).
+// Window states of a match.
 const (
-	WindowBefore = "before"
-	WindowOpen   = "open"
-	WindowClosed = "closed"
+	WindowBefore = core.WindowBefore
+	WindowOpen   = core.WindowOpen
+	WindowClosed = core.WindowClosed
 )
 
 // MatchSummary is one match in a list (home, group matches, a player's
@@ -64,12 +64,12 @@ type MatchSummary struct {
 	Stage      string // group, playoff, small_final, final
 	Round      string // "Round 2", "Quarterfinals", ...
 	GroupName  string // group matches only
-	Status     string // scheduled, live, awaiting_result, confirmed, disputed, forfeited
+	Status     core.MatchStatus
 	OpensAt    time.Time
 	ClosesAt   time.Time
 	// Window is where the window stands at the page's time: before, open
 	// or closed (a scheduled match whose window is open is "Open now").
-	Window string
+	Window core.WindowState
 	P1, P2 *PlayerRef
 	// P1Ready and P2Ready tell which sides pressed ready.
 	P1Ready, P2Ready bool
@@ -93,7 +93,7 @@ type TournamentCard struct {
 	Slug        string
 	Name        string
 	Description string
-	Status      string
+	Status      core.TournamentStatus
 	// CheckInOpen: its sides check in now (the badge says so).
 	CheckInOpen          bool
 	Format               string
@@ -118,11 +118,11 @@ type TournamentCard struct {
 // "Was to start" when cancelled.
 func pubStartFact(t TournamentCard) (string, time.Time) {
 	switch t.Status {
-	case "group_stage", "playoffs":
+	case core.StatusGroupStage, core.StatusPlayoffs:
 		if t.StartedAt != nil {
 			return "Started", *t.StartedAt
 		}
-	case "completed":
+	case core.StatusCompleted:
 		if t.CompletedAt != nil {
 			return "Ended", *t.CompletedAt
 		}
@@ -130,7 +130,7 @@ func pubStartFact(t TournamentCard) (string, time.Time) {
 			return "Started", *t.StartedAt
 		}
 		return "Started", t.StartsAt
-	case "cancelled":
+	case core.StatusCancelled:
 		return "Was to start", t.StartsAt
 	}
 	return "Starts", t.StartsAt
@@ -695,8 +695,8 @@ const CheckInOpenLabel = "Check-in open"
 
 // TournamentStatusLabel names a tournament status for people (an unknown
 // one as itself).
-func TournamentStatusLabel(status string) string {
-	return labelOr(tournamentStatusLabels, core.TournamentStatus(status))
+func TournamentStatusLabel(status core.TournamentStatus) string {
+	return labelOr(tournamentStatusLabels, status)
 }
 
 // matchStatusLabels name core's match statuses for people.
@@ -711,15 +711,15 @@ var matchStatusLabels = map[core.MatchStatus]string{
 
 // MatchStatusLabel names a match status for people (an unknown one as
 // itself).
-func MatchStatusLabel(status string) string {
-	return labelOr(matchStatusLabels, core.MatchStatus(status))
+func MatchStatusLabel(status core.MatchStatus) string {
+	return labelOr(matchStatusLabels, status)
 }
 
 // MatchStateLabel names where a match stands: its status, except that a
 // scheduled match is "Open now" while its window is open and "Window
 // closed" after it.
-func MatchStateLabel(status, window string) string {
-	if status == "scheduled" {
+func MatchStateLabel(status core.MatchStatus, window core.WindowState) string {
+	if status == core.MatchScheduled {
 		switch window {
 		case WindowOpen:
 			return "Open now"
@@ -745,19 +745,19 @@ func pubFormatLabel(format string) string {
 
 // pubStatusClass is the badge class of a match's state: live covers both
 // live states; an open window is open.
-func pubStatusClass(status, window string) string {
+func pubStatusClass(status core.MatchStatus, window core.WindowState) string {
 	switch {
-	case status == "live" || status == "awaiting_result":
+	case status == core.MatchLive || status == core.MatchAwaitingResult:
 		return "live"
-	case status == "scheduled" && window == WindowOpen:
+	case status == core.MatchScheduled && window == WindowOpen:
 		return "open"
-	case status == "scheduled" && window == WindowClosed:
+	case status == core.MatchScheduled && window == WindowClosed:
 		return "overdue"
 	}
-	return status
+	return string(status)
 }
 
-func pubMatchBadge(status string) templ.Component {
+func pubMatchBadge(status core.MatchStatus) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -788,7 +788,7 @@ func pubMatchBadge(status string) templ.Component {
 
 // pubStateBadge is a match's state: its status, or its window's for a
 // scheduled match.
-func pubStateBadge(status, window string) templ.Component {
+func pubStateBadge(status core.MatchStatus, window core.WindowState) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -873,7 +873,7 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if t.RegistrationSoon {
-			var templ_7745c5c3_Var33 = []any{"badge", t.Status}
+			var templ_7745c5c3_Var33 = []any{"badge", string(t.Status)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var33...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -904,7 +904,7 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else if t.CheckInOpen {
-			var templ_7745c5c3_Var35 = []any{"badge", t.Status}
+			var templ_7745c5c3_Var35 = []any{"badge", string(t.Status)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var35...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -929,7 +929,7 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 			var templ_7745c5c3_Var37 string
 			templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(CheckInOpenLabel)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 356, Col: 54}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 356, Col: 62}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
 			if templ_7745c5c3_Err != nil {
@@ -940,7 +940,7 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			var templ_7745c5c3_Var38 = []any{"badge", t.Status}
+			var templ_7745c5c3_Var38 = []any{"badge", string(t.Status)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var38...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -965,7 +965,7 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 			var templ_7745c5c3_Var40 string
 			templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(TournamentStatusLabel(t.Status))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 358, Col: 69}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 358, Col: 77}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 			if templ_7745c5c3_Err != nil {
@@ -1106,7 +1106,7 @@ func pubScore(s *Score) templ.Component {
 // pubReadyLine says which sides of a scheduled match with an open window
 // are ready: "Ada is ready · waiting for Blaise".
 func pubReadyLine(m MatchSummary) string {
-	if m.Status != "scheduled" || m.P1 == nil || m.P2 == nil {
+	if m.Status != core.MatchScheduled || m.P1 == nil || m.P2 == nil {
 		return ""
 	}
 	switch {
@@ -1150,7 +1150,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 			return templ_7745c5c3_Err
 		}
 		for _, m := range matches {
-			var templ_7745c5c3_Var46 = []any{"match-item", templ.KV("open", m.Status == "scheduled" && m.Window == WindowOpen)}
+			var templ_7745c5c3_Var46 = []any{"match-item", templ.KV("open", m.Status == core.MatchScheduled && m.Window == WindowOpen)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var46...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1264,12 +1264,12 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if m.Status == "confirmed" || m.Status == "forfeited" {
+			if m.Status == core.MatchConfirmed || m.Status == core.MatchForfeited {
 				templ_7745c5c3_Err = pubDate(m.OpensAt).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-			} else if m.Status == "scheduled" && m.Window == WindowOpen {
+			} else if m.Status == core.MatchScheduled && m.Window == WindowOpen {
 				templ_7745c5c3_Err = pubCountdown(now, m.ClosesAt).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -61,7 +61,7 @@ type TitleMatchCard struct {
 	ID         int64
 	Coronation bool
 	P1, P2     PlayerRef
-	Status     string
+	Status     core.MatchStatus
 	ClosesAt   time.Time
 }
 

@@ -1,6 +1,10 @@
 package views
 
-import "strconv"
+import (
+	"strconv"
+
+	"arena/core"
+)
 
 // Series on the site (docs/series.md "On the site"): a best-of-N match
 // shows its length, the games each side won and each game; a best of 1
@@ -12,7 +16,7 @@ import "strconv"
 // disputed).
 type GameLine struct {
 	Number int
-	Status string
+	Status core.MatchStatus
 	Winner int    // the winning slot (1 or 2); 0 while it is played
 	Score  *Score // the game's score, when one was given
 	// Source is where a decided game's result came from (game_client,

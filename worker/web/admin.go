@@ -161,13 +161,13 @@ func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.
 	for _, m := range queue {
 		p.Queue = append(p.Queue, views.AdminQueueMatch{
 			ID: m.ID, TournamentSlug: m.Tournament.Slug, TournamentName: m.Tournament.Name, Title: m.Tournament.Format == core.FormatTitle,
-			Round: adminRoundLabel(&m.Match), Status: string(m.Status), P1: m.P1, P2: m.P2,
+			Round: adminRoundLabel(&m.Match), Status: m.Status, P1: m.P1, P2: m.P2,
 			P1Name: m.P1Name, P2Name: m.P2Name, ClosesAt: m.ClosesAt, Reason: m.Reason,
 		})
 	}
 	for _, tour := range tours {
 		p.Tournaments = append(p.Tournaments, views.AdminTournamentRow{
-			Slug: tour.Slug, Name: tour.Name, Status: string(tour.Status), PlayerCount: tour.PlayerCount,
+			Slug: tour.Slug, Name: tour.Name, Status: tour.Status, PlayerCount: tour.PlayerCount,
 			MaxPlayers: tour.MaxPlayers, StartsAt: tour.StartsAt, StartedAt: tour.PlayStartedAt(now), Public: tour.Status.Public(),
 		})
 	}

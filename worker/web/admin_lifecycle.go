@@ -40,7 +40,7 @@ func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *ser
 	if !p.Allowed {
 		status = server.StatusOf(core.CodeInvalidTransition)
 	}
-	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(string(to))), p))
+	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(to)), p))
 }
 
 // adminWithdrawnNames names the sides a stage started now would withdraw
@@ -75,7 +75,7 @@ func orName(name, id string) string {
 // adminStatusProps describes the step from the tournament's status to
 // `to`; absent names the sides starting now would withdraw.
 func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus, absent []string) views.AdminStatusConfirm {
-	p := views.AdminStatusConfirm{Slug: tour.Slug, Name: tour.Name, From: string(tour.Status), To: string(to),
+	p := views.AdminStatusConfirm{Slug: tour.Slug, Name: tour.Name, From: tour.Status, To: to,
 		Allowed: tour.NextStatusAllowed(to) == nil}
 	if !p.Allowed {
 		p.Notice = views.AdminNotice{Error: true, Text: adminTransitionText(tour, to)}
@@ -103,7 +103,7 @@ func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus,
 
 // adminTransitionText explains why a step is not possible.
 func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string {
-	from := strings.ToLower(views.TournamentStatusLabel(string(tour.Status)))
+	from := strings.ToLower(views.TournamentStatusLabel(tour.Status))
 	switch {
 	case tour.Status.Final():
 		return "This tournament is " + from + ": nothing can follow."
@@ -114,7 +114,7 @@ func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string
 	case to == core.StatusPlayoffs && tour.Format == core.FormatSwiss && tour.TopCut == 0:
 		return "This tournament has no playoffs: it has no top cut, so the Swiss standings decide the podium."
 	}
-	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.TournamentStatusLabel(string(to))) + " in one step."
+	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.TournamentStatusLabel(to)) + " in one step."
 }
 
 // adminStepEffects says what a lifecycle step does, in the admin's words.
@@ -268,5 +268,5 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		text = "The step was refused: " + adminErrorCode(err) + "."
 	}
 	p.Notice = views.AdminNotice{Error: true, Text: text}
-	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(string(to))), p))
+	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(to)), p))
 }

@@ -67,7 +67,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 	p := views.AdminMatch{
 		ID: m.ID, TournamentSlug: st.Tournament.Slug, TournamentName: st.Tournament.Name, Round: adminRoundLabel(m),
 		Title:  st.Tournament.Format == core.FormatTitle,
-		Status: string(m.Status), P1: m.P1, P2: m.P2, P1Name: st.P1Name, P2Name: st.P2Name,
+		Status: m.Status, P1: m.P1, P2: m.P2, P1Name: st.P1Name, P2Name: st.P2Name,
 		P1Roster: st.P1Roster, P2Roster: st.P2Roster, OpensAt: m.OpensAt, ClosesAt: m.ClosesAt,
 		P1ReadyAt: m.P1ReadyAt, P2ReadyAt: m.P2ReadyAt, LiveAt: m.LiveAt, EndedAt: m.EndedAt, ResolvedAt: m.ResolvedAt,
 		CanResolve:  !m.Status.Resolved() && m.P1 != "" && m.P2 != "",
@@ -100,7 +100,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 			p.Game = m.CurrentGame()
 		}
 		for _, g := range m.GamesShown() {
-			ag := views.AdminGame{Number: g.Game, Status: string(g.Status), Winner: g.Winner, WinnerName: nameOf(g.Winner), Source: g.ResultSource}
+			ag := views.AdminGame{Number: g.Game, Status: g.Status, Winner: g.Winner, WinnerName: nameOf(g.Winner), Source: g.ResultSource}
 			if g.Score != nil {
 				ag.HasScore, ag.ScoreP1, ag.ScoreP2 = true, g.Score.P1, g.Score.P2
 			}
@@ -128,7 +128,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 	if rep != nil {
 		ar := views.AdminReport{
 			Side: rep.Side, ReporterID: rep.ReporterID, ReporterName: nameOf(rep.ReporterID),
-			Winner: rep.Winner, WinnerName: nameOf(rep.Winner), Status: string(rep.Status),
+			Winner: rep.Winner, WinnerName: nameOf(rep.Winner), Status: rep.Status,
 			ReportedAt: rep.ReportedAt, DecidedAt: rep.DecidedAt, DecidedBy: rep.DecidedBy, DecidedByName: nameOf(rep.DecidedBy),
 			DisputeReason: rep.DisputeReason,
 		}

@@ -101,12 +101,12 @@ func (s *Site) adminTournament(w http.ResponseWriter, r *http.Request, t *server
 // adminStepLabels are the lifecycle steps in order, with their buttons'
 // labels.
 var adminStepLabels = []views.AdminStep{
-	{To: string(core.StatusRegistrationOpen), Label: "Open registration"},
-	{To: string(core.StatusRegistrationClosed), Label: "Close registration"},
-	{To: string(core.StatusGroupStage), Label: "Start the group stage"},
-	{To: string(core.StatusPlayoffs), Label: "Start the playoffs"},
-	{To: string(core.StatusCompleted), Label: "Complete"},
-	{To: string(core.StatusCancelled), Label: "Cancel"},
+	{To: core.StatusRegistrationOpen, Label: "Open registration"},
+	{To: core.StatusRegistrationClosed, Label: "Close registration"},
+	{To: core.StatusGroupStage, Label: "Start the group stage"},
+	{To: core.StatusPlayoffs, Label: "Start the playoffs"},
+	{To: core.StatusCompleted, Label: "Complete"},
+	{To: core.StatusCancelled, Label: "Cancel"},
 }
 
 // adminRenderTournament renders the tournament page with status; adjust
@@ -125,7 +125,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 	}
 	now := s.srv.Now()
 	p := views.AdminTournament{
-		Slug: tour.Slug, Name: tour.Name, Description: tour.Description, Status: string(tour.Status),
+		Slug: tour.Slug, Name: tour.Name, Description: tour.Description, Status: tour.Status,
 		Format: string(tour.Format), Environment: string(tour.Environment), Season: tour.SeasonSlug,
 		MaxPlayers: tour.MaxPlayers, PlayerCount: len(regs), RegistrationOpensAt: tour.RegistrationOpensAt,
 		RegistrationClosesAt: tour.RegistrationClosesAt, StartsAt: tour.StartsAt, StartedAt: tour.PlayStartedAt(now),
@@ -159,7 +159,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 			Values: adminValuesOf(tour), Seasons: adminSeasonOptions(seasons)}
 	}
 	for _, st := range adminStepLabels {
-		if tour.NextStatusAllowed(core.TournamentStatus(st.To)) == nil {
+		if tour.NextStatusAllowed(st.To) == nil {
 			p.Steps = append(p.Steps, st)
 		}
 	}
@@ -178,9 +178,9 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 	for i := range matches {
 		m := &matches[i]
 		row := views.AdminMatchRow{
-			ID: m.ID, Round: adminRoundLabel(m), Status: string(m.Status), P1: m.P1, P2: m.P2,
+			ID: m.ID, Round: adminRoundLabel(m), Status: m.Status, P1: m.P1, P2: m.P2,
 			P1Name: names[m.P1], P2Name: names[m.P2], OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, ResultSource: m.ResultSource,
-			Window: string(m.Window(now)),
+			Window: m.Window(now),
 		}
 		row.P1Ready, row.P2Ready = m.ReadySides()
 		if m.Status.Resolved() {
@@ -211,7 +211,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 	notDraft := func() {
 		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(core.CodeTournamentNotDraft), func(p *views.AdminTournament) {
 			p.Notice = views.AdminNotice{Error: true, Text: "Only drafts can be edited: this tournament is " +
-				strings.ToLower(views.TournamentStatusLabel(string(tour.Status))) + ". Nothing was changed."}
+				strings.ToLower(views.TournamentStatusLabel(tour.Status)) + ". Nothing was changed."}
 		})
 	}
 	if tour.Status != core.StatusDraft {

@@ -46,7 +46,7 @@ func (s *Site) tournamentBroadcast(w http.ResponseWriter, r *http.Request, t *se
 	}
 	broadcastHeaders(w)
 	s.render(w, r, t, http.StatusOK, views.BroadcastView(views.BroadcastPage{
-		ArenaName: t.Arena.Name, Name: tour.Name, Status: string(tour.Status),
+		ArenaName: t.Arena.Name, Name: tour.Name, Status: tour.Status,
 		Transparent:  r.URL.Query().Get("transparent") == "1",
 		CycleSeconds: broadcastCycleSeconds, RecheckSeconds: broadcastRecheckSeconds,
 		Stream: data.region.Stream, Scenes: scenes,
@@ -252,7 +252,7 @@ func (s *Site) matchBroadcast(w http.ResponseWriter, r *http.Request, t *server.
 	if !ok {
 		return
 	}
-	m := views.BroadcastMatch{ID: st.ID, Round: st.Round, Status: string(st.Status), Tournament: tour.Name}
+	m := views.BroadcastMatch{ID: st.ID, Round: st.Round, Status: st.Status, Tournament: tour.Name}
 	if st.P1 != "" {
 		m.P1 = book.player(st.P1).Name
 	}

@@ -65,7 +65,7 @@ func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *ser
 	}
 	cal.Events = append(cal.Events, views.CalendarEvent{
 		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: start, End: start.Add(tour.MatchWindow()),
-		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(string(tour.Status)) + ".",
+		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(tour.Status) + ".",
 		URL: origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
 	})
 	for i := range sched.Matches {
@@ -115,7 +115,7 @@ func matchEventState(m *core.Match, name func(string) string) string {
 		}
 		return won + "."
 	}
-	return views.MatchStatusLabel(string(m.Status)) + "."
+	return views.MatchStatusLabel(m.Status) + "."
 }
 
 func writeCalendar(w http.ResponseWriter, cal views.Calendar, filename string) {

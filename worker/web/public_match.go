@@ -131,7 +131,7 @@ func publicMatchTitle(book publicBook, m *core.Match) string {
 // publicMatchDescription is a match's link preview: where it is played
 // and how it stands.
 func publicMatchDescription(book publicBook, st *core.MatchState, tour *core.Tournament) string {
-	d := tour.Name + ", " + st.Round + ": " + views.MatchStatusLabel(string(st.Status))
+	d := tour.Name + ", " + st.Round + ": " + views.MatchStatusLabel(st.Status)
 	if st.Status.Resolved() && st.Winner != "" {
 		d += ", " + book.player(st.Winner).Name + " won"
 		winner := 1

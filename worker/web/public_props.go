@@ -41,7 +41,7 @@ func (b publicBook) summary(m *core.Match, tour views.TournamentRef, now time.Ti
 	p1Ready, p2Ready := m.ReadySides()
 	out := views.MatchSummary{
 		ID: m.ID, Tournament: tour, Stage: string(m.Stage), Round: m.Round, GroupName: m.GroupName,
-		Status: string(m.Status), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Window: string(m.Window(now)),
+		Status: m.Status, OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Window: m.Window(now),
 		P1: b.side(m.P1), P2: b.side(m.P2), P1Ready: p1Ready, P2Ready: p2Ready,
 		Winner: publicWinnerSlot(m), Score: publicScore(m.Score), ResultSource: m.ResultSource,
 	}
@@ -59,7 +59,7 @@ func publicGames(m *core.Match) []views.GameLine {
 	shown := m.GamesShown()
 	out := make([]views.GameLine, 0, len(shown))
 	for _, g := range shown {
-		line := views.GameLine{Number: g.Game, Status: string(g.Status), Score: publicScore(g.Score), Source: g.ResultSource}
+		line := views.GameLine{Number: g.Game, Status: g.Status, Score: publicScore(g.Score), Source: g.ResultSource}
 		switch {
 		case g.Winner == "":
 		case g.Winner == m.P1:
@@ -101,7 +101,7 @@ func publicCard(t *core.Tournament, now time.Time) views.TournamentCard {
 		starts = *t.FirstMatchAt
 	}
 	return views.TournamentCard{
-		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: string(t.Status), Format: string(t.Format),
+		Slug: t.Slug, Name: t.Name, Description: t.Description, Status: t.Status, Format: string(t.Format),
 		CheckInOpen:         t.CheckInOpenAt(now),
 		RegistrationOpensAt: t.RegistrationOpensAt, RegistrationClosesAt: t.RegistrationClosesAt,
 		RegistrationSoon: t.Status == core.StatusRegistrationOpen && now.Before(t.RegistrationOpensAt),

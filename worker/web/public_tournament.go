@@ -123,7 +123,7 @@ func (s *Site) resultsRegion(r *http.Request, tour *core.Tournament, results vie
 
 // publicTournamentDescription is a tournament's link preview.
 func publicTournamentDescription(t *core.Tournament) string {
-	d := views.TournamentStatusLabel(string(t.Status)) + " · " + strconv.Itoa(t.PlayerCount) + " of " + strconv.Itoa(t.MaxPlayers) + " players"
+	d := views.TournamentStatusLabel(t.Status) + " · " + strconv.Itoa(t.PlayerCount) + " of " + strconv.Itoa(t.MaxPlayers) + " players"
 	if t.Description != "" {
 		d += ". " + t.Description
 	}
@@ -214,8 +214,8 @@ func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *v
 		vc := views.BracketColumn{Label: col.Label, Side: col.Side, Section: col.Section, Slots: col.Slots, Matches: make([]views.BracketBox, 0, len(col.Boxes))}
 		for _, bx := range col.Boxes {
 			m := bx.Match
-			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: string(m.Status), Score: publicScore(m.Score),
-				Window: string(m.Window(now)), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Position: bx.Position}
+			box := views.BracketBox{ID: m.ID, Slot: m.BracketSlot, Status: m.Status, Score: publicScore(m.Score),
+				Window: m.Window(now), OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, Position: bx.Position}
 			if n := m.SeriesLen(); n > 1 {
 				box.BestOf = n
 				if so := m.Series(); box.Score == nil && so.P1+so.P2 > 0 {

@@ -57,7 +57,7 @@ func titleCard(book publicBook, t *core.Title, viewer string) views.TitleCard {
 	}
 	if m := t.Match; m != nil {
 		c.Match = &views.TitleMatchCard{ID: m.ID, Coronation: m.Round == core.RoundCoronation, P1: book.player(m.P1), P2: book.player(m.P2),
-			Status: string(m.Status), ClosesAt: m.ClosesAt}
+			Status: m.Status, ClosesAt: m.ClosesAt}
 	}
 	for _, v := range t.Volunteers {
 		c.Volunteers = append(c.Volunteers, book.player(v.PlatformID))
