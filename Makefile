@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev dev-edge test test-go test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-distance bench-edge generate generate-check
+.PHONY: dev dev-edge test test-go test-go-plain test-go-race test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-distance bench-edge generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
@@ -20,19 +20,31 @@ test-clients: clients
 	client/csharp/test.sh
 	cd client/typescript && npm ci --no-audit --no-fund --loglevel=error && node --test
 
-# Every test runs once: the packages with concurrency of their own run
-# under the race detector only (RACE_PKGS), the rest without it, and the
-# tests the race detector skips (RACE_SKIPS: too slow under it; their
-# packages' own concurrency is raced by other tests) run once without it.
-# ARENA_REQUIRE_*: a test fails (not skips) without its tool (libSQL server,
-# Chromium, the S3 server, the C# and TypeScript clients for client/interop).
-RACE_PKGS := ./core/ ./worker/server/ ./worker/edge/ ./worker/platform/ ./worker/web/ ./client/
-RACE_SKIPS := -run '^TestManyArenasFewFileHandles$$' ./worker/server/
+# Every test runs once. The race detector (four to five times the CPU)
+# runs where concurrency is: the packages of RACE_PKGS in full, and in
+# worker/server and worker/web (RACE_SPLIT) the tests RACE_TESTS names,
+# those that run work at once (goroutines, held live streams, stalled
+# databases, webhook sends and kicks, pools, background jobs); their other
+# tests, one request after another through the same code, run without
+# it. A new test that starts concurrent work takes a name RACE_TESTS
+# matches. The plain tests run first, then the raced ones (test-go-plain,
+# test-go-race; side by side they took longer on 2 cores, and loaded the
+# timing tests twice over). ARENA_REQUIRE_*: a test fails (not skips) without its
+# tool (libSQL server, Chromium, the S3 server, the C# and TypeScript
+# clients for client/interop).
+RACE_PKGS := ./core/ ./worker/edge/ ./worker/platform/ ./client/
+RACE_SPLIT := ./worker/server/ ./worker/web/
+RACE_TESTS := Concurrent|Race|Parallel|Live|Stall|Pool|Webhook|Kick|Hanging|Timers|Close|Crash|Cap|RateLimits|Health|Refresh|AdminTokens|BulkRegistrations|CheckInOpenAlert|OpenAPIConformance|SeedDemoPartWay|Subscriptions|EventLog
 REQUIRE := ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 ARENA_REQUIRE_CLIENTS=1
-test-go:
-	$(REQUIRE) $(GO) test -count=1 $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))")
+test-go: test-go-plain test-go-race
+
+test-go-plain:
+	$(REQUIRE) $(GO) test -count=1 $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS) $(RACE_SPLIT))")
+	$(REQUIRE) $(GO) test -count=1 -skip '$(RACE_TESTS)' $(RACE_SPLIT)
+
+test-go-race:
+	$(REQUIRE) $(GO) test -count=1 -race -run '$(RACE_TESTS)' $(RACE_SPLIT)
 	$(REQUIRE) $(GO) test -count=1 -race $(RACE_PKGS)
-	$(REQUIRE) $(GO) test -count=1 $(RACE_SKIPS)
 
 ## generate: regenerate the templ components (views/*_templ.go, committed)
 generate:

@@ -37,6 +37,7 @@ func brawl(t *testing.T, a *arenatest.Arena, slug, format string) {
 // of 16 (single and double elimination) cut no name short: the picture
 // fits or scrolls sideways inside its own region, the page never does.
 func TestBracketOf16OnALaptop(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	brawl(t, a, "brawl-single", "playoffs_only")
 	brawl(t, a, "brawl-double", "double_elimination")
@@ -58,6 +59,7 @@ func TestBracketOf16OnALaptop(t *testing.T) {
 // tabs show their whole labels ("Grand final") on the screen, with no
 // sideways scrolling to find one.
 func TestRoundTabsWhole(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	brawl(t, a, "brawl-single", "playoffs_only")
 	brawl(t, a, "brawl-double", "double_elimination")

@@ -16,6 +16,7 @@ import (
 // field's select-on-focus was one); the field is selected and the status
 // line says what happened.
 func TestCopyTheOneTimeSecret(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	ctx := browser(t)
 	recordPolicyViolations(t, ctx)

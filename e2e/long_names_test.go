@@ -20,6 +20,7 @@ import (
 // the screen; a right-to-left name is isolated (<bdi>) where it is
 // printed in a table or beside other text.
 func TestLongAndRightToLeftNames(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	long := strings.Repeat("W", 64)
 	const rtl = "محمد الفارسي"

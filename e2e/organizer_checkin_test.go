@@ -28,6 +28,7 @@ func pressButton(t *testing.T, ctx context.Context, sel string) string {
 // registrations, with scripts off; the confirmation of the start names
 // the two sides it will withdraw before the click, and the start does.
 func TestOrganizerChecksIn(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	ctx := browser(t)
 	withoutScripts(t, ctx)

@@ -21,6 +21,7 @@ import (
 // new-tournament form, which shows the chosen format's settings only
 // and makes the slug of the name.
 func TestOrganizerDay(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	stale := winterMatch(t, a, hedy)
 	a.ReadyBoth(t, stale)
@@ -110,6 +111,7 @@ func TestOrganizerDay(t *testing.T) {
 // browser source: one scene at a time in large type, the next after the
 // cycle, a transparent background on request.
 func TestBroadcastView(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	ctx := browser(t)
 	within(t, ctx, chromedp.EmulateViewport(1920, 1080))

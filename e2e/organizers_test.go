@@ -26,6 +26,7 @@ import (
 // season; the settings page leaves the plan to the operator and explains
 // the placement points by format.
 func TestOrganizerTools(t *testing.T) {
+	t.Parallel()
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		a := arenatest.New(t, arenatest.Options{})
 		waiting := winterMatch(t, a, hedy)

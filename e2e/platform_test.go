@@ -25,6 +25,7 @@ import (
 // platform says: in the header, on their account page (where the name is
 // the platform's, not a form) and on their profile.
 func TestPlatformProfile(t *testing.T) {
+	t.Parallel()
 	var a *arenatest.Arena
 	op := platformtwin.NewOpenID(t, func() time.Time { return a.Now })
 	sums := platformtwin.NewSummaries(t)

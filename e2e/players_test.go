@@ -61,6 +61,7 @@ func cardsShown(t *testing.T, ctx context.Context, table string) bool {
 // 404 page has the arena's frame; pages carry link-preview tags and the
 // favicon.
 func TestPublicPagesAtBothWidths(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	// Three round-robin leagues of the same eight players: 21 decided
 	// matches each, a history of two pages.
@@ -247,6 +248,7 @@ func TestPublicPagesAtBothWidths(t *testing.T) {
 // account page, and sees the name and its initials in the header and on
 // their profile; the confirmation shows once.
 func TestProfileAndName(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	ids := map[bool]string{false: "76561198000000091", true: "76561198000000092"}
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {

@@ -50,6 +50,7 @@ func winterMatch(t *testing.T, a *arenatest.Arena, player string) arenatest.Admi
 // to confirm, and the confirmed result, which the visitor's group table
 // counts too.
 func TestReadyUpAcrossBrowsers(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	m := winterMatch(t, a, grace)
 	require.Equal(t, []string{grace, arenatest.Charles}, []string{*m.P1, *m.P2})
@@ -168,6 +169,7 @@ func TestReadyUpAcrossBrowsers(t *testing.T) {
 // says, nothing polls, and each reload shows where the match stands after
 // his opponent's steps.
 func TestReadyUpWithoutScripts(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	m := winterMatch(t, a, arenatest.Blaise)
 	require.Equal(t, []string{frances, arenatest.Blaise}, []string{*m.P1, *m.P2})

@@ -49,6 +49,7 @@ func submitDialog(t *testing.T, ctx context.Context, form string, id int64) stri
 // admin on the match page. A disputed match's two reports stand side by
 // side in the dialog. Without script, Details is the match page.
 func TestScoreDialog(t *testing.T) {
+	t.Parallel()
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		a := newArena(t)
 		const slug = "dialog-cup"

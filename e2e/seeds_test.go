@@ -21,6 +21,7 @@ import (
 // as a finger does on the phone); the seed boxes follow the list's
 // order, "Save seeds" stores it, and the page comes back in seed order.
 func TestSeedingByHand(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		slug := "seeds-" + map[bool]string{true: "phone", false: "desk"}[t.Name() == "TestSeedingByHand/phone"]

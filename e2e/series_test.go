@@ -36,6 +36,7 @@ func decideGame(t *testing.T, a *arenatest.Arena, m arenatest.AdminMatch, game i
 // series' length and the final's score in games; Vera's next steps say
 // she leads; the broadcast view names the game.
 func TestSeriesInTheBrowser(t *testing.T) {
+	t.Parallel()
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		a := newArena(t)
 		final := a.MatchBySlot(t, showdown, "FINAL")
@@ -87,6 +88,7 @@ func TestSeriesInTheBrowser(t *testing.T) {
 // TestSeriesReportForm: a player of a live series reports the games each
 // side won.
 func TestSeriesReportForm(t *testing.T) {
+	t.Parallel()
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		a := newArena(t)
 		final := a.MatchBySlot(t, showdown, "FINAL")
@@ -107,6 +109,7 @@ func TestSeriesReportForm(t *testing.T) {
 // a cup's final now, and finds the series' settings in the tournament
 // form.
 func TestSeriesOrganizer(t *testing.T) {
+	t.Parallel()
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		a := newArena(t)
 		final, sf1 := a.MatchBySlot(t, showdown, "FINAL"), a.MatchBySlot(t, showdown, "SF1")

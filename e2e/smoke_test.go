@@ -18,6 +18,7 @@ import (
 // arena's name, the three tournament sections with the demo's cups, and
 // a way to sign in.
 func TestVisitorSeesTheDemoArena(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	ctx := browser(t)
 	within(t, ctx, chromedp.Navigate(a.URL+"/"), chromedp.WaitVisible(chromedp.CSS("header.site")))
@@ -55,6 +56,7 @@ func autumnFinal(t *testing.T, a *arenatest.Arena) (final arenatest.PublicMatch,
 // its winner, and the bracket stands round by round: every box fits the
 // screen, nothing pans sideways.
 func TestCompletedCupOnAPhone(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	final, podium := autumnFinal(t, a)
 	ctx := phone(t)
@@ -79,6 +81,7 @@ func TestCompletedCupOnAPhone(t *testing.T) {
 // TestDesktopPages opens the main public pages at desktop width; each shows
 // what the API says it must, and is saved as a screenshot.
 func TestDesktopPages(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	final, podium := autumnFinal(t, a)
 	ladder := a.API(t, http.MethodGet, "/api/v1/ladder", "", nil, http.StatusOK)["ladder"].([]any)

@@ -43,6 +43,7 @@ func castMatchID(t *testing.T, a *arenatest.Arena) int64 {
 // the follower's header counts the unread alert and the inbox says who is
 // streaming; the caster directory shows it all.
 func TestCasterAndFollowerInTheBrowser(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	id := castMatchID(t, a)
 	matchPage := fmt.Sprintf("%s/matches/%d", a.URL, id)
@@ -106,6 +107,7 @@ func TestCasterAndFollowerInTheBrowser(t *testing.T) {
 // TestFollowTournamentInTheBrowser follows a tournament from its page and
 // finds it on the account page, where it can be unfollowed.
 func TestFollowTournamentInTheBrowser(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	ctx := browser(t)
 	signIn(t, ctx, a.URL, ursula)

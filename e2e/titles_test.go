@@ -35,6 +35,7 @@ func name(v any) string { return v.(map[string]any)["personaName"].(string) }
 // challenge, each with the page's buttons, and the page shows the matches
 // that came of it.
 func TestTitlesInTheBrowser(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	champion := demoTitles(t, a)[0]
 	lineage := champion["lineage"].([]any)

@@ -43,6 +43,7 @@ func click(t *testing.T, ctx context.Context, action string) string {
 // players press ready, one reports and the other confirms, and the bracket
 // shows the winner advanced.
 func TestTournamentInTheBrowser(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	a.OpenCup(t, arenatest.Cup{Slug: "browser-cup", Name: "Browser Cup", MaxPlayers: 4,
 		Fields: map[string]any{"smallFinal": false, "matchWindowMinutes": 120}})

@@ -24,6 +24,7 @@ import (
 // CET"), on the public pages and the admin's alike; a same-day window
 // names it once, at its end.
 func TestTimesInOneShape(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		ctx := open(t)
@@ -48,6 +49,7 @@ func TestTimesInOneShape(t *testing.T) {
 // provider's embed player for the page's host; without scripts there is
 // the link out only. At both widths the player fits the screen.
 func TestLiveStreamPlaysOnAClick(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	a.API(t, "POST", "/__dev/stream-live", "", map[string]any{"logins": []string{"sophie_casts"}}, http.StatusOK)
 	a.Tick(t)
@@ -78,6 +80,7 @@ func TestLiveStreamPlaysOnAClick(t *testing.T) {
 // last line), and on the admin pages the page's title still starts in the
 // first fifth of the screen; on a desktop the header is one line.
 func TestPhoneHeaderLeavesTheScreen(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		ctx := open(t)
@@ -110,6 +113,7 @@ func TestPhoneHeaderLeavesTheScreen(t *testing.T) {
 // widths; a tie-break mark beside a name reads as a footnote (an arrow,
 // no box), not as a label of the player.
 func TestOpenRoundInSight(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	open := pubOpenWinterMatch(t, a)
 	widths(t, func(t *testing.T, browser func(t *testing.T) context.Context) {
@@ -139,6 +143,7 @@ func pubOpenWinterMatch(t *testing.T, a *arenatest.Arena) int64 {
 // TestAvatarInitialsReadable (point 10): white initials on every
 // placeholder hue have at least 4.5:1 contrast (WCAG AA).
 func TestAvatarInitialsReadable(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	ctx := browser(t)
 	openPage(t, ctx, a.URL+"/")
@@ -174,6 +179,7 @@ func axeSource(t *testing.T) string {
 // and the admin dashboard, at both widths. Needs axe-core from
 // scripts/audit.sh (skipped without it).
 func TestNoSeriousAxeViolations(t *testing.T) {
+	t.Parallel()
 	axe := axeSource(t)
 	if axe == "" {
 		t.Skip("axe-core is not installed: run scripts/audit.sh once")
@@ -200,6 +206,7 @@ func TestNoSeriousAxeViolations(t *testing.T) {
 // wrap, and first place comes first (it stood right of second); on a
 // desktop first place stands in the middle, second on its left.
 func TestPodiumFirstPlaceFirst(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
 		ctx := open(t)
@@ -221,6 +228,7 @@ func TestPodiumFirstPlaceFirst(t *testing.T) {
 // TestBracketNamesWhole (point 10): at a 1366 px laptop's width no
 // bracket cuts a name short ("Sophie Wils…" in the double elimination).
 func TestBracketNamesWhole(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	ctx := browser(t)
 	within(t, ctx, chromedp.EmulateViewport(1366, 768))
@@ -235,6 +243,7 @@ func TestBracketNamesWhole(t *testing.T) {
 // TestAdminTablesFitAPhone (point 10): the admin pages' tables stay
 // within a phone's screen (their cells stack).
 func TestAdminTablesFitAPhone(t *testing.T) {
+	t.Parallel()
 	a := newArena(t)
 	ctx := phone(t)
 	signIn(t, ctx, a.URL, arenatest.Ada)

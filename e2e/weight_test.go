@@ -29,6 +29,7 @@ var hashedAsset = regexp.MustCompile(`^/static/[a-z]+(\.min)?\.[0-9a-z]+\.(css|j
 // asset is named by its content, and the browser received the page and
 // its style sheet gzip-compressed.
 func TestLightPagesAtBothWidths(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	final, _ := autumnFinal(t, a)
 	open := winterMatch(t, a, arenatest.Ada)
@@ -81,6 +82,7 @@ func TestLightPagesAtBothWidths(t *testing.T) {
 // the page itself refuses to be framed; the bracket picture is a
 // standalone SVG of the same boxes.
 func TestEmbedsAtBothWidths(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	final, podium := autumnFinal(t, a)
 	widths(t, func(t *testing.T, open func(t *testing.T) context.Context) {
@@ -159,6 +161,7 @@ func get(t *testing.T, a *arenatest.Arena, path string, gz bool) (*http.Response
 // well-formed SVG (none before a bracket exists), and the favicon is
 // served.
 func TestServedLightAndShareable(t *testing.T) {
+	t.Parallel()
 	a := arenatest.New(t, arenatest.Options{})
 	match := winterMatch(t, a, arenatest.Ada)
 
