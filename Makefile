@@ -27,16 +27,17 @@ test-clients: clients
 # databases, webhook sends and kicks, pools, background jobs); their other
 # tests, one request after another through the same code, run without
 # it. A new test that starts concurrent work takes a name RACE_TESTS
-# matches. The plain tests run first, then the raced ones (test-go-plain,
-# test-go-race; side by side they took longer on 2 cores, and loaded the
-# timing tests twice over). ARENA_REQUIRE_*: a test fails (not skips) without its
-# tool (libSQL server, Chromium, the S3 server, the C# and TypeScript
-# clients for client/interop).
+# matches. The plain and the raced tests run side by side (test-go-plain,
+# test-go-race): the raced server tests run one after another, and the
+# second core is otherwise idle for minutes. ARENA_REQUIRE_*: a test
+# fails (not skips) without its tool (libSQL server, Chromium, the S3
+# server, the C# and TypeScript clients for client/interop).
 RACE_PKGS := ./core/ ./worker/edge/ ./worker/platform/ ./client/
 RACE_SPLIT := ./worker/server/ ./worker/web/
 RACE_TESTS := Concurrent|Race|Parallel|Live|Stall|Pool|Webhook|Kick|Hanging|Timers|Close|Crash|Cap|RateLimits|Health|Refresh|AdminTokens|BulkRegistrations|CheckInOpenAlert|OpenAPIConformance|SeedDemoPartWay|Subscriptions|EventLog
 REQUIRE := ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 ARENA_REQUIRE_CLIENTS=1
-test-go: test-go-plain test-go-race
+test-go:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-go-plain test-go-race
 
 test-go-plain:
 	$(REQUIRE) $(GO) test -count=1 $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS) $(RACE_SPLIT))")
