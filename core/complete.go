@@ -103,7 +103,13 @@ func TournamentFinish(t *Tournament, regs []Registration, matches []Match) (podi
 		switch {
 		case !ok || grand.Winner == "":
 			return nil, nil, false, nil
-		case grand.Winner == grand.P2.PlayerID && t.GrandFinalReset && (!played || reset.Winner == ""):
+		case played && reset.Winner == "":
+			// The reset is played once stored, and it is stored by the
+			// grand final's decision when it is due: sql/queries/
+			// decided.sql insert_grand_final_reset, the rule's one home.
+			// (CompletionAhead, working on the matches before the
+			// decision, cannot see it coming: the reset it inserts
+			// fails the completion's condition.)
 			return nil, nil, false, nil
 		}
 		for _, p := range BracketPlacements(plan) {

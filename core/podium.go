@@ -104,8 +104,10 @@ func BracketPlacements(plan BracketPlan) []Placement {
 				reset = m
 			}
 		}
+		// The reset is played once stored: the grand final's decision
+		// stores it when it is due (decided.sql insert_grand_final_reset).
 		decider := grand
-		if grand != nil && grand.Winner == grand.P2.PlayerID && plan.Reset {
+		if plan.Reset {
 			decider = reset // nil until the reset is decided
 		}
 		if decider != nil {

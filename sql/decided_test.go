@@ -239,3 +239,59 @@ func TestCompletionAheadHoldsOnlyOnItsCondition(t *testing.T) {
 		}
 	})
 }
+
+// TestGrandFinalResetDecidedInSQLAlone: whether a double elimination's
+// grand final is played again is decided by the grand final's own batch
+// (decided.sql insert_grand_final_reset); Go completes the tournament on
+// what is stored. A confirming submission works the completion out ahead
+// (CompletionAhead), without the reset in view: the inserted reset fails
+// its condition, and nothing of it is written.
+func TestGrandFinalResetDecidedInSQLAlone(t *testing.T) {
+	backends(t, func(t *testing.T, open func() *store.DB) {
+		ctx := context.Background()
+		s := openArenaStore(t, open)
+		for _, reset := range []bool{true, false} {
+			tour := startedTournament(t, s, fmt.Sprintf("gf-reset-%v", reset), core.FormatDoubleElimination, 4,
+				func(t *core.Tournament) { t.GrandFinalReset = reset })
+			at := playoffsAt
+			playAll(t, s, s, tour, &at, func(m *core.Match) string {
+				if m.BracketSlot == core.BracketSlotGrandFinal {
+					return ""
+				}
+				return lowerID(m)
+			})
+			byClients := func(m *core.Match, winner func(*core.MatchState) string) {
+				st := liveAt(t, s, m)
+				for _, caller := range []string{st.P1, st.P2} {
+					st = reloadState(t, s, m.ID)
+					_, err := core.SubmitResult(ctx, s, st, core.Caller{PlatformID: caller, AppID: "480"}, clientSubmission(st, winner(st)),
+						core.Deps{Now: m.OpensAt.Add(2 * time.Minute), Random: rand.Reader, Points: core.DefaultPlacementPoints})
+					require.NoError(t, err)
+				}
+			}
+			grand := matchInSlot(t, s, tour, core.BracketSlotGrandFinal)
+			byClients(grand, func(st *core.MatchState) string { return st.P2 }) // the losers' champion wins
+			grand = matchInSlot(t, s, tour, core.BracketSlotGrandFinal)
+			require.True(t, grand.Status.Resolved())
+			podium, err := s.Podium(ctx, tour.ID)
+			require.NoError(t, err)
+			if !reset {
+				assert.Equal(t, core.StatusCompleted, tournamentNow(t, s, tour.ID).Status, "no reset: the grand final decides")
+				require.NotEmpty(t, podium)
+				assert.Equal(t, grand.P2, podium[0].PlayerID)
+				continue
+			}
+			again := matchInSlot(t, s, tour, core.BracketSlotGrandFinalReset)
+			assert.Equal(t, core.MatchScheduled, again.Status, "the grand final's batch stored the reset")
+			assert.Equal(t, core.StatusPlayoffs, tournamentNow(t, s, tour.ID).Status, "the completion worked out ahead was not written")
+			assert.Empty(t, podium)
+
+			byClients(again, func(st *core.MatchState) string { return st.P1 })
+			podium, err = s.Podium(ctx, tour.ID)
+			require.NoError(t, err)
+			assert.Equal(t, core.StatusCompleted, tournamentNow(t, s, tour.ID).Status, "the reset decides")
+			require.NotEmpty(t, podium)
+			assert.Equal(t, again.P1, podium[0].PlayerID)
+		}
+	})
+}
