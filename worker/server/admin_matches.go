@@ -173,7 +173,7 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, core.Deps{Random: s.rand, Points: PlacementPoints(ctx, t.Store)})
+	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -190,7 +190,7 @@ func (s *Server) handleAcceptReport(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := core.AcceptReport(ctx, t.Store, tour, m, s.Deps(ctx, t.Store))
+	resolved, err := core.AcceptReport(ctx, t.Store, tour, m, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return

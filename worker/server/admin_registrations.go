@@ -88,7 +88,7 @@ func (s *Server) handleRemoveSide(w http.ResponseWriter, r *http.Request, t *Ten
 		return
 	}
 	before := tour.Status
-	n, err := core.RemoveSide(ctx, t.Store, tour, captain, s.Deps(ctx, t.Store))
+	n, err := core.RemoveSide(ctx, t.Store, tour, captain, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return

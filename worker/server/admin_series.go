@@ -42,7 +42,7 @@ func (s *Server) handleReopenMatch(w http.ResponseWriter, r *http.Request, t *Te
 		writeError(w, r, err)
 		return
 	}
-	reopened, err := core.ReopenMatch(ctx, t.Store, tour, m, adminTokenID(r), core.Deps{Now: s.now(), Random: s.rand})
+	reopened, err := core.ReopenMatch(ctx, t.Store, tour, m, adminTokenID(r), t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return

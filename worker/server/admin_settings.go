@@ -31,7 +31,7 @@ func (s *Server) handleUpdateSettings(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": PlacementPoints(ctx, t.Store)(),
+	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": t.Deps.Points(),
 		"ratingPeriodHours": RatingPeriodHours(ctx, t.Store), "alerts": alerts})
 }
 

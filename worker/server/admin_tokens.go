@@ -26,14 +26,13 @@ func (s *Server) handleMintToken(kind string) tenantHandler {
 			writeError(w, r, err)
 			return
 		}
-		now := s.now()
-		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, req, core.Deps{Now: now, Random: s.rand})
+		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, req, t.Deps)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusCreated, map[string]any{
-			"id": minted.ID, tokenFields[kind].secret: minted.Token, "label": label, "createdAt": isoTime(now),
+			"id": minted.ID, tokenFields[kind].secret: minted.Token, "label": label, "createdAt": isoTime(t.Deps.Now),
 		})
 	}
 }

@@ -120,7 +120,7 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 	}
 	// The answer's read goes with the step's write (sql/plan.go).
 	t.Store.PlanTournamentPartsAfterWrite(ctx, "", tour.ID)
-	withdrawn, err := core.StepTournamentOf(ctx, t.Store, tour, sides, core.TournamentStatus(req.Status), s.Deps(ctx, t.Store))
+	withdrawn, err := core.StepTournamentOf(ctx, t.Store, tour, sides, core.TournamentStatus(req.Status), t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return

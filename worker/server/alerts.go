@@ -19,7 +19,7 @@ func (s *Server) runAlerts(ctx context.Context, a *core.Arena, st *store.Arena, 
 // time and the stale-match delay.
 func (s *Server) updateAlertSettings(ctx context.Context, t *Tenant, change *core.SettingsChange) error {
 	if change.WebhookURL != nil {
-		if err := core.SaveWebhook(ctx, t.Store, core.WebhookChange{Owner: core.WebhookOwnerArena, URL: *change.WebhookURL, Field: "webhookUrl", Loopback: s.LoopbackWebhooks()}, s.Deps(ctx, t.Store)); err != nil {
+		if err := core.SaveWebhook(ctx, t.Store, core.WebhookChange{Owner: core.WebhookOwnerArena, URL: *change.WebhookURL, Field: "webhookUrl", Loopback: s.LoopbackWebhooks()}, t.Deps); err != nil {
 			return err
 		}
 	}

@@ -181,7 +181,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request, t *Tenant, 
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, s.Deps(r.Context(), t.Store))
+	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -295,8 +295,7 @@ func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant,
 		writeError(w, r, err)
 		return
 	}
-	points := PlacementPoints(ctx, t.Store)
-	out, err := core.SubmitResult(ctx, t.Store, st, caller, sub, core.Deps{Now: s.now(), Random: s.rand, Points: points})
+	out, err := core.SubmitResult(ctx, t.Store, st, caller, sub, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -28,6 +28,10 @@ const (
 type Tenant struct {
 	Arena *core.Arena
 	Store *store.Arena
+	// Deps is what the request's use cases run with (Server.Deps): the
+	// service clock read once for the request, the service's randomness,
+	// the arena's placement points (read only when a tournament completes).
+	Deps core.Deps
 	// release hands Store back to the pool of open databases before the
 	// request ends (a held live stream); Store is then not to be used.
 	release func()
@@ -190,7 +194,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			return
 		}
 		defer release()
-		next(w, r, &Tenant{Arena: a, Store: st, release: release})
+		next(w, r, &Tenant{Arena: a, Store: st, Deps: s.Deps(ctx, st), release: release})
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			s.kickWebhooks(a)
 		}

@@ -62,7 +62,7 @@ func (s *Server) handleInitMatchRecording(w http.ResponseWriter, r *http.Request
 		writeError(w, r, err)
 		return
 	}
-	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, s.Deps(ctx, t.Store))
+	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -85,7 +85,7 @@ func (s *Server) handleInitCasualRecording(w http.ResponseWriter, r *http.Reques
 		writeError(w, r, err)
 		return
 	}
-	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, s.Deps(ctx, t.Store))
+	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -199,7 +199,7 @@ func (s *Server) handleChallenge(w http.ResponseWriter, r *http.Request, t *Tena
 		writeError(w, r, err)
 		return
 	}
-	c, err := core.Challenge(r.Context(), t.Store, t.Arena, caller, id, s.Deps(r.Context(), t.Store))
+	c, err := core.Challenge(r.Context(), t.Store, t.Arena, caller, id, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -224,7 +224,7 @@ func (s *Server) handleRespond(w http.ResponseWriter, r *http.Request, t *Tenant
 		writeError(w, r, err)
 		return
 	}
-	c, err := core.RespondToChallenge(r.Context(), t.Store, t.Arena, caller, id, *req.Accept, s.Deps(r.Context(), t.Store))
+	c, err := core.RespondToChallenge(r.Context(), t.Store, t.Arena, caller, id, *req.Accept, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -241,7 +241,7 @@ func (s *Server) handleVolunteer(w http.ResponseWriter, r *http.Request, t *Tena
 		writeError(w, r, err)
 		return
 	}
-	title, err := core.Volunteer(r.Context(), t.Store, t.Arena, caller, id, s.Deps(r.Context(), t.Store))
+	title, err := core.Volunteer(r.Context(), t.Store, t.Arena, caller, id, t.Deps)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -191,7 +191,7 @@ func (s *Server) handleReplayDelivery(w http.ResponseWriter, r *http.Request, t 
 
 // CreateSubscription subscribes (the admin API and pages both call it).
 func (s *Server) CreateSubscription(ctx context.Context, t *Tenant, d core.WebhookSubscriptionDraft) (*core.WebhookSubscription, error) {
-	return core.CreateSubscription(ctx, t.Store, d, s.LoopbackWebhooks(), s.Deps(ctx, t.Store))
+	return core.CreateSubscription(ctx, t.Store, d, s.LoopbackWebhooks(), t.Deps)
 }
 
 // Subscriptions lists the arena's alert webhook (when it has one) and
@@ -252,7 +252,7 @@ func (s *Server) DeleteSubscription(ctx context.Context, t *Tenant, id string) e
 	if _, err := s.Subscription(ctx, t, id); err != nil {
 		return err
 	}
-	return core.SaveWebhook(ctx, t.Store, core.WebhookChange{Owner: core.WebhookOwnerArena, Field: "id"}, s.Deps(ctx, t.Store))
+	return core.SaveWebhook(ctx, t.Store, core.WebhookChange{Owner: core.WebhookOwnerArena, Field: "id"}, t.Deps)
 }
 
 // SubscriptionDeliveries lists a subscription's latest deliveries.

@@ -203,7 +203,7 @@ func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *ser
 func (s *Site) readyAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		caller := core.Caller{PlatformID: viewer, AppID: siteAppID(t.Arena, st.Tournament.Environment)}
-		out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, st.ID, s.srv.Deps(r.Context(), t.Store))
+		out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, st.ID, t.Deps)
 		if err != nil {
 			return "", err
 		}
@@ -236,7 +236,7 @@ func (s *Site) reportAction(w http.ResponseWriter, r *http.Request, t *server.Te
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		score, err := parseReportedScore(r.PostFormValue("score_p1"), r.PostFormValue("score_p2"))
 		if err == nil {
-			_, err = core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, s.srv.Deps(r.Context(), t.Store))
+			_, err = core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, t.Deps)
 		}
 		if n := st.SeriesLen(); n > 1 && core.ErrorCode(err) == core.CodeInvalidScore {
 			return "", seriesScoreError{err: err, bestOf: n}
@@ -267,8 +267,7 @@ func parseReportedScore(p1, p2 string) (*core.OutcomeScore, error) {
 func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		ctx := r.Context()
-		points := server.PlacementPoints(ctx, t.Store)
-		status, err := core.ConfirmReport(ctx, t.Store, st, viewer, core.Deps{Now: s.srv.Now(), Random: s.srv.Random(), Points: points})
+		status, err := core.ConfirmReport(ctx, t.Store, st, viewer, t.Deps)
 		if err != nil {
 			return "", err
 		}
@@ -282,7 +281,7 @@ func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *se
 // disputeReportAction disputes the opponent's report: the admin decides.
 func (s *Site) disputeReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
-		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, r.PostFormValue("reason"), s.srv.Deps(r.Context(), t.Store)); err != nil {
+		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, r.PostFormValue("reason"), t.Deps); err != nil {
 			return "", err
 		}
 		return "disputed", nil

@@ -125,7 +125,7 @@ func (s *Site) linkAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 	if secureRequest(r) {
 		scheme = "https"
 	}
-	ls, err := core.NewLinkState(t.Arena.Slug, viewer, scheme+"://"+r.Host, s.srv.Deps(r.Context(), t.Store))
+	ls, err := core.NewLinkState(t.Arena.Slug, viewer, scheme+"://"+r.Host, t.Deps)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -267,7 +267,7 @@ func (s *Site) webhookAction(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	raw := strings.TrimSpace(r.PostFormValue("url"))
-	err := core.SaveWebhook(r.Context(), t.Store, core.WebhookChange{Owner: viewer, URL: raw, Field: "url", Loopback: s.srv.LoopbackWebhooks(), Renew: r.PostFormValue("renew") != ""}, s.srv.Deps(r.Context(), t.Store))
+	err := core.SaveWebhook(r.Context(), t.Store, core.WebhookChange{Owner: viewer, URL: raw, Field: "url", Loopback: s.srv.LoopbackWebhooks(), Renew: r.PostFormValue("renew") != ""}, t.Deps)
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
 		s.renderAccount(w, r, t, http.StatusUnprocessableEntity, func(p *views.AccountPage) { p.WebhookURL, p.WebhookError = raw, ce.Message })

@@ -235,7 +235,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		return
 	}
 	p := s.adminStatusProps(tour, to, absent)
-	err = core.ChangeTournamentStatus(ctx, t.Store, tour, to, s.srv.Deps(ctx, t.Store))
+	err = core.ChangeTournamentStatus(ctx, t.Store, tour, to, t.Deps)
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "status", "")
 		return

@@ -209,7 +209,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, core.Deps{Random: s.srv.Random(), Points: server.PlacementPoints(ctx, t.Store)})
+	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, t.Deps)
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {
@@ -292,7 +292,7 @@ func (s *Site) adminReopenMatch(w http.ResponseWriter, r *http.Request, t *serve
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.ReopenMatch(ctx, t.Store, tour, m, "", core.Deps{Now: s.srv.Now(), Random: s.srv.Random()})
+	_, err = core.ReopenMatch(ctx, t.Store, tour, m, "", t.Deps)
 	if code := adminErrorCode(err); code != "" {
 		msg, ok := adminMatchRefusals[code]
 		if !ok {
@@ -325,7 +325,7 @@ func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	_, err = core.AcceptReport(ctx, t.Store, tour, m, s.srv.Deps(ctx, t.Store))
+	_, err = core.AcceptReport(ctx, t.Store, tour, m, t.Deps)
 	if code := adminErrorCode(err); code != "" {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
 			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[code]}

@@ -71,7 +71,7 @@ func (s *Site) adminRemoveSide(w http.ResponseWriter, r *http.Request, t *server
 		return
 	}
 	ctx := r.Context()
-	_, err := core.RemoveSide(ctx, t.Store, tour, p.PlatformID, s.srv.Deps(ctx, t.Store))
+	_, err := core.RemoveSide(ctx, t.Store, tour, p.PlatformID, t.Deps)
 	if code := adminErrorCode(err); code != "" {
 		p.Notice = views.AdminNotice{Error: true, Text: adminRemoveRefusals[code]}
 		s.render(w, r, t, server.StatusOf(code), views.AdminRemoveConfirmPage(s.adminLayout(t, v, tour.Name+": remove a side"), p))

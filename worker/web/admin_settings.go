@@ -194,7 +194,7 @@ func (s *Site) adminRemoveAdmin(w http.ResponseWriter, r *http.Request, t *serve
 // and what adjust adds (a notice, a refused admin change).
 func (s *Site) adminSettingsAgain(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, adjust func(p *views.AdminSettings)) {
 	a := t.Arena
-	points := server.PlacementPoints(r.Context(), t.Store)()
+	points := t.Deps.Points()
 	p := views.AdminSettings{Values: views.AdminSettingsValues{
 		Name: a.Name, Plan: string(a.Plan), RefereeEnabled: a.RefereeEnabled,
 		GracePeriodSeconds: strconv.Itoa(a.GracePeriodSeconds), AppIDs: strings.Join(a.AppIDs, "\n"),

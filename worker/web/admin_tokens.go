@@ -51,7 +51,7 @@ func (s *Site) adminMintToken(kind string) adminHandler {
 			return
 		}
 		noun := tokenPageKinds[kind].Noun
-		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, core.TokenDraft{Label: r.PostFormValue("label")}, s.srv.Deps(r.Context(), t.Store))
+		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, core.TokenDraft{Label: r.PostFormValue("label")}, t.Deps)
 		if adminErrorField(err) == "label" {
 			s.adminRenderTokens(w, r, t, v, kind, http.StatusUnprocessableEntity, views.AdminTokens{
 				Label: label, LabelErrors: views.AdminFieldErrors{"label": adminErrorMessage(err)},

@@ -126,7 +126,7 @@ func (s *Site) volunteer(ctx context.Context, t *server.Tenant, id int64, viewer
 	if err != nil {
 		return "", err
 	}
-	title, err = core.Volunteer(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, s.srv.Deps(ctx, t.Store))
+	title, err = core.Volunteer(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, t.Deps)
 	if err != nil {
 		return "", err
 	}
@@ -142,7 +142,7 @@ func (s *Site) challenge(ctx context.Context, t *server.Tenant, id int64, viewer
 	if err != nil {
 		return "", err
 	}
-	if _, err := core.Challenge(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, s.srv.Deps(ctx, t.Store)); err != nil {
+	if _, err := core.Challenge(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, t.Deps); err != nil {
 		return "", err
 	}
 	return "challenged", nil
@@ -159,7 +159,7 @@ func (s *Site) answer(accept bool) titleAct {
 		if err != nil {
 			return "", err
 		}
-		if _, err := core.RespondToChallenge(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, accept, s.srv.Deps(ctx, t.Store)); err != nil {
+		if _, err := core.RespondToChallenge(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, accept, t.Deps); err != nil {
 			return "", err
 		}
 		if accept {
