@@ -93,6 +93,16 @@ type ScoredPlacement struct {
 // CodePlayerNotFound is returned for an account id the arena does not know.
 const CodePlayerNotFound = "player_not_found"
 
+// PlayerCard is a player's public read model, beside the tournament's
+// (tournamentview.Parts): the profile, the numbers and trophies, and the
+// rating. The player API and the player page both answer from it.
+type PlayerCard struct {
+	Profile PlayerProfile
+	Stats   PlayerStats
+	// Rating is nil while the player is unrated.
+	Rating *PlayerRating
+}
+
 // PlayerStats are a player's numbers on the public profile (spec 2.4).
 type PlayerStats struct {
 	MatchesPlayed int      `json:"matchesPlayed"`

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"arena/core"
@@ -53,28 +52,25 @@ func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, err
 // PlayerStats implements core.TournamentStore: resolved matches of any side
 // the player was on (byes are not matches played), wins, and podium places.
 func (s *Arena) PlayerStats(ctx context.Context, id string) (core.PlayerStats, error) {
-	st := core.PlayerStats{Trophies: []core.Trophy{}}
+	var played, wins int
 	if err := s.db.queryRow(ctx, q("player_match_counts"),
-		sql.Named("player", id)).Scan(&st.MatchesPlayed, &st.Wins); err != nil {
-		return st, fmt.Errorf("store: unable to count matches: %w", err)
-	}
-	st.Losses = st.MatchesPlayed - st.Wins
-	if st.MatchesPlayed > 0 {
-		st.WinRate = int(math.Round(float64(st.Wins) / float64(st.MatchesPlayed) * 100))
+		sql.Named("player", id)).Scan(&played, &wins); err != nil {
+		return core.PlayerStats{}, fmt.Errorf("store: unable to count matches: %w", err)
 	}
 	rows, err := s.db.query(ctx, q("player_trophies"), sql.Named("player", id))
 	if err != nil {
-		return st, fmt.Errorf("store: unable to read trophies: %w", err)
+		return core.PlayerStats{}, fmt.Errorf("store: unable to read trophies: %w", err)
 	}
 	defer rows.Close()
+	trophies := []core.Trophy{}
 	for rows.Next() {
-		var t core.Trophy
-		if err := rows.Scan(&t.Rank, &t.TournamentID, &t.TournamentSlug, &t.TournamentName); err != nil {
-			return st, err
+		t, err := scanTrophy(rows)
+		if err != nil {
+			return core.PlayerStats{}, err
 		}
-		st.Trophies = append(st.Trophies, t)
+		trophies = append(trophies, t)
 	}
-	return st, rows.Err()
+	return playerStats(played, wins, trophies), rows.Err()
 }
 
 // Ladder implements core.TournamentStore.

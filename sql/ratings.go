@@ -43,19 +43,25 @@ func (s *Arena) RatingLadder(ctx context.Context) ([]core.PlayerRating, error) {
 func scanRatings(rows *rows, each func(core.PlayerRating)) error {
 	defer rows.Close()
 	for rows.Next() {
-		var p core.PlayerRating
-		var through string
-		if err := rows.Scan(&p.PlatformID, &p.Rating.Rating, &p.Rating.Deviation, &p.Rating.Volatility, &p.Matches, &through); err != nil {
-			return err
-		}
-		t, err := parseTime(through)
+		p, err := scanRating(rows)
 		if err != nil {
 			return err
 		}
-		p.RatedThrough = t
 		each(p)
 	}
 	return rows.Err()
+}
+
+// scanRating reads a ratings_in or rating_ladder row.
+func scanRating(row Scanner) (core.PlayerRating, error) {
+	var p core.PlayerRating
+	var through string
+	if err := row.Scan(&p.PlatformID, &p.Rating.Rating, &p.Rating.Deviation, &p.Rating.Volatility, &p.Matches, &through); err != nil {
+		return p, err
+	}
+	t, err := parseTime(through)
+	p.RatedThrough = t
+	return p, err
 }
 
 // RatingWork implements core.RatingStore.

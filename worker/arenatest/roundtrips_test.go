@@ -50,6 +50,8 @@ var roundTripBudget = map[string]int{
 	"page: home, signed in":                 1,
 	"page: tournament, signed in":           1,
 	"page: match, signed in":                1,
+	"public: player":                        1,
+	"page: player":                          8,
 	"page: home, 50 tournaments":            1,
 	"page: home, 50 tournaments, signed in": 1,
 }
@@ -148,6 +150,8 @@ func TestRoundTrips(t *testing.T) {
 	measure("page: home, signed in", page(player, "/"))
 	measure("page: tournament, signed in", page(player, "/tournaments/brawl"))
 	measure("page: match, signed in", page(player, fmt.Sprintf("/matches/%d", id)))
+	measure("public: player", func() { a.API(t, "GET", host+"/api/v1/players/"+p1, "", nil, 200) })
+	measure("page: player", page(visitor, "/players/"+p1))
 
 	game := func(method, path, who string, body any) map[string]any {
 		return a.API(t, method, host+path, "Platform MOCK:"+who, body, 200)

@@ -158,19 +158,21 @@ func RatingPeriodHours(ctx context.Context, st core.SettingStore) int {
 	return hours
 }
 
-// PlayerRating returns the player's rating as of now (its deviation grown
-// for the rating periods they sat out), or nil while they are unrated.
-func PlayerRating(ctx context.Context, st *store.Arena, id string, now time.Time) (*core.PlayerRating, error) {
-	ratings, err := st.Ratings(ctx, []string{id})
+// PlayerCard reads a player's public card (store.Arena.PlayerCard, with the
+// rating period setting: one round trip), its rating brought to now (its
+// deviation grown for the rating periods they sat out). The player API
+// and the player page both answer from it. CodePlayerNotFound when there
+// is no such player.
+func PlayerCard(ctx context.Context, st *store.Arena, id string, now time.Time) (*core.PlayerCard, error) {
+	st.PlanSetting(ctx, core.SettingRatingPeriodHours)
+	c, err := st.PlayerCard(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	p, ok := ratings[id]
-	if !ok {
-		return nil, nil
+	if c.Rating != nil {
+		c.Rating.Rating = c.Rating.Now(now, RatingPeriodHours(ctx, st))
 	}
-	p.Rating = p.Now(now, RatingPeriodHours(ctx, st))
-	return &p, nil
+	return c, nil
 }
 
 // handleEditTournament changes a tournament's name, description and (until

@@ -182,25 +182,17 @@ func (s *Server) handlePlayer(r *http.Request, t *Tenant, _ bool) (any, error) {
 	if !core.ValidPlatformID(id) {
 		return nil, core.Errorf(core.CodeInvalidSteamID, "not 17 digits")
 	}
-	p, err := t.Store.Player(r.Context(), id)
+	c, err := PlayerCard(r.Context(), t.Store, id, s.now())
 	if err != nil {
 		return nil, err
 	}
-	st, err := t.Store.PlayerStats(r.Context(), id)
-	if err != nil {
-		return nil, err
-	}
-	stats := playerStatsView{MatchesPlayed: st.MatchesPlayed, Wins: st.Wins, Losses: st.Losses, WinRate: st.WinRate, Trophies: []trophyView{}}
-	for _, tr := range st.Trophies {
+	stats := playerStatsView{MatchesPlayed: c.Stats.MatchesPlayed, Wins: c.Stats.Wins, Losses: c.Stats.Losses, WinRate: c.Stats.WinRate, Trophies: []trophyView{}}
+	for _, tr := range c.Stats.Trophies {
 		stats.Trophies = append(stats.Trophies, trophyView{Rank: tr.Rank, TournamentID: tr.TournamentID, Tournament: tournamentRef{Slug: tr.TournamentSlug, Name: tr.TournamentName}})
 	}
-	rating, err := PlayerRating(r.Context(), t.Store, id, s.now())
-	if err != nil {
-		return nil, err
-	}
 	var rv *ratingView
-	if rating != nil {
-		rv = ratingOf(rating.Rating, rating.Matches)
+	if c.Rating != nil {
+		rv = ratingOf(c.Rating.Rating, c.Rating.Matches)
 	}
-	return map[string]any{"player": p, "stats": stats, "rating": rv}, nil
+	return map[string]any{"player": c.Profile, "stats": stats, "rating": rv}, nil
 }

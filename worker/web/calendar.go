@@ -22,10 +22,11 @@ const calendarMaxAge = "public, max-age=300"
 func (s *Site) playerCalendar(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
 	id := r.PathValue("platformId")
-	profile, ok := s.playerFor(w, r, t, id)
+	card, ok := s.playerFor(w, r, t, id)
 	if !ok {
 		return
 	}
+	profile := &card.Profile
 	states, err := t.Store.PlayerMatches(ctx, id, publicAllStatuses...)
 	if err != nil {
 		s.fail(w, r, t, err)

@@ -24,14 +24,15 @@ var publicAllStatuses = []core.MatchStatus{
 	core.MatchConfirmed, core.MatchDisputed, core.MatchForfeited,
 }
 
-// playerFor reads the player of a public page ({platformId}); a
-// malformed or unknown id is the 404 page (false: answered).
-func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, id string) (*core.PlayerProfile, bool) {
+// playerFor reads the player of a public page ({platformId}): its card,
+// as the player API reads it (server.PlayerCard); a malformed or unknown
+// id is the 404 page (false: answered).
+func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, id string) (*core.PlayerCard, bool) {
 	if !core.ValidPlatformID(id) {
 		s.publicNotFound(w, r, t, "There is no player here: a player's id is 17 digits.")
 		return nil, false
 	}
-	profile, err := t.Store.Player(r.Context(), id)
+	card, err := server.PlayerCard(r.Context(), t.Store, id, s.srv.Now())
 	if core.ErrorCode(err) == core.CodePlayerNotFound {
 		s.publicNotFound(w, r, t, actionMessage(err))
 		return nil, false
@@ -40,7 +41,7 @@ func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		s.fail(w, r, t, err)
 		return nil, false
 	}
-	return profile, true
+	return card, true
 }
 
 // playerPage is a player's profile: stats, trophies, upcoming and recent
@@ -48,15 +49,11 @@ func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenan
 func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
 	id := r.PathValue("platformId")
-	profile, ok := s.playerFor(w, r, t, id)
+	card, ok := s.playerFor(w, r, t, id)
 	if !ok {
 		return
 	}
-	stats, err := t.Store.PlayerStats(ctx, id)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	profile, stats := &card.Profile, card.Stats
 	matches, err := t.Store.PlayerMatches(ctx, id, publicAllStatuses...)
 	if err != nil {
 		s.fail(w, r, t, err)
@@ -144,12 +141,7 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		_, p.ChannelLive = s.srv.LiveNow(ctx, t)[p.Channel]
 	}
 	p.Follow = views.FollowButton(*s.followButton(r, t, core.FollowPlayer, id, "/players/"+id))
-	rating, err := server.PlayerRating(ctx, t.Store, id, s.srv.Now())
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	if rating != nil {
+	if rating := card.Rating; rating != nil {
 		p.Rating = publicRating(rating.Rating, rating.Matches)
 	}
 	s.render(w, r, t, http.StatusOK, views.PlayerView(p))
