@@ -245,3 +245,16 @@ func readPlanned[T any](ctx context.Context, db *DB, key string, build func() (T
 	out, reads := build()
 	return out, db.ReadAll(ctx, reads...)
 }
+
+// rowsRead is a Read of every row of query, each scanned by scan into the
+// list it fills: a list read in the form planAhead and readPlanned take.
+func rowsRead[T any](query string, args []any, scan func(Scanner) (T, error)) (*[]T, []Read) {
+	var out []T
+	return &out, []Read{{SQL: query, Args: args, Row: func(row Scanner) error {
+		v, err := scan(row)
+		if err == nil {
+			out = append(out, v)
+		}
+		return err
+	}}}
+}

@@ -80,24 +80,39 @@ func (s *Arena) MatchStateAndLogSeq(ctx context.Context, id int64) (*core.MatchS
 
 // PlayerMatches implements core.ProtocolStore.
 func (s *Arena) PlayerMatches(ctx context.Context, platformID string, statuses ...core.MatchStatus) ([]core.MatchState, error) {
-	list, err := json.Marshal(statuses)
-	if err != nil {
-		return nil, err
-	}
 	// A ReadAll: what the route planned goes with it (plan.go).
-	var out []core.MatchState
-	err = s.db.ReadAll(ctx, Read{SQL: q("match_state") + " " + q("player_matches_where") + " ORDER BY m.opens_at, m.id",
-		Args: []any{sql.Named("player", platformID), sql.Named("statuses", string(list))}, Row: func(row Scanner) error {
-			st, err := scanMatchState(row)
-			if err == nil {
-				out = append(out, *st)
-			}
-			return err
-		}})
+	out, err := readPlanned(ctx, s.db, playerMatchesKey(platformID, statuses), func() (*[]core.MatchState, []Read) {
+		return playerMatchesRead(platformID, statuses)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find the player's matches: %w", err)
 	}
-	return out, nil
+	return *out, nil
+}
+
+// PlanPlayerMatches plans PlayerMatches' read with the request's first
+// ReadAll (plan.go).
+func (s *Arena) PlanPlayerMatches(ctx context.Context, platformID string, statuses ...core.MatchStatus) {
+	planAhead(ctx, s.db, playerMatchesKey(platformID, statuses), func() (*[]core.MatchState, []Read) {
+		return playerMatchesRead(platformID, statuses)
+	})
+}
+
+func playerMatchesKey(platformID string, statuses []core.MatchStatus) string {
+	return fmt.Sprintf("player_matches %s %v", platformID, statuses)
+}
+
+func playerMatchesRead(platformID string, statuses []core.MatchStatus) (*[]core.MatchState, []Read) {
+	list, _ := json.Marshal(statuses) // a string list always marshals
+	return rowsRead(q("match_state")+" "+q("player_matches_where")+" ORDER BY m.opens_at, m.id",
+		[]any{sql.Named("player", platformID), sql.Named("statuses", string(list))},
+		func(row Scanner) (core.MatchState, error) {
+			st, err := scanMatchState(row)
+			if err != nil {
+				return core.MatchState{}, err
+			}
+			return *st, nil
+		})
 }
 
 // PlanPlayerCasters plans the read of the casters seated on the player's

@@ -34,15 +34,26 @@ func (s *Arena) SetStreamLogin(ctx context.Context, platformID, login string, at
 
 // StreamLogin implements core.StreamStore.
 func (s *Arena) StreamLogin(ctx context.Context, platformID string) (string, error) {
-	var login string
-	err := s.db.queryRow(ctx, q("stream_login"), sql.Named("player", platformID)).Scan(&login)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
+	login, err := readPlanned(ctx, s.db, "stream_login "+platformID, func() (*string, []Read) { return streamLoginRead(platformID) })
 	if err != nil {
 		return "", fmt.Errorf("store: unable to read the linked channel: %w", err)
 	}
-	return login, nil
+	return *login, nil
+}
+
+// PlanStreamLogin plans StreamLogin's read with the request's first
+// ReadAll (plan.go).
+func (s *Arena) PlanStreamLogin(ctx context.Context, platformID string) {
+	planAhead(ctx, s.db, "stream_login "+platformID, func() (*string, []Read) { return streamLoginRead(platformID) })
+}
+
+// streamLoginRead reads a player's linked channel; "" for none (or no
+// such player).
+func streamLoginRead(platformID string) (*string, []Read) {
+	var login string
+	return &login, []Read{{SQL: q("stream_login"), Args: []any{sql.Named("player", platformID)}, Row: func(row Scanner) error {
+		return row.Scan(&login)
+	}}}
 }
 
 // LinkedChannels implements core.CastStore.

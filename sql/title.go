@@ -49,8 +49,28 @@ func (s *Arena) Titles(ctx context.Context) ([]core.Title, error) {
 
 // TitlesHeldBy implements core.TitleStore.
 func (s *Arena) TitlesHeldBy(ctx context.Context, platformID string) ([]core.Title, error) {
-	return s.titles(ctx, "WHERE t.holder_platform_id = :player AND t.retired_at IS NULL ORDER BY t.id",
-		sql.Named("player", platformID))
+	out, err := readPlanned(ctx, s.db, "titles_held_by "+platformID, func() (*[]core.Title, []Read) { return titlesHeldByRead(platformID) })
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read titles: %w", err)
+	}
+	return *out, nil
+}
+
+// PlanTitlesHeldBy plans TitlesHeldBy's read with the request's first
+// ReadAll (plan.go).
+func (s *Arena) PlanTitlesHeldBy(ctx context.Context, platformID string) {
+	planAhead(ctx, s.db, "titles_held_by "+platformID, func() (*[]core.Title, []Read) { return titlesHeldByRead(platformID) })
+}
+
+func titlesHeldByRead(platformID string) (*[]core.Title, []Read) {
+	return rowsRead(q("title_state")+" WHERE t.holder_platform_id = :player AND t.retired_at IS NULL ORDER BY t.id",
+		[]any{sql.Named("player", platformID)}, func(row Scanner) (core.Title, error) {
+			t, err := scanTitle(row)
+			if err != nil {
+				return core.Title{}, err
+			}
+			return *t, nil
+		})
 }
 
 // Title implements core.TitleStore: one query.

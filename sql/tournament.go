@@ -146,20 +146,30 @@ func (s *Arena) tournamentWhere(ctx context.Context, where string, key any, args
 
 // Tournaments implements core.TournamentStore; titles' rows are left out.
 func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error) {
-	rows, err := s.db.query(ctx, tournamentsQuery(withDrafts), sql.Named("title_format", string(core.FormatTitle)))
+	out, err := readPlanned(ctx, s.db, tournamentsKey(withDrafts), func() (*[]core.Tournament, []Read) { return tournamentsRead(withDrafts) })
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list tournaments: %w", err)
 	}
-	defer rows.Close()
-	var out []core.Tournament
-	for rows.Next() {
-		t, err := scanTournament(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *t)
-	}
-	return out, rows.Err()
+	return *out, nil
+}
+
+// PlanTournaments plans Tournaments' read with the request's first
+// ReadAll (plan.go).
+func (s *Arena) PlanTournaments(ctx context.Context, withDrafts bool) {
+	planAhead(ctx, s.db, tournamentsKey(withDrafts), func() (*[]core.Tournament, []Read) { return tournamentsRead(withDrafts) })
+}
+
+func tournamentsKey(withDrafts bool) string { return fmt.Sprintf("tournaments %v", withDrafts) }
+
+func tournamentsRead(withDrafts bool) (*[]core.Tournament, []Read) {
+	return rowsRead(tournamentsQuery(withDrafts), []any{sql.Named("title_format", string(core.FormatTitle))},
+		func(row Scanner) (core.Tournament, error) {
+			t, err := scanTournament(row)
+			if err != nil {
+				return core.Tournament{}, err
+			}
+			return *t, nil
+		})
 }
 
 // tournamentsQuery lists the tournaments, titles' rows left out (and

@@ -15,21 +15,28 @@ var _ core.ProfileStore = (*Arena)(nil)
 // RosterCaptains returns, for every tournament where the account is on a
 // side's roster (as its captain or a member), that side's captain.
 func (s *Arena) RosterCaptains(ctx context.Context, platformID string) (map[int64]string, error) {
-	rows, err := s.db.query(ctx, q("roster_captains"), sql.Named("player", platformID))
+	out, err := readPlanned(ctx, s.db, "roster_captains "+platformID, func() (map[int64]string, []Read) { return rosterCaptainsRead(platformID) })
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list %s's entries: %w", platformID, err)
 	}
-	defer rows.Close()
+	return out, nil
+}
+
+// PlanRosterCaptains plans RosterCaptains' read with the request's first
+// ReadAll (plan.go).
+func (s *Arena) PlanRosterCaptains(ctx context.Context, platformID string) {
+	planAhead(ctx, s.db, "roster_captains "+platformID, func() (map[int64]string, []Read) { return rosterCaptainsRead(platformID) })
+}
+
+func rosterCaptainsRead(platformID string) (map[int64]string, []Read) {
 	out := map[int64]string{}
-	for rows.Next() {
+	return out, []Read{{SQL: q("roster_captains"), Args: []any{sql.Named("player", platformID)}, Row: func(row Scanner) error {
 		var id int64
 		var captain string
-		if err := rows.Scan(&id, &captain); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&id, &captain)
 		out[id] = captain
-	}
-	return out, rows.Err()
+		return err
+	}}}
 }
 
 // SetPersonaName implements core.ProfileStore: a player never seen is

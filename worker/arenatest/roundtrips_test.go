@@ -51,7 +51,7 @@ var roundTripBudget = map[string]int{
 	"page: tournament, signed in":           1,
 	"page: match, signed in":                1,
 	"public: player":                        1,
-	"page: player":                          8,
+	"page: player":                          2,
 	"page: home, 50 tournaments":            1,
 	"page: home, 50 tournaments, signed in": 1,
 }

@@ -24,6 +24,24 @@ var publicAllStatuses = []core.MatchStatus{
 	core.MatchConfirmed, core.MatchDisputed, core.MatchForfeited,
 }
 
+// planPlayerPage plans the player page's reads keyed by the player's id
+// to go with its first (the player's card): its matches, the titles it
+// holds, its entries and the tournaments, the seasons of the ladder, its
+// channel. What depends on them (the other sides' names, the ladder's
+// rows) follows.
+func planPlayerPage(r *http.Request, t *server.Tenant, id string) {
+	if !core.ValidPlatformID(id) {
+		return
+	}
+	ctx, st := r.Context(), t.Store
+	st.PlanPlayerMatches(ctx, id, publicAllStatuses...)
+	st.PlanTitlesHeldBy(ctx, id)
+	st.PlanRosterCaptains(ctx, id)
+	st.PlanTournaments(ctx, false)
+	st.PlanSeasons(ctx)
+	st.PlanStreamLogin(ctx, id)
+}
+
 // playerFor reads the player of a public page ({platformId}): its card,
 // as the player API reads it (server.PlayerCard); a malformed or unknown
 // id is the 404 page (false: answered).
@@ -49,6 +67,7 @@ func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenan
 func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
 	id := r.PathValue("platformId")
+	planPlayerPage(r, t, id)
 	card, ok := s.playerFor(w, r, t, id)
 	if !ok {
 		return
