@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 
-.PHONY: dev dev-edge test test-side-by-side test-go test-go-plain test-go-race test-clients client-suites worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-distance bench-edge generate generate-check
+.PHONY: dev dev-edge test test-go test-go-plain test-go-race test-clients worker test-edge tools clients fmt-check vet wasm migrate bench bench-recordings bench-distance bench-edge generate generate-check
 
 ## dev: serve every arena on 127.0.0.1:8787 with a demo arena (data in ./data)
 dev:
@@ -12,23 +12,12 @@ dev:
 dev-edge:
 	scripts/dev-edge.sh
 
-## test: gofmt, go vet (native and wasm), go test (libSQL suite and client interop included), the clients' suites, wasm build
-test: generate-check fmt-check vet tools clients test-side-by-side wasm
-
-# The clients' suites and the Go tests run side by side (each mostly one
-# process at a time: together they keep both cores busy).
-test-side-by-side:
-	@$(MAKE) --no-print-directory -j3 --output-sync=target client-suites test-go-plain test-go-race
+## test: gofmt, go vet (native and wasm), go test (libSQL suite and client interop included), wasm build
+test: generate-check fmt-check vet tools clients test-clients test-go wasm
 
 ## test-clients: the C# and TypeScript game clients' own suites (every shared vector, the submit flow against fakes)
 test-clients: clients
-	@$(MAKE) --no-print-directory client-suites
-
-# client-suites runs what make clients built, without building again
-# (client/csharp/test.sh does): the interop test runs the same files
-# side by side.
-client-suites:
-	cd client/csharp && mono --debug build/Arena.Client.Tests.exe
+	client/csharp/test.sh
 	cd client/typescript && npm ci --no-audit --no-fund --loglevel=error && node --test
 
 # Every test runs once. The race detector (four to five times the CPU)
