@@ -55,15 +55,15 @@ func (s *Server) scheduledJobs() []scheduledJob {
 	// client submission's goes to the admin instead of being overridden.
 	return []scheduledJob{
 		{name: "report_grace", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunReportGrace(ctx, st, a, core.Deps{Now: now, Points: PlacementPoints(ctx, st)})
+			n, err := core.RunReportGrace(ctx, st, a, s.depsAt(ctx, st, now))
 			return n > 0, err
 		}},
 		{name: "grace_period", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunGracePeriod(ctx, st, a, core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)})
+			n, err := core.RunGracePeriod(ctx, st, a, s.depsAt(ctx, st, now))
 			return n > 0, err
 		}},
 		{name: "window_close", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunWindowClose(ctx, st, core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)})
+			n, err := core.RunWindowClose(ctx, st, s.depsAt(ctx, st, now))
 			return n > 0, err
 		}},
 		{name: "title_clocks", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
@@ -71,7 +71,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 			return n > 0, err
 		}},
 		{name: "forfeit_disqualified", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.ForfeitDisqualified(ctx, st, core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)})
+			n, err := core.ForfeitDisqualified(ctx, st, s.depsAt(ctx, st, now))
 			return n > 0, err
 		}},
 		// Last: completes what a decision's second step left undone.

@@ -317,7 +317,12 @@ func (s *Server) Random() io.Reader { return s.rand }
 // service clock's reading now, the service's randomness and the arena's
 // placement points (read from st only when a tournament completes).
 func (s *Server) Deps(ctx context.Context, st core.SettingStore) core.Deps {
-	return core.Deps{Now: s.now(), Random: s.rand, Points: PlacementPoints(ctx, st)}
+	return s.depsAt(ctx, st, s.now())
+}
+
+// depsAt is Deps at the instant now (a scheduled run's).
+func (s *Server) depsAt(ctx context.Context, st core.SettingStore, now time.Time) core.Deps {
+	return core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)}
 }
 
 // Directory is the directory of arenas.
