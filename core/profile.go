@@ -41,8 +41,9 @@ type PlayerStore interface {
 	Players(ctx context.Context, ids []string) (map[string]PlayerProfile, error)
 	// Player returns one profile, or CodePlayerNotFound.
 	Player(ctx context.Context, id string) (*PlayerProfile, error)
-	// PlayerStats returns the player's resolved-match counts and trophies.
-	PlayerStats(ctx context.Context, id string) (PlayerStats, error)
+	// PlayerCard returns a player's read model (profile, numbers,
+	// trophies, the rating as stored), or CodePlayerNotFound.
+	PlayerCard(ctx context.Context, id string) (*PlayerCard, error)
 }
 
 // ProfileStore keeps the players' names.

@@ -212,8 +212,8 @@ func (d *Directory) ArenaByHost(ctx context.Context, host string) (*core.Arena, 
 func (d *Directory) ArenaByHostFresh(ctx context.Context, host string) (a *core.Arena, fresh time.Duration, refresh bool, err error) {
 	c := d.hosts
 	if c == nil {
-		a, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
-		return a, 0, false, err
+		found, err := d.arenaWhere(ctx, byHost, sql.Named("host", host))
+		return found, 0, false, err
 	}
 	version := d.db.Version()
 	c.mu.Lock()

@@ -246,14 +246,15 @@ func readPlanned[T any](ctx context.Context, db *DB, key string, build func() (T
 	return out, db.ReadAll(ctx, reads...)
 }
 
-// rowsRead is a Read of every row of query, each scanned by scan into the
-// list it fills: a list read in the form planAhead and readPlanned take.
-func rowsRead[T any](query string, args []any, scan func(Scanner) (T, error)) (*[]T, []Read) {
+// rowsRead is a Read of every row of query, each scanned by scan (the
+// store's scanMatchState, scanTitle, ...) into the list it fills: a list
+// read in the form planAhead and readPlanned take.
+func rowsRead[T any](query string, args []any, scan func(Scanner) (*T, error)) (*[]T, []Read) {
 	var out []T
 	return &out, []Read{{SQL: query, Args: args, Row: func(row Scanner) error {
 		v, err := scan(row)
 		if err == nil {
-			out = append(out, v)
+			out = append(out, *v)
 		}
 		return err
 	}}}

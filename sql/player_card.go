@@ -10,9 +10,10 @@ import (
 	"arena/core"
 )
 
-// PlayerCard reads player id's card (core.PlayerCard, its rating as
-// stored) as one ReadAll: one round trip, with what the request planned.
-// CodePlayerNotFound when there is no such player.
+// PlayerCard implements core.PlayerStore: player id's card (its rating
+// as stored) as one ReadAll, one round trip with what the request
+// planned. Its numbers: resolved matches of any side the player was on
+// (byes are not matches played), wins, and podium places.
 func (s *Arena) PlayerCard(ctx context.Context, id string) (*core.PlayerCard, error) {
 	c, err := readPlanned(ctx, s.db, playerCardKey(id), func() (*playerCardRead, []Read) { return playerCardReads(id) })
 	if err != nil {
@@ -21,14 +22,12 @@ func (s *Arena) PlayerCard(ctx context.Context, id string) (*core.PlayerCard, er
 	if !c.found {
 		return nil, core.Errorf(core.CodePlayerNotFound, "no player %s", id)
 	}
-	c.card.Stats = playerStats(c.card.Stats.MatchesPlayed, c.card.Stats.Wins, c.card.Stats.Trophies)
+	st := &c.card.Stats
+	st.Losses = st.MatchesPlayed - st.Wins
+	if st.MatchesPlayed > 0 {
+		st.WinRate = int(math.Round(float64(st.Wins) / float64(st.MatchesPlayed) * 100))
+	}
 	return &c.card, nil
-}
-
-// PlanPlayerCard plans PlayerCard's reads with the request's first
-// ReadAll (plan.go).
-func (s *Arena) PlanPlayerCard(ctx context.Context, id string) {
-	planAhead(ctx, s.db, playerCardKey(id), func() (*playerCardRead, []Read) { return playerCardReads(id) })
 }
 
 func playerCardKey(id string) string { return "player_card " + id }
@@ -39,8 +38,8 @@ type playerCardRead struct {
 	found bool
 }
 
-// playerCardReads are PlayerCard's reads: the same queries as Player,
-// PlayerStats and Ratings.
+// playerCardReads are PlayerCard's reads: Player's query, the numbers,
+// the trophies and Ratings' query.
 func playerCardReads(id string) (*playerCardRead, []Read) {
 	c := &playerCardRead{card: core.PlayerCard{Stats: core.PlayerStats{Trophies: []core.Trophy{}}}}
 	player := sql.Named("player", id)
@@ -55,7 +54,8 @@ func playerCardReads(id string) (*playerCardRead, []Read) {
 			return row.Scan(&c.card.Stats.MatchesPlayed, &c.card.Stats.Wins)
 		}},
 		{SQL: q("player_trophies"), Args: []any{player}, Row: func(row Scanner) error {
-			t, err := scanTrophy(row)
+			var t core.Trophy
+			err := row.Scan(&t.Rank, &t.TournamentID, &t.TournamentSlug, &t.TournamentName)
 			c.card.Stats.Trophies = append(c.card.Stats.Trophies, t)
 			return err
 		}},
@@ -65,21 +65,4 @@ func playerCardReads(id string) (*playerCardRead, []Read) {
 			return err
 		}},
 	}
-}
-
-// playerStats completes a player's stats from the match counts: losses
-// and the win rate in whole percent.
-func playerStats(played, wins int, trophies []core.Trophy) core.PlayerStats {
-	st := core.PlayerStats{MatchesPlayed: played, Wins: wins, Losses: played - wins, Trophies: trophies}
-	if played > 0 {
-		st.WinRate = int(math.Round(float64(wins) / float64(played) * 100))
-	}
-	return st
-}
-
-// scanTrophy reads a player_trophies row.
-func scanTrophy(row Scanner) (core.Trophy, error) {
-	var t core.Trophy
-	err := row.Scan(&t.Rank, &t.TournamentID, &t.TournamentSlug, &t.TournamentName)
-	return t, err
 }

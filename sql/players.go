@@ -49,30 +49,6 @@ func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, err
 	return &p, nil
 }
 
-// PlayerStats implements core.TournamentStore: resolved matches of any side
-// the player was on (byes are not matches played), wins, and podium places.
-func (s *Arena) PlayerStats(ctx context.Context, id string) (core.PlayerStats, error) {
-	var played, wins int
-	if err := s.db.queryRow(ctx, q("player_match_counts"),
-		sql.Named("player", id)).Scan(&played, &wins); err != nil {
-		return core.PlayerStats{}, fmt.Errorf("store: unable to count matches: %w", err)
-	}
-	rows, err := s.db.query(ctx, q("player_trophies"), sql.Named("player", id))
-	if err != nil {
-		return core.PlayerStats{}, fmt.Errorf("store: unable to read trophies: %w", err)
-	}
-	defer rows.Close()
-	trophies := []core.Trophy{}
-	for rows.Next() {
-		t, err := scanTrophy(rows)
-		if err != nil {
-			return core.PlayerStats{}, err
-		}
-		trophies = append(trophies, t)
-	}
-	return playerStats(played, wins, trophies), rows.Err()
-}
-
 // Ladder implements core.TournamentStore.
 func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, error) {
 	rows, err := s.db.query(ctx, q("ladder"), sql.Named("season", seasonID))

@@ -105,14 +105,7 @@ func playerMatchesKey(platformID string, statuses []core.MatchStatus) string {
 func playerMatchesRead(platformID string, statuses []core.MatchStatus) (*[]core.MatchState, []Read) {
 	list, _ := json.Marshal(statuses) // a string list always marshals
 	return rowsRead(q("match_state")+" "+q("player_matches_where")+" ORDER BY m.opens_at, m.id",
-		[]any{sql.Named("player", platformID), sql.Named("statuses", string(list))},
-		func(row Scanner) (core.MatchState, error) {
-			st, err := scanMatchState(row)
-			if err != nil {
-				return core.MatchState{}, err
-			}
-			return *st, nil
-		})
+		[]any{sql.Named("player", platformID), sql.Named("statuses", string(list))}, scanMatchState)
 }
 
 // PlanPlayerCasters plans the read of the casters seated on the player's

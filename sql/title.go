@@ -64,13 +64,7 @@ func (s *Arena) PlanTitlesHeldBy(ctx context.Context, platformID string) {
 
 func titlesHeldByRead(platformID string) (*[]core.Title, []Read) {
 	return rowsRead(q("title_state")+" WHERE t.holder_platform_id = :player AND t.retired_at IS NULL ORDER BY t.id",
-		[]any{sql.Named("player", platformID)}, func(row Scanner) (core.Title, error) {
-			t, err := scanTitle(row)
-			if err != nil {
-				return core.Title{}, err
-			}
-			return *t, nil
-		})
+		[]any{sql.Named("player", platformID)}, scanTitle)
 }
 
 // Title implements core.TitleStore: one query.

@@ -162,14 +162,7 @@ func (s *Arena) PlanTournaments(ctx context.Context, withDrafts bool) {
 func tournamentsKey(withDrafts bool) string { return fmt.Sprintf("tournaments %v", withDrafts) }
 
 func tournamentsRead(withDrafts bool) (*[]core.Tournament, []Read) {
-	return rowsRead(tournamentsQuery(withDrafts), []any{sql.Named("title_format", string(core.FormatTitle))},
-		func(row Scanner) (core.Tournament, error) {
-			t, err := scanTournament(row)
-			if err != nil {
-				return core.Tournament{}, err
-			}
-			return *t, nil
-		})
+	return rowsRead(tournamentsQuery(withDrafts), []any{sql.Named("title_format", string(core.FormatTitle))}, scanTournament)
 }
 
 // tournamentsQuery lists the tournaments, titles' rows left out (and

@@ -144,8 +144,9 @@ func TestTournamentLifecycle(t *testing.T) {
 		require.Len(t, ladder, 8)
 		assert.Equal(t, core.LadderRow{PlatformID: pid(1), Points: 100, Tournaments: 1}, ladder[0])
 
-		stats, err := s.PlayerStats(ctx, pid(1))
+		card, err := s.PlayerCard(ctx, pid(1))
 		require.NoError(t, err)
+		stats := card.Stats
 		assert.Equal(t, 5, stats.MatchesPlayed, "three group matches, semifinal, final")
 		assert.Equal(t, 5, stats.Wins)
 		assert.Equal(t, 100, stats.WinRate)
