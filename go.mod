@@ -3,6 +3,7 @@ module arena
 go 1.26.0
 
 require (
+	github.com/SherClockHolmes/webpush-go v1.4.0
 	github.com/a-h/templ v0.3.977
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
@@ -16,6 +17,8 @@ require (
 	github.com/tmaxmax/go-sse v0.12.0
 	modernc.org/sqlite v1.61.1
 )
+
+require github.com/golang-jwt/jwt/v5 v5.2.1 // indirect
 
 require (
 	github.com/a-h/parse v0.0.0-20250122154542-74294addb73e // indirect

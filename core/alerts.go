@@ -29,14 +29,19 @@ import (
 //   - a tournament's check-in opening (check_in_open): read from the
 //     tournament rows by the scheduled job while the window is open, once
 //     per tournament (by key), so once per registered player;
+//   - a side ready while the other is not (opponent_ready) and a result
+//     reported on the site (result_reported): read from the match rows
+//     and the pending reports by the scheduled job, once per side and
+//     per report, for the other side alone;
 //   - a stale match, a window closing with nothing reported and a match
 //     overdue that no closing alert told of (match_stale,
 //     match_window_closing, match_overdue): stamped once per match by the
 //     scheduled job (stale.go).
 //
 // The scheduled job then fans each pending event out (FanOutEvents): an
-// alert in the inbox of every player it concerns, and a queued delivery
-// for each of their enabled webhooks and the arena's.
+// alert in the inbox of every player it concerns, a queued delivery for
+// each of their enabled webhooks and the arena's, and a push to each
+// device of the people it speaks to in the second person (push.go).
 
 // Event kinds.
 const (
@@ -62,7 +67,23 @@ const (
 	// the tournament rows by the scheduled job, once per tournament); its
 	// registered players hear of it.
 	EventCheckInOpen = "check_in_open"
+	// EventOpponentReady: one side of a scheduled match is ready and the
+	// other is not (read from the match rows by the scheduled job, once
+	// per match and side; Detail is the ready side); the other side hears
+	// of it.
+	EventOpponentReady = "opponent_ready"
+	// EventResultReported: a side reported a result on the site (read
+	// from the pending reports by the scheduled job, once per report;
+	// Detail is the reporting side); the other side is asked to confirm.
+	EventResultReported = "result_reported"
 )
+
+// sidesOnly reports whether an event of kind concerns only the match's
+// sides (a prompt to one of them): the arena's webhook does not announce
+// it.
+func sidesOnly(kind string) bool {
+	return kind == EventOpponentReady || kind == EventResultReported
+}
 
 // Event is one thing alerts are made of.
 type Event struct {
@@ -104,8 +125,10 @@ type AlertStore interface {
 	// RecordEvent stores an event unless one with its key exists.
 	RecordEvent(ctx context.Context, ev Event) error
 	// RecordStateEvents records match_live for matches live since `since`,
-	// tournament_status for every public tournament's status and
+	// tournament_status for every public tournament's status,
 	// check_in_open for every tournament whose check-in is open at `at`,
+	// opponent_ready for every side ready since `since` whose opponent is
+	// not, and result_reported for every report pending since `since`,
 	// each once (by key).
 	RecordStateEvents(ctx context.Context, since, at time.Time) error
 	// StampUpcoming records match_upcoming for every scheduled match with
@@ -126,14 +149,25 @@ type AlertStore interface {
 	// Followers returns who follows the tournament or any of the players.
 	Followers(ctx context.Context, tournamentID int64, players []string) ([]string, error)
 	// FanOut stores the event's title and path, an alert for each
-	// recipient (with its own title from personal, when it has one) and
-	// the deliveries, and marks the event fanned out, in one batch;
-	// running it again adds nothing.
-	FanOut(ctx context.Context, ev Event, title, path string, recipients []string, personal map[string]string, deliveries []WebhookDelivery, at time.Time) error
+	// recipient (with its own title, when it has one), the webhook
+	// deliveries and a push to each device of each push target (unless
+	// its person turned the kind off), and marks the event fanned out, in
+	// one batch; running it again adds nothing.
+	FanOut(ctx context.Context, f EventFanOut, at time.Time) error
 	// Alerts returns the player's latest alerts, newest first.
 	Alerts(ctx context.Context, platformID string, limit int) ([]Alert, error)
 	// MarkAlertsRead marks the player's alerts up to id (all when 0) read.
 	MarkAlertsRead(ctx context.Context, platformID string, upTo int64, at time.Time) error
+}
+
+// EventFanOut is what one event fans out to.
+type EventFanOut struct {
+	Event       Event
+	Title, Path string
+	Recipients  []string
+	Personal    map[string]string // a recipient's own line, by platform id
+	Deliveries  []WebhookDelivery
+	Pushes      []PushTarget
 }
 
 // AlertJobStore is what the alert job reads and writes: the events and
@@ -190,7 +224,7 @@ func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time)
 			return done, err
 		}
 		owners := append([]string{}, recipients...)
-		if ev.Kind != EventWebhookDisabled || ev.PlayerID == WebhookOwnerArena {
+		if (ev.Kind != EventWebhookDisabled || ev.PlayerID == WebhookOwnerArena) && !sidesOnly(ev.Kind) {
 			owners = append(owners, WebhookOwnerArena)
 		}
 		hooks, err := s.Webhooks(ctx, owners)
@@ -208,7 +242,13 @@ func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time)
 			}
 			deliveries = append(deliveries, WebhookDelivery{Owner: h.Owner, EventID: ev.ID, URL: h.URL, Body: body, NextAttemptAt: now})
 		}
-		if err := s.FanOut(ctx, ev, msg.Title, msg.Path, recipients, msg.Personal, deliveries, now); err != nil {
+		pushes, err := pushTargets(a, ev, msg)
+		if err != nil {
+			return done, err
+		}
+		f := EventFanOut{Event: ev, Title: msg.Title, Path: msg.Path, Recipients: recipients,
+			Personal: msg.Personal, Deliveries: deliveries, Pushes: pushes}
+		if err := s.FanOut(ctx, f, now); err != nil {
 			return done, err
 		}
 		done++
@@ -219,13 +259,27 @@ func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time)
 // eventMessage is what an event says: a line of text, the page it is
 // about and, for a stream, where to watch. Personal holds what it says to
 // the people it is about, in the second person ("You beat ..."), by
-// platform id; everyone else (followers, webhooks) reads Title.
+// platform id; everyone else (followers, webhooks) reads Title. Push
+// holds who is pushed the event, and as which kind (push.go).
 type eventMessage struct {
 	Title      string
 	Path       string
 	WatchURL   string
 	Tournament *Tournament
 	Personal   map[string]string
+	Push       map[string]PushKind
+}
+
+// push marks ids to be pushed the event as kind.
+func (m *eventMessage) push(ids []string, kind PushKind) {
+	if m.Push == nil {
+		m.Push = map[string]PushKind{}
+	}
+	for _, id := range ids {
+		if id != "" {
+			m.Push[id] = kind
+		}
+	}
 }
 
 // tell gives each of ids its own line.
@@ -254,7 +308,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 	var who []string
 	switch ev.Kind {
 	case EventMatchUpcoming, EventMatchLive, EventResultConfirmed, EventResultDisputed, EventCasterInvited,
-		EventMatchStale, EventMatchWindowClosing, EventMatchOverdue:
+		EventMatchStale, EventMatchWindowClosing, EventMatchOverdue, EventOpponentReady, EventResultReported:
 		st, err := s.MatchState(ctx, ev.MatchID)
 		if err != nil {
 			return msg, nil, err
@@ -280,7 +334,23 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 			msg.tell(st.P1Roster, line(name(st.P2)))
 			msg.tell(st.P2Roster, line(name(st.P1)))
 		}
+		// acting is the side named by the event's detail (1 or 2), other
+		// the roster that hears of it.
+		acting, other := st.P1, st.P2Roster
+		if ev.Detail == "2" {
+			acting, other = st.P2, st.P1Roster
+		}
 		switch ev.Kind {
+		case EventOpponentReady:
+			msg.Title = fmt.Sprintf("Ready in %s: %s is ready to play %s.", t.Name, name(acting), vs)
+			msg.tell(other, fmt.Sprintf("%s is ready for your match in %s: ready up to start it.", name(acting), t.Name))
+			msg.push(other, PushOpponentReady)
+			return msg, other, nil
+		case EventResultReported:
+			msg.Title = fmt.Sprintf("Result reported in %s: %s, waiting for the other side to confirm.", t.Name, vs)
+			msg.tell(other, fmt.Sprintf("%s reported the result of your match in %s: confirm it or dispute it.", name(acting), t.Name))
+			msg.push(other, PushResultToConfirm)
+			return msg, other, nil
 		case EventMatchUpcoming:
 			opens := FormatTime(st.OpensAt, nil)
 			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s.", t.Name, vs, opens)
@@ -295,6 +365,8 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 					return fmt.Sprintf("Ready to play in %s: your match against %s, the window opened at %s.", t.Name, o, opens)
 				})
 			}
+			msg.push(st.P1Roster, PushMatchWindow)
+			msg.push(st.P2Roster, PushMatchWindow)
 		case EventMatchLive:
 			msg.Title = fmt.Sprintf("Live now in %s: %s.", t.Name, vs)
 		case EventResultConfirmed:
@@ -307,10 +379,17 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 				how = "won by forfeit against"
 			}
 			msg.Title = fmt.Sprintf("Result in %s: %s %s %s.", t.Name, name(st.Winner), how, name(loser))
-			if ev.Detail == string(MatchForfeited) {
+			if st.ResultSource == SourceAdmin {
+				// The admin decided it (a dispute, an overdue match): the
+				// sides are pushed the decision.
+				msg.push(won, PushDisputeDecided)
+				msg.push(lost, PushDisputeDecided)
+			}
+			switch {
+			case ev.Detail == string(MatchForfeited):
 				msg.tell(won, fmt.Sprintf("You won by forfeit against %s in %s.", name(loser), t.Name))
 				msg.tell(lost, fmt.Sprintf("You lost by forfeit to %s in %s.", name(st.Winner), t.Name))
-			} else {
+			default:
 				msg.tell(won, fmt.Sprintf("You beat %s in %s.", name(loser), t.Name))
 				msg.tell(lost, fmt.Sprintf("%s beat you in %s.", name(st.Winner), t.Name))
 			}
@@ -322,6 +401,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 			}
 			who = admins
 			msg.tell(admins, fmt.Sprintf("A dispute needs your decision in %s: %s.", t.Name, vs))
+			msg.push(admins, PushNeedsYou)
 			each(func(o string) string {
 				return fmt.Sprintf("Your match against %s in %s is disputed. The arena's admin will decide.", o, t.Name)
 			})
@@ -339,6 +419,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 				msg.Title = fmt.Sprintf("Window closing in %s: %s closes at %s UTC and nothing is reported.", t.Name, vs, st.ClosesAt.UTC().Format("Jan 2 15:04"))
 			}
 			ids, err := s.ArenaAdmins(ctx)
+			msg.push(ids, PushNeedsYou)
 			return msg, ids, err
 		}
 		followers, err := s.Followers(ctx, st.TournamentID, append(append([]string{}, st.P1Roster...), st.P2Roster...))
@@ -372,6 +453,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		msg.Title = fmt.Sprintf("Withdrawn from %s: %s did not check in before it started.", t.Name, name)
 		who = []string{ev.PlayerID}
 		msg.tell(who, fmt.Sprintf("You were withdrawn from %s: you did not check in before it started.", t.Name))
+		msg.push(who, PushCheckIn)
 	case EventCheckInOpen:
 		t, err := s.TournamentByID(ctx, ev.TournamentID)
 		if err != nil {
@@ -387,6 +469,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		for _, r := range regs {
 			who = append(append(who, r.PlatformID), r.Roster...)
 		}
+		msg.push(who, PushCheckIn)
 	case EventPlayerStreaming:
 		name, err := playerName(ctx, s, ev.PlayerID)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -148,9 +149,20 @@ func NewWebhookSecret(random io.Reader) (string, error) {
 // private networks (the sender checks the address it connects to as
 // well, after resolution). The problem is invalid_field on field.
 func CheckWebhookURL(raw, field string, loopback bool) error {
-	bad := func(msg string) error { return &Error{Code: CodeInvalidField, Field: field, Message: msg} }
+	return checkCallURL(raw, field, loopback, "webhook")
+}
+
+// checkCallURL is CheckWebhookURL for any address the service calls out
+// to (a webhook, a push service's endpoint), named what in its messages.
+func checkCallURL(raw, field string, loopback bool, what string) error {
+	bad := func(msg string) error {
+		if strings.Contains(msg, "%s") {
+			msg = fmt.Sprintf(msg, what)
+		}
+		return &Error{Code: CodeInvalidField, Field: field, Message: msg}
+	}
 	if len(raw) > MaxWebhookURLBytes {
-		return bad("A webhook address has at most 500 characters.")
+		return bad("A %s address has at most 500 characters.")
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.User != nil || u.Opaque != "" {
@@ -161,18 +173,18 @@ func CheckWebhookURL(raw, field string, loopback bool) error {
 	if ip, err := netip.ParseAddr(host); err == nil {
 		isLoopback = ip.IsLoopback()
 		if !isLoopback && !PublicAddr(ip) {
-			return bad("A webhook cannot point at a private network address.")
+			return bad("A %s cannot point at a private network address.")
 		}
 	}
 	switch {
 	case isLoopback && !loopback:
-		return bad("A webhook cannot point at this machine.")
+		return bad("A %s cannot point at this machine.")
 	case isLoopback && (u.Scheme == "http" || u.Scheme == "https"):
 		return nil
 	case u.Scheme != "https":
-		return bad("A webhook address must start with https://.")
+		return bad("A %s address must start with https://.")
 	case !strings.Contains(host, ".") && net.ParseIP(host) == nil:
-		return bad("Enter the webhook's full host name.")
+		return bad("Enter the %s's full host name.")
 	}
 	return nil
 }

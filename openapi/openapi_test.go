@@ -131,6 +131,7 @@ var endpoints = []struct {
 	{"GET", "/api/v1/tournaments/{slug}/live", "tournamentLive", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/matches/{id}/live", "matchLive", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/events/head", "getEventsHead", []string{"<none>", "apiKey"}},
+	{"GET", "/api/v1/push/key", "getPushKey", []string{"<none>", "apiKey"}},
 	{"GET", "/api/v1/matches/{id}/receipt", "getMatchReceipt", []string{"<none>", "apiKey"}},
 	{"GET", "/log/checkpoint", "getLogCheckpoint", []string{"<none>", "apiKey"}},
 	{"GET", "/log/tile/{level}/{index}", "getLogTile", []string{"<none>", "apiKey"}},

@@ -33,6 +33,8 @@ func (s *Arena) RecordStateEvents(ctx context.Context, since, at time.Time) erro
 		Stmt{SQL: q("record_live_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
 		Stmt{SQL: q("record_tournament_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
 		Stmt{SQL: q("record_check_in_open_events"), Args: []any{sql.Named("now", now)}},
+		Stmt{SQL: q("record_ready_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
+		Stmt{SQL: q("record_report_events"), Args: []any{sql.Named("now", now), sql.Named("from", from)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to record state events: %w", err)
@@ -121,20 +123,21 @@ func (s *Arena) Followers(ctx context.Context, tournamentID int64, players []str
 }
 
 // FanOut implements core.AlertStore: one batch.
-func (s *Arena) FanOut(ctx context.Context, ev core.Event, title, path string, recipients []string, personal map[string]string, deliveries []core.WebhookDelivery, at time.Time) error {
-	now := formatTime(at)
-	stmts := make([]Stmt, 0, len(recipients)+len(deliveries)+1)
-	for _, id := range recipients {
+func (s *Arena) FanOut(ctx context.Context, f core.EventFanOut, at time.Time) error {
+	now, ev := formatTime(at), f.Event
+	stmts := make([]Stmt, 0, len(f.Recipients)+len(f.Deliveries)+len(f.Pushes)+1)
+	for _, id := range f.Recipients {
 		stmts = append(stmts, Stmt{SQL: q("insert_alert"), Args: []any{sql.Named("player", id),
-			sql.Named("event", ev.ID), sql.Named("title", personal[id]), sql.Named("now", now)}})
+			sql.Named("event", ev.ID), sql.Named("title", f.Personal[id]), sql.Named("now", now)}})
 	}
-	for _, d := range deliveries {
+	for _, d := range f.Deliveries {
 		stmts = append(stmts, Stmt{SQL: q("insert_delivery"), Args: []any{sql.Named("owner", d.Owner),
 			sql.Named("event", ev.ID), sql.Named("url", d.URL), sql.Named("body", d.Body),
 			sql.Named("next_attempt_at", formatTime(d.NextAttemptAt)), sql.Named("now", now)}})
 	}
-	stmts = append(stmts, Stmt{SQL: q("event_fanned_out"), Args: []any{sql.Named("title", title),
-		sql.Named("path", path), sql.Named("now", now), sql.Named("event", ev.ID)}})
+	stmts = append(stmts, insertPushes(ev, f.Pushes, now)...)
+	stmts = append(stmts, Stmt{SQL: q("event_fanned_out"), Args: []any{sql.Named("title", f.Title),
+		sql.Named("path", f.Path), sql.Named("now", now), sql.Named("event", ev.ID)}})
 	if err := s.db.Batch(ctx, stmts...); err != nil {
 		return fmt.Errorf("store: unable to fan out event %d: %w", ev.ID, err)
 	}

@@ -128,8 +128,8 @@ func TestStreamStore(t *testing.T) {
 			require.NoError(t, err)
 			ev := events[0]
 			d := core.WebhookDelivery{Owner: core.WebhookOwnerArena, EventID: ev.ID, URL: "https://hooks.test/x", Body: "{}", NextAttemptAt: t0}
-			require.NoError(t, s.FanOut(ctx, ev, "Hello", "/matches/1", []string{pid(50)}, nil, []core.WebhookDelivery{d}, t0))
-			require.NoError(t, s.FanOut(ctx, ev, "Hello", "/matches/1", []string{pid(50)}, nil, []core.WebhookDelivery{d}, t0), "again adds nothing")
+			require.NoError(t, s.FanOut(ctx, core.EventFanOut{Event: ev, Title: "Hello", Path: "/matches/1", Recipients: []string{pid(50)}, Deliveries: []core.WebhookDelivery{d}}, t0))
+			require.NoError(t, s.FanOut(ctx, core.EventFanOut{Event: ev, Title: "Hello", Path: "/matches/1", Recipients: []string{pid(50)}, Deliveries: []core.WebhookDelivery{d}}, t0), "again adds nothing")
 			alerts, err := s.Alerts(ctx, pid(50), 10)
 			require.NoError(t, err)
 			require.Len(t, alerts, 1)

@@ -52,6 +52,8 @@ var roundTripBudget = map[string]int{
 	"page: match, signed in":                1,
 	"public: player":                        1,
 	"page: player":                          2,
+	"public: push key, drawn":               2,
+	"public: push key":                      1,
 	"page: home, 50 tournaments":            1,
 	"page: home, 50 tournaments, signed in": 1,
 }
@@ -152,6 +154,8 @@ func TestRoundTrips(t *testing.T) {
 	measure("page: match, signed in", page(player, fmt.Sprintf("/matches/%d", id)))
 	measure("public: player", func() { a.API(t, "GET", host+"/api/v1/players/"+p1, "", nil, 200) })
 	measure("page: player", page(visitor, "/players/"+p1))
+	measure("public: push key, drawn", func() { a.API(t, "GET", host+"/api/v1/push/key", "", nil, 200) })
+	measure("public: push key", func() { a.API(t, "GET", host+"/api/v1/push/key", "", nil, 200) })
 
 	game := func(method, path, who string, body any) map[string]any {
 		return a.API(t, method, host+path, "Platform MOCK:"+who, body, 200)

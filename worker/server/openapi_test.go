@@ -152,6 +152,8 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "GET", "/api/v1/events?limit=1001", "", nil, 422)
 	e.mustDo(t, "GET", "/api/v1/events?after=x", "", nil, 422)
 	e.mustDo(t, "GET", "/api/v1/events/head", "", nil, 200)
+	e.mustDo(t, "GET", "/api/v1/push/key", "", nil, 200)
+	e.do(t, "GET", "nosuch.test", "/api/v1/push/key", "", nil)
 	for path, want := range map[string]int{"/api/v1/matches/" + first + "/receipt": 200, "/log/checkpoint": 200,
 		"/log/tile/0/000.p/3": 200, "/log/tile/entries/000.p/3": 200, "/log/tile/0/000": 404, "/log/tile/0/x/0": 404} {
 		assert.Equal(t, want, rawGet(e, path).Code, path)

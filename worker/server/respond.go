@@ -62,6 +62,7 @@ var statusByCode = map[string]int{
 	core.CodeNotRegistered:        http.StatusForbidden,
 	core.CodeCheckInClosed:        http.StatusConflict,
 	core.CodeTooManySubscriptions: http.StatusConflict,
+	core.CodeTooManyDevices:       http.StatusConflict,
 	core.CodeGameNotCurrent:       http.StatusConflict,
 	core.CodeRoundNotFound:        http.StatusNotFound,
 	core.CodeDownstreamStarted:    http.StatusConflict,

@@ -92,6 +92,7 @@ func (s *Server) scheduledJobs() []scheduledJob {
 		// Streams, then the alerts they and the decisions above made.
 		{name: "stream_live", run: s.pollStreams, callsOut: true},
 		{name: "alerts", run: s.runAlerts, callsOut: true},
+		{name: "pushes", run: s.deliverPushes, callsOut: true},
 		{name: "webhooks", run: s.deliverWebhooks, callsOut: true},
 		{name: "webhook_subscriptions", run: s.deliverSubscriptions, callsOut: true},
 		{name: "custom_domains", run: s.refreshDomains, callsOut: true},

@@ -198,6 +198,7 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/matches/{id}", s.handleMatch)
 	s.publicRoute("GET /api/v1/events", s.handleEvents)
 	s.publicRoute("GET /api/v1/events/head", s.handleEventsHead)
+	s.publicRoute("GET /api/v1/push/key", s.handlePushKey)
 	s.publicRawRoute("GET /api/v1/matches/{id}/receipt", logTextType, nil, s.handleReceipt)
 	s.publicRawRoute("GET /log/checkpoint", logTextType, nil, s.handleCheckpoint)
 	s.publicRawRoute("GET /log/tile/{path...}", "application/octet-stream", tileCacheControl, s.handleTile)

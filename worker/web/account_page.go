@@ -58,6 +58,10 @@ func (s *Site) renderAccount(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	p.Follows = follows
+	if p.Push, err = accountPush(r, t, v.PlatformID); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	adjust(&p)
 	s.render(w, r, t, status, views.AccountView(p))
 }

@@ -57,6 +57,7 @@ func Register(srv *server.Server, cfg Config) *Site {
 	s := &Site{srv: srv, cfg: cfg, csrf: http.NewCrossOriginProtection()}
 	srv.Handle("GET /static/{file}", http.HandlerFunc(serveStatic))
 	srv.Handle("GET /favicon.ico", http.HandlerFunc(serveStatic))
+	srv.Handle("GET /sw.js", http.HandlerFunc(serveStatic))
 	srv.SetPageNotFound(s.notFound)
 	srv.SetPageFailed(s.tenantFailed)
 	srv.SetSessionPlayer(s.sessionPlayer)
@@ -76,11 +77,14 @@ var staticTypes = map[string]string{
 
 // serveStatic serves an embedded asset: under its content-hashed name
 // (views.StaticPath) for a year, immutable; under its plain name (or an
-// outdated hash) for an hour. Anything else is 404, never 500.
+// outdated hash) for an hour; the service worker at /sw.js (its scope is
+// the path it is served at) revalidated each time, so a new one reaches
+// every device at once. Anything else is 404, never 500.
 func serveStatic(w http.ResponseWriter, r *http.Request) {
 	requested := r.PathValue("file")
-	if r.URL.Path == "/favicon.ico" {
-		requested = "favicon.ico"
+	switch r.URL.Path {
+	case "/favicon.ico", "/sw.js":
+		requested = strings.TrimPrefix(r.URL.Path, "/")
 	}
 	name, current, ok := views.StaticFile(requested)
 	if !ok {
@@ -93,9 +97,12 @@ func serveStatic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
-	if current {
+	switch {
+	case r.URL.Path == "/sw.js":
+		h.Set("Cache-Control", "no-cache")
+	case current:
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
+	default:
 		h.Set("Cache-Control", "public, max-age=3600")
 	}
 	h.Set("ETag", `"`+views.StaticHash(name)+`"`)
