@@ -83,7 +83,7 @@ twin="http://127.0.0.1:$twin_port"
 wrangler_start=$(now_ms)
 start_wrangler wrangler build/worker.mjs "$worker_port" "$dir_url" "$operator_token" \
   --var "CLOUDFLARE_API_URL:$twin/client/v4" --var "CLOUDFLARE_ZONE_ID:$cf_zone" --var "CLOUDFLARE_API_TOKEN:$cf_token" \
-  --var ARENA_LOG_LEVEL:info
+  --var ARENA_LOG_LEVEL:info --var ARENA_LOOPBACK_CALLOUTS:1
 base="http://127.0.0.1:$worker_port"
 echo "test-edge: wrangler dev ready after $(($(now_ms) - wrangler_start)) ms (worker $base, directory $dir_url)"
 
@@ -259,7 +259,7 @@ if [ "$story_built" != yes ]; then
   fail "story: the test binary did not build" "$(tail -n 20 "$tmp/story-build.log")"
 else
   story_start=$(now_ms)
-  if (cd e2e/story && ARENA_STORY_BASE="$base" ARENA_STORY_OPERATOR_TOKEN="$operator_token" \
+  if (cd e2e/story && ARENA_REQUIRE_CLIENTS=1 ARENA_STORY_BASE="$base" ARENA_STORY_OPERATOR_TOKEN="$operator_token" \
     ARENA_STORY_DATABASES="$story_db,$story_other_db" ARENA_STORY_CLOUDFLARE_TWIN="$twin" \
     "$tmp/story.test" -test.count=1 -test.v >"$tmp/story.log" 2>&1); then
     pass "story: $(grep -c '^    --- PASS' "$tmp/story.log") steps of e2e/story against wrangler dev in $(($(now_ms) - story_start)) ms"
@@ -286,6 +286,11 @@ if story_step ATitleIsCrownedAndChallenged && story_step PublicTitlesAnswerNotMo
   pass "titles: two volunteers, the upcoming match names the title, the coronation resolved, a challenge accepted; /api/v1/public/titles answers an ETag and 304"
 else
   fail "titles (story steps ATitleIsCrownedAndChallenged, PublicTitlesAnswerNotModified)" "$(story_failed ATitleIsCrownedAndChallenged PublicTitlesAnswerNotModified)"
+fi
+if story_step APlayerTurnsOnNotifications; then
+  pass "web push: a phone subscribed on the account page; check-in's push, sent by the cron through fetch, taken by the RFC 8030 twin (VAPID JWT checked), read by the phone and by npm http_ece"
+else
+  fail "web push (story step APlayerTurnsOnNotifications)" "$(story_failed APlayerTurnsOnNotifications)"
 fi
 # The recording's bytes are in the R2 bucket wrangler dev keeps on disk.
 read -r rec_bytes rec_sha < <(sed -n 's/.*recording [0-9]*: \([0-9]*\) bytes, sha256 \([0-9a-f]*\).*/\1 \2/p' "$tmp/story.log" 2>/dev/null | head -n 1) || true

@@ -61,6 +61,9 @@ func build(log *slog.Logger, recordings objects.R2Binding, edge func(*server.Con
 		// An isolate answers each request whole: the front holds live
 		// streams (worker/edge/js/front.mjs).
 		LivePolled: true,
+		// A test deployment's receivers listen on loopback (make
+		// test-edge); never set in production.
+		LoopbackCallouts: cloudflare.Getenv("ARENA_LOOPBACK_CALLOUTS") == "1",
 	}
 	edge(&cfg)
 	// The real stream provider when STREAM_CLIENT_ID and

@@ -34,15 +34,7 @@ func websiteSteps() []step {
 			assert.Equal(t, http.StatusNotFound, a.status)
 		}},
 		{"ASignedInPlayerSeesTheirOwnPages", func(t *testing.T, w *world) {
-			a := w.do(t, request{method: "POST", path: "/auth/mock", body: url.Values{"platformId": {player(1)}}})
-			require.Equal(t, http.StatusSeeOther, a.status, "%s", a.body)
-			var session string
-			for _, c := range (&http.Response{Header: a.header}).Cookies() {
-				if c.Name == "arena_session" {
-					session = c.Name + "=" + c.Value
-				}
-			}
-			require.NotEmpty(t, session, "the sign-in sets the session cookie")
+			session := w.signIn(t, player(1))
 			page := w.page(t, "/", session)
 			require.Equal(t, http.StatusOK, page.status)
 			assert.Contains(t, string(page.body), `action="/signout"`, "the front page, signed in")
@@ -50,4 +42,19 @@ func websiteSteps() []step {
 			assert.NotContains(t, string(anon.body), `action="/signout"`, "the anonymous front page stays anonymous")
 		}},
 	}
+}
+
+// signIn signs the player in on the story arena's site (mock sign-in)
+// and returns the session's Cookie header.
+func (w *world) signIn(t *testing.T, id string) string {
+	t.Helper()
+	a := w.do(t, request{method: "POST", path: "/auth/mock", body: url.Values{"platformId": {id}}})
+	require.Equal(t, http.StatusSeeOther, a.status, "%s", a.body)
+	for _, c := range (&http.Response{Header: a.header}).Cookies() {
+		if c.Name == "arena_session" {
+			return c.Name + "=" + c.Value
+		}
+	}
+	t.Fatal("the sign-in sets no session cookie")
+	return ""
 }

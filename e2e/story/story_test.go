@@ -22,6 +22,7 @@ func steps() []step {
 		recordingSteps(),  // steps_recordings_test.go: a recording and a segment of that match, uploaded and fetched back
 		titleSteps(),      // steps_titles_test.go: a title crowned and challenged; the public list's ETag
 		organizerSteps(),  // steps_organizer_test.go: check-in, seeds by rating, a GSL group played by clients
+		pushSteps(),       // steps_push_test.go: a phone subscribed on the account page gets check-in's push
 		publicAPISteps(),  // steps_public_test.go: API keys, rate limits (last: it spends the minute's reads)
 	)
 }

@@ -119,6 +119,8 @@ func startNative(t *testing.T) *target {
 		RateLimiter: server.NewMemoryRateLimiter(), SoleWriter: true, Tickets: &platform.Verifier{},
 		CustomHostnames: &cloudflare.CustomHostnames{BaseURL: twin.URL, APIToken: twin.Token, ZoneID: twin.ZoneID},
 		Objects:         objects.Local{Dir: filepath.Join(dir, "objects")}, ObjectRouteKey: sessionKey,
+		// The push steps' push-service twin listens on loopback.
+		LoopbackCallouts: true,
 	})
 	web.Register(srv, web.Config{SessionKey: sessionKey})
 	hs := httptest.NewServer(srv)

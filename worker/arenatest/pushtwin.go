@@ -19,6 +19,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,7 +45,8 @@ type PushService struct {
 	messages []PushMessage
 	refused  []string // why each refused push was refused
 	answers  map[string][]int
-	keys     map[string]string // device -> the applicationServerKey it subscribed with
+	keys     map[string]string      // device -> the applicationServerKey it subscribed with
+	devices  map[string]*PushDevice // by name, for ReadWithNode
 }
 
 // PushMessage is one push the service took (or was told to refuse).
@@ -54,7 +59,7 @@ type PushMessage struct {
 
 // StartPushService starts the twin.
 func StartPushService(tb testing.TB) *PushService {
-	p := &PushService{answers: map[string][]int{}, keys: map[string]string{}}
+	p := &PushService{answers: map[string][]int{}, keys: map[string]string{}, devices: map[string]*PushDevice{}}
 	p.Server = httptest.NewServer(http.HandlerFunc(p.serve))
 	tb.Cleanup(p.Close)
 	return p
@@ -207,10 +212,34 @@ func (p *PushService) NewDevice(tb testing.TB, name, serverKey string) *PushDevi
 	}
 	auth := make([]byte, 16)
 	_, _ = rand.Read(auth)
+	d := &PushDevice{Name: name, Endpoint: p.URL + "/push/" + name, Key: key, Auth: auth}
 	p.mu.Lock()
-	p.keys[name] = serverKey
+	p.keys[name], p.devices[name] = serverKey, d
 	p.mu.Unlock()
-	return &PushDevice{Name: name, Endpoint: p.URL + "/push/" + name, Key: key, Auth: auth}
+	return d
+}
+
+// Adopt makes a device of keys made elsewhere (a browser's WebCrypto):
+// its P-256 private scalar and auth secret, base64url.
+func (p *PushService) Adopt(tb testing.TB, name, privateKey, auth, serverKey string) *PushDevice {
+	tb.Helper()
+	raw, err := base64.RawURLEncoding.DecodeString(privateKey)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	key, err := ecdh.P256().NewPrivateKey(raw)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	secret, err := base64.RawURLEncoding.DecodeString(auth)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d := &PushDevice{Name: name, Endpoint: p.URL + "/push/" + name, Key: key, Auth: secret}
+	p.mu.Lock()
+	p.keys[name], p.devices[name] = serverKey, d
+	p.mu.Unlock()
+	return d
 }
 
 // Form is the subscription as the account page's script posts it.
@@ -273,4 +302,72 @@ func (d *PushDevice) Open(body []byte) ([]byte, error) {
 		return nil, errors.New("push: no last-record delimiter")
 	}
 	return plain[:len(plain)-1], nil
+}
+
+// ReadWithNode reads every push the service took with third-party code
+// (webpushcheck/: npm http_ece decrypts, Node's WebCrypto verifies the
+// VAPID JWT and its aud), as a browser and a push service would, and
+// returns the plaintexts in order. Without node or the package the check
+// is skipped, unless ARENA_REQUIRE_CLIENTS=1.
+func (p *PushService) ReadWithNode(tb testing.TB) []string {
+	tb.Helper()
+	missing := func(why string) {
+		if os.Getenv("ARENA_REQUIRE_CLIENTS") == "1" {
+			tb.Fatalf("the http_ece check is required (ARENA_REQUIRE_CLIENTS=1): %s", why)
+		}
+		tb.Skipf("the http_ece check is skipped: %s", why)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node is not installed")
+	}
+	_, here, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(here), "webpushcheck")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "http_ece")); err != nil {
+		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		npm.Dir = dir
+		if out, err := npm.CombinedOutput(); err != nil {
+			missing(fmt.Sprintf("npm ci: %v: %s", err, out))
+		}
+	}
+	type captured struct {
+		PrivateKey    string `json:"privateKey"`
+		AuthSecret    string `json:"authSecret"`
+		Body          []byte `json:"body"`
+		Authorization string `json:"authorization"`
+		Audience      string `json:"audience"`
+	}
+	enc := base64.RawURLEncoding
+	p.mu.Lock()
+	var list []captured
+	for _, m := range p.messages {
+		d := p.devices[m.Device]
+		if d == nil {
+			continue
+		}
+		list = append(list, captured{PrivateKey: enc.EncodeToString(d.Key.Bytes()), AuthSecret: enc.EncodeToString(d.Auth),
+			Body: m.Body, Authorization: m.Header.Get("Authorization"), Audience: p.URL})
+	}
+	p.mu.Unlock()
+	raw, err := json.Marshal(list)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	file := filepath.Join(tb.TempDir(), "pushes.json")
+	if err := os.WriteFile(file, raw, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "decrypt.mjs"), file)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("http_ece (npm): %v: %s%s", err, out, stderr.String())
+	}
+	var plain []string
+	if err := json.Unmarshal(out, &plain); err != nil {
+		tb.Fatalf("http_ece (npm): %v: %s", err, out)
+	}
+	return plain
 }

@@ -8,9 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -227,7 +224,7 @@ func TestPushesReachThePeopleTheyConcern(t *testing.T) {
 			}
 		}
 		require.NotEmpty(t, ours)
-		assert.Equal(t, ours, openWithNode(t, svc, w.devices), "http_ece reads what the devices read")
+		assert.Equal(t, ours, svc.ReadWithNode(t), "http_ece reads what the devices read")
 		for _, m := range svc.Messages() {
 			assert.Equal(t, 0, (len(m.Body)-86-16)%256, "the plaintext padded to a multiple of 256 bytes")
 			assert.Equal(t, "3600", m.Header.Get("TTL"))
@@ -256,63 +253,6 @@ func TestPushesReachThePeopleTheyConcern(t *testing.T) {
 		assert.Equal(t, calls, toAda(), "nothing more is sent to it")
 		assert.Contains(t, inbox(t, a, arenatest.Ada), "Overdue in Winter Cup", "news that would have been pushed")
 	})
-}
-
-// openWithNode reads the pushes the twin took with third-party code
-// (testdata/webpush: http_ece decrypts, Node's WebCrypto verifies the
-// VAPID JWT), as a browser and a push service would, and returns the
-// plaintexts in order. Without node or the package the check is skipped,
-// unless ARENA_REQUIRE_CLIENTS=1.
-func openWithNode(t *testing.T, svc *arenatest.PushService, devices map[string]*arenatest.PushDevice) []string {
-	t.Helper()
-	missing := func(why string) {
-		if os.Getenv("ARENA_REQUIRE_CLIENTS") == "1" {
-			t.Fatalf("the http_ece check is required (ARENA_REQUIRE_CLIENTS=1): %s", why)
-		}
-		t.Skipf("the http_ece check is skipped: %s", why)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node is not installed")
-	}
-	dir, err := filepath.Abs("testdata/webpush")
-	require.NoError(t, err)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "http_ece")); err != nil {
-		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		npm.Dir = dir
-		if out, err := npm.CombinedOutput(); err != nil {
-			missing(fmt.Sprintf("npm ci: %v: %s", err, out))
-		}
-	}
-	byName := map[string]*arenatest.PushDevice{}
-	for _, d := range devices {
-		byName[d.Name] = d
-	}
-	type captured struct {
-		PrivateKey    string `json:"privateKey"`
-		AuthSecret    string `json:"authSecret"`
-		Body          []byte `json:"body"`
-		Authorization string `json:"authorization"`
-		Audience      string `json:"audience"`
-	}
-	enc := base64.RawURLEncoding
-	var list []captured
-	for _, m := range svc.Messages() {
-		d := byName[m.Device]
-		list = append(list, captured{PrivateKey: enc.EncodeToString(d.Key.Bytes()), AuthSecret: enc.EncodeToString(d.Auth),
-			Body: m.Body, Authorization: m.Header.Get("Authorization"), Audience: svc.URL})
-	}
-	raw, err := json.Marshal(list)
-	require.NoError(t, err)
-	file := filepath.Join(t.TempDir(), "pushes.json")
-	require.NoError(t, os.WriteFile(file, raw, 0o600))
-	cmd := exec.Command(node, filepath.Join(dir, "decrypt.mjs"), file)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	require.NoError(t, err, "http_ece (npm): %s", out)
-	var plain []string
-	require.NoError(t, json.Unmarshal(out, &plain))
-	return plain
 }
 
 // TestPushDevices: the account page's devices, the refusals of a bad

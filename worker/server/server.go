@@ -43,6 +43,10 @@ type Config struct {
 	Logger    *slog.Logger
 	// Dev enables the /__dev routes (never on the edge).
 	Dev *DevControls
+	// LoopbackCallouts lets webhooks and push endpoints point at this
+	// machine (dev mode implies it): for test deployments whose receivers
+	// and push-service twins listen on loopback, never for production.
+	LoopbackCallouts bool
 	// RateLimiter counts public read requests; nil disables the limits.
 	RateLimiter RateLimiter
 	// SoleWriter says this process is the only writer of the directory and
@@ -165,7 +169,7 @@ func New(cfg Config) *Server {
 	s.live = newLiveFeeds()
 	s.kicks = newWebhookKicks()
 	if s.webhooks = cfg.Webhooks; s.webhooks == nil {
-		s.webhooks = NewWebhookSender(nil, cfg.Dev != nil)
+		s.webhooks = NewWebhookSender(nil, s.LoopbackWebhooks())
 	}
 	if cfg.SoleWriter {
 		s.dir.CacheHosts()

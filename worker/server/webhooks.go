@@ -103,9 +103,9 @@ func (s *httpWebhookSender) Send(ctx context.Context, url string, body []byte, h
 	return core.WebhookAnswer{Status: resp.StatusCode, Latency: time.Since(start)}, nil
 }
 
-// LoopbackWebhooks reports whether webhooks may point at this machine
-// (dev mode).
-func (s *Server) LoopbackWebhooks() bool { return s.cfg.Dev != nil }
+// LoopbackWebhooks reports whether webhooks and push endpoints may point
+// at this machine (dev mode, Config.LoopbackCallouts).
+func (s *Server) LoopbackWebhooks() bool { return s.cfg.Dev != nil || s.cfg.LoopbackCallouts }
 
 // deliverWebhooks sends the arena's due webhook deliveries.
 func (s *Server) deliverWebhooks(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
