@@ -57,6 +57,10 @@ type SettingsChange struct {
 	// CasualRecordingsPerDay is kept in the arena's database
 	// (SettingCasualRecordingsPerDay); Apply checks it.
 	CasualRecordingsPerDay Number `json:"casualRecordingsPerDay"`
+	// DiscordChange is the arena's Discord application (discord.go; kept
+	// in the arena's database, SettingDiscord): discordApplicationId,
+	// discordPublicKey, discordBotToken, discordClientSecret.
+	DiscordChange
 }
 
 // PlacementPointsDraft is a ladder points table as it is given.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 
 	"arena/core"
 	"arena/worker/arenatest"
+	"arena/worker/discord/discordtest"
 )
 
 // roundTripBudget is what each route may cost in database round trips
@@ -54,6 +56,9 @@ var roundTripBudget = map[string]int{
 	"page: player":                          2,
 	"public: push key, drawn":               2,
 	"public: push key":                      1,
+	"discord: ping":                         1,
+	"discord: /arena next, unlinked":        2,
+	"discord: /arena bracket":               2,
 	"page: home, 50 tournaments":            1,
 	"page: home, 50 tournaments, signed in": 1,
 }
@@ -156,6 +161,24 @@ func TestRoundTrips(t *testing.T) {
 	measure("page: player", page(visitor, "/players/"+p1))
 	measure("public: push key, drawn", func() { a.API(t, "GET", host+"/api/v1/push/key", "", nil, 200) })
 	measure("public: push key", func() { a.API(t, "GET", host+"/api/v1/push/key", "", nil, 200) })
+
+	twin := discordtest.Start()
+	defer twin.Close()
+	app := twin.App()
+	a.API(t, "PUT", host+"/api/v1/admin/settings", admin, map[string]any{"discordApplicationId": app.ApplicationID, "discordPublicKey": app.PublicKey}, 200)
+	interaction := func(in map[string]any) func() {
+		return func() {
+			raw, err := json.Marshal(in)
+			require.NoError(t, err)
+			sig, ts := twin.Sign(raw)
+			status, out := a.Do(t, "POST", host+"/discord/interactions", "", string(raw), "X-Signature-Ed25519", sig, "X-Signature-Timestamp", ts)
+			require.Equal(t, http.StatusOK, status, "%v", out)
+		}
+	}
+	member := core.DiscordUser{ID: "1240000000000000001", Username: "member"}
+	measure("discord: ping", interaction(twin.Ping()))
+	measure("discord: /arena next, unlinked", interaction(twin.Command(member, "next", "")))
+	measure("discord: /arena bracket", interaction(twin.Command(member, "bracket", "brawl")))
 
 	game := func(method, path, who string, body any) map[string]any {
 		return a.API(t, method, host+path, "Platform MOCK:"+who, body, 200)

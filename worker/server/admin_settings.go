@@ -31,8 +31,13 @@ func (s *Server) handleUpdateSettings(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
+	discordView, err := s.DiscordSettings(ctx, t)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": t.Deps.Points(),
-		"ratingPeriodHours": RatingPeriodHours(ctx, t.Store), "alerts": alerts})
+		"ratingPeriodHours": RatingPeriodHours(ctx, t.Store), "alerts": alerts, "discord": discordView})
 }
 
 // UpdateSettings applies an arena settings change: the points table and
@@ -42,6 +47,10 @@ func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.Set
 	change.LoopbackWebhooks = s.LoopbackWebhooks()
 	a, points, problems := change.Apply(*t.Arena)
 	if err := problems.Err(); err != nil {
+		return err
+	}
+	discordApp, err := checkDiscordChange(ctx, t, change.DiscordChange)
+	if err != nil {
 		return err
 	}
 	if err := s.updateAlertSettings(ctx, t, change); err != nil {
@@ -59,6 +68,11 @@ func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.Set
 	}
 	if change.CasualRecordingsPerDay.Set {
 		if err := t.Store.SetSetting(ctx, core.SettingCasualRecordingsPerDay, change.CasualRecordingsPerDay.N); err != nil {
+			return err
+		}
+	}
+	if discordApp != nil {
+		if err := t.Store.SetSetting(ctx, core.SettingDiscord, *discordApp); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,7 @@ import (
 	"arena/core"
 	"arena/openapi/openapitest"
 	"arena/worker/arenatest"
+	"arena/worker/discord/discordtest"
 )
 
 // TestOpenAPIConformance drives every implemented operation, successes and
@@ -134,6 +136,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	e.mustDo(t, "DELETE", "/api/v1/admin/domains/play.alpha.example", admin, nil, 204)
 	e.mustDo(t, "DELETE", "/api/v1/admin/domains/play.alpha.example", admin, nil, 404)
 	webhookFlows(t, e, admin)
+	discordFlows(t, e, admin)
 
 	e.mustDo(t, "GET", "/api/v1/tournaments", "", nil, 200)
 	e.mustDo(t, "GET", "/api/v1/tournaments/cup", "", nil, 200)
@@ -391,4 +394,33 @@ func webhookFlows(t *testing.T, e *testEnv, admin string) {
 	e.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, admin, nil, 204)
 	e.mustDo(t, "DELETE", "/api/v1/admin/webhooks/"+id, admin, nil, 404)
 	e.mustDo(t, "DELETE", "/api/v1/admin/webhooks/arena-alerts", admin, nil, 204)
+}
+
+// discordFlows drives the Discord interactions endpoint: before the
+// arena has an application, with a bad signature, a PING and a command.
+func discordFlows(t *testing.T, e *testEnv, admin string) {
+	twin := discordtest.Start()
+	t.Cleanup(twin.Close)
+	send := func(body map[string]any, bad bool, want int) map[string]any {
+		t.Helper()
+		raw, err := json.Marshal(body)
+		require.NoError(t, err)
+		sig, ts := twin.Sign(raw)
+		if bad {
+			raw = append(raw, ' ')
+		}
+		status, out := e.Do(t, "POST", "http://alpha.test/discord/interactions", "", string(raw), "Content-Type", "application/json",
+			"X-Signature-Ed25519", sig, "X-Signature-Timestamp", ts)
+		require.Equal(t, want, status, "%v", out)
+		return out
+	}
+	send(twin.Ping(), false, 409)
+	app := twin.App()
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"discordApplicationId": "12", "discordPublicKey": app.PublicKey}, 422)
+	e.mustDo(t, "PUT", "/api/v1/admin/settings", admin, map[string]any{"discordApplicationId": app.ApplicationID, "discordPublicKey": app.PublicKey,
+		"discordBotToken": app.BotToken, "discordClientSecret": app.ClientSecret}, 200)
+	send(twin.Ping(), true, 401)
+	assert.Equal(t, float64(1), send(twin.Ping(), false, 200)["type"])
+	send(twin.Command(core.DiscordUser{ID: "1240000000000000001", Username: "someone"}, "bracket", "cup"), false, 200)
+	e.Do(t, "POST", "http://alpha.test/discord/interactions", "", "not json", "X-Signature-Ed25519", "00", "X-Signature-Timestamp", "1")
 }

@@ -63,6 +63,8 @@ var statusByCode = map[string]int{
 	core.CodeCheckInClosed:        http.StatusConflict,
 	core.CodeTooManySubscriptions: http.StatusConflict,
 	core.CodeTooManyDevices:       http.StatusConflict,
+	core.CodeDiscordNotSet:        http.StatusConflict,
+	core.CodeDiscordUnavailable:   http.StatusServiceUnavailable,
 	core.CodeGameNotCurrent:       http.StatusConflict,
 	core.CodeRoundNotFound:        http.StatusNotFound,
 	core.CodeDownstreamStarted:    http.StatusConflict,

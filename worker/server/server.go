@@ -13,6 +13,7 @@ import (
 
 	"arena/core"
 	store "arena/sql"
+	"arena/worker/discord"
 )
 
 // Config is everything the server needs; the entry points build it once
@@ -43,6 +44,9 @@ type Config struct {
 	Logger    *slog.Logger
 	// Dev enables the /__dev routes (never on the edge).
 	Dev *DevControls
+	// Discord is Discord's API (discord.API at Discord when nil; a twin
+	// in tests and dev mode).
+	Discord core.DiscordAPI
 	// LoopbackCallouts lets webhooks and push endpoints point at this
 	// machine (dev mode implies it): for test deployments whose receivers
 	// and push-service twins listen on loopback, never for production.
@@ -136,6 +140,7 @@ type Server struct {
 
 	streams  core.StreamProvider
 	webhooks core.WebhookSender
+	discord  core.DiscordAPI
 }
 
 // New returns a server for cfg.
@@ -168,6 +173,9 @@ func New(cfg Config) *Server {
 	}
 	s.live = newLiveFeeds()
 	s.kicks = newWebhookKicks()
+	if s.discord = cfg.Discord; s.discord == nil {
+		s.discord = discord.API{}
+	}
 	if s.webhooks = cfg.Webhooks; s.webhooks == nil {
 		s.webhooks = NewWebhookSender(nil, s.LoopbackWebhooks())
 	}
@@ -203,6 +211,7 @@ func (s *Server) routes() {
 	s.publicRoute("GET /api/v1/events", s.handleEvents)
 	s.publicRoute("GET /api/v1/events/head", s.handleEventsHead)
 	s.publicRoute("GET /api/v1/push/key", s.handlePushKey)
+	s.mux.HandleFunc("POST /discord/interactions", s.tenant(s.handleDiscordInteraction))
 	s.publicRawRoute("GET /api/v1/matches/{id}/receipt", logTextType, nil, s.handleReceipt)
 	s.publicRawRoute("GET /log/checkpoint", logTextType, nil, s.handleCheckpoint)
 	s.publicRawRoute("GET /log/tile/{path...}", "application/octet-stream", tileCacheControl, s.handleTile)

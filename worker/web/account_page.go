@@ -62,6 +62,10 @@ func (s *Site) renderAccount(w http.ResponseWriter, r *http.Request, t *server.T
 		s.fail(w, r, t, err)
 		return
 	}
+	if p.Discord, err = accountDiscord(r, t, v.PlatformID); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
 	adjust(&p)
 	s.render(w, r, t, status, views.AccountView(p))
 }

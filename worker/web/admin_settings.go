@@ -37,6 +37,12 @@ func (s *Site) adminRenderSettings(w http.ResponseWriter, r *http.Request, t *se
 		p.Admins = append(p.Admins, views.AdminPlayerRow{PlatformID: id, Name: profiles[id].PersonaName})
 	}
 	p.Self, p.HasPublisherKey, p.Hosts = v.PlatformID, t.Arena.PublisherKey != "", t.Arena.Hosts
+	if p.Discord.InteractionsURL == "" {
+		if p.Discord, err = s.adminDiscordView(r, t); err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
+	}
 	for range adminEmptyTierRows {
 		p.Values.Tiers = append(p.Values.Tiers, views.AdminTierValues{})
 	}

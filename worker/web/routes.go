@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"arena/core"
+	"arena/worker/server"
 )
 
 // routes is the site's route table, read like the API's (server.go).
@@ -64,6 +65,9 @@ func (s *Site) routes() {
 	s.action("POST /account/push", s.pushSubscribeAction)
 	s.action("POST /account/push/remove", s.pushRemoveAction)
 	s.action("POST /account/push/kinds", s.pushKindsAction)
+	s.action("POST /discord/link", s.discordLinkAction)
+	s.action("POST /discord/unlink", s.discordUnlinkAction)
+	s.page("GET "+server.DiscordCallbackPath, s.discordCallback)
 	s.action("POST /stream-provider/link", s.linkAction)
 	s.action("POST /stream-provider/unlink", s.unlinkAction)
 	s.srv.Handle("GET "+callbackPath, http.HandlerFunc(s.streamCallback))
@@ -141,4 +145,6 @@ func (s *Site) routes() {
 	s.adminAction("POST /admin/settings", s.adminUpdateSettings)
 	s.adminAction("POST /admin/settings/admins", s.adminAddAdmin)
 	s.adminAction("POST /admin/settings/admins/{platformId}/remove", s.adminRemoveAdmin)
+	s.adminAction("POST /admin/discord", s.adminDiscord)
+	s.adminAction("POST /admin/discord/commands", s.adminDiscordCommands)
 }

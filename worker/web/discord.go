@@ -1,0 +1,188 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+
+	"arena/core"
+	"arena/core/discordbot"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// Discord on the site (docs/notifications.md "Discord"): the admin's
+// application settings and command registration, and a player linking
+// their Discord account (Discord's OAuth2 code grant, scope identify,
+// coming back to this host's /discord/callback).
+
+// adminDiscordView is the settings page's Discord section as stored.
+func (s *Site) adminDiscordView(r *http.Request, t *server.Tenant) (views.AdminDiscord, error) {
+	d, err := s.srv.DiscordSettings(r.Context(), t)
+	return views.AdminDiscord{ApplicationID: d.ApplicationID, PublicKey: d.PublicKey, BotTokenSet: d.BotTokenSet,
+		ClientSecretSet: d.ClientSecretSet, InteractionsURL: d.InteractionsURL, RedirectURL: d.RedirectURL}, err
+}
+
+// adminDiscord is POST /admin/discord: the application's settings, with
+// the API's rules (server.UpdateSettings); an empty secret keeps the
+// stored one.
+func (s *Site) adminDiscord(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	f := r.PostFormValue
+	id, key := f("discordApplicationId"), f("discordPublicKey")
+	change := core.SettingsChange{DiscordChange: core.DiscordChange{ApplicationID: &id, PublicKey: &key}}
+	if token := f("discordBotToken"); token != "" {
+		change.BotToken = &token
+	}
+	if secret := f("discordClientSecret"); secret != "" {
+		change.ClientSecret = &secret
+	}
+	err := s.srv.UpdateSettings(r.Context(), t, &change)
+	var ce *core.Error
+	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
+		d, rerr := s.adminDiscordView(r, t)
+		if rerr != nil {
+			s.fail(w, r, t, rerr)
+			return
+		}
+		d.ApplicationID, d.PublicKey, d.Errors = id, key, views.AdminFieldErrors{ce.Field: ce.Message}
+		s.adminSettingsAgain(w, r, t, v, http.StatusUnprocessableEntity, func(p *views.AdminSettings) {
+			p.Discord = d
+			p.Notice = views.AdminNotice{Error: true, Text: "Discord was not saved: see the marked field."}
+		})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/settings", "discord", "discord")
+}
+
+// adminDiscordCommands is POST /admin/discord/commands: registers the
+// /arena command with Discord (the application's bot token).
+func (s *Site) adminDiscordCommands(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	if !s.adminParseForm(w, r, t, v) {
+		return
+	}
+	app, err := server.DiscordApp(r.Context(), t)
+	if err == nil && !app.Set() {
+		err = core.Errorf(core.CodeDiscordNotSet, "Save the Discord application first.")
+	}
+	if err == nil {
+		err = s.srv.Discord().RegisterCommands(r.Context(), app, discordbot.Command())
+	}
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		s.adminSettingsAgain(w, r, t, v, server.StatusOf(ce.Code), func(p *views.AdminSettings) {
+			p.Notice = views.AdminNotice{Error: true, Text: "The command was not registered: " + ce.Message}
+		})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	adminRedirect(w, r, "/admin/settings", "discord_commands", "discord")
+}
+
+// discordRedirect is this host's callback address, as Discord's portal
+// must list it.
+func discordRedirect(r *http.Request) string { return origin(r) + server.DiscordCallbackPath }
+
+// discordLinkAction is POST /discord/link: sends the signed-in player to
+// Discord's consent page.
+func (s *Site) discordLinkAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	viewer, _, ok := s.actionStart(w, r, t, "/account")
+	if !ok {
+		return
+	}
+	app, err := server.DiscordApp(r.Context(), t)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	state, err := core.StartDiscordLink(r.Context(), t.Store, app, viewer, t.Deps)
+	if err != nil {
+		s.discordRefused(w, r, t, err)
+		return
+	}
+	http.Redirect(w, r, s.srv.Discord().AuthorizeURL(app, discordRedirect(r), state), http.StatusSeeOther)
+}
+
+// discordCallback is GET /discord/callback: Discord sends the player
+// back with the code (or an error when they cancelled).
+func (s *Site) discordCallback(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	w.Header().Set("Cache-Control", "no-store")
+	viewer := s.sessionPlayer(r, t)
+	if viewer == "" {
+		s.signInFirst(w, r, t, "/account")
+		return
+	}
+	q := r.URL.Query()
+	if q.Get("error") != "" {
+		http.Redirect(w, r, withNotice("/account", "discord_cancelled")+"#discord", http.StatusSeeOther)
+		return
+	}
+	app, err := server.DiscordApp(r.Context(), t)
+	if err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	linked, err := core.FinishDiscordLink(r.Context(), t.Store, s.srv.Discord(), app, viewer, q.Get("state"), q.Get("code"), discordRedirect(r), s.srv.Now())
+	if err != nil {
+		s.discordRefused(w, r, t, err)
+		return
+	}
+	if !linked {
+		s.renderAccount(w, r, t, http.StatusBadRequest, func(p *views.AccountPage) {
+			p.Discord.Error = "That link was not yours, or it took too long. Please try again."
+		})
+		return
+	}
+	http.Redirect(w, r, withNotice("/account", "discord_linked")+"#discord", http.StatusSeeOther)
+}
+
+// discordUnlinkAction is POST /discord/unlink.
+func (s *Site) discordUnlinkAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	viewer, _, ok := s.actionStart(w, r, t, "/account")
+	if !ok {
+		return
+	}
+	if err := t.Store.UnlinkDiscord(r.Context(), viewer); err != nil {
+		s.fail(w, r, t, err)
+		return
+	}
+	http.Redirect(w, r, withNotice("/account", "discord_unlinked")+"#discord", http.StatusSeeOther)
+}
+
+// discordRefused shows the account page with why a link did not happen.
+func (s *Site) discordRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
+	var ce *core.Error
+	if !errors.As(err, &ce) {
+		s.fail(w, r, t, err)
+		return
+	}
+	msg := "Discord could not confirm your account. Please try again in a moment."
+	if ce.Code == core.CodeDiscordNotSet {
+		msg = "This arena has no Discord application to link with yet."
+	}
+	s.renderAccount(w, r, t, server.StatusOf(ce.Code), func(p *views.AccountPage) { p.Discord.Error = msg })
+}
+
+// accountDiscord reads the account page's Discord box.
+func accountDiscord(r *http.Request, t *server.Tenant, platformID string) (views.AccountDiscord, error) {
+	var d views.AccountDiscord
+	app, err := server.DiscordApp(r.Context(), t)
+	if err != nil {
+		return d, err
+	}
+	d.Available = app.Set() && app.ClientSecret != ""
+	link, err := t.Store.DiscordLinkFor(r.Context(), platformID)
+	if err != nil || link == nil {
+		return d, err
+	}
+	d.Linked = link.Username
+	return d, nil
+}
