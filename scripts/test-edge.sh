@@ -292,6 +292,11 @@ if story_step APlayerTurnsOnNotifications; then
 else
   fail "web push (story step APlayerTurnsOnNotifications)" "$(story_failed APlayerTurnsOnNotifications)"
 fi
+if story_step TheArenasDiscordAnswersItsCommands; then
+  pass "discord: the arena's application saved; the twin's PING (signed with CIRCL's Ed25519) answered PONG, a bad signature 401, /arena bracket answered with the cup's bracket"
+else
+  fail "discord (story step TheArenasDiscordAnswersItsCommands)" "$(story_failed TheArenasDiscordAnswersItsCommands)"
+fi
 # The recording's bytes are in the R2 bucket wrangler dev keeps on disk.
 read -r rec_bytes rec_sha < <(sed -n 's/.*recording [0-9]*: \([0-9]*\) bytes, sha256 \([0-9a-f]*\).*/\1 \2/p' "$tmp/story.log" 2>/dev/null | head -n 1) || true
 in_bucket=no

@@ -29,6 +29,8 @@ import (
 	"arena/core"
 	store "arena/sql"
 	_ "arena/sql/sqlitedriver"
+	"arena/worker/discord"
+	"arena/worker/discord/discordtest"
 	"arena/worker/platform"
 	"arena/worker/server"
 	"arena/worker/streams"
@@ -45,10 +47,13 @@ func main() {
 // options are the native entry's settings: flags, defaulted from the
 // environment.
 type options struct {
-	addr           string
-	dataDir        string
-	dev            bool
-	devSet         bool
+	addr    string
+	dataDir string
+	dev     bool
+	devSet  bool
+	// devDiscord is dev mode's Discord twin (the mock guild), started
+	// with the server; nil otherwise.
+	devDiscord     *discordtest.Twin
 	directoryURL   string
 	directoryToken string
 	operatorToken  string
@@ -159,6 +164,12 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 	if err != nil {
 		return nil, nil, err
 	}
+	// Dev mode talks to a Discord twin (the mock guild) instead of
+	// Discord.
+	var discordAPI core.DiscordAPI
+	if o.devDiscord != nil {
+		discordAPI = discord.API{Base: o.devDiscord.URL}
+	}
 	srv := server.New(server.Config{
 		Directory:     dir,
 		OperatorToken: o.operatorToken,
@@ -179,6 +190,7 @@ func open(o options, log *slog.Logger, dev *server.DevControls) (*server.Server,
 		Objects:         objs,
 		// The object route's signing key is derived from the session key.
 		ObjectRouteKey: []byte(sessionKey),
+		Discord:        discordAPI,
 	})
 	if provider != nil {
 		provider.Now = srv.Now // the service clock (moved in dev mode)
@@ -224,6 +236,15 @@ func serve(ctx context.Context, o options, log *slog.Logger) error {
 	}
 	fmt.Fprintf(os.Stderr, "Arena is serving http://localhost%s (dev mode %v)\n", portOf(o.addr), o.dev)
 	fmt.Fprintf(os.Stderr, "Operator token: %s\n", filepath.Join(o.dataDir, "operator-token"))
+	if twin := o.devDiscord; twin != nil {
+		defer twin.Close()
+		twin.ServeGuild("http://localhost" + portOf(o.addr) + "/discord/interactions")
+		if err := srv.UseDevDiscord(ctx, twin.App(), twin.Member); err != nil {
+			log.Warn("the mock Discord guild is not connected", slog.String("error", err.Error()))
+		} else {
+			fmt.Fprintf(os.Stderr, "Mock Discord guild: %s\n", twin.URL)
+		}
+	}
 
 	select {
 	case err := <-errc:
@@ -277,14 +298,21 @@ func start(ctx context.Context, o options, log *slog.Logger, seed seedDemoFunc) 
 	var dev *server.DevControls
 	if o.dev {
 		dev = server.NewDevControls()
+		o.devDiscord = discordtest.Start()
 	}
 	srv, dir, err := open(o, log, dev)
 	if err != nil {
+		if o.devDiscord != nil {
+			o.devDiscord.Close()
+		}
 		return nil, nil, o, err
 	}
 	fail := func(err error) (*server.Server, *store.DB, options, error) {
 		srv.Close()
 		dir.Close()
+		if o.devDiscord != nil {
+			o.devDiscord.Close()
+		}
 		return nil, nil, o, err
 	}
 	if _, err := store.Migrate(ctx, dir, store.DirectoryMigrations); err != nil {

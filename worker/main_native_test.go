@@ -32,6 +32,9 @@ func startOnce(t *testing.T, dataDir string, seed seedDemoFunc, check func(srv *
 	}
 	defer dir.Close()
 	defer srv.Close()
+	if o.devDiscord != nil {
+		defer o.devDiscord.Close()
+	}
 	if check != nil {
 		check(srv, o)
 	}

@@ -23,6 +23,7 @@ func steps() []step {
 		titleSteps(),      // steps_titles_test.go: a title crowned and challenged; the public list's ETag
 		organizerSteps(),  // steps_organizer_test.go: check-in, seeds by rating, a GSL group played by clients
 		pushSteps(),       // steps_push_test.go: a phone subscribed on the account page gets check-in's push
+		discordSteps(),    // steps_discord_test.go: the arena's Discord application answers PING and /arena bracket
 		publicAPISteps(),  // steps_public_test.go: API keys, rate limits (last: it spends the minute's reads)
 	)
 }

@@ -44,6 +44,8 @@ type Twin struct {
 	tokens   map[string]string           // access token -> member id
 	commands json.RawMessage             // the last commands PUT
 	seq      int
+	guild    string   // the arena's interactions endpoint the guild page posts to
+	order    []string // the members' ids, in the order they were added
 }
 
 // grant is an OAuth2 code's grant.
@@ -67,6 +69,8 @@ func Start() *Twin {
 	mux.HandleFunc("POST /api/v10/oauth2/token", t.token)
 	mux.HandleFunc("GET /api/v10/users/@me", t.me)
 	mux.HandleFunc("PUT /api/v10/applications/{app}/commands", t.putCommands)
+	mux.HandleFunc("GET /{$}", t.guildPage)
+	mux.HandleFunc("POST /guild", t.guildCommand)
 	t.Server = httptest.NewServer(mux)
 	return t
 }
@@ -82,6 +86,9 @@ func (t *Twin) Member(id, username string) core.DiscordUser {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	u := core.DiscordUser{ID: id, Username: username, GlobalName: strings.ToUpper(username[:1]) + username[1:]}
+	if _, known := t.members[id]; !known {
+		t.order = append(t.order, id)
+	}
 	t.members[id], t.current = u, id
 	return u
 }

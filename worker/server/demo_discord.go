@@ -1,0 +1,43 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"arena/core"
+)
+
+// demoDiscordMembers is how many demo players are members of the mock
+// guild; demoDiscordLinked of them start linked (the others link from
+// their account page, through the twin's consent page).
+const (
+	demoDiscordMembers = 4
+	demoDiscordLinked  = 2
+)
+
+// UseDevDiscord points the demo arena at a Discord twin (dev mode): its
+// application saved as the arena's, the first demo players made members
+// of the mock guild with member, and the first of them linked. Run at
+// every dev start: the twin's key pair is new each time.
+func (s *Server) UseDevDiscord(ctx context.Context, app core.DiscordApp, member func(id, username string) core.DiscordUser) error {
+	t, release, err := s.TenantBySlug(ctx, "demo")
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := t.Store.SetSetting(ctx, core.SettingDiscord, app); err != nil {
+		return err
+	}
+	for i, p := range demoPlayers[:demoDiscordMembers] {
+		first, _, _ := strings.Cut(p.name, " ")
+		u := member(fmt.Sprintf("13000000000000000%02d", i+1), strings.ToLower(first))
+		if i >= demoDiscordLinked {
+			continue
+		}
+		if err := t.Store.LinkDiscord(ctx, core.DiscordLink{PlatformID: p.id, DiscordUserID: u.ID, Username: u.Shown(), LinkedAt: s.now()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
