@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -325,48 +324,12 @@ func DeliverPushes(ctx context.Context, s PushStore, sealer PushSealer, sender W
 	if err != nil || key == nil {
 		return 0, err // no key, no device: nothing was queued
 	}
-	bctx, cancel := context.WithTimeout(ctx, WebhookSendBudget)
-	defer cancel()
-	sent := 0
-	stalled := map[string]bool{}
-	tried := map[int64]bool{}
-	for bctx.Err() == nil {
-		due, err := s.DuePushes(bctx, now, pushSendBatch)
-		if err != nil || len(due) == 0 {
-			return sent, err
-		}
-		byService := map[string][]PushDelivery{}
-		var services []string
-		for _, d := range due {
-			svc := pushService(d.Endpoint)
-			if stalled[svc] || tried[d.ID] {
-				continue
-			}
-			tried[d.ID] = true
-			if byService[svc] == nil {
-				services = append(services, svc)
-			}
-			byService[svc] = append(byService[svc], d)
-		}
-		if len(services) == 0 {
-			return sent, nil
-		}
-		var mu sync.Mutex
-		n, err := sendEach(bctx, services, func(svc string) (int, error) {
-			ok, quiet, err := pushTo(bctx, s, sealer, sender, *key, byService[svc], now)
-			if quiet {
-				mu.Lock()
-				stalled[svc] = true
-				mu.Unlock()
-			}
-			return ok, err
+	return sendByReceiver(ctx,
+		func(ctx context.Context) ([]PushDelivery, error) { return s.DuePushes(ctx, now, pushSendBatch) },
+		func(d PushDelivery) (string, int64) { return pushService(d.Endpoint), d.ID },
+		func(ctx context.Context, due []PushDelivery) (int, bool, error) {
+			return pushTo(ctx, s, sealer, sender, *key, due, now)
 		})
-		sent += n
-		if err != nil {
-			return sent, err
-		}
-	}
-	return sent, nil
 }
 
 // pushTo sends one push service's due pushes in order; quiet reports

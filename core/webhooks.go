@@ -323,37 +323,57 @@ func WebhookBody(a *Arena, ev Event, msg eventMessage, owner string) (string, er
 // within WebhookSendBudget, and an owner whose receiver does not answer
 // waits for the next run without holding another's.
 func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender WebhookSender, now time.Time) (int, error) {
+	return sendByReceiver(ctx,
+		func(ctx context.Context) ([]WebhookDelivery, error) {
+			return ws.DueDeliveries(ctx, now, webhookSendBatch)
+		},
+		func(d WebhookDelivery) (string, int64) { return d.Owner, d.ID },
+		func(ctx context.Context, due []WebhookDelivery) (int, bool, error) {
+			return deliverOwnerWebhooks(ctx, ws, as, sender, due, now)
+		})
+}
+
+// sendByReceiver is the scheduled sending of queued calls (alert
+// webhooks by owner, pushes by push service): within WebhookSendBudget it
+// reads what is due, groups it by receiver (of, which also gives each
+// call's id: one attempt a run), and sends each receiver's group in order
+// with send, WebhookSenders receivers at once. A receiver that gave no
+// answer (send's quiet) is skipped for the rest of the run, holding no
+// other. It returns how many calls went out.
+func sendByReceiver[D any](ctx context.Context, due func(context.Context) ([]D, error), of func(D) (receiver string, id int64),
+	send func(ctx context.Context, due []D) (sent int, quiet bool, err error)) (int, error) {
 	bctx, cancel := context.WithTimeout(ctx, WebhookSendBudget)
 	defer cancel()
 	sent := 0
 	stalled := map[string]bool{}
 	tried := map[int64]bool{} // one attempt a run
 	for bctx.Err() == nil {
-		due, err := ws.DueDeliveries(bctx, now, webhookSendBatch)
-		if err != nil || len(due) == 0 {
+		batch, err := due(bctx)
+		if err != nil || len(batch) == 0 {
 			return sent, err
 		}
-		byOwner := map[string][]WebhookDelivery{}
-		var owners []string
-		for _, d := range due {
-			if stalled[d.Owner] || tried[d.ID] {
+		byReceiver := map[string][]D{}
+		var receivers []string
+		for _, d := range batch {
+			r, id := of(d)
+			if stalled[r] || tried[id] {
 				continue
 			}
-			tried[d.ID] = true
-			if byOwner[d.Owner] == nil {
-				owners = append(owners, d.Owner)
+			tried[id] = true
+			if byReceiver[r] == nil {
+				receivers = append(receivers, r)
 			}
-			byOwner[d.Owner] = append(byOwner[d.Owner], d)
+			byReceiver[r] = append(byReceiver[r], d)
 		}
-		if len(owners) == 0 {
-			return sent, nil // every due delivery is a stalled receiver's
+		if len(receivers) == 0 {
+			return sent, nil // every due call is a stalled receiver's
 		}
 		var mu sync.Mutex
-		n, err := sendEach(bctx, owners, func(owner string) (int, error) {
-			ok, quiet, err := deliverOwnerWebhooks(bctx, ws, as, sender, byOwner[owner], now)
+		n, err := sendEach(bctx, receivers, func(r string) (int, error) {
+			ok, quiet, err := send(bctx, byReceiver[r])
 			if quiet {
 				mu.Lock()
-				stalled[owner] = true
+				stalled[r] = true
 				mu.Unlock()
 			}
 			return ok, err

@@ -456,19 +456,13 @@ func (b bot) standings(ctx context.Context, named string) (Response, error) {
 	const top = 8
 	for _, g := range v.Groups {
 		lines = append(lines, "Group "+g.Name+":")
-		for i, s := range g.Standings {
-			if i == top {
-				break
-			}
-			lines = append(lines, fmt.Sprintf("%d. %s: %d W %d L, %d pts", s.Rank, v.Players.Named(s.PlayerID).PersonaName, s.Wins, s.Losses, s.Points))
+		for _, s := range g.Standings[:min(top, len(g.Standings))] {
+			lines = append(lines, standingLine(v, s.Rank, s.PlayerID, s.Wins, s.Losses, s.Points))
 		}
 	}
 	if v.Swiss != nil {
-		for i, s := range v.Swiss.Standings {
-			if i == top {
-				break
-			}
-			lines = append(lines, fmt.Sprintf("%d. %s: %d W %d L, %d pts", s.Rank, v.Players.Named(s.PlayerID).PersonaName, s.Wins, s.Losses, s.Points))
+		for _, s := range v.Swiss.Standings[:min(top, len(v.Swiss.Standings))] {
+			lines = append(lines, standingLine(v, s.Rank, s.PlayerID, s.Wins, s.Losses, s.Points))
 		}
 	}
 	if len(v.Podium) > 0 {
@@ -479,6 +473,11 @@ func (b bot) standings(ctx context.Context, named string) (Response, error) {
 	}
 	lines = append(lines, fmt.Sprintf("%s/tournaments/%s", b.origin, v.Slug))
 	return say(strings.Join(lines, "\n"), false), nil
+}
+
+// standingLine is one line of a table: "1. Ada: 3 W 0 L, 9 pts".
+func standingLine(v *tournamentview.Tournament, rank int, id string, wins, losses, points int) string {
+	return fmt.Sprintf("%d. %s: %d W %d L, %d pts", rank, v.Players.Named(id).PersonaName, wins, losses, points)
 }
 
 // autocomplete offers the public tournaments whose name or slug holds
