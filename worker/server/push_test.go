@@ -306,3 +306,44 @@ func TestPushDevices(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, c.Post(t, "/account/push/remove", url.Values{"endpoint": {d.Endpoint}}).Status)
 	assert.NotContains(t, c.Get(t, "/account").Body, "Shared phone")
 }
+
+// TestOverdueMatchesArePushedToTheAdmins: a match whose window closes
+// with nothing reported is pushed to the arena's admins (needs_you), once
+// each, and to nobody else; the admin who turned needs_you off is not.
+func TestOverdueMatchesArePushedToTheAdmins(t *testing.T) {
+	a := arenatest.New(t, arenatest.Options{})
+	svc := arenatest.StartPushService(t)
+	key := a.API(t, "GET", "/api/v1/push/key", "", nil, 200)["publicKey"].(string)
+	players := arenatest.CupPlayers(4)
+	a.OpenCup(t, arenatest.Cup{Slug: "late-cup", MaxPlayers: 4, Players: players})
+	a.SetStatus(t, "late-cup", "registration_closed", "playoffs")
+	a.Tick(t)
+	second := arenatest.Charles
+	w := &pushWatch{svc: svc, devices: map[string]*arenatest.PushDevice{}, about: "Cup late-cup"}
+	for i, id := range append(slices.Clone(players), arenatest.Ada, second) {
+		d := svc.NewDevice(t, fmt.Sprintf("device-%d", i), key)
+		require.Equal(t, http.StatusSeeOther, a.SignedIn(t, id).Post(t, "/account/push", d.Form("Phone")).Status)
+		w.devices[id] = d
+	}
+	// Charles is made an admin, then turns needs_you off.
+	require.Equal(t, http.StatusSeeOther, a.SignedIn(t, arenatest.Ada).Post(t, "/admin/settings/admins", url.Values{"adminPlatformId": {second}}).Status)
+	require.Equal(t, http.StatusSeeOther, a.SignedIn(t, second).Post(t, "/account/push/kinds", url.Values{"kind": {"check_in"}}).Status)
+	a.Advance(t, 24*time.Hour)
+	a.Tick(t)
+	got := w.next(t)
+	var overdue []pushed
+	for _, p := range got {
+		if strings.HasPrefix(p.payload.Body, "Overdue in Cup late-cup") || strings.HasPrefix(p.payload.Body, "Window closing in Cup late-cup") {
+			overdue = append(overdue, p)
+		}
+	}
+	require.NotEmpty(t, overdue, "%v", got)
+	for _, p := range overdue {
+		assert.Equal(t, arenatest.Ada, p.to, "to the admin who takes them: %s", p.payload.Body)
+		assert.Equal(t, core.PushNeedsYou, p.payload.Kind)
+		assert.True(t, strings.HasPrefix(p.payload.URL, "/admin/matches/"), p.payload.URL)
+	}
+	assert.Len(t, overdue, 2, "one for each of the two semifinals")
+	a.Tick(t)
+	assert.Empty(t, w.next(t), "once")
+}
