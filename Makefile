@@ -34,7 +34,7 @@ test-clients: clients
 # server, the C# and TypeScript clients for client/interop).
 RACE_PKGS := ./core/ ./worker/edge/ ./worker/platform/ ./client/
 RACE_SPLIT := ./worker/server/ ./worker/web/
-RACE_TESTS := Concurrent|Race|Parallel|Live|Stall|Pool|Webhook|Kick|Hanging|Timers|Close|Crash|Cap|RateLimits|Health|Refresh|AdminTokens|BulkRegistrations|CheckInOpenAlert|OpenAPIConformance|SeedDemoPartWay|Subscriptions|EventLog
+RACE_TESTS := Concurrent|Race|Parallel|Live|Stall|Pool|Webhook|Kick|Hanging|Timers|Close|Crash|Cap|RateLimits|Health|Refresh|AdminTokens|BulkRegistrations|CheckInOpenAlert|OpenAPIConformance|SeedDemoPartWay|Subscriptions|EventLog|Push
 REQUIRE := ARENA_REQUIRE_LIBSQL=1 ARENA_REQUIRE_BROWSER=1 ARENA_REQUIRE_S3=1 ARENA_REQUIRE_CLIENTS=1
 test-go:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-go-plain test-go-race
