@@ -91,6 +91,9 @@ func conformingExamples() []example {
 		{"live cursor ahead", "GET", "/api/v1/matches/7/live", 422, nil, `{"error":"invalid_field","field":"Last-Event-ID"}`},
 		{"live too many streams", "GET", "/api/v1/tournaments/autumn-cup/live", 429, nil, `{"error":"too_many_streams"}`},
 		{"live rate limited", "GET", "/api/v1/live", 429, http.Header{"Retry-After": {"12"}, "Ratelimit-Limit": {"60"}, "Ratelimit-Remaining": {"0"}, "Ratelimit-Reset": {"12"}}, `{"error":"rate_limited"}`},
+		{"push key", "GET", "/api/v1/push/key", 200, publicHeaders(), `{"publicKey":"BPz2Ivr3rLM8tQqzxa9bMzYQeq3s86IxC5jE0pd0Z2Y-k6NzO6Gvf3GhNj6G2LxSqKq4sVvXwq1K3fY5Fv1Ac3c"}`},
+		{"discord ping", "POST", "/discord/interactions", 200, nil, `{"type":1}`},
+		{"discord bad signature", "POST", "/discord/interactions", 401, nil, `{"error":"unauthorized"}`},
 		{"events head", "GET", "/api/v1/events/head", 200, publicHeaders(), `{"seq":2,"hash":"cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc","at":"2026-10-11T18:30:00.000Z","signature":"c2lnbmF0dXJl"}`},
 		{"match", "GET", "/api/v1/matches/7", 200, publicHeaders(), `{"id":7,"stage":"playoff","round":"Semifinals","bracketSlot":"SF1","status":"confirmed","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-11T20:00:00Z","player1":$P1,"player2":$P2,"winner":$P1,"score":{"p1":2,"p2":1},"resultSource":"game_client","bestOf":3,"seriesScore":{"p1":2,"p2":1},"games":[{"game":1,"status":"confirmed","winner":$P1,"resultSource":"game_client","score":{"p1":3,"p2":1},"decidedAt":"2026-10-11T18:31:00Z"},{"game":2,"status":"confirmed","winner":$P2,"resultSource":"game_client","score":null,"decidedAt":"2026-10-11T18:52:00Z"},{"game":3,"status":"confirmed","winner":$P1,"resultSource":"player_report","score":null,"decidedAt":"2026-10-11T19:20:00Z"}],"tournament":{"slug":"autumn-cup","name":"Autumn Cup"}}`},
 		{"title match", "GET", "/api/v1/matches/9", 200, publicHeaders(), `{"id":9,"stage":"title","round":"Coronation","bracketSlot":null,"status":"live","opensAt":"2026-10-11T18:00:00Z","closesAt":"2026-10-13T18:00:00Z","player1":$P1,"player2":$P2,"winner":null,"score":null,"resultSource":null,"bestOf":1,"seriesScore":{"p1":0,"p2":0},"games":[{"game":1,"status":"live","winner":null,"resultSource":null,"score":null,"decidedAt":null}],"tournament":null}`},
@@ -108,7 +111,7 @@ func conformingExamples() []example {
 		{"create arena provisioning failed", "POST", "/api/v1/operator/arenas", 502, nil, `{"error":"provisioning_failed"}`},
 		{"list arenas", "GET", "/api/v1/operator/arenas", 200, nil, `{"arenas":[$ARENA]}`},
 
-		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5},"ratingPeriodHours":24,"alerts":{"webhookUrl":null,"webhookSecret":null,"webhookDisabled":false,"upcomingAlertMinutes":30,"staleMatchMinutes":20}}`},
+		{"settings", "PUT", "/api/v1/admin/settings", 200, nil, `{"arena":$ADMINARENA,"placementPoints":{"tiers":[{"through":1,"points":100},{"through":2,"points":70}],"played":5},"ratingPeriodHours":24,"alerts":{"webhookUrl":null,"webhookSecret":null,"webhookDisabled":false,"upcomingAlertMinutes":30,"staleMatchMinutes":20},"discord":{"applicationId":"","publicKey":"","botTokenSet":false,"clientSecretSet":false,"interactionsUrl":"http://localhost/discord/interactions","redirectUrl":"http://localhost/discord/callback"}}`},
 		{"season", "POST", "/api/v1/admin/seasons", 201, nil, seasonJSON},
 		{"seasons", "GET", "/api/v1/admin/seasons", 200, nil, `{"seasons":[` + seasonJSON + `]}`},
 		{"edit season", "PATCH", "/api/v1/admin/seasons/2026-autumn", 200, nil, seasonJSON},
