@@ -100,7 +100,8 @@ func TestNotificationsThroughTheServiceWorker(t *testing.T) {
 	var dev struct{ PrivateKey, Auth, ServerKey string }
 	require.NoError(t, json.Unmarshal([]byte(eval[string](t, ctx, `localStorage.getItem("arenaPushDevice") || "{}"`)), &dev))
 	require.NotEmpty(t, dev.PrivateKey, "the page subscribed")
-	device := svc.Adopt(t, "chromium", dev.PrivateKey, dev.Auth, dev.ServerKey)
+	device, err := svc.Adopt("chromium", dev.PrivateKey, dev.Auth, dev.ServerKey)
+	require.NoError(t, err)
 
 	a.OpenCup(t, arenatest.Cup{Slug: "sw-cup", MaxPlayers: 2, Players: []string{arenatest.Blaise, arenatest.Charles},
 		Fields: map[string]any{"checkInMinutes": 180}})

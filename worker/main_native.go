@@ -35,6 +35,7 @@ import (
 	"arena/worker/server"
 	"arena/worker/streams"
 	"arena/worker/web"
+	"arena/worker/webpush/webpushtest"
 )
 
 func main() {
@@ -51,9 +52,11 @@ type options struct {
 	dataDir string
 	dev     bool
 	devSet  bool
-	// devDiscord is dev mode's Discord twin (the mock guild), started
-	// with the server; nil otherwise.
+	// devDiscord and devPush are dev mode's twins of Discord (the mock
+	// guild) and of a Web Push service (the demo phones), started with
+	// the server; nil otherwise.
 	devDiscord     *discordtest.Twin
+	devPush        *webpushtest.Service
 	directoryURL   string
 	directoryToken string
 	operatorToken  string
@@ -236,6 +239,19 @@ func serve(ctx context.Context, o options, log *slog.Logger) error {
 	}
 	fmt.Fprintf(os.Stderr, "Arena is serving http://localhost%s (dev mode %v)\n", portOf(o.addr), o.dev)
 	fmt.Fprintf(os.Stderr, "Operator token: %s\n", filepath.Join(o.dataDir, "operator-token"))
+	if phones := o.devPush; phones != nil {
+		defer phones.Close()
+		err := srv.UseDevPush(ctx, func(player, serverKey string) core.PushSubscriptionInput {
+			d := phones.NewDevice(player+"'s phone", serverKey)
+			f := d.Form("")
+			return core.PushSubscriptionInput{Endpoint: f.Get("endpoint"), P256dh: f.Get("p256dh"), Auth: f.Get("auth")}
+		})
+		if err != nil {
+			log.Warn("the demo phones are not subscribed", slog.String("error", err.Error()))
+		} else {
+			fmt.Fprintf(os.Stderr, "Demo phones (Web Push): %s\n", phones.URL)
+		}
+	}
 	if twin := o.devDiscord; twin != nil {
 		defer twin.Close()
 		twin.ServeGuild("http://localhost" + portOf(o.addr) + "/discord/interactions")
@@ -298,21 +314,17 @@ func start(ctx context.Context, o options, log *slog.Logger, seed seedDemoFunc) 
 	var dev *server.DevControls
 	if o.dev {
 		dev = server.NewDevControls()
-		o.devDiscord = discordtest.Start()
+		o.devDiscord, o.devPush = discordtest.Start(), webpushtest.Start()
 	}
 	srv, dir, err := open(o, log, dev)
 	if err != nil {
-		if o.devDiscord != nil {
-			o.devDiscord.Close()
-		}
+		closeTwins(o)
 		return nil, nil, o, err
 	}
 	fail := func(err error) (*server.Server, *store.DB, options, error) {
 		srv.Close()
 		dir.Close()
-		if o.devDiscord != nil {
-			o.devDiscord.Close()
-		}
+		closeTwins(o)
 		return nil, nil, o, err
 	}
 	if _, err := store.Migrate(ctx, dir, store.DirectoryMigrations); err != nil {
@@ -338,6 +350,16 @@ func start(ctx context.Context, o options, log *slog.Logger, seed seedDemoFunc) 
 			slog.String("admin_token_file", demoMarker))
 	}
 	return srv, dir, o, nil
+}
+
+// closeTwins stops dev mode's twins.
+func closeTwins(o options) {
+	if o.devDiscord != nil {
+		o.devDiscord.Close()
+	}
+	if o.devPush != nil {
+		o.devPush.Close()
+	}
 }
 
 // writeFileAtomic writes data to path through a temporary file renamed

@@ -32,9 +32,7 @@ func startOnce(t *testing.T, dataDir string, seed seedDemoFunc, check func(srv *
 	}
 	defer dir.Close()
 	defer srv.Close()
-	if o.devDiscord != nil {
-		defer o.devDiscord.Close()
-	}
+	defer closeTwins(o)
 	if check != nil {
 		check(srv, o)
 	}

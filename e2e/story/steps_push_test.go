@@ -27,7 +27,7 @@ func pushSteps() []step {
 		{"APlayerTurnsOnNotifications", func(t *testing.T, w *world) {
 			svc := arenatest.StartPushService(t)
 			key := w.read(t, "/api/v1/push/key")["publicKey"].(string)
-			phone := svc.NewDevice(t, "story-phone", key)
+			phone := svc.NewDevice("story-phone", key)
 			session := w.signIn(t, player(2))
 			a := w.do(t, request{method: "POST", path: "/account/push", body: phone.Form("Chrome on Android"), cookie: session})
 			require.Equal(t, http.StatusSeeOther, a.status, "%s", a.body)
@@ -64,7 +64,7 @@ func pushSteps() []step {
 			assert.Equal(t, "/tournaments/"+slug, got[0].URL)
 			assert.Contains(t, got[0].Body, "Check-in is open for Push Night")
 			assert.Equal(t, "The Story Arena", got[0].Title)
-			third := svc.ReadWithNode(t)
+			third := arenatest.ReadPushesWithNode(t, svc)
 			require.NotEmpty(t, third)
 			var all []string
 			for _, m := range svc.Messages() {

@@ -1,315 +1,38 @@
 package arenatest
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/ecdh"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/hkdf"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"math/big"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
+
+	"arena/worker/webpush/webpushtest"
 )
 
-// PushService is a push service twin (RFC 8030): it takes a push as a
-// POST to a device's endpoint (/push/<device>) and answers 201 Created
-// with the message's Location, after checking what a push service
-// checks: a TTL header, an aes128gcm body (RFC 8188, RFC 8291) of at most
-// 4,096 bytes, and a VAPID Authorization (RFC 8292) whose ES256 JWT
-// verifies with its k, names this service's origin as aud, expires within
-// 24 hours and has a mailto: or https: sub, with k the key the device
-// subscribed with. A device may be given statuses to answer instead
-// (410 for gone, 500, 429). It keeps every push it took.
-type PushService struct {
-	*httptest.Server
-	mu       sync.Mutex
-	messages []PushMessage
-	refused  []string // why each refused push was refused
-	answers  map[string][]int
-	keys     map[string]string      // device -> the applicationServerKey it subscribed with
-	devices  map[string]*PushDevice // by name, for ReadWithNode
-}
+// The Web Push service twin (webpushtest), started for a test.
+type (
+	PushService = webpushtest.Service
+	PushDevice  = webpushtest.Device
+)
 
-// PushMessage is one push the service took (or was told to refuse).
-type PushMessage struct {
-	Device string
-	Status int
-	Body   []byte
-	Header http.Header
-}
-
-// StartPushService starts the twin.
+// StartPushService starts the twin for the test.
 func StartPushService(tb testing.TB) *PushService {
-	p := &PushService{answers: map[string][]int{}, keys: map[string]string{}, devices: map[string]*PushDevice{}}
-	p.Server = httptest.NewServer(http.HandlerFunc(p.serve))
+	p := webpushtest.Start()
 	tb.Cleanup(p.Close)
 	return p
 }
 
-func (p *PushService) serve(w http.ResponseWriter, r *http.Request) {
-	device, ok := strings.CutPrefix(r.URL.Path, "/push/")
-	if !ok || r.Method != http.MethodPost {
-		http.NotFound(w, r)
-		return
-	}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	status, why := p.check(device, r, body)
-	if status == http.StatusCreated && len(p.answers[device]) > 0 {
-		status, p.answers[device] = p.answers[device][0], p.answers[device][1:]
-	}
-	if why != "" {
-		p.refused = append(p.refused, why)
-	}
-	p.messages = append(p.messages, PushMessage{Device: device, Status: status, Body: body, Header: r.Header.Clone()})
-	if status == http.StatusCreated {
-		w.Header().Set("Location", fmt.Sprintf("%s/messages/%d", p.URL, len(p.messages)))
-	}
-	w.WriteHeader(status)
-}
-
-// check is what the service checks of a push: its status (201 when it
-// is taken) and why it is not.
-func (p *PushService) check(device string, r *http.Request, body []byte) (int, string) {
-	if _, err := strconv.Atoi(r.Header.Get("TTL")); err != nil {
-		return http.StatusBadRequest, "no TTL header"
-	}
-	if r.Header.Get("Content-Encoding") != "aes128gcm" {
-		return http.StatusBadRequest, "Content-Encoding is not aes128gcm"
-	}
-	if len(body) > 4096 {
-		return http.StatusRequestEntityTooLarge, "a body over 4096 bytes"
-	}
-	k, err := p.vapid(r.Header.Get("Authorization"))
-	if err != nil {
-		return http.StatusUnauthorized, err.Error()
-	}
-	if want, ok := p.keys[device]; ok && want != k {
-		return http.StatusForbidden, "k is not the key the device subscribed with"
-	}
-	return http.StatusCreated, ""
-}
-
-// vapid checks an Authorization header ("vapid t=<JWT>, k=<key>") and
-// returns k.
-func (p *PushService) vapid(auth string) (string, error) {
-	params, ok := strings.CutPrefix(auth, "vapid ")
-	if !ok {
-		return "", errors.New("not a vapid Authorization")
-	}
-	var token, k string
-	for _, part := range strings.Split(params, ",") {
-		name, value, _ := strings.Cut(strings.TrimSpace(part), "=")
-		switch name {
-		case "t":
-			token = value
-		case "k":
-			k = value
-		}
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(k)
-	if err != nil || len(raw) != 65 {
-		return "", errors.New("k is not an uncompressed P-256 point")
-	}
-	x, y := elliptic.Unmarshal(elliptic.P256(), raw) //nolint:staticcheck // the point as RFC 8292 sends it
-	if x == nil {
-		return "", errors.New("k is not on P-256")
-	}
-	parts := strings.Split(token, ".")
-	if len(parts) != 3 {
-		return "", errors.New("t is not a JWT")
-	}
-	var head struct{ Alg string }
-	if b, err := base64.RawURLEncoding.DecodeString(parts[0]); err != nil || json.Unmarshal(b, &head) != nil || head.Alg != "ES256" {
-		return "", errors.New("the JWT is not ES256")
-	}
-	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
-	if err != nil || len(sig) != 64 {
-		return "", errors.New("the JWT's signature is not 64 bytes")
-	}
-	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
-	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}
-	if !ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
-		return "", errors.New("the JWT does not verify with k")
-	}
-	var claims struct {
-		Aud string `json:"aud"`
-		Exp int64  `json:"exp"`
-		Sub string `json:"sub"`
-	}
-	if b, err := base64.RawURLEncoding.DecodeString(parts[1]); err != nil || json.Unmarshal(b, &claims) != nil {
-		return "", errors.New("the JWT's claims are not JSON")
-	}
-	if claims.Aud != p.URL {
-		return "", fmt.Errorf("aud %q is not the push service's origin", claims.Aud)
-	}
-	if exp := time.Unix(claims.Exp, 0); !exp.After(time.Now()) || exp.After(time.Now().Add(24*time.Hour)) {
-		return "", errors.New("exp is not within 24 hours")
-	}
-	if !strings.HasPrefix(claims.Sub, "mailto:") && !strings.HasPrefix(claims.Sub, "https:") {
-		return "", fmt.Errorf("sub %q is neither mailto: nor https:", claims.Sub)
-	}
-	return k, nil
-}
-
-// Answer queues statuses for the device's next pushes.
-func (p *PushService) Answer(device string, statuses ...int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.answers[device] = append(p.answers[device], statuses...)
-}
-
-// Messages returns every push the service was sent, in order.
-func (p *PushService) Messages() []PushMessage {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]PushMessage(nil), p.messages...)
-}
-
-// Refused returns why pushes were refused (none for a well-made push).
-func (p *PushService) Refused() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.refused...)
-}
-
-// PushDevice is a browser's side of a push subscription: its endpoint
-// at the twin, its P-256 key pair and its authentication secret.
-type PushDevice struct {
-	Name     string
-	Endpoint string
-	Key      *ecdh.PrivateKey
-	Auth     []byte
-}
-
-// NewDevice makes a device subscribing with the arena's VAPID public key
-// (the twin refuses pushes signed with any other).
-func (p *PushService) NewDevice(tb testing.TB, name, serverKey string) *PushDevice {
-	tb.Helper()
-	key, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	auth := make([]byte, 16)
-	_, _ = rand.Read(auth)
-	d := &PushDevice{Name: name, Endpoint: p.URL + "/push/" + name, Key: key, Auth: auth}
-	p.mu.Lock()
-	p.keys[name], p.devices[name] = serverKey, d
-	p.mu.Unlock()
-	return d
-}
-
-// Adopt makes a device of keys made elsewhere (a browser's WebCrypto):
-// its P-256 private scalar and auth secret, base64url.
-func (p *PushService) Adopt(tb testing.TB, name, privateKey, auth, serverKey string) *PushDevice {
-	tb.Helper()
-	raw, err := base64.RawURLEncoding.DecodeString(privateKey)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	key, err := ecdh.P256().NewPrivateKey(raw)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	secret, err := base64.RawURLEncoding.DecodeString(auth)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	d := &PushDevice{Name: name, Endpoint: p.URL + "/push/" + name, Key: key, Auth: secret}
-	p.mu.Lock()
-	p.keys[name], p.devices[name] = serverKey, d
-	p.mu.Unlock()
-	return d
-}
-
-// Form is the subscription as the account page's script posts it.
-func (d *PushDevice) Form(label string) url.Values {
-	enc := base64.RawURLEncoding
-	return url.Values{"endpoint": {d.Endpoint}, "p256dh": {enc.EncodeToString(d.Key.PublicKey().Bytes())},
-		"auth": {enc.EncodeToString(d.Auth)}, "device": {label}}
-}
-
-// Open decrypts a push for the device (RFC 8291 with RFC 8188's
-// aes128gcm, one record), as its browser does.
-func (d *PushDevice) Open(body []byte) ([]byte, error) {
-	if len(body) < 21 {
-		return nil, errors.New("push: shorter than its header")
-	}
-	salt, rs, idlen := body[:16], binary.BigEndian.Uint32(body[16:20]), int(body[20])
-	if idlen != 65 || len(body) < 21+idlen+16 {
-		return nil, errors.New("push: the key id is not a P-256 point")
-	}
-	senderPub, err := ecdh.P256().NewPublicKey(body[21 : 21+idlen])
-	if err != nil {
-		return nil, err
-	}
-	record := body[21+idlen:]
-	if uint32(len(record)) > rs {
-		return nil, errors.New("push: more than one record")
-	}
-	shared, err := d.Key.ECDH(senderPub)
-	if err != nil {
-		return nil, err
-	}
-	info := append(append([]byte("WebPush: info\x00"), d.Key.PublicKey().Bytes()...), senderPub.Bytes()...)
-	ikm, err := hkdf.Key(sha256.New, shared, d.Auth, string(info), 32)
-	if err != nil {
-		return nil, err
-	}
-	cek, err := hkdf.Key(sha256.New, ikm, salt, "Content-Encoding: aes128gcm\x00", 16)
-	if err != nil {
-		return nil, err
-	}
-	nonce, err := hkdf.Key(sha256.New, ikm, salt, "Content-Encoding: nonce\x00", 12)
-	if err != nil {
-		return nil, err
-	}
-	block, err := aes.NewCipher(cek)
-	if err != nil {
-		return nil, err
-	}
-	gcm, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, err
-	}
-	plain, err := gcm.Open(nil, nonce, record, nil)
-	if err != nil {
-		return nil, err
-	}
-	// The text, the last record's delimiter (2), then zero padding.
-	plain = []byte(strings.TrimRight(string(plain), "\x00"))
-	if len(plain) == 0 || plain[len(plain)-1] != 2 {
-		return nil, errors.New("push: no last-record delimiter")
-	}
-	return plain[:len(plain)-1], nil
-}
-
-// ReadWithNode reads every push the service took with third-party code
+// ReadPushesWithNode reads every push the twin took with third-party code
 // (webpushcheck/: npm http_ece decrypts, Node's WebCrypto verifies the
 // VAPID JWT and its aud), as a browser and a push service would, and
 // returns the plaintexts in order. Without node or the package the check
 // is skipped, unless ARENA_REQUIRE_CLIENTS=1.
-func (p *PushService) ReadWithNode(tb testing.TB) []string {
+func ReadPushesWithNode(tb testing.TB, p *webpushtest.Service) []string {
 	tb.Helper()
 	missing := func(why string) {
 		if os.Getenv("ARENA_REQUIRE_CLIENTS") == "1" {
@@ -338,17 +61,16 @@ func (p *PushService) ReadWithNode(tb testing.TB) []string {
 		Audience      string `json:"audience"`
 	}
 	enc := base64.RawURLEncoding
-	p.mu.Lock()
+	devices := p.Devices()
 	var list []captured
-	for _, m := range p.messages {
-		d := p.devices[m.Device]
+	for _, m := range p.Messages() {
+		d := devices[m.Device]
 		if d == nil {
 			continue
 		}
 		list = append(list, captured{PrivateKey: enc.EncodeToString(d.Key.Bytes()), AuthSecret: enc.EncodeToString(d.Auth),
 			Body: m.Body, Authorization: m.Header.Get("Authorization"), Audience: p.URL})
 	}
-	p.mu.Unlock()
 	raw, err := json.Marshal(list)
 	if err != nil {
 		tb.Fatal(err)

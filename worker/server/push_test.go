@@ -104,7 +104,7 @@ func TestPushesReachThePeopleTheyConcern(t *testing.T) {
 	a.Tick(t) // the demo's own news goes out before any device exists
 	w := &pushWatch{svc: svc, devices: map[string]*arenatest.PushDevice{}, about: "Cup push-cup"}
 	for i, id := range append(slices.Clone(players), arenatest.Ada, arenatest.Blaise) {
-		d := svc.NewDevice(t, fmt.Sprintf("device-%d", i), key)
+		d := svc.NewDevice(fmt.Sprintf("device-%d", i), key)
 		page := a.SignedIn(t, id).Post(t, "/account/push", d.Form("Phone"))
 		require.Equal(t, http.StatusSeeOther, page.Status, page.Body)
 		w.devices[id] = d
@@ -224,7 +224,7 @@ func TestPushesReachThePeopleTheyConcern(t *testing.T) {
 			}
 		}
 		require.NotEmpty(t, ours)
-		assert.Equal(t, ours, svc.ReadWithNode(t), "http_ece reads what the devices read")
+		assert.Equal(t, ours, arenatest.ReadPushesWithNode(t, svc), "http_ece reads what the devices read")
 		for _, m := range svc.Messages() {
 			assert.Equal(t, 0, (len(m.Body)-86-16)%256, "the plaintext padded to a multiple of 256 bytes")
 			assert.Equal(t, "3600", m.Header.Get("TTL"))
@@ -262,7 +262,7 @@ func TestPushDevices(t *testing.T) {
 	svc := arenatest.StartPushService(t)
 	key := a.API(t, "GET", "/api/v1/push/key", "", nil, 200)["publicKey"].(string)
 	b := a.SignedIn(t, arenatest.Blaise)
-	d := svc.NewDevice(t, "phone", key)
+	d := svc.NewDevice("phone", key)
 	for name, bad := range map[string]url.Values{
 		"endpoint": {"endpoint": {"https://10.0.0.1/push/x"}},
 		"p256dh":   {"p256dh": {"AAAA"}},
@@ -284,10 +284,10 @@ func TestPushDevices(t *testing.T) {
 	account := b.Get(t, "/account").Body
 	assert.Equal(t, 1, strings.Count(account, "Chrome on Android"))
 	for i := 1; i < core.MaxPushSubscriptions; i++ {
-		more := svc.NewDevice(t, fmt.Sprintf("more-%d", i), key)
+		more := svc.NewDevice(fmt.Sprintf("more-%d", i), key)
 		require.Equal(t, http.StatusSeeOther, b.Post(t, "/account/push", more.Form("Tablet")).Status)
 	}
-	extra := svc.NewDevice(t, "extra", key)
+	extra := svc.NewDevice("extra", key)
 	page = b.Post(t, "/account/push", extra.Form("One too many"))
 	assert.Equal(t, http.StatusConflict, page.Status)
 	assert.Contains(t, page.Body, "at most 10 devices")
@@ -321,7 +321,7 @@ func TestOverdueMatchesArePushedToTheAdmins(t *testing.T) {
 	second := arenatest.Charles
 	w := &pushWatch{svc: svc, devices: map[string]*arenatest.PushDevice{}, about: "Cup late-cup"}
 	for i, id := range append(slices.Clone(players), arenatest.Ada, second) {
-		d := svc.NewDevice(t, fmt.Sprintf("device-%d", i), key)
+		d := svc.NewDevice(fmt.Sprintf("device-%d", i), key)
 		require.Equal(t, http.StatusSeeOther, a.SignedIn(t, id).Post(t, "/account/push", d.Form("Phone")).Status)
 		w.devices[id] = d
 	}

@@ -41,3 +41,45 @@ func (s *Server) UseDevDiscord(ctx context.Context, app core.DiscordApp, member 
 	}
 	return nil
 }
+
+// demoPhones is how many demo players have a demo phone (dev mode), and
+// demoPhoneLabel names their devices.
+const (
+	demoPhones     = 2
+	demoPhoneLabel = "Demo phone"
+)
+
+// UseDevPush subscribes a demo phone for each of the first demo players
+// (dev mode): device makes one at a push service twin for a player, with
+// the arena's VAPID key. The demo phones of an earlier start (their twin
+// gone) are removed first.
+func (s *Server) UseDevPush(ctx context.Context, device func(player, serverKey string) core.PushSubscriptionInput) error {
+	t, release, err := s.TenantBySlug(ctx, "demo")
+	if err != nil {
+		return err
+	}
+	defer release()
+	key, err := core.ArenaPushKey(ctx, t.Store, t.Deps.Random, t.Deps.Now)
+	if err != nil {
+		return err
+	}
+	for _, p := range demoPlayers[:demoPhones] {
+		old, err := t.Store.PushSubscriptions(ctx, p.id)
+		if err != nil {
+			return err
+		}
+		for _, d := range old {
+			if d.Device == demoPhoneLabel {
+				if err := t.Store.RemovePushSubscription(ctx, p.id, d.ID, ""); err != nil {
+					return err
+				}
+			}
+		}
+		in := device(p.name, key.PublicKey)
+		in.Device = demoPhoneLabel
+		if err := core.SubscribePush(ctx, t.Store, p.id, in, true, s.now()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
