@@ -25,6 +25,11 @@ func pushSteps() []step {
 	const slug = "push-night"
 	return []step{
 		{"APlayerTurnsOnNotifications", func(t *testing.T, w *world) {
+			sw := w.page(t, "/sw.js", "")
+			require.Equal(t, http.StatusOK, sw.status)
+			assert.Equal(t, "text/javascript; charset=utf-8", sw.header.Get("Content-Type"))
+			assert.Equal(t, "no-cache", sw.header.Get("Cache-Control"), "a new service worker reaches every device at once")
+			assert.Contains(t, string(sw.body), `addEventListener("push"`)
 			svc := arenatest.StartPushService(t)
 			key := w.read(t, "/api/v1/push/key")["publicKey"].(string)
 			phone := svc.NewDevice("story-phone", key)
