@@ -174,6 +174,9 @@ type DiscordAPI interface {
 	User(ctx context.Context, app DiscordApp, code, redirectURI string) (DiscordUser, error)
 	// RegisterCommands replaces the application's global commands.
 	RegisterCommands(ctx context.Context, app DiscordApp, commands any) error
+	// EditOriginal finishes a deferred interaction: its message, through
+	// the interaction's token (valid 15 minutes; no bot token needed).
+	EditOriginal(ctx context.Context, app DiscordApp, token string, message any) error
 }
 
 // StartDiscordLink begins linking the player's Discord account: the

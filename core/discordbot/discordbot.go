@@ -1,10 +1,11 @@
 // Package discordbot answers the arena's Discord interactions (Discord's
 // documented wire format, HTTP interactions: no gateway): PING, the
 // slash commands /arena next, /arena checkin, /arena bracket and /arena
-// standings, and the tournament option's autocomplete. Every answer is
-// made from the arena's own reads within the request, well inside
-// Discord's 3 seconds, so none is deferred. Names a player typed are
-// never turned into mentions (allowed_mentions is empty).
+// standings, and the tournament option's autocomplete. An answer is made
+// from the arena's own reads within the request, well inside Discord's 3
+// seconds; one that takes longer (a slow database) is deferred and
+// finished after the answer (worker/server/discord.go). Names a player
+// typed are never turned into mentions (allowed_mentions is empty).
 package discordbot
 
 import (
@@ -26,6 +27,7 @@ const (
 
 	CallbackPong         = 1
 	CallbackMessage      = 4 // CHANNEL_MESSAGE_WITH_SOURCE
+	CallbackDeferred     = 5 // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
 	CallbackAutocomplete = 8 // APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
 )
 
@@ -165,6 +167,24 @@ func Answer(ctx context.Context, st Store, a *core.Arena, in *Interaction, now t
 		return b.standings(ctx, optionValue(sub.Options, "tournament"))
 	}
 	return say("Unknown command: try /arena next.", true), nil
+}
+
+// Deferred is the answer to a command that is finished later: "thinking"
+// where its answer will show (privately for next and checkin).
+func Deferred(in *Interaction) Response {
+	m := &Message{}
+	if in.Data != nil && len(in.Data.Options) > 0 {
+		if sub := in.Data.Options[0].Name; sub == "next" || sub == "checkin" {
+			m.Flags = FlagEphemeral
+		}
+	}
+	return Response{Type: CallbackDeferred, Data: m}
+}
+
+// Failed is what a deferred command is finished with when it could not
+// be answered.
+func Failed() Response {
+	return say("Arena could not answer just now. Please try again in a moment.", true)
 }
 
 // bot is one command's context.

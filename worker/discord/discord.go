@@ -98,6 +98,22 @@ func (a API) RegisterCommands(ctx context.Context, app core.DiscordApp, commands
 	return a.do(req, nil)
 }
 
+// EditOriginal implements core.DiscordAPI: PATCH the interaction's
+// original message through its webhook.
+func (a API) EditOriginal(ctx context.Context, app core.DiscordApp, token string, message any) error {
+	body, err := json.Marshal(message)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, a.base()+"/api/v10/webhooks/"+url.PathEscape(app.ApplicationID)+
+		"/"+url.PathEscape(token)+"/messages/@original", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return a.do(req, nil)
+}
+
 // do sends req and decodes a 2xx answer into out; anything else is
 // CodeDiscordUnavailable with Discord's message.
 func (a API) do(req *http.Request, out any) error {

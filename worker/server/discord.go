@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"time"
 
 	"arena/core"
 	"arena/core/discordbot"
@@ -13,6 +14,31 @@ import (
 // Discord (docs/notifications.md "Discord"): the arena's application
 // answers its slash commands at POST /discord/interactions, the arena's
 // own host; its settings are kept in the arena's database.
+
+// DiscordDeferAfter is how long an interaction's answer may take before
+// it is deferred (Discord waits 3 s for the first answer).
+const DiscordDeferAfter = 2500 * time.Millisecond
+
+// finishDiscordLater answers a deferred command after the answer: the
+// arena's database opened again, the command answered afresh (a
+// check-in cut off half-way is idempotent), and the message PATCHed
+// through the interaction's token.
+func (s *Server) finishDiscordLater(ctx context.Context, a core.Arena, app core.DiscordApp, in discordbot.Interaction, now time.Time) {
+	s.afterAnswer(ctx, func(ctx context.Context) {
+		answer := discordbot.Failed()
+		if st, release, err := s.arenaDB(ctx, &a); err == nil {
+			if got, err := discordbot.Answer(ctx, st, &a, &in, now); err == nil {
+				answer = got
+			} else {
+				s.log.Warn("discord: a deferred command failed", "arena", a.Slug, "error", err)
+			}
+			release()
+		}
+		if err := s.discord.EditOriginal(ctx, app, in.Token, answer.Data); err != nil {
+			s.log.Warn("discord: finishing a deferred command", "arena", a.Slug, "error", err)
+		}
+	})
+}
 
 // maxInteractionBytes bounds an interaction's body (Discord's are a few
 // kilobytes).
@@ -100,7 +126,20 @@ func (s *Server) handleDiscordInteraction(w http.ResponseWriter, r *http.Request
 		writeError(w, r, core.FieldError(core.CodeInvalidField, "application_id"))
 		return
 	}
-	answer, err := discordbot.Answer(ctx, t.Store, t.Arena, &in, t.Deps.Now)
+	wait := s.cfg.DiscordDeferAfter
+	if wait <= 0 {
+		wait = DiscordDeferAfter
+	}
+	actx, cancel := context.WithTimeout(ctx, wait)
+	answer, err := discordbot.Answer(actx, t.Store, t.Arena, &in, t.Deps.Now)
+	cancel()
+	if err != nil && in.Type == discordbot.TypeCommand && actx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		// Too slow for Discord's 3 s: defer it and finish it after the
+		// answer, on the request's own I/O.
+		s.finishDiscordLater(ctx, *t.Arena, app, in, t.Deps.Now)
+		writeJSON(w, http.StatusOK, discordbot.Deferred(&in))
+		return
+	}
 	if err != nil {
 		writeError(w, r, err)
 		return

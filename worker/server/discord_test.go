@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -210,4 +211,42 @@ func TestDiscordInteractions(t *testing.T) {
 		r := interact(t, a, twin, twin.Command(blaise, "next", ""))
 		assert.Contains(t, r.Data.Content, "Link your Discord account")
 	})
+}
+
+// TestDiscordDeferredCommands: a command whose answer takes longer than
+// the arena allows (here: any time at all) is deferred, privately for
+// next and checkin, and finished after the answer with the message an
+// inline answer would have given, through the interaction's token.
+func TestDiscordDeferredCommands(t *testing.T) {
+	twin := discordtest.Start()
+	t.Cleanup(twin.Close)
+	a := arenatest.New(t, arenatest.Options{Config: func(c *server.Config) {
+		c.Discord = discord.API{Base: twin.URL}
+		c.DiscordDeferAfter = time.Nanosecond
+	}})
+	app := twin.App()
+	a.Admin(t, "PUT", "/api/v1/admin/settings", map[string]any{"discordApplicationId": app.ApplicationID, "discordPublicKey": app.PublicKey}, 200)
+	assert.Equal(t, discordbot.CallbackPong, interact(t, a, twin, twin.Ping()).Type, "a PING reads nothing: never deferred")
+
+	finished := func(in map[string]any) discordbot.Message {
+		t.Helper()
+		var m discordbot.Message
+		require.Eventually(t, func() bool { return twin.Edited(in["token"].(string)) != nil }, 10*time.Second, 10*time.Millisecond)
+		require.NoError(t, json.Unmarshal(twin.Edited(in["token"].(string)), &m))
+		return m
+	}
+	member := core.DiscordUser{ID: "1240000000000000007", Username: "member"}
+	bracket := twin.Command(member, "bracket", "winter-cup")
+	r := interact(t, a, twin, bracket)
+	assert.Equal(t, discordbot.CallbackDeferred, r.Type)
+	assert.Zero(t, r.Data.Flags, "the channel will see it")
+	m := finished(bracket)
+	assert.Contains(t, m.Content, "**Winter Cup**")
+	assert.Contains(t, m.Content, "http://localhost/tournaments/winter-cup")
+
+	next := twin.Command(member, "next", "")
+	r = interact(t, a, twin, next)
+	assert.Equal(t, discordbot.CallbackDeferred, r.Type)
+	assert.Equal(t, discordbot.FlagEphemeral, r.Data.Flags, "only the member will see it")
+	assert.Contains(t, finished(next).Content, "Link your Discord account")
 }

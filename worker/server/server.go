@@ -45,8 +45,11 @@ type Config struct {
 	// Dev enables the /__dev routes (never on the edge).
 	Dev *DevControls
 	// Discord is Discord's API (discord.API at Discord when nil; a twin
-	// in tests and dev mode).
-	Discord core.DiscordAPI
+	// in tests and dev mode). DiscordDeferAfter is how long an
+	// interaction's answer may take before it is deferred
+	// (DiscordDeferAfter when zero; tests shorten it).
+	Discord           core.DiscordAPI
+	DiscordDeferAfter time.Duration
 	// LoopbackCallouts lets webhooks and push endpoints point at this
 	// machine (dev mode implies it): for test deployments whose receivers
 	// and push-service twins listen on loopback, never for production.

@@ -44,8 +44,9 @@ type Twin struct {
 	tokens   map[string]string           // access token -> member id
 	commands json.RawMessage             // the last commands PUT
 	seq      int
-	guild    string   // the arena's interactions endpoint the guild page posts to
-	order    []string // the members' ids, in the order they were added
+	guild    string                     // the arena's interactions endpoint the guild page posts to
+	edits    map[string]json.RawMessage // a deferred interaction's message, by its token
+	order    []string                   // the members' ids, in the order they were added
 }
 
 // grant is an OAuth2 code's grant.
@@ -63,12 +64,14 @@ func Start() *Twin {
 		ApplicationID: "1180000000000000001", PublicKey: hex.EncodeToString(pub),
 		ClientSecret: "twin-client-secret", BotToken: "twin.bot.token", key: priv,
 		members: map[string]core.DiscordUser{}, codes: map[string]grant{}, tokens: map[string]string{},
+		edits: map[string]json.RawMessage{},
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /oauth2/authorize", t.authorize)
 	mux.HandleFunc("POST /api/v10/oauth2/token", t.token)
 	mux.HandleFunc("GET /api/v10/users/@me", t.me)
 	mux.HandleFunc("PUT /api/v10/applications/{app}/commands", t.putCommands)
+	mux.HandleFunc("PATCH /api/v10/webhooks/{app}/{token}/messages/@original", t.editOriginal)
 	mux.HandleFunc("GET /{$}", t.guildPage)
 	mux.HandleFunc("POST /guild", t.guildCommand)
 	t.Server = httptest.NewServer(mux)
@@ -202,6 +205,29 @@ func (t *Twin) putCommands(w http.ResponseWriter, r *http.Request) {
 	t.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(cmds)
+}
+
+// editOriginal is a deferred interaction finished: its message, PATCHed
+// through the interaction's token.
+func (t *Twin) editOriginal(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if r.PathValue("app") != t.ApplicationID || !json.Valid(body) {
+		problem(w, http.StatusBadRequest, "Invalid Form Body")
+		return
+	}
+	t.mu.Lock()
+	t.edits[r.PathValue("token")] = body
+	t.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}
+
+// Edited returns the message a deferred interaction was finished with,
+// nil before.
+func (t *Twin) Edited(token string) json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.edits[token]
 }
 
 // Interaction is one interaction's answer as Discord got it.
