@@ -361,6 +361,37 @@ func (b bot) find(ctx context.Context, named string) (*tournamentview.Tournament
 // stands (the bracket's current round, or the group or Swiss matches
 // still to play), for everyone in the channel.
 func (b bot) bracket(ctx context.Context, named string) (Response, error) {
+	return b.about(ctx, named, func(v *tournamentview.Tournament) []string {
+		var lines []string
+		if v.Bracket != nil {
+			col := currentColumn(v.Bracket)
+			lines = append(lines, col.Label+":")
+			for _, box := range col.Boxes {
+				lines = append(lines, "- "+b.matchLine(v, box.Match))
+			}
+		} else if open := undecided(v); len(open) > 0 {
+			lines = append(lines, "Matches to play:")
+			for i, m := range open {
+				if i == 8 {
+					lines = append(lines, fmt.Sprintf("- and %d more", len(open)-i))
+					break
+				}
+				lines = append(lines, "- "+b.matchLine(v, m))
+			}
+		} else if v.Status == core.StatusRegistrationOpen || v.Status == core.StatusRegistrationClosed {
+			lines = append(lines, fmt.Sprintf("%d registered; it starts %s.", len(v.Registrations), stamp(v.StartsAt)))
+		}
+		if len(v.Podium) > 0 {
+			lines = append(lines, podiumLine(v))
+		}
+		return lines
+	})
+}
+
+// about answers a public command about the tournament named: its name
+// and status, the lines lines makes, and its page, for the channel (or,
+// privately, that there is no such tournament).
+func (b bot) about(ctx context.Context, named string, lines func(v *tournamentview.Tournament) []string) (Response, error) {
 	v, err := b.find(ctx, named)
 	if core.ErrorCode(err) == core.CodeTournamentNotFound {
 		return say(fmt.Sprintf("There is no tournament %q in %s.", named, b.a.Name), true), nil
@@ -368,30 +399,9 @@ func (b bot) bracket(ctx context.Context, named string) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	lines := []string{fmt.Sprintf("**%s**: %s.", v.Name, core.TournamentStatusLabel(v.Status))}
-	if v.Bracket != nil {
-		col := currentColumn(v.Bracket)
-		lines = append(lines, col.Label+":")
-		for _, box := range col.Boxes {
-			lines = append(lines, "- "+b.matchLine(v, box.Match))
-		}
-	} else if open := undecided(v); len(open) > 0 {
-		lines = append(lines, "Matches to play:")
-		for i, m := range open {
-			if i == 8 {
-				lines = append(lines, fmt.Sprintf("- and %d more", len(open)-i))
-				break
-			}
-			lines = append(lines, "- "+b.matchLine(v, m))
-		}
-	} else if v.Status == core.StatusRegistrationOpen || v.Status == core.StatusRegistrationClosed {
-		lines = append(lines, fmt.Sprintf("%d registered; it starts %s.", len(v.Registrations), stamp(v.StartsAt)))
-	}
-	if len(v.Podium) > 0 {
-		lines = append(lines, podiumLine(v))
-	}
-	lines = append(lines, fmt.Sprintf("%s/tournaments/%s", b.origin, v.Slug))
-	return say(strings.Join(lines, "\n"), false), nil
+	out := []string{fmt.Sprintf("**%s**: %s.", v.Name, core.TournamentStatusLabel(v.Status))}
+	out = append(append(out, lines(v)...), fmt.Sprintf("%s/tournaments/%s", b.origin, v.Slug))
+	return say(strings.Join(out, "\n"), false), nil
 }
 
 // undecided are a group or Swiss stage's matches still to decide, in the
@@ -465,34 +475,28 @@ func podiumLine(v *tournamentview.Tournament) string {
 // standings answers /arena standings: the group tables or the Swiss
 // standings (the top of each), or the podium.
 func (b bot) standings(ctx context.Context, named string) (Response, error) {
-	v, err := b.find(ctx, named)
-	if core.ErrorCode(err) == core.CodeTournamentNotFound {
-		return say(fmt.Sprintf("There is no tournament %q in %s.", named, b.a.Name), true), nil
-	}
-	if err != nil {
-		return Response{}, err
-	}
-	lines := []string{fmt.Sprintf("**%s**: %s.", v.Name, core.TournamentStatusLabel(v.Status))}
-	const top = 8
-	for _, g := range v.Groups {
-		lines = append(lines, "Group "+g.Name+":")
-		for _, s := range g.Standings[:min(top, len(g.Standings))] {
-			lines = append(lines, standingLine(v, s.Rank, s.PlayerID, s.Wins, s.Losses, s.Points))
+	return b.about(ctx, named, func(v *tournamentview.Tournament) []string {
+		var lines []string
+		const top = 8
+		for _, g := range v.Groups {
+			lines = append(lines, "Group "+g.Name+":")
+			for _, s := range g.Standings[:min(top, len(g.Standings))] {
+				lines = append(lines, standingLine(v, s.Rank, s.PlayerID, s.Wins, s.Losses, s.Points))
+			}
 		}
-	}
-	if v.Swiss != nil {
-		for _, s := range v.Swiss.Standings[:min(top, len(v.Swiss.Standings))] {
-			lines = append(lines, standingLine(v, s.Rank, s.PlayerID, s.Wins, s.Losses, s.Points))
+		if v.Swiss != nil {
+			for _, s := range v.Swiss.Standings[:min(top, len(v.Swiss.Standings))] {
+				lines = append(lines, standingLine(v, s.Rank, s.PlayerID, s.Wins, s.Losses, s.Points))
+			}
 		}
-	}
-	if len(v.Podium) > 0 {
-		lines = append(lines, podiumLine(v))
-	}
-	if len(lines) == 1 {
-		lines = append(lines, "No standings yet: an elimination bracket ranks its players at the end.")
-	}
-	lines = append(lines, fmt.Sprintf("%s/tournaments/%s", b.origin, v.Slug))
-	return say(strings.Join(lines, "\n"), false), nil
+		if len(v.Podium) > 0 {
+			lines = append(lines, podiumLine(v))
+		}
+		if len(lines) == 0 {
+			lines = append(lines, "No standings yet: an elimination bracket ranks its players at the end.")
+		}
+		return lines
+	})
 }
 
 // standingLine is one line of a table: "1. Ada: 3 W 0 L, 9 pts".
