@@ -210,5 +210,9 @@ func FinishDiscordLink(ctx context.Context, s DiscordLinkStore, api DiscordAPI, 
 	if !discordSnowflake().MatchString(u.ID) {
 		return false, Errorf(CodeDiscordUnavailable, "Discord gave no account id")
 	}
-	return true, s.LinkDiscord(ctx, DiscordLink{PlatformID: platformID, DiscordUserID: u.ID, Username: u.Shown(), LinkedAt: now})
+	name := strings.TrimSpace(DisplayText(u.Shown()))
+	if name == "" {
+		name = u.ID
+	}
+	return true, s.LinkDiscord(ctx, DiscordLink{PlatformID: platformID, DiscordUserID: u.ID, Username: name, LinkedAt: now})
 }

@@ -229,7 +229,7 @@ func SubscribePush(ctx context.Context, s PushStore, platformID string, in PushS
 	if auth, err := decodeBase64URL(in.Auth); err != nil || len(auth) != 16 {
 		return &Error{Code: CodeInvalidField, Field: "auth", Message: "The device's secret is not 16 bytes."}
 	}
-	device := strings.TrimSpace(in.Device)
+	device := strings.TrimSpace(DisplayText(in.Device))
 	if device == "" {
 		device = "This device"
 	}

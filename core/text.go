@@ -14,6 +14,19 @@ func ValidDisplayText(s string) bool {
 	return utf8.ValidString(s) && strings.IndexFunc(s, hiddenControl) < 0
 }
 
+// DisplayText is s made displayable: invalid bytes replaced and the
+// characters ValidDisplayText refuses dropped (for a text Arena is given
+// rather than one a person types into a form: a device's label, a name
+// another service gives).
+func DisplayText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if hiddenControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
 func hiddenControl(r rune) bool {
 	return unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }

@@ -53,3 +53,15 @@ func TestNamesRefuseHiddenControls(t *testing.T) {
 		t.Errorf("checkName accepted U+202E: %v", p)
 	}
 }
+
+func TestDisplayText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Chrome\u202e on\u0000 Android": "Chrome on Android",
+		"a\xffb":                        "a\uFFFDb",
+		"x\u2066y\u0007":                "xy",
+	} {
+		if got := DisplayText(in); got != want || !ValidDisplayText(got) {
+			t.Errorf("DisplayText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
