@@ -315,10 +315,10 @@ func pushTargets(a *Arena, ev Event, msg eventMessage) ([]PushTarget, error) {
 // DeliverPushes sends the due pushes (the scheduled job): each is sealed,
 // claimed and sent through sender, then marked sent, retried (no answer,
 // 429, 5xx) until PushMaxAttempts or PushTTL, given up (any other 4xx),
-// or its device forgotten (404, 410). The push services are sent to at
-// once, WebhookSenders at a time, within WebhookSendBudget; one that does
-// not answer waits for the next run without holding another's. It
-// returns how many it sent.
+// or its device forgotten (404, 410). Each device's pushes go out in
+// order, WebhookSenders devices at once, within WebhookSendBudget; a push
+// service that does not answer waits for the next run without holding
+// another's. It returns how many it sent.
 func DeliverPushes(ctx context.Context, s PushStore, sealer PushSealer, sender WebhookSender, now time.Time) (int, error) {
 	key, err := s.PushKey(ctx)
 	if err != nil || key == nil {
@@ -326,14 +326,14 @@ func DeliverPushes(ctx context.Context, s PushStore, sealer PushSealer, sender W
 	}
 	return sendByReceiver(ctx,
 		func(ctx context.Context) ([]PushDelivery, error) { return s.DuePushes(ctx, now, pushSendBatch) },
-		func(d PushDelivery) (string, int64) { return pushService(d.Endpoint), d.ID },
+		func(d PushDelivery) (string, string, int64) { return d.Endpoint, pushService(d.Endpoint), d.ID },
 		func(ctx context.Context, due []PushDelivery) (int, bool, error) {
 			return pushTo(ctx, s, sealer, sender, *key, due, now)
 		})
 }
 
-// pushTo sends one push service's due pushes in order; quiet reports
-// that it gave no answer (the rest waits for the next run).
+// pushTo sends one device's due pushes in order; quiet reports that its
+// push service gave no answer (the rest waits for the next run).
 func pushTo(ctx context.Context, s PushStore, sealer PushSealer, sender WebhookSender, key PushKey, due []PushDelivery, now time.Time) (sent int, quiet bool, err error) {
 	record := context.WithoutCancel(ctx)
 	for _, d := range due {

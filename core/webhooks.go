@@ -327,24 +327,26 @@ func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender
 		func(ctx context.Context) ([]WebhookDelivery, error) {
 			return ws.DueDeliveries(ctx, now, webhookSendBatch)
 		},
-		func(d WebhookDelivery) (string, int64) { return d.Owner, d.ID },
+		func(d WebhookDelivery) (string, string, int64) { return d.Owner, d.Owner, d.ID },
 		func(ctx context.Context, due []WebhookDelivery) (int, bool, error) {
 			return deliverOwnerWebhooks(ctx, ws, as, sender, due, now)
 		})
 }
 
 // sendByReceiver is the scheduled sending of queued calls (alert
-// webhooks by owner, pushes by push service): within WebhookSendBudget it
-// reads what is due, groups it by receiver (of, which also gives each
-// call's id: one attempt a run), and sends each receiver's group in order
-// with send, WebhookSenders receivers at once. A receiver that gave no
-// answer (send's quiet) is skipped for the rest of the run, holding no
-// other. It returns how many calls went out.
-func sendByReceiver[D any](ctx context.Context, due func(context.Context) ([]D, error), of func(D) (receiver string, id int64),
+// webhooks by owner, pushes by device): within WebhookSendBudget it reads
+// what is due and groups it (of gives each call's group, the host that
+// answers it and its id: one attempt a run), then sends each group in
+// order with send, WebhookSenders groups at once. A host that gave no
+// answer (send's quiet) is skipped for the rest of the run: its other
+// groups wait for the next run, holding no other host's. It returns how
+// many calls went out.
+func sendByReceiver[D any](ctx context.Context, due func(context.Context) ([]D, error), of func(D) (group, host string, id int64),
 	send func(ctx context.Context, due []D) (sent int, quiet bool, err error)) (int, error) {
 	bctx, cancel := context.WithTimeout(ctx, WebhookSendBudget)
 	defer cancel()
 	sent := 0
+	var mu sync.Mutex // guards stalled while groups are sent
 	stalled := map[string]bool{}
 	tried := map[int64]bool{} // one attempt a run
 	for bctx.Err() == nil {
@@ -352,28 +354,35 @@ func sendByReceiver[D any](ctx context.Context, due func(context.Context) ([]D, 
 		if err != nil || len(batch) == 0 {
 			return sent, err
 		}
-		byReceiver := map[string][]D{}
-		var receivers []string
+		byGroup := map[string][]D{}
+		hostOf := map[string]string{}
+		var groups []string
 		for _, d := range batch {
-			r, id := of(d)
-			if stalled[r] || tried[id] {
+			g, host, id := of(d)
+			if stalled[host] || tried[id] {
 				continue
 			}
 			tried[id] = true
-			if byReceiver[r] == nil {
-				receivers = append(receivers, r)
+			if byGroup[g] == nil {
+				groups = append(groups, g)
+				hostOf[g] = host
 			}
-			byReceiver[r] = append(byReceiver[r], d)
+			byGroup[g] = append(byGroup[g], d)
 		}
-		if len(receivers) == 0 {
-			return sent, nil // every due call is a stalled receiver's
+		if len(groups) == 0 {
+			return sent, nil // every due call is a stalled host's
 		}
-		var mu sync.Mutex
-		n, err := sendEach(bctx, receivers, func(r string) (int, error) {
-			ok, quiet, err := send(bctx, byReceiver[r])
+		n, err := sendEach(bctx, groups, func(g string) (int, error) {
+			mu.Lock()
+			skip := stalled[hostOf[g]]
+			mu.Unlock()
+			if skip {
+				return 0, nil // its host went quiet meanwhile: the next run
+			}
+			ok, quiet, err := send(bctx, byGroup[g])
 			if quiet {
 				mu.Lock()
-				stalled[r] = true
+				stalled[hostOf[g]] = true
 				mu.Unlock()
 			}
 			return ok, err

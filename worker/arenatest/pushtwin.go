@@ -23,7 +23,10 @@ type (
 // StartPushService starts the twin for the test.
 func StartPushService(tb testing.TB) *PushService {
 	p := webpushtest.Start()
-	tb.Cleanup(p.Close)
+	tb.Cleanup(func() {
+		p.Release()
+		p.Close()
+	})
 	return p
 }
 

@@ -347,3 +347,38 @@ func TestOverdueMatchesArePushedToTheAdmins(t *testing.T) {
 	a.Tick(t)
 	assert.Empty(t, w.next(t), "once")
 }
+
+// TestAHangingPushServiceHoldsNoOther: a push service that does not
+// answer costs the run one timeout, while the other service's devices
+// get their pushes in that same run; the held pushes go out once it
+// answers again, after their backoff.
+func TestAHangingPushServiceHoldsNoOther(t *testing.T) {
+	a := arenatest.New(t, arenatest.Options{})
+	key := a.API(t, "GET", "/api/v1/push/key", "", nil, 200)["publicKey"].(string)
+	slow, fast := arenatest.StartPushService(t), arenatest.StartPushService(t)
+	players := arenatest.CupPlayers(4)
+	a.OpenCup(t, arenatest.Cup{Slug: "hang-cup", MaxPlayers: 4, Players: players, Fields: map[string]any{"checkInMinutes": 180}})
+	for i, id := range players {
+		svc := fast
+		if i < 2 {
+			svc = slow
+		}
+		d := svc.NewDevice(fmt.Sprintf("device-%d", i), key)
+		require.Equal(t, http.StatusSeeOther, a.SignedIn(t, id).Post(t, "/account/push", d.Form("Phone")).Status)
+	}
+	slow.Hang()
+	a.Tick(t)
+	assert.Len(t, fast.Messages(), 2, "the answering service's devices got theirs in the same run")
+	assert.Empty(t, slow.Messages())
+	assert.Positive(t, slow.Held())
+	slow.Release()
+	a.Tick(t)
+	assert.Empty(t, slow.Messages(), "not before its backoff")
+	a.Advance(t, core.WebhookFirstRetry)
+	a.Tick(t)
+	assert.Len(t, slow.Messages(), 2, "once it answers again")
+	for _, m := range slow.Messages() {
+		assert.Equal(t, http.StatusCreated, m.Status)
+	}
+	assert.Len(t, fast.Messages(), 2, "nothing twice")
+}

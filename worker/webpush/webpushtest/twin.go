@@ -46,6 +46,9 @@ type Service struct {
 	answers  map[string][]int
 	keys     map[string]string  // device -> the applicationServerKey it subscribed with
 	devices  map[string]*Device // by name, for ReadWithNode
+	hanging  bool               // Hang: every push is held unanswered
+	held     int                // pushes held unanswered so far
+	release  chan struct{}      // closed by Release
 }
 
 // Message is one push the service took (or was told to refuse).
@@ -59,7 +62,7 @@ type Message struct {
 
 // Start starts the twin on loopback; Close stops it.
 func Start() *Service {
-	p := &Service{answers: map[string][]int{}, keys: map[string]string{}, devices: map[string]*Device{}}
+	p := &Service{answers: map[string][]int{}, keys: map[string]string{}, devices: map[string]*Device{}, release: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /push/{device}", p.serve)
 	mux.HandleFunc("GET /{$}", p.phones)
@@ -70,6 +73,20 @@ func Start() *Service {
 func (p *Service) serve(w http.ResponseWriter, r *http.Request) {
 	device := r.PathValue("device")
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	p.mu.Lock()
+	hanging := p.hanging
+	if hanging {
+		p.held++
+	}
+	p.mu.Unlock()
+	if hanging {
+		// A push service that does not answer: the caller gives up first.
+		select {
+		case <-r.Context().Done():
+		case <-p.release:
+		}
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	status, why := p.check(device, r, body)
@@ -168,6 +185,31 @@ func (p *Service) vapid(auth string) (string, error) {
 		return "", fmt.Errorf("sub %q is neither mailto: nor https:", claims.Sub)
 	}
 	return k, nil
+}
+
+// Hang makes the service hold every push unanswered until Release (or
+// until its caller gives up): a push service that does not answer.
+func (p *Service) Hang() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hanging = true
+}
+
+// Held is how many pushes the service held unanswered.
+func (p *Service) Held() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
+}
+
+// Release lets the held pushes go (unanswered) and answers again.
+func (p *Service) Release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hanging {
+		p.hanging = false
+		close(p.release)
+	}
 }
 
 // Answer queues statuses for the device's next pushes.
