@@ -226,7 +226,8 @@ func SubscribePush(ctx context.Context, s PushStore, platformID string, in PushS
 	if err != nil {
 		return &Error{Code: CodeInvalidField, Field: "p256dh", Message: "The device's key is not a P-256 public key."}
 	}
-	if auth, err := decodeBase64URL(in.Auth); err != nil || len(auth) != 16 {
+	auth, err := decodeBase64URL(in.Auth)
+	if err != nil || len(auth) != 16 {
 		return &Error{Code: CodeInvalidField, Field: "auth", Message: "The device's secret is not 16 bytes."}
 	}
 	device := strings.TrimSpace(DisplayText(in.Device))
@@ -237,7 +238,6 @@ func SubscribePush(ctx context.Context, s PushStore, platformID string, in PushS
 		device = string([]rune(device)[:MaxPushDeviceLabel])
 	}
 	enc := base64.RawURLEncoding
-	auth, _ := decodeBase64URL(in.Auth)
 	ok, err := s.SavePushSubscription(ctx, PushSubscription{PlatformID: platformID, Endpoint: in.Endpoint,
 		P256dh: enc.EncodeToString(p256dh), Auth: enc.EncodeToString(auth), Device: device, CreatedAt: at}, MaxPushSubscriptions)
 	if err != nil {
@@ -270,14 +270,7 @@ func ParsePushKinds(names []string, field string) ([]PushKind, error) {
 }
 
 // Known reports whether k is one of PushKinds.
-func (k PushKind) Known() bool {
-	for _, kk := range PushKinds {
-		if kk == k {
-			return true
-		}
-	}
-	return false
-}
+func (k PushKind) Known() bool { return slices.Contains(PushKinds, k) }
 
 // pushTargets makes the pushes of a fanned-out event: one per person
 // describe marked, with their own line (the event's title without one).
@@ -292,14 +285,7 @@ func pushTargets(a *Arena, ev Event, msg eventMessage) ([]PushTarget, error) {
 		if line, ok := msg.Personal[id]; ok && line != "" {
 			body = line
 		}
-		if len(body) > maxPushBody {
-			cut := maxPushBody - len("…")
-			for cut > 0 && !utf8.RuneStart(body[cut]) {
-				cut--
-			}
-			body = body[:cut] + "…"
-		}
-		raw, err := json.Marshal(PushPayload{Title: a.Name, Body: body, URL: msg.Path, Tag: "arena-event-" + strconv.FormatInt(ev.ID, 10), Kind: kind})
+		raw, err := json.Marshal(PushPayload{Title: a.Name, Body: ClipBytes(body, maxPushBody), URL: msg.Path, Tag: "arena-event-" + strconv.FormatInt(ev.ID, 10), Kind: kind})
 		if err != nil {
 			return nil, err
 		}

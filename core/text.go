@@ -27,6 +27,20 @@ func DisplayText(s string) string {
 	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
+// ClipBytes returns s when it has at most n bytes, else its start cut at
+// a character boundary and ended with "…", n bytes at most (a push's
+// text, a Discord message).
+func ClipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 func hiddenControl(r rune) bool {
 	return unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }

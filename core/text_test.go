@@ -65,3 +65,20 @@ func TestDisplayText(t *testing.T) {
 		}
 	}
 }
+
+func TestClipBytes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdefghij", 10, "abcdefghij"},
+		{"abcdefghijk", 10, "abcdefg…"},
+		{"ééééé", 8, "éé…"},
+	} {
+		if got := ClipBytes(c.in, c.n); got != c.want || len(got) > c.n {
+			t.Errorf("ClipBytes(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

@@ -40,7 +40,8 @@ const (
 	optionString     = 3
 )
 
-// maxContent is the length Discord takes in a message's content.
+// maxContent is the length Discord takes in a message's content (2000
+// characters; counted in bytes here, which is never more).
 const maxContent = 2000
 
 // Interaction is what Discord posts (the fields Arena reads).
@@ -197,14 +198,7 @@ type bot struct {
 
 // say is a message answer; ephemeral ones only the invoker sees.
 func say(content string, ephemeral bool) Response {
-	if len(content) > maxContent {
-		cut := maxContent - len("…")
-		for cut > 0 && content[cut]&0xc0 == 0x80 {
-			cut--
-		}
-		content = content[:cut] + "…"
-	}
-	m := &Message{Content: content, AllowedMentions: &AllowedMentions{Parse: []string{}}}
+	m := &Message{Content: core.ClipBytes(content, maxContent), AllowedMentions: &AllowedMentions{Parse: []string{}}}
 	if ephemeral {
 		m.Flags = FlagEphemeral
 	}
