@@ -38,8 +38,9 @@ func openLive(t *testing.T, base, path string, header ...string) *liveStream {
 	return openLiveOn(t, base, "alpha.test", path, header...)
 }
 
-// openLiveOn is openLive on host.
-func openLiveOn(t *testing.T, base, host, path string, header ...string) *liveStream {
+// requestLive asks host for the stream at path without reading it: the
+// caller owns the body.
+func requestLive(t *testing.T, base, host, path string, header ...string) *liveStream {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, "GET", base+path, nil)
@@ -53,6 +54,14 @@ func openLiveOn(t *testing.T, base, host, path string, header ...string) *liveSt
 	require.NoError(t, err)
 	s := &liveStream{resp: resp, events: make(chan sse.Event, 100), cancel: cancel}
 	t.Cleanup(s.close)
+	return s
+}
+
+// openLiveOn is openLive on host.
+func openLiveOn(t *testing.T, base, host, path string, header ...string) *liveStream {
+	t.Helper()
+	s := requestLive(t, base, host, path, header...)
+	resp := s.resp
 	if resp.StatusCode != http.StatusOK {
 		return s
 	}
@@ -276,7 +285,8 @@ func TestLiveStreamPolled(t *testing.T) {
 	}
 	assert.Empty(t, got, "from now: nothing")
 
-	s = openLive(t, base, "/api/v1/tournaments/duo/live", "Last-Event-ID", "0")
+	s = requestLive(t, base, "alpha.test", "/api/v1/tournaments/duo/live", "Last-Event-ID", "0")
+	require.Equal(t, 200, s.resp.StatusCode)
 	body, err := io.ReadAll(s.resp.Body)
 	require.NoError(t, err)
 	text := string(body)
