@@ -64,8 +64,11 @@ type Arena struct {
 	DatabaseToken      string
 	SchemaVersion      int // the arena database's applied migration level
 	RateLimits         RateLimits
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// DefaultLocale is the language its pages speak to a viewer whose
+	// browser and cookie name none of Locales.
+	DefaultLocale string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // GracePeriod returns the arena's grace period as a duration.
@@ -87,8 +90,17 @@ type ArenaView struct {
 	GracePeriodSeconds int        `json:"gracePeriodSeconds"`
 	Database           string     `json:"database"` // database URL without credentials or query
 	RateLimits         RateLimits `json:"rateLimits"`
+	DefaultLocale      string     `json:"defaultLocale"`
 	CreatedAt          time.Time  `json:"createdAt"`
 	UpdatedAt          time.Time  `json:"updatedAt"`
+}
+
+// Locale is the arena's defaultLocale, DefaultLocale when it set none.
+func (a *Arena) Locale() string {
+	if IsLocale(a.DefaultLocale) {
+		return a.DefaultLocale
+	}
+	return DefaultLocale
 }
 
 // View returns the arena without its secrets.
@@ -105,6 +117,7 @@ func (a *Arena) View() ArenaView {
 		GracePeriodSeconds: a.GracePeriodSeconds,
 		Database:           RedactDatabaseURL(a.DatabaseURL),
 		RateLimits:         a.RateLimits,
+		DefaultLocale:      a.Locale(),
 		CreatedAt:          a.CreatedAt,
 		UpdatedAt:          a.UpdatedAt,
 	}

@@ -57,6 +57,9 @@ type SettingsChange struct {
 	// CasualRecordingsPerDay is kept in the arena's database
 	// (SettingCasualRecordingsPerDay); Apply checks it.
 	CasualRecordingsPerDay Number `json:"casualRecordingsPerDay"`
+	// DefaultLocale is the language the arena's pages speak to a viewer
+	// whose browser and cookie name none of Locales.
+	DefaultLocale *string `json:"defaultLocale"`
 	// DiscordChange is the arena's Discord application (discord.go; kept
 	// in the arena's database, SettingDiscord): discordApplicationId,
 	// discordPublicKey, discordBotToken, discordClientSecret.
@@ -129,6 +132,12 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 		}
 		if a.Identity == "" {
 			a.Identity = DefaultIdentity
+		}
+	}
+	if c.DefaultLocale != nil {
+		a.DefaultLocale = *c.DefaultLocale
+		if !IsLocale(a.DefaultLocale) {
+			p.invalid("defaultLocale", "Choose one of %s.", strings.Join(Locales, ", "))
 		}
 	}
 	if c.RateLimits != nil {

@@ -349,6 +349,7 @@ func arenaSettings(a *core.Arena, appIDs []byte) Stmt {
 		sql.Named("referee_enabled", a.RefereeEnabled), sql.Named("grace_period_seconds", a.GracePeriodSeconds),
 		sql.Named("anonymous_per_minute", a.RateLimits.AnonymousPerMinute),
 		sql.Named("key_per_minute", a.RateLimits.KeyPerMinute),
+		sql.Named("default_locale", a.Locale()),
 		sql.Named("updated_at", formatTime(a.UpdatedAt)), sql.Named("arena", a.ID),
 	}}
 }
@@ -405,7 +406,7 @@ func scanArena(row scanner) (*core.Arena, error) {
 	)
 	err := row.Scan(&a.ID, &a.Slug, &a.Name, &plan, &appIDs, &a.PublisherKey, &a.Identity, &referee,
 		&a.GracePeriodSeconds, &a.DatabaseURL, &a.DatabaseToken, &a.SchemaVersion, &created, &updated,
-		&a.RateLimits.AnonymousPerMinute, &a.RateLimits.KeyPerMinute, &hosts)
+		&a.RateLimits.AnonymousPerMinute, &a.RateLimits.KeyPerMinute, &a.DefaultLocale, &hosts)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ VALUES (:host, (SELECT id FROM arenas WHERE slug = :slug), :position)
 -- name: arena_columns
 SELECT a.id, a.slug, a.name, a.plan, a.app_ids, a.publisher_key, a.identity, a.referee_enabled,
 	a.grace_period_seconds, a.database_url, a.database_token, a.schema_version, a.created_at, a.updated_at,
-	a.rate_limit_anonymous, a.rate_limit_key,
+	a.rate_limit_anonymous, a.rate_limit_key, a.default_locale,
 	(SELECT json_group_array(host) FROM (SELECT host FROM arena_hosts h WHERE h.arena_id = a.id ORDER BY position))
 FROM arenas a
 
@@ -34,6 +34,7 @@ UPDATE arenas SET name = :name, plan = :plan, app_ids = :app_ids, publisher_key 
 	identity = :identity,
 	referee_enabled = :referee_enabled, grace_period_seconds = :grace_period_seconds,
 		rate_limit_anonymous = :anonymous_per_minute, rate_limit_key = :key_per_minute,
+	default_locale = :default_locale,
 	updated_at = :updated_at
 WHERE id = :arena
 RETURNING id

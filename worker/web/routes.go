@@ -47,6 +47,7 @@ func (s *Site) routes() {
 	s.page("GET /auth/openid", s.openIDStart)
 	s.page("GET "+openIDCallbackPath, s.openIDCallback)
 	s.action("POST /signout", s.signOut)
+	s.action("POST /lang", s.langAction)
 	s.page("GET /avatars/{file}", s.placeholderAvatar)
 
 	s.action("POST /tournaments/{slug}/register", s.registerAction)

@@ -114,7 +114,7 @@ func serveStatic(w http.ResponseWriter, r *http.Request) {
 // page registers a GET page for one arena.
 func (s *Site) page(pattern string, h func(w http.ResponseWriter, r *http.Request, t *server.Tenant)) {
 	s.srv.HandleTenant(pattern, func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-		h(w, s.withViewerMemo(r, t), t)
+		h(w, s.withViewerMemo(s.withLocale(w, r, t), t), t)
 	})
 }
 
@@ -122,7 +122,7 @@ func (s *Site) page(pattern string, h func(w http.ResponseWriter, r *http.Reques
 // refused (403) before the handler runs.
 func (s *Site) action(pattern string, h func(w http.ResponseWriter, r *http.Request, t *server.Tenant)) {
 	s.srv.HandleTenant(pattern, func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-		r = s.withViewerMemo(r, t)
+		r = s.withViewerMemo(s.withLocale(w, r, t), t)
 		if err := s.csrf.Check(r); err != nil {
 			s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.layout(r, t, "Forbidden"), http.StatusForbidden, "This form was sent from another site, so it was refused."))
 			return
@@ -195,7 +195,7 @@ func (s *Site) tenantFailed(w http.ResponseWriter, r *http.Request, t *server.Te
 func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.srv.Directory().ArenaByHost(r.Context(), core.NormalizeHost(r.Host)); err == nil {
 		s.srv.Tenanted(func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-			s.publicNotFound(w, s.withViewerMemo(r, t), t, "There is no page here.")
+			s.publicNotFound(w, s.withViewerMemo(s.withLocale(w, r, t), t), t, "There is no page here.")
 		})(w, r)
 		return
 	} else if server.ErrorCode(err) == core.CodeDatabaseUnavailable {

@@ -1,0 +1,52 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"arena/core"
+	"arena/i18n"
+	"arena/views"
+	"arena/worker/server"
+)
+
+// LangCookie holds the language the viewer chose with the picker in
+// every page's footer (DESIGN.md "Languages").
+const LangCookie = "lang"
+
+// langCookieLifetime is how long the picker's choice is kept.
+const langCookieLifetime = 365 * 24 * time.Hour
+
+// withLocale is r carrying its translator: the picker's choice, else the
+// browser's Accept-Language, else the arena's defaultLocale
+// (i18n.Negotiate). Pages that vary by Accept-Language say so.
+func (s *Site) withLocale(w http.ResponseWriter, r *http.Request, t *server.Tenant) *http.Request {
+	chosen := ""
+	if c, err := r.Cookie(LangCookie); err == nil {
+		chosen = c.Value
+	}
+	w.Header().Add("Vary", "Accept-Language")
+	return r.WithContext(i18n.With(r.Context(), i18n.For(i18n.Negotiate(chosen, r.Header.Get("Accept-Language"), t.Arena.Locale()))))
+}
+
+// langAction is the picker: it keeps the chosen locale in the lang cookie
+// and goes back to the page it was chosen on. A locale Arena does not
+// speak is refused (422) and changes nothing.
+func (s *Site) langAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	if !s.parseForm(w, r, t) {
+		return
+	}
+	lang := r.PostFormValue("lang")
+	if !core.IsLocale(lang) && lang != i18n.Pseudo {
+		tr := i18n.From(r.Context())
+		s.render(w, r, t, http.StatusUnprocessableEntity, views.ErrorPage(s.layout(r, t, tr.T("error.badRequest")), http.StatusUnprocessableEntity, tr.T("error.badLocale")))
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: LangCookie, Value: lang, Path: "/", MaxAge: int(langCookieLifetime / time.Second),
+		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})
+	next := safeNext(r.PostFormValue("next"))
+	if next == "" {
+		next = "/"
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
