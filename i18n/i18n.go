@@ -192,6 +192,12 @@ func With(ctx context.Context, t *Tr) context.Context {
 	return context.WithValue(ctx, ctxKey{}, t)
 }
 
+// Has reports whether ctx carries a translator.
+func Has(ctx context.Context) bool {
+	_, ok := ctx.Value(ctxKey{}).(*Tr)
+	return ok
+}
+
 // From is ctx's translator, English when it carries none.
 func From(ctx context.Context) *Tr {
 	if t, ok := ctx.Value(ctxKey{}).(*Tr); ok {

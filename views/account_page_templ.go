@@ -508,9 +508,9 @@ func AlertsView(p AlertsPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var18 string
-					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(acctUTC(a.At))
+					templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(acctUTC(ctx, a.At))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `account_page.templ`, Line: 191, Col: 55}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `account_page.templ`, Line: 191, Col: 60}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 					if templ_7745c5c3_Err != nil {

@@ -304,9 +304,9 @@ func svgBox(bx SVGBox) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var19 string
-		templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(pubBoxLabel(bx.Round, bx.Box))
+		templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(pubBoxLabel(ctx, bx.Round, bx.Box))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `bracket_svg.templ`, Line: 30, Col: 40}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `bracket_svg.templ`, Line: 30, Col: 45}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 		if templ_7745c5c3_Err != nil {
@@ -400,9 +400,9 @@ func svgBox(bx SVGBox) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var26 string
-			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(MatchStateLabel(bx.Box.Status, bx.Box.Window))
+			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(MatchStateLabel(ctx, bx.Box.Status, bx.Box.Window))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `bracket_svg.templ`, Line: 34, Col: 167}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `bracket_svg.templ`, Line: 34, Col: 172}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {

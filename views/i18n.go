@@ -92,3 +92,12 @@ func toString(v any) string {
 	}
 	return ""
 }
+
+// codeLabel is the catalog's name for code (a status, a format) under
+// prefix, or code itself when the catalog has none.
+func codeLabel(ctx context.Context, prefix, code string) string {
+	if s := msg(ctx, prefix+code); s != prefix+code {
+		return s
+	}
+	return code
+}

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"arena/i18n"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,7 +46,10 @@ func TestOptionsFollowCoreLists(t *testing.T) {
 // core runs in words.
 func TestPublicLabelsNameEveryFormat(t *testing.T) {
 	for _, f := range core.Formats {
-		assert.NotEqual(t, string(f), pubFormatLabel(string(f)), "format %s has no label", f)
+		for _, l := range core.Locales {
+			ctx := i18n.With(context.Background(), i18n.For(l))
+			assert.NotEqual(t, string(f), pubFormatLabel(ctx, string(f)), "format %s has no label in %s", f, l)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import (
 	"arena/core"
+	"context"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -116,24 +117,24 @@ type TournamentCard struct {
 // its play starts, "Started" (when its first match opened, not the
 // planned start) while it runs, "Ended" once completed (with its end),
 // "Was to start" when cancelled.
-func pubStartFact(t TournamentCard) (string, time.Time) {
+func pubStartFact(ctx context.Context, t TournamentCard) (string, time.Time) {
 	switch t.Status {
 	case core.StatusGroupStage, core.StatusPlayoffs:
 		if t.StartedAt != nil {
-			return "Started", *t.StartedAt
+			return msg(ctx, "labels.start.started"), *t.StartedAt
 		}
 	case core.StatusCompleted:
 		if t.CompletedAt != nil {
-			return "Ended", *t.CompletedAt
+			return msg(ctx, "labels.start.ended"), *t.CompletedAt
 		}
 		if t.StartedAt != nil {
-			return "Started", *t.StartedAt
+			return msg(ctx, "labels.start.started"), *t.StartedAt
 		}
-		return "Started", t.StartsAt
+		return msg(ctx, "labels.start.started"), t.StartsAt
 	case core.StatusCancelled:
-		return "Was to start", t.StartsAt
+		return msg(ctx, "labels.start.wasToStart"), t.StartsAt
 	}
-	return "Starts", t.StartsAt
+	return msg(ctx, "labels.start.starts"), t.StartsAt
 }
 
 // pubISO is a timestamp as markup carries it: ISO-8601 UTC.
@@ -141,7 +142,7 @@ func pubISO(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // pubUTC is a timestamp as text before the script shows it in the
 // viewer's zone (and without JavaScript): the service's one shape.
-func pubUTC(t time.Time) string { return core.FormatTime(t, nil) }
+func pubUTC(ctx context.Context, t time.Time) string { return tr(ctx).Time(t) }
 
 // pubTime is a timestamp: ISO-8601 in datetime, shown in the viewer's zone.
 func pubTime(t time.Time) templ.Component {
@@ -172,7 +173,7 @@ func pubTime(t time.Time) templ.Component {
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(pubISO(t))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 140, Col: 27}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 141, Col: 27}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {
@@ -183,9 +184,9 @@ func pubTime(t time.Time) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var3 string
-		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(pubUTC(t))
+		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(pubUTC(ctx, t))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 140, Col: 41}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 141, Col: 46}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {
@@ -228,7 +229,7 @@ func pubDate(t time.Time) templ.Component {
 		var templ_7745c5c3_Var5 string
 		templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(pubISO(t))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 145, Col: 27}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 146, Col: 27}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 		if templ_7745c5c3_Err != nil {
@@ -241,7 +242,7 @@ func pubDate(t time.Time) templ.Component {
 		var templ_7745c5c3_Var6 string
 		templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(core.FormatDate(t, nil))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 145, Col: 74}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 146, Col: 74}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 		if templ_7745c5c3_Err != nil {
@@ -295,7 +296,7 @@ func pubWindow(opens, closes time.Time) templ.Component {
 			var templ_7745c5c3_Var8 string
 			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(pubISO(opens))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 158, Col: 33}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 159, Col: 33}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 			if templ_7745c5c3_Err != nil {
@@ -308,7 +309,7 @@ func pubWindow(opens, closes time.Time) templ.Component {
 			var templ_7745c5c3_Var9 string
 			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(opens.UTC().Format(core.DateLayout + ", " + core.ClockLayout))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 158, Col: 119}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 159, Col: 119}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 			if templ_7745c5c3_Err != nil {
@@ -321,7 +322,7 @@ func pubWindow(opens, closes time.Time) templ.Component {
 			var templ_7745c5c3_Var10 string
 			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(" – ")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 159, Col: 37}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 160, Col: 37}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
@@ -334,7 +335,7 @@ func pubWindow(opens, closes time.Time) templ.Component {
 			var templ_7745c5c3_Var11 string
 			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(pubISO(closes))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 160, Col: 34}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 161, Col: 34}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 			if templ_7745c5c3_Err != nil {
@@ -347,7 +348,7 @@ func pubWindow(opens, closes time.Time) templ.Component {
 			var templ_7745c5c3_Var12 string
 			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(closes.UTC().Format(core.ClockLayout + " MST"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 160, Col: 104}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 161, Col: 104}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 			if templ_7745c5c3_Err != nil {
@@ -369,7 +370,7 @@ func pubWindow(opens, closes time.Time) templ.Component {
 			var templ_7745c5c3_Var13 string
 			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(" – ")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 163, Col: 37}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 164, Col: 37}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 			if templ_7745c5c3_Err != nil {
@@ -394,19 +395,33 @@ func pubWindow(opens, closes time.Time) templ.Component {
 
 // pubLeft is the time from now until t as the countdown script words it:
 // "1 d 3 h left", "3 h 12 min left", "12 min left", "ran out".
-func pubLeft(now, t time.Time) string {
+func pubLeft(ctx context.Context, now, t time.Time) string {
+	return pubSpan(ctx, now, t, true)
+}
+
+// pubSpan is the time from now until t: "1 d 3 h", "12 min", with
+// " left" when left is set; "ran out" once t has passed. The page's
+// script words the countdowns the same way, from the same catalog texts
+// (data-left, data-span, data-ran-out on the page's <body>).
+func pubSpan(ctx context.Context, now, t time.Time, left bool) string {
 	if t.Before(now) {
-		return "ran out"
+		return msg(ctx, "labels.left.ranOut")
 	}
 	min := int(t.Sub(now) / time.Minute)
 	days, hours, mins := min/1440, min/60%24, min%60
+	var span string
 	switch {
 	case days > 0:
-		return strconv.Itoa(days) + " d " + strconv.Itoa(hours) + " h left"
+		span = msg(ctx, "labels.span.days", "D", days, "H", hours)
 	case hours > 0:
-		return strconv.Itoa(hours) + " h " + strconv.Itoa(mins) + " min left"
+		span = msg(ctx, "labels.span.hours", "H", hours, "M", mins)
+	default:
+		span = msg(ctx, "labels.span.minutes", "M", mins)
 	}
-	return strconv.Itoa(mins) + " min left"
+	if left {
+		return msg(ctx, "labels.left", "Span", span)
+	}
+	return span
 }
 
 // pubCountdown is the time left until t, kept up to date by the script.
@@ -438,7 +453,7 @@ func pubCountdown(now, t time.Time) templ.Component {
 		var templ_7745c5c3_Var15 string
 		templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(pubISO(t))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 188, Col: 45}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 203, Col: 45}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 		if templ_7745c5c3_Err != nil {
@@ -449,9 +464,9 @@ func pubCountdown(now, t time.Time) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
-		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(pubLeft(now, t))
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(pubLeft(ctx, now, t))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 188, Col: 80}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 203, Col: 85}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 		if templ_7745c5c3_Err != nil {
@@ -511,7 +526,7 @@ func pubPlayer(p *PlayerRef) templ.Component {
 			var templ_7745c5c3_Var18 templ.SafeURL
 			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinURLErrs(pubPlayerURL(p.PlatformID))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 207, Col: 38}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 222, Col: 38}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 			if templ_7745c5c3_Err != nil {
@@ -524,7 +539,7 @@ func pubPlayer(p *PlayerRef) templ.Component {
 			var templ_7745c5c3_Var19 string
 			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(p.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 207, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 222, Col: 49}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {
@@ -627,7 +642,7 @@ func Avatar(p PlayerRef, size string) templ.Component {
 			var templ_7745c5c3_Var23 string
 			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(templ.URL(p.AvatarURL))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 254, Col: 60}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 269, Col: 60}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 			if templ_7745c5c3_Err != nil {
@@ -663,7 +678,7 @@ func Avatar(p PlayerRef, size string) templ.Component {
 			var templ_7745c5c3_Var26 string
 			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(Initials(p))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 256, Col: 99}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 271, Col: 99}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {
@@ -678,69 +693,41 @@ func Avatar(p PlayerRef, size string) templ.Component {
 	})
 }
 
-// tournamentStatusLabels name core's tournament statuses for people.
-var tournamentStatusLabels = map[core.TournamentStatus]string{
-	core.StatusDraft:              "Draft",
-	core.StatusRegistrationOpen:   "Registration open",
-	core.StatusRegistrationClosed: "Registration closed",
-	core.StatusGroupStage:         "Group stage",
-	core.StatusPlayoffs:           "Playoffs",
-	core.StatusCompleted:          "Completed",
-	core.StatusCancelled:          "Cancelled",
+// TournamentStatusLabel names a tournament status for people (an unknown
+// one as itself): catalog id labels.tournament.<status>.
+func TournamentStatusLabel(ctx context.Context, status core.TournamentStatus) string {
+	return codeLabel(ctx, "labels.tournament.", string(status))
 }
 
 // CheckInOpenLabel is how pages show a tournament's status while its
 // sides check in.
-const CheckInOpenLabel = "Check-in open"
-
-// TournamentStatusLabel names a tournament status for people (an unknown
-// one as itself).
-func TournamentStatusLabel(status core.TournamentStatus) string {
-	return labelOr(tournamentStatusLabels, status)
-}
-
-// matchStatusLabels name core's match statuses for people.
-var matchStatusLabels = map[core.MatchStatus]string{
-	core.MatchScheduled:      "Scheduled",
-	core.MatchLive:           "Live",
-	core.MatchAwaitingResult: "Awaiting result",
-	core.MatchConfirmed:      "Confirmed",
-	core.MatchDisputed:       "Disputed",
-	core.MatchForfeited:      "Forfeited",
-}
+func CheckInOpenLabel(ctx context.Context) string { return msg(ctx, "labels.checkInOpen") }
 
 // MatchStatusLabel names a match status for people (an unknown one as
-// itself).
-func MatchStatusLabel(status core.MatchStatus) string {
-	return labelOr(matchStatusLabels, status)
+// itself): catalog id labels.match.<status>.
+func MatchStatusLabel(ctx context.Context, status core.MatchStatus) string {
+	return codeLabel(ctx, "labels.match.", string(status))
 }
 
 // MatchStateLabel names where a match stands: its status, except that a
 // scheduled match is "Open now" while its window is open and "Window
 // closed" after it.
-func MatchStateLabel(status core.MatchStatus, window core.WindowState) string {
+func MatchStateLabel(ctx context.Context, status core.MatchStatus, window core.WindowState) string {
 	if status == core.MatchScheduled {
 		switch window {
 		case WindowOpen:
-			return "Open now"
+			return msg(ctx, "labels.window.open")
 		case WindowClosed:
-			return "Window closed"
+			return msg(ctx, "labels.window.closed")
 		}
 	}
-	return MatchStatusLabel(status)
+	return MatchStatusLabel(ctx, status)
 }
 
-// pubFormatLabels name core's formats on the public pages.
-var pubFormatLabels = map[core.TournamentFormat]string{
-	core.FormatGroupsPlayoffs:    "Groups, then playoffs",
-	core.FormatPlayoffsOnly:      "Playoffs",
-	core.FormatDoubleElimination: "Double elimination",
-	core.FormatSwiss:             "Swiss",
-	core.FormatRoundRobin:        "Round robin",
-}
-
-func pubFormatLabel(format string) string {
-	return labelOr(pubFormatLabels, core.TournamentFormat(format))
+// pubFormatLabel names a format on the public pages: catalog id
+// labels.format.<format>.
+func pubFormatLabel(ctx context.Context, format string) string {
+	return codeLabel(ctx, "labels.format.", format)
 }
 
 // pubStatusClass is the badge class of a match's state: live covers both
@@ -832,9 +819,9 @@ func pubStateBadge(status core.MatchStatus, window core.WindowState) templ.Compo
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var31 string
-		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(MatchStateLabel(status, window))
+		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(MatchStateLabel(ctx, status, window))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 346, Col: 90}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 333, Col: 95}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 		if templ_7745c5c3_Err != nil {
@@ -927,9 +914,9 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var37 string
-			templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(CheckInOpenLabel)
+			templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(CheckInOpenLabel(ctx))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 356, Col: 62}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 343, Col: 67}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
 			if templ_7745c5c3_Err != nil {
@@ -963,9 +950,9 @@ func pubTournamentBadge(t TournamentCard) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var40 string
-			templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(TournamentStatusLabel(t.Status))
+			templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(TournamentStatusLabel(ctx, t.Status))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 358, Col: 77}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 345, Col: 82}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 			if templ_7745c5c3_Err != nil {
@@ -1070,7 +1057,7 @@ func pubScore(s *Score) templ.Component {
 			var templ_7745c5c3_Var43 string
 			templ_7745c5c3_Var43, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(s.P1))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 386, Col: 42}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 373, Col: 42}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var43))
 			if templ_7745c5c3_Err != nil {
@@ -1083,7 +1070,7 @@ func pubScore(s *Score) templ.Component {
 			var templ_7745c5c3_Var44 string
 			templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(s.P2))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 386, Col: 67}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 373, Col: 67}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var44))
 			if templ_7745c5c3_Err != nil {
@@ -1180,7 +1167,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 				var templ_7745c5c3_Var48 templ.SafeURL
 				templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinURLErrs(pubRefURL(m.Tournament))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 419, Col: 39}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 406, Col: 39}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
 				if templ_7745c5c3_Err != nil {
@@ -1193,7 +1180,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 				var templ_7745c5c3_Var49 string
 				templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(m.Tournament.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 419, Col: 61}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 406, Col: 61}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
 				if templ_7745c5c3_Err != nil {
@@ -1211,7 +1198,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 			var templ_7745c5c3_Var50 templ.SafeURL
 			templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinURLErrs(pubMatchURL(m.ID))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 422, Col: 32}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 409, Col: 32}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 			if templ_7745c5c3_Err != nil {
@@ -1224,7 +1211,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 			var templ_7745c5c3_Var51 string
 			templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs(pubRoundLabel(m) + seriesSuffix(m))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 422, Col: 71}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 409, Col: 71}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
 			if templ_7745c5c3_Err != nil {
@@ -1281,7 +1268,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 				var templ_7745c5c3_Var52 string
 				templ_7745c5c3_Var52, templ_7745c5c3_Err = templ.JoinStringErrs(" to ready up")
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 438, Col: 22}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 425, Col: 22}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var52))
 				if templ_7745c5c3_Err != nil {
@@ -1299,7 +1286,7 @@ func pubMatchList(matches []MatchSummary, withTournament bool, now time.Time) te
 					var templ_7745c5c3_Var53 string
 					templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(line)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 440, Col: 41}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 427, Col: 41}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 					if templ_7745c5c3_Err != nil {
@@ -1363,7 +1350,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var55 templ.SafeURL
 			templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinURLErrs(pubTournamentURL(t.Slug))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 456, Col: 42}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 443, Col: 42}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var55))
 			if templ_7745c5c3_Err != nil {
@@ -1376,7 +1363,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var56 string
 			templ_7745c5c3_Var56, templ_7745c5c3_Err = templ.JoinStringErrs(t.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 456, Col: 53}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 443, Col: 53}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var56))
 			if templ_7745c5c3_Err != nil {
@@ -1395,9 +1382,9 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var57 string
-			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(pubFormatLabel(t.Format))
+			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(pubFormatLabel(ctx, t.Format))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 459, Col: 51}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 446, Col: 56}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 			if templ_7745c5c3_Err != nil {
@@ -1410,7 +1397,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var58 string
 			templ_7745c5c3_Var58, templ_7745c5c3_Err = templ.JoinStringErrs(pubCount(t.PlayerCount, t.MaxPlayers))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 464, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 451, Col: 49}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var58))
 			if templ_7745c5c3_Err != nil {
@@ -1420,7 +1407,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			label, at := pubStartFact(t)
+			label, at := pubStartFact(ctx, t)
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 75, "<div><dt>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1428,7 +1415,7 @@ func pubTournamentCards(list []TournamentCard) templ.Component {
 			var templ_7745c5c3_Var59 string
 			templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 468, Col: 17}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `public_common.templ`, Line: 455, Col: 17}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var59))
 			if templ_7745c5c3_Err != nil {

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strconv"
 
 	"arena/core"
@@ -97,9 +98,9 @@ func seriesViewerLine(m MatchSummary, side int) string {
 
 // seriesGameResult is a game's line after its number: "Ada won 10–8",
 // "Live".
-func seriesGameResult(m MatchSummary, g GameLine) string {
+func seriesGameResult(ctx context.Context, m MatchSummary, g GameLine) string {
 	if g.Winner == 0 {
-		return MatchStatusLabel(g.Status)
+		return MatchStatusLabel(ctx, g.Status)
 	}
 	w := m.P1
 	if g.Winner == 2 {

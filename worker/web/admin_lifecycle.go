@@ -36,11 +36,11 @@ func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *ser
 		s.fail(w, r, t, err)
 		return
 	}
-	status, p := http.StatusOK, s.adminStatusProps(tour, to, absent)
+	status, p := http.StatusOK, s.adminStatusProps(r.Context(), tour, to, absent)
 	if !p.Allowed {
 		status = server.StatusOf(core.CodeInvalidTransition)
 	}
-	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(to)), p))
+	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(r.Context(), to)), p))
 }
 
 // adminWithdrawnNames names the sides a stage started now would withdraw
@@ -74,11 +74,11 @@ func orName(name, id string) string {
 
 // adminStatusProps describes the step from the tournament's status to
 // `to`; absent names the sides starting now would withdraw.
-func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus, absent []string) views.AdminStatusConfirm {
+func (s *Site) adminStatusProps(ctx context.Context, tour *core.Tournament, to core.TournamentStatus, absent []string) views.AdminStatusConfirm {
 	p := views.AdminStatusConfirm{Slug: tour.Slug, Name: tour.Name, From: tour.Status, To: to,
 		Allowed: tour.NextStatusAllowed(to) == nil}
 	if !p.Allowed {
-		p.Notice = views.AdminNotice{Error: true, Text: adminTransitionText(tour, to)}
+		p.Notice = views.AdminNotice{Error: true, Text: adminTransitionText(ctx, tour, to)}
 		return p
 	}
 	now := s.srv.Now()
@@ -102,8 +102,8 @@ func (s *Site) adminStatusProps(tour *core.Tournament, to core.TournamentStatus,
 }
 
 // adminTransitionText explains why a step is not possible.
-func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string {
-	from := strings.ToLower(views.TournamentStatusLabel(tour.Status))
+func adminTransitionText(ctx context.Context, tour *core.Tournament, to core.TournamentStatus) string {
+	from := strings.ToLower(views.TournamentStatusLabel(ctx, tour.Status))
 	switch {
 	case tour.Status.Final():
 		return "This tournament is " + from + ": nothing can follow."
@@ -114,7 +114,7 @@ func adminTransitionText(tour *core.Tournament, to core.TournamentStatus) string
 	case to == core.StatusPlayoffs && tour.Format == core.FormatSwiss && tour.TopCut == 0:
 		return "This tournament has no playoffs: it has no top cut, so the Swiss standings decide the podium."
 	}
-	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.TournamentStatusLabel(to)) + " in one step."
+	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.TournamentStatusLabel(ctx, to)) + " in one step."
 }
 
 // adminStepEffects says what a lifecycle step does, in the admin's words.
@@ -234,7 +234,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	p := s.adminStatusProps(tour, to, absent)
+	p := s.adminStatusProps(r.Context(), tour, to, absent)
 	err = core.ChangeTournamentStatus(ctx, t.Store, tour, to, t.Deps)
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "status", "")
@@ -247,8 +247,8 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		if now, rerr := t.Store.TournamentByID(ctx, tour.ID); rerr == nil {
 			tour = now
 		}
-		p = s.adminStatusProps(tour, to, absent)
-		text = adminTransitionText(tour, to)
+		p = s.adminStatusProps(r.Context(), tour, to, absent)
+		text = adminTransitionText(r.Context(), tour, to)
 		if p.Allowed {
 			text = "The tournament changed meanwhile; check the step again."
 		}
@@ -268,5 +268,5 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		text = "The step was refused: " + adminErrorCode(err) + "."
 	}
 	p.Notice = views.AdminNotice{Error: true, Text: text}
-	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(to)), p))
+	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(r.Context(), to)), p))
 }

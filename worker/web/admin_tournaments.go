@@ -211,7 +211,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 	notDraft := func() {
 		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(core.CodeTournamentNotDraft), func(p *views.AdminTournament) {
 			p.Notice = views.AdminNotice{Error: true, Text: "Only drafts can be edited: this tournament is " +
-				strings.ToLower(views.TournamentStatusLabel(tour.Status)) + ". Nothing was changed."}
+				strings.ToLower(views.TournamentStatusLabel(r.Context(), tour.Status)) + ". Nothing was changed."}
 		})
 	}
 	if tour.Status != core.StatusDraft {

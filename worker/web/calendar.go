@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -66,7 +67,7 @@ func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *ser
 	}
 	cal.Events = append(cal.Events, views.CalendarEvent{
 		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: start, End: start.Add(tour.MatchWindow()),
-		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(tour.Status) + ".",
+		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(r.Context(), tour.Status) + ".",
 		URL: origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
 	})
 	for i := range sched.Matches {
@@ -94,7 +95,7 @@ func matchEvent(r *http.Request, book publicBook, m *core.Match, tournament stri
 	return views.CalendarEvent{
 		UID: "match-" + strconv.FormatInt(m.ID, 10), Start: m.OpensAt, End: m.ClosesAt,
 		Summary:     tournament + ": " + name(m.P1) + " vs " + name(m.P2),
-		Description: round + ". " + matchEventState(m, name),
+		Description: round + ". " + matchEventState(r.Context(), m, name),
 		URL:         origin(r) + "/matches/" + strconv.FormatInt(m.ID, 10),
 	}
 }
@@ -102,7 +103,7 @@ func matchEvent(r *http.Request, book publicBook, m *core.Match, tournament stri
 // matchEventState says where a match stands in its calendar event: what
 // to do while it is to be played, its result once decided (a past event
 // asks nobody to ready up).
-func matchEventState(m *core.Match, name func(string) string) string {
+func matchEventState(ctx context.Context, m *core.Match, name func(string) string) string {
 	switch {
 	case m.Status == core.MatchScheduled:
 		return "Window " + core.FormatRange(m.OpensAt, m.ClosesAt, nil) + ": both players ready up on the match page while it is open."
@@ -116,7 +117,7 @@ func matchEventState(m *core.Match, name func(string) string) string {
 		}
 		return won + "."
 	}
-	return views.MatchStatusLabel(m.Status) + "."
+	return views.MatchStatusLabel(ctx, m.Status) + "."
 }
 
 func writeCalendar(w http.ResponseWriter, cal views.Calendar, filename string) {

@@ -21,12 +21,27 @@ const langCookieLifetime = 365 * 24 * time.Hour
 // browser's Accept-Language, else the arena's defaultLocale
 // (i18n.Negotiate). Pages that vary by Accept-Language say so.
 func (s *Site) withLocale(w http.ResponseWriter, r *http.Request, t *server.Tenant) *http.Request {
+	w.Header().Add("Vary", "Accept-Language")
+	return s.localized(r, t)
+}
+
+// localized is r carrying its translator for a page answered outside the
+// page routes (an arena whose database failed, an unknown host): the
+// picker's choice, else Accept-Language, else t's defaultLocale (t may
+// be nil). A request that carries one already keeps it.
+func (s *Site) localized(r *http.Request, t *server.Tenant) *http.Request {
+	if i18n.Has(r.Context()) {
+		return r
+	}
+	arena := ""
+	if t != nil {
+		arena = t.Arena.Locale()
+	}
 	chosen := ""
 	if c, err := r.Cookie(LangCookie); err == nil {
 		chosen = c.Value
 	}
-	w.Header().Add("Vary", "Accept-Language")
-	return r.WithContext(i18n.With(r.Context(), i18n.For(i18n.Negotiate(chosen, r.Header.Get("Accept-Language"), t.Arena.Locale()))))
+	return r.WithContext(i18n.With(r.Context(), i18n.For(i18n.Negotiate(chosen, r.Header.Get("Accept-Language"), arena))))
 }
 
 // langAction is the picker: it keeps the chosen locale in the lang cookie

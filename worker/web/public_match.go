@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -53,7 +54,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 	}
 	st, tour, from := parts.State, parts.Tournament, parts.LogSeq
 	l := s.layout(r, t, publicMatchTitle(book, &st.Match))
-	l.Share = s.share(r, "", publicMatchDescription(book, st, tour))
+	l.Share = s.share(r, "", publicMatchDescription(r.Context(), book, st, tour))
 	p := views.MatchPage{Layout: l, Match: s.matchDetail(st, tour, book)}
 	region, err := s.matchRegion(r, t, l, tour, st, p.Match, from)
 	if err != nil {
@@ -130,8 +131,8 @@ func publicMatchTitle(book publicBook, m *core.Match) string {
 
 // publicMatchDescription is a match's link preview: where it is played
 // and how it stands.
-func publicMatchDescription(book publicBook, st *core.MatchState, tour *core.Tournament) string {
-	d := tour.Name + ", " + st.Round + ": " + views.MatchStatusLabel(st.Status)
+func publicMatchDescription(ctx context.Context, book publicBook, st *core.MatchState, tour *core.Tournament) string {
+	d := tour.Name + ", " + st.Round + ": " + views.MatchStatusLabel(ctx, st.Status)
 	if st.Status.Resolved() && st.Winner != "" {
 		d += ", " + book.player(st.Winner).Name + " won"
 		winner := 1

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -43,7 +44,7 @@ func (s *Site) tournamentPage(w http.ResponseWriter, r *http.Request, t *server.
 	regs := data.view.Registrations
 	now := s.srv.Now()
 	l := s.layout(r, t, tour.Name)
-	l.Share = s.share(r, "", publicTournamentDescription(tour))
+	l.Share = s.share(r, "", publicTournamentDescription(r.Context(), tour))
 	p := views.TournamentPage{
 		Layout: l, Now: now, Tournament: publicCard(tour, now),
 		Registration: publicRegistration(tour, len(regs), now),
@@ -122,8 +123,8 @@ func (s *Site) resultsRegion(r *http.Request, tour *core.Tournament, results vie
 }
 
 // publicTournamentDescription is a tournament's link preview.
-func publicTournamentDescription(t *core.Tournament) string {
-	d := views.TournamentStatusLabel(t.Status) + " · " + strconv.Itoa(t.PlayerCount) + " of " + strconv.Itoa(t.MaxPlayers) + " players"
+func publicTournamentDescription(ctx context.Context, t *core.Tournament) string {
+	d := views.TournamentStatusLabel(ctx, t.Status) + " · " + strconv.Itoa(t.PlayerCount) + " of " + strconv.Itoa(t.MaxPlayers) + " players"
 	if t.Description != "" {
 		d += ". " + t.Description
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -25,7 +26,8 @@ const maxFormBytes = 64 << 10
 func (s *Site) parseForm(w http.ResponseWriter, r *http.Request, t *server.Tenant) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	if err := r.ParseForm(); err != nil {
-		s.render(w, r, t, http.StatusBadRequest, views.ErrorPage(s.layout(r, t, "Bad request"), http.StatusBadRequest, "This form could not be read."))
+		tr := i18n.From(r.Context())
+		s.render(w, r, t, http.StatusBadRequest, views.ErrorPage(s.layout(r, t, tr.T("error.badRequest")), http.StatusBadRequest, tr.T("error.badForm")))
 		return false
 	}
 	return true

@@ -16,6 +16,7 @@ import (
 	"github.com/a-h/templ"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -124,7 +125,8 @@ func (s *Site) action(pattern string, h func(w http.ResponseWriter, r *http.Requ
 	s.srv.HandleTenant(pattern, func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 		r = s.withViewerMemo(s.withLocale(w, r, t), t)
 		if err := s.csrf.Check(r); err != nil {
-			s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.layout(r, t, "Forbidden"), http.StatusForbidden, "This form was sent from another site, so it was refused."))
+			tr := i18n.From(r.Context())
+			s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.layout(r, t, tr.T("error.forbidden")), http.StatusForbidden, tr.T("error.crossSite")))
 			return
 		}
 		h(w, r, t)
@@ -156,7 +158,8 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, t *server.Tenant, er
 		return
 	}
 	s.cfg.Logger.ErrorContext(r.Context(), "page failed", slog.String("path", r.URL.Path), slog.String("error", err.Error()))
-	s.render(w, r, t, http.StatusInternalServerError, views.ErrorPage(s.layout(r, t, "Something went wrong"), http.StatusInternalServerError, "Something went wrong on our side. Please try again."))
+	tr := i18n.From(r.Context())
+	s.render(w, r, t, http.StatusInternalServerError, views.ErrorPage(s.layout(r, t, tr.T("error.failed")), http.StatusInternalServerError, tr.T("error.failed.text")))
 }
 
 // unavailable answers a page whose arena's database (or the directory,
@@ -165,13 +168,15 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, t *server.Tenant, er
 // on the same database again.
 func (s *Site) unavailable(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
 	s.cfg.Logger.WarnContext(r.Context(), "page: database unavailable", slog.String("path", r.URL.Path), slog.String("error", err.Error()))
-	l := views.Layout{Title: "Temporarily unavailable"}
+	r = s.localized(r, t)
+	tr := i18n.From(r.Context())
+	l := views.Layout{Title: tr.T("error.unavailable")}
 	if t != nil {
 		l.ArenaName, l.Now = t.Arena.Name, s.srv.Now()
 	}
 	server.SetRetryAfter(w.Header(), core.CodeDatabaseUnavailable)
 	status := server.StatusOf(core.CodeDatabaseUnavailable)
-	s.render(w, r, t, status, views.ErrorPage(l, status, "The arena's data is not answering right now. Please try again in a few seconds."))
+	s.render(w, r, t, status, views.ErrorPage(l, status, tr.T("error.unavailable.text")))
 }
 
 // tenantFailed answers a page whose arena could not be served before the
@@ -183,11 +188,13 @@ func (s *Site) tenantFailed(w http.ResponseWriter, r *http.Request, t *server.Te
 		return
 	}
 	s.cfg.Logger.ErrorContext(r.Context(), "page failed", slog.String("path", r.URL.Path), slog.String("error", err.Error()))
-	l := views.Layout{Title: "Something went wrong"}
+	r = s.localized(r, t)
+	tr := i18n.From(r.Context())
+	l := views.Layout{Title: tr.T("error.failed")}
 	if t != nil {
 		l.ArenaName = t.Arena.Name
 	}
-	s.render(w, r, t, http.StatusInternalServerError, views.ErrorPage(l, http.StatusInternalServerError, "Something went wrong on our side. Please try again."))
+	s.render(w, r, t, http.StatusInternalServerError, views.ErrorPage(l, http.StatusInternalServerError, tr.T("error.failed.text")))
 }
 
 // notFound is the site's 404 page: on an arena's host with the arena's
@@ -195,14 +202,17 @@ func (s *Site) tenantFailed(w http.ResponseWriter, r *http.Request, t *server.Te
 func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.srv.Directory().ArenaByHost(r.Context(), core.NormalizeHost(r.Host)); err == nil {
 		s.srv.Tenanted(func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-			s.publicNotFound(w, s.withViewerMemo(s.withLocale(w, r, t), t), t, "There is no page here.")
+			r = s.withViewerMemo(s.withLocale(w, r, t), t)
+			s.publicNotFound(w, r, t, i18n.From(r.Context()).T("error.notFound.text"))
 		})(w, r)
 		return
 	} else if server.ErrorCode(err) == core.CodeDatabaseUnavailable {
 		s.unavailable(w, r, nil, err)
 		return
 	}
-	s.render(w, r, nil, http.StatusNotFound, views.ErrorPage(views.Layout{Title: "Not found"}, http.StatusNotFound, "There is no page here."))
+	r = s.localized(r, nil)
+	tr := i18n.From(r.Context())
+	s.render(w, r, nil, http.StatusNotFound, views.ErrorPage(views.Layout{Title: tr.T("error.notFound")}, http.StatusNotFound, tr.T("error.notFound.text")))
 }
 
 // layout returns the props every page's frame needs: the arena, the
