@@ -3,9 +3,12 @@ package core
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"arena/i18n"
 )
 
 // Alerts (spec 6). Whatever happens is first an Event in the arena's
@@ -219,7 +222,7 @@ func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time)
 	}
 	done := 0
 	for _, ev := range events {
-		msg, recipients, err := describe(ctx, s, ev)
+		msg, recipients, err := describeFor(ctx, s, a, ev)
 		if err != nil {
 			return done, err
 		}
@@ -254,6 +257,42 @@ func FanOutEvents(ctx context.Context, s AlertJobStore, a *Arena, now time.Time)
 		done++
 	}
 	return done, nil
+}
+
+// describeFor is describe in English, the words of the arena's webhooks
+// and the title kept with the event, with what each person it reaches
+// reads (Personal) in their own language (PlayerLocale): their own line,
+// or the title, in it.
+func describeFor(ctx context.Context, s AlertJobStore, a *Arena, ev Event) (eventMessage, []string, error) {
+	msg, recipients, err := describe(ctx, s, ev, i18n.For(i18n.DefaultLocale))
+	if err != nil || len(recipients)+len(msg.Push) == 0 {
+		return msg, recipients, err
+	}
+	ids := append(slices.Collect(maps.Keys(msg.Push)), recipients...)
+	profiles, err := s.Players(ctx, ids)
+	if err != nil {
+		return msg, nil, err
+	}
+	byLocale := map[string][]string{}
+	for _, id := range ids {
+		if l := PlayerLocale(a, profiles[id]); l != i18n.DefaultLocale {
+			byLocale[l] = append(byLocale[l], id)
+		}
+	}
+	for _, l := range slices.Sorted(maps.Keys(byLocale)) {
+		theirs, _, err := describe(ctx, s, ev, i18n.For(l))
+		if err != nil {
+			return msg, nil, err
+		}
+		for _, id := range byLocale[l] {
+			line, ok := theirs.Personal[id]
+			if !ok {
+				line = theirs.Title
+			}
+			msg.tell([]string{id}, line)
+		}
+	}
+	return msg, recipients, nil
 }
 
 // eventMessage is what an event says: a line of text, the page it is
@@ -303,7 +342,7 @@ func (m *eventMessage) tell(ids []string, title string) {
 //   - a player streaming: the player's followers;
 //   - an invitation to cast: the invited player;
 //   - a webhook turned off: its owner (the arena's: its admins).
-func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []string, error) {
+func describe(ctx context.Context, s AlertJobStore, ev Event, tx *i18n.Tr) (eventMessage, []string, error) {
 	var msg eventMessage
 	var who []string
 	switch ev.Kind {
@@ -319,16 +358,16 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		}
 		name := func(id string) string {
 			if p, ok := names[id]; ok && p.PersonaName != "" {
-				return p.PersonaName
+				return isolate(tx, p.PersonaName)
 			}
 			if id == "" {
-				return "TBD"
+				return tx.T("alert.tbd")
 			}
 			return PlaceholderName(id)
 		}
 		t := st.Tournament
 		msg.Tournament, msg.Path = &t, fmt.Sprintf("/matches/%d", st.ID)
-		vs := name(st.P1) + " vs " + name(st.P2)
+		vs := tx.T("alert.vs", "P1", name(st.P1), "P2", name(st.P2))
 		// each tells both sides their own line, naming the other side.
 		each := func(line func(opponent string) string) {
 			msg.tell(st.P1Roster, line(name(st.P2)))
@@ -342,43 +381,42 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		}
 		switch ev.Kind {
 		case EventOpponentReady:
-			msg.Title = fmt.Sprintf("Ready in %s: %s is ready to play %s.", t.Name, name(acting), vs)
-			msg.tell(other, fmt.Sprintf("%s is ready for your match in %s: ready up to start it.", name(acting), t.Name))
+			msg.Title = tx.T("alert.opponentReady", "Tournament", isolate(tx, t.Name), "Side", name(acting), "Match", vs)
+			msg.tell(other, tx.T("alert.opponentReady.you", "Side", name(acting), "Tournament", isolate(tx, t.Name)))
 			msg.push(other, PushOpponentReady)
 			return msg, other, nil
 		case EventResultReported:
-			msg.Title = fmt.Sprintf("Result reported in %s: %s, waiting for the other side to confirm.", t.Name, vs)
-			msg.tell(other, fmt.Sprintf("%s reported the result of your match in %s: confirm it or dispute it.", name(acting), t.Name))
+			msg.Title = tx.T("alert.resultReported", "Tournament", isolate(tx, t.Name), "Match", vs)
+			msg.tell(other, tx.T("alert.resultReported.you", "Side", name(acting), "Tournament", isolate(tx, t.Name)))
 			msg.push(other, PushResultToConfirm)
 			return msg, other, nil
 		case EventMatchUpcoming:
-			opens := FormatTime(st.OpensAt, nil)
-			msg.Title = fmt.Sprintf("Coming up in %s: %s, the window opens at %s.", t.Name, vs, opens)
+			opens := tx.Time(st.OpensAt)
+			msg.Title = tx.T("alert.upcoming", "Tournament", isolate(tx, t.Name), "Match", vs, "Opens", opens)
 			each(func(o string) string {
-				return fmt.Sprintf("Your match against %s in %s: the window opens at %s.", o, t.Name, opens)
+				return tx.T("alert.upcoming.you", "Opponent", o, "Tournament", isolate(tx, t.Name), "Opens", opens)
 			})
 			if ev.CreatedAt.After(st.OpensAt) {
 				// Recorded once the window was open already (a match whose
 				// sides became known late, or a job that ran late).
-				msg.Title = fmt.Sprintf("Ready to play in %s: %s, the window opened at %s.", t.Name, vs, opens)
+				msg.Title = tx.T("alert.windowOpened", "Tournament", isolate(tx, t.Name), "Match", vs, "Opens", opens)
 				each(func(o string) string {
-					return fmt.Sprintf("Ready to play in %s: your match against %s, the window opened at %s.", t.Name, o, opens)
+					return tx.T("alert.windowOpened.you", "Tournament", isolate(tx, t.Name), "Opponent", o, "Opens", opens)
 				})
 			}
 			msg.push(st.P1Roster, PushMatchWindow)
 			msg.push(st.P2Roster, PushMatchWindow)
 		case EventMatchLive:
-			msg.Title = fmt.Sprintf("Live now in %s: %s.", t.Name, vs)
+			msg.Title = tx.T("alert.live", "Tournament", isolate(tx, t.Name), "Match", vs)
 		case EventResultConfirmed:
 			loser, won, lost := st.P2, st.P1Roster, st.P2Roster
 			if st.Winner == st.P2 {
 				loser, won, lost = st.P1, st.P2Roster, st.P1Roster
 			}
-			how := "beat"
+			msg.Title = tx.T("alert.result", "Tournament", isolate(tx, t.Name), "Winner", name(st.Winner), "Loser", name(loser))
 			if ev.Detail == string(MatchForfeited) {
-				how = "won by forfeit against"
+				msg.Title = tx.T("alert.result.forfeit", "Tournament", isolate(tx, t.Name), "Winner", name(st.Winner), "Loser", name(loser))
 			}
-			msg.Title = fmt.Sprintf("Result in %s: %s %s %s.", t.Name, name(st.Winner), how, name(loser))
 			if st.ResultSource == SourceAdmin {
 				// The admin decided it (a dispute, an overdue match): the
 				// sides are pushed the decision.
@@ -387,36 +425,36 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 			}
 			switch {
 			case ev.Detail == string(MatchForfeited):
-				msg.tell(won, fmt.Sprintf("You won by forfeit against %s in %s.", name(loser), t.Name))
-				msg.tell(lost, fmt.Sprintf("You lost by forfeit to %s in %s.", name(st.Winner), t.Name))
+				msg.tell(won, tx.T("alert.result.forfeit.won", "Opponent", name(loser), "Tournament", isolate(tx, t.Name)))
+				msg.tell(lost, tx.T("alert.result.forfeit.lost", "Opponent", name(st.Winner), "Tournament", isolate(tx, t.Name)))
 			default:
-				msg.tell(won, fmt.Sprintf("You beat %s in %s.", name(loser), t.Name))
-				msg.tell(lost, fmt.Sprintf("%s beat you in %s.", name(st.Winner), t.Name))
+				msg.tell(won, tx.T("alert.result.won", "Opponent", name(loser), "Tournament", isolate(tx, t.Name)))
+				msg.tell(lost, tx.T("alert.result.lost", "Opponent", name(st.Winner), "Tournament", isolate(tx, t.Name)))
 			}
 		case EventResultDisputed:
-			msg.Title = fmt.Sprintf("Disputed in %s: %s. The arena's admin will decide.", t.Name, vs)
+			msg.Title = tx.T("alert.disputed", "Tournament", isolate(tx, t.Name), "Match", vs)
 			admins, err := s.ArenaAdmins(ctx)
 			if err != nil {
 				return msg, nil, err
 			}
 			who = admins
-			msg.tell(admins, fmt.Sprintf("A dispute needs your decision in %s: %s.", t.Name, vs))
+			msg.tell(admins, tx.T("alert.disputed.admin", "Tournament", isolate(tx, t.Name), "Match", vs))
 			msg.push(admins, PushNeedsYou)
 			each(func(o string) string {
-				return fmt.Sprintf("Your match against %s in %s is disputed. The arena's admin will decide.", o, t.Name)
+				return tx.T("alert.disputed.you", "Opponent", o, "Tournament", isolate(tx, t.Name))
 			})
 		case EventCasterInvited:
-			msg.Title = fmt.Sprintf("You are invited to cast %s in %s.", vs, t.Name)
+			msg.Title = tx.T("alert.casterInvited", "Match", vs, "Tournament", isolate(tx, t.Name))
 			return msg, []string{ev.PlayerID}, nil
 		case EventMatchStale, EventMatchWindowClosing, EventMatchOverdue:
 			msg.Path = fmt.Sprintf("/admin/matches/%d", st.ID)
 			switch {
 			case ev.Kind == EventMatchStale && st.LiveAt != nil:
-				msg.Title = fmt.Sprintf("Needs a look in %s: %s went live at %s UTC and nothing is reported.", t.Name, vs, st.LiveAt.UTC().Format("Jan 2 15:04"))
+				msg.Title = tx.T("alert.stale", "Tournament", isolate(tx, t.Name), "Match", vs, "At", tx.Time(*st.LiveAt))
 			case ev.Kind == EventMatchOverdue:
-				msg.Title = fmt.Sprintf("Overdue in %s: %s, its window closed at %s UTC with no result. Decide it from the queue.", t.Name, vs, st.ClosesAt.UTC().Format("Jan 2 15:04"))
+				msg.Title = tx.T("alert.overdue", "Tournament", isolate(tx, t.Name), "Match", vs, "At", tx.Time(st.ClosesAt))
 			default:
-				msg.Title = fmt.Sprintf("Window closing in %s: %s closes at %s UTC and nothing is reported.", t.Name, vs, st.ClosesAt.UTC().Format("Jan 2 15:04"))
+				msg.Title = tx.T("alert.windowClosing", "Tournament", isolate(tx, t.Name), "Match", vs, "At", tx.Time(st.ClosesAt))
 			}
 			ids, err := s.ArenaAdmins(ctx)
 			msg.push(ids, PushNeedsYou)
@@ -436,7 +474,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 			return msg, nil, err
 		}
 		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
-		msg.Title = fmt.Sprintf("%s: %s.", t.Name, TournamentStatusLabel(TournamentStatus(ev.Detail)))
+		msg.Title = tx.T("alert.status", "Tournament", isolate(tx, t.Name), "Status", TournamentStatusWords(tx, TournamentStatus(ev.Detail)))
 		if who, err = s.Followers(ctx, t.ID, nil); err != nil {
 			return msg, nil, err
 		}
@@ -450,9 +488,9 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 			return msg, nil, err
 		}
 		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
-		msg.Title = fmt.Sprintf("Withdrawn from %s: %s did not check in before it started.", t.Name, name)
+		msg.Title = tx.T("alert.checkInMissed", "Tournament", isolate(tx, t.Name), "Player", isolate(tx, name))
 		who = []string{ev.PlayerID}
-		msg.tell(who, fmt.Sprintf("You were withdrawn from %s: you did not check in before it started.", t.Name))
+		msg.tell(who, tx.T("alert.checkInMissed.you", "Tournament", isolate(tx, t.Name)))
 		msg.push(who, PushCheckIn)
 	case EventCheckInOpen:
 		t, err := s.TournamentByID(ctx, ev.TournamentID)
@@ -465,7 +503,7 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 		}
 		_, closes, _ := t.CheckInWindow()
 		msg.Tournament, msg.Path = t, "/tournaments/"+t.Slug
-		msg.Title = fmt.Sprintf("Check-in is open for %s: check in before %s, or your side is withdrawn when it starts.", t.Name, FormatTime(closes, nil))
+		msg.Title = tx.T("alert.checkInOpen", "Tournament", isolate(tx, t.Name), "Closes", tx.Time(closes))
 		for _, r := range regs {
 			who = append(append(who, r.PlatformID), r.Roster...)
 		}
@@ -476,16 +514,16 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 			return msg, nil, err
 		}
 		msg.Path, msg.WatchURL = "/players/"+ev.PlayerID, StreamURL(ev.Detail)
-		msg.Title = fmt.Sprintf("%s is streaming now: %s", name, msg.WatchURL)
+		msg.Title = tx.T("alert.streaming", "Player", name, "URL", msg.WatchURL)
 		if who, err = s.Followers(ctx, 0, []string{ev.PlayerID}); err != nil {
 			return msg, nil, err
 		}
 	case EventWebhookDisabled:
-		msg.Title = "Your webhook was turned off after repeated failed deliveries. Save its address again to turn it back on."
+		msg.Title = tx.T("alert.webhookOff")
 		msg.Path = "/account"
 		who = []string{ev.PlayerID}
 		if ev.PlayerID == WebhookOwnerArena {
-			msg.Title = "The arena's webhook was turned off after repeated failed deliveries. Save its address again in the settings to turn it back on."
+			msg.Title = tx.T("alert.webhookOff.arena")
 			msg.Path = "/admin/settings"
 			ids, err := s.ArenaAdmins(ctx)
 			if err != nil {
@@ -500,23 +538,24 @@ func describe(ctx context.Context, s AlertJobStore, ev Event) (eventMessage, []s
 	return msg, slices.Compact(slices.DeleteFunc(who, func(id string) bool { return id == "" })), nil
 }
 
-// TournamentStatusLabel says a tournament status in words.
-func TournamentStatusLabel(s TournamentStatus) string {
-	switch s {
-	case StatusRegistrationOpen:
-		return "registration is open"
-	case StatusRegistrationClosed:
-		return "registration is closed"
-	case StatusGroupStage:
-		return "the group stage has started"
-	case StatusPlayoffs:
-		return "the playoffs have started"
-	case StatusCompleted:
-		return "completed"
-	case StatusCancelled:
-		return "cancelled"
+// isolate is a name a user typed as a sentence in tx's locale holds it:
+// in a right-to-left locale between Unicode's first-strong isolate and
+// its pop (the plain-text <bdi>), so that a name in another script does
+// not reorder the sentence around it.
+func isolate(tx *i18n.Tr, name string) string {
+	if tx.Dir() == "rtl" {
+		return "\u2068" + name + "\u2069"
 	}
-	return strings.ReplaceAll(string(s), "_", " ")
+	return name
+}
+
+// TournamentStatusWords says a tournament status in words, as an alert's
+// sentence holds it: "registration is open".
+func TournamentStatusWords(tx *i18n.Tr, st TournamentStatus) string {
+	if w := tx.T("alert.status." + string(st)); w != "alert.status."+string(st) {
+		return w
+	}
+	return strings.ReplaceAll(string(st), "_", " ")
 }
 
 // playerName is how an alert names a player: the persona name the arena

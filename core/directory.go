@@ -92,6 +92,9 @@ type PlayerProfile struct {
 	PlatformID  string `json:"platformId"`
 	PersonaName string `json:"personaName"`
 	AvatarURL   string `json:"avatarUrl"`
+	// Locale is the language the player reads alerts and pushes in ("":
+	// the arena's defaultLocale); Players reads it, nothing shows it.
+	Locale string `json:"-"`
 }
 
 // UnfinishedArena is an arena whose creation began and has not completed:

@@ -1,32 +1,35 @@
 package core
 
-import "slices"
+import (
+	"context"
 
-// The site's languages (DESIGN.md "Languages"): the locales its pages,
-// alerts and pushes are written in, as BCP 47 tags. The JSON API speaks
-// none of them: it answers codes, not sentences.
-var Locales = []string{"en", "de", "fr", "es", "pt-BR", "ja", "ko", "zh-Hans", "ar"}
+	"arena/i18n"
+)
 
-// DefaultLocale is an arena's defaultLocale until its admin sets one:
-// the language a viewer whose browser and cookie name none of Locales
-// reads.
-const DefaultLocale = "en"
+// The site's languages live in i18n, the leaf package that writes every
+// text in them (DESIGN.md "Languages"); core checks an arena's
+// defaultLocale against them and writes alerts with them.
+var (
+	Locales     = i18n.Locales
+	LocaleNames = i18n.LocaleNames
+	IsLocale    = i18n.IsLocale
+	LocaleDir   = i18n.LocaleDir
+)
 
-// LocaleNames names each locale in itself, as the language picker lists
-// it.
-var LocaleNames = map[string]string{
-	"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español",
-	"pt-BR": "Português (Brasil)", "ja": "日本語", "ko": "한국어",
-	"zh-Hans": "简体中文", "ar": "العربية",
+// DefaultLocale is an arena's defaultLocale until its admin sets one.
+const DefaultLocale = i18n.DefaultLocale
+
+// LocaleStore keeps the language each player reads alerts and pushes in.
+type LocaleStore interface {
+	// SetPlayerLocale keeps locale (one of Locales) as the player's.
+	SetPlayerLocale(ctx context.Context, id, locale string) error
 }
 
-// IsLocale reports whether l is one of Locales, spelled as it is there.
-func IsLocale(l string) bool { return slices.Contains(Locales, l) }
-
-// LocaleDir is the direction l's script is written in: "rtl" or "ltr".
-func LocaleDir(l string) string {
-	if l == "ar" {
-		return "rtl"
+// PlayerLocale is the language p reads alerts and pushes in: theirs, else
+// the arena's defaultLocale.
+func PlayerLocale(a *Arena, p PlayerProfile) string {
+	if IsLocale(p.Locale) {
+		return p.Locale
 	}
-	return "ltr"
+	return a.Locale()
 }

@@ -11,8 +11,6 @@ import (
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
-
-	"arena/core"
 )
 
 // catalogEntry is one message of a catalog file: its text, or its
@@ -32,8 +30,8 @@ func readCatalogs(t *testing.T) map[string]map[string]catalogEntry {
 			return nil
 		}
 		locale := parts[1]
-		if !core.IsLocale(locale) {
-			t.Errorf("%s: %q is not one of core.Locales", path, locale)
+		if !IsLocale(locale) {
+			t.Errorf("%s: %q is not one of Locales", path, locale)
 			return nil
 		}
 		buf, err := catalogFiles.ReadFile(path)
@@ -104,11 +102,11 @@ func TestCatalogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	cats := readCatalogs(t)
-	en := cats[core.DefaultLocale]
+	en := cats[DefaultLocale]
 	if len(en) == 0 {
 		t.Fatal("no English catalog")
 	}
-	for _, locale := range core.Locales {
+	for _, locale := range Locales {
 		cat := cats[locale]
 		need := cardinalForms(locale)
 		for _, id := range slices.Sorted(maps.Keys(en)) {

@@ -23,8 +23,6 @@ import (
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
-
-	"arena/core"
 )
 
 //go:embed catalog/*.json
@@ -45,8 +43,8 @@ var (
 )
 
 func localeTags() []language.Tag {
-	tags := make([]language.Tag, len(core.Locales))
-	for i, l := range core.Locales {
+	tags := make([]language.Tag, len(Locales))
+	for i, l := range Locales {
 		tags[i] = language.MustParse(l)
 	}
 	return tags
@@ -83,7 +81,7 @@ type Tr struct {
 	tag    language.Tag
 }
 
-// For is the translator of locale (one of core.Locales, or Pseudo);
+// For is the translator of locale (one of Locales, or Pseudo);
 // anything else is English.
 func For(locale string) *Tr {
 	if v, ok := trs.Load(locale); ok {
@@ -97,12 +95,12 @@ func For(locale string) *Tr {
 	switch {
 	case locale == Pseudo:
 		tr.pseudo = true
-		tr.loc, tr.tag = goi18n.NewLocalizer(b, core.DefaultLocale), language.English
-	case core.IsLocale(locale):
+		tr.loc, tr.tag = goi18n.NewLocalizer(b, DefaultLocale), language.English
+	case IsLocale(locale):
 		tr.loc, tr.tag = goi18n.NewLocalizer(b, locale), language.MustParse(locale)
 	default:
-		tr.locale = core.DefaultLocale
-		tr.loc, tr.tag = goi18n.NewLocalizer(b, core.DefaultLocale), language.English
+		tr.locale = DefaultLocale
+		tr.loc, tr.tag = goi18n.NewLocalizer(b, DefaultLocale), language.English
 	}
 	v, _ := trs.LoadOrStore(locale, tr)
 	return v.(*Tr)
@@ -112,7 +110,7 @@ func For(locale string) *Tr {
 func (t *Tr) Locale() string { return t.locale }
 
 // Dir is the locale's direction, as <html dir> takes it.
-func (t *Tr) Dir() string { return core.LocaleDir(t.locale) }
+func (t *Tr) Dir() string { return LocaleDir(t.locale) }
 
 // T is message id with its arguments, given as name, value pairs:
 // T("match.vs", "A", a, "B", b). A message the catalog lacks is its id
@@ -169,20 +167,20 @@ const (
 // first: it is the viewer's own choice on this site, where the browser's
 // list is one made once for every site.
 func Negotiate(cookie, acceptLanguage, arenaDefault string) string {
-	if core.IsLocale(cookie) || cookie == Pseudo {
+	if IsLocale(cookie) || cookie == Pseudo {
 		return cookie
 	}
 	if acceptLanguage != "" {
 		if tags, _, err := language.ParseAcceptLanguage(acceptLanguage); err == nil && len(tags) > 0 {
 			if _, i, c := matcher.Match(tags...); c != language.No {
-				return core.Locales[i]
+				return Locales[i]
 			}
 		}
 	}
-	if core.IsLocale(arenaDefault) {
+	if IsLocale(arenaDefault) {
 		return arenaDefault
 	}
-	return core.DefaultLocale
+	return DefaultLocale
 }
 
 type ctxKey struct{}
@@ -203,5 +201,5 @@ func From(ctx context.Context) *Tr {
 	if t, ok := ctx.Value(ctxKey{}).(*Tr); ok {
 		return t
 	}
-	return For(core.DefaultLocale)
+	return For(DefaultLocale)
 }

@@ -24,6 +24,9 @@ try {
       const [k, v] = cookie.split("=");
       await context.addCookies([{ name: k, value: v, url: base }]);
     }
+    // home-ar, home-ja: the page in that language (the picker's cookie).
+    const lang = /-(ar|ja)$/.exec(name);
+    if (lang) await context.addCookies([{ name: "lang", value: lang[1], url: base }]);
     const page = await context.newPage();
     await page.goto(base + p, { waitUntil: "load" });
     await page.addScriptTag({ content: axeSource });

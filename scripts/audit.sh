@@ -3,7 +3,8 @@
 # pages of issue 25's "Done when": the home page, a tournament, a match,
 # a player and the admin dashboard, and the admin's webhooks page, plus
 # issue 33's bracket of sixteen and its admin tournament page (pages
-# named admin… are opened signed in as the demo's admin), against a fresh
+# named admin… are opened signed in as the demo's admin), and issue 36's
+# home page in Arabic and Japanese (home-ar, home-ja), against a fresh
 # demo arena.
 # A developer's tool, not part of make test (a few minutes on two cores).
 # Installs its tools into the git-ignored tools/audit; needs Chromium
@@ -72,7 +73,8 @@ api POST /api/v1/admin/tournaments/friday-brawl/status '{"status":"registration_
 api POST /api/v1/admin/tournaments/friday-brawl/status '{"status":"playoffs"}'
 
 pages=("home /" "tournament /tournaments/winter-cup" "match /matches/$match" "player /players/$admin" "admin /admin" "admin-hooks /admin/webhooks"
-  "bracket16 /tournaments/friday-brawl" "admin-tour /admin/tournaments/friday-brawl")
+  "bracket16 /tournaments/friday-brawl" "admin-tour /admin/tournaments/friday-brawl"
+  "home-ar /" "home-ja /")
 
 node "$root/scripts/audit-axe.mjs" "$chrome" "$base" "$cookie" "${pages[@]}" >"$work/axe.tsv"
 
@@ -81,6 +83,7 @@ for entry in "${pages[@]}"; do
   name=${entry%% *}; path=${entry#* }
   headers='{}'
   [[ $name == admin* ]] && headers="{\"Cookie\":\"$cookie\"}"
+  [[ $name == *-ar || $name == *-ja ]] && headers="{\"Cookie\":\"lang=${name##*-}\"}"
   CHROME_PATH=$chrome "$tools/node_modules/.bin/lighthouse" "$base$path" --quiet \
     --only-categories=performance,accessibility,best-practices,seo \
     --extra-headers="$headers" --output=json --output-path="$work/$name.json" \

@@ -28,12 +28,20 @@ func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.Play
 	defer rows.Close()
 	for rows.Next() {
 		var p core.PlayerProfile
-		if err := rows.Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL); err != nil {
+		if err := rows.Scan(&p.PlatformID, &p.PersonaName, &p.AvatarURL, &p.Locale); err != nil {
 			return nil, err
 		}
 		out[p.PlatformID] = p
 	}
 	return out, rows.Err()
+}
+
+// SetPlayerLocale implements core.LocaleStore.
+func (s *Arena) SetPlayerLocale(ctx context.Context, id, locale string) error {
+	if _, err := s.db.write(ctx, q("set_player_locale"), sql.Named("player", id), sql.Named("locale", locale)); err != nil {
+		return fmt.Errorf("store: unable to keep the player's locale: %w", err)
+	}
+	return nil
 }
 
 // Player implements core.TournamentStore.

@@ -113,13 +113,15 @@ type WebSession struct {
 }
 
 // StartWebSession stores a new session id for the player until expires,
-// and sweeps the sessions expired at at, in one batch.
-func (s *Arena) StartWebSession(ctx context.Context, id, platformID string, mock bool, at, expires time.Time) error {
+// and sweeps the sessions expired at at, in one batch; a player with no
+// language yet takes locale ("" keeps none) for alerts and pushes.
+func (s *Arena) StartWebSession(ctx context.Context, id, platformID string, mock bool, at, expires time.Time, locale string) error {
 	err := s.db.Batch(ctx,
 		Stmt{SQL: q("sweep_web_sessions"), Args: []any{sql.Named("at", formatTime(at))}},
 		Stmt{SQL: q("insert_web_session"), Args: []any{sql.Named("session", id),
 			sql.Named("player", platformID), sql.Named("mock", mock), sql.Named("at", formatTime(at)),
 			sql.Named("expires", formatTime(expires))}},
+		Stmt{SQL: q("first_player_locale"), Args: []any{sql.Named("player", platformID), sql.Named("locale", locale)}},
 	)
 	if err != nil {
 		return fmt.Errorf("store: unable to start a web session: %w", err)

@@ -280,12 +280,25 @@ func TestArenaStore(t *testing.T) {
 			assert.Len(t, got, 2, "known players only")
 			assert.Equal(t, "Bo", got["76561198000000002"].PersonaName)
 		})
+		t.Run("PlayerLocale", func(t *testing.T) {
+			const cy = "76561198000000103"
+			require.NoError(t, s.UpsertPlayers(ctx, []core.PlayerProfile{{PlatformID: cy, PersonaName: "Cy"}}, t0))
+			require.NoError(t, s.StartWebSession(ctx, "s-cy-1", cy, false, t0, t0.Add(time.Hour), "ja"))
+			require.NoError(t, s.StartWebSession(ctx, "s-cy-2", cy, false, t0, t0.Add(time.Hour), "ko"))
+			got, err := s.Players(ctx, []string{cy})
+			require.NoError(t, err)
+			assert.Equal(t, "ja", got[cy].Locale, "the language of the first sign-in stays")
+			require.NoError(t, s.SetPlayerLocale(ctx, cy, "ar"))
+			got, err = s.Players(ctx, []string{cy})
+			require.NoError(t, err)
+			assert.Equal(t, "ar", got[cy].Locale, "the picker's choice replaces it")
+		})
 		t.Run("WebSessions", func(t *testing.T) {
 			const ada, bo = "76561198000000101", "76561198000000102"
 			require.NoError(t, s.UpsertPlayers(ctx, []core.PlayerProfile{{PlatformID: ada, PersonaName: "Ada", AvatarURL: "/a.svg"}}, t0))
 			require.NoError(t, s.AddArenaAdmins(ctx, []string{ada}, t0))
-			require.NoError(t, s.StartWebSession(ctx, "s-ada", ada, false, t0, t0.Add(time.Hour)))
-			require.NoError(t, s.StartWebSession(ctx, "s-bo", bo, true, t0, t0.Add(2*time.Hour)))
+			require.NoError(t, s.StartWebSession(ctx, "s-ada", ada, false, t0, t0.Add(time.Hour), ""))
+			require.NoError(t, s.StartWebSession(ctx, "s-bo", bo, true, t0, t0.Add(2*time.Hour), "de"))
 
 			got, err := s.WebSession(ctx, "s-ada", t0)
 			require.NoError(t, err)
@@ -367,7 +380,7 @@ func TestArenaStore(t *testing.T) {
 				assert.Equal(t, 3, read(pctx), "no write: read when asked")
 			})
 
-			require.NoError(t, s.StartWebSession(ctx, "s-new", bo, false, t0.Add(90*time.Minute), t0.Add(3*time.Hour)))
+			require.NoError(t, s.StartWebSession(ctx, "s-new", bo, false, t0.Add(90*time.Minute), t0.Add(3*time.Hour), ""))
 			var n int
 			require.NoError(t, db.QueryRowContext(ctx, "SELECT count(*) FROM web_sessions").Scan(&n))
 			assert.Equal(t, 1, n, "starting a session swept the expired one")

@@ -208,15 +208,6 @@ func (o *SVGBracket) joinFed(boxes []SVGBox) {
 	}
 }
 
-// svgSeat is a seat's text in the picture.
-func svgSeat(s BracketSeat) string {
-	name := pubSeatName(s)
-	if s.Seed > 0 {
-		name = strconv.Itoa(s.Seed) + "  " + name
-	}
-	return name
-}
-
 // svgScore is a seat's score ("" without one).
 func svgScore(score *Score, slot int) string {
 	if score == nil {

@@ -1,24 +1,50 @@
 package views
 
-import "arena/core"
+import (
+	"context"
 
-// EventDescriptions say what each event of the log means, as the webhook
-// form shows it beside its type (docs/events.md "What is logged" is the
-// full table).
-var EventDescriptions = map[string]string{
-	core.EventLogTournamentStatus:     "a tournament opens, moves to its next step, ends or is cancelled",
-	core.EventLogRegistrationAdded:    "a side registers",
-	core.EventLogRegistrationWithdraw: "a side withdraws or is removed before the draw",
-	core.EventLogMatchReady:           "one side of a match readies",
-	core.EventLogMatchLive:            "both sides are ready: the match is live",
-	core.EventLogMatchSubmission:      "a game client sends its result (its hash only)",
-	core.EventLogMatchReported:        "a player reports a result by hand",
-	core.EventLogMatchGameDecided:     "a game of a best-of series is decided",
-	core.EventLogMatchConfirmed:       "a match is decided with a winner",
-	core.EventLogMatchForfeited:       "a match is decided by forfeit",
-	core.EventLogMatchDisputed:        "the two sides' results disagree",
-	core.EventLogMatchResolved:        "an admin decided a match",
-	core.EventLogMatchReopened:        "an admin reopened a decided match",
-	core.EventLogTitleChanged:         "a title changes hands or falls vacant",
-	core.EventLogRecordingReady:       "a match's recording is ready to watch",
+	"arena/core"
+	"arena/i18n"
+)
+
+// eventDescriptionIDs are the catalog's messages saying what each event
+// of the log means, as the webhook form shows it beside its type
+// (docs/events.md "What is logged" is the full table).
+var eventDescriptionIDs = map[string]string{
+	core.EventLogTournamentStatus:     "admin.event.tournamentStatus",
+	core.EventLogRegistrationAdded:    "admin.event.registrationAdded",
+	core.EventLogRegistrationWithdraw: "admin.event.registrationWithdrawn",
+	core.EventLogMatchReady:           "admin.event.matchReady",
+	core.EventLogMatchLive:            "admin.event.matchLive",
+	core.EventLogMatchSubmission:      "admin.event.matchSubmission",
+	core.EventLogMatchReported:        "admin.event.matchReported",
+	core.EventLogMatchGameDecided:     "admin.event.matchGameDecided",
+	core.EventLogMatchConfirmed:       "admin.event.matchConfirmed",
+	core.EventLogMatchForfeited:       "admin.event.matchForfeited",
+	core.EventLogMatchDisputed:        "admin.event.matchDisputed",
+	core.EventLogMatchResolved:        "admin.event.matchResolved",
+	core.EventLogMatchReopened:        "admin.event.matchReopened",
+	core.EventLogTitleChanged:         "admin.event.titleChanged",
+	core.EventLogRecordingReady:       "admin.event.recordingReady",
 }
+
+// EventDescription says what event type typ means, in ctx's locale ("" for
+// a type without a description).
+func EventDescription(ctx context.Context, typ string) string {
+	id, ok := eventDescriptionIDs[typ]
+	if !ok {
+		return ""
+	}
+	return msg(ctx, id)
+}
+
+// EventDescriptions are the descriptions in English (core.DefaultLocale),
+// by type; pages show EventDescription's, in the viewer's locale.
+var EventDescriptions = func() map[string]string {
+	en := i18n.With(context.Background(), i18n.For(core.DefaultLocale))
+	out := make(map[string]string, len(eventDescriptionIDs))
+	for typ := range eventDescriptionIDs {
+		out[typ] = EventDescription(en, typ)
+	}
+	return out
+}()

@@ -17,8 +17,9 @@ import (
 
 // TestOptionsFollowCoreLists: every select of the admin's forms offers
 // exactly core's list, in core's order, each value with a label of its
-// own, so adding a value to core adds it to the form and a value the form
-// offers is one core accepts.
+// own (in every locale, for the labels the catalog gives), so adding a
+// value to core adds it to the form and a value the form offers is one
+// core accepts.
 func TestOptionsFollowCoreLists(t *testing.T) {
 	lists := map[string]struct {
 		options []AdminOption
@@ -28,6 +29,7 @@ func TestOptionsFollowCoreLists(t *testing.T) {
 		"environment": {adminEnvironments, asStrings(core.Environments)},
 		"groupFormat": {adminGroupFormats, asStrings(core.GroupFormats)},
 		"handMode":    {adminHandModes, core.HandModes},
+		"pacing":      {adminPacings, asStrings(core.Pacings)},
 		"plan":        {adminPlans, asStrings(core.Plans)},
 	}
 	for name, l := range lists {
@@ -35,7 +37,16 @@ func TestOptionsFollowCoreLists(t *testing.T) {
 			var values []string
 			for _, o := range l.options {
 				values = append(values, o.Value)
-				assert.NotEqual(t, o.Value, o.Label, "%s has no label", o.Value)
+				if o.LabelID == "" {
+					assert.NotEqual(t, o.Value, o.Label, "%s has no label", o.Value)
+					continue
+				}
+				for _, loc := range core.Locales {
+					ctx := i18n.With(context.Background(), i18n.For(loc))
+					label := adminOptionText(ctx, o)
+					assert.NotEqual(t, o.LabelID, label, "%s has no label in %s", o.Value, loc)
+					assert.NotEqual(t, o.Value, label, "%s has no label in %s", o.Value, loc)
+				}
 			}
 			assert.Equal(t, l.core, values)
 		})

@@ -127,9 +127,9 @@ func TestGoldenHome(t *testing.T) {
 		OpenNow:  []views.MatchSummary{open},
 		Upcoming: []views.MatchSummary{next},
 		Sections: []views.TournamentSection{
-			{Title: "Running now", Tournaments: c[1:2]},
-			{Title: "Registration open", Tournaments: c[0:1]},
-			{Title: "Completed", Tournaments: c[2:3]},
+			{Key: "running", Tournaments: c[1:2]},
+			{Key: "registrationOpen", Tournaments: c[0:1]},
+			{Key: "completed", Tournaments: c[2:3]},
 		},
 	}))
 	assertGolden(t, "home_empty", views.HomeView(views.HomePage{Layout: layout("Home")}))

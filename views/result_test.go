@@ -24,7 +24,7 @@ func TestMatchShowsScoreFromEverySource(t *testing.T) {
 			require.NoError(t, views.MatchLiveView(views.MatchLive{Now: t0, Match: views.MatchDetail{MatchSummary: m}}).Render(context.Background(), &b))
 			page := b.String()
 			assert.Contains(t, page, `<span>1</span><span aria-hidden="true">–</span><span class="sr-only">to</span><span>3</span>`, "the scoreboard, slot order")
-			assert.Contains(t, page, "<dt>Result</dt><dd>"+html.EscapeString(views.ResultSourceLabel(source))+": Blaise Pascal won 3–1</dd>", "the winner's score first")
+			assert.Contains(t, page, "<dt>Result</dt><dd>"+html.EscapeString(views.ResultSourceLabel(context.Background(), source))+": <bdi>Blaise Pascal</bdi> won 3–1</dd>", "the winner's score first")
 		})
 	}
 	assert.Equal(t, "", views.WinnerScore(nil, 1))

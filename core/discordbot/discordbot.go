@@ -17,6 +17,7 @@ import (
 
 	"arena/core"
 	"arena/core/tournamentview"
+	"arena/i18n"
 )
 
 // Interaction types and the callback types answering them.
@@ -393,7 +394,7 @@ func (b bot) about(ctx context.Context, named string, lines func(v *tournamentvi
 	if err != nil {
 		return Response{}, err
 	}
-	out := []string{fmt.Sprintf("**%s**: %s.", v.Name, core.TournamentStatusLabel(v.Status))}
+	out := []string{fmt.Sprintf("**%s**: %s.", v.Name, core.TournamentStatusWords(i18n.For(i18n.DefaultLocale), v.Status))}
 	out = append(append(out, lines(v)...), fmt.Sprintf("%s/tournaments/%s", b.origin, v.Slug))
 	return say(strings.Join(out, "\n"), false), nil
 }

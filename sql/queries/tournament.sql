@@ -217,8 +217,14 @@ ON CONFLICT DO NOTHING
 SELECT rank, platform_id FROM podiums WHERE tournament_id = :tournament ORDER BY rank, platform_id
 
 -- name: players_in
-SELECT p.platform_id, p.persona_name, p.avatar_url
+SELECT p.platform_id, p.persona_name, p.avatar_url, p.locale
 FROM players p JOIN json_each(:players) j ON p.platform_id = j.value
+
+-- name: first_player_locale
+UPDATE players SET locale = :locale WHERE platform_id = :player AND locale = ''
+
+-- name: set_player_locale
+UPDATE players SET locale = :locale WHERE platform_id = :player
 
 -- name: player
 SELECT platform_id, persona_name, avatar_url FROM players WHERE platform_id = :player

@@ -10,14 +10,40 @@
 // and copies a one-time secret with its button (no inline handler: the
 // site's policy allows none).
 (function () {
-  // The service's one shape of a time (core.TimeLayout), the zone named:
-  // "27 Nov 2026, 15:00 CET".
+  // The page's texts for its scripts, in its locale (views.scriptTexts):
+  // text("left", {S: "3 h"}) fills each {Arg}.
+  var texts = {};
+  try { texts = JSON.parse(document.body.dataset.texts || "{}"); } catch (e) { texts = {}; }
+  function text(key, args, fallback) {
+    var s = texts[key] || fallback || "";
+    Object.keys(args || {}).forEach(function (k) { s = s.split("{" + k + "}").join(String(args[k])); });
+    return s;
+  }
+  // The locale the page is written in, as Intl takes it: English in the
+  // site's British shape ("27 Nov 2026, 15:00"), Arabic with the Latin
+  // digits the server writes too.
+  var lang = texts.locale || document.documentElement.lang || "en";
+  var locale = lang === "en" ? "en-GB" : lang === "ar" ? "ar-u-nu-latn" : lang;
+  // The service's one shape of a time (core.TimeLayout, i18n's time.full),
+  // the zone named: "27 Nov 2026, 15:00 CET".
   var day = { day: "numeric", month: "short", year: "numeric" };
   var clock = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
-  var full = new Intl.DateTimeFormat("en-GB", Object.assign({ timeZoneName: "short" }, day, clock));
-  var dateOnly = new Intl.DateTimeFormat("en-GB", day);
-  var startOnly = new Intl.DateTimeFormat("en-GB", Object.assign({}, day, clock));
-  var timeOnly = new Intl.DateTimeFormat("en-GB", Object.assign({ timeZoneName: "short" }, clock));
+  function named(f, generic) {
+    // A zone the locale has no short name for shows as an offset
+    // ("GMT-8"): its generic name says more ("Los Angeles Time").
+    return { format: function (d) {
+      return f.formatToParts(d).map(function (p) {
+        if (p.type !== "timeZoneName" || !/\d/.test(p.value)) return p.value;
+        var g = generic.formatToParts(d).filter(function (q) { return q.type === "timeZoneName"; })[0];
+        return g ? g.value : p.value;
+      }).join("");
+    } };
+  }
+  var generic = new Intl.DateTimeFormat(locale, { timeZoneName: "shortGeneric" });
+  var full = named(new Intl.DateTimeFormat(locale, Object.assign({ timeZoneName: "short" }, day, clock)), generic);
+  var dateOnly = new Intl.DateTimeFormat(locale, day);
+  var startOnly = new Intl.DateTimeFormat(locale, Object.assign({}, day, clock));
+  var timeOnly = named(new Intl.DateTimeFormat(locale, Object.assign({ timeZoneName: "short" }, clock)), generic);
   function sameDay(a, b) {
     return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
   }
@@ -55,26 +81,27 @@
   var skew = 0;
   // left is the time until d on the service clock: "1 d 3 h left",
   // "3 h 12 min left", "12 min left", or "ran out".
-  function left(d) {
+  // (views.pubSpan words them the same way from the same texts.)
+  function span(d) {
     var min = Math.floor((d - (Date.now() + skew)) / 60000);
-    if (min < 0) return "ran out";
+    if (min < 0) return null;
     var days = Math.floor(min / 1440), hours = Math.floor(min / 60) % 24, mins = min % 60;
-    if (days > 0) return days + " d " + hours + " h left";
-    if (hours > 0) return hours + " h " + mins + " min left";
-    return mins + " min left";
+    if (days > 0) return text("spanDays", { D: days, H: hours }, days + " d " + hours + " h");
+    if (hours > 0) return text("spanHours", { H: hours, M: mins }, hours + " h " + mins + " min");
+    return text("spanMinutes", { M: mins }, mins + " min");
   }
   function countdown(root) {
     root.querySelectorAll("time[data-countdown]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));
       if (isNaN(d)) return;
-      var text = left(d);
-      el.textContent = el.dataset.countdown === "in" ? text.replace(/ left$/, "") : text;
+      var s = span(d);
+      el.textContent = s === null ? text("ranOut", null, "ran out") : el.dataset.countdown === "in" ? s : text("left", { S: s }, s + " left");
       el.title = full.format(d);
     });
   }
   // The viewer's zone: its name and offset, "Europe/Paris (UTC+01:00)".
   function zoneName() {
-    var name = Intl.DateTimeFormat().resolvedOptions().timeZone || "your time zone";
+    var name = Intl.DateTimeFormat().resolvedOptions().timeZone || text("yourZone", null, "your time zone");
     var off = -new Date().getTimezoneOffset();
     var sign = off < 0 ? "−" : "+";
     off = Math.abs(off);
@@ -121,7 +148,7 @@
       play.addEventListener("click", function () {
         var frame = document.createElement("iframe");
         frame.src = box.dataset.embed;
-        frame.title = box.dataset.embedTitle || "Live stream";
+        frame.title = box.dataset.embedTitle || text("liveStream", null, "Live stream");
         frame.allow = "autoplay; fullscreen";
         frame.allowFullscreen = true;
         box.insertBefore(frame, box.firstChild);
@@ -250,7 +277,7 @@
       button.hidden = false;
       button.addEventListener("click", function () {
         field.select();
-        var done = function (ok) { if (said) said.textContent = ok ? "Copied." : "Select the text and copy it."; };
+        var done = function (ok) { if (said) said.textContent = ok ? text("copied", null, "Copied.") : text("copyFailed", null, "Select the text and copy it."); };
         if (navigator.clipboard && navigator.clipboard.writeText) {
           navigator.clipboard.writeText(field.value).then(function () { done(true); }, function () { done(false); });
         } else {

@@ -4,18 +4,20 @@
 // (GET /api/v1/push/key) and hands the subscription to the server
 // (POST /account/push); turning off unsubscribes and asks the server to
 // forget the device (POST /account/push/remove). Without this script the
-// box's forms (devices, kinds) still work.
+// box's forms (devices, kinds) still work. Its words are the page's, in
+// the viewer's language: the box's data-say-* attributes.
 (function () {
   var box = document.getElementById("push");
   if (!box) return;
   var status = box.querySelector(".push-status");
   var on = box.querySelector(".push-on");
   var off = box.querySelector(".push-off");
-  function say(text) {
-    status.textContent = text;
+  var text = box.dataset;
+  function say(line) {
+    status.textContent = line;
   }
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say("This browser does not take notifications.");
+    say(text.sayUnsupported);
     return;
   }
   // applicationServerKey takes the key's bytes.
@@ -31,12 +33,13 @@
       location.assign(r.url);
     });
   }
-  // device names the device on the account page: "Chrome on Android".
+  // device names the device on the account page: "Chrome on Android"
+  // (data-device: {0} the browser, {1} the system).
   function device() {
     var ua = navigator.userAgent;
-    var browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "A browser";
+    var browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : text.aBrowser;
     var os = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Windows/.test(ua) ? "Windows" : /Mac OS X/.test(ua) ? "macOS" : /Linux/.test(ua) ? "Linux" : "";
-    return os ? browser + " on " + os : browser;
+    return os ? text.device.replace("{0}", browser).replace("{1}", os) : browser;
   }
   var reg = null;
   function show(sub) {
@@ -45,15 +48,15 @@
       if (sub && li.dataset.endpoint === sub.endpoint) {
         known = true;
         li.classList.add("this-device");
-        li.querySelector(".device").textContent += " (this device)";
+        li.querySelector(".device").textContent += " " + text.thisDevice;
       }
     });
     var active = !!sub && known;
     on.hidden = active;
     off.hidden = !active;
-    if (active) say("Notifications are on for this device.");
-    else if (Notification.permission === "denied") say("Notifications are blocked for this site in your browser's settings.");
-    else say("Notifications are off on this device.");
+    if (active) say(text.sayOn);
+    else if (Notification.permission === "denied") say(text.sayBlocked);
+    else say(text.sayOff);
   }
   navigator.serviceWorker
     .register("/sw.js")
@@ -63,11 +66,11 @@
     })
     .then(show)
     .catch(function () {
-      say("Notifications cannot be set up in this browser.");
+      say(text.sayBroken);
     });
   on.addEventListener("click", function () {
     on.disabled = true;
-    say("Turning notifications on...");
+    say(text.sayTurningOn);
     Notification.requestPermission()
       .then(function (permission) {
         if (permission !== "granted") throw new Error("denied");
@@ -84,7 +87,7 @@
       })
       .catch(function (e) {
         on.disabled = false;
-        say(e.message === "denied" ? "Notifications are blocked for this site in your browser's settings." : "Notifications could not be turned on. Please try again.");
+        say(e.message === "denied" ? text.sayBlocked : text.sayOnFailed);
       });
   });
   off.addEventListener("click", function () {
@@ -100,7 +103,7 @@
       })
       .catch(function () {
         off.disabled = false;
-        say("Notifications could not be turned off. Please try again.");
+        say(text.sayOffFailed);
       });
   });
 })();

@@ -9,6 +9,10 @@
 // a match that cannot be decided) follows the link instead.
 (function () {
   "use strict";
+  // The page's texts in its locale (views.scriptTexts), English without.
+  var texts = {};
+  try { texts = JSON.parse(document.body.dataset.texts || "{}"); } catch (e) { texts = {}; }
+  function text(key, fallback) { return texts[key] || fallback; }
   var dialog = document.getElementById("score-dialog");
   if (!dialog || typeof dialog.showModal !== "function" || !window.fetch || !window.DOMParser) return;
   var title = document.getElementById("score-dialog-title");
@@ -34,14 +38,14 @@
     var reports = doc.querySelector("section[aria-labelledby=reports-title]");
     if (!kept && !reports) return false;
     var row = link.closest("tr");
-    title.textContent = row ? row.querySelector(".am-round").textContent + " · " + row.querySelector(".am-sides").textContent.replace(/\s+/g, " ").trim() : "Match";
+    title.textContent = row ? row.querySelector(".am-round").textContent + " · " + row.querySelector(".am-sides").textContent.replace(/\s+/g, " ").trim() : text("match", "Match");
     body.textContent = "";
     if (reports) body.appendChild(document.importNode(reports, true));
     body.appendChild(document.importNode(decision, true));
     var more = document.createElement("p");
     var a = document.createElement("a");
     a.href = link.href;
-    a.textContent = "Open the match page";
+    a.textContent = text("openMatch", "Open the match page");
     more.appendChild(a);
     body.appendChild(more);
     dialog.showModal();

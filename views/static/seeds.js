@@ -9,6 +9,10 @@
 // seeds" stores the order, as typed numbers would.
 (function () {
   "use strict";
+  // The page's texts in its locale (views.scriptTexts), English without.
+  var texts = {};
+  try { texts = JSON.parse(document.body.dataset.texts || "{}"); } catch (e) { texts = {}; }
+  function text(key, fallback) { return texts[key] || fallback; }
   var table = document.querySelector("table[data-seed-order]");
   if (!table || !window.PointerEvent) return;
   var body = table.tBodies[0];
@@ -28,7 +32,8 @@
 
   function say(row) {
     var list = rows(), at = list.indexOf(row) + 1;
-    status.textContent = name(row) + " is now seed " + at + " of " + list.length + ". Save seeds to keep the order.";
+    status.textContent = text("seedMoved", name(row) + " is now seed " + at + " of " + list.length + ". Save seeds to keep the order.")
+      .split("{Name}").join(name(row)).split("{At}").join(at).split("{N}").join(list.length);
   }
 
   // moveTo puts row at index to (0-based) and renumbers.
@@ -49,7 +54,7 @@
     handle.type = "button";
     handle.className = "seed-handle";
     handle.textContent = "\u2195";
-    handle.setAttribute("aria-label", "Move " + name(row) + ": arrow keys, or drag");
+    handle.setAttribute("aria-label", text("seedHandle", "Move " + name(row) + ": arrow keys, or drag").split("{Name}").join(name(row)));
     cell.insertBefore(handle, cell.firstChild);
 
     handle.addEventListener("keydown", function (e) {

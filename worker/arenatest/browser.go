@@ -170,7 +170,8 @@ func (b *Browser) SignInAt(tb testing.TB, base, platformID string) {
 }
 
 // SignedInAs returns the name the sign-in page greets the browser with on
-// the arena at base ("" for the demo arena), or "" for a visitor.
+// the arena at base ("" for the demo arena), or "" for a visitor (the
+// name as typed, out of the <bdi> that isolates it).
 func (b *Browser) SignedInAs(tb testing.TB, base string) string {
 	tb.Helper()
 	p := b.Get(tb, base+"/signin")
@@ -180,7 +181,7 @@ func (b *Browser) SignedInAs(tb testing.TB, base string) string {
 		return ""
 	}
 	name, _, _ := strings.Cut(rest, "</strong>")
-	return name
+	return strings.TrimSuffix(strings.TrimPrefix(name, "<bdi>"), "</bdi>")
 }
 
 // Cookies returns the browser's cookies for the arena at base ("" for the

@@ -83,6 +83,9 @@ type HostHint struct {
 	Key       string               `json:"key"`
 	Anonymous CallerHint           `json:"anonymous"`
 	Limits    map[string]LimitHint `json:"limits"`
+	// Vary names the request headers the arena's answers vary by besides
+	// the path: an entry's key holds their values (server.PagesVaryBy).
+	Vary []string `json:"vary"`
 }
 
 // CallerHint is a caller class (server.CallerClass) as the front uses
@@ -192,6 +195,7 @@ func (h *Hints) Tenant(ctx context.Context, a *core.Arena, fresh time.Duration) 
 			Key:       cacheHost + "/" + server.ArenaCacheKey(a),
 			Anonymous: h.caller(a, server.ClassAnonymous, ""),
 			Limits:    map[string]LimitHint{limitAnonymous: limitHint(a.RateLimits, false), limitKey: limitHint(a.RateLimits, true)},
+			Vary:      []string{strings.ToLower(server.PagesVaryBy)},
 		})
 		h.mu.Lock()
 		if len(h.hosts) >= maxHostHints {

@@ -27,6 +27,11 @@ import (
 // arena can stay unseen there (docs/edge.md "Two isolates").
 const CacheLifetime = 10 * time.Second
 
+// PagesVaryBy is the request header the site's pages vary by besides the
+// path (the viewer's language, DESIGN.md "Languages"): they say so in
+// Vary, and the edge front keeps one entry per value.
+const PagesVaryBy = "Accept-Language"
+
 // CacheControl is the Cache-Control of an answer any cache may reuse for
 // ttl.
 func CacheControl(ttl time.Duration) string {

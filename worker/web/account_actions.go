@@ -9,6 +9,7 @@ import (
 
 	"arena/core"
 	"arena/core/tournamentview"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -44,7 +45,8 @@ func (s *Site) actionStart(w http.ResponseWriter, r *http.Request, t *server.Ten
 func (s *Site) actionTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, bool) {
 	tour, err := tournamentview.Find(r.Context(), t.Store, r.PathValue("slug"))
 	if core.ErrorCode(err) == core.CodeTournamentNotFound {
-		s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no tournament here."))
+		tr := i18n.From(r.Context())
+		s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, tr.T("error.notFound")), http.StatusNotFound, tr.T("account.error.noTournament")))
 		return nil, false
 	}
 	if err != nil {
@@ -125,7 +127,7 @@ func (s *Site) sideAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 // tournamentActionRefused answers a refused registration action: the
 // registration box again with the message (the roster as typed).
 func (s *Site) tournamentActionRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, tour *core.Tournament, viewer, next, roster string, err error) {
-	message := actionMessage(err)
+	message := actionMessageIn(i18n.From(r.Context()), err)
 	if message == "" {
 		s.fail(w, r, t, err)
 		return
@@ -152,7 +154,7 @@ func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *
 	return func(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 		id, err := core.ParseMatchID(r.PathValue("id"))
 		if err != nil {
-			s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no match here."))
+			s.noMatchHere(w, r, t)
 			return
 		}
 		page := "/matches/" + strconv.FormatInt(id, 10)
@@ -163,7 +165,7 @@ func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *
 		ctx := r.Context()
 		st, err := t.Store.MatchState(ctx, id)
 		if core.ErrorCode(err) == core.CodeMatchNotFound {
-			s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, "Not found"), http.StatusNotFound, "There is no match here."))
+			s.noMatchHere(w, r, t)
 			return
 		}
 		if err != nil {
@@ -179,10 +181,17 @@ func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *
 	}
 }
 
+// noMatchHere is the 404 page of a match action on no match.
+func (s *Site) noMatchHere(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
+	tr := i18n.From(r.Context())
+	s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, tr.T("error.notFound")), http.StatusNotFound, tr.T("account.error.noMatch")))
+}
+
 // matchActionRefused answers a refused match action: the match box as the
 // match now stands, with the message.
 func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, id int64, viewer, next string, err error) {
-	message := actionMessage(err)
+	tr := i18n.From(r.Context())
+	message := actionMessageIn(tr, err)
 	if message == "" {
 		s.fail(w, r, t, err)
 		return
@@ -195,7 +204,7 @@ func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *ser
 		}
 	}
 	p.Error = message
-	s.render(w, r, t, server.StatusOf(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, "Your match"), next, views.MatchActions(*p)))
+	s.render(w, r, t, server.StatusOf(core.ErrorCode(err)), views.AccountActionPage(s.layout(r, t, tr.T("account.match.title")), next, views.MatchActions(*p)))
 }
 
 // readyAction is the website's ready button: core.Ready, the very rule

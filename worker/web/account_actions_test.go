@@ -310,7 +310,7 @@ func TestReportsAndGameClients(t *testing.T) {
 		assert.Equal(t, http.StatusConflict, resp.Status)
 		assert.Contains(t, resp.Body, "game client")
 		page := p2.Get(t, m.Path(""))
-		assert.Contains(t, page.Body, "A game client sent this match's result")
+		assert.Contains(t, page.Body, "A game client sent this match&#39;s result")
 	})
 }
 

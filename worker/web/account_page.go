@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -38,7 +39,7 @@ func (s *Site) renderAccount(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	ctx := r.Context()
-	p := views.AccountPage{Layout: s.layout(r, t, "Your account"), Mock: s.srv.Streams().Mock(), StreamLogin: v.StreamLogin,
+	p := views.AccountPage{Layout: s.layout(r, t, i18n.From(ctx).T("account.page.title")), Mock: s.srv.Streams().Mock(), StreamLogin: v.StreamLogin,
 		Profile: views.AccountProfile{Player: views.PlayerRef{PlatformID: v.PlatformID, Name: v.Name, AvatarURL: v.AvatarURL}, Editable: t.Arena.MockProfiles()}}
 	if v.StreamLogin != "" {
 		p.StreamURL = core.StreamURL(v.StreamLogin)
@@ -145,19 +146,20 @@ func (s *Site) linkAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 	http.Redirect(w, r, provider.AuthorizeURL(ls.State), http.StatusSeeOther)
 }
 
-// streamMessage is the readable message of a refused streams action: a
-// field's own message (a channel login's shape), else the code's.
-func streamMessage(err error) string {
+// streamMessageIn is the readable message of a refused streams action,
+// in tr's language: a field's own message (a channel login's shape),
+// else the code's.
+func streamMessageIn(tr *i18n.Tr, err error) string {
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
 		return ce.Message
 	}
-	return actionMessage(err)
+	return actionMessageIn(tr, err)
 }
 
 // accountRefused shows the account page again with the refusal.
 func (s *Site) accountRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
-	msg := streamMessage(err)
+	msg := streamMessageIn(i18n.From(r.Context()), err)
 	if msg == "" {
 		s.fail(w, r, t, err)
 		return
@@ -176,7 +178,7 @@ func (s *Site) nameAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 	typed := r.PostFormValue("personaName")
 	err := core.SetDisplayName(r.Context(), t.Store, t.Arena, viewer, core.DisplayNameDraft{PersonaName: typed}, s.srv.Now())
 	if err != nil {
-		msg := streamMessage(err)
+		msg := streamMessageIn(i18n.From(r.Context()), err)
 		if msg == "" {
 			s.fail(w, r, t, err)
 			return
@@ -211,19 +213,21 @@ func (s *Site) unlinkAction(w http.ResponseWriter, r *http.Request, t *server.Te
 // invalid_link_state. The browser goes back to the arena's account page.
 func (s *Site) streamCallback(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	r = s.withLocale(w, r, nil)
 	ctx := r.Context()
+	tr := i18n.From(ctx)
 	q := r.URL.Query()
-	refuse := func(status int, message string) {
-		s.render(w, r, nil, status, views.ErrorPage(views.Layout{Title: "Channel not linked"}, status, message))
+	refuse := func(status int, id string) {
+		s.render(w, r, nil, status, views.ErrorPage(views.Layout{Title: tr.T("account.channel.notLinked")}, status, tr.T(id)))
 	}
 	slug, err := core.LinkStateArena(q.Get("state"))
 	if err != nil {
-		refuse(http.StatusBadRequest, "This link request is not valid. Start again from your account page.")
+		refuse(http.StatusBadRequest, "account.channel.badLinkState")
 		return
 	}
 	t, release, err := s.srv.TenantBySlug(ctx, slug)
 	if core.ErrorCode(err) == core.CodeArenaNotFound {
-		refuse(http.StatusBadRequest, "This link request is not valid. Start again from your account page.")
+		refuse(http.StatusBadRequest, "account.channel.badLinkState")
 		return
 	}
 	if err != nil {
@@ -237,7 +241,7 @@ func (s *Site) streamCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ls == nil {
-		refuse(http.StatusBadRequest, "This link request was already used or has expired. Start again from your account page.")
+		refuse(http.StatusBadRequest, "account.channel.usedLinkState")
 		return
 	}
 	back := func(code string) {

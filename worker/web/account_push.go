@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -18,6 +19,7 @@ import (
 // accountPush reads the notifications box of the player's account page.
 func accountPush(r *http.Request, t *server.Tenant, platformID string) (views.AccountPush, error) {
 	ctx := r.Context()
+	tr := i18n.From(ctx)
 	var p views.AccountPush
 	devices, err := t.Store.PushSubscriptions(ctx, platformID)
 	if err != nil {
@@ -31,9 +33,19 @@ func accountPush(r *http.Request, t *server.Tenant, platformID string) (views.Ac
 		return p, err
 	}
 	for _, k := range core.PushKinds {
-		p.Kinds = append(p.Kinds, views.PushKindChoice{Kind: k, Label: k.Label(), On: !slices.Contains(muted, k)})
+		p.Kinds = append(p.Kinds, views.PushKindChoice{Kind: k, Label: pushKindLabel(tr, k), On: !slices.Contains(muted, k)})
 	}
 	return p, nil
+}
+
+// pushKindLabel says kind k on the account page, in tr's language (a
+// kind the catalog lacks as core names it).
+func pushKindLabel(tr *i18n.Tr, k core.PushKind) string {
+	id := "account.push.kind." + string(k)
+	if label := tr.T(id); label != id {
+		return label
+	}
+	return k.Label()
 }
 
 // pushSubscribeAction is POST /account/push: the page script's
@@ -86,7 +98,11 @@ func (s *Site) pushKindsAction(w http.ResponseWriter, r *http.Request, t *server
 func (s *Site) pushDone(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error, notice string) {
 	var ce *core.Error
 	if errors.As(err, &ce) {
-		s.renderAccount(w, r, t, server.StatusOf(ce.Code), func(p *views.AccountPage) { p.Push.Error = ce.Message })
+		msg := ce.Message
+		if ce.Code == core.CodeTooManyDevices {
+			msg = i18n.From(r.Context()).T("account.push.tooManyDevices", "Max", core.MaxPushSubscriptions)
+		}
+		s.renderAccount(w, r, t, server.StatusOf(ce.Code), func(p *views.AccountPage) { p.Push.Error = msg })
 		return
 	}
 	if err != nil {

@@ -1,11 +1,13 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -41,8 +43,9 @@ func (s *Site) adminOnly(h adminHandler) func(w http.ResponseWriter, r *http.Req
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		if !v.IsAdmin {
-			s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.adminLayout(t, v, "Forbidden"), http.StatusForbidden,
-				"These pages are for the arena's admins. Ask an admin to add your account if you need them."))
+			tr := i18n.From(r.Context())
+			s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.adminLayout(t, v, tr.T("error.forbidden")), http.StatusForbidden,
+				tr.T("admin.forbidden")))
 			return
 		}
 		h(w, r, t, v)
@@ -55,50 +58,54 @@ func (s *Site) adminLayout(t *server.Tenant, v *views.Viewer, title string) view
 	return views.Layout{Title: title, ArenaName: t.Arena.Name, Viewer: v}
 }
 
-// adminNotices are the outcomes a redirect after a form names (?done=):
-// fixed texts, so a link cannot put words on the page.
+// adminNotices are the outcomes a redirect after a form names (?done=),
+// as message ids: fixed texts, so a link cannot put words on the page.
 var adminNotices = map[string]string{
-	"created":          "Tournament created as a draft: only admins see it until registration opens.",
-	"saved":            "Changes saved.",
-	"status":           "The tournament moved to its next step.",
-	"registered":       "Side registered.",
-	"entrants":         "The list's entrants are registered.",
-	"seeds":            "Seeds saved.",
-	"checkin":          "Check-in saved.",
-	"rating-seeds":     "Every side is seeded by rating. You can still change any seed until the draw.",
-	"resolved":         "Match resolved.",
-	"game-decided":     "Game decided.",
-	"reopened":         "Match reopened: it is scheduled again, with a fresh window from now.",
-	"round-opened":     "The round's matches are open now.",
-	"window":           "The match window moved.",
-	"details":          "Details saved.",
-	"removed":          "The side was removed.",
-	"disqualified":     "The side was disqualified: its open matches went to its opponents.",
-	"season":           "Season saved.",
-	"key-revoked":      "API key revoked: it stops working at once.",
-	"token-revoked":    "Admin token revoked: it stops working at once.",
-	"settings":         "Settings saved.",
-	"discord":          "Discord saved.",
-	"discord_commands": "The /arena command is registered with Discord.",
-	"caster":           "Official caster added: the match's casters list it.",
-	"admin-added":      "Admin added.",
-	"admin-present":    "That player already is an admin.",
-	"admin-removed":    "Admin removed.",
-	"title-created":    "Title created, vacant: players volunteer for its coronation.",
-	"title-retired":    "Title retired: it keeps its lineage and takes no more challenges.",
+	"created":          "admin.notice.created",
+	"saved":            "admin.notice.saved",
+	"status":           "admin.notice.status",
+	"registered":       "admin.notice.registered",
+	"entrants":         "admin.notice.entrants",
+	"seeds":            "admin.notice.seeds",
+	"checkin":          "admin.notice.checkin",
+	"rating-seeds":     "admin.notice.ratingSeeds",
+	"resolved":         "admin.notice.resolved",
+	"game-decided":     "admin.notice.gameDecided",
+	"reopened":         "admin.notice.reopened",
+	"round-opened":     "admin.notice.roundOpened",
+	"window":           "admin.notice.window",
+	"details":          "admin.notice.details",
+	"removed":          "admin.notice.removed",
+	"disqualified":     "admin.notice.disqualified",
+	"season":           "admin.notice.season",
+	"key-revoked":      "admin.notice.keyRevoked",
+	"token-revoked":    "admin.notice.tokenRevoked",
+	"settings":         "admin.notice.settings",
+	"discord":          "admin.notice.discord",
+	"discord_commands": "admin.notice.discordCommands",
+	"caster":           "admin.notice.caster",
+	"admin-added":      "admin.notice.adminAdded",
+	"admin-present":    "admin.notice.adminPresent",
+	"admin-removed":    "admin.notice.adminRemoved",
+	"title-created":    "admin.notice.titleCreated",
+	"title-retired":    "admin.notice.titleRetired",
 
-	"domain-added":   "Domain added.",
-	"domain-removed": "Domain removed: it no longer serves this arena.",
+	"domain-added":   "admin.notice.domainAdded",
+	"domain-removed": "admin.notice.domainRemoved",
 
-	"webhook-paused":   "Webhook paused: its events are kept for when it resumes.",
-	"webhook-resumed":  "Webhook resumed: what it missed goes out with the next run.",
-	"webhook-deleted":  "Webhook deleted.",
-	"webhook-replayed": "Replay queued: the deliveries go out with the next run, with their webhook-ids.",
+	"webhook-paused":   "admin.notice.webhookPaused",
+	"webhook-resumed":  "admin.notice.webhookResumed",
+	"webhook-deleted":  "admin.notice.webhookDeleted",
+	"webhook-replayed": "admin.notice.webhookReplayed",
 }
 
-// adminNotice reads the notice of a redirect.
+// adminNotice reads the notice of a redirect, in the request's locale.
 func adminNotice(r *http.Request) views.AdminNotice {
-	return views.AdminNotice{Text: adminNotices[r.URL.Query().Get("done")]}
+	id, ok := adminNotices[r.URL.Query().Get("done")]
+	if !ok {
+		return views.AdminNotice{}
+	}
+	return views.AdminNotice{Text: i18n.From(r.Context()).T(id)}
 }
 
 // adminRedirect ends a successful form: 303 to the page with the notice.
@@ -113,7 +120,7 @@ func adminRedirect(w http.ResponseWriter, r *http.Request, path, done, fragment 
 // adminNotFound answers a path naming nothing (unknown tournament, match,
 // key).
 func (s *Site) adminNotFound(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, what string) {
-	s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.adminLayout(t, v, "Not found"), http.StatusNotFound, what))
+	s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.adminLayout(t, v, i18n.From(r.Context()).T("error.notFound")), http.StatusNotFound, what))
 }
 
 // adminErrorCode returns the domain code of err, or "" for an internal
@@ -136,7 +143,7 @@ func adminErrorField(err error) string {
 }
 
 // adminErrorMessage returns a field error's message for people (core
-// writes them for the fields of the inputs it checks).
+// writes them for the fields of the inputs it checks, in English for now).
 func adminErrorMessage(err error) string {
 	var e *core.Error
 	if errors.As(err, &e) {
@@ -163,7 +170,7 @@ func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.
 	for _, m := range queue {
 		p.Queue = append(p.Queue, views.AdminQueueMatch{
 			ID: m.ID, TournamentSlug: m.Tournament.Slug, TournamentName: m.Tournament.Name, Title: m.Tournament.Format == core.FormatTitle,
-			Round: adminRoundLabel(&m.Match), Status: m.Status, P1: m.P1, P2: m.P2,
+			Round: adminRoundText(ctx, &m.Match), Status: m.Status, P1: m.P1, P2: m.P2,
 			P1Name: m.P1Name, P2Name: m.P2Name, ClosesAt: m.ClosesAt, Reason: m.Reason,
 		})
 	}
@@ -173,19 +180,20 @@ func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.
 			MaxPlayers: tour.MaxPlayers, StartsAt: tour.StartsAt, StartedAt: tour.PlayStartedAt(now), Public: tour.Status.Public(),
 		})
 	}
-	s.render(w, r, t, http.StatusOK, views.AdminDashboardPage(s.adminLayout(t, v, "Admin"), p))
+	s.render(w, r, t, http.StatusOK, views.AdminDashboardPage(s.adminLayout(t, v, i18n.From(ctx).T("admin.dashboard.title")), p))
 }
 
-// adminRoundLabel names a match's place in its tournament: "Group A ·
-// Round 2", "Semifinals (SF1)", "Final".
-func adminRoundLabel(m *core.Match) string {
+// adminRoundText names a match's place in its tournament in ctx's
+// locale: "Group A · Round 2", "Semifinals (SF1)", "Final".
+func adminRoundText(ctx context.Context, m *core.Match) string {
+	tr, round := i18n.From(ctx), views.RoundLabel(ctx, m.Round)
 	switch {
 	case m.GroupName != "":
-		return "Group " + m.GroupName + " · " + m.Round
+		return tr.T("admin.round.group", "Group", m.GroupName, "Round", round)
 	case m.BracketSlot != "" && m.BracketSlot != core.BracketSlotFinal && m.BracketSlot != core.BracketSlotSmallFinal:
-		return m.Round + " (" + m.BracketSlot + ")"
+		return tr.T("admin.round.slot", "Round", round, "Slot", m.BracketSlot)
 	}
-	return m.Round
+	return round
 }
 
 // adminTournamentsRedirect sends the tournaments list's address to the

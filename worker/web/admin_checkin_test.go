@@ -82,7 +82,7 @@ func TestOrganizerDayPages(t *testing.T) {
 	t.Run("TheStartWithdrawsTheAbsent", func(t *testing.T) {
 		e.SetStatus(t, "day", "registration_closed")
 		confirm := admin.Get(t, "/admin/tournaments/day/status?to=playoffs")
-		assert.Contains(t, confirm.Body, "First withdraws the 3 sides that have not checked in: Player 0001, Player 0003, Player 0004.")
+		assert.Contains(t, confirm.Body, "First withdraws the 3 sides that have not checked in: <bdi>Player 0001</bdi>, <bdi>Player 0003</bdi>, <bdi>Player 0004</bdi>.")
 	})
 }
 

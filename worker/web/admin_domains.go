@@ -5,16 +5,18 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
 
-// adminDomainMessages word the refusals of an added domain, by code.
+// adminDomainMessages are the message ids wording the refusals of an
+// added domain, by code.
 var adminDomainMessages = map[string]string{
-	core.CodeInvalidField:         "Enter a hostname such as play.example.com (not an IP address).",
-	core.CodeHostTaken:            "This hostname already serves an arena.",
-	core.CodeTooManyDomains:       "This arena has as many custom domains as it may; remove one first.",
-	core.CodeDomainProviderFailed: "The domain provider refused the hostname or could not be reached; try again later.",
+	core.CodeInvalidField:         "admin.domains.error.invalid",
+	core.CodeHostTaken:            "admin.domains.error.taken",
+	core.CodeTooManyDomains:       "admin.domains.error.tooMany",
+	core.CodeDomainProviderFailed: "admin.domains.error.provider",
 }
 
 // adminDomains is GET /admin/domains.
@@ -39,7 +41,7 @@ func (s *Site) adminRenderDomains(w http.ResponseWriter, r *http.Request, t *ser
 		}
 		p.Domains = append(p.Domains, ad)
 	}
-	s.render(w, r, t, status, views.AdminDomainsPage(s.adminLayout(t, v, "Custom domains"), p))
+	s.render(w, r, t, status, views.AdminDomainsPage(s.adminLayout(t, v, i18n.From(r.Context()).T("admin.domains.title")), p))
 }
 
 // adminAddDomain is POST /admin/domains: attaches a hostname (the admin
@@ -50,7 +52,8 @@ func (s *Site) adminAddDomain(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	hostname := strings.TrimSpace(r.PostFormValue("hostname"))
 	_, err := s.srv.AddDomain(r.Context(), t.Arena, hostname)
-	if msg, ok := adminDomainMessages[adminErrorCode(err)]; ok {
+	tr := i18n.From(r.Context())
+	if id, ok := adminDomainMessages[adminErrorCode(err)]; ok {
 		status := http.StatusConflict
 		switch adminErrorCode(err) {
 		case core.CodeInvalidField:
@@ -59,8 +62,8 @@ func (s *Site) adminAddDomain(w http.ResponseWriter, r *http.Request, t *server.
 			status = http.StatusBadGateway
 		}
 		s.adminRenderDomains(w, r, t, v, status, views.AdminDomains{
-			Hostname: hostname, Errors: views.AdminFieldErrors{"hostname": msg},
-			Notice: views.AdminNotice{Error: true, Text: "The domain was not added: see the marked field."},
+			Hostname: hostname, Errors: views.AdminFieldErrors{"hostname": tr.T(id)},
+			Notice: views.AdminNotice{Error: true, Text: tr.T("admin.domains.error.notAdded")},
 		})
 		return
 	}
@@ -73,15 +76,16 @@ func (s *Site) adminAddDomain(w http.ResponseWriter, r *http.Request, t *server.
 
 // adminRemoveDomain is POST /admin/domains/{hostname}/remove.
 func (s *Site) adminRemoveDomain(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+	tr := i18n.From(r.Context())
 	err := s.srv.RemoveDomain(r.Context(), t.Arena, r.PathValue("hostname"))
 	switch adminErrorCode(err) {
 	case "":
 	case core.CodeDomainNotFound:
-		s.adminNotFound(w, r, t, v, "There is no custom domain "+r.PathValue("hostname")+".")
+		s.adminNotFound(w, r, t, v, tr.T("admin.domains.error.notFound", "Host", r.PathValue("hostname")))
 		return
 	case core.CodeDomainProviderFailed:
 		s.adminRenderDomains(w, r, t, v, http.StatusBadGateway, views.AdminDomains{
-			Notice: views.AdminNotice{Error: true, Text: adminDomainMessages[core.CodeDomainProviderFailed]},
+			Notice: views.AdminNotice{Error: true, Text: tr.T(adminDomainMessages[core.CodeDomainProviderFailed])},
 		})
 		return
 	}

@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -94,18 +94,19 @@ func adminEntrantLines(r *http.Request) ([]entrantLine, error) {
 // case; else the one name containing it). Lines naming nobody, several
 // players, the same player twice, or a bad seed carry their problem.
 func (s *Site) adminResolveEntrants(r *http.Request, t *server.Tenant, lines []entrantLine) ([]views.AdminEntrantRow, error) {
+	tr := i18n.From(r.Context())
 	rows := make([]views.AdminEntrantRow, len(lines))
 	ids := []string{}
 	for i, l := range lines {
 		row := views.AdminEntrantRow{Line: i + 1, Text: l.text, Seed: l.seed}
 		switch {
 		case l.seed != "" && !validSeed(l.seed):
-			row.Problem = "The seed is a whole number, " + views.RangeText(core.SeedRange) + "."
+			row.Problem = tr.T("admin.entrants.problem.seed", "Min", strconv.Itoa(core.SeedRange.Min), "Max", strconv.Itoa(core.SeedRange.Max))
 		case strings.Trim(l.who, "0123456789") == "":
 			if core.ValidPlatformID(l.who) {
 				row.PlatformID = l.who
 			} else {
-				row.Problem = "An account id has 17 digits."
+				row.Problem = tr.T("admin.entrants.problem.accountId")
 			}
 		default:
 			found, err := t.Store.PlayersNamed(r.Context(), l.who, adminPlayerChoices+1)
@@ -124,9 +125,9 @@ func (s *Site) adminResolveEntrants(r *http.Request, t *server.Tenant, lines []e
 			case len(exact) == 0 && len(found) == 1:
 				row.PlatformID, row.Name = found[0].PlatformID, found[0].PersonaName
 			case len(found) == 0:
-				row.Problem = "No player of this arena has this name: use their 17-digit account id."
+				row.Problem = tr.T("admin.entrants.problem.noPlayer")
 			default:
-				row.Problem = "Several players match this name: use the account id."
+				row.Problem = tr.T("admin.entrants.problem.several")
 			}
 		}
 		if row.PlatformID != "" {
@@ -149,10 +150,10 @@ func (s *Site) adminResolveEntrants(r *http.Request, t *server.Tenant, lines []e
 				rows[i].Name = p.PersonaName
 			}
 			if rows[i].Name == "" {
-				rows[i].Name = "(a new player)"
+				rows[i].Name = tr.T("admin.entrants.newPlayer")
 			}
 			if first, dup := seen[id]; dup {
-				rows[i].Problem = fmt.Sprintf("The same player as line %d.", first)
+				rows[i].Problem = tr.T("admin.entrants.problem.duplicate", "Line", tr.Number(first))
 			}
 			seen[id] = rows[i].Line
 		}
@@ -173,18 +174,19 @@ func (s *Site) adminEntrants(w http.ResponseWriter, r *http.Request, t *server.T
 	if tour == nil {
 		return
 	}
+	tr := i18n.From(r.Context())
 	p := views.AdminEntrants{Slug: tour.Slug, Tournament: tour.Name, List: r.PostFormValue("entrants")}
 	page := func(status int) {
-		s.render(w, r, t, status, views.AdminEntrantsPage(s.adminLayout(t, v, tour.Name+": add entrants"), p))
+		s.render(w, r, t, status, views.AdminEntrantsPage(s.adminLayout(t, v, tr.T("admin.entrants.pageTitle", "Tournament", tour.Name)), p))
 	}
 	lines, err := adminEntrantLines(r)
 	if err != nil {
-		p.Notice = views.AdminNotice{Error: true, Text: "The list could not be read: a CSV file of one player (an id or a name) and an optional seed a line."}
+		p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.entrants.error.unreadable")}
 		page(http.StatusBadRequest)
 		return
 	}
 	if len(lines) == 0 || len(lines) > core.MaxBulkRegistrations {
-		p.Notice = views.AdminNotice{Error: true, Text: fmt.Sprintf("A list has 1 to %d entrants.", core.MaxBulkRegistrations)}
+		p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.entrants.error.size", "Max", strconv.Itoa(core.MaxBulkRegistrations))}
 		page(http.StatusUnprocessableEntity)
 		return
 	}
@@ -220,22 +222,25 @@ func (s *Site) adminEntrants(w http.ResponseWriter, r *http.Request, t *server.T
 		s.fail(w, r, t, err)
 		return
 	}
-	text := adminEntrantRefusals[refused.Code]
-	if text == "" {
-		text = "This line cannot be added."
+	reason, ok := adminEntrantRefusals[refused.Code]
+	if !ok {
+		reason = "other"
 	}
 	if refused.Index != nil && *refused.Index < len(p.Rows) {
-		p.Rows[*refused.Index].Problem = text
+		p.Rows[*refused.Index].Problem = tr.T("admin.entrants.refusal." + reason)
 	}
 	p.Resolved = nil
-	p.Notice = views.AdminNotice{Error: true, Text: "Nobody was added: " + strings.ToLower(text[:1]) + text[1:]}
+	p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.entrants.notAdded." + reason)}
 	page(server.StatusOf(refused.Code))
 }
 
-// adminEntrantRefusals explain why a list was refused, at its line.
+// adminEntrantRefusals name why a list was refused, by code: the
+// messages admin.entrants.refusal.<name> (at its line) and
+// admin.entrants.notAdded.<name> (the page's notice); any other code's
+// are the "other" ones.
 var adminEntrantRefusals = map[string]string{
-	core.CodeAlreadyRegistered:  "This player is already on a side.",
-	core.CodeTournamentFull:     "The tournament is full from this line on.",
-	core.CodeRegistrationClosed: "Registration is not open now.",
-	core.CodeInvalidRoster:      "A side of this tournament has more players: register teams one by one.",
+	core.CodeAlreadyRegistered:  "alreadyRegistered",
+	core.CodeTournamentFull:     "full",
+	core.CodeRegistrationClosed: "closed",
+	core.CodeInvalidRoster:      "roster",
 }

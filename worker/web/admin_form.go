@@ -251,7 +251,7 @@ func adminTournamentFrom(v views.AdminTournamentValues, seasons []core.Season, n
 func adminSeasonOptions(seasons []core.Season) []views.AdminOption {
 	out := make([]views.AdminOption, 0, len(seasons))
 	for _, se := range seasons {
-		out = append(out, views.AdminOption{Value: se.Slug, Label: se.Name})
+		out = append(out, views.AdminOption{Value: se.Slug, Label: se.Name, Typed: true})
 	}
 	return out
 }

@@ -2,12 +2,14 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
+
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -26,9 +28,10 @@ func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *ser
 	if tour == nil {
 		return
 	}
+	tr := i18n.From(r.Context())
 	to := core.TournamentStatus(r.URL.Query().Get("to"))
 	if !adminStatuses[to] {
-		s.adminNotFound(w, r, t, v, "There is no such lifecycle step.")
+		s.adminNotFound(w, r, t, v, tr.T("admin.tournament.status.noSuchStep"))
 		return
 	}
 	absent, err := s.adminWithdrawnNames(r.Context(), t, tour)
@@ -40,7 +43,12 @@ func (s *Site) adminConfirmStatus(w http.ResponseWriter, r *http.Request, t *ser
 	if !p.Allowed {
 		status = server.StatusOf(core.CodeInvalidTransition)
 	}
-	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(r.Context(), to)), p))
+	s.render(w, r, t, status, views.AdminStatusConfirmPage(s.adminLayout(t, v, adminStatusTitle(r.Context(), tour, to)), p))
+}
+
+// adminStatusTitle is the step's page title: "Winter Cup: Playoffs".
+func adminStatusTitle(ctx context.Context, tour *core.Tournament, to core.TournamentStatus) string {
+	return i18n.From(ctx).T("admin.tournament.status.pageTitle", "Name", tour.Name, "Status", views.TournamentStatusLabel(ctx, to))
 }
 
 // adminWithdrawnNames names the sides a stage started now would withdraw
@@ -82,131 +90,142 @@ func (s *Site) adminStatusProps(ctx context.Context, tour *core.Tournament, to c
 		return p
 	}
 	now := s.srv.Now()
-	p.Effects = adminStepEffects(tour, to, tour.PlayerCount, now)
+	p.Effects = adminStepEffects(ctx, tour, to, tour.PlayerCount, now)
 	if opens, _, ok := tour.CheckInWindow(); ok && tour.Status == core.StatusRegistrationClosed &&
 		(to == core.StatusGroupStage || to == core.StatusPlayoffs) {
 		if now.Before(opens) {
-			p.Effects = append([]string{"Check-in has not opened yet, so nobody is withdrawn for missing it."}, p.Effects...)
+			p.Effects = append([]templ.Component{views.AdminHTML(ctx, "admin.tournament.effect.checkInNotOpen")}, p.Effects...)
 		} else {
-			first := "Everybody has checked in: nobody is withdrawn."
+			first := views.AdminHTML(ctx, "admin.tournament.effect.allCheckedIn")
 			if len(absent) > 0 {
-				first = fmt.Sprintf("First withdraws the %d sides that have not checked in: %s. Each of their players is told why; check a side in on the tournament page to keep it.", len(absent), strings.Join(absent, ", "))
-				if len(absent) == 1 {
-					first = "First withdraws the one side that has not checked in: " + absent[0] + ". Its players are told why; check it in on the tournament page to keep it."
-				}
+				first = views.AdminHTML(ctx, "admin.tournament.effect.withdraws", "Count", len(absent), "Names", views.AdminNames(ctx, absent))
 			}
-			p.Effects = append([]string{first}, p.Effects...)
+			p.Effects = append([]templ.Component{first}, p.Effects...)
 		}
 	}
 	return p
 }
 
+// adminStatusInSentence is a status's label inside a sentence: lower
+// case ("is completed"), but for German, whose statuses are nouns that
+// keep their capital.
+func adminStatusInSentence(ctx context.Context, status core.TournamentStatus) string {
+	label := views.TournamentStatusLabel(ctx, status)
+	if i18n.From(ctx).Locale() == "de" {
+		return label
+	}
+	return strings.ToLower(label)
+}
+
 // adminTransitionText explains why a step is not possible.
 func adminTransitionText(ctx context.Context, tour *core.Tournament, to core.TournamentStatus) string {
-	from := strings.ToLower(views.TournamentStatusLabel(ctx, tour.Status))
+	tr := i18n.From(ctx)
+	from := adminStatusInSentence(ctx, tour.Status)
 	switch {
 	case tour.Status.Final():
-		return "This tournament is " + from + ": nothing can follow."
+		return tr.T("admin.tournament.transition.final", "Status", from)
 	case to == core.StatusGroupStage && !tour.Format.HasGroupStage():
-		return "This tournament has no group stage (it starts with its bracket)."
+		return tr.T("admin.tournament.transition.noGroupStage")
 	case to == core.StatusPlayoffs && tour.Format == core.FormatRoundRobin:
-		return "This tournament has no playoffs: its round robin's standings decide the podium."
+		return tr.T("admin.tournament.transition.noPlayoffsRoundRobin")
 	case to == core.StatusPlayoffs && tour.Format == core.FormatSwiss && tour.TopCut == 0:
-		return "This tournament has no playoffs: it has no top cut, so the Swiss standings decide the podium."
+		return tr.T("admin.tournament.transition.noPlayoffsSwiss")
 	}
-	return "The tournament cannot go from " + from + " to " + strings.ToLower(views.TournamentStatusLabel(ctx, to)) + " in one step."
+	return tr.T("admin.tournament.transition.notInOneStep", "From", from, "To", adminStatusInSentence(ctx, to))
 }
 
 // adminStepEffects says what a lifecycle step does, in the admin's words.
-func adminStepEffects(tour *core.Tournament, to core.TournamentStatus, sides int, now time.Time) []string {
-	window := fmt.Sprintf("%d minutes", tour.MatchWindowMinutes)
-	utc := func(t time.Time) string { return core.FormatTime(t, nil) }
+func adminStepEffects(ctx context.Context, tour *core.Tournament, to core.TournamentStatus, sides int, now time.Time) []templ.Component {
+	tr := i18n.From(ctx)
+	effect := func(id string, args ...any) templ.Component { return views.AdminHTML(ctx, id, args...) }
+	window := tr.N("admin.tournament.duration.minutes", tour.MatchWindowMinutes)
+	utc := func(t time.Time) string { return tr.Time(t) }
 	switch to {
 	case core.StatusRegistrationOpen:
-		out := []string{
-			"The tournament becomes public.",
-			"Players can register from " + utc(tour.RegistrationOpensAt) + " until " + utc(tour.RegistrationClosesAt) + ", up to " + fmt.Sprint(tour.MaxPlayers) + " sides.",
+		out := []templ.Component{
+			effect("admin.tournament.effect.public"),
+			effect("admin.tournament.effect.registerWindow", "Opens", utc(tour.RegistrationOpensAt), "Closes", utc(tour.RegistrationClosesAt), "Count", tour.MaxPlayers),
 		}
 		if now.Before(tour.RegistrationOpensAt) {
-			out = append(out, "Until "+utc(tour.RegistrationOpensAt)+" nobody can register, not even from the admin pages: to open it at once, first set Registration opens to now.")
+			out = append(out, effect("admin.tournament.effect.notYetOpen", "Opens", utc(tour.RegistrationOpensAt)))
 		}
-		return append(out, "Its settings can no longer be edited.")
+		return append(out, effect("admin.tournament.effect.settingsFixed"))
 	case core.StatusRegistrationClosed:
-		return []string{
-			fmt.Sprintf("No more registrations: %d of %d places are taken.", sides, tour.MaxPlayers),
-			"Seeds can still be changed until the draw.",
+		return []templ.Component{
+			effect("admin.tournament.effect.noMoreRegistrations", "Taken", tr.Number(sides), "Count", tour.MaxPlayers),
+			effect("admin.tournament.effect.seedsUntilDraw"),
 		}
 	case core.StatusGroupStage:
 		start := tour.StartsAt
 		if start.Before(now) {
 			start = now
 		}
-		var out []string
+		var out []templ.Component
 		if tour.SeedFromRatings {
-			out = append(out, "First seeds the sides left unseeded by their rating, highest first, after the seeded ones.")
+			out = append(out, effect("admin.tournament.effect.seedByRating"))
 		}
 		switch tour.Format {
 		case core.FormatSwiss:
 			rounds := tour.SwissRoundsFor(sides)
 			out = append(out,
-				fmt.Sprintf("Pairs round 1 of %d Swiss rounds for the %d sides by seed (1 v 2, 3 v 4, …; with an odd count the last seed has a bye, counted as a win). It opens at %s and lasts %s.", rounds, sides, utc(start), window),
-				"Each next round is paired by itself when every match of the round before is decided: players of equal points who have not met, the bye to the lowest-ranked player without one.")
+				effect("admin.tournament.effect.swissRound1", "Rounds", tr.Number(rounds), "Count", sides, "Start", utc(start), "Window", window),
+				effect("admin.tournament.effect.swissNextRounds"))
 			if tour.TopCut > 0 {
-				out = append(out, fmt.Sprintf("After the last round, the top %d of the standings (points, Buchholz, Sonneborn-Berger) go on to a single-elimination bracket.", tour.TopCut))
+				out = append(out, effect("admin.tournament.effect.swissTopCut", "Count", tour.TopCut))
 			} else {
-				out = append(out, "After the last round, the standings (points, Buchholz, Sonneborn-Berger) decide the podium, and the tournament completes by itself.")
+				out = append(out, effect("admin.tournament.effect.swissNoCut"))
 			}
 		case core.FormatRoundRobin:
 			out = append(out,
-				fmt.Sprintf("Puts the %d sides in one group: everyone plays everyone once. Round 1 opens at %s, each round lasting %s.", sides, utc(start), window),
-				"The last match decided completes the tournament: the standings decide the podium.")
+				effect("admin.tournament.effect.roundRobin", "Count", sides, "Start", utc(start), "Window", window),
+				effect("admin.tournament.effect.roundRobinEnd"))
 		default:
 			out = append(out,
-				fmt.Sprintf("Draws the %d sides into %d groups by seed (snake draw; unseeded sides last, in registration order). Each group needs at least two.", sides, tour.GroupCount),
-				"Schedules every group's round robin: round 1 opens at "+utc(start)+", each round lasting "+window+".")
+				effect("admin.tournament.effect.groupsDraw", "Count", sides, "Groups", tr.Number(tour.GroupCount)),
+				effect("admin.tournament.effect.groupsSchedule", "Start", utc(start), "Window", window))
 		}
-		return append(out, "Seeds can no longer be changed.")
+		return append(out, effect("admin.tournament.effect.seedsFixed"))
 	case core.StatusPlayoffs:
 		switch tour.Format {
 		case core.FormatPlayoffsOnly, core.FormatDoubleElimination:
-			var out []string
+			var out []templ.Component
 			if tour.SeedFromRatings {
-				out = append(out, "First seeds the sides left unseeded by their rating, highest first, after the seeded ones.")
+				out = append(out, effect("admin.tournament.effect.seedByRating"))
 			}
-			out = append(out, fmt.Sprintf("Seeds the bracket from the %d sides' registration seeds (unseeded sides last, in registration order); the top seeds get the byes, resolved at once.", sides))
+			out = append(out, effect("admin.tournament.effect.bracketFromSeeds", "Count", sides))
 			if tour.Format == core.FormatDoubleElimination {
-				reset := "the grand final decides."
 				if tour.GrandFinalReset {
-					reset = "a second grand final is played if the losers' bracket champion wins the first."
+					out = append(out, effect("admin.tournament.effect.doubleElimReset"))
+				} else {
+					out = append(out, effect("admin.tournament.effect.doubleElim"))
 				}
-				out = append(out, "Double elimination: a side is out after its second loss. Losers of the winners' bracket drop into the losers' bracket; the two champions meet in the grand final, and "+reset)
 			}
-			return append(out, "Round 1 opens now; each round lasts "+window+".", "Seeds can no longer be changed.")
+			return append(out, effect("admin.tournament.effect.round1Now", "Window", window), effect("admin.tournament.effect.seedsFixed"))
 		case core.FormatSwiss:
-			return []string{
-				"Needs every Swiss round decided (the last round's decision does this step by itself).",
-				fmt.Sprintf("Seeds the top %d of the Swiss standings into a single-elimination bracket.", tour.TopCut),
-				"Round 1 opens now; each round lasts " + window + ".",
+			return []templ.Component{
+				effect("admin.tournament.effect.needsSwiss"),
+				effect("admin.tournament.effect.swissCut", "Count", tour.TopCut),
+				effect("admin.tournament.effect.round1Now", "Window", window),
 			}
 		}
-		return []string{
-			"Needs every group match resolved.",
-			fmt.Sprintf("Seeds the bracket from the group standings: the top %d of each group, cross-seeded so that group mates meet as late as possible.", tour.AdvancePerGroup),
-			"Round 1 opens now; each round lasts " + window + ".",
+		return []templ.Component{
+			effect("admin.tournament.effect.needsGroups"),
+			effect("admin.tournament.effect.groupsCut", "Count", tour.AdvancePerGroup),
+			effect("admin.tournament.effect.round1Now", "Window", window),
 		}
 	case core.StatusCompleted:
-		decides := "Needs the final (and the third place match) resolved; resolving the final completes the tournament by itself."
+		decides := "admin.tournament.effect.needsFinal"
 		switch {
 		case tour.Format == core.FormatDoubleElimination:
-			decides = "Needs the grand final (and its reset, when played) resolved; resolving it completes the tournament by itself."
+			decides = "admin.tournament.effect.needsGrandFinal"
 		case tour.Status == core.StatusGroupStage:
-			decides = "Needs every match resolved; the last decision completes the tournament by itself, its standings deciding the podium."
+			decides = "admin.tournament.effect.needsAll"
 		}
-		return []string{decides, "Records the podium and gives every side its ladder points by final placement."}
+		return []templ.Component{effect(decides), effect("admin.tournament.effect.podium")}
 	case core.StatusCancelled:
-		return []string{
-			"Stops the tournament for good: no more matches are played or decided.",
-			"It stays listed, as cancelled. This cannot be undone.",
+		return []templ.Component{
+			effect("admin.tournament.effect.stops"),
+			effect("admin.tournament.effect.staysListed"),
 		}
 	}
 	return nil
@@ -223,9 +242,10 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 	if tour == nil {
 		return
 	}
+	tr := i18n.From(r.Context())
 	to := core.TournamentStatus(r.PostFormValue("to"))
 	if !adminStatuses[to] {
-		s.adminNotFound(w, r, t, v, "There is no such lifecycle step.")
+		s.adminNotFound(w, r, t, v, tr.T("admin.tournament.status.noSuchStep"))
 		return
 	}
 	ctx := r.Context()
@@ -250,23 +270,24 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		p = s.adminStatusProps(r.Context(), tour, to, absent)
 		text = adminTransitionText(r.Context(), tour, to)
 		if p.Allowed {
-			text = "The tournament changed meanwhile; check the step again."
+			text = tr.T("admin.tournament.status.changedMeanwhile")
 		}
 	case core.CodeMatchesUnresolved:
-		text = "Not yet: some matches are not resolved. Resolve them first (the dashboard's queue lists the disputed and overdue ones)."
+		text = tr.T("admin.tournament.status.unresolved")
 	case core.CodeTooFewEntrants:
-		text = fmt.Sprintf("Too few sides to draw: %d registered. A bracket needs at least 2, and every group at least 2.", tour.PlayerCount)
+		text = tr.N("admin.tournament.status.tooFew", tour.PlayerCount)
 		if tour.Format == core.FormatSwiss {
-			text = fmt.Sprintf("Too few sides to draw (%d registered): %s.", tour.PlayerCount, adminErrorMessage(err))
+			// The reason is core's message (in English).
+			text = tr.N("admin.tournament.status.tooFewSwiss", tour.PlayerCount, "Reason", adminErrorMessage(err))
 		}
 	case core.CodeInvalidField:
-		text = "The tournament's settings do not allow this draw (" + adminErrorField(err) + ")."
+		text = tr.T("admin.tournament.status.invalidField", "Field", adminErrorField(err))
 	case "":
 		s.fail(w, r, t, err)
 		return
 	default:
-		text = "The step was refused: " + adminErrorCode(err) + "."
+		text = tr.T("admin.tournament.status.refused", "Code", adminErrorCode(err))
 	}
 	p.Notice = views.AdminNotice{Error: true, Text: text}
-	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, tour.Name+": "+views.TournamentStatusLabel(r.Context(), to)), p))
+	s.render(w, r, t, server.StatusOf(adminErrorCode(err)), views.AdminStatusConfirmPage(s.adminLayout(t, v, adminStatusTitle(r.Context(), tour, to)), p))
 }

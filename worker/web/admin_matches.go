@@ -1,11 +1,15 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
+
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -25,7 +29,7 @@ func (s *Site) adminMatchFor(w http.ResponseWriter, r *http.Request, t *server.T
 	id := adminMatchID(r)
 	m, err := t.Store.Match(r.Context(), id)
 	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
-		s.adminNotFound(w, r, t, v, "There is no such match.")
+		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.match.notFound"))
 		return nil
 	}
 	if err != nil {
@@ -44,14 +48,15 @@ func (s *Site) adminMatch(w http.ResponseWriter, r *http.Request, t *server.Tena
 // the request adds.
 func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, adjust func(p *views.AdminMatch)) {
 	ctx := r.Context()
+	tr := i18n.From(ctx)
 	id := adminMatchID(r)
 	if id == 0 {
-		s.adminNotFound(w, r, t, v, "There is no such match.")
+		s.adminNotFound(w, r, t, v, tr.T("admin.match.notFound"))
 		return
 	}
 	st, err := t.Store.MatchState(ctx, id)
 	if adminErrorCode(err) == core.CodeMatchNotFound {
-		s.adminNotFound(w, r, t, v, "There is no match "+r.PathValue("id")+".")
+		s.adminNotFound(w, r, t, v, tr.T("admin.match.notFoundID", "ID", r.PathValue("id")))
 		return
 	}
 	if err != nil {
@@ -65,7 +70,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 	}
 	m := &st.Match
 	p := views.AdminMatch{
-		ID: m.ID, TournamentSlug: st.Tournament.Slug, TournamentName: st.Tournament.Name, Round: adminRoundLabel(m),
+		ID: m.ID, TournamentSlug: st.Tournament.Slug, TournamentName: st.Tournament.Name, Round: adminRoundText(ctx, m),
 		Title:  st.Tournament.Format == core.FormatTitle,
 		Status: m.Status, P1: m.P1, P2: m.P2, P1Name: st.P1Name, P2Name: st.P2Name,
 		P1Roster: st.P1Roster, P2Roster: st.P2Roster, OpensAt: m.OpensAt, ClosesAt: m.ClosesAt,
@@ -150,7 +155,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 	if adjust != nil {
 		adjust(&p)
 	}
-	s.render(w, r, t, status, views.AdminMatchPage(s.adminLayout(t, v, "Match #"+strconv.FormatInt(id, 10)), p))
+	s.render(w, r, t, status, views.AdminMatchPage(s.adminLayout(t, v, tr.T("admin.match.title", "ID", strconv.FormatInt(id, 10))), p))
 }
 
 // adminResolveMatch is POST /admin/matches/{id}/resolve: the admin's
@@ -171,9 +176,10 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		Errors: views.AdminFieldErrors{},
 	}
 	game := strings.TrimSpace(r.PostFormValue("game"))
-	what, done := "The match was not resolved", "resolved"
+	tr := i18n.From(r.Context())
+	notDone, done := tr.T("admin.match.resolve.notResolved"), "resolved"
 	if game != "" {
-		what, done = "The game was not decided", "game-decided"
+		notDone, done = tr.T("admin.match.resolve.notDecided"), "game-decided"
 	}
 	again := func(status int, notice string) {
 		s.adminRenderMatch(w, r, t, v, status, func(p *views.AdminMatch) {
@@ -200,8 +206,8 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 	}
 	res, problems := draft.Check(s.srv.Now())
 	if len(problems) > 0 {
-		form.Errors = adminProblems(problems)
-		again(http.StatusUnprocessableEntity, what+": see the marked fields.")
+		form.Errors = adminProblems(problems) // core's messages (in English)
+		again(http.StatusUnprocessableEntity, notDone)
 		return
 	}
 	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
@@ -219,11 +225,11 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 	case core.CodeAlreadyResolved, core.CodeGameNotCurrent:
 		code := adminErrorCode(err)
 		form.Errors = nil
-		again(server.StatusOf(code), adminMatchRefusals[code])
+		again(server.StatusOf(code), adminMatchRefusal(ctx, code))
 		return
 	case core.CodeInvalidWinner:
-		form.Errors["winner"] = adminErrorMessage(err)
-		again(http.StatusUnprocessableEntity, what+": see the marked fields.")
+		form.Errors["winner"] = adminErrorMessage(err) // core's message (in English)
+		again(http.StatusUnprocessableEntity, notDone)
 		return
 	default:
 		s.fail(w, r, t, err)
@@ -253,21 +259,23 @@ func (s *Site) adminConfirmReopen(w http.ResponseWriter, r *http.Request, t *ser
 	}
 	if !adminReopenable(tour.Format, m) {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(core.CodeInvalidTransition), func(p *views.AdminMatch) {
-			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[core.CodeInvalidTransition]}
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusal(r.Context(), core.CodeInvalidTransition)}
 		})
 		return
 	}
+	ctx := r.Context()
+	tr := i18n.From(ctx)
 	p := views.AdminConfirm{
-		Title: "Reopen match #" + strconv.FormatInt(m.ID, 10) + "?",
-		Effects: []string{
-			"The match goes back to scheduled with a fresh window from now: its result, score and games are withdrawn.",
-			"The sides it advanced leave the matches they were seated in; a grand final's reset is dropped.",
-			"A completed tournament it decided plays on: its podium, placements and ladder points are withdrawn until it is decided again.",
-			"Refused, with nothing changed, when a match it fed has started or its stage moved on.",
+		Title: tr.T("admin.match.reopen.title", "ID", strconv.FormatInt(m.ID, 10)),
+		Effects: []templ.Component{
+			views.AdminHTML(ctx, "admin.match.reopen.rescheduled"),
+			views.AdminHTML(ctx, "admin.match.reopen.sidesLeave"),
+			views.AdminHTML(ctx, "admin.match.reopen.playsOn"),
+			views.AdminHTML(ctx, "admin.match.reopen.refused"),
 		},
-		Action: page + "/reopen", Button: "Reopen the match", Back: page,
+		Action: page + "/reopen", Button: tr.T("admin.match.reopen.button"), Back: page,
 	}
-	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, "Reopen the match"), p))
+	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, tr.T("admin.match.reopen.pageTitle")), p))
 }
 
 // adminReopenable tells whether the page offers to reopen m: a decided
@@ -294,8 +302,8 @@ func (s *Site) adminReopenMatch(w http.ResponseWriter, r *http.Request, t *serve
 	}
 	_, err = core.ReopenMatch(ctx, t.Store, tour, m, "", t.Deps)
 	if code := adminErrorCode(err); code != "" {
-		msg, ok := adminMatchRefusals[code]
-		if !ok {
+		msg := adminMatchRefusal(ctx, code)
+		if msg == "" {
 			s.fail(w, r, t, err)
 			return
 		}
@@ -328,7 +336,7 @@ func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *serv
 	_, err = core.AcceptReport(ctx, t.Store, tour, m, t.Deps)
 	if code := adminErrorCode(err); code != "" {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
-			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[code]}
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusal(ctx, code)}
 		})
 		return
 	}
@@ -357,7 +365,7 @@ func (s *Site) adminConfirmAcceptReport(w http.ResponseWriter, r *http.Request, 
 			code = core.CodeAlreadyResolved
 		}
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
-			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[code]}
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusal(ctx, code)}
 		})
 		return
 	} else if err != nil {
@@ -369,39 +377,46 @@ func (s *Site) adminConfirmAcceptReport(w http.ResponseWriter, r *http.Request, 
 		s.fail(w, r, t, err)
 		return
 	}
-	name := func(id string) string { return orPlaceholder(names[id].PersonaName, id) }
+	name := func(id string) any { return views.AdminName(orPlaceholder(names[id].PersonaName, id)) }
 	loser := m.P1
 	if rep.Winner == m.P1 {
 		loser = m.P2
 	}
-	result := name(rep.Winner) + " beats " + name(loser)
+	tr := i18n.From(ctx)
+	result := views.AdminHTML(ctx, "admin.match.acceptReport.result", "Winner", name(rep.Winner), "Loser", name(loser), "Reporter", name(rep.ReporterID))
 	if rep.Score != nil {
-		result += ", " + strconv.Itoa(rep.Score.P1) + "–" + strconv.Itoa(rep.Score.P2)
+		result = views.AdminHTML(ctx, "admin.match.acceptReport.resultScore", "Winner", name(rep.Winner), "Loser", name(loser),
+			"P1", strconv.Itoa(rep.Score.P1), "P2", strconv.Itoa(rep.Score.P2), "Reporter", name(rep.ReporterID))
 	}
 	p := views.AdminConfirm{
-		Title: "Accept the reported result of match #" + strconv.FormatInt(m.ID, 10) + "?",
-		Effects: []string{
-			result + ", as " + name(rep.ReporterID) + " reported.",
-			"The winner moves on in the tournament at once (result source player_report).",
-			"Only reopening the match takes it back, and only until a match it feeds starts.",
+		Title: tr.T("admin.match.acceptReport.title", "ID", strconv.FormatInt(m.ID, 10)),
+		Effects: []templ.Component{
+			result,
+			views.AdminHTML(ctx, "admin.match.acceptReport.movesOn"),
+			views.AdminHTML(ctx, "admin.match.acceptReport.onlyReopen"),
 		},
-		Action: page + "/accept-report", Button: "Accept the result", Back: page,
+		Action: page + "/accept-report", Button: tr.T("admin.match.acceptReport.button"), Back: page,
 	}
-	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, "Accept the reported result"), p))
+	s.render(w, r, t, http.StatusOK, views.AdminConfirmPage(s.adminLayout(t, v, tr.T("admin.match.acceptReport.pageTitle")), p))
 }
 
 // adminMatchRefusals explain the refusals of the match actions (deciding
 // a match or one of its games, accepting a report, reopening a match,
-// opening a round): one sentence per code.
+// opening a round): one sentence per code, the catalog's message.
 var adminMatchRefusals = map[string]string{
-	core.CodeNoReport:        "No player reported a result for this match.",
-	core.CodeAlreadyResolved: "This match is already resolved. Nothing was changed.",
-	core.CodeInvalidWinner:   "Both sides must be known before the match is decided.",
-	core.CodeGameNotCurrent:  "That game is no longer the one being played: it was decided meanwhile. Nothing was changed.",
-	core.CodeDownstreamStarted: "This match cannot be reopened: a match it fed has started (a side readied, reported or played a game), " +
-		"or its stage moved on. Nothing was changed.",
-	core.CodeInvalidTransition: "Only a decided match can be reopened, and not a bye or a title's match. Nothing was changed.",
-	core.CodeRoundNotFound:     "This tournament has no such round. Nothing was opened.",
+	core.CodeNoReport:          "admin.match.refused.noReport",
+	core.CodeAlreadyResolved:   "admin.match.refused.alreadyResolved",
+	core.CodeInvalidWinner:     "admin.match.refused.invalidWinner",
+	core.CodeGameNotCurrent:    "admin.match.refused.gameNotCurrent",
+	core.CodeDownstreamStarted: "admin.match.refused.downstreamStarted",
+	core.CodeInvalidTransition: "admin.match.refused.invalidTransition",
+	core.CodeRoundNotFound:     "admin.match.refused.roundNotFound",
+}
+
+// adminMatchRefusal explains a match action's refusal with code in the
+// request's locale; "" for a code adminMatchRefusals does not explain.
+func adminMatchRefusal(ctx context.Context, code string) string {
+	return adminRefusal(ctx, adminMatchRefusals, code)
 }
 
 // adminMoveWindow is POST /admin/matches/{id}/window: moves an undecided
@@ -427,7 +442,10 @@ func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server
 			if p.Reschedule != nil {
 				*p.Reschedule = form
 			}
-			p.Notice = views.AdminNotice{Error: true, Text: "The window was not moved: " + adminOr(adminErrorMessage(err), "the match is resolved.")}
+			// The reason is core's message (in English) when it gives one.
+			tr := i18n.From(ctx)
+			p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.match.reschedule.notMoved",
+				"Reason", adminOr(adminErrorMessage(err), tr.T("admin.match.reschedule.resolved")))}
 		})
 		return
 	}
@@ -456,7 +474,7 @@ func (s *Site) adminAddCaster(w http.ResponseWriter, r *http.Request, t *server.
 	login := strings.TrimSpace(r.PostFormValue("streamLogin"))
 	_, err := core.AddArenaCaster(r.Context(), t.Store, t.Store, id, login, s.srv.Now())
 	if err != nil {
-		msg := streamMessage(err)
+		msg := streamMessageIn(i18n.From(r.Context()), err)
 		if msg == "" {
 			s.fail(w, r, t, err)
 			return

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -33,7 +35,7 @@ func (s *Site) adminRemoveSideProps(w http.ResponseWriter, r *http.Request, t *s
 		}
 	}
 	if reg == nil {
-		s.adminNotFound(w, r, t, v, "No side of "+tour.Name+" is captained by "+id+".")
+		s.adminNotFound(w, r, t, v, i18n.From(ctx).T("admin.tournament.remove.noSide", "Tournament", tour.Name, "ID", id))
 		return nil, views.AdminRemoveConfirm{}, false
 	}
 	p := views.AdminRemoveConfirm{Slug: tour.Slug, Tournament: tour.Name, PlatformID: id, Name: reg.PersonaName,
@@ -60,7 +62,13 @@ func (s *Site) adminConfirmRemove(w http.ResponseWriter, r *http.Request, t *ser
 	if !ok {
 		return
 	}
-	s.render(w, r, t, http.StatusOK, views.AdminRemoveConfirmPage(s.adminLayout(t, v, tour.Name+": remove a side"), p))
+	s.render(w, r, t, http.StatusOK, views.AdminRemoveConfirmPage(s.adminLayout(t, v, adminRemoveTitle(r.Context(), tour)), p))
+}
+
+// adminRemoveTitle is the removal page's title: "Winter Cup: remove a
+// side".
+func adminRemoveTitle(ctx context.Context, tour *core.Tournament) string {
+	return i18n.From(ctx).T("admin.tournament.remove.pageTitle", "Name", tour.Name)
 }
 
 // adminRemoveSide is POST .../remove: core.RemoveSide, the admin API's
@@ -73,8 +81,8 @@ func (s *Site) adminRemoveSide(w http.ResponseWriter, r *http.Request, t *server
 	ctx := r.Context()
 	_, err := core.RemoveSide(ctx, t.Store, tour, p.PlatformID, t.Deps)
 	if code := adminErrorCode(err); code != "" {
-		p.Notice = views.AdminNotice{Error: true, Text: adminRemoveRefusals[code]}
-		s.render(w, r, t, server.StatusOf(code), views.AdminRemoveConfirmPage(s.adminLayout(t, v, tour.Name+": remove a side"), p))
+		p.Notice = views.AdminNotice{Error: true, Text: adminRefusal(ctx, adminRemoveRefusals, code)}
+		s.render(w, r, t, server.StatusOf(code), views.AdminRemoveConfirmPage(s.adminLayout(t, v, adminRemoveTitle(ctx, tour)), p))
 		return
 	}
 	if err != nil {
@@ -88,11 +96,22 @@ func (s *Site) adminRemoveSide(w http.ResponseWriter, r *http.Request, t *server
 	adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, done, "registrations")
 }
 
-// adminRemoveRefusals explain a refused removal.
+// adminRemoveRefusals explain a refused removal: the catalog's message
+// by code.
 var adminRemoveRefusals = map[string]string{
-	core.CodeTournamentOver:    "This tournament is over: its sides stay as they are.",
-	core.CodeInvalidTransition: "The tournament moved on meanwhile; check again.",
-	core.CodeNotRegistered:     "This player captains no side of the tournament.",
+	core.CodeTournamentOver:    "admin.tournament.remove.refused.over",
+	core.CodeInvalidTransition: "admin.tournament.remove.refused.movedOn",
+	core.CodeNotRegistered:     "admin.tournament.remove.refused.notRegistered",
+}
+
+// adminRefusal is the sentence refusals gives code, in the request's
+// locale; "" for a code it does not explain.
+func adminRefusal(ctx context.Context, refusals map[string]string, code string) string {
+	id, ok := refusals[code]
+	if !ok {
+		return ""
+	}
+	return i18n.From(ctx).T(id)
 }
 
 // adminPlayerChoices is how many players a name search offers.
@@ -112,15 +131,16 @@ func (s *Site) adminFindPlayer(w http.ResponseWriter, r *http.Request, t *server
 		s.fail(w, r, t, err)
 		return "", false
 	}
+	tr := i18n.From(r.Context())
 	switch {
 	case len(found) == 1:
 		return found[0].PlatformID, true
 	case len(found) == 0:
-		form.Errors["platformId"] = "No player of this arena has a name containing that. Type their 17-digit account id instead: a player who never signed in is known only by it."
+		form.Errors["platformId"] = tr.T("admin.tournament.register.noMatch")
 	case len(found) > adminPlayerChoices:
-		form.Errors["platformId"] = "Many players match: type more of the name."
+		form.Errors["platformId"] = tr.T("admin.tournament.register.manyMatch")
 	default:
-		form.Errors["platformId"] = "Several players match: choose one below."
+		form.Errors["platformId"] = tr.T("admin.tournament.register.severalMatch")
 		for _, p := range found {
 			form.Choices = append(form.Choices, views.AdminPlayerChoice{PlatformID: p.PlatformID, Name: p.PersonaName})
 		}
@@ -143,6 +163,7 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 		PlatformID: strings.TrimSpace(r.PostFormValue("platformId")), PersonaName: strings.TrimSpace(r.PostFormValue("personaName")),
 		Seed: strings.TrimSpace(r.PostFormValue("seed")), Roster: r.PostFormValue("roster"), Errors: views.AdminFieldErrors{},
 	}
+	tr := i18n.From(r.Context())
 	again := func(status int, notice string) {
 		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
 			p.RegisterForm = form
@@ -153,7 +174,7 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 		id, ok := s.adminFindPlayer(w, r, t, &form)
 		if !ok {
 			if len(form.Errors) > 0 {
-				again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+				again(http.StatusUnprocessableEntity, tr.T("admin.tournament.register.notRegistered"))
 			}
 			return
 		}
@@ -163,7 +184,7 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 		Seed: core.NumberText(form.Seed), Roster: core.ListText(form.Roster)}
 	if problems := draft.Check(); len(problems) > 0 {
 		form.Errors = adminProblems(problems)
-		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+		again(http.StatusUnprocessableEntity, tr.T("admin.tournament.register.notRegistered"))
 		return
 	}
 	_, err := core.Register(r.Context(), t.Store, tour, draft, s.srv.Now())
@@ -177,21 +198,21 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	if field := adminErrorField(err); field != "" {
-		form.Errors[field] = adminErrorMessage(err)
+		form.Errors[field] = adminErrorMessage(err) // core's message (in English)
 	}
 	switch code {
 	case core.CodeAlreadyRegistered:
-		form.Errors["platformId"] = "This player (or one of the roster) is already on a side."
-		again(server.StatusOf(code), "The side was not registered: a player is already registered.")
+		form.Errors["platformId"] = tr.T("admin.tournament.register.alreadyOnSide")
+		again(server.StatusOf(code), tr.T("admin.tournament.register.alreadyRegistered"))
 	case core.CodeTournamentFull:
-		again(server.StatusOf(code), "The side was not registered: the tournament is full.")
+		again(server.StatusOf(code), tr.T("admin.tournament.register.full"))
 	case core.CodeRegistrationClosed:
-		msg := "The side was not registered: registration is not open now."
+		msg := tr.T("admin.tournament.register.closed")
 		if now := s.srv.Now(); tour.Status == core.StatusRegistrationOpen && now.Before(tour.RegistrationOpensAt) {
-			msg = "The side was not registered: the registration window opens " + core.FormatTime(tour.RegistrationOpensAt, nil) + "; set Registration opens to now to open it."
+			msg = tr.T("admin.tournament.register.windowNotOpen", "When", tr.Time(tour.RegistrationOpensAt))
 		}
 		again(server.StatusOf(code), msg)
 	default:
-		again(http.StatusUnprocessableEntity, "The side was not registered: see the marked fields.")
+		again(http.StatusUnprocessableEntity, tr.T("admin.tournament.register.notRegistered"))
 	}
 }

@@ -39,7 +39,7 @@ func TestAdminMatchShowsPlayersReport(t *testing.T) {
 	page := admin.Get(t, "/admin"+base)
 	require.Equal(t, http.StatusOK, page.Status)
 	assert.Contains(t, page.Body, "Players' reports")
-	assert.Contains(t, page.Body, "<dt>Names winner</dt><dd>Edsger Dijkstra")
+	assert.Contains(t, page.Body, "<dt>Names winner</dt><dd><bdi>Edsger Dijkstra</bdi>")
 	assert.Contains(t, page.Body, "<dd>3–2</dd>")
 	assert.Contains(t, page.Body, "no answer yet", "the other side has not confirmed or disputed")
 	assert.Contains(t, page.Body, "No submission.", "no game-client submission beside it")

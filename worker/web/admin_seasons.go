@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -22,7 +23,7 @@ func (s *Site) adminRenderSeasons(w http.ResponseWriter, r *http.Request, t *ser
 	for _, se := range seasons {
 		p.Seasons = append(p.Seasons, views.AdminSeasonRow{Slug: se.Slug, Name: se.Name, StartsAt: se.StartsAt, EndsAt: se.EndsAt})
 	}
-	s.render(w, r, t, status, views.AdminSeasonsPage(s.adminLayout(t, v, "Seasons"), p))
+	s.render(w, r, t, status, views.AdminSeasonsPage(s.adminLayout(t, v, i18n.From(r.Context()).T("admin.seasons.title")), p))
 }
 
 // adminSeasonDraft reads the season form into the admin API's draft.
@@ -42,13 +43,14 @@ func (s *Site) adminCreateSeason(w http.ResponseWriter, r *http.Request, t *serv
 	if !s.adminParseForm(w, r, t, v) {
 		return
 	}
+	tr := i18n.From(r.Context())
 	form := adminSeasonFormOf(r)
 	draft := adminSeasonDraft(form)
 	season, problems := draft.Check(s.srv.Now())
 	if len(problems) == 0 {
 		err := t.Store.CreateSeason(r.Context(), season)
 		if adminErrorCode(err) == core.CodeSlugTaken {
-			problems = core.Problems{{Code: core.CodeSlugTaken, Field: "slug", Message: "Another season has this slug."}}
+			problems = core.Problems{{Code: core.CodeSlugTaken, Field: "slug", Message: tr.T("admin.seasons.error.slugTaken")}}
 		} else if err != nil {
 			s.fail(w, r, t, err)
 			return
@@ -57,7 +59,7 @@ func (s *Site) adminCreateSeason(w http.ResponseWriter, r *http.Request, t *serv
 	if len(problems) > 0 {
 		form.Errors = adminProblems(problems)
 		s.adminRenderSeasons(w, r, t, v, adminFormStatus(problems), views.AdminSeasons{New: form,
-			Notice: views.AdminNotice{Error: true, Text: "The season was not created: see the marked fields."}})
+			Notice: views.AdminNotice{Error: true, Text: tr.T("admin.seasons.error.notCreated")}})
 		return
 	}
 	adminRedirect(w, r, "/admin/seasons", "season", "")
@@ -75,7 +77,7 @@ func (s *Site) adminSeasonFor(w http.ResponseWriter, r *http.Request, t *server.
 			return &seasons[i]
 		}
 	}
-	s.adminNotFound(w, r, t, v, "There is no season "+r.PathValue("slug")+".")
+	s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.seasons.error.notFound", "Slug", r.PathValue("slug")))
 	return nil
 }
 
@@ -106,7 +108,7 @@ func (s *Site) adminEditSeason(w http.ResponseWriter, r *http.Request, t *server
 	if len(problems) > 0 {
 		form.Errors = adminProblems(problems)
 		s.render(w, r, t, adminFormStatus(problems), views.AdminSeasonEditPage(s.adminLayout(t, v, se.Name), views.AdminSeasonEdit{Form: form,
-			Notice: views.AdminNotice{Error: true, Text: "The season was not saved: see the marked fields."}}))
+			Notice: views.AdminNotice{Error: true, Text: i18n.From(r.Context()).T("admin.seasons.error.notSaved")}}))
 		return
 	}
 	if err := t.Store.UpdateSeason(r.Context(), season); err != nil {

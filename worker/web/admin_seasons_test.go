@@ -104,7 +104,7 @@ func TestAdminOrganizerTools(t *testing.T) {
 		assert.NotContains(t, body, `action="`+page+`/accept-report"`, "no one-click decision")
 		confirm := c.Get(t, page+"/accept-report")
 		require.Equal(t, http.StatusOK, confirm.Status)
-		assert.Contains(t, confirm.Body, "Cup Player 2 beats Cup Player 3, 3–1, as Cup Player 2 reported.")
+		assert.Contains(t, confirm.Body, "<bdi>Cup Player 2</bdi> beats <bdi>Cup Player 3</bdi>, 3–1, as <bdi>Cup Player 2</bdi> reported.")
 		assert.Contains(t, confirm.Body, "Only reopening the match takes it back, and only until a match it feeds starts.")
 		assert.Contains(t, confirm.Body, `action="`+page+`/accept-report"`)
 		assert.Equal(t, "disputed", e.Match(t, sf2.ID).Status, "asking decides nothing")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -46,6 +47,7 @@ func (s *Site) adminApplyRatingSeeds(w http.ResponseWriter, r *http.Request, t *
 // happened it says the seeds are fixed (409).
 func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, tour *core.Tournament, d core.SeedingDraft) {
 	ctx := r.Context()
+	tr := i18n.From(ctx)
 	p := views.AdminRatingSeeds{Slug: tour.Slug, Name: tour.Name, Allowed: true}
 	status := http.StatusOK
 	seeds, err := core.SeedsByRating(ctx, t.Store, tour, d)
@@ -57,7 +59,7 @@ func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t 
 		}
 	case core.CodeSeedsLocked:
 		status, p.Allowed = server.StatusOf(core.CodeSeedsLocked), false
-		p.Notice = views.AdminNotice{Error: true, Text: "The seeds are fixed: the groups or the bracket are drawn."}
+		p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.tournament.seeds.fixed")}
 	default:
 		s.fail(w, r, t, err)
 		return
@@ -78,7 +80,7 @@ func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t 
 		}
 		p.Seeds = append(p.Seeds, row)
 	}
-	s.render(w, r, t, status, views.AdminRatingSeedsPage(s.adminLayout(t, v, tour.Name+": seed by rating"), p))
+	s.render(w, r, t, status, views.AdminRatingSeedsPage(s.adminLayout(t, v, tr.T("admin.tournament.ratingSeeds.pageTitle", "Name", tour.Name)), p))
 }
 
 // adminSetSeeds is POST /admin/tournaments/{slug}/seeds: the seed editor,
@@ -93,6 +95,7 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	ctx := r.Context()
+	tr := i18n.From(ctx)
 	regs, err := t.Store.Registrations(ctx, tour.ID)
 	if err != nil {
 		s.fail(w, r, t, err)
@@ -109,12 +112,12 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 		}
 		raw := strings.TrimSpace(r.PostFormValue(field))
 		typed[reg.PlatformID] = raw
-		seed, _, ok := adminFormInt(errs, field, raw, core.SeedRange)
+		seed, _, ok := adminFormInt(errs, field, raw, core.SeedRange) // core's message (in English)
 		if !ok {
 			continue
 		}
 		if other, dup := taken[seed]; seed > 0 && dup {
-			errs[field] = "Seed " + strconv.Itoa(seed) + " is already given to " + other + "."
+			errs[field] = tr.T("admin.tournament.seeds.taken", "Seed", strconv.Itoa(seed), "Name", other)
 			continue
 		}
 		if seed > 0 {
@@ -132,7 +135,7 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 		})
 	}
 	if len(errs) > 0 {
-		again(http.StatusUnprocessableEntity, "The seeds were not saved: see the marked fields.")
+		again(http.StatusUnprocessableEntity, tr.T("admin.tournament.seeds.notSaved"))
 		return
 	}
 	switch err := t.Store.SetSeeds(ctx, tour.ID, seeds); adminErrorCode(err) {
@@ -146,7 +149,7 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 			s.fail(w, r, t, err)
 			return
 		}
-		again(server.StatusOf(core.CodeSeedsLocked), "The seeds were not saved: they are fixed once the groups or the bracket are drawn.")
+		again(server.StatusOf(core.CodeSeedsLocked), tr.T("admin.tournament.seeds.locked"))
 		return
 	default:
 		s.fail(w, r, t, err)
@@ -177,15 +180,16 @@ func (s *Site) adminSetCheckIn(w http.ResponseWriter, r *http.Request, t *server
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "checkin", "registrations")
 		return
 	}
-	text := "Check-in was not changed: " + adminErrorCode(err) + "."
+	tr := i18n.From(ctx)
+	text := tr.T("admin.tournament.checkIn.refused", "Code", adminErrorCode(err))
 	switch adminErrorCode(err) {
 	case "":
 		s.fail(w, r, t, err)
 		return
 	case core.CodeNotRegistered:
-		text = "Check-in was not changed: that side is not registered (any more)."
+		text = tr.T("admin.tournament.checkIn.notRegistered")
 	case core.CodeCheckInClosed:
-		text = "Check-in was not changed: the tournament has started, or has no check-in."
+		text = tr.T("admin.tournament.checkIn.closed")
 	}
 	s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(adminErrorCode(err)), func(p *views.AdminTournament) {
 		p.Notice = views.AdminNotice{Error: true, Text: text}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -46,7 +47,7 @@ func (s *Site) adminRenderSettings(w http.ResponseWriter, r *http.Request, t *se
 	for range adminEmptyTierRows {
 		p.Values.Tiers = append(p.Values.Tiers, views.AdminTierValues{})
 	}
-	s.render(w, r, t, status, views.AdminSettingsPage(s.adminLayout(t, v, "Settings"), p))
+	s.render(w, r, t, status, views.AdminSettingsPage(s.adminLayout(t, v, i18n.From(ctx).T("admin.settings.title")), p))
 }
 
 // adminUpdateSettings is POST /admin/settings: every setting of the admin
@@ -56,6 +57,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 	if !s.adminParseForm(w, r, t, v) {
 		return
 	}
+	tr := i18n.From(r.Context())
 	f := r.PostFormValue
 	values := views.AdminSettingsValues{
 		Name: f("name"), Plan: string(t.Arena.Plan), RefereeEnabled: f("refereeEnabled") != "",
@@ -63,7 +65,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 		RemovePublisherKey: f("removePublisherKey") != "", AnonymousPerMinute: f("anonymousPerMinute"),
 		KeyPerMinute: f("keyPerMinute"), Played: f("played"), RatingPeriodHours: f("ratingPeriodHours"),
 		WebhookURL: strings.TrimSpace(f("webhookUrl")), UpcomingAlertMinutes: f("upcomingAlertMinutes"),
-		StaleMatchMinutes: f("staleMatchMinutes"),
+		StaleMatchMinutes: f("staleMatchMinutes"), DefaultLocale: t.Arena.Locale(),
 	}
 	throughs, pts := r.PostForm["through"], r.PostForm["points"]
 	for i := range max(len(throughs), len(pts)) {
@@ -93,6 +95,12 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 		LoopbackWebhooks:     s.srv.LoopbackWebhooks(),
 		RatingPeriodHours:    core.NumberText(values.RatingPeriodHours),
 	}
+	// A form without the language box (an older page) keeps the stored
+	// one; a value that is not one of core.Locales is refused.
+	if _, sent := r.PostForm["defaultLocale"]; sent {
+		values.DefaultLocale = strings.TrimSpace(f("defaultLocale"))
+		change.DefaultLocale = &values.DefaultLocale
+	}
 	if change.AppIDs == nil {
 		change.AppIDs = core.AppIDs{} // an empty box is a problem, not "keep"
 	}
@@ -105,19 +113,24 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 	errs := views.AdminFieldErrors{}
 	switch key := f("publisherKey"); {
 	case key != "" && values.RemovePublisherKey:
-		errs["publisherKey"] = "Enter a new key or remove the stored one, not both."
+		errs["publisherKey"] = tr.T("admin.settings.error.publisherKeyBoth")
 	case values.RemovePublisherKey:
 		change.PublisherKey = &key
 	case key != "":
 		change.PublisherKey = &key
 	}
 	if _, _, problems := change.Apply(*t.Arena); len(problems) > 0 || len(errs) > 0 {
+		// core's messages (English for now), but the language's, which
+		// this form words itself.
 		for field, msg := range adminProblems(problems) {
 			errs[field] = msg
 		}
+		if _, bad := errs["defaultLocale"]; bad {
+			errs["defaultLocale"] = tr.T("admin.settings.error.defaultLocale")
+		}
 		s.adminRenderSettings(w, r, t, v, http.StatusUnprocessableEntity, views.AdminSettings{
 			Values: values, Errors: errs,
-			Notice: views.AdminNotice{Error: true, Text: "The settings were not saved: see the marked fields."},
+			Notice: views.AdminNotice{Error: true, Text: tr.T("admin.settings.error.notSaved")},
 		})
 		return
 	}
@@ -135,12 +148,13 @@ func (s *Site) adminAddAdmin(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	ctx := r.Context()
+	tr := i18n.From(ctx)
 	id := strings.TrimSpace(r.PostFormValue("adminPlatformId"))
 	if !core.ValidPlatformID(id) {
 		s.adminSettingsAgain(w, r, t, v, http.StatusUnprocessableEntity, func(p *views.AdminSettings) {
 			p.NewAdmin = id
-			p.NewAdminErrors = views.AdminFieldErrors{"adminPlatformId": "Enter a 17-digit account id."}
-			p.Notice = views.AdminNotice{Error: true, Text: "No admin was added: see the marked field."}
+			p.NewAdminErrors = views.AdminFieldErrors{"adminPlatformId": tr.T("admin.settings.error.accountId")}
+			p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.settings.error.noAdminAdded")}
 		})
 		return
 	}
@@ -168,13 +182,14 @@ func (s *Site) adminAddAdmin(w http.ResponseWriter, r *http.Request, t *server.T
 // removing each other at once leave one).
 func (s *Site) adminRemoveAdmin(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	id := r.PathValue("platformId")
+	tr := i18n.From(r.Context())
 	refuse := func(status int, text string) {
 		s.adminSettingsAgain(w, r, t, v, status, func(p *views.AdminSettings) {
 			p.Notice = views.AdminNotice{Error: true, Text: text}
 		})
 	}
 	if id == v.PlatformID {
-		refuse(http.StatusConflict, "You cannot remove yourself: ask another admin to do it.")
+		refuse(http.StatusConflict, tr.T("admin.settings.error.removeSelf"))
 		return
 	}
 	switch err := t.Store.RemoveArenaAdmin(r.Context(), id); adminErrorCode(err) {
@@ -184,10 +199,10 @@ func (s *Site) adminRemoveAdmin(w http.ResponseWriter, r *http.Request, t *serve
 			return
 		}
 	case core.CodeNotFound:
-		refuse(server.StatusOf(core.CodeNotFound), "That player is not an admin.")
+		refuse(server.StatusOf(core.CodeNotFound), tr.T("admin.settings.error.notAdmin"))
 		return
 	case core.CodeLastAdmin:
-		refuse(server.StatusOf(core.CodeLastAdmin), "The arena keeps at least one admin.")
+		refuse(server.StatusOf(core.CodeLastAdmin), tr.T("admin.settings.error.lastAdmin"))
 		return
 	default:
 		s.fail(w, r, t, err)
@@ -207,6 +222,7 @@ func (s *Site) adminSettingsAgain(w http.ResponseWriter, r *http.Request, t *ser
 		Identity: a.Identity, AnonymousPerMinute: strconv.Itoa(a.RateLimits.AnonymousPerMinute),
 		KeyPerMinute: strconv.Itoa(a.RateLimits.KeyPerMinute), Played: strconv.Itoa(points.Played),
 		RatingPeriodHours: strconv.Itoa(server.RatingPeriodHours(r.Context(), t.Store)),
+		DefaultLocale:     a.Locale(),
 	}}
 	for _, tier := range points.Tiers {
 		p.Values.Tiers = append(p.Values.Tiers, views.AdminTierValues{Through: strconv.Itoa(tier.Through), Points: strconv.Itoa(tier.Points)})

@@ -120,7 +120,7 @@ func TestAdminTournamentForm(t *testing.T) {
 		assert.Contains(t, page.Body, `<label for="registrationOpensAt">Registration opens</label>`)
 		assert.Contains(t, page.Body, `<input type="hidden" name="registrationOpensAtOffset" value="0">`)
 		assert.Contains(t, page.Body, `Time in <span data-zone-hint>UTC</span>`, "UTC until the script names the viewer's zone")
-		assert.Contains(t, page.Body, `<option value="season-1">Season 1</option>`)
+		assert.Contains(t, page.Body, `<option value="season-1" dir="auto" translate="no">Season 1</option>`)
 	})
 	t.Run("ErrFieldsAreMarked", func(t *testing.T) {
 		f := adminTournamentForm(e, "Bad Slug", "groups_playoffs", 1)
@@ -433,7 +433,7 @@ func TestAdminResolveDispute(t *testing.T) {
 	t.Run("QueueListsTheDispute", func(t *testing.T) {
 		body := c.Get(t, "/admin").Body
 		assert.Contains(t, body, `href="`+page+`"`)
-		assert.Contains(t, body, "Ann vs Ben")
+		assert.Contains(t, body, "<bdi>Ann</bdi> vs <bdi>Ben</bdi>")
 		assert.Contains(t, body, `<span class="badge disputed">Disputed</span>`)
 	})
 	t.Run("SubmissionsSideBySide", func(t *testing.T) {
@@ -550,7 +550,7 @@ func TestAdminTokensPage(t *testing.T) {
 		assert.Contains(t, view.Body, "<h1>Admin tokens</h1>")
 		assert.Contains(t, view.Body, `<a href="/admin/admin-tokens" aria-current="page">Admin tokens</a>`, "beside API keys in the menu")
 		assert.Contains(t, view.Body, strings.Split(e.AdminToken, "_")[1])
-		assert.Contains(t, view.Body, "<td>operator</td>")
+		assert.Contains(t, view.Body, "<td><bdi>operator</bdi></td>")
 		assert.NotRegexp(t, adminTokenPattern, view.Body)
 	})
 	t.Run("ErrLabelTooLong", func(t *testing.T) {

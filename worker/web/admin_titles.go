@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -47,7 +48,7 @@ func (s *Site) adminRenderTitles(w http.ResponseWriter, r *http.Request, t *serv
 	if p.Environment == "" {
 		p.Environment = string(core.DefaultEnvironment)
 	}
-	s.render(w, r, t, status, views.AdminTitlesPage(s.adminLayout(t, v, "Titles"), p))
+	s.render(w, r, t, status, views.AdminTitlesPage(s.adminLayout(t, v, i18n.From(ctx).T("admin.titles.title")), p))
 }
 
 // adminCreateTitle is POST /admin/titles: every problem of the form next
@@ -56,10 +57,11 @@ func (s *Site) adminCreateTitle(w http.ResponseWriter, r *http.Request, t *serve
 	if !s.adminParseForm(w, r, t, v) {
 		return
 	}
+	tr := i18n.From(r.Context())
 	draft := core.TitleDraft{Slug: strings.TrimSpace(r.PostFormValue("slug")), Name: r.PostFormValue("name"),
 		Environment: core.Environment(r.PostFormValue("environment"))}
 	again := views.AdminTitles{Slug: draft.Slug, Name: draft.Name, Environment: string(draft.Environment),
-		Notice: views.AdminNotice{Error: true, Text: "No title was created: see the marked fields."}}
+		Notice: views.AdminNotice{Error: true, Text: tr.T("admin.titles.error.notCreated")}}
 	title, problems := draft.Check(s.srv.Now())
 	if len(problems) > 0 {
 		again.Errors = adminProblems(problems)
@@ -68,7 +70,7 @@ func (s *Site) adminCreateTitle(w http.ResponseWriter, r *http.Request, t *serve
 	}
 	err := t.Store.CreateTitle(r.Context(), title)
 	if adminErrorCode(err) == core.CodeSlugTaken {
-		again.Errors = views.AdminFieldErrors{"slug": "A title or a tournament already has this slug."}
+		again.Errors = views.AdminFieldErrors{"slug": tr.T("admin.titles.error.slugTaken")}
 		s.adminRenderTitles(w, r, t, v, server.StatusOf(core.CodeSlugTaken), again)
 		return
 	}
@@ -93,7 +95,7 @@ func (s *Site) adminRetireTitle(w http.ResponseWriter, r *http.Request, t *serve
 		}
 		adminRedirect(w, r, "/admin/titles", "title-retired", "")
 	case core.CodeTitleNotFound:
-		s.adminNotFound(w, r, t, v, "There is no title "+r.PathValue("id")+".")
+		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.titles.error.notFound", "ID", r.PathValue("id")))
 	default:
 		s.fail(w, r, t, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -39,7 +40,7 @@ func (s *Site) adminRenderTokens(w http.ResponseWriter, r *http.Request, t *serv
 	for _, k := range list {
 		p.Tokens = append(p.Tokens, views.AdminToken{ID: k.ID, Label: k.Label, CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt})
 	}
-	s.render(w, r, t, status, views.AdminTokensPage(s.adminLayout(t, v, p.Kind.Title), p))
+	s.render(w, r, t, status, views.AdminTokensPage(s.adminLayout(t, v, p.Kind.Text(r.Context(), "title")), p))
 }
 
 // adminMintToken is POST /admin/<menu>: mints a token of the kind and
@@ -50,12 +51,12 @@ func (s *Site) adminMintToken(kind string) adminHandler {
 		if !s.adminParseForm(w, r, t, v) {
 			return
 		}
-		noun := tokenPageKinds[kind].Noun
+		k := tokenPageKinds[kind]
 		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, core.TokenDraft{Label: r.PostFormValue("label")}, t.Deps)
 		if adminErrorField(err) == "label" {
 			s.adminRenderTokens(w, r, t, v, kind, http.StatusUnprocessableEntity, views.AdminTokens{
 				Label: label, LabelErrors: views.AdminFieldErrors{"label": adminErrorMessage(err)},
-				Notice: views.AdminNotice{Error: true, Text: "No " + noun + " was minted: see the marked field."},
+				Notice: views.AdminNotice{Error: true, Text: k.Text(r.Context(), "error.notMinted")},
 			})
 			return
 		}
@@ -65,7 +66,7 @@ func (s *Site) adminMintToken(kind string) adminHandler {
 		}
 		s.adminRenderTokens(w, r, t, v, kind, http.StatusCreated, views.AdminTokens{
 			Minted: minted.Token, MintedID: minted.ID,
-			Notice: views.AdminNotice{Text: "New " + noun + " minted. Copy it now: it will not be shown again."},
+			Notice: views.AdminNotice{Text: k.Text(r.Context(), "notice.minted")},
 		})
 	}
 }
@@ -75,15 +76,20 @@ func (s *Site) adminMintToken(kind string) adminHandler {
 // stays (409, the page again with the reason).
 func (s *Site) adminRevokeToken(kind, path string) adminHandler {
 	return func(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
+		k := tokenPageKinds[kind]
 		err := t.Store.RevokeToken(r.Context(), kind, r.PathValue("id"), s.srv.Now())
 		switch code := adminErrorCode(err); {
 		case err == nil:
-			adminRedirect(w, r, path, tokenPageKinds[kind].Noun+"-revoked", "")
+			adminRedirect(w, r, path, k.Noun+"-revoked", "")
 		case code == core.CodeNotFound:
-			s.adminNotFound(w, r, t, v, "There is no "+tokenPageKinds[kind].Noun+" "+r.PathValue("id")+".")
+			s.adminNotFound(w, r, t, v, k.Text(r.Context(), "error.notFound", "ID", r.PathValue("id")))
 		case code != "":
+			text := adminErrorMessage(err) // core's (English for now)
+			if code == core.CodeLastAdminToken {
+				text = i18n.From(r.Context()).T("admin.adminTokens.error.last")
+			}
 			s.adminRenderTokens(w, r, t, v, kind, server.StatusOf(code), views.AdminTokens{
-				Notice: views.AdminNotice{Error: true, Text: actionMessages[code]},
+				Notice: views.AdminNotice{Error: true, Text: text},
 			})
 		default:
 			s.fail(w, r, t, err)

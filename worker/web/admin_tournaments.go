@@ -1,12 +1,14 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -19,8 +21,9 @@ const adminMaxForm = 64 << 10
 func (s *Site) adminParseForm(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, adminMaxForm)
 	if err := r.ParseForm(); err != nil {
-		s.render(w, r, t, http.StatusBadRequest, views.ErrorPage(s.adminLayout(t, v, "Bad request"), http.StatusBadRequest,
-			"The form could not be read (too large or malformed)."))
+		tr := i18n.From(r.Context())
+		s.render(w, r, t, http.StatusBadRequest, views.ErrorPage(s.adminLayout(t, v, tr.T("error.badRequest")), http.StatusBadRequest,
+			tr.T("admin.tournament.form.unreadable")))
 		return false
 	}
 	return true
@@ -33,11 +36,12 @@ func (s *Site) adminNewTournament(w http.ResponseWriter, r *http.Request, t *ser
 		s.fail(w, r, t, err)
 		return
 	}
+	tr := i18n.From(r.Context())
 	form := views.AdminTournamentForm{
-		Action: "/admin/tournaments", Submit: "Create the draft",
+		Action: "/admin/tournaments", Submit: tr.T("admin.tournament.form.create"),
 		Values: adminNewTournamentValues(s.srv.Now()), Seasons: adminSeasonOptions(seasons),
 	}
-	s.render(w, r, t, http.StatusOK, views.AdminTournamentNewPage(s.adminLayout(t, v, "New tournament"), views.AdminTournamentNew{Form: form}))
+	s.render(w, r, t, http.StatusOK, views.AdminTournamentNewPage(s.adminLayout(t, v, tr.T("admin.tournament.new.title")), views.AdminTournamentNew{Form: form}))
 }
 
 // adminCreateTournament is POST /admin/tournaments: a draft from the form,
@@ -53,10 +57,11 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 		return
 	}
 	values := adminTournamentValues(r)
+	tr := i18n.From(ctx)
 	again := func(status int, errs views.AdminFieldErrors) {
-		form := views.AdminTournamentForm{Action: "/admin/tournaments", Submit: "Create the draft",
+		form := views.AdminTournamentForm{Action: "/admin/tournaments", Submit: tr.T("admin.tournament.form.create"),
 			Values: values, Errors: errs, Seasons: adminSeasonOptions(seasons)}
-		s.render(w, r, t, status, views.AdminTournamentNewPage(s.adminLayout(t, v, "New tournament"), views.AdminTournamentNew{Form: form}))
+		s.render(w, r, t, status, views.AdminTournamentNewPage(s.adminLayout(t, v, tr.T("admin.tournament.new.title")), views.AdminTournamentNew{Form: form}))
 	}
 	tour, errs := adminTournamentFrom(values, seasons, s.srv.Now())
 	if len(errs) > 0 {
@@ -65,7 +70,7 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 	}
 	if err := t.Store.CreateTournament(ctx, tour); err != nil {
 		if adminErrorCode(err) == core.CodeSlugTaken {
-			again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": "Another tournament has this slug."})
+			again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": tr.T("admin.tournament.form.slugTaken")})
 			return
 		}
 		s.fail(w, r, t, err)
@@ -79,7 +84,7 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 func (s *Site) adminTournamentFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) *core.Tournament {
 	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
 	if adminErrorCode(err) == core.CodeTournamentNotFound {
-		s.adminNotFound(w, r, t, v, "There is no tournament "+r.PathValue("slug")+".")
+		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.tournament.notFound", "Slug", r.PathValue("slug")))
 		return nil
 	}
 	if err != nil {
@@ -98,15 +103,23 @@ func (s *Site) adminTournament(w http.ResponseWriter, r *http.Request, t *server
 	s.adminRenderTournament(w, r, t, v, tour, http.StatusOK, func(p *views.AdminTournament) { p.Notice = adminNotice(r) })
 }
 
-// adminStepLabels are the lifecycle steps in order, with their buttons'
-// labels.
-var adminStepLabels = []views.AdminStep{
-	{To: core.StatusRegistrationOpen, Label: "Open registration"},
-	{To: core.StatusRegistrationClosed, Label: "Close registration"},
-	{To: core.StatusGroupStage, Label: "Start the group stage"},
-	{To: core.StatusPlayoffs, Label: "Start the playoffs"},
-	{To: core.StatusCompleted, Label: "Complete"},
-	{To: core.StatusCancelled, Label: "Cancel"},
+// adminSteps are the lifecycle steps in order; each button's label is
+// the catalog's admin.tournament.step.<status>.
+var adminSteps = []core.TournamentStatus{
+	core.StatusRegistrationOpen, core.StatusRegistrationClosed, core.StatusGroupStage,
+	core.StatusPlayoffs, core.StatusCompleted, core.StatusCancelled,
+}
+
+// adminSeriesText says a tournament's series' lengths and pace: "groups
+// best of 1, playoffs best of 3, final best of 5; pace scheduled".
+func adminSeriesText(ctx context.Context, tour *core.Tournament) string {
+	tr := i18n.From(ctx)
+	pace := string(tour.PacingOrDefault())
+	if label := tr.T("admin.tournament.series.pace." + pace); label != "admin.tournament.series.pace."+pace {
+		pace = label
+	}
+	return tr.T("admin.tournament.series.text", "Group", tr.Number(tour.SeriesLength(core.StageGroup)),
+		"Playoff", tr.Number(tour.SeriesLength(core.StagePlayoff)), "Final", tr.Number(tour.SeriesLength(core.StageFinal)), "Pace", pace)
 }
 
 // adminRenderTournament renders the tournament page with status; adjust
@@ -124,6 +137,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		return
 	}
 	now := s.srv.Now()
+	tr := i18n.From(ctx)
 	p := views.AdminTournament{
 		Slug: tour.Slug, Name: tour.Name, Description: tour.Description, Status: tour.Status,
 		Format: string(tour.Format), Environment: string(tour.Environment), Season: tour.SeasonSlug,
@@ -139,15 +153,13 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		CanRegister: tour.RegistrationOpenAt(now), Now: now,
 		SeedsEditable: len(regs) > 0 && (tour.Status == core.StatusRegistrationOpen || tour.Status == core.StatusRegistrationClosed),
 		Details:       adminDetailsFormOf(tour),
-		Series: "groups best of " + strconv.Itoa(tour.SeriesLength(core.StageGroup)) +
-			", playoffs best of " + strconv.Itoa(tour.SeriesLength(core.StagePlayoff)) +
-			", final best of " + strconv.Itoa(tour.SeriesLength(core.StageFinal)) + "; pace " + string(tour.PacingOrDefault()),
+		Series:        adminSeriesText(ctx, tour),
 	}
 	switch tour.Status {
 	case core.StatusRegistrationOpen, core.StatusRegistrationClosed:
-		p.RemoveLabel = "Remove"
+		p.RemoveLabel = tr.T("admin.tournament.remove.remove")
 	case core.StatusGroupStage, core.StatusPlayoffs:
-		p.RemoveLabel = "Disqualify"
+		p.RemoveLabel = tr.T("admin.tournament.remove.disqualify")
 	}
 	if tour.Status == core.StatusDraft {
 		seasons, err := t.Store.Seasons(ctx)
@@ -155,12 +167,12 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 			s.fail(w, r, t, err)
 			return
 		}
-		p.Edit = &views.AdminTournamentForm{Action: "/admin/tournaments/" + tour.Slug, Submit: "Save the draft",
+		p.Edit = &views.AdminTournamentForm{Action: "/admin/tournaments/" + tour.Slug, Submit: tr.T("admin.tournament.form.save"),
 			Values: adminValuesOf(tour), Seasons: adminSeasonOptions(seasons)}
 	}
-	for _, st := range adminStepLabels {
-		if tour.NextStatusAllowed(st.To) == nil {
-			p.Steps = append(p.Steps, st)
+	for _, to := range adminSteps {
+		if tour.NextStatusAllowed(to) == nil {
+			p.Steps = append(p.Steps, views.AdminStep{To: to, Label: tr.T("admin.tournament.step." + string(to))})
 		}
 	}
 	names := map[string]string{}
@@ -178,7 +190,7 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 	for i := range matches {
 		m := &matches[i]
 		row := views.AdminMatchRow{
-			ID: m.ID, Round: adminRoundLabel(m), Status: m.Status, P1: m.P1, P2: m.P2,
+			ID: m.ID, Round: adminRoundText(ctx, m), Status: m.Status, P1: m.P1, P2: m.P2,
 			P1Name: names[m.P1], P2Name: names[m.P2], OpensAt: m.OpensAt, ClosesAt: m.ClosesAt, ResultSource: m.ResultSource,
 			Window: m.Window(now),
 		}
@@ -208,10 +220,10 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 	if tour == nil {
 		return
 	}
+	tr := i18n.From(r.Context())
 	notDraft := func() {
 		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(core.CodeTournamentNotDraft), func(p *views.AdminTournament) {
-			p.Notice = views.AdminNotice{Error: true, Text: "Only drafts can be edited: this tournament is " +
-				strings.ToLower(views.TournamentStatusLabel(r.Context(), tour.Status)) + ". Nothing was changed."}
+			p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.tournament.notDraft", "Status", adminStatusInSentence(r.Context(), tour.Status))}
 		})
 	}
 	if tour.Status != core.StatusDraft {
@@ -228,7 +240,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 	again := func(status int, errs views.AdminFieldErrors) {
 		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {
 			p.Edit.Values, p.Edit.Errors = values, errs
-			p.Notice = views.AdminNotice{Error: true, Text: "The changes were not saved: see the marked fields."}
+			p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.tournament.notSaved")}
 		})
 	}
 	now := s.srv.Now()
@@ -245,7 +257,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 			return
 		}
 	case core.CodeSlugTaken:
-		again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": "Another tournament has this slug."})
+		again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": tr.T("admin.tournament.form.slugTaken")})
 		return
 	case core.CodeTournamentNotDraft:
 		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
@@ -303,10 +315,11 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 	if tour == nil {
 		return
 	}
+	tr := i18n.From(r.Context())
 	form := adminDetailsFormOf(tour)
 	if form == nil {
 		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(core.CodeTournamentOver), func(p *views.AdminTournament) {
-			p.Notice = views.AdminNotice{Error: true, Text: "This tournament's details change through its draft form, or no more once it is over."}
+			p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.tournament.details.notEditable")}
 		})
 		return
 	}
@@ -335,12 +348,12 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 		})
 	}
 	if _, problems := edit.Apply(*tour, s.srv.Now()); len(problems) > 0 {
-		again(adminFormStatus(problems), "The details were not saved: see the marked fields.", problems)
+		again(adminFormStatus(problems), tr.T("admin.tournament.details.notSaved"), problems)
 		return
 	}
 	_, err := core.EditTournament(r.Context(), t.Store, tour, &edit, s.srv.Now())
 	if adminErrorCode(err) == core.CodeInvalidTransition {
-		again(server.StatusOf(core.CodeInvalidTransition), "The tournament moved on meanwhile; check the details again.", nil)
+		again(server.StatusOf(core.CodeInvalidTransition), tr.T("admin.tournament.details.movedOn"), nil)
 		return
 	}
 	if err != nil {
@@ -370,7 +383,7 @@ func (s *Site) adminOpenRound(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	if code == core.CodeRoundNotFound {
 		s.adminRenderTournament(w, r, t, v, tour, server.StatusOf(code), func(p *views.AdminTournament) {
-			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusals[code]}
+			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusal(r.Context(), code)}
 		})
 		return
 	}

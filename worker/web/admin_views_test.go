@@ -33,7 +33,7 @@ func TestAdminMatchPageShowsReports(t *testing.T) {
 	body := b.String()
 	assert.Contains(t, body, "Players' reports")
 	assert.Contains(t, body, "<dd>1–3</dd>")
-	assert.Contains(t, body, "disputed by Ann")
+	assert.Contains(t, body, "disputed by <bdi>Ann</bdi>")
 	assert.Contains(t, body, "No report.", "side 1 made none")
 	assert.Contains(t, body, `datetime="2026-11-20T13:00:00Z"`)
 	assert.Contains(t, body, "No submission.")

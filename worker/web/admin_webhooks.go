@@ -1,13 +1,14 @@
 package web
 
 import (
-	"fmt"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -32,7 +33,7 @@ func (s *Site) adminRenderWebhooks(w http.ResponseWriter, r *http.Request, t *se
 		p.Webhooks = append(p.Webhooks, adminWebhookView(sub))
 	}
 	p.EventTypes, p.Formats, p.MaxURL = core.EventLogTypes, core.WebhookFormats, core.MaxWebhookURLBytes
-	s.render(w, r, t, status, views.AdminWebhooksPage(s.adminLayout(t, v, "Webhooks"), p))
+	s.render(w, r, t, status, views.AdminWebhooksPage(s.adminLayout(t, v, i18n.From(r.Context()).T("admin.webhooks.title")), p))
 }
 
 func adminWebhookView(sub server.SubscriptionView) views.AdminWebhook {
@@ -57,11 +58,12 @@ func (s *Site) adminSubscribe(w http.ResponseWriter, r *http.Request, t *server.
 	if events == nil {
 		events = []string{}
 	}
+	tr := i18n.From(r.Context())
 	sub, err := s.srv.CreateSubscription(r.Context(), t, core.WebhookSubscriptionDraft{URL: &url, Events: events, Format: &format})
 	if field := adminErrorField(err); field != "" {
 		s.adminRenderWebhooks(w, r, t, v, http.StatusUnprocessableEntity, views.AdminWebhooks{
-			URL: url, Events: events, AllEvents: all, Format: format, Errors: views.AdminFieldErrors{field: adminWebhookMessage(err)},
-			Notice: views.AdminNotice{Error: true, Text: "No webhook was made: see the marked field."},
+			URL: url, Events: events, AllEvents: all, Format: format, Errors: views.AdminFieldErrors{field: adminWebhookMessage(r.Context(), err)},
+			Notice: views.AdminNotice{Error: true, Text: tr.T("admin.webhooks.error.notMade")},
 		})
 		return
 	}
@@ -71,20 +73,20 @@ func (s *Site) adminSubscribe(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	s.adminRenderWebhooks(w, r, t, v, http.StatusCreated, views.AdminWebhooks{
 		Created: sub.ID, Secret: sub.Secret, Format: core.WebhookFormatStandard,
-		Notice: views.AdminNotice{Text: "Webhook made. Copy its signing secret now: it will not be shown again."},
+		Notice: views.AdminNotice{Text: tr.T("admin.webhooks.notice.made")},
 	})
 }
 
-// adminWebhookMessage words a refused field for people: core's message,
-// or the field's rule when core gave none.
-func adminWebhookMessage(err error) string {
+// adminWebhookMessage words a refused field for people: core's message
+// (English for now), or the field's rule when core gave none.
+func adminWebhookMessage(ctx context.Context, err error) string {
 	if msg := adminErrorMessage(err); msg != "" && msg != adminErrorField(err) {
 		return msg
 	}
 	if adminErrorField(err) == "events" {
-		return "Choose at least one event type."
+		return i18n.From(ctx).T("admin.webhooks.error.events")
 	}
-	return "Enter an absolute https address."
+	return i18n.From(ctx).T("admin.webhooks.error.url")
 }
 
 // adminWebhook is GET /admin/webhooks/{id}: the delivery log.
@@ -100,7 +102,7 @@ func (s *Site) adminRenderWebhook(w http.ResponseWriter, r *http.Request, t *ser
 		list, err = s.srv.SubscriptionDeliveries(r.Context(), t, id)
 	}
 	if adminErrorCode(err) == core.CodeNotFound || (err == nil && sub.Kind == "alerts") {
-		s.adminNotFound(w, r, t, v, "There is no webhook "+id+".")
+		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.webhooks.error.notFound", "ID", id))
 		return
 	}
 	if err != nil {
@@ -118,7 +120,7 @@ func (s *Site) adminRenderWebhook(w http.ResponseWriter, r *http.Request, t *ser
 		}
 		p.Deliveries = append(p.Deliveries, row)
 	}
-	s.render(w, r, t, status, views.AdminWebhookPage(s.adminLayout(t, v, "Webhook "+id), p))
+	s.render(w, r, t, status, views.AdminWebhookPage(s.adminLayout(t, v, i18n.From(r.Context()).T("admin.webhook.pageTitle", "ID", id)), p))
 }
 
 // adminPauseWebhook is POST /admin/webhooks/{id}/paused (paused=true or
@@ -149,9 +151,10 @@ func (s *Site) adminReplayWebhook(w http.ResponseWriter, r *http.Request, t *ser
 	raw := strings.TrimSpace(r.PostFormValue("after"))
 	after, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || after < 0 {
+		tr := i18n.From(r.Context())
 		s.adminRenderWebhook(w, r, t, v, http.StatusUnprocessableEntity, views.AdminWebhookDeliveries{
-			After: raw, Errors: views.AdminFieldErrors{"after": "Enter a seq of the log: 0 or more."},
-			Notice: views.AdminNotice{Error: true, Text: "Nothing was replayed: see the marked field."},
+			After: raw, Errors: views.AdminFieldErrors{"after": tr.T("admin.webhook.error.after")},
+			Notice: views.AdminNotice{Error: true, Text: tr.T("admin.webhook.error.notReplayed")},
 		})
 		return
 	}
@@ -165,7 +168,7 @@ func (s *Site) adminReplayDelivery(w http.ResponseWriter, r *http.Request, t *se
 	id := r.PathValue("id")
 	delivery, err := strconv.ParseInt(r.PathValue("deliveryId"), 10, 64)
 	if err != nil {
-		s.adminNotFound(w, r, t, v, "There is no such delivery.")
+		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.webhook.error.noDelivery"))
 		return
 	}
 	s.adminWebhookDone(w, r, t, v, s.srv.ReplayDelivery(r.Context(), t, id, delivery), webhookPagePath(id), "webhook-replayed")
@@ -180,15 +183,17 @@ func (s *Site) adminTestWebhook(w http.ResponseWriter, r *http.Request, t *serve
 		s.adminWebhookDone(w, r, t, v, err, "", "")
 		return
 	}
-	s.adminRenderWebhook(w, r, t, v, http.StatusOK, views.AdminWebhookDeliveries{Notice: adminTestNotice(res)})
+	s.adminRenderWebhook(w, r, t, v, http.StatusOK, views.AdminWebhookDeliveries{Notice: adminTestNotice(r.Context(), res)})
 }
 
-// adminTestNotice says what a test event's receiver answered.
-func adminTestNotice(res server.WebhookTestView) views.AdminNotice {
+// adminTestNotice says what a test event's receiver answered. The
+// problem of an undelivered one is the server's (English for now).
+func adminTestNotice(ctx context.Context, res server.WebhookTestView) views.AdminNotice {
+	tr := i18n.From(ctx)
 	if res.Delivered {
-		return views.AdminNotice{Text: fmt.Sprintf("Test event delivered: the receiver answered %d in %d ms.", *res.Status, *res.DurationMS)}
+		return views.AdminNotice{Text: tr.T("admin.webhook.test.delivered", "Status", strconv.Itoa(*res.Status), "MS", strconv.FormatInt(*res.DurationMS, 10))}
 	}
-	return views.AdminNotice{Error: true, Text: "Test event not delivered: " + *res.Problem + "."}
+	return views.AdminNotice{Error: true, Text: tr.T("admin.webhook.test.failed", "Problem", *res.Problem)}
 }
 
 func webhookPagePath(id string) string { return "/admin/webhooks/" + id }
@@ -205,9 +210,10 @@ func (s *Site) adminWebhookDone(w http.ResponseWriter, r *http.Request, t *serve
 		}
 		adminRedirect(w, r, path, done, "")
 	case core.CodeNotFound:
-		s.adminNotFound(w, r, t, v, "There is no such webhook or delivery.")
+		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.webhook.error.notFound"))
 	default:
 		s.adminRenderWebhooks(w, r, t, v, server.StatusOf(adminErrorCode(err)), views.AdminWebhooks{
+			// core's message (English for now).
 			Format: core.WebhookFormatStandard, Notice: views.AdminNotice{Error: true, Text: adminErrorMessage(err)},
 		})
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -20,7 +21,7 @@ func (s *Site) alertsPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		s.fail(w, r, t, err)
 		return
 	}
-	p := views.AlertsPage{Layout: s.layout(r, t, "Alerts"), Unread: v.Unread}
+	p := views.AlertsPage{Layout: s.layout(r, t, i18n.From(r.Context()).T("account.alerts.title")), Unread: v.Unread}
 	for _, a := range list {
 		p.Alerts = append(p.Alerts, views.AlertItem{ID: a.ID, Title: a.Title, Path: safeNext(a.Path), At: a.CreatedAt, Read: a.Read})
 	}

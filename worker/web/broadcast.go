@@ -1,10 +1,12 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -35,11 +37,12 @@ func (s *Site) tournamentBroadcast(w http.ResponseWriter, r *http.Request, t *se
 	if !ok {
 		return
 	}
-	scenes := broadcastScenes(data)
+	ctx := r.Context()
+	scenes := broadcastScenes(ctx, data)
 	if group, round := r.URL.Query().Get("group"), r.URL.Query().Get("round"); group != "" || round != "" {
-		pinned, ok := broadcastPinned(data, group, round)
+		pinned, ok := broadcastPinned(ctx, data, group, round)
 		if !ok {
-			s.publicNotFound(w, r, t, "This tournament has no group or round by that name: ?group= takes a group's letter, ?round= a round's name as the bracket shows it.")
+			s.publicNotFound(w, r, t, i18n.From(ctx).T("broadcast.notFound"))
 			return
 		}
 		scenes = pinned
@@ -54,14 +57,15 @@ func (s *Site) tournamentBroadcast(w http.ResponseWriter, r *http.Request, t *se
 }
 
 // broadcastPinned is the one scene a stream pins with ?group= (a group's
-// name, "A") or ?round= (a bracket round's label, "Semifinals"), whatever
-// is left to play in it, case aside; false when the tournament has none.
-func broadcastPinned(data *tournamentData, group, round string) ([]views.BroadcastScene, bool) {
-	res := data.results
+// name, "A") or ?round= (a bracket round's label, "Semifinals"; a Swiss
+// round as "Round 2", in English or as the scene names it), whatever is
+// left to play in it, case aside; false when the tournament has none.
+func broadcastPinned(ctx context.Context, data *tournamentData, group, round string) ([]views.BroadcastScene, bool) {
+	tr, res := i18n.From(ctx), data.results
 	if group != "" {
 		for _, g := range res.Groups {
 			if strings.EqualFold(g.Name, group) {
-				scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows, NoPoints: res.GSL}
+				scene := views.BroadcastScene{Title: broadcastGroupTitle(tr, g.Name), Rows: g.Rows, NoPoints: res.GSL}
 				for _, m := range g.Matches {
 					scene.Matches = append(scene.Matches, broadcastSummary(m))
 				}
@@ -72,8 +76,8 @@ func broadcastPinned(data *tournamentData, group, round string) ([]views.Broadca
 	}
 	if sw := res.Swiss; sw != nil {
 		for _, rm := range sw.RoundMatches {
-			if strings.EqualFold(swissRoundTitle(rm.Number), round) {
-				return []views.BroadcastScene{swissScene(sw, rm, false)}, true
+			if strings.EqualFold(swissRoundTitle(rm.Number), round) || strings.EqualFold(swissRoundName(tr, rm.Number), round) {
+				return []views.BroadcastScene{swissScene(tr, sw, rm, false)}, true
 			}
 		}
 	}
@@ -82,10 +86,10 @@ func broadcastPinned(data *tournamentData, group, round string) ([]views.Broadca
 	}
 	var pinned *views.BroadcastScene
 	for _, col := range res.Bracket.Columns { // a round may stand on both sides of the final
-		if !strings.EqualFold(col.Label, round) {
+		if !strings.EqualFold(col.Label, round) && !strings.EqualFold(views.RoundLabel(ctx, col.Label), round) {
 			continue
 		}
-		scene := broadcastRound(col)
+		scene := broadcastRound(ctx, col)
 		if pinned == nil {
 			pinned = &scene
 		} else {
@@ -101,14 +105,14 @@ func broadcastPinned(data *tournamentData, group, round string) ([]views.Broadca
 // broadcastScenes are the stages a stream cycles through: each group with
 // matches left, each bracket round with matches left; once nothing is
 // left the podium (or the last round played); before the draw, who is in.
-func broadcastScenes(data *tournamentData) []views.BroadcastScene {
-	res := data.results
+func broadcastScenes(ctx context.Context, data *tournamentData) []views.BroadcastScene {
+	tr, res := i18n.From(ctx), data.results
 	var scenes []views.BroadcastScene
 	for _, g := range res.Groups {
 		if g.Decided {
 			continue
 		}
-		scene := views.BroadcastScene{Title: "Group " + g.Name, Rows: g.Rows, NoPoints: res.GSL}
+		scene := views.BroadcastScene{Title: broadcastGroupTitle(tr, g.Name), Rows: g.Rows, NoPoints: res.GSL}
 		for _, m := range g.Matches {
 			if m.Winner == 0 {
 				scene.Matches = append(scene.Matches, broadcastSummary(m))
@@ -120,8 +124,8 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 	if sw := res.Swiss; sw != nil && len(sw.RoundMatches) > 0 {
 		// The latest round (the first listed): what is left of it, then
 		// the standings; once it is played, the standings alone.
-		standings := swissStandings(sw)
-		if scene := swissScene(sw, sw.RoundMatches[0], true); len(scene.Matches) > 0 {
+		standings := swissStandings(tr, sw)
+		if scene := swissScene(tr, sw, sw.RoundMatches[0], true); len(scene.Matches) > 0 {
 			scenes = append(scenes, scene, standings)
 		} else {
 			swissLast = &standings
@@ -130,7 +134,7 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 	var lastPlayed *views.BroadcastScene
 	if res.Bracket != nil {
 		for _, col := range res.Bracket.Columns {
-			scene := broadcastRound(col)
+			scene := broadcastRound(ctx, col)
 			open := false
 			for _, m := range scene.Matches {
 				if m.Winner == 0 {
@@ -149,35 +153,46 @@ func broadcastScenes(data *tournamentData) []views.BroadcastScene {
 	}
 	switch {
 	case len(res.Podium) > 0:
-		return []views.BroadcastScene{{Title: "Podium", Podium: res.Podium}}
+		return []views.BroadcastScene{{Title: tr.T("broadcast.scene.podium"), Podium: res.Podium}}
 	case lastPlayed != nil:
 		return []views.BroadcastScene{*lastPlayed}
 	case swissLast != nil:
 		return []views.BroadcastScene{*swissLast}
 	case len(res.Groups) > 0:
 		g := res.Groups[len(res.Groups)-1]
-		return []views.BroadcastScene{{Title: "Group " + g.Name, Rows: g.Rows}}
+		return []views.BroadcastScene{{Title: broadcastGroupTitle(tr, g.Name), Rows: g.Rows}}
 	}
 	players := make([]views.PlayerRef, len(data.players))
 	for i, side := range data.players {
 		players[i] = side.Player
 	}
-	return []views.BroadcastScene{{Title: "Players", Players: players}}
+	return []views.BroadcastScene{{Title: tr.T("broadcast.scene.players"), Players: players}}
 }
 
-// swissRoundTitle is a Swiss round as the broadcast names it, and as
-// ?round= pins it: "Round 3".
+// broadcastGroupTitle is a group's scene: "Group A".
+func broadcastGroupTitle(tr *i18n.Tr, name string) string {
+	return tr.T("broadcast.scene.group", "Name", name)
+}
+
+// swissRoundTitle is a Swiss round as ?round= pins it in any language:
+// "Round 3".
 func swissRoundTitle(n int) string { return "Round " + strconv.Itoa(n) }
+
+// swissRoundName is a Swiss round as the broadcast names it: "Round 3"
+// in the viewer's language.
+func swissRoundName(tr *i18n.Tr, n int) string {
+	return tr.T("broadcast.scene.swissRound", "N", tr.Number(n))
+}
 
 // broadcastStandingsRows is how many of the Swiss standings' rows a
 // scene shows: the top of the table, within the 1080-pixel canvas.
 const broadcastStandingsRows = 10
 
 // swissStandings is the Swiss standings' scene: its top rows.
-func swissStandings(sw *views.SwissStage) views.BroadcastScene {
-	scene := views.BroadcastScene{Title: "Swiss standings"}
+func swissStandings(tr *i18n.Tr, sw *views.SwissStage) views.BroadcastScene {
+	scene := views.BroadcastScene{Title: tr.T("broadcast.scene.standings")}
 	if len(sw.Rows) > broadcastStandingsRows {
-		scene.Title = "Swiss standings · top " + strconv.Itoa(broadcastStandingsRows)
+		scene.Title = tr.T("broadcast.scene.standingsTop", "N", tr.Number(broadcastStandingsRows))
 	}
 	for _, r := range sw.Rows[:min(len(sw.Rows), broadcastStandingsRows)] {
 		scene.Rows = append(scene.Rows, views.StandingRow{Rank: r.Rank, Player: r.Player, Played: r.Played,
@@ -188,8 +203,8 @@ func swissStandings(sw *views.SwissStage) views.BroadcastScene {
 
 // swissScene is a Swiss round's scene: its matches (only those left to
 // play, with open).
-func swissScene(sw *views.SwissStage, rm views.SwissRoundMatches, open bool) views.BroadcastScene {
-	scene := views.BroadcastScene{Title: "Swiss · " + swissRoundTitle(rm.Number) + " of " + strconv.Itoa(sw.Rounds)}
+func swissScene(tr *i18n.Tr, sw *views.SwissStage, rm views.SwissRoundMatches, open bool) views.BroadcastScene {
+	scene := views.BroadcastScene{Title: tr.T("broadcast.scene.swiss", "Round", swissRoundName(tr, rm.Number), "Rounds", tr.Number(sw.Rounds))}
 	for _, m := range rm.Matches {
 		if m.P2 == nil || (open && m.Winner != 0) {
 			continue // a bye, or decided
@@ -200,8 +215,8 @@ func swissScene(sw *views.SwissStage, rm views.SwissRoundMatches, open bool) vie
 }
 
 // broadcastRound is a bracket round's scene: its matches, byes left out.
-func broadcastRound(col views.BracketColumn) views.BroadcastScene {
-	scene := views.BroadcastScene{Title: col.Label}
+func broadcastRound(ctx context.Context, col views.BracketColumn) views.BroadcastScene {
+	scene := views.BroadcastScene{Title: views.RoundLabel(ctx, col.Label)}
 	for _, b := range col.Matches {
 		if b.Seats[1].Bye {
 			continue

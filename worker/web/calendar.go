@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"arena/core"
 	"arena/core/tournamentview"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -43,7 +45,7 @@ func (s *Site) playerCalendar(w http.ResponseWriter, r *http.Request, t *server.
 		return
 	}
 	name := orPlaceholder(profile.PersonaName, id)
-	cal := s.calendar(r, t, name+"'s matches · "+t.Arena.Name)
+	cal := s.calendar(r, t, i18n.From(ctx).T("calendar.player.name", "Name", name, "Arena", t.Arena.Name))
 	for i := range states {
 		st := &states[i]
 		cal.Events = append(cal.Events, matchEvent(r, book, &st.Match, st.Tournament.Name))
@@ -59,6 +61,7 @@ func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *ser
 		s.tournamentReadFailed(w, r, t, err)
 		return
 	}
+	tr := i18n.From(r.Context())
 	tour, book := sched.Tournament, publicBook(sched.Players)
 	cal := s.calendar(r, t, tour.Name+" · "+t.Arena.Name)
 	start := tour.StartsAt
@@ -67,8 +70,9 @@ func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *ser
 	}
 	cal.Events = append(cal.Events, views.CalendarEvent{
 		UID: "tournament-" + strconv.FormatInt(tour.ID, 10), Start: start, End: start.Add(tour.MatchWindow()),
-		Summary: tour.Name + " starts", Description: views.TournamentStatusLabel(r.Context(), tour.Status) + ".",
-		URL: origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
+		Summary:     tr.T("calendar.tournament.starts", "Tournament", tour.Name),
+		Description: tr.T("calendar.status", "Status", views.TournamentStatusLabel(r.Context(), tour.Status)),
+		URL:         origin(r) + "/tournaments/" + tour.Slug, Cancelled: tour.Status == core.StatusCancelled,
 	})
 	for i := range sched.Matches {
 		cal.Events = append(cal.Events, matchEvent(r, book, &sched.Matches[i], tour.Name))
@@ -80,22 +84,23 @@ func (s *Site) calendar(r *http.Request, t *server.Tenant, name string) views.Ca
 	return views.Calendar{Name: name, ID: core.NormalizeHost(r.Host), Stamp: s.srv.Now()}
 }
 
-// matchEvent is a match's window as an event.
+// matchEvent is a match's window as an event, in the request's language.
 func matchEvent(r *http.Request, book publicBook, m *core.Match, tournament string) views.CalendarEvent {
+	tr := i18n.From(r.Context())
 	name := func(id string) string {
 		if id == "" {
-			return "TBD"
+			return tr.T("calendar.tbd")
 		}
 		return book.player(id).Name
 	}
-	round := m.Round
+	round := views.RoundLabel(r.Context(), m.Round)
 	if m.GroupName != "" {
-		round = "Group " + m.GroupName + ", " + m.Round
+		round = tr.T("calendar.match.groupRound", "Group", m.GroupName, "Round", round)
 	}
 	return views.CalendarEvent{
 		UID: "match-" + strconv.FormatInt(m.ID, 10), Start: m.OpensAt, End: m.ClosesAt,
-		Summary:     tournament + ": " + name(m.P1) + " vs " + name(m.P2),
-		Description: round + ". " + matchEventState(r.Context(), m, name),
+		Summary:     tr.T("calendar.match.summary", "Tournament", tournament, "P1", name(m.P1), "P2", name(m.P2)),
+		Description: tr.T("calendar.match.description", "Round", round, "State", matchEventState(r.Context(), m, name)),
 		URL:         origin(r) + "/matches/" + strconv.FormatInt(m.ID, 10),
 	}
 }
@@ -104,20 +109,31 @@ func matchEvent(r *http.Request, book publicBook, m *core.Match, tournament stri
 // to do while it is to be played, its result once decided (a past event
 // asks nobody to ready up).
 func matchEventState(ctx context.Context, m *core.Match, name func(string) string) string {
+	tr := i18n.From(ctx)
 	switch {
 	case m.Status == core.MatchScheduled:
-		return "Window " + core.FormatRange(m.OpensAt, m.ClosesAt, nil) + ": both players ready up on the match page while it is open."
+		return tr.T("calendar.match.window", "Window", calendarRange(tr, m.OpensAt, m.ClosesAt))
 	case m.Status.Resolved() && m.Winner != "":
-		won := name(m.Winner) + " won"
+		id := "calendar.match.won"
 		if m.Status == core.MatchForfeited {
-			won += " by forfeit"
+			id = "calendar.match.wonByForfeit"
 		}
 		if score := views.WinnerScore(publicScore(m.Score), publicWinnerSlot(m)); score != "" {
-			won += " " + score
+			return tr.T(id+"Score", "Name", name(m.Winner), "Score", score)
 		}
-		return won + "."
+		return tr.T(id, "Name", name(m.Winner))
 	}
-	return views.MatchStatusLabel(ctx, m.Status) + "."
+	return tr.T("calendar.status", "Status", views.MatchStatusLabel(ctx, m.Status))
+}
+
+// calendarRange is a window as a calendar event's text says it, in UTC
+// (core.FormatRange in the translator's language): the end's day left out
+// when both fall on one day, "20 Nov 2026, 10:00 – 12:00 UTC".
+func calendarRange(tr *i18n.Tr, from, to time.Time) string {
+	if core.SameDay(from.UTC(), to) {
+		return tr.T("time.full", "Date", tr.Date(from), "Clock", tr.Clock(from)+" – "+tr.Clock(to), "Zone", "UTC")
+	}
+	return tr.Time(from) + " – " + tr.Time(to)
 }
 
 func writeCalendar(w http.ResponseWriter, cal views.Calendar, filename string) {

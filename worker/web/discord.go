@@ -6,6 +6,7 @@ import (
 
 	"arena/core"
 	"arena/core/discordbot"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -49,7 +50,7 @@ func (s *Site) adminDiscord(w http.ResponseWriter, r *http.Request, t *server.Te
 		d.ApplicationID, d.PublicKey, d.Errors = id, key, views.AdminFieldErrors{ce.Field: ce.Message}
 		s.adminSettingsAgain(w, r, t, v, http.StatusUnprocessableEntity, func(p *views.AdminSettings) {
 			p.Discord = d
-			p.Notice = views.AdminNotice{Error: true, Text: "Discord was not saved: see the marked field."}
+			p.Notice = views.AdminNotice{Error: true, Text: i18n.From(r.Context()).T("account.discord.admin.notSaved")}
 		})
 		return
 	}
@@ -75,8 +76,13 @@ func (s *Site) adminDiscordCommands(w http.ResponseWriter, r *http.Request, t *s
 	}
 	var ce *core.Error
 	if errors.As(err, &ce) {
+		tr := i18n.From(r.Context())
+		reason := ce.Message
+		if ce.Code == core.CodeDiscordNotSet {
+			reason = tr.T("account.discord.admin.saveFirst")
+		}
 		s.adminSettingsAgain(w, r, t, v, server.StatusOf(ce.Code), func(p *views.AdminSettings) {
-			p.Notice = views.AdminNotice{Error: true, Text: "The command was not registered: " + ce.Message}
+			p.Notice = views.AdminNotice{Error: true, Text: tr.T("account.discord.admin.notRegistered", "Reason", reason)}
 		})
 		return
 	}
@@ -137,7 +143,7 @@ func (s *Site) discordCallback(w http.ResponseWriter, r *http.Request, t *server
 	}
 	if !linked {
 		s.renderAccount(w, r, t, http.StatusBadRequest, func(p *views.AccountPage) {
-			p.Discord.Error = "That link was not yours, or it took too long. Please try again."
+			p.Discord.Error = i18n.From(r.Context()).T("account.discord.notYours")
 		})
 		return
 	}
@@ -164,9 +170,10 @@ func (s *Site) discordRefused(w http.ResponseWriter, r *http.Request, t *server.
 		s.fail(w, r, t, err)
 		return
 	}
-	msg := "Discord could not confirm your account. Please try again in a moment."
+	tr := i18n.From(r.Context())
+	msg := tr.T("account.discord.notConfirmed")
 	if ce.Code == core.CodeDiscordNotSet {
-		msg = "This arena has no Discord application to link with yet."
+		msg = tr.T("account.discord.notSet")
 	}
 	s.renderAccount(w, r, t, server.StatusOf(ce.Code), func(p *views.AccountPage) { p.Discord.Error = msg })
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -38,7 +39,7 @@ func (s *Site) bracketSVG(w http.ResponseWriter, r *http.Request, t *server.Tena
 	}
 	results := data.results
 	if results.Bracket == nil {
-		s.publicNotFound(w, r, t, "This tournament has no bracket yet.")
+		s.publicNotFound(w, r, t, i18n.From(ctx).T("broadcast.embed.noBracket"))
 		return
 	}
 	svgHeaders(w, "public, max-age=60")

@@ -19,9 +19,13 @@ const langCookieLifetime = 365 * 24 * time.Hour
 
 // withLocale is r carrying its translator: the picker's choice, else the
 // browser's Accept-Language, else the arena's defaultLocale
-// (i18n.Negotiate). Pages that vary by Accept-Language say so.
+// (i18n.Negotiate). Pages say they vary by both.
 func (s *Site) withLocale(w http.ResponseWriter, r *http.Request, t *server.Tenant) *http.Request {
-	w.Header().Add("Vary", "Accept-Language")
+	// The picker's cookie chooses too: a browser's cache that keeps a
+	// page (a live region's fragment) keeps one per cookie as well. The
+	// edge front answers no request with a cookie from its cache.
+	w.Header().Add("Vary", server.PagesVaryBy)
+	w.Header().Add("Vary", "Cookie")
 	return s.localized(r, t)
 }
 
@@ -45,7 +49,8 @@ func (s *Site) localized(r *http.Request, t *server.Tenant) *http.Request {
 }
 
 // langAction is the picker: it keeps the chosen locale in the lang cookie
-// and goes back to the page it was chosen on. A locale Arena does not
+// (and, for a signed-in player, as the language of their alerts and
+// pushes) and goes back to the page it was chosen on. A locale Arena does not
 // speak is refused (422) and changes nothing.
 func (s *Site) langAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	if !s.parseForm(w, r, t) {
@@ -56,6 +61,13 @@ func (s *Site) langAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 		tr := i18n.From(r.Context())
 		s.render(w, r, t, http.StatusUnprocessableEntity, views.ErrorPage(s.layout(r, t, tr.T("error.badRequest")), http.StatusUnprocessableEntity, tr.T("error.badLocale")))
 		return
+	}
+	if v := s.viewer(r.Context(), r, t); v != nil && lang != i18n.Pseudo {
+		// A signed-in player reads alerts and pushes in it too.
+		if err := t.Store.SetPlayerLocale(r.Context(), v.PlatformID, lang); err != nil {
+			s.fail(w, r, t, err)
+			return
+		}
 	}
 	http.SetCookie(w, &http.Cookie{Name: LangCookie, Value: lang, Path: "/", MaxAge: int(langCookieLifetime / time.Second),
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode})

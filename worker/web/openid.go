@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -106,17 +107,17 @@ func (s *Site) openIDStart(w http.ResponseWriter, r *http.Request, t *server.Ten
 }
 
 // signInRefusal is why a platform sign-in was refused: what the player
-// reads, and the detail for the log.
+// reads (its catalog id), and the detail for the log.
 type signInRefusal struct {
-	status  int
-	message string
-	reason  string
+	status    int
+	messageID string
+	reason    string
 }
 
 func (e *signInRefusal) Error() string { return e.reason }
 
 func refuse(reason string) *signInRefusal {
-	return &signInRefusal{status: http.StatusUnauthorized, message: "The platform did not confirm this sign-in, so you are not signed in. Please try again.", reason: reason}
+	return &signInRefusal{status: http.StatusUnauthorized, messageID: "signin.refused.notConfirmed", reason: reason}
 }
 
 // openIDCallback checks the platform's answer and, when everything holds,
@@ -141,7 +142,7 @@ func (s *Site) openIDCallback(w http.ResponseWriter, r *http.Request, t *server.
 		}
 		s.cfg.Logger.WarnContext(ctx, "platform sign-in refused", slog.String("arena", t.Arena.Slug), slog.String("reason", ref.reason))
 		p := s.signInProps(r, t, next)
-		p.Problem = ref.message
+		p.Problem = i18n.From(ctx).T(ref.messageID)
 		s.render(w, r, t, ref.status, views.SignInView(p))
 		return
 	}
@@ -173,7 +174,7 @@ func (s *Site) verifyOpenID(ctx context.Context, r *http.Request, t *server.Tena
 	switch mode := q.Get("openid.mode"); mode {
 	case "id_res":
 	case "cancel":
-		return "", next, &signInRefusal{status: http.StatusUnauthorized, message: "Sign-in was cancelled on the platform.", reason: "cancelled"}
+		return "", next, &signInRefusal{status: http.StatusUnauthorized, messageID: "signin.refused.cancelled", reason: "cancelled"}
 	default:
 		return "", next, refuse("mode " + mode)
 	}
@@ -242,7 +243,7 @@ func checkReturnTo(returnTo, callback string, q url.Values, r *http.Request) err
 	c, err := r.Cookie(openIDStateCookie)
 	if err != nil || state == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(state)) != 1 {
 		return &signInRefusal{status: http.StatusUnauthorized, reason: "state cookie missing or different",
-			message: "This sign-in was not started from this browser (or took too long). Please sign in again."}
+			messageID: "signin.refused.otherBrowser"}
 	}
 	return nil
 }
@@ -302,7 +303,7 @@ func (s *Site) checkAuthentication(ctx context.Context, q url.Values) error {
 
 func platformUnavailable(reason string) *signInRefusal {
 	return &signInRefusal{status: http.StatusBadGateway, reason: reason,
-		message: "The platform could not be reached to confirm your sign-in. Please try again in a moment."}
+		messageID: "signin.refused.unavailable"}
 }
 
 // unwrapURLError drops the URL from a client error: URLs may carry keys.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -36,8 +37,9 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 		s.fail(w, r, t, err)
 		return
 	}
-	l := s.layout(r, t, "Home")
-	l.Share = s.share(r, "", t.Arena.Name+": tournaments, live matches and the ladder.")
+	tr := i18n.From(r.Context())
+	l := s.layout(r, t, tr.T("home.pageTitle"))
+	l.Share = s.share(r, "", tr.T("home.share", "Arena", t.Arena.Name))
 	p := views.HomePage{Layout: l, Now: now, Live: lists.live, OpenNow: lists.open, Upcoming: lists.upcoming, Sections: lists.sections}
 	playing, err := s.nowPlayingRegion(r, lists, now)
 	if err != nil {
@@ -89,7 +91,8 @@ func (s *Site) nowPlayingLive(w http.ResponseWriter, r *http.Request, t *server.
 }
 
 // homeLists are the home page's part that is the same for everyone, read
-// once per write to the arena and per minute (server.Memo).
+// once per write to the arena and per minute (server.Memo): data, no
+// text in a language (the page words it in the viewer's).
 type homeLists struct {
 	tournaments          []core.Tournament
 	live, open, upcoming []views.MatchSummary
@@ -174,16 +177,17 @@ func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*hom
 	return out, nil
 }
 
-// publicSectionOrder is how the home page groups tournaments.
+// publicSectionOrder is how the home page groups tournaments: each
+// section's catalog key (home.section.<key>) and its statuses.
 var publicSectionOrder = []struct {
-	title    string
+	key      string
 	statuses []core.TournamentStatus
 }{
-	{"Running now", []core.TournamentStatus{core.StatusGroupStage, core.StatusPlayoffs}},
-	{"Registration open", []core.TournamentStatus{core.StatusRegistrationOpen}},
-	{"Starting soon", []core.TournamentStatus{core.StatusRegistrationClosed}},
-	{"Completed", []core.TournamentStatus{core.StatusCompleted}},
-	{"Cancelled", []core.TournamentStatus{core.StatusCancelled}},
+	{"running", []core.TournamentStatus{core.StatusGroupStage, core.StatusPlayoffs}},
+	{"registrationOpen", []core.TournamentStatus{core.StatusRegistrationOpen}},
+	{"startingSoon", []core.TournamentStatus{core.StatusRegistrationClosed}},
+	{"completed", []core.TournamentStatus{core.StatusCompleted}},
+	{"cancelled", []core.TournamentStatus{core.StatusCancelled}},
 }
 
 // publicSections groups the tournaments by status, keeping their order
@@ -198,7 +202,7 @@ func publicSections(list []core.Tournament, now time.Time) []views.TournamentSec
 			}
 		}
 		if len(cards) > 0 {
-			out = append(out, views.TournamentSection{Title: sec.title, Tournaments: cards})
+			out = append(out, views.TournamentSection{Key: sec.key, Tournaments: cards})
 		}
 	}
 	return out
@@ -211,7 +215,7 @@ func (s *Site) tournamentList(w http.ResponseWriter, r *http.Request, t *server.
 		s.fail(w, r, t, err)
 		return
 	}
-	p := views.TournamentsPage{Layout: s.layout(r, t, "Tournaments"), Tournaments: make([]views.TournamentCard, 0, len(list))}
+	p := views.TournamentsPage{Layout: s.layout(r, t, i18n.From(r.Context()).T("home.list.title")), Tournaments: make([]views.TournamentCard, 0, len(list))}
 	now := s.srv.Now()
 	for i := range list {
 		p.Tournaments = append(p.Tournaments, publicCard(&list[i], now))

@@ -7,6 +7,7 @@ import (
 
 	"arena/core"
 	"arena/core/tournamentview"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -31,12 +32,12 @@ func (s *Site) matchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant
 func (s *Site) matchRead(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*tournamentview.MatchParts, publicBook, bool) {
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
-		s.publicNotFound(w, r, t, "There is no match here.")
+		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("match.notFound"))
 		return nil, nil, false
 	}
 	parts, err := tournamentview.ReadMatch(r.Context(), t.Store, id)
 	if core.ErrorCode(err) == core.CodeMatchNotFound {
-		s.publicNotFound(w, r, t, "There is no match here.")
+		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("match.notFound"))
 		return nil, nil, false
 	}
 	if err != nil {
@@ -53,7 +54,7 @@ func (s *Site) matchPage(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		return
 	}
 	st, tour, from := parts.State, parts.Tournament, parts.LogSeq
-	l := s.layout(r, t, publicMatchTitle(book, &st.Match))
+	l := s.layout(r, t, publicMatchTitle(r.Context(), book, &st.Match))
 	l.Share = s.share(r, "", publicMatchDescription(r.Context(), book, st, tour))
 	p := views.MatchPage{Layout: l, Match: s.matchDetail(st, tour, book)}
 	region, err := s.matchRegion(r, t, l, tour, st, p.Match, from)
@@ -119,31 +120,34 @@ func (s *Site) matchRegion(r *http.Request, t *server.Tenant, l views.Layout, to
 }
 
 // publicMatchTitle is a match page's title: "Ada vs Blaise".
-func publicMatchTitle(book publicBook, m *core.Match) string {
+func publicMatchTitle(ctx context.Context, book publicBook, m *core.Match) string {
+	tr := i18n.From(ctx)
 	name := func(id string) string {
 		if id == "" {
-			return "TBD"
+			return tr.T("match.tbd")
 		}
 		return book.player(id).Name
 	}
-	return name(m.P1) + " vs " + name(m.P2)
+	return tr.T("match.title", "P1", name(m.P1), "P2", name(m.P2))
 }
 
 // publicMatchDescription is a match's link preview: where it is played
 // and how it stands.
 func publicMatchDescription(ctx context.Context, book publicBook, st *core.MatchState, tour *core.Tournament) string {
-	d := tour.Name + ", " + st.Round + ": " + views.MatchStatusLabel(ctx, st.Status)
+	tr := i18n.From(ctx)
+	args := []any{"Tournament", tour.Name, "Round", views.RoundLabel(ctx, st.Round), "Status", views.MatchStatusLabel(ctx, st.Status)}
 	if st.Status.Resolved() && st.Winner != "" {
-		d += ", " + book.player(st.Winner).Name + " won"
 		winner := 1
 		if st.Winner == st.P2 {
 			winner = 2
 		}
+		args = append(args, "Name", book.player(st.Winner).Name)
 		if score := views.WinnerScore(publicScore(st.Score), winner); score != "" {
-			d += " " + score
+			return tr.T("match.share.wonScore", append(args, "Score", score)...)
 		}
+		return tr.T("match.share.won", args...)
 	}
-	return d + "."
+	return tr.T("match.share.status", args...)
 }
 
 func (b publicBook) roster(ids []string) []views.PlayerRef {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -47,12 +49,12 @@ func planPlayerPage(r *http.Request, t *server.Tenant, id string) {
 // id is the 404 page (false: answered).
 func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, id string) (*core.PlayerCard, bool) {
 	if !core.ValidPlatformID(id) {
-		s.publicNotFound(w, r, t, "There is no player here: a player's id is 17 digits.")
+		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("player.notFound"))
 		return nil, false
 	}
 	card, err := server.PlayerCard(r.Context(), t.Store, id, s.srv.Now())
 	if core.ErrorCode(err) == core.CodePlayerNotFound {
-		s.publicNotFound(w, r, t, actionMessage(err))
+		s.publicNotFound(w, r, t, actionMessageIn(i18n.From(r.Context()), err))
 		return nil, false
 	}
 	if err != nil {
@@ -113,7 +115,7 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 	me := book.player(id)
 	now := s.srv.Now()
 	l := s.layout(r, t, me.Name)
-	l.Share = s.share(r, "", publicPlayerDescription(me, stats))
+	l.Share = s.share(r, "", publicPlayerDescription(ctx, me, stats))
 	l.Share.Type = "profile"
 	if pic := me.AvatarURL; pic != "" && !strings.HasPrefix(pic, "/") {
 		l.Share.Image = pic
@@ -257,11 +259,13 @@ func playerLadderPlace(r *http.Request, t *server.Tenant, id string) (*views.Lad
 }
 
 // publicPlayerDescription is a profile's link preview.
-func publicPlayerDescription(me views.PlayerRef, st core.PlayerStats) string {
+func publicPlayerDescription(ctx context.Context, me views.PlayerRef, st core.PlayerStats) string {
+	tr := i18n.From(ctx)
 	if st.MatchesPlayed == 0 {
-		return me.Name + ": no match played yet."
+		return tr.T("player.share.new", "Name", me.Name)
 	}
-	return me.Name + ": " + strconv.Itoa(st.MatchesPlayed) + " matches, " + strconv.Itoa(st.Wins) + " wins (" + strconv.Itoa(st.WinRate) + "%)."
+	return tr.T("player.share.stats", "Name", me.Name, "Matches", tr.N("player.share.matches", st.MatchesPlayed),
+		"Wins", tr.N("player.share.wins", st.Wins), "Rate", tr.T("player.winRate", "Rate", tr.Number(st.WinRate)))
 }
 
 // publicRating is a rating as the pages show it.
@@ -289,7 +293,7 @@ func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		s.fail(w, r, t, err)
 		return
 	}
-	p := views.LadderPage{Layout: s.layout(r, t, "Ladder"), Seasons: make([]views.SeasonOption, 0, len(ladder.Seasons)), ByRating: byRating}
+	p := views.LadderPage{Layout: s.layout(r, t, i18n.From(ctx).T("ladder.title")), Seasons: make([]views.SeasonOption, 0, len(ladder.Seasons)), ByRating: byRating}
 	for _, se := range ladder.Seasons {
 		p.Seasons = append(p.Seasons, views.SeasonOption{Slug: se.Slug, Name: se.Name})
 	}

@@ -135,7 +135,7 @@ func TestPublicTournamentList(t *testing.T) {
 	var parts []string
 	for _, raw := range list["tournaments"].([]any) {
 		tr := raw.(map[string]any)
-		parts = append(parts, `<a href="/tournaments/`+tr["slug"].(string)+`">`+tr["name"].(string)+`</a>`)
+		parts = append(parts, `<a href="/tournaments/`+tr["slug"].(string)+`"><bdi>`+tr["name"].(string)+`</bdi></a>`)
 	}
 	require.Len(t, parts, 7)
 	pubInOrder(t, page.Body, parts...)
@@ -152,7 +152,7 @@ func TestPublicTournamentCompleted(t *testing.T) {
 	api := e.API(t, "GET", "/api/v1/tournaments/autumn-open", "", nil, http.StatusOK)
 	page := e.Browser(t).Get(t, "/tournaments/autumn-open")
 	require.Equal(t, http.StatusOK, page.Status)
-	assert.Contains(t, page.Body, "<h1>Autumn Open</h1>")
+	assert.Contains(t, page.Body, "<h1><bdi>Autumn Open</bdi></h1>")
 	assert.Contains(t, page.Body, `<span class="badge completed">Completed</span>`)
 	assert.Contains(t, page.Body, "Sixteen players, four groups")
 	assert.NotContains(t, page.Body, "Registration is closed", "issue 25 point 10: a completed tournament is over, not closed for registration")
@@ -235,7 +235,7 @@ func TestPublicTournamentRegistration(t *testing.T) {
 	assert.Contains(t, page.Body, "5 of 16 places taken")
 	players := pubBetween(t, page.Body, `<ul class="player-list">`, "</ul>")
 	assert.Equal(t, 5, strings.Count(players, "<li>"))
-	assert.Contains(t, players, `<a href="/players/76561198000000001">Ada Lovelace</a>`)
+	assert.Contains(t, players, `<a href="/players/76561198000000001"><bdi>Ada Lovelace</bdi></a>`)
 	assert.NotContains(t, page.Body, "bracket-scroll")
 	assert.NotContains(t, page.Body, "groups-heading")
 	assert.NotContains(t, page.Body, "podium-heading")
@@ -299,12 +299,12 @@ func TestPublicMatchPage(t *testing.T) {
 		page := c.Get(t, "/matches/"+pubID(final["id"]))
 		require.Equal(t, http.StatusOK, page.Status)
 		p1, p2 := pubName(final["player1"]), pubName(final["player2"])
-		assert.Contains(t, page.Body, "<h1>"+p1+" vs "+p2+"</h1>")
-		assert.Contains(t, page.Body, `<a href="/tournaments/autumn-open">Autumn Open</a>`)
+		assert.Contains(t, page.Body, "<h1><bdi>"+p1+"</bdi> vs <bdi>"+p2+"</bdi></h1>")
+		assert.Contains(t, page.Body, `<a href="/tournaments/autumn-open"><bdi>Autumn Open</bdi></a>`)
 		assert.Contains(t, page.Body, `<span class="badge confirmed">Confirmed</span>`)
 		score := final["score"].(map[string]any)
 		assert.Contains(t, page.Body, fmt.Sprintf(`<div class="scoreline"><span>%s</span>`, pubID(score["p1"])))
-		assert.Regexp(t, `<div class="score-side winner"><span class="avatar[^"]*"[^>]*>[A-Z0-9]{1,2}</span><div class="score-name"><a href="/players/\d+">`+regexp.QuoteMeta(pubName(final["winner"]))+`</a><span aria-hidden="true">✓</span>`, page.Body)
+		assert.Regexp(t, `<div class="score-side winner"><span class="avatar[^"]*"[^>]*>[A-Z0-9]{1,2}</span><div class="score-name"><a href="/players/\d+"><bdi>`+regexp.QuoteMeta(pubName(final["winner"]))+`</bdi></a><span aria-hidden="true">✓</span>`, page.Body)
 		sources := map[string]string{"game_client": "Reported by both game clients", "admin": "Decided by the arena's admin"}
 		assert.Contains(t, page.Body, sources[final["resultSource"].(string)])
 		assert.Regexp(t, pubISOTime, page.Body)
@@ -349,13 +349,13 @@ func TestPublicPlayerPage(t *testing.T) {
 
 	page := c.Get(t, "/players/"+pid)
 	require.Equal(t, http.StatusOK, page.Status)
-	assert.Contains(t, page.Body, "<h1>"+champion["personaName"].(string)+"</h1>")
+	assert.Contains(t, page.Body, "<h1><bdi>"+champion["personaName"].(string)+"</bdi></h1>")
 	assert.Contains(t, page.Body, "<dt>Matches</dt><dd>"+pubID(stats["matchesPlayed"])+"</dd>")
 	assert.Contains(t, page.Body, "<dt>Wins</dt><dd>"+pubID(stats["wins"])+"</dd>")
 	assert.Contains(t, page.Body, "<dt>Losses</dt><dd>"+pubID(stats["losses"])+"</dd>")
 	assert.Contains(t, page.Body, `<dt>Win rate</dt><dd class="win-rate">`+pubID(stats["winRate"])+"%</dd>")
 	trophies := pubBetween(t, page.Body, `<ul class="trophies">`, "</ul>")
-	assert.Contains(t, trophies, `<strong>1st</strong> in <a href="/tournaments/autumn-open">Autumn Open</a>`)
+	assert.Contains(t, trophies, `<strong>1st</strong> in <a href="/tournaments/autumn-open"><bdi>Autumn Open</bdi></a>`)
 
 	recent := pubBetween(t, page.Body, `<table class="results cards">`, "</table>")
 	assert.Equal(t, int(stats["matchesPlayed"].(float64)), strings.Count(recent, "<tr>")-1, "every decided match (fewer than the limit)")
@@ -383,15 +383,15 @@ func TestPublicLadder(t *testing.T) {
 	form := pubBetween(t, page.Body, "<form", "</form>")
 	assert.Contains(t, form, `method="get" action="/ladder"`)
 	assert.Contains(t, form, `<label for="season">Season</label> <select id="season" name="season">`)
-	assert.Contains(t, form, `<option value="season-1" selected>Season 1</option>`)
+	assert.Contains(t, form, `<option value="season-1" selected dir="auto">Season 1</option>`)
 	assert.Contains(t, form, `<option value="all">All seasons</option>`)
 	assert.Contains(t, form, `<button type="submit">`, "works without JavaScript")
-	assert.Contains(t, page.Body, `<h2 id="ladder-heading">Season 1</h2>`)
+	assert.Contains(t, page.Body, `<h2 id="ladder-heading"><bdi>Season 1</bdi></h2>`)
 	table := pubBetween(t, page.Body, `<table class="ladder">`, "</table>")
 	var parts []string
 	for _, raw := range rows {
 		row := raw.(map[string]any)
-		parts = append(parts, fmt.Sprintf(`<td class="num">%s</td><th scope="row"><a href="/players/%s">%s</a></th><td class="num">%s</td><td class="num">%s</td>`,
+		parts = append(parts, fmt.Sprintf(`<td class="num">%s</td><th scope="row"><a href="/players/%s"><bdi>%s</bdi></a></th><td class="num">%s</td><td class="num">%s</td>`,
 			pubID(row["rank"]), row["player"].(map[string]any)["platformId"], pubName(row["player"]), pubID(row["points"]), pubID(row["tournaments"])))
 	}
 	pubInOrder(t, table, parts...)
@@ -400,11 +400,11 @@ func TestPublicLadder(t *testing.T) {
 
 	page = c.Get(t, "/ladder?season=all")
 	assert.Contains(t, page.Body, `<option value="all" selected>All seasons</option>`)
-	assert.Contains(t, page.Body, `<option value="season-1">Season 1</option>`)
+	assert.Contains(t, page.Body, `<option value="season-1" dir="auto">Season 1</option>`)
 	assert.Contains(t, page.Body, `<h2 id="ladder-heading">All seasons</h2>`)
 
 	page = c.Get(t, "/ladder?season=no-such-season")
-	assert.Contains(t, page.Body, `<option value="season-1" selected>Season 1</option>`, "an unknown season falls back to the latest")
+	assert.Contains(t, page.Body, `<option value="season-1" selected dir="auto">Season 1</option>`, "an unknown season falls back to the latest")
 }
 
 func TestPublicNotFound(t *testing.T) {
@@ -530,7 +530,7 @@ func TestTournamentLinksItsBracketPictureOnceItExists(t *testing.T) {
 	winter := e.Browser(t).Get(t, "/tournaments/winter-cup").Body
 	players := pubBetween(t, winter, `<ul class="player-list">`, "</ul>")
 	assert.NotContains(t, winter, `<ol class="player-list">`, "no numbers that read as seeds")
-	assert.Regexp(t, `^<ul class="player-list"><li><a href="/players/\d+">[^<]+</a> <span class="muted">seed 1</span></li>`, players, "seed 1 first, its seed shown")
+	assert.Regexp(t, `^<ul class="player-list"><li><a href="/players/\d+"><bdi>[^<]+</bdi></a> <span class="muted">seed 1</span></li>`, players, "seed 1 first, its seed shown")
 }
 
 // Issue 25 point 10: the home page's link preview is titled with the
@@ -595,7 +595,7 @@ func TestMatchPageShowsTheScoreWinnerFirst(t *testing.T) {
 	e.Admin(t, "POST", fmt.Sprintf("/api/v1/admin/matches/%d/resolve", m.ID), map[string]any{"winner": *m.P2, "score": map[string]int{"p1": 1, "p2": 3}}, http.StatusOK)
 	winner := e.PlayerName(t, *m.P2)
 	page := e.Browser(t).Get(t, m.Path("")).Body
-	assert.Contains(t, page, "<dt>Result</dt><dd>Decided by the arena&#39;s admin: "+winner+" won 3–1</dd>")
+	assert.Contains(t, page, "<dt>Result</dt><dd>Decided by the arena&#39;s admin: <bdi>"+winner+"</bdi> won 3–1</dd>")
 	assert.Contains(t, page, `<span>1</span><span aria-hidden="true">–</span><span class="sr-only">to</span><span>3</span>`, "the scoreboard in slot order")
 	assert.Regexp(t, `<meta property="og:description" content="[^"]*`+regexp.QuoteMeta(winner)+` won 3–1\.">`, page, "not \"won 1–3\"")
 }

@@ -8,6 +8,7 @@ import (
 
 	"arena/core"
 	"arena/core/tournamentview"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -27,7 +28,7 @@ func (s *Site) tournamentAndData(w http.ResponseWriter, r *http.Request, t *serv
 // the 404 page for an unknown slug or a draft, the error page otherwise.
 func (s *Site) tournamentReadFailed(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error) {
 	if core.ErrorCode(err) == core.CodeTournamentNotFound {
-		s.publicNotFound(w, r, t, "There is no tournament here.")
+		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("tournament.notFound"))
 		return
 	}
 	s.fail(w, r, t, err)
@@ -75,8 +76,9 @@ func (s *Site) tournamentLive(w http.ResponseWriter, r *http.Request, t *server.
 // tournamentData is what every view of a tournament shows (its page, the
 // results' poll, the embed, the bracket picture, the broadcast view): the
 // read model (tournamentview) and its rendering, read and rendered once
-// per write to the arena (server.Memo) and per minute (the countdowns and
-// open windows follow the clock).
+// per write to the arena (server.Memo), per minute (the countdowns and
+// open windows follow the clock) and per language (its texts are the
+// request's locale's).
 type tournamentData struct {
 	view    *tournamentview.Tournament
 	players []views.EnteredSide // the sides, seeded ones first by seed
@@ -89,14 +91,15 @@ type tournamentData struct {
 // it.
 func (s *Site) tournamentData(r *http.Request, t *server.Tenant, slug string) (*tournamentData, error) {
 	now := s.srv.Now()
-	key := "tournament/" + strconv.FormatInt(now.Unix()/60, 10) + "/" + slug
+	ctx := r.Context()
+	key := "tournament/" + strconv.FormatInt(now.Unix()/60, 10) + "/" + i18n.From(ctx).Locale() + "/" + slug
 	v, err := s.srv.Memo(t, key, func() (any, error) {
-		view, err := tournamentview.Read(r.Context(), t.Store, slug)
+		view, err := tournamentview.Read(ctx, t.Store, slug)
 		if err != nil {
 			return nil, err
 		}
 		book := publicBook(view.Players)
-		d := &tournamentData{view: view, results: tournamentResults(view, now), players: make([]views.EnteredSide, 0, len(view.Entrants))}
+		d := &tournamentData{view: view, results: tournamentResults(ctx, view, now), players: make([]views.EnteredSide, 0, len(view.Entrants))}
 		for _, e := range view.Entrants {
 			d.players = append(d.players, views.EnteredSide{Player: book.player(e.ID), Seed: e.Seed})
 		}
@@ -124,15 +127,17 @@ func (s *Site) resultsRegion(r *http.Request, tour *core.Tournament, results vie
 
 // publicTournamentDescription is a tournament's link preview.
 func publicTournamentDescription(ctx context.Context, t *core.Tournament) string {
-	d := views.TournamentStatusLabel(ctx, t.Status) + " · " + strconv.Itoa(t.PlayerCount) + " of " + strconv.Itoa(t.MaxPlayers) + " players"
+	tr := i18n.From(ctx)
+	d := tr.N("tournament.share.summary", t.MaxPlayers, "Status", views.TournamentStatusLabel(ctx, t.Status), "Players", tr.Number(t.PlayerCount))
 	if t.Description != "" {
-		d += ". " + t.Description
+		d = tr.T("tournament.share.description", "Summary", d, "Description", t.Description)
 	}
 	return d
 }
 
-// tournamentResults renders the read model's results at now.
-func tournamentResults(v *tournamentview.Tournament, now time.Time) views.TournamentResults {
+// tournamentResults renders the read model's results at now, its texts
+// in ctx's language.
+func tournamentResults(ctx context.Context, v *tournamentview.Tournament, now time.Time) views.TournamentResults {
 	tour, book := v.Tournament, publicBook(v.Players)
 	ref := views.TournamentRef{Slug: tour.Slug, Name: tour.Name}
 	p := views.TournamentResults{Now: now, Format: string(tour.Format), Groups: publicGroups(v.Groups, book, ref, now),
@@ -143,7 +148,7 @@ func tournamentResults(v *tournamentview.Tournament, now time.Time) views.Tourna
 		p.Swiss = publicSwiss(v.Swiss, book, ref, now)
 	}
 	if v.Bracket != nil {
-		p.Bracket = publicBracket(v.Bracket, book, now)
+		p.Bracket = publicBracket(ctx, v.Bracket, book, now)
 	}
 	for _, pl := range v.Podium {
 		p.Podium = append(p.Podium, views.PodiumPlace{Rank: pl.Rank, Player: book.player(pl.PlayerID)})
@@ -208,8 +213,9 @@ func publicSwiss(sw *tournamentview.Swiss, book publicBook, ref views.Tournament
 	return out
 }
 
-// publicBracket draws the read model's bracket at now.
-func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *views.Bracket {
+// publicBracket draws the read model's bracket at now, its texts in
+// ctx's language.
+func publicBracket(ctx context.Context, b *tournamentview.Bracket, book publicBook, now time.Time) *views.Bracket {
 	out := &views.Bracket{Columns: make([]views.BracketColumn, 0, len(b.Columns)), Double: b.Double}
 	for _, col := range b.Columns {
 		vc := views.BracketColumn{Label: col.Label, Side: col.Side, Section: col.Section, Slots: col.Slots, Matches: make([]views.BracketBox, 0, len(col.Boxes))}
@@ -226,7 +232,7 @@ func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *v
 			winner := publicWinnerSlot(m)
 			for i, seat := range bx.Seats {
 				box.Seats[i] = views.BracketSeat{Player: book.side(seat.PlayerID), Seed: seat.Seed, Bye: seat.Bye,
-					From: publicSeatSource(seat), Winner: winner == i+1}
+					From: publicSeatSource(ctx, seat), Winner: winner == i+1}
 				if !seat.FromLoser {
 					box.Seats[i].FedBy = seat.FromSlot
 				}
@@ -240,12 +246,12 @@ func publicBracket(b *tournamentview.Bracket, book publicBook, now time.Time) *v
 
 // publicSeatSource says where an undecided seat's player comes from:
 // "Winner of QF1", "Loser of W1M2"; "" when nothing fills it.
-func publicSeatSource(seat tournamentview.Seat) string {
+func publicSeatSource(ctx context.Context, seat tournamentview.Seat) string {
 	switch {
 	case seat.FromSlot == "":
 		return ""
 	case seat.FromLoser:
-		return "Loser of " + seat.FromSlot
+		return i18n.From(ctx).T("bracket.seat.loserOf", "Slot", seat.FromSlot)
 	}
-	return "Winner of " + seat.FromSlot
+	return i18n.From(ctx).T("bracket.seat.winnerOf", "Slot", seat.FromSlot)
 }

@@ -37,13 +37,13 @@ func TestSeriesPublicPages(t *testing.T) {
 		assert.Contains(t, page.Body, `<span class="series-state">Game 3 of 5 · 1–1</span>`)
 		assert.Contains(t, page.Body, "Games won: 1–1 · first to 3 wins")
 		assert.Contains(t, page.Body, `<div class="scoreline"><span>1</span>`, "the scoreboard shows the games won")
-		assert.Regexp(t, `Game 1</span> <span class="game-result">Wesley Clark won</span>`, page.Body)
-		assert.Regexp(t, `Game 2</span> <span class="game-result">Vera Molnár won</span>`, page.Body)
+		assert.Regexp(t, `Game 1</span> <span class="game-result"><bdi>Wesley Clark</bdi> won</span>`, page.Body)
+		assert.Regexp(t, `Game 2</span> <span class="game-result"><bdi>Vera Molnár</bdi> won</span>`, page.Body)
 		assert.Contains(t, page.Body, "match.game_decided match.reopened", "the live region follows every game")
 
 		page = visitor.Get(t, sf1.Path(""))
 		assert.Contains(t, page.Body, `<h2 id="series-heading">Best of 3</h2>`)
-		assert.Contains(t, page.Body, "Vera Molnár won the series 2–1")
+		assert.Contains(t, page.Body, "<bdi>Vera Molnár</bdi> won the series 2–1")
 		assert.Contains(t, page.Body, "Game 3</span>")
 		assert.NotContains(t, page.Body, "series-state", "a decided series has no game to play")
 	})
@@ -87,7 +87,7 @@ func TestSeriesPublicPages(t *testing.T) {
 		after := visitor.Get(t, final.Path("live")+"?v="+before[1])
 		require.Equal(t, http.StatusOK, after.Status, "a new version, not 204")
 		assert.Contains(t, after.Body, "Game 4 of 5 · 2–1")
-		assert.Regexp(t, `Game 3</span> <span class="game-result">Vera Molnár won</span>`, after.Body)
+		assert.Regexp(t, `Game 3</span> <span class="game-result"><bdi>Vera Molnár</bdi> won</span>`, after.Body)
 	})
 }
 
@@ -98,7 +98,7 @@ func TestSeriesReport(t *testing.T) {
 	page := p1.Get(t, final.Path(""))
 	assert.Contains(t, page.Body, "<strong>Game 3 of 5 is live.</strong>")
 	assert.Contains(t, page.Body, "<legend>Report the series</legend>")
-	assert.Contains(t, page.Body, "Games Vera Molnár won</label>")
+	assert.Contains(t, page.Body, "Games <bdi>Vera Molnár</bdi> won</label>")
 	assert.Contains(t, page.Body, `name="score_p1" type="number" min="0" max="3" inputmode="numeric" required`)
 
 	refused := p1.Post(t, final.Path("report"), url.Values{"winner": {vera}, "score_p1": {"2"}, "score_p2": {"1"}})
@@ -135,7 +135,7 @@ func TestSeriesAdminMatch(t *testing.T) {
 		body := c.Get(t, loc).Body
 		assert.Contains(t, body, "Game decided.")
 		assert.Contains(t, body, "<h3>Game 4 of 5</h3>")
-		assert.Contains(t, body, "Vera Molnár won (16–9)")
+		assert.Contains(t, body, "<bdi>Vera Molnár</bdi> won (16–9)")
 		assert.Equal(t, "scheduled", e.Match(t, final.ID).Status, "the series goes on")
 	})
 	t.Run("ErrReopenDownstreamStarted", func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"arena/core"
 	"arena/core/playerview"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -70,7 +71,13 @@ func (s *Site) startSession(w http.ResponseWriter, r *http.Request, t *server.Te
 	}
 	now := s.srv.Now()
 	expires := now.Add(sessionLifetime)
-	if err := t.Store.StartWebSession(r.Context(), id, platformID, mockSignIn(t), now, expires); err != nil {
+	// The language the player signs in in is the one their alerts and
+	// pushes speak until they choose another with the picker.
+	locale := i18n.From(r.Context()).Locale()
+	if !core.IsLocale(locale) {
+		locale = "" // the pseudo-locale of the tests
+	}
+	if err := t.Store.StartWebSession(r.Context(), id, platformID, mockSignIn(t), now, expires, locale); err != nil {
 		return err
 	}
 	payload, _ := json.Marshal(sessionPayload{ID: id, Arena: t.Arena.Slug, Expires: expires.Unix()})

@@ -93,7 +93,7 @@ func (s *Site) signInPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 }
 
 func (s *Site) signInProps(r *http.Request, t *server.Tenant, next string) views.SignInPage {
-	l := s.layout(r, t, "Sign in")
+	l := s.layout(r, t, i18n.From(r.Context()).T("signin.title"))
 	l.SignInMock = mockSignIn(t)
 	return views.SignInPage{Layout: l, Mock: l.SignInMock, Next: next}
 }
@@ -106,9 +106,10 @@ func (s *Site) mockSignIn(w http.ResponseWriter, r *http.Request, t *server.Tena
 	if !s.parseForm(w, r, t) {
 		return
 	}
+	tr := i18n.From(r.Context())
 	if !mockSignIn(t) {
-		s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.layout(r, t, "Sign in"), http.StatusForbidden,
-			"This arena signs players in through the platform."))
+		s.render(w, r, t, http.StatusForbidden, views.ErrorPage(s.layout(r, t, tr.T("signin.title")), http.StatusForbidden,
+			tr.T("signin.mock.refused")))
 		return
 	}
 	next := safeNext(r.PostFormValue("next"))
@@ -116,7 +117,7 @@ func (s *Site) mockSignIn(w http.ResponseWriter, r *http.Request, t *server.Tena
 	if !core.ValidPlatformID(id) {
 		p := s.signInProps(r, t, next)
 		p.PlatformID = id
-		p.FieldError = "Enter a platform account id: exactly 17 digits."
+		p.FieldError = tr.T("signin.mock.invalidId")
 		s.render(w, r, t, http.StatusUnprocessableEntity, views.SignInView(p))
 		return
 	}

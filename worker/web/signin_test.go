@@ -269,7 +269,7 @@ func TestNewPlayerIsAskedForAName(t *testing.T) {
 	id := arenatest.CupPlayer(99)
 	b := e.SignedIn(t, id)
 	home := b.Get(t, "/").Body
-	assert.Contains(t, home, `Other players see you as Player 0099.`)
+	assert.Contains(t, home, `Other players see you as <bdi>Player 0099</bdi>.`)
 	assert.Contains(t, home, `<a href="/account#personaName">Choose your display name</a>`)
 	assert.NotContains(t, b.Get(t, "/account").Body, "Other players see you as", "not on the page that asks already")
 	b.PostOK(t, "/account/name", url.Values{"personaName": {"Alan Kay"}})

@@ -9,6 +9,7 @@ import (
 
 	"arena/core"
 	"arena/core/tournamentview"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -20,13 +21,14 @@ import (
 // socialRefused answers a refused social action: the refusal's message
 // with its status and a way back.
 func (s *Site) socialRefused(w http.ResponseWriter, r *http.Request, t *server.Tenant, next string, err error) {
-	msg := streamMessage(err)
+	tr := i18n.From(r.Context())
+	msg := streamMessageIn(tr, err)
 	if msg == "" {
 		s.fail(w, r, t, err)
 		return
 	}
 	status := server.StatusOf(core.ErrorCode(err))
-	s.render(w, r, t, status, views.RefusedPage(s.layout(r, t, "Not done"), status, msg, next))
+	s.render(w, r, t, status, views.RefusedPage(s.layout(r, t, tr.T("account.refused.title")), status, msg, next))
 }
 
 // off reads the form's off=on (undo).
@@ -68,7 +70,7 @@ func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Req
 func (s *Site) matchAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) (id int64, viewer, next string, ok bool) {
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
-		s.publicNotFound(w, r, t, "There is no match here.")
+		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("account.error.noMatch"))
 		return 0, "", "", false
 	}
 	viewer, next, ok = s.actionStart(w, r, t, "/matches/"+strconv.FormatInt(id, 10))
@@ -211,7 +213,7 @@ func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Ten
 		s.fail(w, r, t, err)
 		return
 	}
-	p := views.CastersPage{Layout: s.layout(r, t, "Casters")}
+	p := views.CastersPage{Layout: s.layout(r, t, i18n.From(ctx).T("layout.nav.casters"))}
 	now := s.srv.Now()
 	for _, c := range list {
 		dc := views.DirectoryCaster{Login: c.StreamLogin, StreamURL: c.StreamURL, Live: c.Live}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -31,7 +32,7 @@ func (s *Site) renderTitles(w http.ResponseWriter, r *http.Request, t *server.Te
 		s.fail(w, r, t, err)
 		return
 	}
-	l := s.layout(r, t, "Titles")
+	l := s.layout(r, t, i18n.From(ctx).T("titles.title"))
 	viewer := ""
 	if l.Viewer != nil {
 		viewer = l.Viewer.PlatformID
@@ -105,7 +106,7 @@ func (s *Site) titleAction(notFound string, act titleAct) func(w http.ResponseWr
 				return
 			}
 		}
-		message := actionMessage(err)
+		message := actionMessageIn(i18n.From(r.Context()), err)
 		if message == "" {
 			s.fail(w, r, t, err)
 			return

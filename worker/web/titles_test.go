@@ -34,7 +34,7 @@ func TestTitlesPage(t *testing.T) {
 		require.Equal(t, http.StatusOK, p.Status)
 		for _, want := range []string{
 			`id="title-arena-champion"`, "Grace Hopper", "1 defense", "data-countdown", `<ol class="timeline">`,
-			"Ada Lovelace", "lost in a title match", "current holder", "Margaret Hamilton</a> challenged the holder",
+			"Ada Lovelace", "lost in a title match", "current holder", "Margaret Hamilton</bdi></a> challenged the holder",
 			`id="title-rookie-belt"`, "Charles Babbage", "Sign in to take part",
 		} {
 			assert.Contains(t, p.Body, want)
@@ -60,7 +60,7 @@ func TestTitlesPage(t *testing.T) {
 		p := e.Browser(t).Get(t, "/players/"+grace)
 		require.Equal(t, http.StatusOK, p.Status)
 		assert.Contains(t, p.Body, `class="badge holder" href="/titles#title-arena-champion"`)
-		assert.Contains(t, p.Body, "Arena Champion holder since")
+		assert.Contains(t, p.Body, "<bdi>Arena Champion</bdi> holder since")
 		assert.NotContains(t, e.Browser(t).Get(t, "/players/"+arenatest.Ada).Body, "badge holder", "a former holder has no badge")
 	})
 }

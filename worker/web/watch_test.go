@@ -62,13 +62,12 @@ func TestAMatchWorthWatching(t *testing.T) {
 	require.NotNil(t, cast.Player2)
 	assert.NotEmpty(t, cast.Player1.PersonaName)
 	match := "/matches/" + strconv.FormatInt(cast.ID, 10)
-	vs := cast.Player1.PersonaName + " vs " + cast.Player2.PersonaName
 
 	t.Run("CasterRow", func(t *testing.T) {
-		row := pubBetween(t, e.Browser(t).Get(t, "/casters").Body, `sophie_casts</a>`, "</tr>")
+		row := pubBetween(t, e.Browser(t).Get(t, "/casters").Body, `sophie_casts</bdi></a>`, "</tr>")
 		assert.NotContains(t, row, "Match #", "not a bare number")
-		assert.Contains(t, row, `<a href="`+match+`">`+vs+`</a>`)
-		assert.Contains(t, row, `<a href="/tournaments/winter-cup">Winter Cup</a> · Group `+cast.Group+` · `+cast.Round)
+		assert.Contains(t, row, `<a href="`+match+`"><bdi>`+cast.Player1.PersonaName+`</bdi> vs <bdi>`+cast.Player2.PersonaName+`</bdi></a>`)
+		assert.Contains(t, row, `<a href="/tournaments/winter-cup"><bdi>Winter Cup</bdi></a> · Group `+cast.Group+` · `+cast.Round)
 	})
 	t.Run("HomeNowPlaying", func(t *testing.T) {
 		live := pubBetween(t, e.Browser(t).Get(t, "/").Body, `<h2 id="live-heading">`, "</section>")

@@ -77,9 +77,14 @@ async function bumpVersion(arena) {
   await caches.default.put(arena.version, new Response(crypto.randomUUID(), { headers: { "Cache-Control": arena.versionCacheControl } }));
 }
 
+// entryKey is the key of an entry: Go's key and the data version, the
+// caller's class, the host and the path, and the values of the request
+// headers Go said the arena's answers vary by (info.vary: the viewer's
+// language), each bounded.
 function entryKey(plan, cls) {
-  const { info, version, host, url } = plan;
-  return `${info.key}/${version}/${encodeURIComponent(cls)}/${host}${url.pathname}${url.search}`;
+  const { info, version, host, url, request } = plan;
+  const vary = (info.vary ?? []).map((h) => encodeURIComponent((request?.headers.get(h) ?? "").replace(/\s+/g, "").toLowerCase().slice(0, 200)));
+  return `${info.key}/${version}/${encodeURIComponent(cls)}/${host}${url.pathname}${url.search}${vary.length ? "#" + vary.join("&") : ""}`;
 }
 
 // lookup answers a GET from the edge cache when it can. It returns
@@ -99,7 +104,7 @@ export async function lookup(request, url, env) {
     caller = known && known.expires > Date.now() ? known.caller : null;
     if (caller && !caller.class) return null; // Go answers this caller alone (an admin, a game client)
   }
-  const plan = { info, host, url, authHash, version: await dataVersion(info) };
+  const plan = { info, host, url, request, authHash, version: await dataVersion(info) };
   if (!caller) return plan; // an Authorization not seen yet: Go tells its class
   const hit = await caches.default.match(entryKey(plan, caller.class));
   const meta = hit?.headers.get(META);

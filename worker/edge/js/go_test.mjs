@@ -200,6 +200,12 @@ check("an Authorization that is no API key is always answered by Go", admins.eve
 await front("/write", {}, "POST");
 const afterWrite = await read(ip);
 check("after a write the arena's reads are Go's again", afterWrite.cache === "miss" && afterWrite.body !== first.body, `${afterWrite.cache} ${afterWrite.body}`);
+const de = { ...ip, "Accept-Language": "de-AT, de;q=0.9" };
+await read(ip); // kept without the header
+const langs = [await read(ip), await read(de), await read(de), await read(ip)];
+check("reads are kept apart by the headers Go says they vary by (Accept-Language): one entry per language",
+  langs[0].cache === "shared" && langs[1].cache === "miss" && langs[2].cache === "shared" && langs[3].cache === "shared",
+  langs.map((r) => r.cache).join(", "));
 
 log(`bridge: ${failures === 0 ? "all passed" : failures + " failed"}`);
 process.exit(failures === 0 ? 0 : 1);
