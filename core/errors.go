@@ -20,6 +20,10 @@ type Error struct {
 	// Index names the refused entry of a list request (a bulk
 	// registration), from 0; nil otherwise.
 	Index *int
+	// format and args are what Message was written from, for a problem
+	// with a person's input (Problems): Text writes it in their language.
+	format string
+	args   []any
 }
 
 // AtIndex returns err naming entry i of a list request when it is an

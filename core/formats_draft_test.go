@@ -1,6 +1,7 @@
 package core
 
 import (
+	"arena/i18n"
 	"encoding/json"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func TestFormatDrafts(t *testing.T) {
 			tour, p := draft(tc.format, tc.extra).Check(nil, now)
 			require.Nil(t, tour)
 			require.NotEmpty(t, p)
-			assert.Equal(t, tc.field, p[0].Field, p.ByField())
+			assert.Equal(t, tc.field, p[0].Field, p.ByField(i18n.For(i18n.DefaultLocale)))
 			assert.Equal(t, CodeInvalidField, p[0].Code)
 		})
 	}

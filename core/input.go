@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
+
+	"arena/i18n"
 )
 
 // Problems are what is wrong with a person's input (an admin's JSON body
@@ -23,7 +26,14 @@ func (p *Problems) add(code, field, format string, args ...any) {
 	if p.Has(field) {
 		return
 	}
-	*p = append(*p, &Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...)})
+	*p = append(*p, &Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...), format: format, args: args})
+}
+
+// keep records e as field e.Field's problem unless the field has one.
+func (p *Problems) keep(e *Error) {
+	if !p.Has(e.Field) {
+		*p = append(*p, e)
+	}
 }
 
 // invalid records an invalid_field problem.
@@ -50,12 +60,40 @@ func (p Problems) Err() error {
 }
 
 // ByField returns each problem's message by its field.
-func (p Problems) ByField() map[string]string {
+func (p Problems) ByField(tr *i18n.Tr) map[string]string {
 	out := make(map[string]string, len(p))
 	for _, e := range p {
-		out[e.Field] = e.Message
+		out[e.Field] = e.Text(tr)
 	}
 	return out
+}
+
+// ProblemID is the catalog id of a problem's English format: "problem."
+// and the format's FNV-1a hash (i18n/catalog/problem.<locale>.json,
+// where its %d and %s read {{.A0}}, {{.A1}}, ...).
+func ProblemID(format string) string {
+	h := fnv.New32a()
+	h.Write([]byte(format))
+	return fmt.Sprintf("problem.%08x", h.Sum32())
+}
+
+// Text is the error's message in tr's language: for a problem with a
+// person's input, the catalog's text of the format core wrote it from,
+// with its arguments; else (or when the catalog lacks it) Message. The
+// JSON API answers Message, in English.
+func (e *Error) Text(tr *i18n.Tr) string {
+	if e.format == "" {
+		return e.Message
+	}
+	id := ProblemID(e.format)
+	args := make([]any, 0, 2*len(e.args))
+	for i, a := range e.args {
+		args = append(args, "A"+strconv.Itoa(i), fmt.Sprint(a))
+	}
+	if s := tr.T(id, args...); s != id {
+		return s
+	}
+	return e.Message
 }
 
 // Range bounds a whole number a person types.
@@ -67,13 +105,16 @@ func (r Range) Problem(n Number, required bool) string {
 	if (!n.Set && !n.bad && !required) || (n.Set && n.N >= r.Min && n.N <= r.Max) {
 		return ""
 	}
-	return fmt.Sprintf("Enter a whole number from %d to %d.", r.Min, r.Max)
+	return fmt.Sprintf(rangeProblem, r.Min, r.Max)
 }
+
+// rangeProblem is a Range's problem.
+const rangeProblem = "Enter a whole number from %d to %d."
 
 // check records Problem at field.
 func (r Range) check(p *Problems, field string, n Number, required bool) {
-	if msg := r.Problem(n, required); msg != "" {
-		p.invalid(field, "%s", msg)
+	if r.Problem(n, required) != "" {
+		p.invalid(field, rangeProblem, r.Min, r.Max)
 	}
 }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"arena/i18n"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -52,7 +53,7 @@ func TestNumberText(t *testing.T) {
 	Range{Min: 1, Max: 9}.check(&p, "x", NumberText("abc"), false)
 	Range{Min: 1, Max: 9}.check(&p, "y", NumberText(""), false)
 	Range{Min: 1, Max: 9}.check(&p, "z", NumberText(""), true)
-	if got := p.ByField(); len(got) != 2 || got["x"] != "Enter a whole number from 1 to 9." || got["z"] == "" {
+	if got := p.ByField(i18n.For(i18n.DefaultLocale)); len(got) != 2 || got["x"] != "Enter a whole number from 1 to 9." || got["z"] == "" {
 		t.Errorf("problems %v: want x (not a number) and z (required)", got)
 	}
 }
@@ -93,7 +94,7 @@ func TestAppIDsJSON(t *testing.T) {
 			var p Problems
 			v.IDs.check(&p, "appIds")
 			if tc.problem != (len(p) > 0) {
-				t.Errorf("problems %v, want a problem: %v", p.ByField(), tc.problem)
+				t.Errorf("problems %v, want a problem: %v", p.ByField(i18n.For(i18n.DefaultLocale)), tc.problem)
 			}
 		})
 	}
@@ -133,7 +134,7 @@ func TestTournamentDraft(t *testing.T) {
 	a, pa := fromJSON.Check(seasons, now)
 	b, pb := fromForm.Check(seasons, now)
 	if len(pa) > 0 || len(pb) > 0 {
-		t.Fatalf("problems: %v %v", pa.ByField(), pb.ByField())
+		t.Fatalf("problems: %v %v", pa.ByField(i18n.For(i18n.DefaultLocale)), pb.ByField(i18n.For(i18n.DefaultLocale)))
 	}
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("JSON and form differ:\n%+v\n%+v", a, b)
@@ -209,14 +210,14 @@ func TestTournamentDraftOrganizerDay(t *testing.T) {
 		StartsAt: InstantText("2026-11-03T10:00:00Z"), GroupFormat: GroupFormatGSL, CheckInMinutes: Int(45)}
 	tour, p := d.Check(nil, now)
 	if len(p) > 0 {
-		t.Fatal(p.ByField())
+		t.Fatal(p.ByField(i18n.For(i18n.DefaultLocale)))
 	}
 	if tour.GroupFormat != GroupFormatGSL || tour.AdvancePerGroup != GSLAdvance || tour.CheckInMinutes != 45 {
 		t.Errorf("got %s advancing %d, check-in %d", tour.GroupFormat, tour.AdvancePerGroup, tour.CheckInMinutes)
 	}
 	d.Format, d.GroupCount, d.GroupFormat, d.CheckInMinutes = FormatDoubleElimination, Number{}, "", Number{}
 	if tour, p = d.Check(nil, now); len(p) > 0 || tour.CheckInMinutes != 0 {
-		t.Errorf("no check-in by default: %v %+v", p.ByField(), tour)
+		t.Errorf("no check-in by default: %v %+v", p.ByField(i18n.For(i18n.DefaultLocale)), tour)
 	}
 }
 
@@ -227,7 +228,7 @@ func TestSettingsChange(t *testing.T) {
 		PlacementPoints: &PlacementPointsDraft{Tiers: []PlacementTierDraft{{Through: Int(1), Points: Int(10)}}, Played: Int(1)}}
 	a, points, p := change.Apply(base)
 	if len(p) > 0 {
-		t.Fatal(p.ByField())
+		t.Fatal(p.ByField(i18n.For(i18n.DefaultLocale)))
 	}
 	if a.Name != "New" || a.Identity != DefaultIdentity || a.GracePeriodSeconds != 120 || len(a.AppIDs) != 2 || a.Plan != PlanFree {
 		t.Errorf("applied: %+v", a)
@@ -236,7 +237,7 @@ func TestSettingsChange(t *testing.T) {
 		t.Errorf("points: %+v", points)
 	}
 	if _, _, p := (&SettingsChange{}).Apply(base); len(p) > 0 {
-		t.Errorf("an empty change has problems: %v", p.ByField())
+		t.Errorf("an empty change has problems: %v", p.ByField(i18n.For(i18n.DefaultLocale)))
 	}
 	bad := Plan("gold")
 	blank := " "
@@ -250,7 +251,7 @@ func TestSettingsChange(t *testing.T) {
 		"rateLimits.anonymousPerMinute": {RateLimits: &RateLimitsDraft{AnonymousPerMinute: Int(-5), KeyPerMinute: Int(1)}},
 	} {
 		if _, _, p := c.Apply(base); len(p) == 0 || p[0].Field != field {
-			t.Errorf("%s: problems %v", field, p.ByField())
+			t.Errorf("%s: problems %v", field, p.ByField(i18n.For(i18n.DefaultLocale)))
 		}
 	}
 }

@@ -196,7 +196,7 @@ func (e *TournamentEdit) Apply(t Tournament, now time.Time) (*Tournament, Proble
 	if len(p) == 0 {
 		for _, rule := range t.CheckRules() {
 			if rule.Field == "registrationClosesAt" || rule.Field == "startsAt" {
-				p.add(rule.Code, rule.Field, "%s", rule.Message)
+				p.keep(rule)
 			}
 		}
 	}

@@ -41,8 +41,8 @@ func SeriesWins(n int) int { return (n + 1) / 2 }
 // checkBestOf records the problem of a series length given for field: a
 // whole odd number from 1 to 9.
 func checkBestOf(p *Problems, field string, n Number) {
-	if msg := BestOfRange.Problem(n, false); msg != "" {
-		p.invalid(field, "%s", msg)
+	if BestOfRange.Problem(n, false) != "" {
+		BestOfRange.check(p, field, n, false)
 		return
 	}
 	if n.Set && n.N%2 == 0 {

@@ -179,7 +179,7 @@ func (c *SettingsChange) Apply(a Arena) (Arena, *PlacementPoints, Problems) {
 // of 1 to MaxNameRunes characters; empty says what to enter.
 func checkName(p *Problems, field, name, empty string) {
 	if name == "" {
-		p.invalid(field, "%s", empty)
+		p.keep(&Error{Code: CodeInvalidField, Field: field, Message: empty, format: empty})
 		return
 	}
 	checkText(p, field, name, MaxNameRunes)

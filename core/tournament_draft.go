@@ -223,7 +223,7 @@ func (d *TournamentDraft) Check(seasons []Season, now time.Time) (*Tournament, P
 	}
 	for _, e := range t.CheckRules() {
 		if valid[e.Field] {
-			p.add(e.Code, e.Field, "%s", e.Message)
+			p.keep(e)
 		}
 	}
 	if len(p) > 0 {

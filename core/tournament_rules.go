@@ -17,7 +17,7 @@ import "fmt"
 func (t *Tournament) CheckRules() []*Error {
 	var errs []*Error
 	add := func(field, format string, args ...any) {
-		errs = append(errs, &Error{Code: CodeInvalidField, Field: field, Message: fmt.Sprintf(format, args...)})
+		errs = append(errs, &Error{Code: CodeInvalidField, Field: field, Message: fmt.Sprintf(format, args...), format: format, args: args})
 	}
 	if !t.RegistrationClosesAt.After(t.RegistrationOpensAt) {
 		add("registrationClosesAt", "Registration must close after it opens.")

@@ -174,6 +174,20 @@ else
   fail "website (want 200 HTML naming Edge Arena 2, and the stylesheet)" "page $page_status, css $css_status: $(head -c 300 "$tmp/page")"
 fi
 
+# 10b. The website speaks the viewer's language on the edge too: the same
+# page asked twice in English (the second may come from the front's
+# cache) and then in Arabic and German is each in its own language,
+# right to left for Arabic: the front keeps one entry per
+# Accept-Language.
+lang_page() { curl -s -H 'Host: edge.test' -H "Accept-Language: $1" "$base/tournaments" || true; }
+en1=$(lang_page en); en2=$(lang_page en); ar=$(lang_page ar); de=$(lang_page de-AT)
+if grep -q '<html lang="en" dir="ltr">' <<<"$en2" && grep -q '<html lang="ar" dir="rtl">' <<<"$ar" && grep -q 'البطولات' <<<"$ar" &&
+  grep -q '<html lang="de" dir="ltr">' <<<"$de" && grep -q 'Turniere' <<<"$de" && grep -q '<html lang="en"' <<<"$en1"; then
+  pass "languages: /tournaments in English (twice), Arabic (right to left) and German, each in its own"
+else
+  fail "languages (want en, ar rtl, de pages)" "en: $(grep -o '<html[^>]*>' <<<"$en2") ar: $(grep -o '<html[^>]*>' <<<"$ar") de: $(grep -o '<html[^>]*>' <<<"$de")"
+fi
+
 # 11. Website sessions live in the arena database (the edge keeps no memory
 # between requests): a mock sign-in opens the admin pages on later requests;
 # after sign-out the same cookie opens nothing.

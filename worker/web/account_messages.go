@@ -174,7 +174,7 @@ func actionMessageIn(tr *i18n.Tr, err error) string {
 	}
 	var e *core.Error
 	if errors.As(err, &e) && e.Field != "" {
-		return e.Message
+		return e.Text(tr)
 	}
 	return ""
 }

@@ -152,7 +152,7 @@ func (s *Site) linkAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 func streamMessageIn(tr *i18n.Tr, err error) string {
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
-		return ce.Message
+		return ce.Text(tr)
 	}
 	return actionMessageIn(tr, err)
 }
@@ -282,7 +282,7 @@ func (s *Site) webhookAction(w http.ResponseWriter, r *http.Request, t *server.T
 	err := core.SaveWebhook(r.Context(), t.Store, core.WebhookChange{Owner: viewer, URL: raw, Field: "url", Loopback: s.srv.LoopbackWebhooks(), Renew: r.PostFormValue("renew") != ""}, t.Deps)
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
-		s.renderAccount(w, r, t, http.StatusUnprocessableEntity, func(p *views.AccountPage) { p.WebhookURL, p.WebhookError = raw, ce.Message })
+		s.renderAccount(w, r, t, http.StatusUnprocessableEntity, func(p *views.AccountPage) { p.WebhookURL, p.WebhookError = raw, ce.Text(i18n.From(r.Context())) })
 		return
 	}
 	if err != nil {

@@ -98,7 +98,7 @@ func (s *Site) pushKindsAction(w http.ResponseWriter, r *http.Request, t *server
 func (s *Site) pushDone(w http.ResponseWriter, r *http.Request, t *server.Tenant, err error, notice string) {
 	var ce *core.Error
 	if errors.As(err, &ce) {
-		msg := ce.Message
+		msg := ce.Text(i18n.From(r.Context()))
 		if ce.Code == core.CodeTooManyDevices {
 			msg = i18n.From(r.Context()).T("account.push.tooManyDevices", "Max", core.MaxPushSubscriptions)
 		}

@@ -142,12 +142,13 @@ func adminErrorField(err error) string {
 	return ""
 }
 
-// adminErrorMessage returns a field error's message for people (core
-// writes them for the fields of the inputs it checks, in English for now).
-func adminErrorMessage(err error) string {
+// adminErrorMessage returns a field error's message for people in ctx's
+// language (core.Error.Text: the problems core writes for the inputs it
+// checks are in the catalog; other errors' messages are core's).
+func adminErrorMessage(ctx context.Context, err error) string {
 	var e *core.Error
 	if errors.As(err, &e) {
-		return e.Message
+		return e.Text(i18n.From(ctx))
 	}
 	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
 )
@@ -223,9 +224,9 @@ var adminFormFields = map[string]string{
 }
 
 // adminProblems shows a core input's problems next to the form's fields.
-func adminProblems(p core.Problems) views.AdminFieldErrors {
+func adminProblems(tr *i18n.Tr, p core.Problems) views.AdminFieldErrors {
 	errs := views.AdminFieldErrors{}
-	for field, msg := range p.ByField() {
+	for field, msg := range p.ByField(tr) {
 		if name, ok := adminFormFields[field]; ok {
 			field = name
 		}
@@ -238,11 +239,11 @@ func adminProblems(p core.Problems) views.AdminFieldErrors {
 // API's rules and defaults: every problem is reported at its field, so one
 // round trip shows them all. The tournament is returned only when errs is
 // empty.
-func adminTournamentFrom(v views.AdminTournamentValues, seasons []core.Season, now time.Time) (*core.Tournament, views.AdminFieldErrors) {
+func adminTournamentFrom(tr *i18n.Tr, v views.AdminTournamentValues, seasons []core.Season, now time.Time) (*core.Tournament, views.AdminFieldErrors) {
 	draft := adminTournamentDraft(v)
 	t, problems := draft.Check(seasons, now)
 	if len(problems) > 0 {
-		return nil, adminProblems(problems)
+		return nil, adminProblems(tr, problems)
 	}
 	return t, nil
 }

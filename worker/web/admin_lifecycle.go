@@ -278,7 +278,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		text = tr.N("admin.tournament.status.tooFew", tour.PlayerCount)
 		if tour.Format == core.FormatSwiss {
 			// The reason is core's message (in English).
-			text = tr.N("admin.tournament.status.tooFewSwiss", tour.PlayerCount, "Reason", adminErrorMessage(err))
+			text = tr.N("admin.tournament.status.tooFewSwiss", tour.PlayerCount, "Reason", adminErrorMessage(r.Context(), err))
 		}
 	case core.CodeInvalidField:
 		text = tr.T("admin.tournament.status.invalidField", "Field", adminErrorField(err))

@@ -206,7 +206,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 	}
 	res, problems := draft.Check(s.srv.Now())
 	if len(problems) > 0 {
-		form.Errors = adminProblems(problems) // core's messages (in English)
+		form.Errors = adminProblems(i18n.From(r.Context()), problems)
 		again(http.StatusUnprocessableEntity, notDone)
 		return
 	}
@@ -228,7 +228,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		again(server.StatusOf(code), adminMatchRefusal(ctx, code))
 		return
 	case core.CodeInvalidWinner:
-		form.Errors["winner"] = adminErrorMessage(err) // core's message (in English)
+		form.Errors["winner"] = adminErrorMessage(r.Context(), err)
 		again(http.StatusUnprocessableEntity, notDone)
 		return
 	default:
@@ -436,7 +436,7 @@ func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server
 	_, err := core.Reschedule(ctx, t.Store, m, draft, s.srv.Now())
 	if code := adminErrorCode(err); code != "" {
 		if field := adminErrorField(err); field != "" {
-			form.Errors = views.AdminFieldErrors{field: adminErrorMessage(err)}
+			form.Errors = views.AdminFieldErrors{field: adminErrorMessage(r.Context(), err)}
 		}
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
 			if p.Reschedule != nil {
@@ -445,7 +445,7 @@ func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server
 			// The reason is core's message (in English) when it gives one.
 			tr := i18n.From(ctx)
 			p.Notice = views.AdminNotice{Error: true, Text: tr.T("admin.match.reschedule.notMoved",
-				"Reason", adminOr(adminErrorMessage(err), tr.T("admin.match.reschedule.resolved")))}
+				"Reason", adminOr(adminErrorMessage(r.Context(), err), tr.T("admin.match.reschedule.resolved")))}
 		})
 		return
 	}

@@ -183,7 +183,7 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 	draft := core.RegistrationDraft{PlatformID: form.PlatformID, PersonaName: form.PersonaName,
 		Seed: core.NumberText(form.Seed), Roster: core.ListText(form.Roster)}
 	if problems := draft.Check(); len(problems) > 0 {
-		form.Errors = adminProblems(problems)
+		form.Errors = adminProblems(i18n.From(r.Context()), problems)
 		again(http.StatusUnprocessableEntity, tr.T("admin.tournament.register.notRegistered"))
 		return
 	}
@@ -198,7 +198,7 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	if field := adminErrorField(err); field != "" {
-		form.Errors[field] = adminErrorMessage(err) // core's message (in English)
+		form.Errors[field] = adminErrorMessage(r.Context(), err)
 	}
 	switch code {
 	case core.CodeAlreadyRegistered:

@@ -57,7 +57,7 @@ func (s *Site) adminCreateSeason(w http.ResponseWriter, r *http.Request, t *serv
 		}
 	}
 	if len(problems) > 0 {
-		form.Errors = adminProblems(problems)
+		form.Errors = adminProblems(i18n.From(r.Context()), problems)
 		s.adminRenderSeasons(w, r, t, v, adminFormStatus(problems), views.AdminSeasons{New: form,
 			Notice: views.AdminNotice{Error: true, Text: tr.T("admin.seasons.error.notCreated")}})
 		return
@@ -106,7 +106,7 @@ func (s *Site) adminEditSeason(w http.ResponseWriter, r *http.Request, t *server
 	draft := adminSeasonDraft(form)
 	season, problems := draft.Check(s.srv.Now())
 	if len(problems) > 0 {
-		form.Errors = adminProblems(problems)
+		form.Errors = adminProblems(i18n.From(r.Context()), problems)
 		s.render(w, r, t, adminFormStatus(problems), views.AdminSeasonEditPage(s.adminLayout(t, v, se.Name), views.AdminSeasonEdit{Form: form,
 			Notice: views.AdminNotice{Error: true, Text: i18n.From(r.Context()).T("admin.seasons.error.notSaved")}}))
 		return

@@ -112,7 +112,7 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 		}
 		raw := strings.TrimSpace(r.PostFormValue(field))
 		typed[reg.PlatformID] = raw
-		seed, _, ok := adminFormInt(errs, field, raw, core.SeedRange) // core's message (in English)
+		seed, _, ok := adminFormInt(errs, field, raw, core.SeedRange)
 		if !ok {
 			continue
 		}

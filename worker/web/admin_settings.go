@@ -122,7 +122,7 @@ func (s *Site) adminUpdateSettings(w http.ResponseWriter, r *http.Request, t *se
 	if _, _, problems := change.Apply(*t.Arena); len(problems) > 0 || len(errs) > 0 {
 		// core's messages (English for now), but the language's, which
 		// this form words itself.
-		for field, msg := range adminProblems(problems) {
+		for field, msg := range adminProblems(i18n.From(r.Context()), problems) {
 			errs[field] = msg
 		}
 		if _, bad := errs["defaultLocale"]; bad {

@@ -64,7 +64,7 @@ func (s *Site) adminCreateTitle(w http.ResponseWriter, r *http.Request, t *serve
 		Notice: views.AdminNotice{Error: true, Text: tr.T("admin.titles.error.notCreated")}}
 	title, problems := draft.Check(s.srv.Now())
 	if len(problems) > 0 {
-		again.Errors = adminProblems(problems)
+		again.Errors = adminProblems(i18n.From(r.Context()), problems)
 		s.adminRenderTitles(w, r, t, v, http.StatusUnprocessableEntity, again)
 		return
 	}

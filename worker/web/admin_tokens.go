@@ -55,7 +55,7 @@ func (s *Site) adminMintToken(kind string) adminHandler {
 		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, core.TokenDraft{Label: r.PostFormValue("label")}, t.Deps)
 		if adminErrorField(err) == "label" {
 			s.adminRenderTokens(w, r, t, v, kind, http.StatusUnprocessableEntity, views.AdminTokens{
-				Label: label, LabelErrors: views.AdminFieldErrors{"label": adminErrorMessage(err)},
+				Label: label, LabelErrors: views.AdminFieldErrors{"label": adminErrorMessage(r.Context(), err)},
 				Notice: views.AdminNotice{Error: true, Text: k.Text(r.Context(), "error.notMinted")},
 			})
 			return
@@ -84,7 +84,7 @@ func (s *Site) adminRevokeToken(kind, path string) adminHandler {
 		case code == core.CodeNotFound:
 			s.adminNotFound(w, r, t, v, k.Text(r.Context(), "error.notFound", "ID", r.PathValue("id")))
 		case code != "":
-			text := adminErrorMessage(err) // core's (English for now)
+			text := adminErrorMessage(r.Context(), err)
 			if code == core.CodeLastAdminToken {
 				text = i18n.From(r.Context()).T("admin.adminTokens.error.last")
 			}

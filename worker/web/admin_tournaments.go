@@ -63,7 +63,7 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 			Values: values, Errors: errs, Seasons: adminSeasonOptions(seasons)}
 		s.render(w, r, t, status, views.AdminTournamentNewPage(s.adminLayout(t, v, tr.T("admin.tournament.new.title")), views.AdminTournamentNew{Form: form}))
 	}
-	tour, errs := adminTournamentFrom(values, seasons, s.srv.Now())
+	tour, errs := adminTournamentFrom(i18n.From(r.Context()), values, seasons, s.srv.Now())
 	if len(errs) > 0 {
 		again(http.StatusUnprocessableEntity, errs)
 		return
@@ -244,7 +244,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 		})
 	}
 	now := s.srv.Now()
-	edited, errs := adminTournamentFrom(values, seasons, now)
+	edited, errs := adminTournamentFrom(i18n.From(r.Context()), values, seasons, now)
 	if len(errs) > 0 {
 		again(http.StatusUnprocessableEntity, errs)
 		return
@@ -339,7 +339,7 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 	edit.GracePeriodMinutes = core.NumberText(form.GracePeriodMinutes)
 	again := func(status int, text string, problems core.Problems) {
 		form.Errors = views.AdminFieldErrors{}
-		for field, msg := range problems.ByField() {
+		for field, msg := range problems.ByField(i18n.From(r.Context())) {
 			form.Errors[adminDetailsFields[field]] = msg
 		}
 		s.adminRenderTournament(w, r, t, v, tour, status, func(p *views.AdminTournament) {

@@ -78,9 +78,9 @@ func (s *Site) adminSubscribe(w http.ResponseWriter, r *http.Request, t *server.
 }
 
 // adminWebhookMessage words a refused field for people: core's message
-// (English for now), or the field's rule when core gave none.
+// in ctx's language, or the field's rule when core gave none.
 func adminWebhookMessage(ctx context.Context, err error) string {
-	if msg := adminErrorMessage(err); msg != "" && msg != adminErrorField(err) {
+	if msg := adminErrorMessage(ctx, err); msg != "" && msg != adminErrorField(err) {
 		return msg
 	}
 	if adminErrorField(err) == "events" {
@@ -214,7 +214,7 @@ func (s *Site) adminWebhookDone(w http.ResponseWriter, r *http.Request, t *serve
 	default:
 		s.adminRenderWebhooks(w, r, t, v, server.StatusOf(adminErrorCode(err)), views.AdminWebhooks{
 			// core's message (English for now).
-			Format: core.WebhookFormatStandard, Notice: views.AdminNotice{Error: true, Text: adminErrorMessage(err)},
+			Format: core.WebhookFormatStandard, Notice: views.AdminNotice{Error: true, Text: adminErrorMessage(r.Context(), err)},
 		})
 	}
 }

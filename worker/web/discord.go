@@ -47,7 +47,7 @@ func (s *Site) adminDiscord(w http.ResponseWriter, r *http.Request, t *server.Te
 			s.fail(w, r, t, rerr)
 			return
 		}
-		d.ApplicationID, d.PublicKey, d.Errors = id, key, views.AdminFieldErrors{ce.Field: ce.Message}
+		d.ApplicationID, d.PublicKey, d.Errors = id, key, views.AdminFieldErrors{ce.Field: ce.Text(i18n.From(r.Context()))}
 		s.adminSettingsAgain(w, r, t, v, http.StatusUnprocessableEntity, func(p *views.AdminSettings) {
 			p.Discord = d
 			p.Notice = views.AdminNotice{Error: true, Text: i18n.From(r.Context()).T("account.discord.admin.notSaved")}
