@@ -81,7 +81,7 @@ func TestPublicPagesAtBothWidths(t *testing.T) {
 
 		t.Run("Home", func(t *testing.T) {
 			openPage(t, ctx, a.URL+"/")
-			assert.Equal(t, zone.footer, text(t, ctx, "footer.site"))
+			assert.Equal(t, zone.footer, text(t, ctx, "footer.site p"))
 			open := `section[aria-labelledby="open-heading"]`
 			badges := texts(t, ctx, open+" .match-item .badge")
 			require.GreaterOrEqual(t, len(badges), 4, "the winter cup's second round, and more")

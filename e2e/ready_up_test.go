@@ -179,7 +179,7 @@ func TestReadyUpWithoutScripts(t *testing.T) {
 	withoutScripts(t, ctx)
 	signIn(t, ctx, a.URL, arenatest.Blaise)
 	within(t, ctx, chromedp.Navigate(a.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#next-actions .ready-form")))
-	assert.Equal(t, "Times are shown in UTC.", text(t, ctx, "footer.site"))
+	assert.Equal(t, "Times are shown in UTC.", text(t, ctx, "footer.site p"))
 	assert.Regexp(t, `^2 h 0 min left to ready up \(the window closes 20 Nov 2026, 14:00 UTC\)\.$`, text(t, ctx, "#next-actions .ready-state .muted"), "the server's words for the countdown and the time")
 	assert.Regexp(t, `^\[20 Nov 2026, \d\d:00 \d\d:00 UTC\]$`, fmt.Sprint(texts(t, ctx, `section[aria-labelledby="upcoming-heading"] .range time`)[:2]), "a same-day window names its date once")
 	assert.True(t, fitsTheScreen(t, ctx))

@@ -22,7 +22,7 @@ func TestVisitorSeesTheDemoArena(t *testing.T) {
 	a := arenatest.New(t, arenatest.Options{})
 	ctx := browser(t)
 	within(t, ctx, chromedp.Navigate(a.URL+"/"), chromedp.WaitVisible(chromedp.CSS("header.site")))
-	assert.Regexp(t, `^Times are shown in \S+ \(UTC[+−]\d\d:\d\d\)\.$`, text(t, ctx, "footer.site"), "the footer names the viewer's zone")
+	assert.Regexp(t, `^Times are shown in \S+ \(UTC[+−]\d\d:\d\d\)\.$`, text(t, ctx, "footer.site p"), "the footer names the viewer's zone")
 	assert.Equal(t, "Demo Arena", text(t, ctx, "header.site .brand"))
 	assert.Equal(t, "Demo Arena", text(t, ctx, "main h1"))
 	assert.Equal(t, "Sign in", text(t, ctx, "header.site .account a"))
