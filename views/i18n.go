@@ -39,6 +39,12 @@ type typed string
 // escaped, each typed argument in a <bdi>. A count, when the message has
 // plural forms, is the argument "Count" given as an int.
 func msgHTML(ctx context.Context, id string, args ...any) templ.Component {
+	return messageHTML(ctx, id, html.EscapeString, args)
+}
+
+// messageHTML is msgHTML with the catalog's text escaped by escape (the
+// admin pages' adminText keeps an apostrophe as it is).
+func messageHTML(ctx context.Context, id string, escape func(string) string, args []any) templ.Component {
 	tr := i18n.From(ctx)
 	marks := make([]string, 0, len(args)/2)
 	plain := make([]any, 0, len(args))
@@ -71,7 +77,7 @@ func msgHTML(ctx context.Context, id string, args ...any) templ.Component {
 	} else {
 		text = tr.T(id, plain...)
 	}
-	out := html.EscapeString(text)
+	out := escape(text)
 	for i, m := range marks {
 		out = strings.ReplaceAll(out, "\x00"+strconv.Itoa(i)+"\x00", m)
 	}

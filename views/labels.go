@@ -4,7 +4,6 @@ import (
 	"context"
 	"html"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -77,7 +76,7 @@ func labelOr[T ~string](labels map[T]string, v T) string {
 // typed one in a <bdi>, a templ.Component rendered in place, a "Count"
 // int choosing the plural form.
 func adminText(ctx context.Context, id string, args ...any) templ.Component {
-	return adminMessage(ctx, id, textEscaper.Replace, args)
+	return messageHTML(ctx, id, textEscaper.Replace, args)
 }
 
 // AdminHTML is message id as HTML, for a sentence an admin handler builds
@@ -106,48 +105,6 @@ func AdminNames(ctx context.Context, names []string) templ.Component {
 }
 
 var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
-
-// adminMessage is msgHTML with the catalog's text escaped by escape.
-func adminMessage(ctx context.Context, id string, escape func(string) string, args []any) templ.Component {
-	t := tr(ctx)
-	marks := make([]string, 0, len(args)/2)
-	plain := make([]any, 0, len(args))
-	count, counted := 0, false
-	for i := 0; i+1 < len(args); i += 2 {
-		name, _ := args[i].(string)
-		v := args[i+1]
-		if n, ok := v.(int); ok && name == "Count" {
-			count, counted = n, true
-			continue
-		}
-		mark := "\x00" + strconv.Itoa(len(marks)) + "\x00"
-		switch v := v.(type) {
-		case typed:
-			marks = append(marks, "<bdi>"+html.EscapeString(string(v))+"</bdi>")
-		case templ.Component:
-			var b strings.Builder
-			_ = v.Render(ctx, &b)
-			marks = append(marks, b.String())
-		default:
-			marks = append(marks, html.EscapeString(toString(v)))
-		}
-		plain = append(plain, name, mark)
-	}
-	var text string
-	if counted {
-		text = t.N(id, count, plain...)
-	} else {
-		text = t.T(id, plain...)
-	}
-	out := escape(text)
-	for i, m := range marks {
-		out = strings.ReplaceAll(out, "\x00"+strconv.Itoa(i)+"\x00", m)
-	}
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		_, err := io.WriteString(w, out)
-		return err
-	})
-}
 
 // adminRange is a field's bounds in its hint: "1 to 4096" (the numbers
 // as an input takes them, ungrouped).
