@@ -86,6 +86,9 @@ func TestPageLanguage(t *testing.T) {
 		assert.Contains(t, p.Header.Values("Vary"), "Accept-Language")
 	}
 	assert.Contains(t, b.Send(t, http.MethodGet, "/", nil, "Accept-Language", "de").Body, ">Turniere<")
+	for _, c := range []struct{ accept, want string }{{"en", `lang="en"`}, {"ar", `lang="ar" dir="rtl"`}, {"de", `lang="de"`}} {
+		assert.Contains(t, b.Send(t, http.MethodGet, "/tournaments", nil, "Accept-Language", c.accept).Body, "<html "+c.want, "/tournaments in %s", c.accept)
+	}
 
 	refused := b.Post(t, "/lang", url.Values{"lang": {"xx"}, "next": {"/tournaments"}})
 	assert.Equal(t, http.StatusUnprocessableEntity, refused.Status)

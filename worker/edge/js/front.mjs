@@ -6,7 +6,7 @@
 // kept, and how a kept answer answers (its rate limit and Go's 429, the
 // If-None-Match values that are 304).
 //
-// Cache keys: <host.key>/<data version>/<caller class>/<host><path>?<query>
+// Cache keys: <host.key>/<data version>/<caller class>[;<vary value>...]/<host><path>?<query>
 //   - host.key is Go's: the arena and its settings version;
 //   - <data version> is the arena's data version, itself a cache entry
 //     (host.version), replaced after every write to the arena (and every
@@ -84,7 +84,9 @@ async function bumpVersion(arena) {
 function entryKey(plan, cls) {
   const { info, version, host, url, request } = plan;
   const vary = (info.vary ?? []).map((h) => encodeURIComponent((request?.headers.get(h) ?? "").replace(/\s+/g, "").toLowerCase().slice(0, 200)));
-  return `${info.key}/${version}/${encodeURIComponent(cls)}/${host}${url.pathname}${url.search}${vary.length ? "#" + vary.join("&") : ""}`;
+  // In the key's path, not a fragment: the Cache API keys by URL without
+  // its fragment.
+  return `${info.key}/${version}/${encodeURIComponent(cls)}${vary.map((v) => ";" + v).join("")}/${host}${url.pathname}${url.search}`;
 }
 
 // lookup answers a GET from the edge cache when it can. It returns

@@ -132,17 +132,18 @@ silent.close();
 
 // 6. The front, with the hints Go's edge.Hints gave (bridgetest's GET
 // /read is a public read of arena alpha), over a Cache API in memory
-// that keeps an entry as long as its Cache-Control says.
+// that keeps an entry as long as its Cache-Control says, keyed as the
+// real one keys: by URL without its fragment.
 const entries = new Map();
 globalThis.caches = {
   default: {
     async match(key) {
-      const e = entries.get(String(key));
+      const e = entries.get(String(key).split("#")[0]);
       return e && e.expires > Date.now() ? new Response(e.body, { headers: e.headers }) : undefined;
     },
     async put(key, res) {
       const age = Number(/max-age=(\d+)/.exec(res.headers.get("cache-control"))?.[1] ?? 0);
-      entries.set(String(key), { body: await res.text(), headers: [...res.headers], expires: Date.now() + age * 1000 });
+      entries.set(String(key).split("#")[0], { body: await res.text(), headers: [...res.headers], expires: Date.now() + age * 1000 });
     },
   },
 };
