@@ -99,9 +99,10 @@ bench:
 bench-recordings:
 	scripts/bench-recordings.sh
 
-## bench-distance: each route's database round trips and latency with the libSQL server 0 and 50 ms away (one way), natively
+## bench-distance: each route's database round trips and latency, natively with the libSQL server 0 and 50 ms away (one way), then on the edge's two Workers under wrangler dev with the front 0 and 50 ms from Go
 bench-distance: tools
 	for d in 0s 50ms; do $(REQUIRE) ARENA_DISTANCE=$$d $(GO) test -count=1 -run '^TestRoundTrips$$' -v ./worker/arenatest/ | grep '|'; done
+	scripts/bench-distance-edge.sh
 
 ## bench-edge: fresh-instance vs kept-instance build under wrangler dev (not part of make test)
 bench-edge:

@@ -102,7 +102,9 @@ start_libsql() {
 # wrangler.toml; process NAME), joined by the service binding through a
 # dev registry of their own. Any other bundle (the fresh-instance build, a
 # reference worker) is one Worker with wrangler.go.toml's bindings. Cron
-# runs on the front's GET /__scheduled.
+# runs on the front's GET /__scheduled. With $hopdelay set (the path of
+# scripts/hopdelay built), the front reaches Go through it and
+# $hop_control is its control address.
 start_wrangler() {
   local name=$1 script=$2 port=$3 dir_url=$4 operator=$5 inspector go_port
   shift 5
@@ -124,6 +126,19 @@ start_wrangler() {
     --config "$root/wrangler.go.toml" "${common[@]}" --port "$go_port" --inspector-port "$inspector" \
     --persist-to "$tmp/$name-state" "${vars[@]}"
   wait_log "$name-go" "Ready on" 120
+  if [ -n "${hopdelay:-}" ]; then
+    # A distance between the two: the front reaches Go through the
+    # registry's address, which now names scripts/hopdelay in front of
+    # Go's own (before the front starts, so it never sees Go's). Its delay
+    # is set through $hop_control (POST /delay?d=50ms).
+    local real hop control
+    real=$(sed -n 's/.*"debugPortAddress": *"\([^"]*\)".*/\1/p' "$tmp/$name-registry/arena-go")
+    read -r hop control <<<"$(free_ports 2)"
+    start "$name-hop" "$hopdelay" -listen "127.0.0.1:$hop" -to "$real" -control "127.0.0.1:$control"
+    wait_http "$name-hop" "http://127.0.0.1:$control/delay" 10
+    sed -i "s/\"$real\"/\"127.0.0.1:$hop\"/" "$tmp/$name-registry/arena-go"
+    hop_control="http://127.0.0.1:$control"
+  fi
   inspector=$(free_ports 1)
   start "$name" env WRANGLER_SEND_METRICS=false WRANGLER_REGISTRY_PATH="$tmp/$name-registry" "$NODE22" "$WRANGLER" dev "$script" \
     --config "$root/wrangler.toml" "${common[@]}" --port "$port" --inspector-port "$inspector" \

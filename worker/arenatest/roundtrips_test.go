@@ -83,22 +83,36 @@ func TestRoundTrips(t *testing.T) {
 		oneWay, err = time.ParseDuration(d)
 		require.NoError(t, err, "ARENA_DISTANCE is a duration")
 	}
-	a := arenatest.New(t, arenatest.Options{})
 	db := arenatest.StartCountingLibSQL(t)
-	const host = "http://far.test"
-	token := a.CreateArena(t, "far", "far.test", "", map[string]any{"databaseUrl": db.URL, "plan": "studio"})
+	var a *arenatest.Arena
+	setDistance := db.SetDistance
+	if base := os.Getenv("ARENA_DISTANCE_BASE"); base != "" {
+		// The edge under wrangler dev (scripts/bench-distance-edge.sh): the
+		// distance is between its two Workers, none between Go and the
+		// database, as Smart Placement puts them.
+		a = arenatest.Remote(t, base, os.Getenv("ARENA_DISTANCE_OPERATOR_TOKEN"))
+		setDistance = hopDistance(t, os.Getenv("ARENA_DISTANCE_HOP"))
+	} else {
+		a = arenatest.New(t, arenatest.Options{})
+	}
+	slug := "far"
+	if a.Server == nil { // a remote service keeps the arenas of earlier runs
+		slug = fmt.Sprintf("far%d", time.Now().UnixNano()%1e9)
+	}
+	host := "http://" + slug + ".test"
+	token := a.CreateArena(t, slug, slug+".test", "", map[string]any{"databaseUrl": db.URL, "plan": "studio"})
 	admin := "Bearer " + token
 	var runs []distanceRun
 	measure := func(name string, do func()) {
 		t.Helper()
 		_, ok := roundTripBudget[name]
 		require.True(t, ok, "%q has a budget", name)
-		db.SetDistance(oneWay)
+		setDistance(oneWay)
 		db.Reset()
 		start := time.Now()
 		do()
 		runs = append(runs, distanceRun{name: name, trips: db.Count(), sqls: db.Statements(), elapsed: time.Since(start)})
-		db.SetDistance(0)
+		setDistance(0)
 	}
 	page := func(b *arenatest.Browser, path string) func() {
 		return func() {
@@ -247,8 +261,8 @@ func TestRoundTrips(t *testing.T) {
 	sum = sha256.Sum256([]byte(result))
 	submission["result"], submission["resultHash"] = result, hex.EncodeToString(sum[:])
 	game("POST", fmt.Sprintf("/api/v1/matches/%d/result", wid), watched[0], submission)
-	confirmedAt := watchFor(t, a.URL+"/api/v1/tournaments/watched/live", "far.test", "match.confirmed")
-	db.SetDistance(oneWay)
+	confirmedAt := watchFor(t, a.URL+"/api/v1/tournaments/watched/live", slug+".test", "match.confirmed")
+	setDistance(oneWay)
 	sentAt := time.Now()
 	game("POST", fmt.Sprintf("/api/v1/matches/%d/result", wid), watched[1], submission)
 	select {
@@ -260,7 +274,7 @@ func TestRoundTrips(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the confirming submission's event never reached the live watcher")
 	}
-	db.SetDistance(0)
+	setDistance(0)
 
 	// Check-in: the tournament with its sides, then one conditional write.
 	gate := arenatest.CupPlayers(2)
@@ -286,6 +300,18 @@ func TestRoundTrips(t *testing.T) {
 	for _, r := range runs {
 		assert.LessOrEqual(t, r.trips, roundTripBudget[r.name], "%s: %d round trips, its budget %d; the requests' statements:\n%s",
 			r.name, r.trips, roundTripBudget[r.name], spent(r.sqls))
+	}
+}
+
+// hopDistance sets the one-way delay of the hop between the edge's two
+// Workers through control, the control address of scripts/hopdelay.
+func hopDistance(t *testing.T, control string) func(time.Duration) {
+	require.NotEmpty(t, control, "ARENA_DISTANCE_HOP: the hop's control address (scripts/hopdelay -control)")
+	return func(d time.Duration) {
+		res, err := http.Post(control+"/delay?d="+d.String(), "", nil)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode)
 	}
 }
 
