@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -50,6 +51,7 @@ var roundTripBudget = map[string]int{
 	"page: match":                           1,
 	"page: home":                            1,
 	"page: home, signed in":                 1,
+	"page: choose a language, signed in":    2,
 	"page: tournament, signed in":           1,
 	"page: match, signed in":                1,
 	"public: player":                        1,
@@ -171,6 +173,10 @@ func TestRoundTrips(t *testing.T) {
 	measure("page: home, signed in", page(player, "/"))
 	measure("page: tournament, signed in", page(player, "/tournaments/brawl"))
 	measure("page: match, signed in", page(player, fmt.Sprintf("/matches/%d", id)))
+	measure("page: choose a language, signed in", func() {
+		p := player.Post(t, host+"/lang", url.Values{"lang": {"en"}, "next": {"/"}})
+		require.Equal(t, http.StatusSeeOther, p.Status, p.Body)
+	})
 	measure("public: player", func() { a.API(t, "GET", host+"/api/v1/players/"+p1, "", nil, 200) })
 	measure("page: player", page(visitor, "/players/"+p1))
 	measure("public: push key, drawn", func() { a.API(t, "GET", host+"/api/v1/push/key", "", nil, 200) })
