@@ -57,13 +57,16 @@ test-go-race:
 	$(GO) test -c -race -o $(RACE_BIN)/ $(RACE_SPLIT)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-go-race-half test-go-race-rest
 
+# race_run PKG,FLAGS: runs worker/PKG's raced test binary in its folder.
+race_run = cd worker/$(1) && $(REQUIRE) $(CURDIR)/$(RACE_BIN)/$(1).test -test.count=1 $(2)
+
 test-go-race-half:
-	cd worker/server && $(REQUIRE) $(CURDIR)/$(RACE_BIN)/server.test -test.count=1 -test.run '$(RACE_HALF)'
-	cd worker/web && $(REQUIRE) $(CURDIR)/$(RACE_BIN)/web.test -test.count=1 -test.run '$(RACE_HALF)'
+	$(call race_run,server,-test.run '$(RACE_HALF)')
+	$(call race_run,web,-test.run '$(RACE_HALF)')
 
 test-go-race-rest:
-	cd worker/server && $(REQUIRE) $(CURDIR)/$(RACE_BIN)/server.test -test.count=1 -test.run '$(RACE_TESTS)' -test.skip '$(RACE_HALF)'
-	cd worker/web && $(REQUIRE) $(CURDIR)/$(RACE_BIN)/web.test -test.count=1 -test.run '$(RACE_TESTS)' -test.skip '$(RACE_HALF)'
+	$(call race_run,server,-test.run '$(RACE_TESTS)' -test.skip '$(RACE_HALF)')
+	$(call race_run,web,-test.run '$(RACE_TESTS)' -test.skip '$(RACE_HALF)')
 	$(REQUIRE) $(GO) test -count=1 -race $(RACE_PKGS)
 
 ## generate: regenerate the templ components (views/*_templ.go, committed)

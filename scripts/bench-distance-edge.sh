@@ -25,8 +25,8 @@ port=$(free_ports 1)
 start_wrangler edge "$tmp/bundle/worker.mjs" "$port" "$dir_url" "$operator" --var ARENA_LOOPBACK_CALLOUTS:1
 for d in ${BENCH_DISTANCES:-0s 50ms}; do
   echo "bench-distance-edge: front -> Go $d one way, Go -> database none ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-  # Each run makes its own arena (host far.test): a second run's arena
-  # takes a host of its own through the operator's rename of the first.
+  # Each run creates an arena of its own (a new slug and host) on the
+  # same two Workers.
   (cd worker/arenatest && ARENA_REQUIRE_LIBSQL=1 TURSODB="$TURSODB" ARENA_DISTANCE="$d" \
     ARENA_DISTANCE_BASE="http://127.0.0.1:$port" ARENA_DISTANCE_OPERATOR_TOKEN="$operator" \
     ARENA_DISTANCE_HOP="$hop_control" "$tmp/arenatest.test" -test.count=1 -test.run '^TestRoundTrips$' -test.v) |

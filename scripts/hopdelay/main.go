@@ -87,11 +87,11 @@ func pipe(dst, src net.Conn, delay *atomic.Int64) {
 	chunks := make(chan chunk, 1024)
 	go func() {
 		defer close(chunks)
+		buf := make([]byte, 64<<10)
 		for {
-			buf := make([]byte, 64<<10)
 			n, err := src.Read(buf)
 			if n > 0 {
-				chunks <- chunk{at: time.Now(), data: buf[:n]}
+				chunks <- chunk{at: time.Now(), data: append([]byte(nil), buf[:n]...)}
 			}
 			if err != nil {
 				return

@@ -86,20 +86,17 @@ func TestRoundTrips(t *testing.T) {
 		require.NoError(t, err, "ARENA_DISTANCE is a duration")
 	}
 	db := arenatest.StartCountingLibSQL(t)
-	var a *arenatest.Arena
-	setDistance := db.SetDistance
+	a, slug, setDistance := (*arenatest.Arena)(nil), "far", db.SetDistance
 	if base := os.Getenv("ARENA_DISTANCE_BASE"); base != "" {
 		// The edge under wrangler dev (scripts/bench-distance-edge.sh): the
 		// distance is between its two Workers, none between Go and the
-		// database, as Smart Placement puts them.
+		// database, as Smart Placement puts them. The service keeps the
+		// arenas of earlier runs: this one takes a slug of its own.
 		a = arenatest.Remote(t, base, os.Getenv("ARENA_DISTANCE_OPERATOR_TOKEN"))
+		slug = fmt.Sprintf("far%d", time.Now().UnixNano()%1e9)
 		setDistance = hopDistance(t, os.Getenv("ARENA_DISTANCE_HOP"))
 	} else {
 		a = arenatest.New(t, arenatest.Options{})
-	}
-	slug := "far"
-	if a.Server == nil { // a remote service keeps the arenas of earlier runs
-		slug = fmt.Sprintf("far%d", time.Now().UnixNano()%1e9)
 	}
 	host := "http://" + slug + ".test"
 	token := a.CreateArena(t, slug, slug+".test", "", map[string]any{"databaseUrl": db.URL, "plan": "studio"})
