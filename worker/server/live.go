@@ -250,10 +250,7 @@ func (s *Server) liveHold(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 		return
 	}
 	defer free()
-	if t.release != nil {
-		t.release()
-		t.Store = nil
-	}
+	t.Release()
 	watcher, joined, err := s.live.join(ctx, s, a, f)
 	if err != nil {
 		liveFailed(w, r, err)

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"arena/app"
 	"arena/core"
 	store "arena/sql"
 )
@@ -24,18 +25,9 @@ const (
 	bodyKey // the request's *watchedBody
 )
 
-// Tenant is the arena a request is for, with its database.
-type Tenant struct {
-	Arena *core.Arena
-	Store *store.Arena
-	// Deps is what the request's use cases run with (Server.Deps): the
-	// service clock read once for the request, the service's randomness,
-	// the arena's placement points (read only when a tournament completes).
-	Deps core.Deps
-	// release hands Store back to the pool of open databases before the
-	// request ends (a held live stream); Store is then not to be used.
-	release func()
-}
+// Tenant is the arena a request is for: its application session
+// (app.Session), built once by the tenant middleware.
+type Tenant = app.Session
 
 // tenantHandler is a handler that runs for one arena.
 type tenantHandler func(w http.ResponseWriter, r *http.Request, t *Tenant)
@@ -194,7 +186,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			return
 		}
 		defer release()
-		next(w, r, &Tenant{Arena: a, Store: st, Deps: s.Deps(ctx, st), release: release})
+		next(w, r, app.NewSession(a, st, s.Deps(ctx, st), release))
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			s.kickWebhooks(a)
 		}

@@ -4,8 +4,8 @@ import (
 	"crypto/subtle"
 	"net/http"
 
+	"arena/app"
 	"arena/core"
-	store "arena/sql"
 )
 
 // publicHandler answers a public read with the value to send as JSON.
@@ -85,7 +85,7 @@ var apiKeyHeader = core.LazyRegexp(`^Bearer (apikey_[0-9a-f]{8}_[A-Za-z0-9_-]+)$
 // apiKey returns the id of the request's public-API key when it is a valid,
 // unrevoked key of this arena (spec 5.2), else "". Malformed, unknown,
 // revoked and other arenas' keys are anonymous, never an error; a
-// database that did not answer is (store.Unavailable): the read that
+// database that did not answer is (app.Unavailable): the read that
 // follows would wait for it again.
 func (s *Server) apiKey(r *http.Request, t *Tenant) (string, error) {
 	m := apiKeyHeader().FindStringSubmatch(r.Header.Get("Authorization"))
@@ -114,7 +114,7 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) (string, error) {
 	}
 	hash, found, err := t.Store.APIKeyHash(r.Context(), id)
 	if err != nil {
-		if store.Unavailable(err) {
+		if app.Unavailable(err) {
 			return "", err
 		}
 		logger(r.Context()).WarnContext(r.Context(), "API key lookup failed", "error", err.Error())

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"arena/app"
 	"arena/core"
-	store "arena/sql"
 )
 
 // RateWindow is the window of the public read limits (spec section 8:
@@ -101,7 +101,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, t *Tenant, ke
 	now := s.now()
 	start := now.Truncate(RateWindow)
 	count, err := s.cfg.RateLimiter.Count(r.Context(), t, RateBucket(keyID, s.clientIP(r)), start)
-	if err != nil && store.Unavailable(err) {
+	if err != nil && app.Unavailable(err) {
 		// The arena's database did not answer: the read would wait for it
 		// again.
 		writeError(w, r, err)

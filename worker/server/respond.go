@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"arena/app"
 	"arena/core"
-	store "arena/sql"
 )
 
 // statusByCode maps every wire error code to its HTTP status: the one
@@ -190,14 +190,14 @@ const DatabaseRetryAfter = "5"
 
 // ErrorCode returns the wire code err answers with: a *core.Error's own
 // code, database_unavailable when the database did not answer
-// (store.Unavailable: a deadline ran out, the server refused or broke the
+// (app.Unavailable: a deadline ran out, the server refused or broke the
 // connection, or answered 5xx), internal otherwise.
 func ErrorCode(err error) string {
 	var ce *core.Error
 	if errors.As(err, &ce) {
 		return ce.Code
 	}
-	if store.Unavailable(err) {
+	if app.Unavailable(err) {
 		return core.CodeDatabaseUnavailable
 	}
 	return core.CodeInternal

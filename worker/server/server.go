@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/app"
 	"arena/core"
 	store "arena/sql"
 	"arena/worker/discord"
@@ -508,7 +509,7 @@ func (s *Server) TenantBySlug(ctx context.Context, slug string) (*Tenant, func()
 			if err != nil {
 				return nil, nil, err
 			}
-			return &Tenant{Arena: &arenas[i], Store: st}, release, nil
+			return app.NewSession(&arenas[i], st, s.Deps(ctx, st), release), release, nil
 		}
 	}
 	return nil, nil, core.Errorf(core.CodeArenaNotFound, "no arena %s", slug)
