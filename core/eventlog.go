@@ -155,11 +155,11 @@ func VerifyHead(pub ed25519.PublicKey, arena string, h LogHead) error {
 
 // EventLogStore keeps the log.
 type EventLogStore interface {
-	// LastSealed is the last sealed event's seq and hash (0 and
-	// GenesisHash when none is).
-	LastSealed(ctx context.Context) (int64, string, error)
-	// Unsealed returns up to limit unsealed events after seq, in order.
-	Unsealed(ctx context.Context, after int64, limit int) ([]LogEvent, error)
+	// ReadLog reads, as one (one round trip to a remote database), the
+	// log as a reader starts from it: its end, its last sealed event, up
+	// to unsealed of its unsealed events and up to limit sealed events
+	// after seq (LogView).
+	ReadLog(ctx context.Context, after int64, limit, unsealed int) (LogView, error)
 	// SealEvents stores the events' prevHash and hash and the tree's
 	// stored hashes they add, in one batch; an event or hash stored
 	// meanwhile (by a concurrent sealer, with the same values) is left as
@@ -172,11 +172,30 @@ type EventLogStore interface {
 	Events(ctx context.Context, after int64, limit int) ([]LogEvent, error)
 	// LogSeq is the last event's seq, sealed or not (0: none).
 	LogSeq(ctx context.Context) (int64, error)
-	// LastEvent is the log's last sealed event, or nil.
-	LastEvent(ctx context.Context) (*LogEvent, error)
 	// LogSigningKey returns the arena's stored Ed25519 seed, storing
 	// fresh first when it has none (the first writer's stands).
 	LogSigningKey(ctx context.Context, fresh []byte) ([]byte, error)
+}
+
+// LogView is the log as one read saw it (EventLogStore.ReadLog).
+type LogView struct {
+	// End is the last event's seq, sealed or not (0: none).
+	End int64
+	// Head is the last sealed event, or nil while none is.
+	Head *LogEvent
+	// Unsealed are the first unsealed events, in order.
+	Unsealed []LogEvent
+	// Events are the sealed events after the seq asked for, in order.
+	Events []LogEvent
+}
+
+// sealed is the last sealed event's seq and hash (0 and GenesisHash
+// while none is).
+func (v *LogView) sealed() (int64, string) {
+	if v.Head == nil {
+		return 0, GenesisHash
+	}
+	return v.Head.Seq, v.Head.Hash
 }
 
 // SealLog hashes every unsealed event, in seq order from the last sealed
@@ -189,63 +208,91 @@ type EventLogStore interface {
 // one before are counted against the bound (a log that cannot be sealed
 // past an event, never a busy one).
 func SealLog(ctx context.Context, st EventLogStore) error {
-	_, err := sealLog(ctx, st)
+	_, err := readSealed(ctx, st, 0, 0)
 	return err
 }
 
 // sealLog is SealLog; it returns the seq it sealed the log to (the tree's
 // size then: a concurrent sealer may have gone further since).
 func sealLog(ctx context.Context, st EventLogStore) (int64, error) {
+	v, err := readSealed(ctx, st, 0, 0)
+	seq, _ := v.sealed()
+	return seq, err
+}
+
+// readSealed reads the log's view with up to limit sealed events after
+// seq, sealing what it finds unsealed first: each read sees the log and
+// its next unsealed events at once, so a sealed log costs one read, and
+// one with fewer than a batch unsealed costs that read, the tree's edge
+// and the sealing batch (the view then answers with the events it
+// sealed).
+func readSealed(ctx context.Context, st EventLogStore, after int64, limit int) (LogView, error) {
 	last := int64(-1)
 	for stalls := 0; stalls < eventLogSealRestarts; {
-		seq, prev, err := st.LastSealed(ctx)
-		if err != nil {
-			return 0, err
+		v, err := st.ReadLog(ctx, after, limit, eventLogSealBatch)
+		if err != nil || len(v.Unsealed) == 0 {
+			return v, err
 		}
+		seq, prev := v.sealed()
 		if seq <= last {
 			stalls++
 		}
 		last = seq
-		to, done, err := sealFrom(ctx, st, seq, prev)
-		if err != nil || done {
-			return to, err
+		sealed, err := sealNext(ctx, st, seq, prev, v.Unsealed)
+		if err != nil {
+			return LogView{}, err
+		}
+		if sealed && len(v.Unsealed) < eventLogSealBatch {
+			return v.withSealed(after, limit), nil
 		}
 	}
-	return 0, fmt.Errorf("event log: sealing stalled %d times", eventLogSealRestarts)
+	return LogView{}, fmt.Errorf("event log: sealing stalled %d times", eventLogSealRestarts)
+}
+
+// withSealed is the view once sealNext sealed all its unsealed events
+// (the log's last ones when it was read): they are its head, and its
+// page goes on with them up to limit.
+func (v LogView) withSealed(after int64, limit int) LogView {
+	from := after
+	if n := len(v.Events); n > 0 {
+		from = max(from, v.Events[n-1].Seq) // a sealer may have sealed some between the view's reads
+	}
+	for _, e := range v.Unsealed {
+		if e.Seq > from && len(v.Events) < limit {
+			v.Events = append(v.Events, e)
+		}
+	}
+	head := v.Unsealed[len(v.Unsealed)-1]
+	v.Head, v.Unsealed = &head, nil
+	return v
 }
 
 // eventLogSealRestarts bounds SealLog's new starts that made no progress.
 const eventLogSealRestarts = 20
 
-// sealFrom seals the unsealed events after seq (whose hash is prev) and
-// returns the last seq it sealed to; it reports false when they are not
-// the next ones (another sealer moved on).
-func sealFrom(ctx context.Context, st EventLogStore, seq int64, prev string) (int64, bool, error) {
-	for {
-		events, err := st.Unsealed(ctx, seq, eventLogSealBatch)
-		if err != nil || len(events) == 0 {
-			return seq, err == nil, err
+// sealNext seals events, the unsealed events read after seq (whose hash
+// is prev), and reports whether it did. When they are not the next ones
+// (another sealer moved on between the reads) it stores nothing: the
+// caller reads the log again.
+func sealNext(ctx context.Context, st EventLogStore, seq int64, prev string, events []LogEvent) (bool, error) {
+	size := seq
+	for i := range events {
+		e := &events[i]
+		if e.Seq != seq+1 {
+			return false, nil
 		}
-		size := seq
-		for i := range events {
-			e := &events[i]
-			if e.Seq != seq+1 {
-				return 0, false, nil
-			}
-			e.PrevHash = prev
-			if e.Hash, err = EventHash(*e); err != nil {
-				return 0, false, err
-			}
-			seq, prev = e.Seq, e.Hash
+		var err error
+		e.PrevHash = prev
+		if e.Hash, err = EventHash(*e); err != nil {
+			return false, err
 		}
-		tree, err := growTree(ctx, st, size, events)
-		if err != nil {
-			return 0, false, err
-		}
-		if err := st.SealEvents(ctx, events, tree); err != nil {
-			return 0, false, err
-		}
+		seq, prev = e.Seq, e.Hash
 	}
+	tree, err := growTree(ctx, st, size, events)
+	if err != nil {
+		return false, err
+	}
+	return true, st.SealEvents(ctx, events, tree)
 }
 
 // EventLogPage is a page of the log: Next is the after of the following
@@ -257,13 +304,16 @@ type EventLogPage struct {
 
 // ReadEventLog seals the log, then returns up to limit events after seq.
 func ReadEventLog(ctx context.Context, st EventLogStore, after int64, limit int) (EventLogPage, error) {
-	if err := SealLog(ctx, st); err != nil {
-		return EventLogPage{}, err
-	}
-	events, err := st.Events(ctx, after, limit+1)
+	v, err := readSealed(ctx, st, after, limit+1)
 	if err != nil {
 		return EventLogPage{}, err
 	}
+	return pageOf(v.Events, limit), nil
+}
+
+// pageOf is the page of up to limit events of events (read with one
+// more, to know whether a next page follows).
+func pageOf(events []LogEvent, limit int) EventLogPage {
 	page := EventLogPage{Events: events}
 	if len(events) > limit {
 		page.Events = events[:limit]
@@ -273,7 +323,7 @@ func ReadEventLog(ctx context.Context, st EventLogStore, after int64, limit int)
 	if page.Events == nil {
 		page.Events = []LogEvent{}
 	}
-	return page, nil
+	return page
 }
 
 // EventLogKey returns the arena's log signing key, made (from random) and
@@ -300,15 +350,12 @@ func EventLogPublicKey(key ed25519.PrivateKey) string {
 
 // ReadEventLogHead seals the log and signs its last event for arena.
 func ReadEventLogHead(ctx context.Context, st EventLogStore, arena string, key ed25519.PrivateKey) (LogHead, error) {
-	if err := SealLog(ctx, st); err != nil {
-		return LogHead{}, err
-	}
-	last, err := st.LastEvent(ctx)
+	v, err := readSealed(ctx, st, 0, 0)
 	if err != nil {
 		return LogHead{}, err
 	}
 	head := LogHead{Hash: GenesisHash}
-	if last != nil {
+	if last := v.Head; last != nil {
 		head.Seq, head.Hash, head.At = last.Seq, last.Hash, last.At
 	}
 	head.Signature = base64.StdEncoding.EncodeToString(ed25519.Sign(key, HeadMessage(arena, head.Seq, head.Hash, head.At)))

@@ -15,6 +15,7 @@ import (
 
 // memLog is an EventLogStore in memory.
 type memLog struct {
+	reads  int // ReadLog's calls
 	events []core.LogEvent
 	seed   []byte
 	tree   map[int64]core.TreeHash
@@ -30,24 +31,31 @@ func (m *memLog) TreeHashes(_ context.Context, indexes []int64) ([]core.TreeHash
 	return out, nil
 }
 
-func (m *memLog) LastSealed(context.Context) (int64, string, error) {
+// lastSealed is the last sealed event's seq and hash.
+func (m *memLog) lastSealed() (int64, string) {
 	seq, hash := int64(0), core.GenesisHash
 	for _, e := range m.events {
 		if e.Hash != "" {
 			seq, hash = e.Seq, e.Hash
 		}
 	}
-	return seq, hash, nil
+	return seq, hash
 }
 
-func (m *memLog) Unsealed(_ context.Context, after int64, limit int) ([]core.LogEvent, error) {
-	var out []core.LogEvent
+func (m *memLog) ReadLog(ctx context.Context, after int64, limit, unsealed int) (core.LogView, error) {
+	m.reads++
+	v := core.LogView{End: int64(len(m.events))}
+	if seq, _ := m.lastSealed(); seq > 0 {
+		head := m.events[seq-1]
+		v.Head = &head
+	}
 	for _, e := range m.events {
-		if e.Seq > after && e.Hash == "" && len(out) < limit {
-			out = append(out, e)
+		if e.Hash == "" && len(v.Unsealed) < unsealed {
+			v.Unsealed = append(v.Unsealed, e)
 		}
 	}
-	return out, nil
+	v.Events, _ = m.Events(ctx, after, limit)
+	return v, nil
 }
 
 func (m *memLog) SealEvents(_ context.Context, events []core.LogEvent, tree []core.TreeHash) error {
@@ -78,15 +86,6 @@ func (m *memLog) Events(_ context.Context, after int64, limit int) ([]core.LogEv
 }
 
 func (m *memLog) LogSeq(context.Context) (int64, error) { return int64(len(m.events)), nil }
-
-func (m *memLog) LastEvent(ctx context.Context) (*core.LogEvent, error) {
-	seq, _, _ := m.LastSealed(ctx)
-	if seq == 0 {
-		return nil, nil
-	}
-	e := m.events[seq-1]
-	return &e, nil
-}
 
 func (m *memLog) LogSigningKey(_ context.Context, fresh []byte) ([]byte, error) {
 	if m.seed == nil {
@@ -151,18 +150,57 @@ func TestEventLogSealAndVerify(t *testing.T) {
 	assert.Error(t, core.VerifyHead(pub, "alpha", head))
 }
 
+// TestReadEventLogAnswersWhatItSealed: a read that seals the log's last
+// events answers with them from its one read of the log: the page a
+// fresh read gives, wherever it starts and however long.
+func TestReadEventLogAnswersWhatItSealed(t *testing.T) {
+	ctx := context.Background()
+	for _, after := range []int64{0, 2, 4, 5, 7} {
+		for _, limit := range []int{1, 2, 10} {
+			st := &memLog{}
+			for range 4 {
+				st.add(core.EventLogMatchLive, `{}`)
+			}
+			require.NoError(t, core.SealLog(ctx, st))
+			for range 3 {
+				st.add(core.EventLogMatchLive, `{}`)
+			}
+			st.reads = 0
+			page, err := core.ReadEventLog(ctx, st, after, limit)
+			require.NoError(t, err)
+			assert.Equal(t, 1, st.reads, "after %d, limit %d: one read of the log", after, limit)
+			again, err := core.ReadEventLog(ctx, st, after, limit)
+			require.NoError(t, err)
+			assert.Equal(t, again, page, "after %d, limit %d", after, limit)
+		}
+	}
+	st := &memLog{}
+	st.add(core.EventLogMatchLive, `{}`)
+	events, last, more, err := core.LiveEvents(ctx, st, 0, core.LiveFilter{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.reads, "a live page that seals reads the log once")
+	assert.Len(t, events, 1)
+	assert.Equal(t, int64(1), last)
+	assert.False(t, more)
+	require.NoError(t, core.VerifyChain(0, core.GenesisHash, events))
+}
+
 // racedLog is a memLog beside another sealer that, whenever this one
-// asks for the unsealed events, has just sealed the next one itself.
+// reads the log, seals the next event itself between the read of the
+// log's head and the read of its unsealed events.
 type racedLog struct{ *memLog }
 
-func (r racedLog) Unsealed(ctx context.Context, after int64, limit int) ([]core.LogEvent, error) {
-	seq, prev, _ := r.LastSealed(ctx)
+func (r racedLog) ReadLog(ctx context.Context, after int64, limit, unsealed int) (core.LogView, error) {
+	before, _ := r.memLog.ReadLog(ctx, after, limit, unsealed)
+	seq, prev := r.lastSealed()
 	if int(seq) < len(r.events) {
 		e := &r.events[seq]
 		e.PrevHash = prev
 		e.Hash, _ = core.EventHash(*e)
 	}
-	return r.memLog.Unsealed(ctx, after, limit)
+	v, err := r.memLog.ReadLog(ctx, after, limit, unsealed)
+	v.Head = before.Head
+	return v, err
 }
 
 // TestSealLogOvertaken: a sealer overtaken by another on every start

@@ -119,19 +119,16 @@ func LiveRetryField() []byte {
 // says the log has events beyond last. A seq beyond the log's last event
 // is ErrLiveCursorAhead.
 //
-// A quiet log (nothing appended after seq) costs one read: the log's end.
+// A sealed log, quiet or not, costs one read (EventLogStore.ReadLog).
 func LiveEvents(ctx context.Context, st EventLogStore, after int64, f LiveFilter) (events []LogEvent, last int64, more bool, err error) {
-	end, err := st.LogSeq(ctx)
-	if err == nil && end < after {
+	v, err := readSealed(ctx, st, after, LivePage+1)
+	if err == nil && v.End < after {
 		err = ErrLiveCursorAhead
 	}
-	if err != nil || end <= after {
+	if err != nil || v.End <= after {
 		return nil, after, false, err
 	}
-	page, err := ReadEventLog(ctx, st, after, LivePage)
-	if err != nil {
-		return nil, after, false, err
-	}
+	page := pageOf(v.Events, LivePage)
 	last = after
 	for _, e := range page.Events {
 		if f.Match(e) {

@@ -20,23 +20,39 @@ import (
 // seed (base64).
 const logSigningKeySetting = "log_signing_key"
 
-// LastSealed implements core.EventLogStore.
-func (s *Arena) LastSealed(ctx context.Context) (int64, string, error) {
-	var seq int64
-	var hash string
-	err := s.db.queryRow(ctx, q("log_last_sealed")).Scan(&seq, &hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, core.GenesisHash, nil
+// ReadLog implements core.EventLogStore: the log's end, its head, its
+// first unsealed events and the page of sealed ones, as one ReadAll.
+func (s *Arena) ReadLog(ctx context.Context, after int64, limit, unsealed int) (core.LogView, error) {
+	var v core.LogView
+	events := func(into *[]core.LogEvent, sealed bool) func(Scanner) error {
+		return func(row Scanner) error {
+			var e core.LogEvent
+			cols := logEventColumns{event: &e}
+			if err := row.Scan(cols.dest(sealed)...); err != nil {
+				return err
+			}
+			cols.fill()
+			*into = append(*into, e)
+			return nil
+		}
 	}
-	if err != nil {
-		return 0, "", fmt.Errorf("store: unable to read the event log: %w", err)
+	var head []core.LogEvent
+	reads := []Read{
+		{SQL: q("log_seq"), Row: func(row Scanner) error { return row.Scan(&v.End) }},
+		{SQL: q("log_head"), Row: events(&head, true)},
+		{SQL: q("log_unsealed"), Args: []any{sql.Named("limit", unsealed)}, Row: events(&v.Unsealed, false)},
 	}
-	return seq, hash, nil
-}
-
-// Unsealed implements core.EventLogStore.
-func (s *Arena) Unsealed(ctx context.Context, after int64, limit int) ([]core.LogEvent, error) {
-	return s.logEvents(ctx, q("log_unsealed"), false, sql.Named("after", after), sql.Named("limit", limit))
+	if limit > 0 {
+		reads = append(reads, Read{SQL: q("log_events"), Args: []any{sql.Named("after", after), sql.Named("limit", limit)},
+			Row: events(&v.Events, true)})
+	}
+	if err := s.db.ReadAll(ctx, reads...); err != nil {
+		return core.LogView{}, fmt.Errorf("store: unable to read the event log: %w", err)
+	}
+	if len(head) > 0 {
+		v.Head = &head[0]
+	}
+	return v, nil
 }
 
 // SealEvents implements core.EventLogStore.
@@ -119,15 +135,6 @@ func (s *Arena) LogSeq(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("store: unable to read the event log: %w", err)
 	}
 	return seq, nil
-}
-
-// LastEvent implements core.EventLogStore.
-func (s *Arena) LastEvent(ctx context.Context) (*core.LogEvent, error) {
-	events, err := s.logEvents(ctx, q("log_head"), true)
-	if err != nil || len(events) == 0 {
-		return nil, err
-	}
-	return &events[0], nil
 }
 
 // LogSigningKey implements core.EventLogStore.

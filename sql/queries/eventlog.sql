@@ -13,15 +13,6 @@ SELECT :at, 'match.resolved', t.slug, m.id,
 FROM matches m JOIN tournaments t ON t.id = m.tournament_id
 WHERE m.id = :match AND m.decision_token = :token AND m.status IN {{resolved}}
 
--- name: log_last_sealed
--- The last sealed event's seq and hash (none: the log is empty or nothing
--- is sealed yet).
-SELECT seq, hash FROM event_log WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1
-
--- name: log_unsealed
-SELECT seq, at, type, tournament_slug, match_id, data FROM event_log
-WHERE seq > :after AND hash IS NULL ORDER BY seq LIMIT :limit
-
 -- name: log_seal
 -- Deterministic: concurrent sealers compute the same hash, and the first
 -- one's stands.
@@ -60,3 +51,8 @@ SELECT idx, hash FROM log_tree WHERE idx IN (SELECT value FROM json_each(:indexe
 SELECT m.status, (SELECT max(e.seq) FROM event_log e WHERE e.match_id = m.id AND e.type IN {{deciding}}
 	AND e.seq > coalesce((SELECT max(r.seq) FROM event_log r WHERE r.match_id = m.id AND r.type = 'match.reopened'), 0))
 FROM matches m WHERE m.id = :match
+
+-- name: log_unsealed
+-- The first :limit unsealed events (the partial index event_log_unsealed).
+SELECT seq, at, type, tournament_slug, match_id, data FROM event_log
+WHERE hash IS NULL ORDER BY seq LIMIT :limit
