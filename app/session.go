@@ -6,6 +6,11 @@
 package app
 
 import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
 	"arena/core"
 	store "arena/sql"
 )
@@ -17,18 +22,34 @@ import (
 type Session struct {
 	Arena *core.Arena
 	Deps  core.Deps
-	// Store is the arena's database. It is being moved behind the
-	// session's methods: new code calls those.
-	Store *store.Arena
+	// Log is the request's logger (its request id), for what the use
+	// cases warn about and go on.
+	Log *slog.Logger
+	// store is the arena's database: the one value the session hands to
+	// core's use cases (it serves every port they declare).
+	store *store.Arena
 	// release hands the database back to the pool of open databases
 	// before the request ends (Release).
 	release func()
 }
 
-// NewSession is the session of one request for arena a, over its open
-// database st (released by release, which may be nil).
-func NewSession(a *core.Arena, st *store.Arena, deps core.Deps, release func()) *Session {
-	return &Session{Arena: a, Store: st, Deps: deps, release: release}
+// NewSession is the session of one request (or one scheduled run) for
+// arena a, over its open database st (released by release, which may be
+// nil), at the instant now, drawing from random and warning on log. The
+// arena's placement points are read from st when a use case first asks
+// (only a tournament's completion does).
+func NewSession(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time, random io.Reader, log *slog.Logger, release func()) *Session {
+	return &Session{Arena: a, store: st, Log: log, release: release,
+		Deps: core.Deps{Now: now, Random: random, Points: PlacementPoints(ctx, st, log)}}
+}
+
+// RequestContext is ctx made ready for one request's session: the reads
+// the request plans go with its first batch (store.Planning), and a
+// database that does not answer one of its calls fails its later ones at
+// once (store.FailFast), so the request answers within about one
+// deadline.
+func RequestContext(ctx context.Context) context.Context {
+	return store.Planning(store.FailFast(ctx))
 }
 
 // Release hands the session's database back before the request ends (a
@@ -38,7 +59,7 @@ func (s *Session) Release() {
 		s.release()
 		s.release = nil
 	}
-	s.Store = nil
+	s.store = nil
 }
 
 // Unavailable reports whether err is the arena's database not answering

@@ -116,3 +116,12 @@ func (d *TokenDraft) Check() (string, Problems) {
 	checkText(&p, "label", label, MaxTokenLabelRunes)
 	return label, p
 }
+
+// ListedToken is an admin token or API key as listed to the arena admin:
+// never its secret or hash.
+type ListedToken struct {
+	ID        string     `json:"id"`
+	Label     string     `json:"label"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt"`
+}

@@ -92,26 +92,6 @@ func (s *Arena) CacheSummaries(ctx context.Context, found []core.PlayerProfile, 
 	return nil
 }
 
-// WebSession is a live website session with what every page's frame shows
-// of its player.
-type WebSession struct {
-	PlatformID string
-	// Mock is true for a session started with the mock sign-in form.
-	Mock bool
-	// PersonaName and AvatarURL are the player's cached profile; empty
-	// when the arena never stored the player.
-	PersonaName string
-	AvatarURL   string
-	// IsAdmin is true when the player administers the arena.
-	IsAdmin bool
-	// Unread counts the player's unread alerts; StreamLogin is their
-	// linked channel ("" when none); Follows what they follow, as
-	// "kind:target" strings.
-	Unread      int
-	StreamLogin string
-	Follows     []string
-}
-
 // StartWebSession stores a new session id for the player until expires,
 // and sweeps the sessions expired at at, in one batch; a player with no
 // language yet takes locale ("" keeps none) for alerts and pushes.
@@ -132,7 +112,7 @@ func (s *Arena) StartWebSession(ctx context.Context, id, platformID string, mock
 // WebSession returns the session with the id that is still open at now,
 // with its player's name, avatar and admin flag, in one read; nil when
 // there is none (never started, signed out or expired).
-func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebSession, error) {
+func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*core.WebSession, error) {
 	return s.PlanWebSession(ctx, id, now)(ctx)
 }
 
@@ -140,11 +120,11 @@ func (s *Arena) WebSession(ctx context.Context, id string, now time.Time) (*WebS
 // (Planning): it goes along with the request's first ReadAll. The
 // function returned gives the session, reading it then if no ReadAll
 // took it. WebSession of the same id under ctx is then this read.
-func (s *Arena) PlanWebSession(ctx context.Context, id string, now time.Time) func(context.Context) (*WebSession, error) {
-	found := new(*WebSession)
+func (s *Arena) PlanWebSession(ctx context.Context, id string, now time.Time) func(context.Context) (*core.WebSession, error) {
+	found := new(*core.WebSession)
 	read := Read{SQL: q("web_session_viewer"), Args: []any{sql.Named("session", id), sql.Named("now", formatTime(now))},
 		Row: func(row Scanner) error {
-			var ws WebSession
+			var ws core.WebSession
 			var name, avatar sql.NullString
 			var follows string
 			if err := row.Scan(&ws.PlatformID, &ws.Mock, &name, &avatar, &ws.IsAdmin, &ws.Unread, &ws.StreamLogin, &follows); err != nil {
@@ -159,9 +139,9 @@ func (s *Arena) PlanWebSession(ctx context.Context, id string, now time.Time) fu
 		}}
 	p := s.db.plan(ctx, "web_session "+id, found, read)
 	if p != nil {
-		found = p.out.(**WebSession)
+		found = p.out.(**core.WebSession)
 	}
-	return func(ctx context.Context) (*WebSession, error) {
+	return func(ctx context.Context) (*core.WebSession, error) {
 		var err error
 		if p != nil {
 			err = p.wait(ctx)

@@ -302,10 +302,10 @@ func TestArenaStore(t *testing.T) {
 
 			got, err := s.WebSession(ctx, "s-ada", t0)
 			require.NoError(t, err)
-			assert.Equal(t, &store.WebSession{PlatformID: ada, PersonaName: "Ada", AvatarURL: "/a.svg", IsAdmin: true}, got)
+			assert.Equal(t, &core.WebSession{PlatformID: ada, PersonaName: "Ada", AvatarURL: "/a.svg", IsAdmin: true}, got)
 			got, err = s.WebSession(ctx, "s-bo", t0)
 			require.NoError(t, err)
-			assert.Equal(t, &store.WebSession{PlatformID: bo, Mock: true}, got, "a player the arena never stored")
+			assert.Equal(t, &core.WebSession{PlatformID: bo, Mock: true}, got, "a player the arena never stored")
 			got, err = s.WebSession(ctx, "nope", t0)
 			require.NoError(t, err)
 			assert.Nil(t, got)
@@ -328,10 +328,10 @@ func TestArenaStore(t *testing.T) {
 				parts := s.PlanViewerParts(pctx, "s-ada", t0, core.MatchScheduled)
 				_, err := s.ViewerParts(pctx, bo, core.MatchScheduled)
 				require.NoError(t, err)
-				for _, r := range []func(context.Context) (*store.WebSession, error){read, again} {
+				for _, r := range []func(context.Context) (*core.WebSession, error){read, again} {
 					got, err := r(pctx)
 					require.NoError(t, err)
-					assert.Equal(t, &store.WebSession{PlatformID: ada, PersonaName: "Ada", AvatarURL: "/a.svg", IsAdmin: true}, got)
+					assert.Equal(t, &core.WebSession{PlatformID: ada, PersonaName: "Ada", AvatarURL: "/a.svg", IsAdmin: true}, got)
 				}
 				got, err := s.WebSession(pctx, "s-ada", t0)
 				require.NoError(t, err)

@@ -10,15 +10,6 @@ import (
 	"arena/core"
 )
 
-// ListedToken is an admin token or API key as listed to the arena admin:
-// never its secret or hash.
-type ListedToken struct {
-	ID        string     `json:"id"`
-	Label     string     `json:"label"`
-	CreatedAt time.Time  `json:"createdAt"`
-	RevokedAt *time.Time `json:"revokedAt"`
-}
-
 // tokenQueries names each token kind's queries (queries/arena.sql).
 type tokenQueries struct{ insert, list, revoke, exists string }
 
@@ -74,15 +65,15 @@ func (s *Arena) RevokeToken(ctx context.Context, kind, id string, at time.Time) 
 }
 
 // Tokens lists every token of the kind, revoked ones too, oldest first.
-func (s *Arena) Tokens(ctx context.Context, kind string) ([]ListedToken, error) {
+func (s *Arena) Tokens(ctx context.Context, kind string) ([]core.ListedToken, error) {
 	rows, err := s.db.query(ctx, q(queriesOf(kind).list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list %s tokens: %w", kind, err)
 	}
 	defer rows.Close()
-	out := []ListedToken{}
+	out := []core.ListedToken{}
 	for rows.Next() {
-		var k ListedToken
+		var k core.ListedToken
 		var created string
 		var revoked sql.NullString
 		if err := rows.Scan(&k.ID, &k.Label, &created, &revoked); err != nil {

@@ -83,13 +83,13 @@ func testAdminCheckIn(t *testing.T, p *protocolEnv, counter *arenatest.CountingL
 // once, and players of other tournaments do not.
 func TestCheckInOpenAlert(t *testing.T) {
 	a := arenatest.New(t, arenatest.Options{})
-	tenant := demoTenant(t, a)
+	tenant, st := demoTenant(t, a), demoStore(t, a)
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := core.RunAlerts(context.Background(), tenant.Store, tenant.Arena, a.Server.Now())
+			_, err := core.RunAlerts(context.Background(), st, tenant.Arena, a.Server.Now())
 			assert.NoError(t, err)
 		}()
 	}

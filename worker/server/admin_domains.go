@@ -3,10 +3,9 @@ package server
 import (
 	"context"
 	"net/http"
-	"time"
 
+	"arena/app"
 	"arena/core"
-	store "arena/sql"
 )
 
 // Custom domains (DESIGN.md "Custom domains"): the arena admin attaches
@@ -86,8 +85,8 @@ func (s *Server) RemoveDomain(ctx context.Context, a *core.Arena, hostname strin
 
 // refreshDomains is the scheduled job that asks the provider about the
 // arena's domains that do not route yet.
-func (s *Server) refreshDomains(ctx context.Context, a *core.Arena, _ *store.Arena, now time.Time) (bool, error) {
-	n, err := core.RefreshCustomDomains(ctx, s.dir, s.cfg.CustomHostnames, a, now)
+func (s *Server) refreshDomains(ctx context.Context, t *app.Session) (bool, error) {
+	n, err := core.RefreshCustomDomains(ctx, s.dir, s.cfg.CustomHostnames, t.Arena, t.Deps.Now)
 	return n > 0, err
 }
 

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 
 	"arena/core"
@@ -16,13 +15,12 @@ type matchDetail struct {
 
 // handleAdminMatch shows a match with its submissions.
 func (s *Server) handleAdminMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
+	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	subs, err := t.Store.Submissions(ctx, m.ID)
+	m, subs, err := t.MatchWithSubmissions(r.Context(), id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -45,7 +43,7 @@ type queuedMatch struct {
 // live with nothing reported for the arena's stale-match delay, or
 // closing within 10 minutes with nothing reported.
 func (s *Server) handleAdminQueue(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	list, err := core.OrganizerQueue(r.Context(), t.Store, s.now())
+	list, err := t.OrganizerQueue(r.Context())
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -97,12 +95,7 @@ func adminMatchOf(m *core.Match) adminMatch {
 
 // handleAdminMatches lists a tournament's matches with their nonces.
 func (s *Server) handleAdminMatches(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	matches, err := t.Store.Matches(r.Context(), tour.ID)
+	matches, err := t.TournamentMatches(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -114,25 +107,6 @@ func (s *Server) handleAdminMatches(w http.ResponseWriter, r *http.Request, t *T
 	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
 }
 
-// matchFromPath reads the {id} path value; a non-integer is match_not_found.
-func matchFromPath(ctx context.Context, r *http.Request, t *Tenant) (*core.Match, error) {
-	id, err := core.ParseMatchID(r.PathValue("id"))
-	if err != nil {
-		return nil, err
-	}
-	return t.Store.Match(ctx, id)
-}
-
-// matchAndTournament reads the {id} path value's match and its
-// tournament (what deciding or reopening a match works on).
-func matchAndTournament(ctx context.Context, r *http.Request, t *Tenant) (*core.Match, *core.Tournament, error) {
-	id, err := core.ParseMatchID(r.PathValue("id"))
-	if err != nil {
-		return nil, nil, err
-	}
-	return t.Store.MatchWithTournament(ctx, id)
-}
-
 // handlePatchMatch moves a match's window (core.Reschedule's rules).
 func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var draft core.WindowDraft
@@ -140,13 +114,13 @@ func (s *Server) handlePatchMatch(w http.ResponseWriter, r *http.Request, t *Ten
 		writeError(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	m, err := matchFromPath(ctx, r, t)
+	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if m, err = core.Reschedule(ctx, t.Store, m, draft, s.now()); err != nil {
+	m, err := t.RescheduleMatch(r.Context(), id, draft)
+	if err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -167,13 +141,12 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 		return
 	}
 	res.By = adminTokenID(r)
-	ctx := r.Context()
-	m, tour, err := matchAndTournament(ctx, r, t)
+	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := core.ResolveMatch(ctx, t.Store, tour, m, res, t.Deps)
+	resolved, err := t.ResolveMatch(r.Context(), id, res)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -184,13 +157,12 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 // handleAcceptReport resolves a match with the result a player reported
 // (core.AcceptReport: the admin's answer to a disputed report).
 func (s *Server) handleAcceptReport(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	ctx := r.Context()
-	m, tour, err := matchAndTournament(ctx, r, t)
+	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := core.AcceptReport(ctx, t.Store, tour, m, t.Deps)
+	resolved, err := t.AcceptReport(r.Context(), id)
 	if err != nil {
 		writeError(w, r, err)
 		return

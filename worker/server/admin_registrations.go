@@ -39,7 +39,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenan
 		for i := range req.Registrations {
 			req.Registrations[i].PersonaName = strings.TrimSpace(req.Registrations[i].PersonaName)
 		}
-		regs, err := core.RegisterAll(ctx, t.Store, tour, req.Registrations, s.now())
+		regs, err := t.RegisterSides(ctx, tour, req.Registrations)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -52,7 +52,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request, t *Tenan
 		return
 	}
 	req.PersonaName = strings.TrimSpace(req.PersonaName)
-	reg, err := core.Register(ctx, t.Store, tour, req.RegistrationDraft, s.now())
+	reg, err := t.RegisterSide(ctx, tour, req.RegistrationDraft)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -77,7 +77,7 @@ type removedSide struct {
 // (core.RemoveSide: removed before the draw, disqualified after it).
 func (s *Server) handleRemoveSide(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	ctx := r.Context()
-	tour, err := t.Store.Tournament(ctx, r.PathValue("slug"))
+	tour, err := t.Tournament(ctx, r.PathValue("slug"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -88,7 +88,7 @@ func (s *Server) handleRemoveSide(w http.ResponseWriter, r *http.Request, t *Ten
 		return
 	}
 	before := tour.Status
-	n, err := core.RemoveSide(ctx, t.Store, tour, captain, t.Deps)
+	n, err := t.RemoveSide(ctx, tour, captain)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -115,8 +115,7 @@ func (s *Server) handleSeeds(w http.ResponseWriter, r *http.Request, t *Tenant) 
 	if tour == nil {
 		return
 	}
-	ctx := r.Context()
-	seeds, err := core.SeedsByRating(ctx, t.Store, tour, draft)
+	seeds, err := t.SeedsByRating(r.Context(), tour, draft)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -8,7 +8,7 @@ import (
 
 // handleListSeasons lists the arena's seasons, the latest first.
 func (s *Server) handleListSeasons(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	seasons, err := t.Store.Seasons(r.Context())
+	seasons, err := t.Seasons(r.Context())
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -24,7 +24,7 @@ func (s *Server) handleListSeasons(w http.ResponseWriter, r *http.Request, t *Te
 // rules; absent fields keep their value, the slug stays).
 func (s *Server) handleEditSeason(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	ctx := r.Context()
-	seasons, err := t.Store.Seasons(ctx)
+	seasons, err := t.Seasons(ctx)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -54,7 +54,7 @@ func (s *Server) handleEditSeason(w http.ResponseWriter, r *http.Request, t *Ten
 		writeError(w, r, err)
 		return
 	}
-	if err := t.Store.UpdateSeason(ctx, season); err != nil {
+	if err := t.UpdateSeason(ctx, season); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -73,7 +73,7 @@ func (s *Server) handleCreateSeason(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	if err := t.Store.CreateSeason(r.Context(), season); err != nil {
+	if err := t.CreateSeason(r.Context(), season); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -25,7 +25,7 @@ func (s *Server) handleOpenRound(w http.ResponseWriter, r *http.Request, t *Tena
 		writeError(w, r, &core.Error{Code: core.CodeInvalidField, Field: "round", Message: "Name the round."})
 		return
 	}
-	opened, err := core.OpenRound(r.Context(), t.Store, tour, round, s.now())
+	opened, err := t.OpenRound(r.Context(), tour, round)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -36,13 +36,14 @@ func (s *Server) handleOpenRound(w http.ResponseWriter, r *http.Request, t *Tena
 // handleReopenMatch takes a decided match back (core.ReopenMatch): 200
 // the match, scheduled.
 func (s *Server) handleReopenMatch(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	ctx := r.Context()
-	m, tour, err := matchAndTournament(ctx, r, t)
+	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	reopened, err := core.ReopenMatch(ctx, t.Store, tour, m, adminTokenID(r), t.Deps)
+	// The match with its tournament is planned with the admin token
+	// (planMatchWithTournament).
+	reopened, err := t.ReopenMatch(r.Context(), id, adminTokenID(r))
 	if err != nil {
 		writeError(w, r, err)
 		return

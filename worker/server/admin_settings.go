@@ -37,12 +37,13 @@ func (s *Server) handleUpdateSettings(w http.ResponseWriter, r *http.Request, t 
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"arena": t.Arena.View(), "placementPoints": t.Deps.Points(),
-		"ratingPeriodHours": RatingPeriodHours(ctx, t.Store), "alerts": alerts, "discord": discordView})
+		"ratingPeriodHours": t.RatingPeriodHours(ctx), "alerts": alerts, "discord": discordView})
 }
 
-// UpdateSettings applies an arena settings change: the points table and
-// the rating period to the arena's database, the rest to the directory; t.Arena is the arena after
-// it. Its error is the change's first problem when it breaks a rule.
+// UpdateSettings applies an arena settings change: the points table, the
+// rating period, the alerts and the Discord application to the arena's
+// database, the rest to the directory; t.Arena is the arena after it. Its
+// error is the change's first problem when it breaks a rule.
 func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.SettingsChange) error {
 	change.LoopbackWebhooks = s.LoopbackWebhooks()
 	a, points, problems := change.Apply(*t.Arena)
@@ -53,28 +54,8 @@ func (s *Server) UpdateSettings(ctx context.Context, t *Tenant, change *core.Set
 	if err != nil {
 		return err
 	}
-	if err := s.updateAlertSettings(ctx, t, change); err != nil {
+	if err := t.SaveSettings(ctx, change, points, discordApp); err != nil {
 		return err
-	}
-	if points != nil {
-		if err := t.Store.SetSetting(ctx, core.SettingPlacementPoints, *points); err != nil {
-			return err
-		}
-	}
-	if change.RatingPeriodHours.Set {
-		if err := t.Store.SetSetting(ctx, core.SettingRatingPeriodHours, change.RatingPeriodHours.N); err != nil {
-			return err
-		}
-	}
-	if change.CasualRecordingsPerDay.Set {
-		if err := t.Store.SetSetting(ctx, core.SettingCasualRecordingsPerDay, change.CasualRecordingsPerDay.N); err != nil {
-			return err
-		}
-	}
-	if discordApp != nil {
-		if err := t.Store.SetSetting(ctx, core.SettingDiscord, *discordApp); err != nil {
-			return err
-		}
 	}
 	a.UpdatedAt = s.now()
 	if err := s.dir.UpdateArenaSettings(ctx, &a); err != nil {

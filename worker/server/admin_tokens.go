@@ -26,7 +26,7 @@ func (s *Server) handleMintToken(kind string) tenantHandler {
 			writeError(w, r, err)
 			return
 		}
-		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, req, t.Deps)
+		minted, label, err := t.IssueToken(r.Context(), kind, req)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -42,7 +42,7 @@ func (s *Server) handleMintToken(kind string) tenantHandler {
 // last_admin_token). The admin token of the request may revoke itself.
 func (s *Server) handleRevokeToken(kind string) tenantHandler {
 	return func(w http.ResponseWriter, r *http.Request, t *Tenant) {
-		if err := t.Store.RevokeToken(r.Context(), kind, r.PathValue("id"), s.now()); err != nil {
+		if err := t.RevokeToken(r.Context(), kind, r.PathValue("id")); err != nil {
 			writeError(w, r, err)
 			return
 		}
@@ -53,7 +53,7 @@ func (s *Server) handleRevokeToken(kind string) tenantHandler {
 // handleListTokens lists the tokens of the kind without their secrets.
 func (s *Server) handleListTokens(kind string) tenantHandler {
 	return func(w http.ResponseWriter, r *http.Request, t *Tenant) {
-		list, err := t.Store.Tokens(r.Context(), kind)
+		list, err := t.Tokens(r.Context(), kind)
 		if err != nil {
 			writeError(w, r, err)
 			return

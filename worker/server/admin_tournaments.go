@@ -1,14 +1,10 @@
 package server
 
 import (
-	"context"
 	"net/http"
-	"sync"
-	"time"
 
 	"arena/core"
 	"arena/core/tournamentview"
-	store "arena/sql"
 )
 
 // handleCreateTournament creates a draft tournament from a
@@ -20,18 +16,8 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	seasons, err := t.Store.Seasons(ctx)
+	tour, err := t.CreateTournament(r.Context(), &draft)
 	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	tour, problems := draft.Check(seasons, s.now())
-	if err := problems.Err(); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if err := t.Store.CreateTournament(ctx, tour); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -81,7 +67,7 @@ func (s *Server) writeAdminTournament(w http.ResponseWriter, r *http.Request, v 
 
 // handleAdminTournament shows any tournament, drafts included.
 func (s *Server) handleAdminTournament(w http.ResponseWriter, r *http.Request, t *Tenant) {
-	v, err := tournamentview.ReadAny(r.Context(), t.Store, r.PathValue("slug"))
+	v, err := t.AdminTournament(r.Context(), r.PathValue("slug"))
 	s.writeAdminTournament(w, r, v, err, http.StatusOK, nil)
 }
 
@@ -94,15 +80,7 @@ type statusRequest struct {
 // planTournamentBySlug). Sides is never nil: a use case given nil reads
 // them itself.
 func tournamentWithSides(r *http.Request, t *Tenant) (*core.Tournament, []core.Registration, error) {
-	parts, err := t.Store.TournamentParts(r.Context(), r.PathValue("slug"), 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	sides := parts.Registrations
-	if sides == nil {
-		sides = []core.Registration{}
-	}
-	return parts.Tournament, sides, nil
+	return t.TournamentWithSides(r.Context(), r.PathValue("slug"))
 }
 
 // handleTournamentStatus moves the tournament one lifecycle step.
@@ -112,67 +90,10 @@ func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, 
 		writeError(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	tour, sides, err := tournamentWithSides(r, t)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	// The answer's read goes with the step's write (sql/plan.go).
-	t.Store.PlanTournamentPartsAfterWrite(ctx, "", tour.ID)
-	withdrawn, err := core.StepTournamentOf(ctx, t.Store, tour, sides, core.TournamentStatus(req.Status), t.Deps)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	v, err := tournamentview.Build(ctx, t.Store, tour) // the row as the step left it
+	// The tournament with its sides planned with the admin token
+	// (planTournamentBySlug); the answer's read goes with the step's write.
+	v, withdrawn, err := t.StepTournament(r.Context(), r.PathValue("slug"), core.TournamentStatus(req.Status))
 	s.writeAdminTournament(w, r, v, err, http.StatusOK, withdrawn)
-}
-
-// PlacementPoints returns a function reading the arena's ladder points
-// table (core.SettingPlacementPoints; the default when unset or
-// unreadable, with a warning) at most once: the lifecycle and every way a
-// match is decided read it only when a tournament completes.
-func PlacementPoints(ctx context.Context, st core.SettingStore) func() core.PlacementPoints {
-	return sync.OnceValue(func() core.PlacementPoints {
-		points := core.DefaultPlacementPoints()
-		if _, err := st.Setting(ctx, core.SettingPlacementPoints, &points); err != nil {
-			logger(ctx).WarnContext(ctx, "placement points setting unreadable, using the default", "error", err.Error())
-			return core.DefaultPlacementPoints()
-		}
-		return points
-	})
-}
-
-// RatingPeriodHours reads the arena's rating period
-// (core.SettingRatingPeriodHours; the default when unset or unreadable,
-// with a warning).
-func RatingPeriodHours(ctx context.Context, st core.SettingStore) int {
-	hours := core.DefaultRatingPeriodHours
-	if _, err := st.Setting(ctx, core.SettingRatingPeriodHours, &hours); err != nil || hours < core.RatingPeriodHoursRange.Min {
-		if err != nil {
-			logger(ctx).WarnContext(ctx, "rating period setting unreadable, using the default", "error", err.Error())
-		}
-		return core.DefaultRatingPeriodHours
-	}
-	return hours
-}
-
-// PlayerCard reads a player's public card (store.Arena.PlayerCard, with the
-// rating period setting: one round trip), its rating brought to now (its
-// deviation grown for the rating periods they sat out). The player API
-// and the player page both answer from it. CodePlayerNotFound when there
-// is no such player.
-func PlayerCard(ctx context.Context, st *store.Arena, id string, now time.Time) (*core.PlayerCard, error) {
-	st.PlanSetting(ctx, core.SettingRatingPeriodHours)
-	c, err := st.PlayerCard(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if c.Rating != nil {
-		c.Rating.Rating = c.Rating.Now(now, RatingPeriodHours(ctx, st))
-	}
-	return c, nil
 }
 
 // handleEditTournament changes a tournament's name, description and (until
@@ -183,12 +104,6 @@ func (s *Server) handleEditTournament(w http.ResponseWriter, r *http.Request, t 
 	if tour == nil {
 		return
 	}
-	ctx := r.Context()
-	edited, err := core.EditTournament(ctx, t.Store, tour, &edit, s.now())
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	v, err := tournamentview.Build(ctx, t.Store, edited)
+	v, err := t.EditTournament(r.Context(), tour, &edit)
 	s.writeAdminTournament(w, r, v, err, http.StatusOK, nil)
 }

@@ -31,7 +31,7 @@ func TestAlertsInTheReadersLanguage(t *testing.T) {
 	assert.Equal(t, "ja", settings["arena"].(map[string]any)["defaultLocale"])
 
 	tenant := demoTenant(t, a)
-	_, err := core.RunAlerts(context.Background(), tenant.Store, tenant.Arena, a.Server.Now())
+	_, err := core.RunAlerts(context.Background(), demoStore(t, a), tenant.Arena, a.Server.Now())
 	require.NoError(t, err)
 	a.Tick(t)
 	assert.Contains(t, inbox(t, a, blaise), "Der Check-in für Harvest Cup ist offen")

@@ -252,12 +252,12 @@ func TestWebhookCrashBetweenSendAndMark(t *testing.T) {
 	sent := len(rc.got())
 	decide(t, a)
 	ctx := context.Background()
-	tenant := demoTenant(t, a)
+	tenant, st := demoTenant(t, a), demoStore(t, a)
 	require.NoError(t, func() error {
-		_, err := core.RunAlerts(ctx, tenant.Store, tenant.Arena, a.Server.Now())
+		_, err := core.RunAlerts(ctx, st, tenant.Arena, a.Server.Now())
 		return err
 	}())
-	_, err := core.DeliverWebhooks(ctx, crashAfterSend{tenant.Store}, tenant.Store, server.NewWebhookSender(nil, true), a.Server.Now())
+	_, err := core.DeliverWebhooks(ctx, crashAfterSend{st}, st, server.NewWebhookSender(nil, true), a.Server.Now())
 	require.Error(t, err)
 	require.Equal(t, sent+1, len(rc.got()))
 

@@ -20,7 +20,7 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant
 		writeError(w, r, err)
 		return
 	}
-	if err := core.CheckInOf(ctx, t.Store, tour, sides, caller.PlatformID, s.now()); err != nil {
+	if err := t.CheckIn(ctx, tour, sides, caller.PlatformID); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -49,7 +49,7 @@ func (s *Server) handleAdminCheckIn(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	if err := core.SetCheckedInOf(r.Context(), t.Store, tour, sides, req.PlatformID, *req.CheckedIn, s.now()); err != nil {
+	if err := t.SetCheckedIn(r.Context(), tour, sides, req.PlatformID, *req.CheckedIn); err != nil {
 		writeError(w, r, err)
 		return
 	}

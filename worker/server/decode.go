@@ -188,7 +188,7 @@ func decodeForTournament(w http.ResponseWriter, r *http.Request, t *Tenant, dst 
 		writeError(w, r, err)
 		return nil
 	}
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	tour, err := t.Tournament(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		writeError(w, r, err)
 		return nil

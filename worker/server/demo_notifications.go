@@ -26,20 +26,18 @@ func (s *Server) UseDevDiscord(ctx context.Context, app core.DiscordApp, member 
 		return err
 	}
 	defer release()
-	if err := t.Store.SetSetting(ctx, core.SettingDiscord, app); err != nil {
-		return err
-	}
-	for i, p := range demoPlayers[:demoDiscordMembers] {
-		first, _, _ := strings.Cut(p.name, " ")
-		u := member(fmt.Sprintf("13000000000000000%02d", i+1), strings.ToLower(first))
-		if i >= demoDiscordLinked {
-			continue
+	return t.UseDevDiscord(ctx, app, func(link func(core.DiscordLink) bool) {
+		for i, p := range demoPlayers[:demoDiscordMembers] {
+			first, _, _ := strings.Cut(p.name, " ")
+			u := member(fmt.Sprintf("13000000000000000%02d", i+1), strings.ToLower(first))
+			if i >= demoDiscordLinked {
+				continue
+			}
+			if !link(core.DiscordLink{PlatformID: p.id, DiscordUserID: u.ID, Username: u.Shown(), LinkedAt: s.now()}) {
+				return
+			}
 		}
-		if err := t.Store.LinkDiscord(ctx, core.DiscordLink{PlatformID: p.id, DiscordUserID: u.ID, Username: u.Shown(), LinkedAt: s.now()}); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 // demoPhones is how many demo players have a demo phone (dev mode), and
@@ -59,25 +57,13 @@ func (s *Server) UseDevPush(ctx context.Context, device func(player, serverKey s
 		return err
 	}
 	defer release()
-	key, err := core.ArenaPushKey(ctx, t.Store, t.Deps.Random, t.Deps.Now)
+	key, err := t.PushKey(ctx)
 	if err != nil {
 		return err
 	}
 	for _, p := range demoPlayers[:demoPhones] {
-		old, err := t.Store.PushSubscriptions(ctx, p.id)
-		if err != nil {
-			return err
-		}
-		for _, d := range old {
-			if d.Device == demoPhoneLabel {
-				if err := t.Store.RemovePushSubscription(ctx, p.id, d.ID, ""); err != nil {
-					return err
-				}
-			}
-		}
-		in := device(p.name, key.PublicKey)
-		in.Device = demoPhoneLabel
-		if err := core.SubscribePush(ctx, t.Store, p.id, in, true, s.now()); err != nil {
+		newDevice := func() core.PushSubscriptionInput { return device(p.name, key.PublicKey) }
+		if err := t.ReplaceDevices(ctx, p.id, demoPhoneLabel, newDevice, s.now()); err != nil {
 			return err
 		}
 	}

@@ -46,9 +46,7 @@ const maxInteractionBytes = 64 << 10
 
 // DiscordApp reads the arena's Discord application (zero when none).
 func DiscordApp(ctx context.Context, t *Tenant) (core.DiscordApp, error) {
-	var app core.DiscordApp
-	_, err := t.Store.Setting(ctx, core.SettingDiscord, &app)
-	return app, err
+	return t.DiscordApp(ctx)
 }
 
 // discordSettingsView is the settings answer's Discord part: the secrets
@@ -131,7 +129,7 @@ func (s *Server) handleDiscordInteraction(w http.ResponseWriter, r *http.Request
 		wait = DiscordDeferAfter
 	}
 	actx, cancel := context.WithTimeout(ctx, wait)
-	answer, err := discordbot.Answer(actx, t.Store, t.Arena, &in, t.Deps.Now)
+	answer, err := t.AnswerDiscord(actx, &in)
 	cancel()
 	if err != nil && in.Type == discordbot.TypeCommand && actx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 		// Too slow for Discord's 3 s: defer it and finish it after the

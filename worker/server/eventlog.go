@@ -19,16 +19,11 @@ func (s *Server) handleEvents(r *http.Request, t *Tenant, _ bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return core.ReadEventLog(r.Context(), t.Store, after, int(limit))
+	return t.EventLog(r.Context(), after, int(limit))
 }
 
 // handleEventsHead answers the log's last event, signed with the arena's
 // key.
 func (s *Server) handleEventsHead(r *http.Request, t *Tenant, _ bool) (any, error) {
-	ctx := r.Context()
-	key, err := core.EventLogKey(ctx, t.Store, s.rand)
-	if err != nil {
-		return nil, err
-	}
-	return core.ReadEventLogHead(ctx, t.Store, t.Arena.Slug, key)
+	return t.EventLogHead(r.Context())
 }

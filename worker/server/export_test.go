@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"time"
 
 	"arena/core"
+	store "arena/sql"
 )
 
 // OpenArenaDatabases returns how many arena databases the server holds
@@ -32,3 +34,14 @@ func (s *Server) LiveEncodings() int64 { return s.live.encoded.Load() }
 // WebhookDialControl is the webhook sender's check of the address it
 // connects to.
 var WebhookDialControl = webhookDialControl
+
+// ArenaStore is the open database of the arena with the slug, released
+// by release (tests only: what a test sets up or checks behind the
+// service's back).
+func (s *Server) ArenaStore(ctx context.Context, slug string) (st *store.Arena, release func(), err error) {
+	a, err := s.arenaBySlug(ctx, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.arenaDB(ctx, a)
+}

@@ -97,8 +97,7 @@ func seriesOf(m *core.Match) seriesAt {
 // handleLiveMatch answers the caller's live match, or 204.
 func (s *Server) handleLiveMatch(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
 	// The casters of the caller's live matches go with the read of them.
-	casters := t.Store.PlanPlayerCasters(r.Context(), caller.PlatformID, core.MatchLive, core.MatchAwaitingResult)
-	st, err := core.LiveMatchFor(r.Context(), t.Store, t.Arena, caller)
+	st, casters, err := t.LiveMatch(r.Context(), caller)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -146,7 +145,7 @@ type upcomingMatchView struct {
 // handleUpcomingMatch answers the caller's next scheduled match, or 204.
 func (s *Server) handleUpcomingMatch(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
 	now := s.now()
-	st, err := core.UpcomingMatchFor(r.Context(), t.Store, t.Arena, caller, now)
+	st, err := t.UpcomingMatch(r.Context(), caller, now)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -181,7 +180,7 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request, t *Tenant, 
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, id, t.Deps)
+	out, err := t.Ready(r.Context(), caller, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -275,9 +274,7 @@ func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant,
 	}
 	// What a confirming final completes its tournament with goes with the
 	// match's read (nothing for other matches): two round trips in all.
-	t.Store.PlanMatchPlay(ctx, id)
-	t.Store.PlanSetting(ctx, core.SettingPlacementPoints)
-	st, err := t.Store.MatchState(ctx, id)
+	st, err := t.ResultMatch(ctx, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -295,7 +292,7 @@ func (s *Server) handleResult(w http.ResponseWriter, r *http.Request, t *Tenant,
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.SubmitResult(ctx, t.Store, st, caller, sub, t.Deps)
+	out, err := t.SubmitResult(ctx, st, caller, sub)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -314,7 +311,7 @@ func (s *Server) handleRefereeConsent(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	if err := t.Store.SetRefereeConsent(r.Context(), caller.PlatformID, *req.Granted, s.now()); err != nil {
+	if err := t.SetRefereeConsent(r.Context(), caller.PlatformID, *req.Granted); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -9,9 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"arena/app"
 	"arena/core"
-	"arena/core/tournamentview"
-	store "arena/sql"
 )
 
 // Live streams (docs/events.md): GET /api/v1/live (the whole arena),
@@ -138,7 +137,7 @@ func seqParam(raw, name string) (int64, error) {
 // tournamentLive is the filter of a tournament's stream: a tournament the
 // public can see (drafts are not found).
 func tournamentLive(r *http.Request, t *Tenant) (core.LiveFilter, error) {
-	tour, err := tournamentview.Find(r.Context(), t.Store, r.PathValue("slug"))
+	tour, err := t.PublicTournament(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		return core.LiveFilter{}, err
 	}
@@ -147,16 +146,11 @@ func tournamentLive(r *http.Request, t *Tenant) (core.LiveFilter, error) {
 
 // matchLive is the filter of a match's stream.
 func matchLive(r *http.Request, t *Tenant) (core.LiveFilter, error) {
-	ctx := r.Context()
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		return core.LiveFilter{}, err
 	}
-	m, err := t.Store.Match(ctx, id)
-	if err != nil {
-		return core.LiveFilter{}, err
-	}
-	if _, err := tournamentview.MatchTournament(ctx, t.Store, m); err != nil {
+	if _, err := t.PublicMatch(r.Context(), id); err != nil {
 		return core.LiveFilter{}, err
 	}
 	return core.LiveFilter{MatchID: id}, nil
@@ -181,9 +175,9 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 	var events []core.LogEvent
 	last, err := c.after, error(nil)
 	if c.fromNow {
-		last, err = t.Store.LogSeq(r.Context())
+		last, err = t.LogSeq(r.Context())
 	} else {
-		events, last, _, err = core.LiveEvents(r.Context(), t.Store, c.after, f)
+		events, last, _, err = t.LiveEvents(r.Context(), c.after, f)
 	}
 	if errors.Is(err, core.ErrLiveCursorAhead) {
 		err = c.ahead()
@@ -223,17 +217,6 @@ func liveCaller(a *core.Arena, keyID, ip string) string {
 	return RateBucket("", ip)
 }
 
-// withArenaDB runs fn with the arena's database, taken from the pool for
-// fn alone: a held stream keeps no database open between its reads.
-func (s *Server) withArenaDB(ctx context.Context, a *core.Arena, fn func(st *store.Arena) error) error {
-	st, release, err := s.arenaDB(ctx, a)
-	if err != nil {
-		return err
-	}
-	defer release()
-	return fn(st)
-}
-
 // liveHold holds a stream open: the catch-up from the log, then the
 // feed's events, a comment after each core.LiveKeepAlive of silence.
 // It ends when the client goes, the server shuts down, a write waits
@@ -263,8 +246,8 @@ func (s *Server) liveHold(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 	} else if after > joined {
 		// The feed may not have read the newest events yet: the log says.
 		var end int64
-		err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
-			end, err = st.LogSeq(ctx)
+		err := s.withSession(ctx, a, func(t *app.Session) (err error) {
+			end, err = t.LogSeq(ctx)
 			return err
 		})
 		if err == nil && after > end {
@@ -285,8 +268,8 @@ func (s *Server) liveHold(w http.ResponseWriter, r *http.Request, t *Tenant, f c
 	for after < joined {
 		var events []core.LogEvent
 		var last int64
-		err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
-			events, last, _, err = core.LiveEvents(ctx, st, after, f)
+		err := s.withSession(ctx, a, func(t *app.Session) (err error) {
+			events, last, _, err = t.LiveEvents(ctx, after, f)
 			return err
 		})
 		if err != nil || last == after {
@@ -542,8 +525,8 @@ func (l *liveFeeds) end() { l.once.Do(func() { close(l.closing) }) }
 // next opening), holding nothing open.
 func (feed *liveFeed) follow(s *Server, a *core.Arena) {
 	ctx := context.Background()
-	err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
-		feed.seq, err = st.LogSeq(ctx)
+	err := s.withSession(ctx, a, func(t *app.Session) (err error) {
+		feed.seq, err = t.LogSeq(ctx)
 		return err
 	})
 	feed.err = err
@@ -565,8 +548,8 @@ func (feed *liveFeed) follow(s *Server, a *core.Arena) {
 		changed, gone, opened := s.arenaDBs.watch(a.DatabaseURL)
 		if read {
 			var more bool
-			err := s.withArenaDB(ctx, a, func(st *store.Arena) (err error) {
-				more, err = feed.advance(ctx, st, s.live)
+			err := s.withSession(ctx, a, func(t *app.Session) (err error) {
+				more, err = feed.advance(ctx, t, s.live)
 				return err
 			})
 			if err != nil {
@@ -592,8 +575,8 @@ func (feed *liveFeed) follow(s *Server, a *core.Arena) {
 
 // advance hands the events after the feed's seq to the watchers, each
 // event encoded once for all of them.
-func (feed *liveFeed) advance(ctx context.Context, st *store.Arena, l *liveFeeds) (bool, error) {
-	events, last, more, err := core.LiveEvents(ctx, st, feed.seqNow(), core.LiveFilter{})
+func (feed *liveFeed) advance(ctx context.Context, t *app.Session, l *liveFeeds) (bool, error) {
+	events, last, more, err := t.LiveEvents(ctx, feed.seqNow(), core.LiveFilter{})
 	if err != nil {
 		return false, err
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"arena/core"
-	"arena/core/tournamentview"
 )
 
 // The event log as a transparency log (docs/events.md, "The log as a
@@ -26,12 +25,7 @@ func logOrigin(t *Tenant) string { return core.LogOrigin(t.Arena.Hosts[0]) }
 
 // handleCheckpoint answers the log's signed checkpoint.
 func (s *Server) handleCheckpoint(r *http.Request, t *Tenant, _ bool) (any, error) {
-	ctx := r.Context()
-	key, err := core.EventLogKey(ctx, t.Store, s.rand)
-	if err != nil {
-		return nil, err
-	}
-	cp, err := core.ReadCheckpoint(ctx, t.Store, logOrigin(t), key)
+	cp, err := t.Checkpoint(r.Context())
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +39,7 @@ func (s *Server) handleTile(r *http.Request, t *Tenant, _ bool) (any, error) {
 	if !ok {
 		return nil, core.Errorf(core.CodeNotFound, "no such tile")
 	}
-	body, err := core.ReadTile(r.Context(), t.Store, level, n, width)
+	body, err := t.Tile(r.Context(), level, n, width)
 	if errors.Is(err, core.ErrNotInTree) {
 		return nil, core.Errorf(core.CodeNotFound, "the tree does not hold this tile yet")
 	}
@@ -67,33 +61,11 @@ func tileCacheControl(r *http.Request) string {
 // handleReceipt answers a decided match's receipt: a C2SP tlog-proof of
 // its deciding event.
 func (s *Server) handleReceipt(r *http.Request, t *Tenant, _ bool) (any, error) {
-	ctx := r.Context()
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
 		return nil, err
 	}
-	m, err := t.Store.Match(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := tournamentview.MatchTournament(ctx, t.Store, m); err != nil {
-		return nil, err
-	}
-	status, seq, found, err := t.Store.DecidingEvent(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, core.Errorf(core.CodeMatchNotFound, "no match %d", id)
-	}
-	if !status.Resolved() || seq == 0 {
-		return nil, core.Errorf(core.CodeMatchNotDecided, "match %d is not decided by a logged event", id)
-	}
-	key, err := core.EventLogKey(ctx, t.Store, s.rand)
-	if err != nil {
-		return nil, err
-	}
-	rc, err := core.ReadReceipt(ctx, t.Store, logOrigin(t), key, seq)
+	rc, err := t.Receipt(r.Context(), id)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ type metaTenant struct {
 // handleMeta describes the API for this arena. authenticated tells
 // whether the request carried a valid key of this arena (spec 5.2).
 func (s *Server) handleMeta(r *http.Request, t *Tenant, authenticated bool) (any, error) {
-	key, err := core.EventLogKey(r.Context(), t.Store, s.rand)
+	key, err := t.EventLogKey(r.Context())
 	if err != nil {
 		return nil, err
 	}

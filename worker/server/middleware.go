@@ -14,7 +14,6 @@ import (
 
 	"arena/app"
 	"arena/core"
-	store "arena/sql"
 )
 
 type ctxKey int
@@ -139,14 +138,13 @@ func logger(ctx context.Context) *slog.Logger {
 
 // tenant resolves the arena from the Host header (port ignored,
 // case-insensitive); an unknown host is 404 arena_not_found. The arena's
-// database stays open until the handler returns. A database that does not
-// answer one of the request's calls fails its later ones at once
-// (store.FailFast): the request answers within about one deadline. Reads
-// the request plans for its caller go with its first batch
-// (store.Planning).
+// database stays open until the handler returns. The handler gets the
+// request's session (app.RequestContext: a database that does not answer
+// fails the request within about one deadline; the reads it plans go
+// with its first batch).
 func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ctx := store.Planning(store.FailFast(r.Context()))
+		ctx := app.RequestContext(r.Context())
 		r = r.WithContext(ctx)
 		host := core.NormalizeHost(r.Host)
 		var a *core.Arena
@@ -186,7 +184,7 @@ func (s *Server) tenant(next tenantHandler) http.HandlerFunc {
 			return
 		}
 		defer release()
-		next(w, r, app.NewSession(a, st, s.Deps(ctx, st), release))
+		next(w, r, app.NewSession(ctx, a, st, s.now(), s.rand, logger(ctx), release))
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			s.kickWebhooks(a)
 		}
@@ -237,7 +235,7 @@ func (s *Server) admin(next tenantHandler, plans ...planner) tenantHandler {
 		for _, plan := range plans {
 			plan(r, t)
 		}
-		rec, err := t.Store.AdminToken(r.Context(), id)
+		rec, err := t.AdminToken(r.Context(), id)
 		if err != nil {
 			writeError(w, r, err)
 			return

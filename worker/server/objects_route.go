@@ -99,7 +99,7 @@ const uploadReadTime = 15 * time.Minute
 func (s *Server) handleObjectPut(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	key, writer, err := s.routeObject(r, t, r.Header.Get("Content-Type"))
 	if err == nil {
-		err = core.CheckUpload(r.Context(), t.Store, key)
+		err = t.CheckUpload(r.Context(), key)
 	}
 	if err != nil {
 		writeError(w, r, err)

@@ -100,7 +100,7 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) (string, error) {
 	var cacheKey string
 	var version uint64
 	if s.keys != nil {
-		cacheKey, version = t.Arena.Slug+"/"+id, t.Store.DB().Version()
+		cacheKey, version = t.Arena.Slug+"/"+id, t.DataVersion()
 		if e, ok := s.keys.get(cacheKey, version); ok {
 			if e.found && (sameToken(token, e.verified) || core.TokenMatches(token, e.hash)) {
 				if e.verified != token {
@@ -112,7 +112,7 @@ func (s *Server) apiKey(r *http.Request, t *Tenant) (string, error) {
 			return "", nil
 		}
 	}
-	hash, found, err := t.Store.APIKeyHash(r.Context(), id)
+	hash, found, err := t.APIKeyHash(r.Context(), id)
 	if err != nil {
 		if app.Unavailable(err) {
 			return "", err

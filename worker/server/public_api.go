@@ -4,12 +4,11 @@ import (
 	"net/http"
 
 	"arena/core"
-	"arena/core/tournamentview"
 )
 
 // handleTournaments lists every public (non-draft) tournament.
 func (s *Server) handleTournaments(r *http.Request, t *Tenant, _ bool) (any, error) {
-	list, err := t.Store.Tournaments(r.Context(), false)
+	list, err := t.Tournaments(r.Context(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -22,7 +21,7 @@ func (s *Server) handleTournaments(r *http.Request, t *Tenant, _ bool) (any, err
 
 // handleTournament answers the full tournament; drafts are not found.
 func (s *Server) handleTournament(r *http.Request, t *Tenant, _ bool) (any, error) {
-	v, err := tournamentview.Read(r.Context(), t.Store, r.PathValue("slug"))
+	v, err := t.TournamentView(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +47,7 @@ func (s *Server) handleMatch(r *http.Request, t *Tenant, _ bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	parts, err := tournamentview.ReadMatch(ctx, t.Store, id)
+	parts, err := t.MatchView(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -103,19 +102,12 @@ func seasonOf(s core.Season) seasonView {
 // season's points and their rating in each row); any other order is the
 // spec's.
 func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
-	ctx := r.Context()
 	query := r.URL.Query()
-	var ladder core.SeasonLadder
-	var rated []core.RatedRow
-	var err error
-	if query.Get("order") == core.LadderOrderRating {
-		ladder, rated, err = core.RatingLadder(ctx, t.Store, query.Get("season"), s.now(), RatingPeriodHours(ctx, t.Store))
-	} else {
-		ladder, err = core.Ladder(ctx, t.Store, query.Get("season"))
-	}
+	l, err := t.Ladder(r.Context(), query.Get("season"), query.Get("order") == core.LadderOrderRating)
 	if err != nil {
 		return nil, err
 	}
+	ladder, rated := l.SeasonLadder, l.Rated
 	views := make([]seasonView, 0, len(ladder.Seasons))
 	for _, se := range ladder.Seasons {
 		views = append(views, seasonOf(se))
@@ -129,18 +121,7 @@ func (s *Server) handleLadder(r *http.Request, t *Tenant, _ bool) (any, error) {
 		v := seasonOf(*ladder.Season.Season)
 		current = &v
 	}
-	ids := make([]string, 0, len(ladder.Rows)+len(rated))
-	for _, row := range ladder.Rows {
-		ids = append(ids, row.PlatformID)
-	}
-	for _, row := range rated {
-		ids = append(ids, row.PlatformID)
-	}
-	profiles, err := t.Store.Players(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	book := playerBook(profiles)
+	book := playerBook(l.Players)
 	rows := make([]ladderRowView, 0, len(ladder.Rows))
 	if rated != nil {
 		for _, row := range rated {
@@ -182,7 +163,7 @@ func (s *Server) handlePlayer(r *http.Request, t *Tenant, _ bool) (any, error) {
 	if !core.ValidPlatformID(id) {
 		return nil, core.Errorf(core.CodeInvalidSteamID, "not 17 digits")
 	}
-	c, err := PlayerCard(r.Context(), t.Store, id, s.now())
+	c, err := t.PlayerCard(r.Context(), id)
 	if err != nil {
 		return nil, err
 	}

@@ -216,7 +216,7 @@ func (s *Server) Memo(t *Tenant, key string, build func() (any, error)) (any, er
 // publicVersion is the version of what a public read of the tenant's
 // arena is computed from, for the in-process caches.
 func (s *Server) publicVersion(t *Tenant) publicVersion {
-	return publicVersion{data: t.Store.DB().Version(), directory: s.cfg.Directory.Version()}
+	return publicVersion{data: t.DataVersion(), directory: s.cfg.Directory.Version()}
 }
 
 // publicBodies keeps rendered public reads of a process that is its arena

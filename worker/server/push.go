@@ -12,7 +12,6 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 
 	"arena/core"
-	store "arena/sql"
 )
 
 // Web Push (docs/notifications.md): the arena's public VAPID key for the
@@ -27,18 +26,11 @@ type pushKey struct {
 // handlePushKey answers the arena's VAPID public key (drawn on the first
 // call): one round trip after the first.
 func (s *Server) handlePushKey(r *http.Request, t *Tenant, _ bool) (any, error) {
-	k, err := core.ArenaPushKey(r.Context(), t.Store, t.Deps.Random, t.Deps.Now)
+	k, err := t.PushKey(r.Context())
 	if err != nil {
 		return nil, err
 	}
 	return pushKey{PublicKey: k.PublicKey}, nil
-}
-
-// deliverPushes sends the arena's due pushes through the webhook sender
-// (public addresses only; fetch on the edge).
-func (s *Server) deliverPushes(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	n, err := core.DeliverPushes(ctx, st, pushSealer{subscriber: pushSubscriber(a)}, s.webhooks, now)
-	return n > 0, err
 }
 
 // pushSubscriber is the VAPID "sub" claim (RFC 8292 section 2.1): the

@@ -110,7 +110,7 @@ func TestPushesReachThePeopleTheyConcern(t *testing.T) {
 		w.devices[id] = d
 	}
 	blaise := a.SignedIn(t, arenatest.Blaise)
-	cup, err := demoTenant(t, a).Store.Tournament(context.Background(), "push-cup")
+	cup, err := demoTenant(t, a).Tournament(context.Background(), "push-cup")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusSeeOther, blaise.Post(t, fmt.Sprintf("/follow/tournament/%d", cup.ID), nil).Status)
 

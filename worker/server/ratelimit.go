@@ -83,7 +83,7 @@ type DatabaseRateLimiter struct{}
 
 // Count implements RateLimiter.
 func (DatabaseRateLimiter) Count(ctx context.Context, t *Tenant, bucket string, windowStart time.Time) (int, error) {
-	return t.Store.CountRequest(ctx, bucket, windowStart.Unix())
+	return t.CountRequest(ctx, bucket, windowStart)
 }
 
 // rateLimit applies the arena's public read limits: per valid API key when

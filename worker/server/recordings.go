@@ -62,7 +62,7 @@ func (s *Server) handleInitMatchRecording(w http.ResponseWriter, r *http.Request
 		writeError(w, r, err)
 		return
 	}
-	rec, err := core.InitMatchRecording(ctx, t.Store, t.Arena, st, caller, d, t.Deps)
+	rec, err := t.InitMatchRecording(ctx, st, caller, d)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -80,12 +80,7 @@ func (s *Server) handleInitCasualRecording(w http.ResponseWriter, r *http.Reques
 		writeError(w, r, err)
 		return
 	}
-	perDay := core.DefaultCasualRecordingsPerDay
-	if _, err := t.Store.Setting(ctx, core.SettingCasualRecordingsPerDay, &perDay); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	rec, err := core.InitCasualRecording(ctx, t.Store, t.Arena, caller, d, perDay, t.Deps)
+	rec, err := t.InitCasualRecording(ctx, caller, d)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -108,37 +103,26 @@ func matchStateFromPath(r *http.Request, t *Tenant) (*core.MatchState, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.Store.MatchState(r.Context(), id)
+	return t.MatchState(r.Context(), id)
 }
 
-// recordingFromPath reads the recording of the path's id; an id that is
-// no positive integer is no recording.
-func recordingFromPath(r *http.Request, t *Tenant) (*core.Recording, error) {
+// recordingID is the recording id of the path; an id that is no
+// positive integer is no recording.
+func recordingID(r *http.Request) (int64, error) {
 	id, err := core.ParseMatchID(r.PathValue("id"))
 	if err != nil {
-		return nil, core.Errorf(core.CodeRecordingNotFound, "recording id %q", r.PathValue("id"))
+		return 0, core.Errorf(core.CodeRecordingNotFound, "recording id %q", r.PathValue("id"))
 	}
-	return t.Store.Recording(r.Context(), id)
+	return id, nil
 }
 
-// finalizeFor is what finalizing rec needs: for a match recording its
-// match, and a trace deriver when the referee runs and both consented.
-func (s *Server) finalizeFor(r *http.Request, t *Tenant, rec *core.Recording) (*core.Finalize, error) {
-	store, err := s.objectStore()
+// recordingFromPath reads the recording of the path's id.
+func recordingFromPath(r *http.Request, t *Tenant) (*core.Recording, error) {
+	id, err := recordingID(r)
 	if err != nil {
 		return nil, err
 	}
-	f := &core.Finalize{Recordings: t.Store, Objects: store, Random: s.rand, Now: s.now()}
-	if rec.Casual() {
-		return f, nil
-	}
-	if f.Match, err = t.Store.MatchState(r.Context(), rec.MatchID); err != nil {
-		return nil, err
-	}
-	if core.RefereeActive(t.Arena, f.Match) {
-		f.Derive = &core.TraceDeriver{}
-	}
-	return f, nil
+	return t.Recording(r.Context(), id)
 }
 
 // handleFinalizeRecording reads the uploaded object and marks the
@@ -149,12 +133,12 @@ func (s *Server) handleFinalizeRecording(w http.ResponseWriter, r *http.Request,
 		writeError(w, r, err)
 		return
 	}
-	f, err := s.finalizeFor(r, t, rec)
+	objects, err := s.objectStore()
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.FinalizeRecording(r.Context(), f, rec, caller.PlatformID)
+	out, err := t.FinalizeRecording(r.Context(), rec, caller.PlatformID, objects)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -165,16 +149,14 @@ func (s *Server) handleFinalizeRecording(w http.ResponseWriter, r *http.Request,
 // handleMyRecordings lists what the caller uploaded plus the recordings
 // of matches the caller played that the caller may see.
 func (s *Server) handleMyRecordings(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
-	list, err := t.Store.RecordingsOf(r.Context(), caller.PlatformID, core.MaxRecordingsListed)
+	list, err := t.RecordingsListedTo(r.Context(), caller.PlatformID)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	out := make([]recordingView, 0, len(list))
 	for i := range list {
-		if core.ListedTo(&list[i], caller.PlatformID) {
-			out = append(out, recordingViewOf(&list[i]))
-		}
+		out = append(out, recordingViewOf(&list[i]))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"recordings": out})
 }
@@ -199,19 +181,6 @@ func (s *Server) viewer(r *http.Request, t *Tenant) (core.Viewer, error) {
 	return v, core.CheckViewer(v)
 }
 
-// releasePolicy reads what the delay gate needs for a match recording
-// (nil for a casual one).
-func releasePolicy(r *http.Request, t *Tenant, rec *core.Recording) (*core.ReleasePolicy, error) {
-	if rec.Casual() {
-		return nil, nil
-	}
-	st, err := t.Store.MatchState(r.Context(), rec.MatchID)
-	if err != nil {
-		return nil, err
-	}
-	return &core.ReleasePolicy{Cast: st.Tournament.Cast, EndedAt: st.EndedAt}, nil
-}
-
 // handleFetchRecording answers a short-lived signed GET of the recording
 // when visibility, the plan's size and the delay gate allow (core.CheckFetch).
 func (s *Server) handleFetchRecording(w http.ResponseWriter, r *http.Request, t *Tenant) {
@@ -220,17 +189,13 @@ func (s *Server) handleFetchRecording(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	rec, err := recordingFromPath(r, t)
+	id, err := recordingID(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	policy, err := releasePolicy(r, t, rec)
+	rec, err := t.RecordingToFetch(r.Context(), id, v)
 	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if err := core.CheckFetch(rec, v, t.Arena.Plan, policy, s.now()); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -246,25 +211,17 @@ func (s *Server) handleFetchRecording(w http.ResponseWriter, r *http.Request, t 
 // a token of 128 random bits (the same one on every later call) and the
 // tokenized fetch path. The delay gate still applies to the link.
 func (s *Server) handleShareRecording(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
-	rec, err := recordingFromPath(r, t)
+	id, err := recordingID(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if err := core.CheckUploader(rec, caller.PlatformID); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	token, err := core.NewShareToken(s.rand)
+	token, err := t.ShareRecording(r.Context(), id, caller.PlatformID)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if token, err = t.Store.ShareRecording(r.Context(), rec.ID, token); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"token": token, "path": fmt.Sprintf("/api/v1/recordings/%d?token=%s", rec.ID, token)})
+	writeJSON(w, http.StatusOK, map[string]string{"token": token, "path": fmt.Sprintf("/api/v1/recordings/%d?token=%s", id, token)})
 }
 
 // maxTraceBodyBytes caps a trace envelope's body: the trace string may
@@ -285,7 +242,7 @@ func (s *Server) handleGameplayTrace(w http.ResponseWriter, r *http.Request, t *
 		writeError(w, r, err)
 		return
 	}
-	out, err := core.SubmitTrace(r.Context(), t.Store, t.Arena, st, caller, &env, s.now())
+	out, err := t.SubmitTrace(r.Context(), st, caller, &env)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"arena/app"
 	"arena/core"
 	store "arena/sql"
 )
@@ -39,14 +40,23 @@ const (
 	scheduledArenaBudget  = 45 * time.Second // a phase's, per arena
 )
 
-// scheduledJob is one timer-driven rule run for each arena. It must be
-// idempotent: running it twice, or concurrently, changes nothing more.
+// scheduledJob is one timer-driven rule run for each arena, on a session
+// at the run's instant. It must be idempotent: running it twice, or
+// concurrently, changes nothing more.
 type scheduledJob struct {
 	name string
-	run  func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (changed bool, err error)
+	run  func(ctx context.Context, t *app.Session) (changed bool, err error)
 	// callsOut marks a job that calls another service: it runs in the
 	// second phase, after every arena's decisions.
 	callsOut bool
+}
+
+// counted is a job whose rule answers how many things it changed.
+func counted(rule func(*app.Session, context.Context) (int, error)) func(context.Context, *app.Session) (bool, error) {
+	return func(ctx context.Context, t *app.Session) (bool, error) {
+		n, err := rule(t, ctx)
+		return n > 0, err
+	}
 }
 
 // scheduledJobs are the jobs every run executes, in order.
@@ -54,68 +64,50 @@ func (s *Server) scheduledJobs() []scheduledJob {
 	// Reports first: a report whose grace ran out before a contradicting
 	// client submission's goes to the admin instead of being overridden.
 	return []scheduledJob{
-		{name: "report_grace", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunReportGrace(ctx, st, a, s.depsAt(ctx, st, now))
-			return n > 0, err
-		}},
-		{name: "grace_period", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunGracePeriod(ctx, st, a, s.depsAt(ctx, st, now))
-			return n > 0, err
-		}},
-		{name: "window_close", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunWindowClose(ctx, st, s.depsAt(ctx, st, now))
-			return n > 0, err
-		}},
-		{name: "title_clocks", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunTitleClocks(ctx, st, now)
-			return n > 0, err
-		}},
-		{name: "forfeit_disqualified", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.ForfeitDisqualified(ctx, st, s.depsAt(ctx, st, now))
-			return n > 0, err
-		}},
+		{name: "report_grace", run: counted((*app.Session).RunReportGrace)},
+		{name: "grace_period", run: counted((*app.Session).RunGracePeriod)},
+		{name: "window_close", run: counted((*app.Session).RunWindowClose)},
+		{name: "title_clocks", run: counted((*app.Session).RunTitleClocks)},
+		{name: "forfeit_disqualified", run: counted((*app.Session).ForfeitDisqualified)},
 		// Last: completes what a decision's second step left undone.
-		{name: "settle_tournaments", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.SettleTournaments(ctx, st, now, PlacementPoints(ctx, st))
-			return n > 0, err
-		}},
-		{name: "rating_periods", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			n, err := core.RunRatingPeriods(ctx, st, RatingPeriodHours(ctx, st), now)
-			return n > 0, err
-		}},
+		{name: "settle_tournaments", run: counted((*app.Session).SettleTournaments)},
+		{name: "rating_periods", run: counted((*app.Session).RunRatingPeriods)},
 		// After the jobs above appended their events; reads of the log
 		// seal what is left.
-		{name: "seal_event_log", run: func(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-			return false, core.SealLog(ctx, st)
+		{name: "seal_event_log", run: func(ctx context.Context, t *app.Session) (bool, error) {
+			return false, t.SealLog(ctx)
 		}},
-		{name: "sweep_rate_counters", run: sweepRateCounters},
+		{name: "sweep_rate_counters", run: func(ctx context.Context, t *app.Session) (bool, error) {
+			return false, t.SweepRateCounters(ctx, t.Deps.Now.Truncate(RateWindow).Unix())
+		}},
 		// Streams, then the alerts they and the decisions above made.
-		{name: "stream_live", run: s.pollStreams, callsOut: true},
-		{name: "alerts", run: s.runAlerts, callsOut: true},
-		{name: "pushes", run: s.deliverPushes, callsOut: true},
-		{name: "webhooks", run: s.deliverWebhooks, callsOut: true},
-		{name: "webhook_subscriptions", run: s.deliverSubscriptions, callsOut: true},
+		{name: "stream_live", run: func(ctx context.Context, t *app.Session) (bool, error) {
+			return t.PollLive(ctx, s.streams)
+		}, callsOut: true},
+		{name: "alerts", run: counted((*app.Session).RunAlerts), callsOut: true},
+		{name: "pushes", run: func(ctx context.Context, t *app.Session) (bool, error) {
+			n, err := t.DeliverPushes(ctx, pushSealer{subscriber: pushSubscriber(t.Arena)}, s.webhooks)
+			return n > 0, err
+		}, callsOut: true},
+		{name: "webhooks", run: func(ctx context.Context, t *app.Session) (bool, error) {
+			n, err := t.DeliverWebhooks(ctx, s.webhooks)
+			return n > 0, err
+		}, callsOut: true},
+		{name: "webhook_subscriptions", run: func(ctx context.Context, t *app.Session) (bool, error) {
+			n, err := t.RunSubscriptions(ctx, s.webhooks, s.wall)
+			return n > 0, err
+		}, callsOut: true},
 		{name: "custom_domains", run: s.refreshDomains, callsOut: true},
-		// Last: object storage failing stops no job above.
-		{name: "object_removals", run: s.removeDueObjects, callsOut: true},
+		// Last: object storage failing stops no job above. Removing
+		// objects changes nothing a page shows.
+		{name: "object_removals", run: func(ctx context.Context, t *app.Session) (bool, error) {
+			if s.cfg.Objects == nil {
+				return false, nil
+			}
+			_, err := t.RemoveDueObjects(ctx, s.cfg.Objects)
+			return false, err
+		}, callsOut: true},
 	}
-}
-
-// sweepRateCounters drops rate-limit windows older than the current one.
-func sweepRateCounters(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	return false, st.SweepRateCounters(ctx, now.Truncate(RateWindow).Unix())
-}
-
-// removeDueObjects removes the objects whose removal is due: checked
-// copies no finalize claimed (one cut off by a crash), uploads of
-// finalized recordings once their URLs expired. Nothing a page shows
-// changes.
-func (s *Server) removeDueObjects(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	if s.cfg.Objects == nil {
-		return false, nil
-	}
-	_, err := core.RemoveDueObjects(ctx, st, s.cfg.Objects, now)
-	return false, err
 }
 
 // RunScheduled runs every scheduled job once for every arena: the one
@@ -209,8 +201,9 @@ func (s *Server) runArenaJobs(ctx context.Context, a *core.Arena, jobs []schedul
 		return nil, false
 	}
 	defer release()
+	t := app.NewSession(ctx, a, st, now, s.rand, s.log.With(slog.String("arena", a.Slug)), nil)
 	for _, job := range jobs {
-		did, err := job.run(ctx, a, st, now)
+		did, err := job.run(ctx, t)
 		if err != nil {
 			s.log.ErrorContext(ctx, "scheduled job failed", slog.String("job", job.name), slog.String("arena", a.Slug), slog.String("error", err.Error()))
 			return changed, false

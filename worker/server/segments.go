@@ -30,7 +30,7 @@ func (s *Server) handleInitSegment(w http.ResponseWriter, r *http.Request, t *Te
 		writeError(w, r, err)
 		return
 	}
-	seg, err := core.InitSegment(r.Context(), t.Store, rec, caller.PlatformID, d, s.now())
+	seg, err := t.InitSegment(r.Context(), rec, caller.PlatformID, d)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -68,18 +68,17 @@ func (s *Server) handleFinalizeSegment(w http.ResponseWriter, r *http.Request, t
 		writeError(w, r, err)
 		return
 	}
-	seg, err := t.Store.Segment(r.Context(), rec.ID, seq)
+	seg, err := t.Segment(r.Context(), rec.ID, seq)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	f, err := s.finalizeFor(r, t, rec)
+	objects, err := s.objectStore()
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	f.Derive = nil // the trace comes from the whole recording
-	out, err := core.FinalizeSegment(r.Context(), f, rec, seg, caller.PlatformID)
+	out, err := t.FinalizeSegment(r.Context(), rec, seg, caller.PlatformID, objects)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -108,35 +107,18 @@ func (s *Server) handleSegments(w http.ResponseWriter, r *http.Request, t *Tenan
 		writeError(w, r, err)
 		return
 	}
-	rec, err := recordingFromPath(r, t)
+	id, err := recordingID(r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if err := core.CheckSegmentList(rec, v); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	policy, err := releasePolicy(r, t, rec)
+	rec, segs, err := t.ReleasedSegments(r.Context(), id, v, after)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	var cast *core.CastPolicy
-	if policy != nil {
-		cast = &policy.Cast
-	}
-	segs, err := t.Store.Segments(r.Context(), rec.ID, after, core.MaxSegmentsListed)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	now := s.now()
 	out := make([]segmentLink, 0, len(segs))
 	for i := range segs {
-		if !core.SegmentReleased(rec, &segs[i], t.Arena.Plan, cast, now) {
-			continue
-		}
 		u, err := s.fetchURL(r.Context(), r, segs[i].ServedKey)
 		if err != nil {
 			writeError(w, r, err)

@@ -331,18 +331,6 @@ func (s *Server) Now() time.Time { return s.now() }
 // Random is the service's source of randomness.
 func (s *Server) Random() io.Reader { return s.rand }
 
-// Deps is what a use case on the arena whose store is st runs with: the
-// service clock's reading now, the service's randomness and the arena's
-// placement points (read from st only when a tournament completes).
-func (s *Server) Deps(ctx context.Context, st core.SettingStore) core.Deps {
-	return s.depsAt(ctx, st, s.now())
-}
-
-// depsAt is Deps at the instant now (a scheduled run's).
-func (s *Server) depsAt(ctx context.Context, st core.SettingStore, now time.Time) core.Deps {
-	return core.Deps{Now: now, Random: s.rand, Points: PlacementPoints(ctx, st)}
-}
-
 // Directory is the directory of arenas.
 func (s *Server) Directory() *store.Directory { return s.dir }
 
@@ -361,18 +349,18 @@ type planner func(r *http.Request, t *Tenant)
 
 // planTournamentBySlug plans the {slug} tournament's parts.
 func planTournamentBySlug(r *http.Request, t *Tenant) {
-	t.Store.PlanTournamentParts(r.Context(), r.PathValue("slug"), 0)
+	t.PlanTournamentParts(r.Context(), r.PathValue("slug"), 0)
 }
 
 // planMatchWithTournament plans the {id} match with its tournament.
 func planMatchWithTournament(r *http.Request, t *Tenant) {
 	if id, err := core.ParseMatchID(r.PathValue("id")); err == nil {
-		t.Store.PlanMatchWithTournament(r.Context(), id)
+		t.PlanMatchWithTournament(r.Context(), id)
 	}
 }
 
 // planSeasons plans the arena's seasons (what a new tournament may join).
-func planSeasons(r *http.Request, t *Tenant) { t.Store.PlanSeasons(r.Context()) }
+func planSeasons(r *http.Request, t *Tenant) { t.PlanSeasons(r.Context()) }
 
 // ServeHTTP implements http.Handler: request id, logging and panic
 // recovery around the route table; unknown routes and wrong methods get
@@ -495,22 +483,45 @@ func (s *Server) Close() error {
 // names. CodeArenaNotFound when there is none. The caller calls release
 // once done with the tenant's database.
 func (s *Server) TenantBySlug(ctx context.Context, slug string) (*Tenant, func(), error) {
+	a, err := s.arenaBySlug(ctx, slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, release, err := s.arenaDB(ctx, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return app.NewSession(ctx, a, st, s.now(), s.rand, logger(ctx), release), release, nil
+}
+
+// withSession runs fn on a session of arena a at the service clock's
+// reading, its database taken from the pool for fn alone (a held stream
+// keeps none open between its reads; work after an answer holds none
+// once done).
+func (s *Server) withSession(ctx context.Context, a *core.Arena, fn func(t *app.Session) error) error {
+	st, release, err := s.arenaDB(ctx, a)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return fn(app.NewSession(ctx, a, st, s.now(), s.rand, s.log.With(slog.String("arena", a.Slug)), nil))
+}
+
+// arenaBySlug is the directory's arena with the slug, or
+// CodeArenaNotFound.
+func (s *Server) arenaBySlug(ctx context.Context, slug string) (*core.Arena, error) {
 	var arenas []core.Arena
 	err := s.withDirectory(ctx, func() (err error) {
 		arenas, err = s.dir.Arenas(ctx)
 		return err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for i := range arenas {
 		if arenas[i].Slug == slug {
-			st, release, err := s.arenaDB(ctx, &arenas[i])
-			if err != nil {
-				return nil, nil, err
-			}
-			return app.NewSession(&arenas[i], st, s.Deps(ctx, st), release), release, nil
+			return &arenas[i], nil
 		}
 	}
-	return nil, nil, core.Errorf(core.CodeArenaNotFound, "no arena %s", slug)
+	return nil, core.Errorf(core.CodeArenaNotFound, "no arena %s", slug)
 }

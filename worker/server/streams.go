@@ -3,11 +3,9 @@ package server
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"arena/core"
 	"arena/core/tournamentview"
-	store "arena/sql"
 	"arena/worker/streams"
 )
 
@@ -25,7 +23,7 @@ func defaultStreams(dev *DevControls) core.StreamProvider {
 
 // LiveNow is the arena's live set as last polled.
 func (s *Server) LiveNow(ctx context.Context, t *Tenant) map[string]core.LiveStream {
-	live, err := core.LiveNow(ctx, t.Store, s.now())
+	live, err := t.LiveNow(ctx)
 	if err != nil {
 		logger(ctx).WarnContext(ctx, "live set unreadable: nobody shown live", "error", err.Error())
 		return map[string]core.LiveStream{}
@@ -36,11 +34,8 @@ func (s *Server) LiveNow(ctx context.Context, t *Tenant) map[string]core.LiveStr
 // handleCasters answers the caster directory: { casters: [...] }.
 func (s *Server) handleCasters(r *http.Request, t *Tenant, _ bool) (any, error) {
 	ctx := r.Context()
-	list, err := core.CasterDirectory(ctx, t.Store, s.LiveNow(ctx, t))
+	list, err := t.CasterDirectory(ctx, s.LiveNow(ctx, t))
 	if err != nil {
-		return nil, err
-	}
-	if err := core.DescribeCastMatches(ctx, t.Store, list); err != nil {
 		return nil, err
 	}
 	return map[string]any{"casters": list}, nil
@@ -63,11 +58,7 @@ func (s *Server) handleAddArenaCaster(w http.ResponseWriter, r *http.Request, t 
 		writeError(w, r, err)
 		return
 	}
-	if _, err := core.AddArenaCaster(ctx, t.Store, t.Store, id, req.StreamLogin, s.now()); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	seats, err := t.Store.Casters(ctx, id)
+	seats, err := t.SeatArenaCaster(ctx, id, req.StreamLogin)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -139,9 +130,4 @@ func (s *Server) decorateCasters(ctx context.Context, t *Tenant, v *tournamentvi
 	for i := range full.Bracket {
 		each(full.Bracket[i].Matches)
 	}
-}
-
-// pollStreams is the scheduled live poll (core.PollLive).
-func (s *Server) pollStreams(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	return core.PollLive(ctx, st, s.streams, now)
 }

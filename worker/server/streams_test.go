@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/core"
+	store "arena/sql"
 	"arena/worker/arenatest"
 	"arena/worker/server"
 	"arena/worker/streams"
@@ -35,10 +36,20 @@ func demoTenant(t *testing.T, a *arenatest.Arena) *server.Tenant {
 	return tenant
 }
 
+// demoStore is the demo arena's database, for what a test sets up or
+// checks behind the service's back.
+func demoStore(t *testing.T, a *arenatest.Arena) *store.Arena {
+	t.Helper()
+	st, release, err := a.Server.ArenaStore(context.Background(), "demo")
+	require.NoError(t, err)
+	t.Cleanup(release)
+	return st
+}
+
 // castMatch is the Winter Cup match the demo's caster casts.
 func castMatch(t *testing.T, a *arenatest.Arena) arenatest.AdminMatch {
 	t.Helper()
-	seats, _, err := demoTenant(t, a).Store.ActiveCasting(context.Background())
+	seats, _, err := demoStore(t, a).ActiveCasting(context.Background())
 	require.NoError(t, err)
 	require.Len(t, seats, 1)
 	return a.Match(t, seats[0].MatchID)
@@ -180,7 +191,7 @@ func TestMockLinkCastAndLive(t *testing.T) {
 	t.Run("Follows", func(t *testing.T) {
 		b := a.SignedIn(t, arenatest.Charles)
 		tour := demoTenant(t, a)
-		spring, err := tour.Store.Tournament(context.Background(), "spring-invitational")
+		spring, err := tour.Tournament(context.Background(), "spring-invitational")
 		require.NoError(t, err)
 		id := fmt.Sprint(spring.ID)
 		b.PostOK(t, "/follow/tournament/"+id, url.Values{"next": {"/tournaments/spring-invitational"}})
@@ -241,7 +252,7 @@ func TestRealLinkAgainstTheProviderTwin(t *testing.T) {
 	back := b.Get(t, callback)
 	require.Equal(t, 303, back.Status, back.Body)
 	assert.Equal(t, a.URL+"/account?notice=linked", back.Location)
-	login, err := demoTenant(t, a).Store.StreamLogin(context.Background(), ursula)
+	login, err := demoStore(t, a).StreamLogin(context.Background(), ursula)
 	require.NoError(t, err)
 	assert.Equal(t, "ursula_live", login, "stored lowercased")
 
@@ -263,7 +274,7 @@ func TestRealLinkAgainstTheProviderTwin(t *testing.T) {
 		require.NoError(t, err)
 		p := a.Browser(t).Get(t, "http://north.test"+u.RequestURI())
 		assert.Equal(t, 303, p.Status)
-		login, err := demoTenant(t, a).Store.StreamLogin(context.Background(), ursula)
+		login, err := demoStore(t, a).StreamLogin(context.Background(), ursula)
 		require.NoError(t, err)
 		assert.Equal(t, "ursula_second", login)
 	})
@@ -294,7 +305,7 @@ func mustQuery(t *testing.T, raw string) url.Values {
 
 func TestLivePollAgainstTheProviderTwin(t *testing.T) {
 	a, twin := realMode(t)
-	st := demoTenant(t, a).Store
+	st := demoStore(t, a)
 	ctx := context.Background()
 	for i := range 150 {
 		require.NoError(t, st.SetStreamLogin(ctx, fmt.Sprintf("7656119810000%04d", i), fmt.Sprintf("chan_%03d", i), a.Now))

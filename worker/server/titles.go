@@ -1,10 +1,10 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"time"
 
+	"arena/app"
 	"arena/core"
 )
 
@@ -84,22 +84,14 @@ type challengeView struct {
 	MatchID     *int64              `json:"matchId"`
 }
 
-// titleViews renders titles with their players' profiles (one query).
-func titleViews(ctx context.Context, st core.PlayerStore, list []core.Title) ([]titleView, error) {
-	var ids []string
-	for i := range list {
-		ids = append(ids, list[i].Players()...)
+// titleViews renders titles with their players' profiles.
+func titleViews(board *app.TitleBoard) []titleView {
+	book := playerBook(board.Players)
+	out := make([]titleView, 0, len(board.Titles))
+	for i := range board.Titles {
+		out = append(out, book.title(&board.Titles[i]))
 	}
-	profiles, err := st.Players(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	book := playerBook(profiles)
-	out := make([]titleView, 0, len(list))
-	for i := range list {
-		out = append(out, book.title(&list[i]))
-	}
-	return out, nil
+	return out
 }
 
 func (b playerBook) title(t *core.Title) titleView {
@@ -143,7 +135,7 @@ func (b playerBook) challenge(c *core.TitleChallenge) challengeView {
 
 // writeChallenge answers a challenge with its players' profiles.
 func writeChallenge(w http.ResponseWriter, r *http.Request, t *Tenant, status int, c *core.TitleChallenge) {
-	profiles, err := t.Store.Players(r.Context(), []string{c.Challenger, c.Holder})
+	profiles, err := t.Players(r.Context(), []string{c.Challenger, c.Holder})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -151,44 +143,35 @@ func writeChallenge(w http.ResponseWriter, r *http.Request, t *Tenant, status in
 	writeJSON(w, status, playerBook(profiles).challenge(c))
 }
 
-// writeTitle answers one title.
+// writeTitle answers one title with its players' profiles.
 func writeTitle(w http.ResponseWriter, r *http.Request, t *Tenant, status int, title *core.Title) {
-	views, err := titleViews(r.Context(), t.Store, []core.Title{*title})
+	profiles, err := t.Players(r.Context(), title.Players())
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, views[0])
+	writeJSON(w, status, playerBook(profiles).title(title))
 }
 
 // handleTitles is GET /api/v1/titles: the titles the caller's build may
 // see (the environment gate).
 func (s *Server) handleTitles(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
-	list, err := core.VisibleTitles(r.Context(), t.Store, t.Arena, caller.AppID)
+	board, err := t.VisibleTitles(r.Context(), caller.AppID)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	views, err := titleViews(r.Context(), t.Store, list)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"titles": views})
+	writeJSON(w, http.StatusOK, map[string]any{"titles": titleViews(board)})
 }
 
 // handlePublicTitles is GET /api/v1/public/titles: every title, on the
 // public read API's rules (no ticket, rate limits, ETag).
 func (s *Server) handlePublicTitles(r *http.Request, t *Tenant, _ bool) (any, error) {
-	list, err := t.Store.Titles(r.Context())
+	board, err := t.PublicTitles(r.Context())
 	if err != nil {
 		return nil, err
 	}
-	views, err := titleViews(r.Context(), t.Store, list)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"titles": views}, nil
+	return map[string]any{"titles": titleViews(board)}, nil
 }
 
 // handleChallenge is POST /api/v1/titles/{id}/challenge: 201 the pending
@@ -199,7 +182,7 @@ func (s *Server) handleChallenge(w http.ResponseWriter, r *http.Request, t *Tena
 		writeError(w, r, err)
 		return
 	}
-	c, err := core.Challenge(r.Context(), t.Store, t.Arena, caller, id, t.Deps)
+	c, err := t.Challenge(r.Context(), caller, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -224,7 +207,7 @@ func (s *Server) handleRespond(w http.ResponseWriter, r *http.Request, t *Tenant
 		writeError(w, r, err)
 		return
 	}
-	c, err := core.RespondToChallenge(r.Context(), t.Store, t.Arena, caller, id, *req.Accept, t.Deps)
+	c, err := t.RespondToChallenge(r.Context(), caller, id, *req.Accept)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -241,12 +224,12 @@ func (s *Server) handleVolunteer(w http.ResponseWriter, r *http.Request, t *Tena
 		writeError(w, r, err)
 		return
 	}
-	title, err := core.Volunteer(r.Context(), t.Store, t.Arena, caller, id, t.Deps)
+	title, err := t.Volunteer(r.Context(), caller, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	profiles, err := t.Store.Players(r.Context(), []string{caller.PlatformID})
+	profiles, err := t.Players(r.Context(), []string{caller.PlatformID})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -273,12 +256,8 @@ func (s *Server) handleCreateTitle(w http.ResponseWriter, r *http.Request, t *Te
 		writeError(w, r, err)
 		return
 	}
-	title, err := core.CreateTitle(r.Context(), t.Store, draft, s.now())
+	title, err := t.CreateTitle(r.Context(), draft)
 	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if title, err = t.Store.Title(r.Context(), title.ID); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -293,7 +272,7 @@ func (s *Server) handleRetireTitle(w http.ResponseWriter, r *http.Request, t *Te
 		writeError(w, r, err)
 		return
 	}
-	title, err := core.RetireTitle(r.Context(), t.Store, id, s.now())
+	title, err := t.RetireTitle(r.Context(), id)
 	if err != nil {
 		writeError(w, r, err)
 		return

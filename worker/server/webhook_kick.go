@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"arena/app"
 	"arena/core"
 )
 
@@ -61,12 +62,12 @@ func (s *Server) kickWebhooks(a *core.Arena) {
 		k.mu.Unlock()
 		ctx, cancel := context.WithTimeout(k.ctx, webhookKickBound)
 		defer cancel()
-		st, release, err := s.arenaDB(ctx, a)
-		if err != nil {
-			return // the scheduled job sends them
-		}
-		defer release()
-		if _, err := s.deliverSubscriptions(ctx, a, st, s.now()); err != nil && ctx.Err() == nil {
+		err := s.withSession(ctx, a, func(t *app.Session) error {
+			_, err := t.RunSubscriptions(ctx, s.webhooks, s.wall)
+			return err
+		})
+		if err != nil && ctx.Err() == nil {
+			// The scheduled job sends them.
 			s.log.Warn("webhook kick", "arena", a.Slug, "error", err)
 		}
 	})

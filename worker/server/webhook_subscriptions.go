@@ -4,10 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"time"
 
 	"arena/core"
-	store "arena/sql"
 )
 
 // Integrator webhooks (docs/webhooks.md): the admin API's subscriptions
@@ -191,23 +189,19 @@ func (s *Server) handleReplayDelivery(w http.ResponseWriter, r *http.Request, t 
 
 // CreateSubscription subscribes (the admin API and pages both call it).
 func (s *Server) CreateSubscription(ctx context.Context, t *Tenant, d core.WebhookSubscriptionDraft) (*core.WebhookSubscription, error) {
-	return core.CreateSubscription(ctx, t.Store, d, s.LoopbackWebhooks(), t.Deps)
+	return t.CreateSubscription(ctx, d, s.LoopbackWebhooks())
 }
 
 // Subscriptions lists the arena's alert webhook (when it has one) and
 // the subscriptions, oldest first.
 func (s *Server) Subscriptions(ctx context.Context, t *Tenant) ([]SubscriptionView, error) {
 	out := []SubscriptionView{}
-	alerts, err := alertsSubscription(ctx, t.Store)
+	h, subs, err := t.WebhookSubscriptions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if alerts != nil {
-		out = append(out, *alerts)
-	}
-	subs, err := t.Store.Subscriptions(ctx)
-	if err != nil {
-		return nil, err
+	if h != nil {
+		out = append(out, alertsSubscription(h))
 	}
 	for i := range subs {
 		out = append(out, viewSubscription(&subs[i]))
@@ -219,16 +213,16 @@ func (s *Server) Subscriptions(ctx context.Context, t *Tenant) ([]SubscriptionVi
 // not_found when there is none.
 func (s *Server) Subscription(ctx context.Context, t *Tenant, id string) (SubscriptionView, error) {
 	if id == core.ArenaAlertsSubscription {
-		v, err := alertsSubscription(ctx, t.Store)
-		if err == nil && v == nil {
+		h, err := t.ArenaWebhook(ctx)
+		if err == nil && h == nil {
 			err = core.Errorf(core.CodeNotFound, "the arena has no alert webhook")
 		}
 		if err != nil {
 			return SubscriptionView{}, err
 		}
-		return *v, nil
+		return alertsSubscription(h), nil
 	}
-	sub, err := core.FindSubscription(ctx, t.Store, id)
+	sub, err := t.Subscription(ctx, id)
 	if err != nil {
 		return SubscriptionView{}, err
 	}
@@ -240,19 +234,16 @@ func (s *Server) EditSubscription(ctx context.Context, t *Tenant, id string, d c
 	if id == core.ArenaAlertsSubscription {
 		return nil, errAlertsWebhook
 	}
-	return core.EditSubscription(ctx, t.Store, id, d, s.LoopbackWebhooks(), s.now())
+	return t.EditSubscription(ctx, id, d, s.LoopbackWebhooks())
 }
 
 // DeleteSubscription removes a subscription, or the arena's alert
 // webhook's address (as saving an empty webhookUrl does).
 func (s *Server) DeleteSubscription(ctx context.Context, t *Tenant, id string) error {
 	if id != core.ArenaAlertsSubscription {
-		return core.DeleteSubscription(ctx, t.Store, id)
+		return t.DeleteSubscription(ctx, id)
 	}
-	if _, err := s.Subscription(ctx, t, id); err != nil {
-		return err
-	}
-	return core.SaveWebhook(ctx, t.Store, core.WebhookChange{Owner: core.WebhookOwnerArena, Field: "id"}, t.Deps)
+	return t.RemoveArenaWebhook(ctx)
 }
 
 // SubscriptionDeliveries lists a subscription's latest deliveries.
@@ -260,10 +251,7 @@ func (s *Server) SubscriptionDeliveries(ctx context.Context, t *Tenant, id strin
 	if id == core.ArenaAlertsSubscription {
 		return nil, errAlertsWebhook
 	}
-	if _, err := core.FindSubscription(ctx, t.Store, id); err != nil {
-		return nil, err
-	}
-	list, err := t.Store.SubscriptionDeliveries(ctx, id, core.SubscriptionDeliveriesShown)
+	list, err := t.SubscriptionDeliveries(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +268,7 @@ func (s *Server) ReplaySubscription(ctx context.Context, t *Tenant, id string, a
 	if id == core.ArenaAlertsSubscription {
 		return 0, errAlertsWebhook
 	}
-	return core.ReplaySubscription(ctx, t.Store, id, after, s.now())
+	return t.ReplaySubscription(ctx, id, after)
 }
 
 // ReplayDelivery re-delivers one delivery (core.ReplayDelivery).
@@ -288,7 +276,7 @@ func (s *Server) ReplayDelivery(ctx context.Context, t *Tenant, id string, deliv
 	if id == core.ArenaAlertsSubscription {
 		return errAlertsWebhook
 	}
-	return core.ReplayDelivery(ctx, t.Store, id, delivery, s.now())
+	return t.ReplayDelivery(ctx, id, delivery)
 }
 
 // WebhookTestView is the answer of POST /api/v1/admin/webhooks/{id}/test:
@@ -307,7 +295,7 @@ func (s *Server) TestSubscription(ctx context.Context, t *Tenant, id string) (We
 	if id == core.ArenaAlertsSubscription {
 		return WebhookTestView{}, errAlertsWebhook
 	}
-	res, err := core.SendTestEvent(ctx, t.Store, t.Arena, s.webhooks, id, s.rand, s.wall)
+	res, err := t.SendTestEvent(ctx, id, s.webhooks, s.rand, s.wall)
 	if err != nil {
 		return WebhookTestView{}, err
 	}
@@ -334,20 +322,8 @@ func (s *Server) handleTestSubscription(w http.ResponseWriter, r *http.Request, 
 	writeJSON(w, http.StatusOK, v)
 }
 
-// alertsSubscription is the arena's alert webhook as a subscription, or
-// nil when it has none.
-func alertsSubscription(ctx context.Context, st *store.Arena) (*SubscriptionView, error) {
-	h, err := st.Webhook(ctx, core.WebhookOwnerArena)
-	if err != nil || h == nil {
-		return nil, err
-	}
-	return &SubscriptionView{ID: core.ArenaAlertsSubscription, Kind: "alerts", URL: h.URL, Format: core.WebhookFormatDiscord,
-		Events: []string{}, Disabled: h.DisabledAt != nil, CreatedAt: isoTime(h.CreatedAt)}, nil
-}
-
-// deliverSubscriptions follows the event log for the arena's
-// subscriptions and sends their due deliveries (core.RunSubscriptions).
-func (s *Server) deliverSubscriptions(ctx context.Context, a *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	n, err := core.RunSubscriptions(ctx, st, a, s.webhooks, now, s.wall)
-	return n > 0, err
+// alertsSubscription is the arena's alert webhook h as a subscription.
+func alertsSubscription(h *core.Webhook) SubscriptionView {
+	return SubscriptionView{ID: core.ArenaAlertsSubscription, Kind: "alerts", URL: h.URL, Format: core.WebhookFormatDiscord,
+		Events: []string{}, Disabled: h.DisabledAt != nil, CreatedAt: isoTime(h.CreatedAt)}
 }

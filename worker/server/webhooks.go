@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"arena/core"
-	store "arena/sql"
 )
 
 // httpWebhookSender posts webhook deliveries.
@@ -106,9 +105,3 @@ func (s *httpWebhookSender) Send(ctx context.Context, url string, body []byte, h
 // LoopbackWebhooks reports whether webhooks and push endpoints may point
 // at this machine (dev mode, Config.LoopbackCallouts).
 func (s *Server) LoopbackWebhooks() bool { return s.cfg.Dev != nil || s.cfg.LoopbackCallouts }
-
-// deliverWebhooks sends the arena's due webhook deliveries.
-func (s *Server) deliverWebhooks(ctx context.Context, _ *core.Arena, st *store.Arena, now time.Time) (bool, error) {
-	n, err := core.DeliverWebhooks(ctx, st, st, s.webhooks, now)
-	return n > 0, err
-}

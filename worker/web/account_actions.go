@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"arena/app"
 	"arena/core"
-	"arena/core/tournamentview"
 	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
@@ -43,7 +43,7 @@ func (s *Site) actionStart(w http.ResponseWriter, r *http.Request, t *server.Ten
 // actionTournament returns the tournament of the {slug} path value, or
 // answers the 404 page (unknown slug, or a draft).
 func (s *Site) actionTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant) (*core.Tournament, bool) {
-	tour, err := tournamentview.Find(r.Context(), t.Store, r.PathValue("slug"))
+	tour, err := t.PublicTournament(r.Context(), r.PathValue("slug"))
 	if core.ErrorCode(err) == core.CodeTournamentNotFound {
 		tr := i18n.From(r.Context())
 		s.render(w, r, t, http.StatusNotFound, views.ErrorPage(s.layout(r, t, tr.T("error.notFound")), http.StatusNotFound, tr.T("account.error.noTournament")))
@@ -74,8 +74,7 @@ func (s *Site) registerAction(w http.ResponseWriter, r *http.Request, t *server.
 	if tour.IsTeam() {
 		roster = core.ListText(rosterText)
 	}
-	_, err := core.Register(ctx, t.Store, tour, core.RegistrationDraft{PlatformID: viewer, Roster: roster}, s.srv.Now())
-	if err != nil {
+	if err := t.RegisterPlayer(ctx, tour, viewer, roster); err != nil {
 		s.tournamentActionRefused(w, r, t, tour, viewer, next, rosterText, err)
 		return
 	}
@@ -89,7 +88,7 @@ func (s *Site) registerAction(w http.ResponseWriter, r *http.Request, t *server.
 // (captains only).
 func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.sideAction(w, r, t, "withdrawn", func(ctx context.Context, tour *core.Tournament, viewer string) error {
-		return core.Withdraw(ctx, t.Store, tour, viewer, s.srv.Now())
+		return t.WithdrawPlayer(ctx, tour, viewer)
 	})
 }
 
@@ -97,7 +96,7 @@ func (s *Site) withdrawAction(w http.ResponseWriter, r *http.Request, t *server.
 // client's rule).
 func (s *Site) checkInAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.sideAction(w, r, t, "checked_in", func(ctx context.Context, tour *core.Tournament, viewer string) error {
-		return core.CheckIn(ctx, t.Store, tour, viewer, s.srv.Now())
+		return t.CheckIn(ctx, tour, nil, viewer)
 	})
 }
 
@@ -132,7 +131,7 @@ func (s *Site) tournamentActionRefused(w http.ResponseWriter, r *http.Request, t
 		s.fail(w, r, t, err)
 		return
 	}
-	regs, rerr := t.Store.Registrations(r.Context(), tour.ID)
+	regs, rerr := t.Registrations(r.Context(), tour.ID)
 	if rerr != nil {
 		s.fail(w, r, t, rerr)
 		return
@@ -163,7 +162,7 @@ func (s *Site) matchActionRoute(act matchAction) func(w http.ResponseWriter, r *
 			return
 		}
 		ctx := r.Context()
-		st, err := t.Store.MatchState(ctx, id)
+		st, err := t.MatchState(ctx, id)
 		if core.ErrorCode(err) == core.CodeMatchNotFound {
 			s.noMatchHere(w, r, t)
 			return
@@ -198,7 +197,7 @@ func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *ser
 	}
 	ctx := r.Context()
 	p := &views.MatchActionsProps{MatchID: id, Next: next, State: views.MatchNothing}
-	if st, serr := t.Store.MatchState(ctx, id); serr == nil {
+	if st, serr := t.MatchState(ctx, id); serr == nil {
 		if q, perr := s.matchActionsProps(ctx, t, st, viewer, next); perr == nil && q != nil {
 			p = q
 		}
@@ -212,7 +211,7 @@ func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *ser
 func (s *Site) readyAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		caller := core.Caller{PlatformID: viewer, AppID: siteAppID(t.Arena, st.Tournament.Environment)}
-		out, err := core.Ready(r.Context(), t.Store, t.Arena, caller, st.ID, t.Deps)
+		out, err := t.Ready(r.Context(), caller, st.ID)
 		if err != nil {
 			return "", err
 		}
@@ -223,20 +222,10 @@ func (s *Site) readyAction(w http.ResponseWriter, r *http.Request, t *server.Ten
 	})(w, r, t)
 }
 
-// siteAppID is the AppID the website readies with. The site is not a
-// game build, so it takes the AppID of the build the environment gate
-// shows the tournament to (spec 5.1.6): the primary AppID, except for
-// demo tournaments of an arena with several AppIDs, which the gate shows
-// to the other accepted AppIDs (the second is taken). With the primary
-// alone, the ready button would find no demo match on such an arena.
+// siteAppID is the AppID the website readies with (app.SiteAppID): the
+// AppID of the build the environment gate shows the tournament to.
 func siteAppID(a *core.Arena, env core.Environment) string {
-	if len(a.AppIDs) == 0 {
-		return ""
-	}
-	if len(a.AppIDs) > 1 && env == core.EnvironmentDemo {
-		return a.AppIDs[1]
-	}
-	return a.AppIDs[0]
+	return app.SiteAppID(a, env)
 }
 
 // reportAction reports the result of the viewer's live match: the
@@ -245,7 +234,7 @@ func (s *Site) reportAction(w http.ResponseWriter, r *http.Request, t *server.Te
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
 		score, err := parseReportedScore(r.PostFormValue("score_p1"), r.PostFormValue("score_p2"))
 		if err == nil {
-			_, err = core.ReportResult(r.Context(), t.Store, st, viewer, r.PostFormValue("winner"), score, t.Deps)
+			_, err = t.ReportResult(r.Context(), st, viewer, r.PostFormValue("winner"), score)
 		}
 		if n := st.SeriesLen(); n > 1 && core.ErrorCode(err) == core.CodeInvalidScore {
 			return "", seriesScoreError{err: err, bestOf: n}
@@ -275,8 +264,7 @@ func parseReportedScore(p1, p2 string) (*core.OutcomeScore, error) {
 // confirmReportAction confirms the opponent's report.
 func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
-		ctx := r.Context()
-		status, err := core.ConfirmReport(ctx, t.Store, st, viewer, t.Deps)
+		status, err := t.ConfirmReport(r.Context(), st, viewer)
 		if err != nil {
 			return "", err
 		}
@@ -290,7 +278,7 @@ func (s *Site) confirmReportAction(w http.ResponseWriter, r *http.Request, t *se
 // disputeReportAction disputes the opponent's report: the admin decides.
 func (s *Site) disputeReportAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
-		if _, err := core.DisputeReport(r.Context(), t.Store, st, viewer, r.PostFormValue("reason"), t.Deps); err != nil {
+		if _, err := t.DisputeReport(r.Context(), st, viewer, r.PostFormValue("reason")); err != nil {
 			return "", err
 		}
 		return "disputed", nil

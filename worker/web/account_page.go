@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"arena/app"
 	"arena/core"
 	"arena/i18n"
 	"arena/views"
@@ -45,72 +46,36 @@ func (s *Site) renderAccount(w http.ResponseWriter, r *http.Request, t *server.T
 		p.StreamURL = core.StreamURL(v.StreamLogin)
 		_, p.Live = s.srv.LiveNow(ctx, t)[v.StreamLogin]
 	}
-	hook, err := t.Store.Webhook(ctx, v.PlatformID)
+	acc, err := t.Account(ctx, v.PlatformID)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	if hook != nil {
+	if hook := acc.Webhook; hook != nil {
 		p.WebhookURL, p.WebhookSecret, p.WebhookDisabled = hook.URL, hook.Secret, hook.DisabledAt != nil
 	}
-	follows, err := s.followedItems(r, t, v.PlatformID)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	p.Follows = follows
-	if p.Push, err = accountPush(r, t, v.PlatformID); err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	if p.Discord, err = accountDiscord(r, t, v.PlatformID); err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	p.Follows = followedItems(acc)
+	p.Push = accountPush(i18n.From(ctx), acc.PushDevices, acc.MutedPushKinds)
+	p.Discord = accountDiscord(acc.DiscordApp, acc.DiscordLink)
 	adjust(&p)
 	s.render(w, r, t, status, views.AccountView(p))
 }
 
 // followedItems names what the player follows.
-func (s *Site) followedItems(r *http.Request, t *server.Tenant, platformID string) ([]views.FollowedItem, error) {
-	ctx := r.Context()
-	follows, err := t.Store.Follows(ctx, platformID)
-	if err != nil {
-		return nil, err
-	}
-	var players []string
-	for _, f := range follows {
-		if f.Kind == core.FollowPlayer {
-			players = append(players, f.TargetID)
-		}
-	}
-	book, err := publicPlayers(ctx, t, players)
-	if err != nil {
-		return nil, err
-	}
+func followedItems(acc *app.Account) []views.FollowedItem {
+	book := publicBook(acc.Players)
 	var out []views.FollowedItem
-	for _, f := range follows {
+	for _, f := range acc.Follows {
 		item := views.FollowedItem{Kind: f.Kind, TargetID: f.TargetID}
-		switch f.Kind {
-		case core.FollowPlayer:
+		switch {
+		case f.Kind == core.FollowPlayer:
 			item.Name, item.URL = book.player(f.TargetID).Name, "/players/"+f.TargetID
-		case core.FollowTournament:
-			id, err := core.ParseMatchID(f.TargetID) // a positive id, as match ids are
-			if err != nil {
-				continue
-			}
-			tour, err := t.Store.TournamentByID(ctx, id)
-			if core.ErrorCode(err) == core.CodeTournamentNotFound {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			item.Name, item.URL = tour.Name, "/tournaments/"+tour.Slug
+		case f.Tournament != nil:
+			item.Name, item.URL = f.Tournament.Name, "/tournaments/"+f.Tournament.Slug
 		}
 		out = append(out, item)
 	}
-	return out, nil
+	return out
 }
 
 // linkAction links the viewer's channel: mock mode stores the form's
@@ -123,7 +88,7 @@ func (s *Site) linkAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 	ctx := r.Context()
 	provider := s.srv.Streams()
 	if provider.Mock() {
-		if _, err := core.LinkStream(ctx, t.Store, viewer, r.PostFormValue("login"), s.srv.Now()); err != nil {
+		if _, err := t.LinkStream(ctx, viewer, r.PostFormValue("login")); err != nil {
 			s.accountRefused(w, r, t, err)
 			return
 		}
@@ -134,12 +99,8 @@ func (s *Site) linkAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 	if secureRequest(r) {
 		scheme = "https"
 	}
-	ls, err := core.NewLinkState(t.Arena.Slug, viewer, scheme+"://"+r.Host, t.Deps)
+	ls, err := t.StartStreamLink(ctx, viewer, scheme+"://"+r.Host)
 	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	if err := t.Store.SaveLinkState(ctx, ls); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
@@ -176,7 +137,7 @@ func (s *Site) nameAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 		return
 	}
 	typed := r.PostFormValue("personaName")
-	err := core.SetDisplayName(r.Context(), t.Store, t.Arena, viewer, core.DisplayNameDraft{PersonaName: typed}, s.srv.Now())
+	err := t.SetDisplayName(r.Context(), viewer, core.DisplayNameDraft{PersonaName: typed})
 	if err != nil {
 		msg := streamMessageIn(i18n.From(r.Context()), err)
 		if msg == "" {
@@ -201,7 +162,7 @@ func (s *Site) unlinkAction(w http.ResponseWriter, r *http.Request, t *server.Te
 	if !ok {
 		return
 	}
-	if err := t.Store.SetStreamLogin(r.Context(), viewer, "", s.srv.Now()); err != nil {
+	if err := t.UnlinkStream(r.Context(), viewer); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
@@ -235,7 +196,7 @@ func (s *Site) streamCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	ls, err := t.Store.TakeLinkState(ctx, q.Get("state"), s.srv.Now())
+	ls, err := t.TakeLinkState(ctx, q.Get("state"))
 	if err != nil {
 		s.fail(w, r, nil, err)
 		return
@@ -257,7 +218,7 @@ func (s *Site) streamCallback(w http.ResponseWriter, r *http.Request) {
 		back("link_failed")
 		return
 	}
-	if _, err := core.LinkStream(ctx, t.Store, ls.PlatformID, login, s.srv.Now()); err != nil {
+	if _, err := t.LinkStream(ctx, ls.PlatformID, login); err != nil {
 		switch core.ErrorCode(err) {
 		case core.CodeStreamLoginTaken:
 			back("link_taken")
@@ -279,7 +240,7 @@ func (s *Site) webhookAction(w http.ResponseWriter, r *http.Request, t *server.T
 		return
 	}
 	raw := strings.TrimSpace(r.PostFormValue("url"))
-	err := core.SaveWebhook(r.Context(), t.Store, core.WebhookChange{Owner: viewer, URL: raw, Field: "url", Loopback: s.srv.LoopbackWebhooks(), Renew: r.PostFormValue("renew") != ""}, t.Deps)
+	err := t.SaveWebhook(r.Context(), core.WebhookChange{Owner: viewer, URL: raw, Field: "url", Loopback: s.srv.LoopbackWebhooks(), Renew: r.PostFormValue("renew") != ""})
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code == core.CodeInvalidField {
 		s.renderAccount(w, r, t, http.StatusUnprocessableEntity, func(p *views.AccountPage) { p.WebhookURL, p.WebhookError = raw, ce.Text(i18n.From(r.Context())) })

@@ -16,26 +16,17 @@ import (
 // (views/static/push.js) subscribes the device and posts it here; the
 // devices and the kinds of push are plain forms.
 
-// accountPush reads the notifications box of the player's account page.
-func accountPush(r *http.Request, t *server.Tenant, platformID string) (views.AccountPush, error) {
-	ctx := r.Context()
-	tr := i18n.From(ctx)
+// accountPush is the notifications box of the player's account page, in
+// tr's language: their devices and the kinds of push they turned off.
+func accountPush(tr *i18n.Tr, devices []core.PushSubscription, muted []core.PushKind) views.AccountPush {
 	var p views.AccountPush
-	devices, err := t.Store.PushSubscriptions(ctx, platformID)
-	if err != nil {
-		return p, err
-	}
 	for _, d := range devices {
 		p.Devices = append(p.Devices, views.PushDevice{ID: d.ID, Label: d.Device, Endpoint: d.Endpoint, Added: d.CreatedAt})
-	}
-	muted, err := t.Store.MutedPushKinds(ctx, platformID)
-	if err != nil {
-		return p, err
 	}
 	for _, k := range core.PushKinds {
 		p.Kinds = append(p.Kinds, views.PushKindChoice{Kind: k, Label: pushKindLabel(tr, k), On: !slices.Contains(muted, k)})
 	}
-	return p, nil
+	return p
 }
 
 // pushKindLabel says kind k on the account page, in tr's language (a
@@ -55,9 +46,9 @@ func (s *Site) pushSubscribeAction(w http.ResponseWriter, r *http.Request, t *se
 	if !ok {
 		return
 	}
-	err := core.SubscribePush(r.Context(), t.Store, viewer, core.PushSubscriptionInput{Endpoint: r.PostFormValue("endpoint"),
+	err := t.SubscribePush(r.Context(), viewer, core.PushSubscriptionInput{Endpoint: r.PostFormValue("endpoint"),
 		P256dh: r.PostFormValue("p256dh"), Auth: r.PostFormValue("auth"), Device: r.PostFormValue("device")},
-		s.srv.LoopbackWebhooks(), s.srv.Now())
+		s.srv.LoopbackWebhooks())
 	s.pushDone(w, r, t, err, "push_on")
 }
 
@@ -73,7 +64,7 @@ func (s *Site) pushRemoveAction(w http.ResponseWriter, r *http.Request, t *serve
 	endpoint := r.PostFormValue("endpoint")
 	var err error
 	if id > 0 || endpoint != "" {
-		err = t.Store.RemovePushSubscription(r.Context(), viewer, max(id, 0), endpoint)
+		err = t.RemovePushSubscription(r.Context(), viewer, max(id, 0), endpoint)
 	}
 	s.pushDone(w, r, t, err, "push_off")
 }
@@ -87,8 +78,7 @@ func (s *Site) pushKindsAction(w http.ResponseWriter, r *http.Request, t *server
 	}
 	chosen, err := core.ParsePushKinds(r.PostForm["kind"], "kind")
 	if err == nil {
-		muted := slices.DeleteFunc(slices.Clone(core.PushKinds), func(k core.PushKind) bool { return slices.Contains(chosen, k) })
-		err = t.Store.SetMutedPushKinds(r.Context(), viewer, muted)
+		err = t.ChoosePushKinds(r.Context(), viewer, chosen)
 	}
 	s.pushDone(w, r, t, err, "push_kinds")
 }

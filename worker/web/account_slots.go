@@ -21,7 +21,7 @@ import (
 // request r is that page's): register or withdraw while registration is
 // open, otherwise what the viewer's registration is.
 func (s *Site) TournamentActions(r *http.Request, t *server.Tenant, tour *core.Tournament) templ.Component {
-	regs, err := t.Store.Registrations(r.Context(), tour.ID)
+	regs, err := t.Registrations(r.Context(), tour.ID)
 	if err != nil {
 		s.cfg.Logger.ErrorContext(r.Context(), "tournament actions", slog.String("error", err.Error()))
 		return nil
@@ -127,7 +127,7 @@ func (s *Site) matchActionsProps(ctx context.Context, t *server.Tenant, st *core
 	var rep *core.MatchReport
 	if st.Status == core.MatchAwaitingResult && st.SideOf(viewer) != 0 {
 		var err error
-		if rep, err = t.Store.MatchReport(ctx, st.ID); err != nil {
+		if rep, err = t.MatchReport(ctx, st.ID); err != nil {
 			return nil, err
 		}
 	}

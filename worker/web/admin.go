@@ -156,13 +156,8 @@ func adminErrorMessage(ctx context.Context, err error) string {
 // adminDashboard is GET /admin: the queue and the tournaments.
 func (s *Site) adminDashboard(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()
-	now := s.srv.Now()
-	queue, err := core.OrganizerQueue(ctx, t.Store, now)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	tours, err := t.Store.Tournaments(ctx, true)
+	now := t.Deps.Now
+	queue, tours, err := t.OrganizerDashboard(ctx)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return

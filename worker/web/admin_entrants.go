@@ -109,7 +109,7 @@ func (s *Site) adminResolveEntrants(r *http.Request, t *server.Tenant, lines []e
 				row.Problem = tr.T("admin.entrants.problem.accountId")
 			}
 		default:
-			found, err := t.Store.PlayersNamed(r.Context(), l.who, adminPlayerChoices+1)
+			found, err := t.PlayersNamed(r.Context(), l.who, adminPlayerChoices+1)
 			if err != nil {
 				return nil, err
 			}
@@ -136,7 +136,7 @@ func (s *Site) adminResolveEntrants(r *http.Request, t *server.Tenant, lines []e
 		rows[i] = row
 	}
 	if len(ids) > 0 {
-		known, err := t.Store.Players(r.Context(), ids)
+		known, err := t.Players(r.Context(), ids)
 		if err != nil {
 			return nil, err
 		}
@@ -212,7 +212,7 @@ func (s *Site) adminEntrants(w http.ResponseWriter, r *http.Request, t *server.T
 		page(http.StatusOK)
 		return
 	}
-	_, err = core.RegisterAll(r.Context(), t.Store, tour, drafts, s.srv.Now())
+	_, err = t.RegisterSides(r.Context(), tour, drafts)
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "entrants", "registrations")
 		return

@@ -57,7 +57,7 @@ func (s *Site) adminWithdrawnNames(ctx context.Context, t *server.Tenant, tour *
 	if !tour.CheckInApplies() {
 		return nil, nil
 	}
-	regs, err := t.Store.Registrations(ctx, tour.ID)
+	regs, err := t.Registrations(ctx, tour.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 		return
 	}
 	p := s.adminStatusProps(r.Context(), tour, to, absent)
-	err = core.ChangeTournamentStatus(ctx, t.Store, tour, to, t.Deps)
+	err = t.ChangeTournamentStatus(ctx, tour, to)
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "status", "")
 		return
@@ -264,7 +264,7 @@ func (s *Site) adminChangeStatus(w http.ResponseWriter, r *http.Request, t *serv
 	switch adminErrorCode(err) {
 	case core.CodeInvalidTransition:
 		// Another admin may have moved it meanwhile: explain from its status now.
-		if now, rerr := t.Store.TournamentByID(ctx, tour.ID); rerr == nil {
+		if now, rerr := t.TournamentByID(ctx, tour.ID); rerr == nil {
 			tour = now
 		}
 		p = s.adminStatusProps(r.Context(), tour, to, absent)

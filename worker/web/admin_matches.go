@@ -27,7 +27,7 @@ func adminMatchID(r *http.Request) int64 {
 // and returns nil.
 func (s *Site) adminMatchFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) *core.Match {
 	id := adminMatchID(r)
-	m, err := t.Store.Match(r.Context(), id)
+	m, err := t.Match(r.Context(), id)
 	if id == 0 || adminErrorCode(err) == core.CodeMatchNotFound {
 		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.match.notFound"))
 		return nil
@@ -54,7 +54,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 		s.adminNotFound(w, r, t, v, tr.T("admin.match.notFound"))
 		return
 	}
-	st, err := t.Store.MatchState(ctx, id)
+	om, err := t.OrganizerMatch(ctx, id)
 	if adminErrorCode(err) == core.CodeMatchNotFound {
 		s.adminNotFound(w, r, t, v, tr.T("admin.match.notFoundID", "ID", r.PathValue("id")))
 		return
@@ -63,11 +63,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 		s.fail(w, r, t, err)
 		return
 	}
-	subs, err := t.Store.Submissions(ctx, id)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	st, subs := om.MatchState, om.Submissions
 	m := &st.Match
 	p := views.AdminMatch{
 		ID: m.ID, TournamentSlug: st.Tournament.Slug, TournamentName: st.Tournament.Name, Round: adminRoundText(ctx, m),
@@ -125,12 +121,7 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 			StartedAt: sub.StartedAt, EndedAt: sub.EndedAt, ReceivedAt: sub.ReceivedAt,
 		}
 	}
-	rep, err := t.Store.MatchReport(ctx, id)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	if rep != nil {
+	if rep := om.Report; rep != nil {
 		ar := views.AdminReport{
 			Side: rep.Side, ReporterID: rep.ReporterID, ReporterName: nameOf(rep.ReporterID),
 			Winner: rep.Winner, WinnerName: nameOf(rep.Winner), Status: rep.Status,
@@ -143,13 +134,8 @@ func (s *Site) adminRenderMatch(w http.ResponseWriter, r *http.Request, t *serve
 		}
 		p.Reports = append(p.Reports, ar)
 	}
-	seats, err := t.Store.Casters(ctx, id)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
 	p.Casters.Open = !m.Status.Resolved() && st.Tournament.AllowSpectators
-	for _, c := range seats {
+	for _, c := range om.Casters {
 		p.Casters.Casters = append(p.Casters.Casters, views.Caster{Name: c.StreamLogin, StreamURL: core.StreamURL(c.StreamLogin), Source: c.Source})
 	}
 	if adjust != nil {
@@ -210,12 +196,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		again(http.StatusUnprocessableEntity, notDone)
 		return
 	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	_, err = core.ResolveMatch(ctx, t.Store, tour, m, res, t.Deps)
+	tour, err := t.DecideMatch(ctx, m, res)
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {
@@ -252,7 +233,7 @@ func (s *Site) adminConfirmReopen(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	page := "/admin/matches/" + strconv.FormatInt(m.ID, 10)
-	tour, err := t.Store.TournamentByID(r.Context(), m.TournamentID)
+	tour, err := t.TournamentByID(r.Context(), m.TournamentID)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -295,12 +276,7 @@ func (s *Site) adminReopenMatch(w http.ResponseWriter, r *http.Request, t *serve
 	if m == nil {
 		return
 	}
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	_, err = core.ReopenMatch(ctx, t.Store, tour, m, "", t.Deps)
+	err := t.ReopenDecidedMatch(ctx, m, "")
 	if code := adminErrorCode(err); code != "" {
 		msg := adminMatchRefusal(ctx, code)
 		if msg == "" {
@@ -328,12 +304,7 @@ func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *serv
 		return
 	}
 	id := m.ID
-	tour, err := t.Store.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	_, err = core.AcceptReport(ctx, t.Store, tour, m, t.Deps)
+	err := t.AcceptMatchReport(ctx, m)
 	if code := adminErrorCode(err); code != "" {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
 			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusal(ctx, code)}
@@ -358,7 +329,7 @@ func (s *Site) adminConfirmAcceptReport(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	page := "/admin/matches/" + strconv.FormatInt(m.ID, 10)
-	rep, err := t.Store.MatchReport(ctx, m.ID)
+	rep, names, err := t.ReportToAccept(ctx, m)
 	if code := adminErrorCode(err); code == core.CodeNoReport || (err == nil && (rep == nil || m.Status.Resolved())) {
 		code = core.CodeNoReport
 		if m.Status.Resolved() {
@@ -369,11 +340,6 @@ func (s *Site) adminConfirmAcceptReport(w http.ResponseWriter, r *http.Request, 
 		})
 		return
 	} else if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	names, err := t.Store.Players(ctx, []string{m.P1, m.P2, rep.ReporterID})
-	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
@@ -433,7 +399,7 @@ func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server
 	id := m.ID
 	form := views.AdminRescheduleForm{OpensAt: adminFormTime(r, "opensAt"), ClosesAt: adminFormTime(r, "closesAt")}
 	draft := core.WindowDraft{OpensAt: adminFormInstant(form.OpensAt), ClosesAt: adminFormInstant(form.ClosesAt)}
-	_, err := core.Reschedule(ctx, t.Store, m, draft, s.srv.Now())
+	_, err := t.MoveMatchWindow(ctx, m, draft)
 	if code := adminErrorCode(err); code != "" {
 		if field := adminErrorField(err); field != "" {
 			form.Errors = views.AdminFieldErrors{field: adminErrorMessage(r.Context(), err)}
@@ -472,7 +438,7 @@ func (s *Site) adminAddCaster(w http.ResponseWriter, r *http.Request, t *server.
 	}
 	id := adminMatchID(r)
 	login := strings.TrimSpace(r.PostFormValue("streamLogin"))
-	_, err := core.AddArenaCaster(r.Context(), t.Store, t.Store, id, login, s.srv.Now())
+	_, err := t.AddArenaCaster(r.Context(), id, login)
 	if err != nil {
 		msg := streamMessageIn(i18n.From(r.Context()), err)
 		if msg == "" {

@@ -22,36 +22,18 @@ func (s *Site) adminRemoveSideProps(w http.ResponseWriter, r *http.Request, t *s
 		return nil, views.AdminRemoveConfirm{}, false
 	}
 	ctx := r.Context()
-	regs, err := t.Store.Registrations(ctx, tour.ID)
+	id := r.PathValue("platformId")
+	removal, err := t.SideRemoval(ctx, tour, id)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return nil, views.AdminRemoveConfirm{}, false
 	}
-	id := r.PathValue("platformId")
-	var reg *core.Registration
-	for i := range regs {
-		if regs[i].PlatformID == id {
-			reg = &regs[i]
-		}
-	}
-	if reg == nil {
+	if removal.Side == nil {
 		s.adminNotFound(w, r, t, v, i18n.From(ctx).T("admin.tournament.remove.noSide", "Tournament", tour.Name, "ID", id))
 		return nil, views.AdminRemoveConfirm{}, false
 	}
-	p := views.AdminRemoveConfirm{Slug: tour.Slug, Tournament: tour.Name, PlatformID: id, Name: reg.PersonaName,
-		Disqualify: tour.Status == core.StatusGroupStage || tour.Status == core.StatusPlayoffs}
-	if p.Disqualify {
-		matches, err := t.Store.Matches(ctx, tour.ID)
-		if err != nil {
-			s.fail(w, r, t, err)
-			return nil, views.AdminRemoveConfirm{}, false
-		}
-		for _, m := range matches {
-			if !m.Status.Resolved() && m.P1 != "" && m.P2 != "" && (m.P1 == id || m.P2 == id) {
-				p.OpenMatches++
-			}
-		}
-	}
+	p := views.AdminRemoveConfirm{Slug: tour.Slug, Tournament: tour.Name, PlatformID: id, Name: removal.Side.PersonaName,
+		Disqualify: removal.Disqualify, OpenMatches: removal.OpenMatches}
 	return tour, p, true
 }
 
@@ -79,7 +61,7 @@ func (s *Site) adminRemoveSide(w http.ResponseWriter, r *http.Request, t *server
 		return
 	}
 	ctx := r.Context()
-	_, err := core.RemoveSide(ctx, t.Store, tour, p.PlatformID, t.Deps)
+	_, err := t.RemoveSide(ctx, tour, p.PlatformID)
 	if code := adminErrorCode(err); code != "" {
 		p.Notice = views.AdminNotice{Error: true, Text: adminRefusal(ctx, adminRemoveRefusals, code)}
 		s.render(w, r, t, server.StatusOf(code), views.AdminRemoveConfirmPage(s.adminLayout(t, v, adminRemoveTitle(ctx, tour)), p))
@@ -126,7 +108,7 @@ func (s *Site) adminFindPlayer(w http.ResponseWriter, r *http.Request, t *server
 	if choice := r.PostFormValue("choice"); core.ValidPlatformID(choice) {
 		return choice, true
 	}
-	found, err := t.Store.PlayersNamed(r.Context(), form.PlatformID, adminPlayerChoices+1)
+	found, err := t.PlayersNamed(r.Context(), form.PlatformID, adminPlayerChoices+1)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return "", false
@@ -187,7 +169,7 @@ func (s *Site) adminRegister(w http.ResponseWriter, r *http.Request, t *server.T
 		again(http.StatusUnprocessableEntity, tr.T("admin.tournament.register.notRegistered"))
 		return
 	}
-	_, err := core.Register(r.Context(), t.Store, tour, draft, s.srv.Now())
+	_, err := t.RegisterSide(r.Context(), tour, draft)
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "registered", "registrations")
 		return

@@ -15,7 +15,7 @@ func (s *Site) adminSeasons(w http.ResponseWriter, r *http.Request, t *server.Te
 }
 
 func (s *Site) adminRenderSeasons(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, p views.AdminSeasons) {
-	seasons, err := t.Store.Seasons(r.Context())
+	seasons, err := t.Seasons(r.Context())
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -48,7 +48,7 @@ func (s *Site) adminCreateSeason(w http.ResponseWriter, r *http.Request, t *serv
 	draft := adminSeasonDraft(form)
 	season, problems := draft.Check(s.srv.Now())
 	if len(problems) == 0 {
-		err := t.Store.CreateSeason(r.Context(), season)
+		err := t.CreateSeason(r.Context(), season)
 		if adminErrorCode(err) == core.CodeSlugTaken {
 			problems = core.Problems{{Code: core.CodeSlugTaken, Field: "slug", Message: tr.T("admin.seasons.error.slugTaken")}}
 		} else if err != nil {
@@ -67,7 +67,7 @@ func (s *Site) adminCreateSeason(w http.ResponseWriter, r *http.Request, t *serv
 
 // adminSeasonFor reads the {slug} season; 404 (and nil) when there is none.
 func (s *Site) adminSeasonFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) *core.Season {
-	seasons, err := t.Store.Seasons(r.Context())
+	seasons, err := t.Seasons(r.Context())
 	if err != nil {
 		s.fail(w, r, t, err)
 		return nil
@@ -111,7 +111,7 @@ func (s *Site) adminEditSeason(w http.ResponseWriter, r *http.Request, t *server
 			Notice: views.AdminNotice{Error: true, Text: i18n.From(r.Context()).T("admin.seasons.error.notSaved")}}))
 		return
 	}
-	if err := t.Store.UpdateSeason(r.Context(), season); err != nil {
+	if err := t.UpdateSeason(r.Context(), season); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}

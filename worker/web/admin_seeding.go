@@ -32,7 +32,7 @@ func (s *Site) adminApplyRatingSeeds(w http.ResponseWriter, r *http.Request, t *
 	if tour == nil {
 		return
 	}
-	if _, err := core.SeedsByRating(r.Context(), t.Store, tour, core.SeedingDraft{By: core.SeedingByRating}); err != nil {
+	if _, err := t.SeedsByRating(r.Context(), tour, core.SeedingDraft{By: core.SeedingByRating}); err != nil {
 		if adminErrorCode(err) == core.CodeSeedsLocked {
 			s.adminRenderRatingSeeds(w, r, t, v, tour, core.SeedingDraft{By: core.SeedingByRating, Preview: true})
 			return
@@ -50,7 +50,7 @@ func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t 
 	tr := i18n.From(ctx)
 	p := views.AdminRatingSeeds{Slug: tour.Slug, Name: tour.Name, Allowed: true}
 	status := http.StatusOK
-	seeds, err := core.SeedsByRating(ctx, t.Store, tour, d)
+	seeds, err := t.SeedsByRating(ctx, tour, d)
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {
@@ -68,7 +68,7 @@ func (s *Site) adminRenderRatingSeeds(w http.ResponseWriter, r *http.Request, t 
 	for i, sd := range seeds {
 		ids[i] = sd.PlatformID
 	}
-	names, err := t.Store.Players(ctx, ids)
+	names, err := t.Players(ctx, ids)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -96,7 +96,7 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 	}
 	ctx := r.Context()
 	tr := i18n.From(ctx)
-	regs, err := t.Store.Registrations(ctx, tour.ID)
+	regs, err := t.Registrations(ctx, tour.ID)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -138,14 +138,14 @@ func (s *Site) adminSetSeeds(w http.ResponseWriter, r *http.Request, t *server.T
 		again(http.StatusUnprocessableEntity, tr.T("admin.tournament.seeds.notSaved"))
 		return
 	}
-	switch err := t.Store.SetSeeds(ctx, tour.ID, seeds); adminErrorCode(err) {
+	switch err := t.SetSeeds(ctx, tour.ID, seeds); adminErrorCode(err) {
 	case "":
 		if err != nil {
 			s.fail(w, r, t, err)
 			return
 		}
 	case core.CodeSeedsLocked:
-		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
+		if tour, err = t.TournamentByID(ctx, tour.ID); err != nil {
 			s.fail(w, r, t, err)
 			return
 		}
@@ -175,7 +175,7 @@ func (s *Site) adminSetCheckIn(w http.ResponseWriter, r *http.Request, t *server
 		id, in = r.PostFormValue("checkOut"), false
 	}
 	ctx := r.Context()
-	err := core.SetCheckedIn(ctx, t.Store, tour, id, in, s.srv.Now())
+	err := t.SetSideCheckedIn(ctx, tour, id, in)
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "checkin", "registrations")
 		return

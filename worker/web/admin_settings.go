@@ -24,12 +24,7 @@ func (s *Site) adminSettings(w http.ResponseWriter, r *http.Request, t *server.T
 // p carries the form's values.
 func (s *Site) adminRenderSettings(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, p views.AdminSettings) {
 	ctx := r.Context()
-	ids, err := t.Store.ArenaAdmins(ctx)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	profiles, err := t.Store.Players(ctx, ids)
+	ids, profiles, err := t.ArenaAdmins(ctx)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -158,19 +153,13 @@ func (s *Site) adminAddAdmin(w http.ResponseWriter, r *http.Request, t *server.T
 		})
 		return
 	}
-	admins, err := t.Store.ArenaAdmins(ctx)
+	added, err := t.AddArenaAdmin(ctx, id)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	for _, a := range admins {
-		if a == id {
-			adminRedirect(w, r, "/admin/settings", "admin-present", "admins")
-			return
-		}
-	}
-	if err := t.Store.AddArenaAdmins(ctx, []string{id}, s.srv.Now()); err != nil {
-		s.fail(w, r, t, err)
+	if !added {
+		adminRedirect(w, r, "/admin/settings", "admin-present", "admins")
 		return
 	}
 	adminRedirect(w, r, "/admin/settings", "admin-added", "admins")
@@ -192,7 +181,7 @@ func (s *Site) adminRemoveAdmin(w http.ResponseWriter, r *http.Request, t *serve
 		refuse(http.StatusConflict, tr.T("admin.settings.error.removeSelf"))
 		return
 	}
-	switch err := t.Store.RemoveArenaAdmin(r.Context(), id); adminErrorCode(err) {
+	switch err := t.RemoveArenaAdmin(r.Context(), id); adminErrorCode(err) {
 	case "":
 		if err != nil {
 			s.fail(w, r, t, err)
@@ -221,7 +210,7 @@ func (s *Site) adminSettingsAgain(w http.ResponseWriter, r *http.Request, t *ser
 		GracePeriodSeconds: strconv.Itoa(a.GracePeriodSeconds), AppIDs: strings.Join(a.AppIDs, "\n"),
 		Identity: a.Identity, AnonymousPerMinute: strconv.Itoa(a.RateLimits.AnonymousPerMinute),
 		KeyPerMinute: strconv.Itoa(a.RateLimits.KeyPerMinute), Played: strconv.Itoa(points.Played),
-		RatingPeriodHours: strconv.Itoa(server.RatingPeriodHours(r.Context(), t.Store)),
+		RatingPeriodHours: strconv.Itoa(t.RatingPeriodHours(r.Context())),
 		DefaultLocale:     a.Locale(),
 	}}
 	for _, tier := range points.Tiers {

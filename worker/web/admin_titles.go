@@ -17,21 +17,13 @@ func (s *Site) adminTitlesPage(w http.ResponseWriter, r *http.Request, t *server
 
 func (s *Site) adminRenderTitles(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, status int, p views.AdminTitles) {
 	ctx := r.Context()
-	list, err := t.Store.Titles(ctx)
+	board, err := t.AdminTitles(ctx)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	var holders []string
-	for _, title := range list {
-		holders = append(holders, title.Holder)
-	}
-	book, err := publicPlayers(ctx, t, holders)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	for _, title := range list {
+	book := publicBook(board.Players)
+	for _, title := range board.Titles {
 		row := views.AdminTitleRow{
 			ID: title.ID, Slug: title.Slug, Name: title.Name, Environment: string(title.Environment),
 			HolderID: title.Holder, ClockExpiresAt: title.ClockExpiresAt(), Challenged: title.OpenChallenge != nil,
@@ -68,7 +60,7 @@ func (s *Site) adminCreateTitle(w http.ResponseWriter, r *http.Request, t *serve
 		s.adminRenderTitles(w, r, t, v, http.StatusUnprocessableEntity, again)
 		return
 	}
-	err := t.Store.CreateTitle(r.Context(), title)
+	err := t.AddTitle(r.Context(), title)
 	if adminErrorCode(err) == core.CodeSlugTaken {
 		again.Errors = views.AdminFieldErrors{"slug": tr.T("admin.titles.error.slugTaken")}
 		s.adminRenderTitles(w, r, t, v, server.StatusOf(core.CodeSlugTaken), again)
@@ -85,7 +77,7 @@ func (s *Site) adminCreateTitle(w http.ResponseWriter, r *http.Request, t *serve
 func (s *Site) adminRetireTitle(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	id, err := core.ParseTitleID(r.PathValue("id"), core.CodeTitleNotFound)
 	if err == nil {
-		_, err = core.RetireTitle(r.Context(), t.Store, id, s.srv.Now())
+		_, err = t.RetireTitle(r.Context(), id)
 	}
 	switch adminErrorCode(err) {
 	case "":

@@ -31,7 +31,7 @@ func (s *Site) adminTokenRoutes(kind string) {
 }
 
 func (s *Site) adminRenderTokens(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, kind string, status int, p views.AdminTokens) {
-	list, err := t.Store.Tokens(r.Context(), kind)
+	list, err := t.Tokens(r.Context(), kind)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -52,7 +52,7 @@ func (s *Site) adminMintToken(kind string) adminHandler {
 			return
 		}
 		k := tokenPageKinds[kind]
-		minted, label, err := core.IssueToken(r.Context(), t.Store, kind, core.TokenDraft{Label: r.PostFormValue("label")}, t.Deps)
+		minted, label, err := t.IssueToken(r.Context(), kind, core.TokenDraft{Label: r.PostFormValue("label")})
 		if adminErrorField(err) == "label" {
 			s.adminRenderTokens(w, r, t, v, kind, http.StatusUnprocessableEntity, views.AdminTokens{
 				Label: label, LabelErrors: views.AdminFieldErrors{"label": adminErrorMessage(r.Context(), err)},
@@ -77,7 +77,7 @@ func (s *Site) adminMintToken(kind string) adminHandler {
 func (s *Site) adminRevokeToken(kind, path string) adminHandler {
 	return func(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 		k := tokenPageKinds[kind]
-		err := t.Store.RevokeToken(r.Context(), kind, r.PathValue("id"), s.srv.Now())
+		err := t.RevokeToken(r.Context(), kind, r.PathValue("id"))
 		switch code := adminErrorCode(err); {
 		case err == nil:
 			adminRedirect(w, r, path, k.Noun+"-revoked", "")

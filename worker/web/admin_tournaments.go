@@ -31,7 +31,7 @@ func (s *Site) adminParseForm(w http.ResponseWriter, r *http.Request, t *server.
 
 // adminNewTournament is GET /admin/tournaments/new.
 func (s *Site) adminNewTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
-	seasons, err := t.Store.Seasons(r.Context())
+	seasons, err := t.Seasons(r.Context())
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -51,7 +51,7 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 		return
 	}
 	ctx := r.Context()
-	seasons, err := t.Store.Seasons(ctx)
+	seasons, err := t.Seasons(ctx)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -68,7 +68,7 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 		again(http.StatusUnprocessableEntity, errs)
 		return
 	}
-	if err := t.Store.CreateTournament(ctx, tour); err != nil {
+	if err := t.AddTournament(ctx, tour); err != nil {
 		if adminErrorCode(err) == core.CodeSlugTaken {
 			again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": tr.T("admin.tournament.form.slugTaken")})
 			return
@@ -82,7 +82,7 @@ func (s *Site) adminCreateTournament(w http.ResponseWriter, r *http.Request, t *
 // adminTournamentFor reads the {slug} tournament; when there is none it
 // answers 404 and returns nil.
 func (s *Site) adminTournamentFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) *core.Tournament {
-	tour, err := t.Store.Tournament(r.Context(), r.PathValue("slug"))
+	tour, err := t.Tournament(r.Context(), r.PathValue("slug"))
 	if adminErrorCode(err) == core.CodeTournamentNotFound {
 		s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.tournament.notFound", "Slug", r.PathValue("slug")))
 		return nil
@@ -126,16 +126,12 @@ func adminSeriesText(ctx context.Context, tour *core.Tournament) string {
 // sets what the request adds (notice, a refused form as typed).
 func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, tour *core.Tournament, status int, adjust func(p *views.AdminTournament)) {
 	ctx := r.Context()
-	regs, err := t.Store.Registrations(ctx, tour.ID)
+	desk, err := t.TournamentDesk(ctx, tour)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	matches, err := t.Store.Matches(ctx, tour.ID)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	regs, matches := desk.Registrations, desk.Matches
 	now := s.srv.Now()
 	tr := i18n.From(ctx)
 	p := views.AdminTournament{
@@ -162,13 +158,8 @@ func (s *Site) adminRenderTournament(w http.ResponseWriter, r *http.Request, t *
 		p.RemoveLabel = tr.T("admin.tournament.remove.disqualify")
 	}
 	if tour.Status == core.StatusDraft {
-		seasons, err := t.Store.Seasons(ctx)
-		if err != nil {
-			s.fail(w, r, t, err)
-			return
-		}
 		p.Edit = &views.AdminTournamentForm{Action: "/admin/tournaments/" + tour.Slug, Submit: tr.T("admin.tournament.form.save"),
-			Values: adminValuesOf(tour), Seasons: adminSeasonOptions(seasons)}
+			Values: adminValuesOf(tour), Seasons: adminSeasonOptions(desk.Seasons)}
 	}
 	for _, to := range adminSteps {
 		if tour.NextStatusAllowed(to) == nil {
@@ -231,7 +222,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 		return
 	}
 	ctx := r.Context()
-	seasons, err := t.Store.Seasons(ctx)
+	seasons, err := t.Seasons(ctx)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -250,7 +241,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 		return
 	}
 	edited.ID, edited.Status, edited.CreatedAt = tour.ID, tour.Status, tour.CreatedAt
-	switch err := t.Store.UpdateTournament(ctx, edited); adminErrorCode(err) {
+	switch err := t.SaveDraftTournament(ctx, edited); adminErrorCode(err) {
 	case "":
 		if err != nil {
 			s.fail(w, r, t, err)
@@ -260,7 +251,7 @@ func (s *Site) adminUpdateTournament(w http.ResponseWriter, r *http.Request, t *
 		again(server.StatusOf(core.CodeSlugTaken), views.AdminFieldErrors{"slug": tr.T("admin.tournament.form.slugTaken")})
 		return
 	case core.CodeTournamentNotDraft:
-		if tour, err = t.Store.TournamentByID(ctx, tour.ID); err != nil {
+		if tour, err = t.TournamentByID(ctx, tour.ID); err != nil {
 			s.fail(w, r, t, err)
 			return
 		}
@@ -351,7 +342,7 @@ func (s *Site) adminEditDetails(w http.ResponseWriter, r *http.Request, t *serve
 		again(adminFormStatus(problems), tr.T("admin.tournament.details.notSaved"), problems)
 		return
 	}
-	_, err := core.EditTournament(r.Context(), t.Store, tour, &edit, s.srv.Now())
+	_, err := t.EditTournamentDetails(r.Context(), tour, &edit)
 	if adminErrorCode(err) == core.CodeInvalidTransition {
 		again(server.StatusOf(core.CodeInvalidTransition), tr.T("admin.tournament.details.movedOn"), nil)
 		return
@@ -378,7 +369,7 @@ func (s *Site) adminOpenRound(w http.ResponseWriter, r *http.Request, t *server.
 	code := core.CodeRoundNotFound
 	var err error
 	if round != "" {
-		_, err = core.OpenRound(r.Context(), t.Store, tour, round, s.srv.Now())
+		_, err = t.OpenRound(r.Context(), tour, round)
 		code = adminErrorCode(err)
 	}
 	if code == core.CodeRoundNotFound {

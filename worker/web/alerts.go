@@ -16,7 +16,7 @@ func (s *Site) alertsPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		s.signInFirst(w, r, t, "/alerts")
 		return
 	}
-	list, err := t.Store.Alerts(r.Context(), v.PlatformID, inboxSize)
+	list, err := t.AlertInbox(r.Context(), v.PlatformID, inboxSize)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -37,7 +37,7 @@ func (s *Site) markAlertsReadAction(w http.ResponseWriter, r *http.Request, t *s
 	if !ok {
 		return
 	}
-	if err := t.Store.MarkAlertsRead(r.Context(), viewer, 0, s.srv.Now()); err != nil {
+	if err := t.MarkAlertsRead(r.Context(), viewer); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}

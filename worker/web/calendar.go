@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"arena/core"
-	"arena/core/tournamentview"
 	"arena/i18n"
 	"arena/views"
 	"arena/worker/server"
@@ -30,20 +29,12 @@ func (s *Site) playerCalendar(w http.ResponseWriter, r *http.Request, t *server.
 		return
 	}
 	profile := &card.Profile
-	states, err := t.Store.PlayerMatches(ctx, id, publicAllStatuses...)
+	states, players, err := t.PlayerSchedule(ctx, id)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	var ids []string
-	for i := range states {
-		ids = append(ids, states[i].P1, states[i].P2)
-	}
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	book := publicBook(players)
 	name := orPlaceholder(profile.PersonaName, id)
 	cal := s.calendar(r, t, i18n.From(ctx).T("calendar.player.name", "Name", name, "Arena", t.Arena.Name))
 	for i := range states {
@@ -56,7 +47,7 @@ func (s *Site) playerCalendar(w http.ResponseWriter, r *http.Request, t *server.
 // tournamentCalendar is GET /tournaments/{slug}/calendar.ics: the
 // tournament's start and every match window.
 func (s *Site) tournamentCalendar(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	sched, err := tournamentview.ReadSchedule(r.Context(), t.Store, r.PathValue("slug"))
+	sched, err := t.Schedule(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		s.tournamentReadFailed(w, r, t, err)
 		return

@@ -109,7 +109,7 @@ func (s *Site) discordLinkAction(w http.ResponseWriter, r *http.Request, t *serv
 		s.fail(w, r, t, err)
 		return
 	}
-	state, err := core.StartDiscordLink(r.Context(), t.Store, app, viewer, t.Deps)
+	state, err := t.StartDiscordLink(r.Context(), app, viewer)
 	if err != nil {
 		s.discordRefused(w, r, t, err)
 		return
@@ -136,7 +136,7 @@ func (s *Site) discordCallback(w http.ResponseWriter, r *http.Request, t *server
 		s.fail(w, r, t, err)
 		return
 	}
-	linked, err := core.FinishDiscordLink(r.Context(), t.Store, s.srv.Discord(), app, viewer, q.Get("state"), q.Get("code"), discordRedirect(r), s.srv.Now())
+	linked, err := t.FinishDiscordLink(r.Context(), s.srv.Discord(), app, viewer, q.Get("state"), q.Get("code"), discordRedirect(r))
 	if err != nil {
 		s.discordRefused(w, r, t, err)
 		return
@@ -156,7 +156,7 @@ func (s *Site) discordUnlinkAction(w http.ResponseWriter, r *http.Request, t *se
 	if !ok {
 		return
 	}
-	if err := t.Store.UnlinkDiscord(r.Context(), viewer); err != nil {
+	if err := t.UnlinkDiscord(r.Context(), viewer); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
@@ -178,18 +178,12 @@ func (s *Site) discordRefused(w http.ResponseWriter, r *http.Request, t *server.
 	s.renderAccount(w, r, t, server.StatusOf(ce.Code), func(p *views.AccountPage) { p.Discord.Error = msg })
 }
 
-// accountDiscord reads the account page's Discord box.
-func accountDiscord(r *http.Request, t *server.Tenant, platformID string) (views.AccountDiscord, error) {
-	var d views.AccountDiscord
-	app, err := server.DiscordApp(r.Context(), t)
-	if err != nil {
-		return d, err
+// accountDiscord is the account page's Discord box: the arena's
+// application and the player's link (nil when none).
+func accountDiscord(discordApp core.DiscordApp, link *core.DiscordLink) views.AccountDiscord {
+	d := views.AccountDiscord{Available: discordApp.Set() && discordApp.ClientSecret != ""}
+	if link != nil {
+		d.Linked = link.Username
 	}
-	d.Available = app.Set() && app.ClientSecret != ""
-	link, err := t.Store.DiscordLinkFor(r.Context(), platformID)
-	if err != nil || link == nil {
-		return d, err
-	}
-	d.Linked = link.Username
-	return d, nil
+	return d
 }

@@ -41,7 +41,7 @@ func (s *Site) liveEvery() time.Duration {
 // read before the page's data, so an event the page may have missed is
 // replayed to it.
 func liveFrom(ctx context.Context, t *server.Tenant) (int64, error) {
-	return t.Store.LogSeq(ctx)
+	return t.LogSeq(ctx)
 }
 
 // liveNow is the from of a region that is answered to a page already

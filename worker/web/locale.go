@@ -64,7 +64,7 @@ func (s *Site) langAction(w http.ResponseWriter, r *http.Request, t *server.Tena
 	}
 	if v := s.viewer(r.Context(), r, t); v != nil && lang != i18n.Pseudo {
 		// A signed-in player reads alerts and pushes in it too.
-		if err := t.Store.SetPlayerLocale(r.Context(), v.PlatformID, lang); err != nil {
+		if err := t.SetPlayerLocale(r.Context(), v.PlatformID, lang); err != nil {
 			s.fail(w, r, t, err)
 			return
 		}

@@ -35,7 +35,7 @@ func (s *Site) nextMe(w http.ResponseWriter, r *http.Request, t *server.Tenant) 
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	list, err := t.Store.Tournaments(r.Context(), false)
+	list, err := t.Tournaments(r.Context(), false)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -115,7 +115,7 @@ func (s *Site) nextActions(r *http.Request, t *server.Tenant, viewer string, lis
 	read := s.planViewerParts(r, t)
 	if read == nil {
 		read = func(ctx context.Context) (*playerview.Parts, error) {
-			return t.Store.ViewerParts(ctx, viewer, nextStatuses...)
+			return t.ViewerParts(ctx, viewer, nextStatuses...)
 		}
 	}
 	mineRead, err := read(ctx)

@@ -213,7 +213,7 @@ func (s *Site) verifyOpenID(ctx context.Context, r *http.Request, t *server.Tena
 	if err := s.checkAuthentication(ctx, q); err != nil {
 		return "", next, err
 	}
-	fresh, err := t.Store.ClaimOpenIDNonce(ctx, nonce, now, now.Add(-openIDNonceKeep))
+	fresh, err := t.ClaimOpenIDNonce(ctx, nonce, now, now.Add(-openIDNonceKeep))
 	if err != nil {
 		return "", next, err
 	}

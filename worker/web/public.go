@@ -110,7 +110,7 @@ func (s *Site) homeListsNow(r *http.Request, t *server.Tenant, now time.Time) (*
 
 func (s *Site) homeLists(r *http.Request, t *server.Tenant, now time.Time) (*homeLists, error) {
 	ctx := r.Context()
-	parts, err := t.Store.FrontParts(ctx)
+	parts, err := t.FrontPage(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,7 @@ func publicSections(list []core.Tournament, now time.Time) []views.TournamentSec
 
 // tournamentList lists every public tournament, newest start first.
 func (s *Site) tournamentList(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	list, err := t.Store.Tournaments(r.Context(), false)
+	list, err := t.Tournaments(r.Context(), false)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return

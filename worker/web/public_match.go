@@ -35,7 +35,7 @@ func (s *Site) matchRead(w http.ResponseWriter, r *http.Request, t *server.Tenan
 		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("match.notFound"))
 		return nil, nil, false
 	}
-	parts, err := tournamentview.ReadMatch(r.Context(), t.Store, id)
+	parts, err := t.MatchView(r.Context(), id)
 	if core.ErrorCode(err) == core.CodeMatchNotFound {
 		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("match.notFound"))
 		return nil, nil, false

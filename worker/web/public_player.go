@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/app"
 	"arena/core"
 	"arena/i18n"
 	"arena/views"
@@ -20,12 +21,6 @@ const (
 	playerUpcomingLimit = 10
 )
 
-// publicAllStatuses are every match status, for a player's whole history.
-var publicAllStatuses = []core.MatchStatus{
-	core.MatchScheduled, core.MatchLive, core.MatchAwaitingResult,
-	core.MatchConfirmed, core.MatchDisputed, core.MatchForfeited,
-}
-
 // planPlayerPage plans the player page's reads keyed by the player's id
 // to go with its first (the player's card): its matches, the titles it
 // holds, its entries and the tournaments, the seasons of the ladder, its
@@ -35,24 +30,18 @@ func planPlayerPage(r *http.Request, t *server.Tenant, id string) {
 	if !core.ValidPlatformID(id) {
 		return
 	}
-	ctx, st := r.Context(), t.Store
-	st.PlanPlayerMatches(ctx, id, publicAllStatuses...)
-	st.PlanTitlesHeldBy(ctx, id)
-	st.PlanRosterCaptains(ctx, id)
-	st.PlanTournaments(ctx, false)
-	st.PlanSeasons(ctx)
-	st.PlanStreamLogin(ctx, id)
+	t.PlanPlayerPage(r.Context(), id)
 }
 
 // playerFor reads the player of a public page ({platformId}): its card,
-// as the player API reads it (server.PlayerCard); a malformed or unknown
-// id is the 404 page (false: answered).
+// as the player API reads it (the session's PlayerCard); a malformed or
+// unknown id is the 404 page (false: answered).
 func (s *Site) playerFor(w http.ResponseWriter, r *http.Request, t *server.Tenant, id string) (*core.PlayerCard, bool) {
 	if !core.ValidPlatformID(id) {
 		s.publicNotFound(w, r, t, i18n.From(r.Context()).T("player.notFound"))
 		return nil, false
 	}
-	card, err := server.PlayerCard(r.Context(), t.Store, id, s.srv.Now())
+	card, err := t.PlayerCard(r.Context(), id)
 	if core.ErrorCode(err) == core.CodePlayerNotFound {
 		s.publicNotFound(w, r, t, actionMessageIn(i18n.From(r.Context()), err))
 		return nil, false
@@ -75,42 +64,13 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		return
 	}
 	profile, stats := &card.Profile, card.Stats
-	matches, err := t.Store.PlayerMatches(ctx, id, publicAllStatuses...)
+	pp, err := t.PlayerPage(ctx, id, core.NumberText(r.URL.Query().Get("page")).N, playerRecentLimit, playerUpcomingLimit)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	var upcoming, recent []*core.MatchState
-	for i := range matches {
-		if matches[i].Status.Resolved() {
-			recent = append(recent, &matches[i])
-		} else {
-			upcoming = append(upcoming, &matches[i])
-		}
-	}
-	slices.Reverse(recent) // newest first
-	page := max(1, core.NumberText(r.URL.Query().Get("page")).N)
-	pages := max(1, (len(recent)+playerRecentLimit-1)/playerRecentLimit)
-	if page > pages {
-		page = pages
-	}
-	hasOlder := len(recent) > page*playerRecentLimit
-	recent = recent[(page-1)*playerRecentLimit : min(len(recent), page*playerRecentLimit)]
-	upcoming = upcoming[:min(len(upcoming), playerUpcomingLimit)]
-	var ids []string
-	for _, st := range slices.Concat(recent, upcoming) {
-		ids = append(ids, st.P1, st.P2)
-	}
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	held, err := t.Store.TitlesHeldBy(ctx, id)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	page, upcoming, recent := pp.Page, pp.Upcoming, pp.Recent
+	book := publicBook(pp.Players)
 	book[id] = *profile
 	me := book.player(id)
 	now := s.srv.Now()
@@ -125,21 +85,15 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 		Stats: views.PlayerStats{MatchesPlayed: stats.MatchesPlayed, Wins: stats.Wins, Losses: stats.Losses, WinRate: stats.WinRate},
 		Own:   l.Viewer != nil && l.Viewer.PlatformID == id,
 	}
-	if hasOlder {
+	if pp.HasOlder {
 		p.OlderURL = "/players/" + id + "?page=" + strconv.Itoa(page+1) + "#history"
 	}
 	if page > 1 {
 		p.NewerURL = "/players/" + id + "?page=" + strconv.Itoa(page-1) + "#history"
 	}
-	if p.Entries, err = s.playerEntries(r, t, id); err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	if p.Ladder, err = playerLadderPlace(r, t, id); err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	for _, title := range held {
+	p.Entries = playerEntries(pp, id, now)
+	p.Ladder = playerLadderPlace(pp.Ladder, id)
+	for _, title := range pp.Titles {
 		if reign := title.CurrentReign(); reign != nil {
 			p.Titles = append(p.Titles, views.HeldTitle{Slug: title.Slug, Name: title.Name, Since: reign.Since})
 		}
@@ -153,11 +107,7 @@ func (s *Site) playerPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 	for _, st := range recent {
 		p.Recent = append(p.Recent, publicResult(book, st, id, now))
 	}
-	if p.Channel, err = t.Store.StreamLogin(ctx, id); err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
-	if p.Channel != "" {
+	if p.Channel = pp.Channel; p.Channel != "" {
 		p.ChannelURL = core.StreamURL(p.Channel)
 		_, p.ChannelLive = s.srv.LiveNow(ctx, t)[p.Channel]
 	}
@@ -202,60 +152,37 @@ func publicResult(book publicBook, st *core.MatchState, id string, now time.Time
 
 // playerEntries are the tournaments the player is entered in that are
 // not over, starting soonest first.
-func (s *Site) playerEntries(r *http.Request, t *server.Tenant, id string) ([]views.PlayerEntry, error) {
-	ctx := r.Context()
-	captains, err := t.Store.RosterCaptains(ctx, id)
-	if err != nil || len(captains) == 0 {
-		return nil, err
+func playerEntries(pp *app.PlayerPage, id string, now time.Time) []views.PlayerEntry {
+	if len(pp.Entries) == 0 {
+		return nil
 	}
-	list, err := t.Store.Tournaments(ctx, false)
-	if err != nil {
-		return nil, err
-	}
-	var out []views.PlayerEntry
-	var others []string
-	now := s.srv.Now()
-	for i := range list {
-		tour := &list[i]
-		captain, ok := captains[tour.ID]
-		if !ok || tour.Status.Final() {
-			continue
+	book := publicBook(pp.Captains)
+	out := make([]views.PlayerEntry, 0, len(pp.Entries))
+	for _, e := range pp.Entries {
+		entry := views.PlayerEntry{Tournament: publicCard(e.Tournament, now)}
+		if e.Captain != id {
+			entry.CaptainName = book.player(e.Captain).Name
 		}
-		out = append(out, views.PlayerEntry{Tournament: publicCard(tour, now), CaptainName: captain})
-		if captain != id {
-			others = append(others, captain)
-		}
-	}
-	book, err := publicPlayers(ctx, t, others)
-	if err != nil {
-		return nil, err
-	}
-	for i := range out {
-		if c := out[i].CaptainName; c == id {
-			out[i].CaptainName = ""
-		} else {
-			out[i].CaptainName = book.player(c).Name
-		}
+		out = append(out, entry)
 	}
 	slices.SortStableFunc(out, func(a, b views.PlayerEntry) int { return a.Tournament.StartsAt.Compare(b.Tournament.StartsAt) })
-	return out, nil
+	return out
 }
 
 // playerLadderPlace is the player's place on the latest season's ladder
 // (core's ranks: equal points share one), nil when they have none.
-func playerLadderPlace(r *http.Request, t *server.Tenant, id string) (*views.LadderPlace, error) {
-	ladder, err := core.Ladder(r.Context(), t.Store, "")
-	if err != nil || ladder.Season == nil {
-		return nil, err
+func playerLadderPlace(ladder core.SeasonLadder, id string) *views.LadderPlace {
+	if ladder.Season == nil {
+		return nil
 	}
 	for i, row := range ladder.Rows {
 		if row.PlatformID != id {
 			continue
 		}
 		shared := (i > 0 && ladder.Rows[i-1].Rank == row.Rank) || (i+1 < len(ladder.Rows) && ladder.Rows[i+1].Rank == row.Rank)
-		return &views.LadderPlace{Rank: row.Rank, Points: row.Points, SeasonName: ladder.Season.Name, Shared: shared}, nil
+		return &views.LadderPlace{Rank: row.Rank, Points: row.Points, SeasonName: ladder.Season.Name, Shared: shared}
 	}
-	return nil, nil
+	return nil
 }
 
 // publicPlayerDescription is a profile's link preview.
@@ -281,18 +208,12 @@ func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 	ctx := r.Context()
 	query := r.URL.Query()
 	byRating := query.Get("order") == core.LadderOrderRating
-	var ladder core.SeasonLadder
-	var rated []core.RatedRow
-	var err error
-	if byRating {
-		ladder, rated, err = core.RatingLadder(ctx, t.Store, query.Get("season"), s.srv.Now(), server.RatingPeriodHours(ctx, t.Store))
-	} else {
-		ladder, err = core.Ladder(ctx, t.Store, query.Get("season"))
-	}
+	l, err := t.Ladder(ctx, query.Get("season"), byRating)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
+	ladder, rated := l.SeasonLadder, l.Rated
 	p := views.LadderPage{Layout: s.layout(r, t, i18n.From(ctx).T("ladder.title")), Seasons: make([]views.SeasonOption, 0, len(ladder.Seasons)), ByRating: byRating}
 	for _, se := range ladder.Seasons {
 		p.Seasons = append(p.Seasons, views.SeasonOption{Slug: se.Slug, Name: se.Name})
@@ -303,18 +224,7 @@ func (s *Site) ladderPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 			p.SeasonStarts, p.SeasonEnds = &se.Season.StartsAt, &se.Season.EndsAt
 		}
 	}
-	ids := make([]string, 0, len(ladder.Rows)+len(rated))
-	for _, row := range ladder.Rows {
-		ids = append(ids, row.PlatformID)
-	}
-	for _, row := range rated {
-		ids = append(ids, row.PlatformID)
-	}
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	book := publicBook(l.Players)
 	if byRating {
 		for _, row := range rated {
 			p.Rows = append(p.Rows, views.LadderRow{Rank: row.Rank, Player: book.player(row.PlatformID), Points: row.Points,

@@ -17,7 +17,7 @@ type publicBook tournamentview.Players
 // publicPlayers looks up the profiles of ids ("" and repeats are skipped)
 // in one query (tournamentview.ReadPlayers).
 func publicPlayers(ctx context.Context, t *server.Tenant, ids []string) (publicBook, error) {
-	players, err := tournamentview.ReadPlayers(ctx, t.Store, ids)
+	players, err := t.PlayerBook(ctx, ids)
 	return publicBook(players), err
 }
 

@@ -94,7 +94,7 @@ func (s *Site) tournamentData(r *http.Request, t *server.Tenant, slug string) (*
 	ctx := r.Context()
 	key := "tournament/" + strconv.FormatInt(now.Unix()/60, 10) + "/" + i18n.From(ctx).Locale() + "/" + slug
 	v, err := s.srv.Memo(t, key, func() (any, error) {
-		view, err := tournamentview.Read(ctx, t.Store, slug)
+		view, err := t.TournamentView(ctx, slug)
 		if err != nil {
 			return nil, err
 		}

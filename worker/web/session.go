@@ -28,7 +28,7 @@ const minSessionKey = 16
 // sessionLifetime is how long a sign-in lasts.
 const sessionLifetime = 30 * 24 * time.Hour
 
-// A session lives in the arena's database (store.WebSession): the cookie
+// A session lives in the arena's database (core.WebSession): the cookie
 // carries its random id, the arena and the expiry, signed with the arena's
 // key, so a forged or another arena's cookie is refused without a read.
 // Signing out deletes the row, so a replayed cookie opens nothing; a
@@ -69,15 +69,14 @@ func (s *Site) startSession(w http.ResponseWriter, r *http.Request, t *server.Te
 	if err != nil {
 		return err
 	}
-	now := s.srv.Now()
-	expires := now.Add(sessionLifetime)
+	expires := s.srv.Now().Add(sessionLifetime)
 	// The language the player signs in in is the one their alerts and
 	// pushes speak until they choose another with the picker.
 	locale := i18n.From(r.Context()).Locale()
 	if !core.IsLocale(locale) {
 		locale = "" // the pseudo-locale of the tests
 	}
-	if err := t.Store.StartWebSession(r.Context(), id, platformID, mockSignIn(t), now, expires, locale); err != nil {
+	if err := t.StartWebSession(r.Context(), id, platformID, mockSignIn(t), expires, locale); err != nil {
 		return err
 	}
 	payload, _ := json.Marshal(sessionPayload{ID: id, Arena: t.Arena.Slug, Expires: expires.Unix()})
@@ -93,7 +92,7 @@ func (s *Site) startSession(w http.ResponseWriter, r *http.Request, t *server.Te
 // (the cookie's copies open nothing afterwards) and the cookie cleared.
 func (s *Site) endSession(w http.ResponseWriter, r *http.Request, t *server.Tenant) error {
 	if id := s.sessionID(r, t); id != "" {
-		if err := t.Store.EndWebSession(r.Context(), id); err != nil {
+		if err := t.EndWebSession(r.Context(), id); err != nil {
 			return err
 		}
 	}
@@ -158,7 +157,7 @@ type viewerMemoKey struct{}
 func (s *Site) withViewerMemo(r *http.Request, t *server.Tenant) *http.Request {
 	memo := &viewerMemo{id: s.sessionID(r, t)}
 	if memo.id != "" {
-		t.Store.PlanWebSession(r.Context(), memo.id, s.srv.Now())
+		t.PlanWebSession(r.Context(), memo.id)
 	}
 	return r.WithContext(context.WithValue(r.Context(), viewerMemoKey{}, memo))
 }
@@ -172,7 +171,7 @@ func (s *Site) planViewerParts(r *http.Request, t *server.Tenant) func(context.C
 	if memo == nil || memo.id == "" || memo.looked && memo.viewer == nil {
 		return nil
 	}
-	return t.Store.PlanViewerParts(r.Context(), memo.id, s.srv.Now(), nextStatuses...)
+	return t.PlanViewerParts(r.Context(), memo.id, nextStatuses...)
 }
 
 // viewer returns the signed-in player with their name and admin flag, or
@@ -216,7 +215,7 @@ func (s *Site) lookUpViewer(ctx context.Context, r *http.Request, t *server.Tena
 	if id == "" {
 		return nil, nil
 	}
-	ws, err := t.Store.WebSession(ctx, id, s.srv.Now())
+	ws, err := t.WebSession(ctx, id)
 	if err != nil {
 		s.cfg.Logger.WarnContext(ctx, "session unavailable: serving a visitor", slog.String("arena", t.Arena.Slug), slog.String("error", err.Error()))
 		return nil, err

@@ -122,7 +122,7 @@ func (s *Site) mockSignIn(w http.ResponseWriter, r *http.Request, t *server.Tena
 		return
 	}
 	player := core.PlayerProfile{PlatformID: id, PersonaName: core.PlaceholderName(id), AvatarURL: placeholderAvatarURL(id)}
-	if err := t.Store.SignInMockPlayer(r.Context(), player, s.srv.Now()); err != nil {
+	if err := t.SignInMockPlayer(r.Context(), player); err != nil {
 		s.fail(w, r, t, err)
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"arena/core"
 	"arena/core/tournamentview"
@@ -47,11 +46,7 @@ func (s *Site) followAction(kind string) func(w http.ResponseWriter, r *http.Req
 		if !ok {
 			return
 		}
-		follow := core.FollowTournamentByID
-		if kind == core.FollowPlayer {
-			follow = core.FollowPlayerByID
-		}
-		if err := follow(r.Context(), t.Store, viewer, id, off(r), s.srv.Now()); err != nil {
+		if err := t.Follow(r.Context(), viewer, kind, id, off(r)); err != nil {
 			s.socialRefused(w, r, t, next, err)
 			return
 		}
@@ -79,25 +74,25 @@ func (s *Site) matchAction(w http.ResponseWriter, r *http.Request, t *server.Ten
 
 // povStreamAction advertises (or retires) the participant's own stream.
 func (s *Site) povStreamAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	s.matchToggle(w, r, t, core.SetPOVStream, "stream_on", "stream_off")
+	s.matchToggle(w, r, t, t.SetPOVStream, "stream_on", "stream_off")
 }
 
 // castAction claims (or retires) a community caster seat.
 func (s *Site) castAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
-	s.matchToggle(w, r, t, core.ClaimCast, "casting", "cast_retired")
+	s.matchToggle(w, r, t, t.ClaimCast, "casting", "cast_retired")
 }
 
 // matchToggle runs one of a match's on/off actions for the viewer (off=on
 // turns it off) and returns to the match's cast actions with the notice of
 // what it did.
 func (s *Site) matchToggle(w http.ResponseWriter, r *http.Request, t *server.Tenant,
-	apply func(context.Context, core.CastingStore, int64, string, bool, time.Time) error,
+	apply func(ctx context.Context, matchID int64, platformID string, off bool) error,
 	onCode, offCode string) {
 	id, viewer, next, ok := s.matchAction(w, r, t)
 	if !ok {
 		return
 	}
-	if err := apply(r.Context(), t.Store, id, viewer, off(r), s.srv.Now()); err != nil {
+	if err := apply(r.Context(), id, viewer, off(r)); err != nil {
 		s.socialRefused(w, r, t, next, err)
 		return
 	}
@@ -115,7 +110,7 @@ func (s *Site) inviteCasterAction(w http.ResponseWriter, r *http.Request, t *ser
 		return
 	}
 	invited := strings.TrimSpace(r.PostFormValue("platformId"))
-	if err := core.InviteCaster(r.Context(), t.Store, id, viewer, invited, s.srv.Now()); err != nil {
+	if err := t.InviteCaster(r.Context(), id, viewer, invited); err != nil {
 		s.socialRefused(w, r, t, next, err)
 		return
 	}
@@ -191,10 +186,7 @@ var castNotices = map[string]bool{"stream_on": true, "stream_off": true, "castin
 // castersPage is the caster directory.
 func (s *Site) castersPage(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	ctx := r.Context()
-	list, err := core.CasterDirectory(ctx, t.Store, s.srv.LiveNow(ctx, t))
-	if err == nil {
-		err = core.DescribeCastMatches(ctx, t.Store, list)
-	}
+	list, err := t.CasterDirectory(ctx, s.srv.LiveNow(ctx, t))
 	if err != nil {
 		s.fail(w, r, t, err)
 		return

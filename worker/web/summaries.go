@@ -50,40 +50,10 @@ func (s *Site) refreshSummaries(ctx context.Context, t *server.Tenant, ids []str
 	if len(ids) == 0 {
 		return nil
 	}
-	now := s.srv.Now()
-	if !force {
-		fresh, err := t.Store.FreshSummaries(ctx, ids, now.Add(-summaryMaxAge))
-		if err != nil {
-			return err
-		}
-		stale := ids[:0:0]
-		for _, id := range ids {
-			if !fresh[id] {
-				stale = append(stale, id)
-			}
-		}
-		ids = stale
-	}
-	for start := 0; start < len(ids); start += summaryBatch {
-		batch := ids[start:min(start+summaryBatch, len(ids))]
-		found, err := s.fetchSummaries(ctx, t.Arena.PublisherKey, batch)
-		if err != nil {
-			return err
-		}
-		var missing []string
-		profiles := make([]core.PlayerProfile, 0, len(found))
-		for _, id := range batch {
-			if p, ok := found[id]; ok {
-				profiles = append(profiles, p)
-			} else {
-				missing = append(missing, id)
-			}
-		}
-		if err := t.Store.CacheSummaries(ctx, profiles, missing, now); err != nil {
-			return err
-		}
-	}
-	return nil
+	key := t.Arena.PublisherKey
+	return t.RefreshSummaries(ctx, ids, force, summaryMaxAge, summaryBatch, func(ctx context.Context, batch []string) (map[string]core.PlayerProfile, error) {
+		return s.fetchSummaries(ctx, key, batch)
+	})
 }
 
 // summariesResponse is GetPlayerSummaries' answer.

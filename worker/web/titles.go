@@ -18,20 +18,12 @@ func (s *Site) titlesPage(w http.ResponseWriter, r *http.Request, t *server.Tena
 // renderTitles answers the titles page with a notice or a refusal.
 func (s *Site) renderTitles(w http.ResponseWriter, r *http.Request, t *server.Tenant, status int, notice, problem string) {
 	ctx := r.Context()
-	list, err := t.Store.Titles(ctx)
+	board, err := t.SiteTitles(ctx)
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
 	}
-	var ids []string
-	for i := range list {
-		ids = append(ids, list[i].Players()...)
-	}
-	book, err := publicPlayers(ctx, t, ids)
-	if err != nil {
-		s.fail(w, r, t, err)
-		return
-	}
+	list, book := board.Titles, publicBook(board.Players)
 	l := s.layout(r, t, i18n.From(ctx).T("titles.title"))
 	viewer := ""
 	if l.Viewer != nil {
@@ -115,19 +107,10 @@ func (s *Site) titleAction(notFound string, act titleAct) func(w http.ResponseWr
 	}
 }
 
-// siteCaller is the viewer as a title action's caller: the AppID of the
-// build the environment gate shows the title to (see siteAppID).
-func siteCaller(a *core.Arena, title *core.Title, viewer string) core.Caller {
-	return core.Caller{PlatformID: viewer, AppID: siteAppID(a, title.Environment)}
-}
-
-// volunteer is the volunteer button: core.Volunteer.
+// volunteer is the volunteer button: core.Volunteer, as the build the
+// environment gate shows the title to (app.SiteAppID).
 func (s *Site) volunteer(ctx context.Context, t *server.Tenant, id int64, viewer string) (string, error) {
-	title, err := t.Store.Title(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	title, err = core.Volunteer(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, t.Deps)
+	title, err := t.VolunteerFromSite(ctx, id, viewer)
 	if err != nil {
 		return "", err
 	}
@@ -139,11 +122,7 @@ func (s *Site) volunteer(ctx context.Context, t *server.Tenant, id int64, viewer
 
 // challenge is the challenge button: core.Challenge.
 func (s *Site) challenge(ctx context.Context, t *server.Tenant, id int64, viewer string) (string, error) {
-	title, err := t.Store.Title(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	if _, err := core.Challenge(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, t.Deps); err != nil {
+	if _, err := t.ChallengeFromSite(ctx, id, viewer); err != nil {
 		return "", err
 	}
 	return "challenged", nil
@@ -152,15 +131,7 @@ func (s *Site) challenge(ctx context.Context, t *server.Tenant, id int64, viewer
 // answer is the holder's accept or decline button: core.RespondToChallenge.
 func (s *Site) answer(accept bool) titleAct {
 	return func(ctx context.Context, t *server.Tenant, id int64, viewer string) (string, error) {
-		c, err := t.Store.TitleChallenge(ctx, id)
-		if err != nil {
-			return "", err
-		}
-		title, err := t.Store.Title(ctx, c.TitleID)
-		if err != nil {
-			return "", err
-		}
-		if _, err := core.RespondToChallenge(ctx, t.Store, t.Arena, siteCaller(t.Arena, title, viewer), id, accept, t.Deps); err != nil {
+		if _, err := t.RespondFromSite(ctx, id, viewer, accept); err != nil {
 			return "", err
 		}
 		if accept {
