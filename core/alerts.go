@@ -123,10 +123,16 @@ const SettingUpcomingAlertMinutes = "upcoming_alert_minutes"
 // fanOutBatch bounds the events one scheduled run fans out.
 const fanOutBatch = 200
 
-// AlertStore keeps events, inboxes and follows.
-type AlertStore interface {
+// EventRecorder records an event for the alert job to fan out.
+type EventRecorder interface {
 	// RecordEvent stores an event unless one with its key exists.
 	RecordEvent(ctx context.Context, ev Event) error
+}
+
+// AlertStore is the alert job's part of the events, inboxes and follows:
+// the events it records from state, the pending ones and who follows
+// them, and their fan-out.
+type AlertStore interface {
 	// RecordStateEvents records match_live for matches live since `since`,
 	// tournament_status for every public tournament's status,
 	// check_in_open for every tournament whose check-in is open at `at`,
@@ -157,10 +163,6 @@ type AlertStore interface {
 	// its person turned the kind off), and marks the event fanned out, in
 	// one batch; running it again adds nothing.
 	FanOut(ctx context.Context, f EventFanOut, at time.Time) error
-	// Alerts returns the player's latest alerts, newest first.
-	Alerts(ctx context.Context, platformID string, limit int) ([]Alert, error)
-	// MarkAlertsRead marks the player's alerts up to id (all when 0) read.
-	MarkAlertsRead(ctx context.Context, platformID string, upTo int64, at time.Time) error
 }
 
 // EventFanOut is what one event fans out to.
@@ -174,14 +176,19 @@ type EventFanOut struct {
 }
 
 // AlertJobStore is what the alert job reads and writes: the events and
-// alerts, the webhooks, the matches, the tournaments and settings, and the
-// arena's admins (who hear of what needs them). One value, the arena's
-// store, serves it.
+// their fan-out, the webhooks of who hears of them, the matches,
+// tournaments, sides and players they are about, the lead time and
+// stale-match settings, and the arena's admins (who hear of what needs
+// them). One value, the arena's store, serves it.
 type AlertJobStore interface {
 	AlertStore
-	WebhookStore
-	ProtocolStore
-	TournamentStore
+	MatchStateReader
+	TournamentReader
+	RegistrationStore
+	PlayerStore
+	SettingStore
+	// Webhooks returns the enabled webhooks of the owners.
+	Webhooks(ctx context.Context, owners []string) ([]Webhook, error)
 	// ArenaAdmins returns the platform ids of the arena's admins.
 	ArenaAdmins(ctx context.Context) ([]string, error)
 }

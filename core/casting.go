@@ -70,26 +70,14 @@ type Follow struct {
 	TargetID string
 }
 
-// CastStore keeps caster seats, POV streams and follows.
+// CastStore is what seating the arena's channel and the caster
+// directory read and write: the caster seats and the linked channels.
 type CastStore interface {
 	// AddCaster seats the caster (reopening an ended seat of the same
 	// channel) while the match is undecided and has fewer than
 	// MaxCastersPerMatch active seats, in one statement; CodeCastersFull
 	// or CodeAlreadyResolved otherwise.
 	AddCaster(ctx context.Context, seat CasterSeat) error
-	// RetireCaster ends the player's seat on the match (none is no error).
-	RetireCaster(ctx context.Context, matchID int64, platformID string, at time.Time) error
-	// Casters returns the match's active seats, oldest first.
-	Casters(ctx context.Context, matchID int64) ([]CasterSeat, error)
-	// SetMatchStream stores the player's POV stream of the match (login
-	// "" retires it).
-	SetMatchStream(ctx context.Context, matchID int64, platformID, login string, at time.Time) error
-	// MatchStreams returns the match's POV streams.
-	MatchStreams(ctx context.Context, matchID int64) ([]MatchStream, error)
-	// SetFollow follows (on) or unfollows the target.
-	SetFollow(ctx context.Context, platformID string, f Follow, on bool, at time.Time) error
-	// Follows returns what the player follows.
-	Follows(ctx context.Context, platformID string) ([]Follow, error)
 	// ActiveCasting returns every active seat of the arena and the POV
 	// streams of undecided matches.
 	ActiveCasting(ctx context.Context) ([]CasterSeat, []MatchStream, error)
@@ -110,8 +98,8 @@ func castableMatch(st *MatchState) error {
 }
 
 // linkedLogin returns the player's linked login or CodeStreamNotLinked.
-func linkedLogin(ctx context.Context, ss StreamStore, platformID string) (string, error) {
-	login, err := ss.StreamLogin(ctx, platformID)
+func linkedLogin(ctx context.Context, cs CastingStore, platformID string) (string, error) {
+	login, err := cs.StreamLogin(ctx, platformID)
 	if err != nil {
 		return "", err
 	}
@@ -123,12 +111,19 @@ func linkedLogin(ctx context.Context, ss StreamStore, platformID string) (string
 
 // CastingStore is what the casting use cases read and write: the match's
 // state, the caster seats and POV streams, the players' channels and, for
-// an invitation, the invited player's alerts. The arena's store serves it.
+// an invitation, the invited player's alert. The arena's store serves it.
 type CastingStore interface {
-	ProtocolStore
-	CastStore
-	StreamStore
-	AlertStore
+	MatchStateReader
+	EventRecorder
+	// AddCaster seats the caster as CastStore.AddCaster does.
+	AddCaster(ctx context.Context, seat CasterSeat) error
+	// RetireCaster ends the player's seat on the match (none is no error).
+	RetireCaster(ctx context.Context, matchID int64, platformID string, at time.Time) error
+	// SetMatchStream stores the player's POV stream of the match (login
+	// "" retires it).
+	SetMatchStream(ctx context.Context, matchID int64, platformID, login string, at time.Time) error
+	// StreamLogin returns the player's linked login, or "".
+	StreamLogin(ctx context.Context, platformID string) (string, error)
 }
 
 // ClaimCast seats the signed-in player as a community caster of the match
@@ -195,7 +190,7 @@ func InviteCaster(ctx context.Context, cs CastingStore, matchID int64, inviter, 
 // admin's POST /api/v1/admin/matches/{id}/casters and the admin match
 // page). Checks: the login's shape (invalid_field streamLogin), then the
 // match as ClaimCast.
-func AddArenaCaster(ctx context.Context, ps ProtocolStore, cs CastStore, matchID int64, login string, now time.Time) (CasterSeat, error) {
+func AddArenaCaster(ctx context.Context, ps MatchStateReader, cs CastStore, matchID int64, login string, now time.Time) (CasterSeat, error) {
 	l, err := NormalizeStreamLogin(login)
 	if err != nil {
 		return CasterSeat{}, err
@@ -241,8 +236,10 @@ func SetPOVStream(ctx context.Context, cs CastingStore, matchID int64, platformI
 // serves it.
 type FollowStore interface {
 	TournamentReader
-	PlayerStore
-	CastStore
+	// Player returns one profile, or CodePlayerNotFound.
+	Player(ctx context.Context, id string) (*PlayerProfile, error)
+	// SetFollow follows (on) or unfollows the target.
+	SetFollow(ctx context.Context, platformID string, f Follow, on bool, at time.Time) error
 }
 
 // FollowTournamentByID follows (or with off unfollows) a public tournament by
@@ -337,7 +334,7 @@ type CastTournament struct {
 // DescribeCastMatches fills each entry's MatchDetails: one read of each
 // match the directory names (the directory lists the arena's few
 // undecided casts).
-func DescribeCastMatches(ctx context.Context, ps ProtocolStore, entries []DirectoryEntry) error {
+func DescribeCastMatches(ctx context.Context, ps MatchStateReader, entries []DirectoryEntry) error {
 	seen := map[int64]*CastMatch{}
 	for i := range entries {
 		e := &entries[i]

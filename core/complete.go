@@ -9,6 +9,18 @@ import (
 	"time"
 )
 
+// CompletionStore reads a tournament's play and stores its completion:
+// what CompleteIfDecided reads and writes.
+type CompletionStore interface {
+	// TournamentPlay reads the tournament with the id, its sides (in
+	// registration order) and its matches (as Matches orders them)
+	// together: one round trip to a remote database.
+	TournamentPlay(ctx context.Context, id int64) (*Tournament, []Registration, []Match, error)
+	// CompleteTournament moves t from playoffs to completed and stores its
+	// podium and placements in one batch; a second call changes nothing.
+	CompleteTournament(ctx context.Context, t *Tournament, podium []PodiumPlace, placements []ScoredPlacement, at time.Time) error
+}
+
 // CompleteIfDecided completes a tournament whose deciding matches are
 // resolved: podium, placements and ladder points in one batch. It reports
 // whether the tournament is completed afterwards. What decides, by format
@@ -17,7 +29,7 @@ import (
 // final, or its reset when played, of a double elimination; every match of
 // a round robin, or every Swiss round without a top cut, whose standings
 // then rank everyone.
-func CompleteIfDecided(ctx context.Context, st TournamentStore, t *Tournament, now time.Time, points PlacementPoints) (bool, error) {
+func CompleteIfDecided(ctx context.Context, st CompletionStore, t *Tournament, now time.Time, points PlacementPoints) (bool, error) {
 	_, regs, matches, err := st.TournamentPlay(ctx, t.ID)
 	if err != nil {
 		return false, err
@@ -27,7 +39,7 @@ func CompleteIfDecided(ctx context.Context, st TournamentStore, t *Tournament, n
 
 // completeIfDecided is CompleteIfDecided on t's sides and matches read
 // already; the points table is read (points) only when t is done.
-func completeIfDecided(ctx context.Context, st TournamentStore, t *Tournament, regs []Registration, matches []Match, now time.Time, pointsOf func() PlacementPoints) (bool, error) {
+func completeIfDecided(ctx context.Context, st CompletionStore, t *Tournament, regs []Registration, matches []Match, now time.Time, pointsOf func() PlacementPoints) (bool, error) {
 	podium, placements, done, err := TournamentFinish(t, regs, matches)
 	if err != nil || !done {
 		return false, err

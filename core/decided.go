@@ -36,12 +36,48 @@ import (
 // of the scheduled jobs, finds such tournaments and moves them on, so
 // nothing stays half-done.
 
+// DecidedStore is what moving a tournament on after a decision reads and
+// writes (MatchDecided, AdvanceStage): its play, a stage's next matches
+// and its completion.
+type DecidedStore interface {
+	CompletionStore
+	// AddMatches stores a stage's next matches (a Swiss round, a top
+	// cut's bracket) while t is in status `from`, moving it to `to` in the
+	// same batch. Every match has a bracket slot; a slot stored already is
+	// skipped, so two requests adding the same matches store them once.
+	AddMatches(ctx context.Context, t *Tournament, from, to TournamentStatus, matches []Match, at time.Time) error
+}
+
+// DecidedByIDStore is DecidedStore with the match read by id: what the
+// jobs that decide matches by id (a grace period, a window closing, a
+// disqualification) hand on to MatchDecided (decidedByID).
+type DecidedByIDStore interface {
+	DecidedStore
+	// Match returns the match with the id, or CodeMatchNotFound.
+	Match(ctx context.Context, id int64) (*Match, error)
+}
+
+// SettleStore is what SettleTournaments reads and writes: the
+// tournaments a decision left behind, found again, and moved on as
+// DecidedStore does.
+type SettleStore interface {
+	DecidedStore
+	TournamentReader
+	// DecidedFinals returns the tournaments still in playoffs whose final
+	// is decided.
+	DecidedFinals(ctx context.Context) ([]int64, error)
+	// StagesToSettle returns the round-robin and Swiss tournaments in
+	// group_stage with every match resolved, and the double eliminations
+	// in playoffs whose grand final is decided with no reset pending.
+	StagesToSettle(ctx context.Context) ([]int64, error)
+}
+
 // MatchDecided carries a decided match's consequences beyond its own batch:
 // a decided final or small final (a grand final or its reset) completes
 // the tournament when its deciding matches are decided, with the ladder
 // points table points returns (read only then); a decided Swiss or
 // round-robin match moves its stage on (AdvanceStage). It is idempotent.
-func MatchDecided(ctx context.Context, ts TournamentStore, m *Match, now time.Time, points func() PlacementPoints) error {
+func MatchDecided(ctx context.Context, ts DecidedStore, m *Match, now time.Time, points func() PlacementPoints) error {
 	switch m.Stage {
 	case StageFinal, StageSmallFinal, StageSwiss, StageRoundRobin:
 	default:
@@ -65,9 +101,9 @@ func MatchDecided(ctx context.Context, ts TournamentStore, m *Match, now time.Ti
 // (status playoffs) or completes. Rounds open at the later of now and
 // startsAt plus one window per earlier round. Pairings depend only on the
 // decided results, so two requests doing this at once store the same
-// matches once (TournamentStore.AddMatches). It reports whether it changed
+// matches once (DecidedStore.AddMatches). It reports whether it changed
 // anything.
-func AdvanceStage(ctx context.Context, ts TournamentStore, t *Tournament, now time.Time, points func() PlacementPoints) (bool, error) {
+func AdvanceStage(ctx context.Context, ts DecidedStore, t *Tournament, now time.Time, points func() PlacementPoints) (bool, error) {
 	if t.Status != StatusGroupStage || (t.Format != FormatSwiss && t.Format != FormatRoundRobin) {
 		return false, nil
 	}
@@ -79,7 +115,7 @@ func AdvanceStage(ctx context.Context, ts TournamentStore, t *Tournament, now ti
 }
 
 // advanceStage is AdvanceStage on t's sides and matches read already.
-func advanceStage(ctx context.Context, ts TournamentStore, t *Tournament, regs []Registration, matches []Match, now time.Time, points func() PlacementPoints) (bool, error) {
+func advanceStage(ctx context.Context, ts DecidedStore, t *Tournament, regs []Registration, matches []Match, now time.Time, points func() PlacementPoints) (bool, error) {
 	if t.Status != StatusGroupStage || (t.Format != FormatSwiss && t.Format != FormatRoundRobin) {
 		return false, nil
 	}
@@ -118,7 +154,7 @@ func advanceStage(ctx context.Context, ts TournamentStore, t *Tournament, regs [
 // still in playoffs whose final is decided, and moves round-robin, Swiss
 // and double-elimination stages on (StagesToSettle, AdvanceStage). It
 // returns how many it changed; running it again changes nothing more.
-func SettleTournaments(ctx context.Context, ts TournamentStore, now time.Time, points func() PlacementPoints) (int, error) {
+func SettleTournaments(ctx context.Context, ts SettleStore, now time.Time, points func() PlacementPoints) (int, error) {
 	ids, err := ts.DecidedFinals(ctx)
 	if err != nil {
 		return 0, err
@@ -155,7 +191,7 @@ func SettleTournaments(ctx context.Context, ts TournamentStore, now time.Time, p
 }
 
 // decidedByID runs MatchDecided for a match a store call decided by id.
-func decidedByID(ctx context.Context, ts TournamentStore, matchID int64, now time.Time, points func() PlacementPoints) error {
+func decidedByID(ctx context.Context, ts DecidedByIDStore, matchID int64, now time.Time, points func() PlacementPoints) error {
 	m, err := ts.Match(ctx, matchID)
 	if err != nil {
 		return err

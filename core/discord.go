@@ -147,16 +147,11 @@ const (
 	CodeDiscordUnavailable = "discord_unavailable"
 )
 
-// DiscordLinkStore keeps the players' links and the links under way.
+// DiscordLinkStore is what linking a Discord account reads and writes:
+// the links under way, and the link.
 type DiscordLinkStore interface {
-	// DiscordLinkOf returns the platform account the Discord user linked,
-	// "" when none.
-	DiscordLinkOf(ctx context.Context, discordUserID string) (string, error)
-	// DiscordLinkFor returns the player's link, or nil.
-	DiscordLinkFor(ctx context.Context, platformID string) (*DiscordLink, error)
 	// LinkDiscord links the accounts, dropping either one's earlier link.
 	LinkDiscord(ctx context.Context, l DiscordLink) error
-	UnlinkDiscord(ctx context.Context, platformID string) error
 	// AddDiscordLinkState stores a link's state, sweeping those from
 	// before staleBefore.
 	AddDiscordLinkState(ctx context.Context, state, platformID string, at, staleBefore time.Time) error

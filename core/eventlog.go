@@ -170,8 +170,6 @@ type EventLogStore interface {
 	TreeHashes(ctx context.Context, indexes []int64) ([]TreeHash, error)
 	// Events returns up to limit sealed events after seq, in order.
 	Events(ctx context.Context, after int64, limit int) ([]LogEvent, error)
-	// LogSeq is the last event's seq, sealed or not (0: none).
-	LogSeq(ctx context.Context) (int64, error)
 	// LogSigningKey returns the arena's stored Ed25519 seed, storing
 	// fresh first when it has none (the first writer's stands).
 	LogSigningKey(ctx context.Context, fresh []byte) ([]byte, error)

@@ -53,17 +53,10 @@ type RankedRow struct {
 	LadderRow
 }
 
-// SeasonStore keeps an arena's seasons and their ladders.
+// SeasonStore reads an arena's seasons and their ladders.
 type SeasonStore interface {
-	// CreateSeason stores s (created at s.CreatedAt) and sets its ID;
-	// CodeSlugTaken when the slug is used.
-	CreateSeason(ctx context.Context, s *Season) error
 	// Seasons returns every season, the latest start first.
 	Seasons(ctx context.Context) ([]Season, error)
-	// UpdateSeason stores the name and dates of the season with s.Slug;
-	// CodeNotFound when there is none.
-	UpdateSeason(ctx context.Context, s *Season) error
-
 	// Ladder returns the ladder of a season (seasonID 0: every season).
 	Ladder(ctx context.Context, seasonID int64) ([]LadderRow, error)
 }
@@ -156,7 +149,9 @@ type RatedRow struct {
 // ratings. One value, the arena's store, serves it.
 type RatingLadderStore interface {
 	SeasonStore
-	RatingStore
+	// RatingLadder returns every rated player, the highest rating first
+	// (then the lower deviation, then the id).
+	RatingLadder(ctx context.Context) ([]PlayerRating, error)
 }
 
 // RatingLadder returns the ladder of the season want picks (for its

@@ -6,7 +6,27 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 )
+
+// LifecycleStore is what stepping a tournament through its lifecycle
+// reads and writes: its sides and their ratings (the draw), its matches
+// (the playoffs' seeding), the status change with the stage it starts,
+// and its completion.
+type LifecycleStore interface {
+	RegistrationStore
+	RatingReader
+	MatchReader
+	CompletionStore
+	// SetTournamentStatus moves t from `from` to `to` if it still is in
+	// `from`; otherwise CodeInvalidTransition.
+	SetTournamentStatus(ctx context.Context, t *Tournament, from, to TournamentStatus, at time.Time) error
+	// StartStage moves t from `from` to `to` and, in the same batch, stores
+	// the step's group assignments (captain -> group), seeds and matches,
+	// all guarded by token (fresh for the call). When another request
+	// moved t first it stores nothing and answers CodeInvalidTransition.
+	StartStage(ctx context.Context, t *Tournament, from, to TournamentStatus, stage StageStart, at time.Time, token string) error
+}
 
 // ChangeTournamentStatus moves t one legal lifecycle step to `to` at deps.Now:
 // entering group_stage draws the stage (groups by snake draw and their
@@ -21,7 +41,7 @@ import (
 // Asking for the status t already has changes nothing and is no error (an
 // admin's script may complete a tournament that its final's result
 // completed already).
-func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, deps Deps) error {
+func ChangeTournamentStatus(ctx context.Context, st LifecycleStore, t *Tournament, to TournamentStatus, deps Deps) error {
 	_, err := StepTournament(ctx, st, t, to, deps)
 	return err
 }
@@ -29,14 +49,14 @@ func ChangeTournamentStatus(ctx context.Context, st TournamentStore, t *Tourname
 // StepTournament is ChangeTournamentStatus answering the captains of the
 // sides the step withdrew for not checking in (none but when a stage
 // starts from registration closed after check-in opened).
-func StepTournament(ctx context.Context, st TournamentStore, t *Tournament, to TournamentStatus, deps Deps) (withdrawn []string, err error) {
+func StepTournament(ctx context.Context, st LifecycleStore, t *Tournament, to TournamentStatus, deps Deps) (withdrawn []string, err error) {
 	return StepTournamentOf(ctx, st, t, nil, to, deps)
 }
 
 // StepTournamentOf is StepTournament with t's sides read already (in
 // registration order; nil: read them when the step needs them), as a
 // route that read the tournament with its parts has them.
-func StepTournamentOf(ctx context.Context, st TournamentStore, t *Tournament, sides []Registration, to TournamentStatus, deps Deps) (withdrawn []string, err error) {
+func StepTournamentOf(ctx context.Context, st LifecycleStore, t *Tournament, sides []Registration, to TournamentStatus, deps Deps) (withdrawn []string, err error) {
 	if t.Status == to {
 		return nil, nil
 	}
@@ -210,13 +230,31 @@ func groupLess(a, b string) bool {
 	return a < b
 }
 
+// ResolveStore is what an admin's decision reads and writes: the
+// decision, stored, and its consequences (DecidedStore).
+type ResolveStore interface {
+	DecidedStore
+	// ResolveMatch records res (with its Token) if the match is not
+	// resolved yet and both sides are known, seating its winner and loser
+	// in the same batch, and returns the resolved match;
+	// CodeAlreadyResolved when another decision came first.
+	ResolveMatch(ctx context.Context, id int64, res Resolution) (*Match, error)
+	// ResolveGame decides game res.Game of a best-of-N match that is not
+	// resolved (queries/series.sql) in one batch: the match goes back to
+	// scheduled for the next game, or is decided when the game wins the
+	// series (seating its winner and loser as every decision does).
+	// CodeAlreadyResolved when the match was resolved meanwhile;
+	// CodeGameNotCurrent when that game was decided meanwhile.
+	ResolveGame(ctx context.Context, id int64, res Resolution) (*Match, error)
+}
+
 // ResolveMatch records an admin's decision (res, from
 // ResolutionDraft.Check): the winner must be one of the match's two
 // sides. The store decides the match and seats its winner and loser in one
 // batch (tokened from deps.Random, so one of two racing admins wins); then
 // MatchDecided moves the tournament on, as for every way a match is
 // decided.
-func ResolveMatch(ctx context.Context, st TournamentStore, t *Tournament, m *Match, res Resolution, deps Deps) (*Match, error) {
+func ResolveMatch(ctx context.Context, st ResolveStore, t *Tournament, m *Match, res Resolution, deps Deps) (*Match, error) {
 	if m.Status.Resolved() {
 		return nil, Errorf(CodeAlreadyResolved, "match %d is resolved", m.ID)
 	}

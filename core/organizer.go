@@ -21,9 +21,22 @@ const (
 	CodeTournamentOver = "tournament_over"
 )
 
-// OrganizerStore is what the organizer's tools change. Each change is one
-// conditional statement or batch.
+// OrganizerStore is what editing a tournament changes: its details and
+// schedule, in one conditional statement.
 type OrganizerStore interface {
+	// UpdateTournamentDetails stores t's name, description and schedule
+	// while t is still in status `status`; otherwise CodeInvalidTransition.
+	UpdateTournamentDetails(ctx context.Context, t *Tournament, status TournamentStatus) error
+}
+
+// SideRemovalStore is what taking sides out reads and writes: the sides,
+// their removal or disqualification, the forfeits of the disqualified
+// sides' matches and, for the consequences, the tournament
+// (DecidedByIDStore). Each change is one conditional statement or batch.
+// One value, the arena's store, serves it.
+type SideRemovalStore interface {
+	RegistrationStore
+	DecidedByIDStore
 	// RemoveSide deletes the captain's side (registration and roster) while
 	// t is still before its draw (registration_open or
 	// registration_closed); otherwise CodeInvalidTransition.
@@ -40,16 +53,6 @@ type OrganizerStore interface {
 	// every decision does; false when it was decided meanwhile (token
 	// tells this call's decision from a racing one's).
 	ForfeitDisqualified(ctx context.Context, matchID int64, at time.Time, token string) (bool, error)
-	// UpdateTournamentDetails stores t's name, description and schedule
-	// while t is still in status `status`; otherwise CodeInvalidTransition.
-	UpdateTournamentDetails(ctx context.Context, t *Tournament, status TournamentStatus) error
-}
-
-// SideRemovalStore is what taking sides out reads and writes: the
-// tournament and the side's removal. One value, the arena's store, serves it.
-type SideRemovalStore interface {
-	TournamentStore
-	OrganizerStore
 }
 
 // RemoveSide takes the captain's side out of tour, by its admin: before

@@ -41,9 +41,9 @@ func ValidPacing(p Pacing) bool { return slices.Contains(Pacings, p) }
 // CodeRoundNotFound: the tournament has no round of that label (404).
 const CodeRoundNotFound = "round_not_found"
 
-// RoundStore opens a round's matches.
+// RoundStore reads a round's matches and opens them.
 type RoundStore interface {
-	TournamentStore
+	MatchReader
 	// OpenMatches opens now the scheduled matches of t with the ids whose
 	// sides are known, in one statement: each window from now for its
 	// series' length (a window that is open already keeps its start). It

@@ -35,15 +35,10 @@ func (d DisplayNameDraft) Check() (string, Problems) {
 	return name, p
 }
 
-// PlayerStore reads the players' profiles and numbers.
+// PlayerStore reads the players' profiles.
 type PlayerStore interface {
 	// Players returns the profiles of the ids the arena knows.
 	Players(ctx context.Context, ids []string) (map[string]PlayerProfile, error)
-	// Player returns one profile, or CodePlayerNotFound.
-	Player(ctx context.Context, id string) (*PlayerProfile, error)
-	// PlayerCard returns a player's read model (profile, numbers,
-	// trophies, the rating as stored), or CodePlayerNotFound.
-	PlayerCard(ctx context.Context, id string) (*PlayerCard, error)
 }
 
 // ProfileStore keeps the players' names.

@@ -11,56 +11,26 @@ import (
 	"time"
 )
 
-// ProtocolStore keeps what the game-client protocol changes. Every state
-// change is one conditional statement or one batch.
-type ProtocolStore interface {
+// MatchStateReader reads a match's state, as the protocol's rules and
+// the match's readers check it.
+type MatchStateReader interface {
 	// MatchState returns the match with its tournament settings, rosters and
 	// submissions, or CodeMatchNotFound.
 	MatchState(ctx context.Context, id int64) (*MatchState, error)
-	// PlayerMatches returns the decided matches (both sides known) in the
-	// given statuses of every side the player is on, earliest window first.
-	PlayerMatches(ctx context.Context, platformID string, statuses ...MatchStatus) ([]MatchState, error)
-	// AttentionMatches returns the candidates of the organizer's queue:
-	// disputed, or scheduled/live (both sides known) with a window closing
-	// by c.ClosesBy or live since c.LiveBy (OrganizerQueue decides).
-	AttentionMatches(ctx context.Context, c StaleCutoffs) ([]MatchState, error)
+}
+
+// ProtocolStore is what a player's protocol steps read and write: the
+// match, the side's ready, and the player's matches. Every state change
+// is one conditional statement or one batch.
+type ProtocolStore interface {
+	MatchStateReader
 	// MarkReady marks the side ready while the match is scheduled and its
 	// window open; when both sides are ready the match goes live with the
 	// nonce and seed. CodePastReadyPhase when the match left that state.
 	MarkReady(ctx context.Context, matchID int64, side int, now time.Time, nonce string, seed int64) (ReadyOutcome, error)
-	// SubmitResult stores the side's submission and reconciles the match
-	// atomically (the storing half of rules 11 and 12: a side's first
-	// submission is the one kept); a confirming submission's batch seats
-	// the winner and loser as every decision does. It returns what the
-	// batch left, for SubmitResult's answer. A completion worked out ahead
-	// (CompletionAhead; nil: none) joins the batch on its condition, and
-	// StoredSubmission.Settled says whether it held.
-	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord, then *Completion) (StoredSubmission, error)
-	// MatchPlay returns the tournament of an awaiting final or small
-	// final with its sides and matches, read with the match when the
-	// route planned it (what CompletionAhead works on); a nil tournament
-	// for any other match.
-	MatchPlay(ctx context.Context, matchID int64) (*Tournament, []Registration, []Match, error)
-	// Submissions returns a match's stored submissions.
-	Submissions(ctx context.Context, matchID int64) ([]SubmissionRecord, error)
-	// GraceExpired returns awaiting_result matches whose only submission
-	// arrived at least their tournament's grace period before now (its
-	// own, else arenaGrace: Tournament.GracePeriod).
-	GraceExpired(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error)
-	// ConfirmSingleSubmission confirms an awaiting_result match for its
-	// single submission's winner, seating winner and loser in the same
-	// batch; false when it is no longer awaiting (token tells this call's
-	// decision from a racing one's).
-	ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time, token string) (bool, error)
-	// ReadySideAtClose returns the scheduled matches past their window with
-	// exactly one side ready, mapped to that side's captain.
-	ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error)
-	// ForfeitUnready forfeits such a match in the ready side's favour,
-	// seating winner and loser in the same batch; false when it changed
-	// meanwhile (token tells this call's decision from a racing one's).
-	ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time, token string) (bool, error)
-	// SetRefereeConsent records a player's AI-referee training consent.
-	SetRefereeConsent(ctx context.Context, platformID string, granted bool, at time.Time) error
+	// PlayerMatches returns the decided matches (both sides known) in the
+	// given statuses of every side the player is on, earliest window first.
+	PlayerMatches(ctx context.Context, platformID string, statuses ...MatchStatus) ([]MatchState, error)
 }
 
 // ReadyOutcome is the answer to POST .../ready.
@@ -120,11 +90,42 @@ func liveSecrets(random io.Reader) (string, int64, error) {
 }
 
 // ResultStore is what deciding a match from the game clients' results
-// reads and writes: the protocol's state and, for the consequences, the
-// tournament. One value, the arena's store, serves it.
+// reads and writes: a submission (with the tournament it may complete), a
+// single submission's grace period, the ready side at a window's close
+// and, for the consequences, the tournament (DecidedByIDStore). One
+// value, the arena's store, serves it. Every state change is one
+// conditional statement or one batch.
 type ResultStore interface {
-	ProtocolStore
-	TournamentStore
+	DecidedByIDStore
+	// SubmitResult stores the side's submission and reconciles the match
+	// atomically (the storing half of rules 11 and 12: a side's first
+	// submission is the one kept); a confirming submission's batch seats
+	// the winner and loser as every decision does. It returns what the
+	// batch left, for SubmitResult's answer. A completion worked out ahead
+	// (CompletionAhead; nil: none) joins the batch on its condition, and
+	// StoredSubmission.Settled says whether it held.
+	SubmitResult(ctx context.Context, st *MatchState, rec SubmissionRecord, then *Completion) (StoredSubmission, error)
+	// MatchPlay returns the tournament of an awaiting final or small
+	// final with its sides and matches, read with the match when the
+	// route planned it (what CompletionAhead works on); a nil tournament
+	// for any other match.
+	MatchPlay(ctx context.Context, matchID int64) (*Tournament, []Registration, []Match, error)
+	// GraceExpired returns awaiting_result matches whose only submission
+	// arrived at least their tournament's grace period before now (its
+	// own, else arenaGrace: Tournament.GracePeriod).
+	GraceExpired(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error)
+	// ConfirmSingleSubmission confirms an awaiting_result match for its
+	// single submission's winner, seating winner and loser in the same
+	// batch; false when it is no longer awaiting (token tells this call's
+	// decision from a racing one's).
+	ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time, token string) (bool, error)
+	// ReadySideAtClose returns the scheduled matches past their window with
+	// exactly one side ready, mapped to that side's captain.
+	ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error)
+	// ForfeitUnready forfeits such a match in the ready side's favour,
+	// seating winner and loser in the same batch; false when it changed
+	// meanwhile (token tells this call's decision from a racing one's).
+	ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time, token string) (bool, error)
 }
 
 // SubmitResult runs rules 4 to 12 of a result submission whose body passed

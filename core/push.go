@@ -140,7 +140,7 @@ type PushPayload struct {
 	Kind  PushKind `json:"kind"`
 }
 
-// PushStore keeps the VAPID key, the devices, the kinds turned off and
+// PushStore keeps the VAPID key, stores the players' devices and sends
 // the queued pushes.
 type PushStore interface {
 	// PushKey returns the arena's VAPID key pair, or nil before the first.
@@ -152,15 +152,6 @@ type PushStore interface {
 	// endpoint another account had) unless the player has max devices
 	// already; false then.
 	SavePushSubscription(ctx context.Context, s PushSubscription, max int) (bool, error)
-	// RemovePushSubscription forgets the player's device with the id, or
-	// with the endpoint when id is 0, and its pending pushes.
-	RemovePushSubscription(ctx context.Context, platformID string, id int64, endpoint string) error
-	// PushSubscriptions returns the player's devices, oldest first.
-	PushSubscriptions(ctx context.Context, platformID string) ([]PushSubscription, error)
-	// MutedPushKinds returns the kinds the player turned off.
-	MutedPushKinds(ctx context.Context, platformID string) ([]PushKind, error)
-	// SetMutedPushKinds replaces the kinds the player turned off.
-	SetMutedPushKinds(ctx context.Context, platformID string, kinds []PushKind) error
 	// DuePushes returns pending pushes due at now, oldest first.
 	DuePushes(ctx context.Context, now time.Time, limit int) ([]PushDelivery, error)
 	// ClaimPush counts an attempt of a pending push that has made

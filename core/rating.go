@@ -67,9 +67,6 @@ type RatingReader interface {
 // RatingStore keeps an arena's ratings.
 type RatingStore interface {
 	RatingReader
-	// RatingLadder returns every rated player, the highest rating first
-	// (then the lower deviation, then the id).
-	RatingLadder(ctx context.Context) ([]PlayerRating, error)
 	// RatingWork returns the end of the last rated period (zero if none)
 	// and when the first rateable match resolved at or after it and before
 	// `before` was resolved (nil if none).

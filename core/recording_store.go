@@ -27,13 +27,6 @@ type RecordingStore interface {
 	// changing nothing, when the recording was not pending or c's removal
 	// was no longer scheduled after at.
 	MarkRecordingReady(ctx context.Context, id int64, c CheckedObject, gameBuild string, durationMs int64, at time.Time) (bool, error)
-	// ShareRecording makes the recording visible by link with token,
-	// unless it has a token already: it returns the token in force.
-	ShareRecording(ctx context.Context, id int64, token string) (string, error)
-	// RecordingsOf returns what the account uploaded plus the recordings
-	// of matches it played (on either side's roster), newest first, at
-	// most limit.
-	RecordingsOf(ctx context.Context, platformID string, limit int) ([]Recording, error)
 
 	// InitSegment stores s as a pending segment while its recording is
 	// pending (else CodeRecordingEnded); a seq already stored is returned
@@ -44,9 +37,6 @@ type RecordingStore interface {
 	// MarkSegmentReady finalizes a pending segment with its checked copy
 	// c, as MarkRecordingReady does a recording.
 	MarkSegmentReady(ctx context.Context, recordingID, seq int64, c CheckedObject, baseTMs int64, at time.Time) (bool, error)
-	// Segments returns the finalized segments with seq above after, in
-	// order, at most limit.
-	Segments(ctx context.Context, recordingID, after int64, limit int) ([]Segment, error)
 
 	// UploadFinalized reports whether the recording or segment whose
 	// upload object is key was finalized.

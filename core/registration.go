@@ -44,13 +44,8 @@ func (d *RegistrationDraft) Check() Problems {
 	return p
 }
 
-// RegistrationStore keeps a tournament's sides.
+// RegistrationStore reads a tournament's sides.
 type RegistrationStore interface {
-	// Register adds a side if the tournament is open at reg.RegisteredAt
-	// and below its cap, all in one statement batch, storing the players'
-	// profiles too. Errors: CodeRegistrationClosed, CodeTournamentFull,
-	// CodeAlreadyRegistered (the captain or a roster member is on a side).
-	Register(ctx context.Context, t *Tournament, reg Registration, players []PlayerProfile) error
 	// Registrations returns the sides in registration order, with rosters.
 	Registrations(ctx context.Context, tournamentID int64) ([]Registration, error)
 }
@@ -65,11 +60,16 @@ type BulkRegisterStore interface {
 	RegisterAll(ctx context.Context, t *Tournament, regs []Registration, players [][]PlayerProfile) (bool, error)
 }
 
-// RegisterStore is what registering reads and writes: the players'
-// profiles and the sides. One value, the arena's store, serves it.
+// RegisterStore is what registering reads and writes: the captain's
+// profile and the side. One value, the arena's store, serves it.
 type RegisterStore interface {
-	RegistrationStore
-	PlayerStore
+	// Player returns one profile, or CodePlayerNotFound.
+	Player(ctx context.Context, id string) (*PlayerProfile, error)
+	// Register adds a side if the tournament is open at reg.RegisteredAt
+	// and below its cap, all in one statement batch, storing the players'
+	// profiles too. Errors: CodeRegistrationClosed, CodeTournamentFull,
+	// CodeAlreadyRegistered (the captain or a roster member is on a side).
+	Register(ctx context.Context, t *Tournament, reg Registration, players []PlayerProfile) error
 }
 
 // Register registers the drafted side for tour at now: the same rules and

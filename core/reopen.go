@@ -22,23 +22,22 @@ import (
 // submission, a report or a decision, or its stage moved on (409).
 const CodeDownstreamStarted = "downstream_started"
 
-// ReopenStore reopens matches.
+// ReopenStore reopens a decided match and reads it back.
 type ReopenStore interface {
 	// ReopenMatch reopens the decided match m at now (window now .. now
 	// + window), as the package comment says, in one batch, logging
 	// match.reopened naming by; false when downstream play started (or
 	// the match changed) meanwhile: then nothing changed.
 	ReopenMatch(ctx context.Context, t *Tournament, m *Match, now time.Time, token, by string) (bool, error)
+	// Match returns the match with the id, or CodeMatchNotFound.
+	Match(ctx context.Context, id int64) (*Match, error)
 }
 
 // ReopenMatch reopens the decided match m of t. Checks, in order: m is
 // decided by a decision that can be taken back, not a bye nor a title
 // match (CodeInvalidTransition), nothing downstream started (the store:
 // CodeDownstreamStarted). It returns the match as it is afterwards.
-func ReopenMatch(ctx context.Context, st interface {
-	ReopenStore
-	TournamentStore
-}, t *Tournament, m *Match, by string, deps Deps) (*Match, error) {
+func ReopenMatch(ctx context.Context, st ReopenStore, t *Tournament, m *Match, by string, deps Deps) (*Match, error) {
 	switch {
 	case !m.Status.Resolved():
 		return nil, Errorf(CodeInvalidTransition, "match %d is %s: nothing to reopen", m.ID, m.Status)

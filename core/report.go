@@ -80,11 +80,9 @@ const MaxDisputeReasonRunes = 500
 // CodeNoReport: the match has no player report to accept (409).
 const CodeNoReport = "no_report"
 
-// ReportStore keeps reports. Every change is one conditional batch.
+// ReportStore keeps reports: a player's report and the other side's
+// decision on it. Every change is one conditional batch.
 type ReportStore interface {
-	// MatchState returns the match with its tournament settings, rosters
-	// and submissions, or CodeMatchNotFound.
-	MatchState(ctx context.Context, id int64) (*MatchState, error)
 	// StoreReport stores rep if the match is live or awaiting_result, has
 	// no game-client submission and no report yet; a live match moves to
 	// awaiting_result in the same batch. Otherwise it stores nothing and
@@ -101,10 +99,6 @@ type ReportStore interface {
 	// the match status the decision produced; CodeNoPendingReport when
 	// nothing was decided by this call.
 	DecideReport(ctx context.Context, st *MatchState, rep *MatchReport, d ReportDecision) (MatchStatus, error)
-	// PendingReports returns the matches awaiting_result with a pending
-	// report made at least their tournament's grace period before now (its
-	// own, else arenaGrace: Tournament.GracePeriod).
-	PendingReports(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error)
 }
 
 // ReportResult stores the reporter's report of st: the winner is one of
@@ -164,11 +158,17 @@ func CheckReportedScore(p1, winner string, score *OutcomeScore) error {
 }
 
 // ReportDecisionStore is what deciding a reported result reads and writes:
-// the report and, for its consequences, the tournament. One value, the
-// arena's store, serves it.
+// the report, the reports left past their grace period with their
+// matches, the admin's decision (ResolveStore) and, for the consequences,
+// the tournament. One value, the arena's store, serves it.
 type ReportDecisionStore interface {
 	ReportStore
-	TournamentStore
+	ResolveStore
+	MatchStateReader
+	// PendingReports returns the matches awaiting_result with a pending
+	// report made at least their tournament's grace period before now (its
+	// own, else arenaGrace: Tournament.GracePeriod).
+	PendingReports(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error)
 }
 
 // ConfirmReport confirms the pending report of st by a player of the other

@@ -219,10 +219,8 @@ func (d *PlacementPointsDraft) check(p *Problems) *PlacementPoints {
 	return out
 }
 
-// SettingStore keeps an arena's settings, each a JSON value under a key.
+// SettingStore reads an arena's settings, each a JSON value under a key.
 type SettingStore interface {
 	// Setting reads an arena setting's JSON into v; ok false when unset.
 	Setting(ctx context.Context, key string, v any) (ok bool, err error)
-	// SetSetting stores an arena setting as JSON.
-	SetSetting(ctx context.Context, key string, v any) error
 }

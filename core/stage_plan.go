@@ -111,7 +111,7 @@ func planSwissRound(t *Tournament, regs []Registration, played []Match, r int, o
 // single elimination from registration seeds (playoffs_only), from the
 // groups' standings cross-seeded (groups_playoffs) or from the Swiss
 // standings' top cut, or double elimination from registration seeds.
-func planPlayoffs(ctx context.Context, st TournamentStore, t *Tournament, regs []Registration, now time.Time) ([]Match, error) {
+func planPlayoffs(ctx context.Context, st MatchReader, t *Tournament, regs []Registration, now time.Time) ([]Match, error) {
 	switch t.Format {
 	case FormatPlayoffsOnly:
 		plan, err := PlanBracket(EntrantIDs(SeedOrder(entrants(regs))), t.SmallFinal)

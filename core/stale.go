@@ -107,8 +107,11 @@ type QueuedMatch struct {
 // QueueStore is what the organizer's queue reads: the matches and the
 // arena's stale-match delay. One value, the arena's store, serves it.
 type QueueStore interface {
-	ProtocolStore
 	SettingStore
+	// AttentionMatches returns the candidates of the organizer's queue:
+	// disputed, or scheduled/live (both sides known) with a window closing
+	// by c.ClosesBy or live since c.LiveBy (OrganizerQueue decides).
+	AttentionMatches(ctx context.Context, c StaleCutoffs) ([]MatchState, error)
 }
 
 // OrganizerQueue returns the matches that need the organizer at now, by

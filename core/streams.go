@@ -146,19 +146,13 @@ func LinkStateArena(state string) (string, error) {
 	return m[1], nil
 }
 
-// StreamStore keeps linked channels, link states and the live set.
+// StreamStore links players' channels and keeps the live set the poll
+// refreshes.
 type StreamStore interface {
 	// SetStreamLogin links login ("" unlinks) to the player, storing the
 	// player if the arena did not know them; CodeStreamLoginTaken when
 	// another player has the login.
 	SetStreamLogin(ctx context.Context, platformID, login string, at time.Time) error
-	// StreamLogin returns the player's linked login, or "".
-	StreamLogin(ctx context.Context, platformID string) (string, error)
-	// SaveLinkState stores a link in progress (sweeping expired ones).
-	SaveLinkState(ctx context.Context, s LinkState) error
-	// TakeLinkState deletes and returns the state if it is still valid at
-	// now; nil when unknown, used or expired. Used once, whatever races.
-	TakeLinkState(ctx context.Context, state string, now time.Time) (*LinkState, error)
 	// PolledLogins returns every login whose live status matters: linked
 	// players, active casters (the arena's official ones too) and POV
 	// streams.
@@ -170,8 +164,11 @@ type StreamStore interface {
 	// player_streaming event for each live stream session of a linked
 	// player (once per session: the event's key is the stream id).
 	SaveLiveSet(ctx context.Context, live []LiveStream, polledAt time.Time) error
-	// SettingStore keeps the app token and the poll's state.
+	// SettingStore and SetSetting keep the app token and the poll's
+	// state.
 	SettingStore
+	// SetSetting stores an arena setting as JSON.
+	SetSetting(ctx context.Context, key string, v any) error
 }
 
 // Arena settings keys of the stream provider's state.

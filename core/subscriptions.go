@@ -138,9 +138,6 @@ type SubscriptionStore interface {
 	// RequeueDelivery makes one delivery of the subscription pending
 	// again, due at; false when it has no such delivery.
 	RequeueDelivery(ctx context.Context, id string, delivery int64, at time.Time) (bool, error)
-	// SubscriptionDeliveries returns the subscription's latest
-	// deliveries, newest first.
-	SubscriptionDeliveries(ctx context.Context, id string, limit int) ([]SubscriptionDelivery, error)
 	// DueSubscriptionDeliveries returns pending deliveries of the
 	// subscription (unpaused) due at now, oldest first.
 	DueSubscriptionDeliveries(ctx context.Context, subscription string, now time.Time, limit int) ([]DueSubscriptionDelivery, error)

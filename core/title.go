@@ -282,9 +282,6 @@ type TitleStore interface {
 	Titles(ctx context.Context) ([]Title, error)
 	// Title returns one title with its state, or CodeTitleNotFound.
 	Title(ctx context.Context, id int64) (*Title, error)
-	// TitlesHeldBy returns the unretired titles the player holds, with
-	// their lineage.
-	TitlesHeldBy(ctx context.Context, platformID string) ([]Title, error)
 	// TitleChallenge returns a challenge, or CodeChallengeNotFound.
 	TitleChallenge(ctx context.Context, id int64) (*TitleChallenge, error)
 

@@ -1,87 +1,42 @@
 package core
 
-import (
-	"context"
-	"time"
-)
+import "context"
 
-// TournamentReader finds an arena's tournaments.
+// TournamentReader finds a tournament by id.
 type TournamentReader interface {
-	// Tournament returns the tournament with the slug, drafts included, or
-	// CodeTournamentNotFound (also for a title's FormatTitle row).
-	Tournament(ctx context.Context, slug string) (*Tournament, error)
 	// TournamentByID returns the tournament with the id (a title's row
 	// included), or CodeTournamentNotFound.
 	TournamentByID(ctx context.Context, id int64) (*Tournament, error)
-	// Tournaments returns the tournaments (without drafts unless asked;
-	// never titles' rows), newest start first.
-	Tournaments(ctx context.Context, withDrafts bool) ([]Tournament, error)
 }
 
-// TournamentStore keeps an arena's seasons, tournaments, registrations and
-// matches: every port a tournament's lifecycle (lifecycle.go, decided.go)
-// goes through. A use case that needs one part takes that part's port,
-// declared beside it. Every method that two requests can race on is one
-// conditional statement or one batch.
-type TournamentStore interface {
-	TournamentReader
-	SeasonStore
-	RegistrationStore
-	PlayerStore
-	RatingReader
-	SettingStore
-	WindowStore
-
-	// CreateTournament stores t (status draft) and sets its ID;
-	// CodeSlugTaken when the slug is used.
-	CreateTournament(ctx context.Context, t *Tournament) error
-	// SetTournamentStatus moves t from `from` to `to` if it still is in
-	// `from`; otherwise CodeInvalidTransition.
-	SetTournamentStatus(ctx context.Context, t *Tournament, from, to TournamentStatus, at time.Time) error
-
-	// StartStage moves t from `from` to `to` and, in the same batch, stores
-	// the step's group assignments (captain -> group), seeds and matches,
-	// all guarded by token (fresh for the call). When another request
-	// moved t first it stores nothing and answers CodeInvalidTransition.
-	StartStage(ctx context.Context, t *Tournament, from, to TournamentStatus, stage StageStart, at time.Time, token string) error
-	// AddMatches stores a stage's next matches (a Swiss round, a top
-	// cut's bracket) while t is in status `from`, moving it to `to` in the
-	// same batch. Every match has a bracket slot; a slot stored already is
-	// skipped, so two requests adding the same matches store them once.
-	AddMatches(ctx context.Context, t *Tournament, from, to TournamentStatus, matches []Match, at time.Time) error
+// MatchReader reads a tournament's matches.
+type MatchReader interface {
 	// Matches returns the tournament's matches: group matches by group and
 	// round, then the bracket by round and slot.
 	Matches(ctx context.Context, tournamentID int64) ([]Match, error)
-	// TournamentPlay reads the tournament with the id, its sides (in
-	// registration order) and its matches (as Matches orders them)
-	// together: one round trip to a remote database.
-	TournamentPlay(ctx context.Context, id int64) (*Tournament, []Registration, []Match, error)
+}
+
+// TournamentStore joins the ports a whole tournament is played through,
+// from its season and its creation to its completion: registering
+// (RegisterStore), stepping it through its lifecycle (LifecycleStore)
+// and the admin's decisions (ResolveStore). The demo (worker/server) and
+// the store's tests play tournaments through it; a use case takes the
+// part it needs, declared beside it. Every method that two requests can
+// race on is one conditional statement or one batch.
+type TournamentStore interface {
+	TournamentReader
+	RegisterStore
+	LifecycleStore
+	ResolveStore
+
+	// CreateSeason stores s (created at s.CreatedAt) and sets its ID;
+	// CodeSlugTaken when the slug is used.
+	CreateSeason(ctx context.Context, s *Season) error
+	// CreateTournament stores t (status draft) and sets its ID;
+	// CodeSlugTaken when the slug is used.
+	CreateTournament(ctx context.Context, t *Tournament) error
 	// Match returns the match with the id, or CodeMatchNotFound.
 	Match(ctx context.Context, id int64) (*Match, error)
-	// ResolveMatch records res (with its Token) if the match is not
-	// resolved yet and both sides are known, seating its winner and loser
-	// in the same batch, and returns the resolved match;
-	// CodeAlreadyResolved when another decision came first.
-	ResolveMatch(ctx context.Context, id int64, res Resolution) (*Match, error)
-	// ResolveGame decides game res.Game of a best-of-N match that is not
-	// resolved (queries/series.sql) in one batch: the match goes back to
-	// scheduled for the next game, or is decided when the game wins the
-	// series (seating its winner and loser as every decision does).
-	// CodeAlreadyResolved when the match was resolved meanwhile;
-	// CodeGameNotCurrent when that game was decided meanwhile.
-	ResolveGame(ctx context.Context, id int64, res Resolution) (*Match, error)
-	// DecidedFinals returns the tournaments still in playoffs whose final
-	// is decided.
-	DecidedFinals(ctx context.Context) ([]int64, error)
-	// StagesToSettle returns the round-robin and Swiss tournaments in
-	// group_stage with every match resolved, and the double eliminations
-	// in playoffs whose grand final is decided with no reset pending.
-	StagesToSettle(ctx context.Context) ([]int64, error)
-	// CompleteTournament moves t from playoffs to completed and stores its
-	// podium and placements in one batch; a second call changes nothing.
-	CompleteTournament(ctx context.Context, t *Tournament, podium []PodiumPlace, placements []ScoredPlacement, at time.Time) error
-	// Podium returns the completed tournament's podium by rank.
-	Podium(ctx context.Context, tournamentID int64) ([]PodiumPlace, error)
 }
 
 // ScoredPlacement is a final placement with the ladder points it earned.

@@ -88,8 +88,6 @@ type WebhookStore interface {
 	SetWebhook(ctx context.Context, owner, url, secret string, at time.Time) error
 	// Webhook returns the owner's webhook, or nil.
 	Webhook(ctx context.Context, owner string) (*Webhook, error)
-	// Webhooks returns the enabled webhooks of the owners.
-	Webhooks(ctx context.Context, owners []string) ([]Webhook, error)
 	// DueDeliveries returns pending deliveries of enabled webhooks due at
 	// now, oldest first.
 	DueDeliveries(ctx context.Context, now time.Time, limit int) ([]WebhookDelivery, error)
@@ -322,7 +320,7 @@ func WebhookBody(a *Arena, ev Event, msg eventMessage, owner string) (string, er
 // each owner's deliveries go out in order, WebhookSenders owners at once,
 // within WebhookSendBudget, and an owner whose receiver does not answer
 // waits for the next run without holding another's.
-func DeliverWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender WebhookSender, now time.Time) (int, error) {
+func DeliverWebhooks(ctx context.Context, ws WebhookStore, as EventRecorder, sender WebhookSender, now time.Time) (int, error) {
 	return sendByReceiver(ctx,
 		func(ctx context.Context) ([]WebhookDelivery, error) {
 			return ws.DueDeliveries(ctx, now, webhookSendBatch)
@@ -397,7 +395,7 @@ func sendByReceiver[D any](ctx context.Context, due func(context.Context) ([]D, 
 
 // deliverOwnerWebhooks sends one owner's due deliveries in order; quiet
 // reports that its receiver gave no answer (the rest waits).
-func deliverOwnerWebhooks(ctx context.Context, ws WebhookStore, as AlertStore, sender WebhookSender, due []WebhookDelivery, now time.Time) (sent int, quiet bool, err error) {
+func deliverOwnerWebhooks(ctx context.Context, ws WebhookStore, as EventRecorder, sender WebhookSender, due []WebhookDelivery, now time.Time) (sent int, quiet bool, err error) {
 	h, err := ws.Webhook(ctx, due[0].Owner)
 	if err != nil {
 		return 0, false, err

@@ -12,9 +12,12 @@ import (
 	"arena/core"
 )
 
-var _ core.AlertJobStore = (*Arena)(nil)
+var (
+	_ core.AlertJobStore = (*Arena)(nil)
+	_ core.EventRecorder = (*Arena)(nil)
+)
 
-// RecordEvent implements core.AlertStore.
+// RecordEvent implements core.EventRecorder.
 func (s *Arena) RecordEvent(ctx context.Context, ev core.Event) error {
 	_, err := s.db.write(ctx, q("record_event"), sql.Named("kind", ev.Kind), sql.Named("key", ev.Key),
 		sql.Named("match", ev.MatchID), sql.Named("tournament", ev.TournamentID),
@@ -144,7 +147,7 @@ func (s *Arena) FanOut(ctx context.Context, f core.EventFanOut, at time.Time) er
 	return nil
 }
 
-// Alerts implements core.AlertStore.
+// Alerts returns the player's latest alerts, newest first.
 func (s *Arena) Alerts(ctx context.Context, platformID string, limit int) ([]core.Alert, error) {
 	rows, err := s.db.query(ctx, q("alerts"), sql.Named("player", platformID), sql.Named("limit", limit))
 	if err != nil {
@@ -166,7 +169,7 @@ func (s *Arena) Alerts(ctx context.Context, platformID string, limit int) ([]cor
 	return out, rows.Err()
 }
 
-// MarkAlertsRead implements core.AlertStore.
+// MarkAlertsRead marks the player's alerts up to id (all when 0) read.
 func (s *Arena) MarkAlertsRead(ctx context.Context, platformID string, upTo int64, at time.Time) error {
 	if _, err := s.db.write(ctx, q("mark_alerts_read"), sql.Named("at", formatTime(at)),
 		sql.Named("player", platformID), sql.Named("up_to", upTo)); err != nil {
@@ -202,7 +205,7 @@ func (s *Arena) Webhook(ctx context.Context, owner string) (*core.Webhook, error
 	return &hooks[0], nil
 }
 
-// Webhooks implements core.WebhookStore.
+// Webhooks implements core.AlertJobStore.
 func (s *Arena) Webhooks(ctx context.Context, owners []string) ([]core.Webhook, error) {
 	list, err := json.Marshal(owners)
 	if err != nil {

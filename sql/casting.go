@@ -10,7 +10,10 @@ import (
 	"arena/core"
 )
 
-var _ core.CastingStore = (*Arena)(nil)
+var (
+	_ core.CastingStore = (*Arena)(nil)
+	_ core.FollowStore  = (*Arena)(nil)
+)
 
 // AddCaster implements core.CastStore: one conditional statement; when it
 // seats nobody, one read tells why.
@@ -43,7 +46,7 @@ func (s *Arena) AddCaster(ctx context.Context, seat core.CasterSeat) error {
 	}
 }
 
-// RetireCaster implements core.CastStore.
+// RetireCaster implements core.CastingStore.
 func (s *Arena) RetireCaster(ctx context.Context, matchID int64, platformID string, at time.Time) error {
 	if _, err := s.db.write(ctx, q("retire_caster"), sql.Named("at", formatTime(at)),
 		sql.Named("match", matchID), sql.Named("player", platformID)); err != nil {
@@ -52,7 +55,7 @@ func (s *Arena) RetireCaster(ctx context.Context, matchID int64, platformID stri
 	return nil
 }
 
-// Casters implements core.CastStore.
+// Casters returns the match's active seats, oldest first.
 func (s *Arena) Casters(ctx context.Context, matchID int64) ([]core.CasterSeat, error) {
 	return s.casterSeats(ctx, q("match_casters"), sql.Named("match", matchID))
 }
@@ -102,7 +105,7 @@ func scanMatchStream(row scanner) (core.MatchStream, error) {
 	return m, err
 }
 
-// SetMatchStream implements core.CastStore.
+// SetMatchStream implements core.CastingStore.
 func (s *Arena) SetMatchStream(ctx context.Context, matchID int64, platformID, login string, at time.Time) error {
 	var err error
 	if login == "" {
@@ -117,7 +120,7 @@ func (s *Arena) SetMatchStream(ctx context.Context, matchID int64, platformID, l
 	return nil
 }
 
-// MatchStreams implements core.CastStore.
+// MatchStreams returns the match's POV streams.
 func (s *Arena) MatchStreams(ctx context.Context, matchID int64) ([]core.MatchStream, error) {
 	return s.matchStreams(ctx, q("match_streams"), sql.Named("match", matchID))
 }
@@ -139,7 +142,7 @@ func (s *Arena) matchStreams(ctx context.Context, query string, args ...any) ([]
 	return out, rows.Err()
 }
 
-// SetFollow implements core.CastStore.
+// SetFollow implements core.FollowStore.
 func (s *Arena) SetFollow(ctx context.Context, platformID string, f core.Follow, on bool, at time.Time) error {
 	var err error
 	if on {
@@ -155,7 +158,7 @@ func (s *Arena) SetFollow(ctx context.Context, platformID string, f core.Follow,
 	return nil
 }
 
-// Follows implements core.CastStore.
+// Follows returns what the player follows.
 func (s *Arena) Follows(ctx context.Context, platformID string) ([]core.Follow, error) {
 	rows, err := s.db.query(ctx, q("follows"), sql.Named("player", platformID))
 	if err != nil {

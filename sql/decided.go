@@ -136,12 +136,12 @@ func (s *Arena) decideAndRead(ctx context.Context, matchID int64, token string, 
 	return stored == token, m, nil
 }
 
-// DecidedFinals implements core.TournamentStore.
+// DecidedFinals implements core.SettleStore.
 func (s *Arena) DecidedFinals(ctx context.Context) ([]int64, error) {
 	return s.ids(ctx, q("decided_finals"))
 }
 
-// StagesToSettle implements core.TournamentStore.
+// StagesToSettle implements core.SettleStore.
 func (s *Arena) StagesToSettle(ctx context.Context) ([]int64, error) {
 	return s.ids(ctx, q("stages_to_settle"))
 }

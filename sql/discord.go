@@ -23,7 +23,7 @@ func (s *Arena) DiscordLinkOf(ctx context.Context, discordUserID string) (string
 	return id, nil
 }
 
-// DiscordLinkFor implements core.DiscordLinkStore.
+// DiscordLinkFor returns the player's link, or nil.
 func (s *Arena) DiscordLinkFor(ctx context.Context, platformID string) (*core.DiscordLink, error) {
 	var l core.DiscordLink
 	var at string
@@ -51,7 +51,7 @@ func (s *Arena) LinkDiscord(ctx context.Context, l core.DiscordLink) error {
 	return nil
 }
 
-// UnlinkDiscord implements core.DiscordLinkStore.
+// UnlinkDiscord drops the player's Discord link.
 func (s *Arena) UnlinkDiscord(ctx context.Context, platformID string) error {
 	if _, err := s.db.write(ctx, q("discord_unlink"), sql.Named("player", platformID), sql.Named("discord", "")); err != nil {
 		return fmt.Errorf("store: unable to unlink a Discord account: %w", err)

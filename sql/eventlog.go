@@ -127,8 +127,8 @@ func (s *Arena) Events(ctx context.Context, after int64, limit int) ([]core.LogE
 	return s.logEvents(ctx, q("log_events"), true, sql.Named("after", after), sql.Named("limit", limit))
 }
 
-// LogSeq implements core.EventLogStore: where a page's live stream
-// starts, and whether a stream has anything to read.
+// LogSeq is the last event's seq, sealed or not (0: none): where a
+// page's live stream starts.
 func (s *Arena) LogSeq(ctx context.Context) (int64, error) {
 	var seq int64
 	if err := s.db.queryRow(ctx, q("log_seq")).Scan(&seq); err != nil {

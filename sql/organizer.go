@@ -10,9 +10,12 @@ import (
 	"arena/core"
 )
 
-var _ core.OrganizerStore = (*Arena)(nil)
+var (
+	_ core.OrganizerStore   = (*Arena)(nil)
+	_ core.SideRemovalStore = (*Arena)(nil)
+)
 
-// RemoveSide implements core.OrganizerStore: one batch deletes the side's
+// RemoveSide implements core.SideRemovalStore: one batch deletes the side's
 // roster and registration while the tournament is before its draw; one
 // query then checks the registration is gone.
 func (s *Arena) RemoveSide(ctx context.Context, t *core.Tournament, captain string) error {
@@ -34,7 +37,7 @@ func (s *Arena) RemoveSide(ctx context.Context, t *core.Tournament, captain stri
 	return nil
 }
 
-// DisqualifySide implements core.OrganizerStore.
+// DisqualifySide implements core.SideRemovalStore.
 func (s *Arena) DisqualifySide(ctx context.Context, t *core.Tournament, captain string, at time.Time) error {
 	var id string
 	err := s.db.writeRow(ctx, q("disqualify_side"), sql.Named("at", formatTime(at)),
@@ -48,14 +51,14 @@ func (s *Arena) DisqualifySide(ctx context.Context, t *core.Tournament, captain 
 	return nil
 }
 
-// ForfeitDisqualified implements core.OrganizerStore.
+// ForfeitDisqualified implements core.SideRemovalStore.
 func (s *Arena) ForfeitDisqualified(ctx context.Context, matchID int64, at time.Time, token string) (bool, error) {
 	now := formatTime(at)
 	return s.decide(ctx, matchID, token, at, Stmt{SQL: q("forfeit_disqualified"), Args: []any{sql.Named("now", now),
 		sql.Named("token", token), sql.Named("match", matchID)}})
 }
 
-// DisqualifiedMatches implements core.OrganizerStore.
+// DisqualifiedMatches implements core.SideRemovalStore.
 func (s *Arena) DisqualifiedMatches(ctx context.Context) ([]int64, error) {
 	return s.ids(ctx, q("disqualified_matches"))
 }

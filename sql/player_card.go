@@ -10,10 +10,11 @@ import (
 	"arena/core"
 )
 
-// PlayerCard implements core.PlayerStore: player id's card (its rating
-// as stored) as one ReadAll, one round trip with what the request
-// planned. Its numbers: resolved matches of any side the player was on
-// (byes are not matches played), wins, and podium places.
+// PlayerCard returns player id's read model (profile, numbers,
+// trophies, the rating as stored), or core.CodePlayerNotFound, as one
+// ReadAll: one round trip with what the request planned. Its numbers:
+// resolved matches of any side the player was on (byes are not matches
+// played), wins, and podium places.
 func (s *Arena) PlayerCard(ctx context.Context, id string) (*core.PlayerCard, error) {
 	c, err := readPlanned(ctx, s.db, playerCardKey(id), func() (*playerCardRead, []Read) { return playerCardReads(id) })
 	if err != nil {

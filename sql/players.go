@@ -11,7 +11,7 @@ import (
 	"arena/core"
 )
 
-// Players implements core.TournamentStore.
+// Players implements core.PlayerStore.
 func (s *Arena) Players(ctx context.Context, ids []string) (map[string]core.PlayerProfile, error) {
 	out := map[string]core.PlayerProfile{}
 	if len(ids) == 0 {
@@ -57,7 +57,7 @@ func (s *Arena) Player(ctx context.Context, id string) (*core.PlayerProfile, err
 	return &p, nil
 }
 
-// Ladder implements core.TournamentStore.
+// Ladder implements core.SeasonStore.
 func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, error) {
 	rows, err := s.db.query(ctx, q("ladder"), sql.Named("season", seasonID))
 	if err != nil {
@@ -75,7 +75,7 @@ func (s *Arena) Ladder(ctx context.Context, seasonID int64) ([]core.LadderRow, e
 	return out, rows.Err()
 }
 
-// Setting implements core.TournamentStore.
+// Setting implements core.SettingStore.
 func (s *Arena) Setting(ctx context.Context, key string, v any) (bool, error) {
 	raw, err := readPlanned(ctx, s.db, "setting "+key, func() (*sql.NullString, []Read) { return settingRead(key) })
 	if err != nil {
@@ -107,7 +107,7 @@ func settingRead(key string) (*sql.NullString, []Read) {
 	}}}
 }
 
-// SetSetting implements core.TournamentStore.
+// SetSetting implements core.StreamStore.
 func (s *Arena) SetSetting(ctx context.Context, key string, v any) error {
 	raw, err := json.Marshal(v)
 	if err != nil {

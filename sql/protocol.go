@@ -13,7 +13,12 @@ import (
 	"arena/core/tournamentview"
 )
 
-var _ core.ProtocolStore = (*Arena)(nil)
+var (
+	_ core.ProtocolStore    = (*Arena)(nil)
+	_ core.MatchStateReader = (*Arena)(nil)
+	_ core.ResultStore      = (*Arena)(nil)
+	_ core.QueueStore       = (*Arena)(nil)
+)
 
 // matchStateByID is the match_state query of one match, put together
 // once (ready and every submission run it).
@@ -134,7 +139,7 @@ func (s *Arena) PlanPlayerCasters(ctx context.Context, platformID string, status
 	}
 }
 
-// AttentionMatches implements core.ProtocolStore.
+// AttentionMatches implements core.QueueStore.
 func (s *Arena) AttentionMatches(ctx context.Context, c core.StaleCutoffs) ([]core.MatchState, error) {
 	out, err := s.matchStates(ctx, q("attention_where")+" ORDER BY m.closes_at, m.id",
 		sql.Named("closes_by", formatTime(c.ClosesBy)), sql.Named("live_by", liveByArg(c)))
@@ -273,7 +278,7 @@ func (s *Arena) MarkReady(ctx context.Context, matchID int64, side int, now time
 	return out, nil
 }
 
-// SubmitResult implements core.ProtocolStore: one batch stores the side's
+// SubmitResult implements core.ResultStore: one batch stores the side's
 // submission (only while the match is live, first submission per side
 // wins), reconciles the match (awaiting_result, confirmed or disputed)
 // and, when that confirmed the match, seats the winner (and loser) in the
@@ -356,7 +361,7 @@ func completionAhead(c *core.Completion) []Stmt {
 	return stmts
 }
 
-// MatchPlay implements core.ProtocolStore: the route's planned read
+// MatchPlay implements core.ResultStore: the route's planned read
 // (PlanMatchPlay) when it planned one.
 func (s *Arena) MatchPlay(ctx context.Context, matchID int64) (*core.Tournament, []core.Registration, []core.Match, error) {
 	p, err := readPlanned(ctx, s.db, matchPlayKey(matchID), func() (*tournamentview.Parts, []Read) { return matchPlayReads(matchID) })
@@ -401,7 +406,7 @@ func nullString(s string) any {
 	return s
 }
 
-// Submissions implements core.ProtocolStore.
+// Submissions returns a match's stored submissions.
 func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.SubmissionRecord, error) {
 	rows, err := s.db.query(ctx, q("submissions"), sql.Named("match", matchID))
 	if err != nil {
@@ -435,7 +440,7 @@ func (s *Arena) Submissions(ctx context.Context, matchID int64) ([]core.Submissi
 	return out, rows.Err()
 }
 
-// GraceExpired implements core.ProtocolStore.
+// GraceExpired implements core.ResultStore.
 func (s *Arena) GraceExpired(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error) {
 	return s.ids(ctx, q("grace_expired"), sql.Named("now", formatTime(now)),
 		sql.Named("arena_grace_seconds", int64(arenaGrace/time.Second)))
@@ -458,14 +463,14 @@ func (s *Arena) ids(ctx context.Context, query string, args ...any) ([]int64, er
 	return out, rows.Err()
 }
 
-// ConfirmSingleSubmission implements core.ProtocolStore.
+// ConfirmSingleSubmission implements core.ResultStore.
 func (s *Arena) ConfirmSingleSubmission(ctx context.Context, matchID int64, at time.Time, token string) (bool, error) {
 	game := Stmt{SQL: q("series_game_single"), Args: []any{sql.Named("match", matchID), sql.Named("at", formatTime(at))}}
 	return s.decideGame(ctx, matchID, token, at, &game, Stmt{SQL: q("confirm_single_submission"),
 		Args: []any{sql.Named("at", formatTime(at)), sql.Named("token", token), sql.Named("match", matchID)}})
 }
 
-// ReadySideAtClose implements core.ProtocolStore.
+// ReadySideAtClose implements core.ResultStore.
 func (s *Arena) ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]string, error) {
 	rows, err := s.db.query(ctx, q("one_side_ready_closed"), sql.Named("now", formatTime(now)))
 	if err != nil {
@@ -484,7 +489,7 @@ func (s *Arena) ReadySideAtClose(ctx context.Context, now time.Time) (map[int64]
 	return out, rows.Err()
 }
 
-// ForfeitUnready implements core.ProtocolStore.
+// ForfeitUnready implements core.ResultStore.
 func (s *Arena) ForfeitUnready(ctx context.Context, matchID int64, winner string, now time.Time, token string) (bool, error) {
 	at := formatTime(now)
 	return s.decide(ctx, matchID, token, now, Stmt{SQL: q("forfeit_unready"),
@@ -492,7 +497,7 @@ func (s *Arena) ForfeitUnready(ctx context.Context, matchID int64, winner string
 			sql.Named("match", matchID)}})
 }
 
-// SetRefereeConsent implements core.ProtocolStore.
+// SetRefereeConsent records a player's AI-referee training consent.
 func (s *Arena) SetRefereeConsent(ctx context.Context, platformID string, granted bool, at time.Time) error {
 	if _, err := s.db.write(ctx, q("set_consent"), sql.Named("player", platformID),
 		sql.Named("granted", granted), sql.Named("at", formatTime(at))); err != nil {

@@ -53,7 +53,9 @@ func (s *Arena) SavePushSubscription(ctx context.Context, p core.PushSubscriptio
 	return true, nil
 }
 
-// RemovePushSubscription implements core.PushStore: one batch.
+// RemovePushSubscription forgets the player's device with the id, or
+// with the endpoint when id is 0, and its pending pushes.
+// One batch.
 func (s *Arena) RemovePushSubscription(ctx context.Context, platformID string, id int64, endpoint string) error {
 	args := []any{sql.Named("player", platformID), sql.Named("id", id), sql.Named("endpoint", endpoint)}
 	if err := s.db.Batch(ctx, Stmt{SQL: q("drop_subscription_pushes"), Args: args},
@@ -63,7 +65,7 @@ func (s *Arena) RemovePushSubscription(ctx context.Context, platformID string, i
 	return nil
 }
 
-// PushSubscriptions implements core.PushStore.
+// PushSubscriptions returns the player's devices, oldest first.
 func (s *Arena) PushSubscriptions(ctx context.Context, platformID string) ([]core.PushSubscription, error) {
 	rows, err := s.db.query(ctx, q("push_subscriptions"), sql.Named("player", platformID))
 	if err != nil {
@@ -89,7 +91,7 @@ func (s *Arena) PushSubscriptions(ctx context.Context, platformID string) ([]cor
 	return out, rows.Err()
 }
 
-// MutedPushKinds implements core.PushStore.
+// MutedPushKinds returns the kinds the player turned off.
 func (s *Arena) MutedPushKinds(ctx context.Context, platformID string) ([]core.PushKind, error) {
 	names, err := s.strings(ctx, "muted push kinds", q("muted_push_kinds"), sql.Named("player", platformID))
 	out := make([]core.PushKind, len(names))
@@ -99,7 +101,8 @@ func (s *Arena) MutedPushKinds(ctx context.Context, platformID string) ([]core.P
 	return out, err
 }
 
-// SetMutedPushKinds implements core.PushStore: one batch.
+// SetMutedPushKinds replaces the kinds the player turned off.
+// One batch.
 func (s *Arena) SetMutedPushKinds(ctx context.Context, platformID string, kinds []core.PushKind) error {
 	if kinds == nil {
 		kinds = []core.PushKind{}

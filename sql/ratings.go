@@ -29,7 +29,7 @@ func (s *Arena) Ratings(ctx context.Context, ids []string) (map[string]core.Play
 	return out, scanRatings(rows, func(p core.PlayerRating) { out[p.PlatformID] = p })
 }
 
-// RatingLadder implements core.RatingStore.
+// RatingLadder implements core.RatingLadderStore.
 func (s *Arena) RatingLadder(ctx context.Context) ([]core.PlayerRating, error) {
 	rows, err := s.db.query(ctx, q("rating_ladder"))
 	if err != nil {

@@ -129,7 +129,8 @@ func (s *Arena) ForgetObjectRemovals(ctx context.Context, keys []string, now tim
 	return nil
 }
 
-// ShareRecording implements core.RecordingStore.
+// ShareRecording makes the recording visible by link with token,
+// unless it has a token already: it returns the token in force.
 func (s *Arena) ShareRecording(ctx context.Context, id int64, token string) (string, error) {
 	var got string
 	err := s.db.writeRow(ctx, q("share_recording"), sql.Named("token", token), sql.Named("recording", id)).Scan(&got)
@@ -142,7 +143,9 @@ func (s *Arena) ShareRecording(ctx context.Context, id int64, token string) (str
 	return got, nil
 }
 
-// RecordingsOf implements core.RecordingStore.
+// RecordingsOf returns what the account uploaded plus the recordings
+// of matches it played (on either side's roster), newest first, at
+// most limit.
 func (s *Arena) RecordingsOf(ctx context.Context, platformID string, limit int) ([]core.Recording, error) {
 	rows, err := s.db.query(ctx, q("recording_columns")+" "+q("recordings_of_where"),
 		sql.Named("player", platformID), sql.Named("limit", limit))
@@ -230,7 +233,8 @@ func (s *Arena) MarkSegmentReady(ctx context.Context, recordingID, seq int64, c 
 	return claimed == 1, nil
 }
 
-// Segments implements core.RecordingStore.
+// Segments returns the finalized segments with seq above after, in
+// order, at most limit.
 func (s *Arena) Segments(ctx context.Context, recordingID, after int64, limit int) ([]core.Segment, error) {
 	rows, err := s.db.query(ctx, q("segment_columns")+" WHERE recording_id = :recording AND seq > :after AND state = 'ready' ORDER BY seq LIMIT :limit",
 		sql.Named("recording", recordingID), sql.Named("after", after), sql.Named("limit", limit))

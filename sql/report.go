@@ -10,7 +10,10 @@ import (
 	"arena/core"
 )
 
-var _ core.ReportStore = (*Arena)(nil)
+var (
+	_ core.ReportStore         = (*Arena)(nil)
+	_ core.ReportDecisionStore = (*Arena)(nil)
+)
 
 // StoreReport implements core.ReportStore: one batch inserts the report
 // (only while the match is live or awaiting_result without game-client
@@ -120,7 +123,7 @@ func (s *Arena) DecideReport(ctx context.Context, st *core.MatchState, rep *core
 	return core.MatchStatus(status), nil
 }
 
-// PendingReports implements core.ReportStore.
+// PendingReports implements core.ReportDecisionStore.
 func (s *Arena) PendingReports(ctx context.Context, now time.Time, arenaGrace time.Duration) ([]int64, error) {
 	return s.ids(ctx, q("pending_reports"), sql.Named("now", formatTime(now)),
 		sql.Named("arena_grace_seconds", int64(arenaGrace/time.Second)))

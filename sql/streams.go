@@ -32,7 +32,7 @@ func (s *Arena) SetStreamLogin(ctx context.Context, platformID, login string, at
 	return nil
 }
 
-// StreamLogin implements core.StreamStore.
+// StreamLogin implements core.CastingStore.
 func (s *Arena) StreamLogin(ctx context.Context, platformID string) (string, error) {
 	login, err := readPlanned(ctx, s.db, "stream_login "+platformID, func() (*string, []Read) { return streamLoginRead(platformID) })
 	if err != nil {
@@ -74,7 +74,7 @@ func (s *Arena) LinkedChannels(ctx context.Context) (map[string]string, error) {
 	return out, rows.Err()
 }
 
-// SaveLinkState implements core.StreamStore.
+// SaveLinkState stores a link in progress (sweeping expired ones).
 func (s *Arena) SaveLinkState(ctx context.Context, ls core.LinkState) error {
 	err := s.db.Batch(ctx,
 		Stmt{SQL: q("sweep_link_states"), Args: []any{sql.Named("created_at", formatTime(ls.CreatedAt))}},
@@ -89,7 +89,8 @@ func (s *Arena) SaveLinkState(ctx context.Context, ls core.LinkState) error {
 	return nil
 }
 
-// TakeLinkState implements core.StreamStore.
+// TakeLinkState deletes and returns the state if it is still valid at
+// now; nil when unknown, used or expired. Used once, whatever races.
 func (s *Arena) TakeLinkState(ctx context.Context, state string, now time.Time) (*core.LinkState, error) {
 	ls := core.LinkState{State: state}
 	var created, expires string

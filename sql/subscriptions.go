@@ -140,7 +140,8 @@ func (s *Arena) RequeueDelivery(ctx context.Context, id string, delivery int64, 
 	return true, nil
 }
 
-// SubscriptionDeliveries implements core.SubscriptionStore.
+// SubscriptionDeliveries returns the subscription's latest
+// deliveries, newest first.
 func (s *Arena) SubscriptionDeliveries(ctx context.Context, id string, limit int) ([]core.SubscriptionDelivery, error) {
 	rows, err := s.db.query(ctx, q("subscription_deliveries"), sql.Named("id", id), sql.Named("limit", limit))
 	if err != nil {

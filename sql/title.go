@@ -47,7 +47,8 @@ func (s *Arena) Titles(ctx context.Context) ([]core.Title, error) {
 	return s.titles(ctx, "ORDER BY t.id")
 }
 
-// TitlesHeldBy implements core.TitleStore.
+// TitlesHeldBy returns the unretired titles the player holds, with
+// their lineage.
 func (s *Arena) TitlesHeldBy(ctx context.Context, platformID string) ([]core.Title, error) {
 	out, err := readPlanned(ctx, s.db, "titles_held_by "+platformID, func() (*[]core.Title, []Read) { return titlesHeldByRead(platformID) })
 	if err != nil {

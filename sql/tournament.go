@@ -12,7 +12,13 @@ import (
 	"arena/core"
 )
 
-var _ core.TournamentStore = (*Arena)(nil)
+var (
+	_ core.TournamentStore = (*Arena)(nil)
+	_ core.LifecycleStore  = (*Arena)(nil)
+	_ core.ResolveStore    = (*Arena)(nil)
+	_ core.CompletionStore = (*Arena)(nil)
+	_ core.MatchReader     = (*Arena)(nil)
+)
 
 // CreateSeason implements core.TournamentStore.
 func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
@@ -28,7 +34,8 @@ func (s *Arena) CreateSeason(ctx context.Context, season *core.Season) error {
 	return nil
 }
 
-// UpdateSeason implements core.TournamentStore.
+// UpdateSeason stores the name and dates of the season with s.Slug;
+// CodeNotFound when there is none.
 func (s *Arena) UpdateSeason(ctx context.Context, season *core.Season) error {
 	err := s.db.writeRow(ctx, q("update_season"), sql.Named("name", season.Name),
 		sql.Named("starts_at", formatTime(season.StartsAt)),
@@ -42,7 +49,7 @@ func (s *Arena) UpdateSeason(ctx context.Context, season *core.Season) error {
 	return nil
 }
 
-// Seasons implements core.TournamentStore.
+// Seasons implements core.SeasonStore.
 func (s *Arena) Seasons(ctx context.Context) ([]core.Season, error) {
 	out, err := readPlanned(ctx, s.db, "seasons", seasonsRead)
 	if err != nil {
@@ -118,7 +125,7 @@ func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error 
 	return nil
 }
 
-// Tournament implements core.TournamentStore. A title's tournaments row
+// Tournament implements core.tournamentview.Store. A title's tournaments row
 // is no tournament here: its slug is not found.
 func (s *Arena) Tournament(ctx context.Context, slug string) (*core.Tournament, error) {
 	return s.tournamentWhere(ctx, "WHERE t.slug = :slug AND t.format <> :title_format", slug,
@@ -144,7 +151,7 @@ func (s *Arena) tournamentWhere(ctx context.Context, where string, key any, args
 	return t, nil
 }
 
-// Tournaments implements core.TournamentStore; titles' rows are left out.
+// Tournaments implements core.discordbot.Store; titles' rows are left out.
 func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error) {
 	out, err := readPlanned(ctx, s.db, tournamentsKey(withDrafts), func() (*[]core.Tournament, []Read) { return tournamentsRead(withDrafts) })
 	if err != nil {
@@ -300,7 +307,7 @@ func registrationStmts(t *core.Tournament, reg core.Registration, players []core
 	return stmts
 }
 
-// RegisterAll implements core.BulkRegistrationStore: every side's
+// RegisterAll implements core.BulkRegisterStore: every side's
 // statements in one batch, each insert asking whether the whole list
 // fits (insert_bulk_registration), so all go in or none; the count read
 // in the same transaction says which.
@@ -596,7 +603,7 @@ func (s *Arena) ResolveMatch(ctx context.Context, id int64, res core.Resolution)
 	return m, nil
 }
 
-// RescheduleMatch implements core.TournamentStore.
+// RescheduleMatch implements core.WindowStore.
 func (s *Arena) RescheduleMatch(ctx context.Context, id int64, opensAt, closesAt, at time.Time) (*core.Match, error) {
 	var got int64
 	err := s.db.writeRow(ctx, q("reschedule_match"), sql.Named("opens_at", formatTime(opensAt)),
@@ -630,7 +637,7 @@ func (s *Arena) CompleteTournament(ctx context.Context, t *core.Tournament, podi
 	return nil
 }
 
-// Podium implements core.TournamentStore.
+// Podium returns the completed tournament's podium by rank.
 func (s *Arena) Podium(ctx context.Context, tournamentID int64) ([]core.PodiumPlace, error) {
 	rows, err := s.db.query(ctx, q("podium"), sql.Named("tournament", tournamentID))
 	if err != nil {

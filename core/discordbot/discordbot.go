@@ -111,12 +111,17 @@ type Choice struct {
 	Value string `json:"value"`
 }
 
-// Store is what the commands read and write.
+// Store is what the commands read and write: the caller's linked
+// account and matches, the tournaments, their read model, and check-in.
 type Store interface {
-	core.ProtocolStore
 	core.CheckInStore
 	tournamentview.Store
-	core.DiscordLinkStore
+	// DiscordLinkOf returns the platform account the Discord user linked,
+	// "" when none.
+	DiscordLinkOf(ctx context.Context, discordUserID string) (string, error)
+	// PlayerMatches returns the decided matches (both sides known) in the
+	// given statuses of every side the player is on, earliest window first.
+	PlayerMatches(ctx context.Context, platformID string, statuses ...core.MatchStatus) ([]core.MatchState, error)
 	// Tournaments lists the arena's tournaments (public ones unless
 	// withDrafts), in the store's order.
 	Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error)

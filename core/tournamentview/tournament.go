@@ -22,9 +22,7 @@ type Store interface {
 	// TournamentByID returns the tournament with the id, or
 	// CodeTournamentNotFound.
 	TournamentByID(ctx context.Context, id int64) (*core.Tournament, error)
-	Registrations(ctx context.Context, tournamentID int64) ([]core.Registration, error)
 	Matches(ctx context.Context, tournamentID int64) ([]core.Match, error)
-	Podium(ctx context.Context, tournamentID int64) ([]core.PodiumPlace, error)
 	PlayerReader
 	// TournamentParts reads what Build builds from, together (one round
 	// trip to a remote database): the tournament with the slug (drafts
