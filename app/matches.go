@@ -97,35 +97,16 @@ func (s *Session) RescheduleMatch(ctx context.Context, id int64, d core.WindowDr
 	return core.Reschedule(ctx, s.store, m, d, s.Deps.Now)
 }
 
-// MoveMatchWindow moves the window of m, a match the caller read, at the
-// request's now (core.Reschedule's rules) and answers the match after.
-func (s *Session) MoveMatchWindow(ctx context.Context, m *core.Match, d core.WindowDraft) (*core.Match, error) {
-	return core.Reschedule(ctx, s.store, m, d, s.Deps.Now)
-}
-
 // ResolveMatch records the organizer's decision res on the match with
 // the id (core.ResolveMatch), the match and its tournament read
-// together, and answers the match decided.
-func (s *Session) ResolveMatch(ctx context.Context, id int64, res core.Resolution) (*core.Match, error) {
+// together, and answers the match decided and its tournament.
+func (s *Session) ResolveMatch(ctx context.Context, id int64, res core.Resolution) (*core.Match, *core.Tournament, error) {
 	m, tour, err := s.store.MatchWithTournament(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return core.ResolveMatch(ctx, s.store, tour, m, res, s.Deps)
-}
-
-// DecideMatch records the organizer's decision res on m, a match the
-// caller read (core.ResolveMatch), and answers m's tournament, read by
-// its id first.
-func (s *Session) DecideMatch(ctx context.Context, m *core.Match, res core.Resolution) (*core.Tournament, error) {
-	tour, err := s.store.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := core.ResolveMatch(ctx, s.store, tour, m, res, s.Deps); err != nil {
-		return nil, err
-	}
-	return tour, nil
+	m, err = core.ResolveMatch(ctx, s.store, tour, m, res, s.Deps)
+	return m, tour, err
 }
 
 // AcceptReport resolves the match with the id with the result a player
@@ -137,29 +118,6 @@ func (s *Session) AcceptReport(ctx context.Context, id int64) (*core.Match, erro
 		return nil, err
 	}
 	return core.AcceptReport(ctx, s.store, tour, m, s.Deps)
-}
-
-// AcceptMatchReport resolves m, a match the caller read, with the result
-// a player reported (core.AcceptReport), its tournament read by its id.
-func (s *Session) AcceptMatchReport(ctx context.Context, m *core.Match) error {
-	tour, err := s.store.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		return err
-	}
-	_, err = core.AcceptReport(ctx, s.store, tour, m, s.Deps)
-	return err
-}
-
-// ReopenDecidedMatch takes the decision of m, a match the caller read,
-// back (core.ReopenMatch) on behalf of by ("" when no admin token acts),
-// its tournament read by its id.
-func (s *Session) ReopenDecidedMatch(ctx context.Context, m *core.Match, by string) error {
-	tour, err := s.store.TournamentByID(ctx, m.TournamentID)
-	if err != nil {
-		return err
-	}
-	_, err = core.ReopenMatch(ctx, s.store, tour, m, by, s.Deps)
-	return err
 }
 
 // ReportToAccept is the players' report on m, a match the caller read,

@@ -146,7 +146,7 @@ func (s *Server) handleResolveMatch(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	resolved, err := t.ResolveMatch(r.Context(), id, res)
+	resolved, _, err := t.ResolveMatch(r.Context(), id, res)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -39,6 +39,16 @@ func (s *Site) adminMatchFor(w http.ResponseWriter, r *http.Request, t *server.T
 	return m
 }
 
+// adminMatchGone answers 404 when err is a use case's answer that the
+// {id} match is not there, and reports whether it did.
+func (s *Site) adminMatchGone(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer, err error) bool {
+	if adminErrorCode(err) != core.CodeMatchNotFound {
+		return false
+	}
+	s.adminNotFound(w, r, t, v, i18n.From(r.Context()).T("admin.match.notFound"))
+	return true
+}
+
 // adminMatch is GET /admin/matches/{id}.
 func (s *Site) adminMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	s.adminRenderMatch(w, r, t, v, http.StatusOK, func(p *views.AdminMatch) { p.Notice = adminNotice(r) })
@@ -178,11 +188,7 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		})
 	}
 	ctx := r.Context()
-	m := s.adminMatchFor(w, r, t, v)
-	if m == nil {
-		return
-	}
-	id := m.ID
+	id := adminMatchID(r)
 	draft := core.ResolutionDraft{Winner: form.Winner, Forfeit: form.Forfeit}
 	if game != "" {
 		draft.Game = core.NumberText(game)
@@ -196,7 +202,10 @@ func (s *Site) adminResolveMatch(w http.ResponseWriter, r *http.Request, t *serv
 		again(http.StatusUnprocessableEntity, notDone)
 		return
 	}
-	tour, err := t.DecideMatch(ctx, m, res)
+	_, tour, err := t.ResolveMatch(ctx, id, res)
+	if s.adminMatchGone(w, r, t, v, err) {
+		return
+	}
 	switch adminErrorCode(err) {
 	case "":
 		if err != nil {
@@ -272,11 +281,11 @@ func adminReopenable(format core.TournamentFormat, m *core.Match) bool {
 // downstream_started, invalid_transition) shows the match page with why.
 func (s *Site) adminReopenMatch(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()
-	m := s.adminMatchFor(w, r, t, v)
-	if m == nil {
+	id := adminMatchID(r)
+	_, err := t.ReopenMatch(ctx, id, "")
+	if s.adminMatchGone(w, r, t, v, err) {
 		return
 	}
-	err := t.ReopenDecidedMatch(ctx, m, "")
 	if code := adminErrorCode(err); code != "" {
 		msg := adminMatchRefusal(ctx, code)
 		if msg == "" {
@@ -292,19 +301,18 @@ func (s *Site) adminReopenMatch(w http.ResponseWriter, r *http.Request, t *serve
 		s.fail(w, r, t, err)
 		return
 	}
-	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(m.ID, 10), "reopened", "")
+	adminRedirect(w, r, "/admin/matches/"+strconv.FormatInt(id, 10), "reopened", "")
 }
 
 // adminAcceptReport is POST /admin/matches/{id}/accept-report: the admin's
 // decision for the result a player reported (core.AcceptReport).
 func (s *Site) adminAcceptReport(w http.ResponseWriter, r *http.Request, t *server.Tenant, v *views.Viewer) {
 	ctx := r.Context()
-	m := s.adminMatchFor(w, r, t, v)
-	if m == nil {
+	id := adminMatchID(r)
+	_, err := t.AcceptReport(ctx, id)
+	if s.adminMatchGone(w, r, t, v, err) {
 		return
 	}
-	id := m.ID
-	err := t.AcceptMatchReport(ctx, m)
 	if code := adminErrorCode(err); code != "" {
 		s.adminRenderMatch(w, r, t, v, server.StatusOf(code), func(p *views.AdminMatch) {
 			p.Notice = views.AdminNotice{Error: true, Text: adminMatchRefusal(ctx, code)}
@@ -392,14 +400,13 @@ func (s *Site) adminMoveWindow(w http.ResponseWriter, r *http.Request, t *server
 		return
 	}
 	ctx := r.Context()
-	m := s.adminMatchFor(w, r, t, v)
-	if m == nil {
-		return
-	}
-	id := m.ID
+	id := adminMatchID(r)
 	form := views.AdminRescheduleForm{OpensAt: adminFormTime(r, "opensAt"), ClosesAt: adminFormTime(r, "closesAt")}
 	draft := core.WindowDraft{OpensAt: adminFormInstant(form.OpensAt), ClosesAt: adminFormInstant(form.ClosesAt)}
-	_, err := t.MoveMatchWindow(ctx, m, draft)
+	_, err := t.RescheduleMatch(ctx, id, draft)
+	if s.adminMatchGone(w, r, t, v, err) {
+		return
+	}
 	if code := adminErrorCode(err); code != "" {
 		if field := adminErrorField(err); field != "" {
 			form.Errors = views.AdminFieldErrors{field: adminErrorMessage(r.Context(), err)}

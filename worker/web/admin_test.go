@@ -106,6 +106,12 @@ func TestAdminAccess(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, view.Status)
 		view = c.Get(t, "/admin/matches/999999")
 		assert.Equal(t, http.StatusNotFound, view.Status)
+		for _, action := range []string{"resolve", "reopen", "accept-report", "window"} {
+			form := url.Values{"winner": {arenatest.Ada}, "opensAt": {"2030-01-01T10:00"}, "closesAt": {"2030-01-01T11:00"}}
+			gone := c.Post(t, "/admin/matches/999999/"+action, form)
+			assert.Equal(t, http.StatusNotFound, gone.Status, action)
+			assert.Contains(t, gone.Body, "There is no such match.", action)
+		}
 	})
 }
 
