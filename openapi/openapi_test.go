@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"arena/i18n"
 	"arena/openapi"
 	"arena/openapi/openapitest"
 )
@@ -453,5 +454,32 @@ func TestResponseSchemasStayOpen(t *testing.T) {
 			}
 		}
 		walk(name, s)
+	}
+}
+
+// TestLocaleEnumsAreTheLocales: every schema's defaultLocale lists the
+// languages the service has catalogs for (i18n.Locales), in their order:
+// the document repeats the list, and this keeps it the same.
+func TestLocaleEnumsAreTheLocales(t *testing.T) {
+	d := parse(t)
+	schemas := d["components"].(map[string]any)["schemas"].(map[string]any)
+	seen := 0
+	for name, s := range schemas {
+		props, _ := s.(map[string]any)["properties"].(map[string]any)
+		p, ok := props["defaultLocale"].(map[string]any)
+		if !ok {
+			continue
+		}
+		seen++
+		var enum []string
+		for _, v := range p["enum"].([]any) {
+			enum = append(enum, v.(string))
+		}
+		if !slices.Equal(enum, i18n.Locales) {
+			t.Errorf("%s.defaultLocale lists %v; i18n.Locales are %v", name, enum, i18n.Locales)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no schema has a defaultLocale")
 	}
 }

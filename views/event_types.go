@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"arena/core"
-	"arena/i18n"
 )
 
 // eventDescriptionIDs are the catalog's messages saying what each event
@@ -37,14 +36,3 @@ func EventDescription(ctx context.Context, typ string) string {
 	}
 	return msg(ctx, id)
 }
-
-// EventDescriptions are the descriptions in English (core.DefaultLocale),
-// by type; pages show EventDescription's, in the viewer's locale.
-var EventDescriptions = func() map[string]string {
-	en := i18n.With(context.Background(), i18n.For(core.DefaultLocale))
-	out := make(map[string]string, len(eventDescriptionIDs))
-	for typ := range eventDescriptionIDs {
-		out[typ] = EventDescription(en, typ)
-	}
-	return out
-}()

@@ -674,7 +674,7 @@ func MatchLiveView(p MatchLive) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		} else if pubReadyLine(m.MatchSummary) != "" {
+		} else if pubReadyShown(m.MatchSummary) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<span class=\"ready-line\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"arena/core"
+	"arena/i18n"
 	"arena/views"
 	"arena/worker/arenatest"
 )
@@ -62,9 +64,11 @@ func TestAdminWebhooksPages(t *testing.T) {
 	})
 
 	t.Run("EveryEventDescribedAndAllAtOnce", func(t *testing.T) {
+		en := i18n.With(context.Background(), i18n.For(core.DefaultLocale))
 		for _, typ := range core.EventLogTypes {
-			assert.NotEmpty(t, views.EventDescriptions[typ], "%s is described", typ)
-			assert.Contains(t, page.Body, html.EscapeString(views.EventDescriptions[typ]))
+			described := views.EventDescription(en, typ)
+			assert.NotEmpty(t, described, "%s is described", typ)
+			assert.Contains(t, page.Body, html.EscapeString(described))
 		}
 		assert.Contains(t, page.Body, `name="allEvents"`)
 		res := c.Post(t, "/admin/webhooks", url.Values{"url": {"https://10.0.0.2/x"}, "allEvents": {"on"}, "format": {"standard"}})
