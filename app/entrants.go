@@ -89,9 +89,3 @@ func (s *Session) SeedsByRating(ctx context.Context, tour *core.Tournament, d co
 func (s *Session) SetSeeds(ctx context.Context, tournamentID int64, seeds map[string]int) error {
 	return s.store.SetSeeds(ctx, tournamentID, seeds)
 }
-
-// SetSideCheckedIn checks the side of player in tour in (or out, when
-// not in) for the organizer at the request's now (core.SetCheckedIn).
-func (s *Session) SetSideCheckedIn(ctx context.Context, tour *core.Tournament, player string, in bool) error {
-	return core.SetCheckedIn(ctx, s.store, tour, player, in, s.Deps.Now)
-}

@@ -26,7 +26,8 @@ func (s *Session) PlayerBook(ctx context.Context, ids []string) (tournamentview.
 
 // PlayerCard is a player's public card, read with the arena's rating
 // period (one round trip), its rating brought to now: its deviation
-// grown for the rating periods they sat out. core.CodePlayerNotFound when there is no such player.
+// grown for the rating periods they sat out. core.CodePlayerNotFound
+// when there is no such player.
 func (s *Session) PlayerCard(ctx context.Context, id string) (*core.PlayerCard, error) {
 	s.store.PlanSetting(ctx, core.SettingRatingPeriodHours)
 	c, err := s.store.PlayerCard(ctx, id)

@@ -58,33 +58,23 @@ func (s *Session) SaveSettings(ctx context.Context, change *core.SettingsChange,
 			return err
 		}
 	}
-	if change.UpcomingAlertMinutes.Set {
-		if err := s.store.SetSetting(ctx, core.SettingUpcomingAlertMinutes, change.UpcomingAlertMinutes.N); err != nil {
-			return err
-		}
+	writes := []struct {
+		set   bool
+		key   string
+		value any
+	}{
+		{change.UpcomingAlertMinutes.Set, core.SettingUpcomingAlertMinutes, change.UpcomingAlertMinutes.N},
+		{change.StaleMatchMinutes.Set, core.SettingStaleMatchMinutes, change.StaleMatchMinutes.N},
+		{points != nil, core.SettingPlacementPoints, points},
+		{change.RatingPeriodHours.Set, core.SettingRatingPeriodHours, change.RatingPeriodHours.N},
+		{change.CasualRecordingsPerDay.Set, core.SettingCasualRecordingsPerDay, change.CasualRecordingsPerDay.N},
+		{discord != nil, core.SettingDiscord, discord},
 	}
-	if change.StaleMatchMinutes.Set {
-		if err := s.store.SetSetting(ctx, core.SettingStaleMatchMinutes, change.StaleMatchMinutes.N); err != nil {
-			return err
+	for _, w := range writes {
+		if !w.set {
+			continue
 		}
-	}
-	if points != nil {
-		if err := s.store.SetSetting(ctx, core.SettingPlacementPoints, *points); err != nil {
-			return err
-		}
-	}
-	if change.RatingPeriodHours.Set {
-		if err := s.store.SetSetting(ctx, core.SettingRatingPeriodHours, change.RatingPeriodHours.N); err != nil {
-			return err
-		}
-	}
-	if change.CasualRecordingsPerDay.Set {
-		if err := s.store.SetSetting(ctx, core.SettingCasualRecordingsPerDay, change.CasualRecordingsPerDay.N); err != nil {
-			return err
-		}
-	}
-	if discord != nil {
-		if err := s.store.SetSetting(ctx, core.SettingDiscord, *discord); err != nil {
+		if err := s.store.SetSetting(ctx, w.key, w.value); err != nil {
 			return err
 		}
 	}

@@ -43,8 +43,9 @@ func (s *Session) AdminTournament(ctx context.Context, slug string) (*tournament
 }
 
 // TournamentWithSides is the tournament with the slug and its sides, in
-// registration order, read together. Sides is never nil (a use case
-// given nil sides reads them itself).
+// registration order, read together (answered from the route's plan
+// when it planned the tournament's parts). Sides is never nil (a use
+// case given nil sides reads them itself).
 func (s *Session) TournamentWithSides(ctx context.Context, slug string) (*core.Tournament, []core.Registration, error) {
 	parts, err := s.store.TournamentParts(ctx, slug, 0)
 	if err != nil {

@@ -125,7 +125,7 @@ func (s *Arena) CreateTournament(ctx context.Context, t *core.Tournament) error 
 	return nil
 }
 
-// Tournament implements core.tournamentview.Store. A title's tournaments row
+// Tournament implements tournamentview.Store. A title's tournaments row
 // is no tournament here: its slug is not found.
 func (s *Arena) Tournament(ctx context.Context, slug string) (*core.Tournament, error) {
 	return s.tournamentWhere(ctx, "WHERE t.slug = :slug AND t.format <> :title_format", slug,
@@ -151,7 +151,7 @@ func (s *Arena) tournamentWhere(ctx context.Context, where string, key any, args
 	return t, nil
 }
 
-// Tournaments implements core.discordbot.Store; titles' rows are left out.
+// Tournaments implements discordbot.Store; titles' rows are left out.
 func (s *Arena) Tournaments(ctx context.Context, withDrafts bool) ([]core.Tournament, error) {
 	out, err := readPlanned(ctx, s.db, tournamentsKey(withDrafts), func() (*[]core.Tournament, []Read) { return tournamentsRead(withDrafts) })
 	if err != nil {

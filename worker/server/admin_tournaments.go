@@ -75,14 +75,6 @@ type statusRequest struct {
 	Status string `json:"status" validate:"required,stepstatus"`
 }
 
-// tournamentWithSides reads the {slug} tournament with its sides in one
-// read (TournamentParts; planned with the admin token on admin routes:
-// planTournamentBySlug). Sides is never nil: a use case given nil reads
-// them itself.
-func tournamentWithSides(r *http.Request, t *Tenant) (*core.Tournament, []core.Registration, error) {
-	return t.TournamentWithSides(r.Context(), r.PathValue("slug"))
-}
-
 // handleTournamentStatus moves the tournament one lifecycle step.
 func (s *Server) handleTournamentStatus(w http.ResponseWriter, r *http.Request, t *Tenant) {
 	var req statusRequest

@@ -12,7 +12,7 @@ import (
 func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request, t *Tenant, caller core.Caller) {
 	ctx := r.Context()
 	// The tournament with its sides: one read, then one conditional write.
-	tour, sides, err := tournamentWithSides(r, t)
+	tour, sides, err := t.TournamentWithSides(r.Context(), r.PathValue("slug"))
 	if err == nil && (!tour.Status.Public() || !core.EnvironmentVisible(t.Arena, caller.AppID, tour.Environment)) {
 		err = core.Errorf(core.CodeTournamentNotFound, "no tournament %s", r.PathValue("slug"))
 	}
@@ -44,7 +44,7 @@ func (s *Server) handleAdminCheckIn(w http.ResponseWriter, r *http.Request, t *T
 		writeError(w, r, err)
 		return
 	}
-	tour, sides, err := tournamentWithSides(r, t)
+	tour, sides, err := t.TournamentWithSides(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		writeError(w, r, err)
 		return

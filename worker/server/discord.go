@@ -44,11 +44,6 @@ func (s *Server) finishDiscordLater(ctx context.Context, a core.Arena, app core.
 // kilobytes).
 const maxInteractionBytes = 64 << 10
 
-// DiscordApp reads the arena's Discord application (zero when none).
-func DiscordApp(ctx context.Context, t *Tenant) (core.DiscordApp, error) {
-	return t.DiscordApp(ctx)
-}
-
 // discordSettingsView is the settings answer's Discord part: the secrets
 // only said to be set, and the two addresses to give Discord's portal.
 type discordSettingsView struct {
@@ -62,7 +57,7 @@ type discordSettingsView struct {
 
 // DiscordSettings is the arena's Discord part of its settings answer.
 func (s *Server) DiscordSettings(ctx context.Context, t *Tenant) (discordSettingsView, error) {
-	app, err := DiscordApp(ctx, t)
+	app, err := t.DiscordApp(ctx)
 	origin := core.ArenaOrigin(t.Arena)
 	return discordSettingsView{ApplicationID: app.ApplicationID, PublicKey: app.PublicKey, BotTokenSet: app.BotToken != "",
 		ClientSecretSet: app.ClientSecret != "", InteractionsURL: origin + "/discord/interactions",
@@ -79,7 +74,7 @@ func checkDiscordChange(ctx context.Context, t *Tenant, change core.DiscordChang
 	if !change.Changed() {
 		return nil, nil
 	}
-	app, err := DiscordApp(ctx, t)
+	app, err := t.DiscordApp(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +97,7 @@ func (s *Server) handleDiscordInteraction(w http.ResponseWriter, r *http.Request
 		return
 	}
 	ctx := r.Context()
-	app, err := DiscordApp(ctx, t)
+	app, err := t.DiscordApp(ctx)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -210,7 +210,7 @@ func (s *Site) matchActionRefused(w http.ResponseWriter, r *http.Request, t *ser
 // the game client's POST .../ready runs, for the viewer.
 func (s *Site) readyAction(w http.ResponseWriter, r *http.Request, t *server.Tenant) {
 	s.matchActionRoute(func(r *http.Request, t *server.Tenant, st *core.MatchState, viewer string) (string, error) {
-		caller := core.Caller{PlatformID: viewer, AppID: siteAppID(t.Arena, st.Tournament.Environment)}
+		caller := core.Caller{PlatformID: viewer, AppID: app.SiteAppID(t.Arena, st.Tournament.Environment)}
 		out, err := t.Ready(r.Context(), caller, st.ID)
 		if err != nil {
 			return "", err
@@ -220,12 +220,6 @@ func (s *Site) readyAction(w http.ResponseWriter, r *http.Request, t *server.Ten
 		}
 		return "ready", nil
 	})(w, r, t)
-}
-
-// siteAppID is the AppID the website readies with (app.SiteAppID): the
-// AppID of the build the environment gate shows the tournament to.
-func siteAppID(a *core.Arena, env core.Environment) string {
-	return app.SiteAppID(a, env)
 }
 
 // reportAction reports the result of the viewer's live match: the

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"arena/app"
 	"arena/worker/server"
 )
 
@@ -27,6 +28,6 @@ func (s *Site) AddTestSummariesRoute() {
 // Test hooks for the account helpers.
 var (
 	SafeNext      = safeNext
-	SiteAppID     = siteAppID
+	SiteAppID     = app.SiteAppID
 	ParseKeyValue = parseKeyValueForm
 )

@@ -175,7 +175,7 @@ func (s *Site) adminSetCheckIn(w http.ResponseWriter, r *http.Request, t *server
 		id, in = r.PostFormValue("checkOut"), false
 	}
 	ctx := r.Context()
-	err := t.SetSideCheckedIn(ctx, tour, id, in)
+	err := t.SetCheckedIn(ctx, tour, nil, id, in)
 	if err == nil {
 		adminRedirect(w, r, "/admin/tournaments/"+tour.Slug, "checkin", "registrations")
 		return

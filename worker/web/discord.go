@@ -67,7 +67,7 @@ func (s *Site) adminDiscordCommands(w http.ResponseWriter, r *http.Request, t *s
 	if !s.adminParseForm(w, r, t, v) {
 		return
 	}
-	app, err := server.DiscordApp(r.Context(), t)
+	app, err := t.DiscordApp(r.Context())
 	if err == nil && !app.Set() {
 		err = core.Errorf(core.CodeDiscordNotSet, "Save the Discord application first.")
 	}
@@ -104,7 +104,7 @@ func (s *Site) discordLinkAction(w http.ResponseWriter, r *http.Request, t *serv
 	if !ok {
 		return
 	}
-	app, err := server.DiscordApp(r.Context(), t)
+	app, err := t.DiscordApp(r.Context())
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
@@ -131,7 +131,7 @@ func (s *Site) discordCallback(w http.ResponseWriter, r *http.Request, t *server
 		http.Redirect(w, r, withNotice("/account", "discord_cancelled")+"#discord", http.StatusSeeOther)
 		return
 	}
-	app, err := server.DiscordApp(r.Context(), t)
+	app, err := t.DiscordApp(r.Context())
 	if err != nil {
 		s.fail(w, r, t, err)
 		return
